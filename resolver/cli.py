@@ -1,0 +1,380 @@
+"""The ``campaign`` command line.
+
+Every subcommand takes ``--root DIR`` (default: the current folder) and
+``--help``. Exit codes: 0 success, 1 rejected input, 2 misuse of the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from . import __version__, workflow
+from .core.issues import CampaignError
+from .core.orders import OrderFile
+from .ruleset import RULESETS
+from .store import Store
+from .views import event_lines
+
+EPILOG = """\
+A campaign lives in a repository folder: campaign/ holds the state and the turn archive,
+orders/ holds this turn's order files (orders/<faction>.yaml). Typical use:
+
+  campaign new --ruleset nations --seed 7 --factions 4   start a campaign here
+  campaign template red -o orders/red.yaml               a pre-filled orders file
+  campaign check                                         check every order file
+  campaign resolve                                       resolve the turn
+  campaign verify --all                                  replay the archive
+  campaign demo                                          watch bots play 8 turns
+"""
+
+
+def _root_parent() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--root",
+        type=Path,
+        default=Path("."),
+        metavar="DIR",
+        help="the campaign repository (default: the current folder)",
+    )
+    return parent
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="campaign",
+        description="Run a play-by-post strategy campaign: check order files, resolve turns "
+        "deterministically, "
+        "replay the archive.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"campaign-kit {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the full traceback of an internal error")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    root = _root_parent()
+
+    p = sub.add_parser(
+        "new",
+        parents=[root],
+        help="create a fresh campaign",
+        description="Create a campaign: world, factions, starting state, order templates. "
+        "Refuses to overwrite a campaign unless --force is given.",
+    )
+    p.add_argument(
+        "--ruleset", default="nations", choices=RULESETS, help="the game to play (default: nations)"
+    )
+    p.add_argument(
+        "--seed", type=int, default=1, help="campaign seed: world, names and every roll derive from it"
+    )
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--factions", type=int, default=4, metavar="K", help="number of factions (default: 4)")
+    who.add_argument(
+        "--players",
+        type=Path,
+        metavar="FILE",
+        help="a players file (factions with name, colour and logins; GM logins)",
+    )
+    p.add_argument("--name", default="", help="the campaign's title")
+    p.add_argument("--force", action="store_true", help="erase an existing campaign in this folder")
+
+    p = sub.add_parser(
+        "check",
+        parents=[root],
+        help="validate order files",
+        description="Check order files against the current state and print every order as the "
+        "engine understood it. Exit 1 if any file has an error.",
+    )
+    p.add_argument("files", nargs="*", type=Path, metavar="FILE", help="order files (default: orders/*.yaml)")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+    p = sub.add_parser(
+        "resolve",
+        parents=[root],
+        help="resolve the current turn",
+        description="Resolve the current turn from the order files present (factions without "
+        "orders hold), archive it under campaign/turns/ and write the new state. "
+        "Refuses, and writes nothing, if any order file has errors.",
+    )
+    p.add_argument(
+        "--posting-order",
+        metavar="F1,F2,…",
+        help="the order in which factions posted (default: a seeded order)",
+    )
+
+    p = sub.add_parser(
+        "verify",
+        parents=[root],
+        help="replay archived turns",
+        description="Replay archived turns from the initial state and confirm that state, events "
+        "and rolls come out byte-identical.",
+    )
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--turn", type=int, metavar="N", help="verify one turn (replaying the ones before it)")
+    g.add_argument("--all", action="store_true", help="verify every archived turn (the default)")
+
+    p = sub.add_parser(
+        "template",
+        parents=[root],
+        help="write a faction's pre-filled orders file",
+        description="Write the orders file for the current turn, pre-filled with the faction's "
+        "units, places, action points and unfinished work as comments.",
+    )
+    p.add_argument("faction", help="the faction id")
+    p.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of standard output"
+    )
+
+    p = sub.add_parser(
+        "schema",
+        parents=[root],
+        help="write the JSON Schema of order files",
+        description="Write the JSON Schema of this campaign's order files, for editors "
+        "(yaml-language-server) and check-jsonschema.",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="where to write it (default: orders/orders.schema.json; '-' for standard output)",
+    )
+
+    p = sub.add_parser(
+        "demo",
+        parents=[root],
+        help="watch bots play a campaign",
+        description="Create a campaign in a scratch folder (default: .demo/RULESET, or --root), let "
+        "bots write legal orders for every faction, resolve the turns and print what "
+        "happened.",
+    )
+    p.add_argument("--ruleset", default="nations", choices=RULESETS, help="the game (default: nations)")
+    p.add_argument("--turns", type=int, default=8, help="turns to play (default: 8)")
+    p.add_argument("--seed", type=int, default=1, help="campaign seed (default: 1)")
+    p.add_argument("--factions", type=int, default=4, metavar="K", help="number of factions (default: 4)")
+    p.add_argument("--quiet", action="store_true", help="print only the summary")
+    return parser
+
+
+# -- commands ------------------------------------------------------------------------------------------
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    if args.players:
+        factions, players = workflow.factions_from_players(args.players)
+    else:
+        factions, players = workflow.default_factions(args.factions, args.seed), None
+    game = workflow.new_campaign(
+        args.root, args.ruleset, args.seed, factions, name=args.name, players=players, force=args.force
+    )
+    print(f"Created '{game.name}' ({game.ruleset.title}, seed {game.seed}) in {args.root.resolve()}")
+    print(f"  {len(game.factions)} factions: {', '.join(f'{f} ({game.name_of(f)})' for f in game.factions)}")
+    print(
+        f"  world: {game.world.kind} grid {game.world.width}×{game.world.height}; turn 1 is "
+        f"{game.calendar.date(1).label}"
+    )
+    print("  order templates: orders/templates/; schema: orders/orders.schema.json")
+    return 0
+
+
+def format_file(of: OrderFile) -> list[str]:
+    lines = [of.path]
+    for order in of.orders:
+        lines.append(f"  {order.number}. {order.action}: {of.echo.get(order.number, '(not understood)')}")
+    for issue in of.issues:
+        lines.extend("  " + line for line in issue.format().splitlines())
+    lines.append(of.summary())
+    return lines
+
+
+def file_json(of: OrderFile) -> dict[str, Any]:
+    return {
+        "file": of.path,
+        "faction": of.faction,
+        "turn": of.turn,
+        "ok": of.ok,
+        "summary": of.summary(),
+        "orders": [
+            {
+                "number": o.number,
+                "action": o.action,
+                "args": dict(o.args),
+                "understood": of.echo.get(o.number, ""),
+            }
+            for o in of.orders
+        ],
+        "errors": [i.to_data() for i in of.errors],
+        "warnings": [i.to_data() for i in of.warnings],
+    }
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    files = workflow.check(args.root, args.files or None)
+    if args.format == "json":
+        print(json.dumps({"files": [file_json(f) for f in files], "ok": all(f.ok for f in files)}, indent=2))
+    elif not files:
+        print(
+            "No order files in orders/ (each faction writes orders/<faction>.yaml; templates are in "
+            "orders/templates/)."
+        )
+    else:
+        for of in files:
+            print("\n".join(format_file(of)))
+    return 0 if all(f.ok for f in files) else 1
+
+
+def cmd_resolve(args: argparse.Namespace) -> int:
+    order = [s.strip() for s in args.posting_order.split(",")] if args.posting_order else None
+    try:
+        game, result = workflow.resolve(args.root, posting_order=order)
+    except workflow.Rejected as rejected:
+        for of in rejected.files:
+            if not of.ok:
+                print("\n".join(format_file(of)), file=sys.stderr)
+        raise
+    print_turn(game, result.turn, [e.to_data() for e in result.events])
+    print(
+        f"Turn {result.turn} resolved; archived in campaign/turns/{result.turn:04d}/. "
+        f"Next: turn {result.turn + 1}"
+        f" ({game.calendar.date(result.turn + 1).label})."
+    )
+    return 0
+
+
+def print_turn(game: Any, turn: int, events: list[dict[str, Any]], out: Any = None) -> None:
+    write = out or print
+    write(f"== Turn {turn}: {game.calendar.date(turn).label} ==")
+    for line in event_lines(game, events):
+        write(f"  - {line}")
+
+
+def _bar(items: Iterable[int], desc: str) -> Iterable[int]:
+    items = list(items)
+    return tqdm(items, desc=desc, unit="turn", file=sys.stderr, disable=None, leave=False)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    turns = [args.turn] if args.turn is not None else None
+    checks = workflow.verify(args.root, turns, progress=lambda xs: _bar(xs, "replaying"))
+    if not checks:
+        print("No archived turns to verify yet.")
+        return 0
+    for c in checks:
+        print(f"turn {c.turn}: {'identical' if c.ok else 'MISMATCH'}")
+        for problem in c.problems:
+            print(f"  - {problem}")
+    bad = [c for c in checks if not c.ok]
+    print(f"{len(checks) - len(bad)} of {len(checks)} turn(s) replay byte-identically.")
+    return 1 if bad else 0
+
+
+def cmd_template(args: argparse.Namespace) -> int:
+    store = Store(args.root)
+    store.require()
+    state = store.state()
+    game = store.game(state)
+    if args.faction not in game.factions:
+        raise CampaignError(
+            f"unknown faction '{args.faction}'", f"factions: {', '.join(game.factions)}", code=2
+        )
+    text = store.render_template(game, state, args.faction)
+    if args.output:
+        if args.output.resolve().parent == store.orders_dir.resolve():
+            text = text.replace("$schema=../orders.schema.json", "$schema=orders.schema.json")
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(text, encoding="utf-8")
+        print(f"Wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    store = Store(args.root)
+    store.require()
+    game = store.game()
+    path = store.write_schema(game)
+    if args.output and str(args.output) == "-":
+        sys.stdout.write(path.read_text(encoding="utf-8"))
+    elif args.output:
+        args.output.write_bytes(path.read_bytes())
+        print(f"Wrote {args.output}")
+    else:
+        print(f"Wrote {store.display(path)}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    root = args.root if args.root != Path(".") else workflow.demo_root(Path("."), args.ruleset)
+    if args.turns < 1:
+        raise CampaignError("--turns must be at least 1", code=2)
+    workflow.prepare_demo_folder(root)
+    factions = workflow.default_factions(args.factions, args.seed)
+    game = workflow.new_campaign(root, args.ruleset, args.seed, factions, name=f"Demo of {args.ruleset}")
+    print(
+        f"Demo: {len(factions)} bot factions play {args.turns} turns of {game.ruleset.title} "
+        f"(seed {args.seed}) "
+        f"in {root}"
+    )
+    kinds: dict[str, int] = {}
+    for _ in _bar(range(args.turns), "resolving"):
+        game, result = workflow.play_bot_turn(root)
+        events = [e.to_data() for e in result.events]
+        for e in events:
+            kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
+        if not args.quiet:
+            print_turn(game, result.turn, events, out=tqdm.write)
+    store = Store(root)
+    print("Standings:")
+    for row in game.ruleset.standings(game, store.state()):
+        numbers = ", ".join(f"{k} {v}" for k, v in row.items() if k not in ("faction", "name", "status"))
+        print(f"  {row['name']} ({row['faction']}, {row['status']}): {numbers}")
+    print("Events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    print(f"The campaign is in {root}; replay it with: campaign verify --root {root}")
+    return 0
+
+
+COMMANDS = {
+    "new": cmd_new,
+    "check": cmd_check,
+    "resolve": cmd_resolve,
+    "verify": cmd_verify,
+    "template": cmd_template,
+    "schema": cmd_schema,
+    "demo": cmd_demo,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except CampaignError as error:
+        print(error.format(), file=sys.stderr)
+        return error.code
+    except KeyboardInterrupt:
+        print("interrupted; nothing was written by the step in progress", file=sys.stderr)
+        return 130
+    except Exception as error:  # the last line of defence: no traceback reaches a player
+        if args.debug or os.environ.get("CAMPAIGN_DEBUG"):
+            traceback.print_exc()
+        print(
+            f"internal error: {type(error).__name__}: {error}\n"
+            "    This is a bug in the engine, not in your orders. Run again with --debug and report it.",
+            file=sys.stderr,
+        )
+        return 3
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

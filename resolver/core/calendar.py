@@ -1,0 +1,64 @@
+"""In-game dates. Each ruleset describes the shape of its year in its rules data.
+
+A year is a list of periods (seasons or months), and a turn is one period or a
+fraction of one (``turns_per_period: 4`` gives weekly turns in four-week months).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GameDate:
+    turn: int
+    year: int
+    period: str
+    season: str
+    step: int | None  # week within the period, for games with several turns per period
+    label: str
+
+
+@dataclass(frozen=True)
+class Calendar:
+    periods: tuple[str, ...]
+    seasons: tuple[str, ...]  # season of each period, same length
+    turns_per_period: int = 1
+    step_name: str = "Week"
+    start_year: int = 1
+    year_name: str = "Year"
+
+    @classmethod
+    def from_rules(cls, data: Mapping[str, Any]) -> Calendar:
+        periods = tuple(p["name"] if isinstance(p, Mapping) else str(p) for p in data["periods"])
+        seasons = tuple(
+            (p.get("season") or p["name"]) if isinstance(p, Mapping) else str(p) for p in data["periods"]
+        )
+        return cls(
+            periods=periods,
+            seasons=seasons,
+            turns_per_period=int(data.get("turns_per_period", 1)),
+            step_name=str(data.get("step_name", "Week")),
+            start_year=int(data.get("start_year", 1)),
+            year_name=str(data.get("year_name", "Year")),
+        )
+
+    @property
+    def turns_per_year(self) -> int:
+        return len(self.periods) * self.turns_per_period
+
+    def date(self, turn: int) -> GameDate:
+        if turn < 1:
+            raise ValueError("turns start at 1")
+        index = turn - 1
+        year = self.start_year + index // self.turns_per_year
+        within = index % self.turns_per_year
+        p = within // self.turns_per_period
+        period, season = self.periods[p], self.seasons[p]
+        year_text = f"{self.year_name} {year}"
+        if self.turns_per_period == 1:
+            return GameDate(turn, year, period, season, None, f"{period}, {year_text}")
+        step = within % self.turns_per_period + 1
+        return GameDate(turn, year, period, season, step, f"{self.step_name} {step}, {period}, {year_text}")

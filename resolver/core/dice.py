@@ -1,0 +1,181 @@
+"""Labelled, logged dice for one turn.
+
+A roll is named by a label such as ``t7/combat/red-1/round2/u3``. Its dice come
+from an HMAC stream keyed by the factions the roll concerns: the campaign seed,
+the turn, and the digests of *those factions'* order files. Hence a player cannot
+know a battle's dice before the opponent's orders are final, and yet editing one
+faction's orders leaves every roll that does not concern that faction unchanged.
+Rolls that concern no faction use the turn seed, which covers every order file.
+
+Expressions:
+
+``NdX``, ``NdX+M``, ``NdX-M``
+    sum of N dice with X sides, plus a modifier
+``d100!96``
+    open-ended: each die showing 96 or more is rolled again and added;
+    ``d6!6^1`` allows at most one extra roll per die
+``5d6s<=3`` / ``4d6s>=5``
+    count the dice that succeed (the total is the number of successes)
+``1d10>=6`` / ``d100<=60``
+    a target number: the roll succeeds when the total meets it
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .rng import Stream, derive_key
+
+_EXPR = re.compile(
+    r"""^(?P<n>\d*)d(?P<sides>\d+)
+        (?:!(?P<explode>\d+)(?:\^(?P<cap>\d+))?)?
+        (?:s(?P<scmp><=|>=)(?P<sval>\d+))?
+        (?P<mod>[+-]\d+)?
+        (?:(?P<tcmp><=|>=)(?P<target>-?\d+))?$""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Expression:
+    count: int
+    sides: int
+    explode_at: int | None = None
+    explode_cap: int | None = None
+    success_cmp: str | None = None
+    success_value: int = 0
+    modifier: int = 0
+    target_cmp: str | None = None
+    target: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Expression:
+        m = _EXPR.match(text.replace(" ", ""))
+        if not m:
+            raise ValueError(f"not a dice expression: {text!r}")
+        count = int(m["n"] or 1)
+        sides = int(m["sides"])
+        if count < 1 or sides < 2:
+            raise ValueError(f"dice need a count of 1+ and 2+ sides: {text!r}")
+        explode_at = int(m["explode"]) if m["explode"] else None
+        if explode_at is not None and explode_at <= 1:
+            raise ValueError(f"an explosion threshold of {explode_at} would never stop: {text!r}")
+        return cls(
+            count=count,
+            sides=sides,
+            explode_at=explode_at,
+            explode_cap=int(m["cap"]) if m["cap"] else None,
+            success_cmp=m["scmp"],
+            success_value=int(m["sval"] or 0),
+            modifier=int(m["mod"] or 0),
+            target_cmp=m["tcmp"],
+            target=int(m["target"]) if m["target"] is not None else None,
+        )
+
+
+def _meets(value: int, cmp: str, bound: int) -> bool:
+    return value >= bound if cmp == ">=" else value <= bound
+
+
+@dataclass
+class Roll:
+    """One logged roll. ``decided`` says in words what it settled; callers may add to it."""
+
+    label: str
+    expr: str
+    dice: list[int]
+    total: int
+    success: bool | None = None
+    decided: str = ""
+    forced: bool = False
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "label": self.label,
+            "expr": self.expr,
+            "dice": list(self.dice),
+            "total": self.total,
+            "decided": self.decided,
+        }
+        if self.success is not None:
+            data["success"] = self.success
+        if self.forced:
+            data["forced"] = True
+        return data
+
+
+@dataclass
+class TurnSeed:
+    """The inputs every roll of a turn derives from."""
+
+    campaign_seed: int
+    turn: int
+    digests: Mapping[str, str]  # faction -> sha256 of its order file ("-" when none)
+
+    @property
+    def hex(self) -> str:
+        parts = [f"{f}={d}" for f, d in sorted(self.digests.items())]
+        return derive_key("turn", self.campaign_seed, self.turn, *parts).hex()
+
+    def key_for(self, factions: Iterable[str]) -> bytes:
+        scope = sorted(set(factions))
+        if not scope:
+            return bytes.fromhex(self.hex)
+        parts = [f"{f}={self.digests.get(f, '-')}" for f in scope]
+        return derive_key("scope", self.campaign_seed, self.turn, *parts)
+
+
+@dataclass
+class Dice:
+    """The dice of one turn: every roll is labelled, unique, and kept in ``log``.
+
+    ``forced`` maps a label to the faces to use instead of drawing (scenario tests
+    and GM re-rolls); the log marks such rolls as forced.
+    """
+
+    seed: TurnSeed
+    forced: Mapping[str, list[int]] = field(default_factory=dict)
+    log: list[Roll] = field(default_factory=list)
+    _labels: set[str] = field(default_factory=set)
+
+    def roll(self, label: str, expr: str, *, factions: Iterable[str] = (), decided: str = "") -> Roll:
+        if label in self._labels:
+            raise ValueError(f"dice label used twice in one turn: {label}")
+        self._labels.add(label)
+        spec = Expression.parse(expr)
+        forced = label in self.forced
+        faces = list(self.forced[label]) if forced else self._draw(spec, label, factions)
+        roll = _score(spec, label, expr, faces)
+        roll.decided = decided
+        roll.forced = forced
+        self.log.append(roll)
+        return roll
+
+    def _draw(self, spec: Expression, label: str, factions: Iterable[str]) -> list[int]:
+        source = Stream(self.seed.key_for(factions), label)
+        faces: list[int] = []
+        for _ in range(spec.count):
+            face = source.between(1, spec.sides)
+            faces.append(face)
+            extra = 0
+            while spec.explode_at is not None and face >= spec.explode_at:
+                if spec.explode_cap is not None and extra >= spec.explode_cap:
+                    break
+                face = source.between(1, spec.sides)
+                faces.append(face)
+                extra += 1
+        return faces
+
+
+def _score(spec: Expression, label: str, expr: str, faces: list[int]) -> Roll:
+    if spec.success_cmp:
+        total = sum(1 for f in faces if _meets(f, spec.success_cmp, spec.success_value)) + spec.modifier
+    else:
+        total = sum(faces) + spec.modifier
+    success = (
+        _meets(total, spec.target_cmp, spec.target) if spec.target_cmp and spec.target is not None else None
+    )
+    return Roll(label=label, expr=expr, dice=faces, total=total, success=success)

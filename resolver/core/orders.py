@@ -1,0 +1,345 @@
+"""Order files: the common envelope every ruleset shares, parsed with positions.
+
+An order file is ``orders/<faction>.yaml``::
+
+    campaign: iron-coast
+    turn: 3
+    faction: red
+    orders:
+      - action: move
+        army: "1"
+        path: [NW, N]
+    press:
+      - headline: Red Banners Over the Ford
+        body: ...
+    rumors:
+      - Someone saw blue scouts near the marsh.
+
+Parsing here is structural only (envelope, action names, field types). The
+ruleset adds semantic checks against the state through ``OrderFile.error`` and
+``OrderFile.warn``, so all issues share one located format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .canonical import digest
+from .fields import ActionSpec, FieldChecker, action_schema, choice_hint, suggest
+from .issues import Issue
+from .yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml
+
+ENVELOPE_KEYS = ("campaign", "turn", "faction", "orders", "press", "rumors")
+HEADLINE_MAX = 120
+ARTICLE_MAX = 4000
+RUMOR_MAX = 400
+GM = "gm"
+
+
+@dataclass(frozen=True)
+class Order:
+    number: int  # 1-based position in the file
+    action: str
+    args: Mapping[str, Any]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.args[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.args.get(key, default)
+
+    def to_data(self) -> dict[str, Any]:
+        return dict(self.args)
+
+
+@dataclass(frozen=True)
+class Article:
+    headline: str
+    body: str
+
+
+@dataclass
+class OrderFile:
+    path: str  # as shown to people, e.g. orders/red.yaml
+    raw: bytes
+    faction: str | None = None
+    turn: int | None = None
+    campaign: str | None = None
+    orders: list[Order] = field(default_factory=list)
+    press: list[Article] = field(default_factory=list)
+    rumors: list[str] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+    located: Located | None = None
+    echo: dict[int, str] = field(default_factory=dict)  # order number -> how the engine understood it
+
+    @property
+    def digest(self) -> str:
+        return digest(self.raw)
+
+    @property
+    def errors(self) -> list[Issue]:
+        return [i for i in self.issues if i.is_error]
+
+    @property
+    def warnings(self) -> list[Issue]:
+        return [i for i in self.issues if not i.is_error]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def _pos(self, order: Order | None, name: str | None) -> tuple[int, int]:
+        if self.located is None:
+            return (0, 0)
+        if order is None:
+            return self.located.pos((name,) if name else ())
+        path: tuple[str | int, ...] = ("orders", order.number - 1)
+        if name:
+            path = (*path, name)
+        return self.located.pos(path)
+
+    def _add(self, severity: str, order: Order | None, name: str | None, message: str, hint: str) -> None:
+        line, col = self._pos(order, name)
+        number = order.number if order else None
+        self.issues.append(Issue(severity, message, hint, self.path, line, col, number))  # type: ignore[arg-type]
+
+    def error(self, order: Order | None, name: str | None, message: str, hint: str = "") -> None:
+        self._add("error", order, name, message, hint)
+
+    def warn(self, order: Order | None, name: str | None, message: str, hint: str = "") -> None:
+        self._add("warning", order, name, message, hint)
+
+    def summary(self) -> str:
+        accepted = len(self.orders) if self.ok else 0
+        e, w = len(self.errors), len(self.warnings)
+        name = self.path.rsplit("/", 1)[-1]
+        return (
+            f"{name}: {accepted} order{'s' if accepted != 1 else ''} accepted, "
+            f"{e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}"
+        )
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the envelope must say for the current turn."""
+
+    campaign: str
+    turn: int
+    factions: tuple[str, ...]
+
+
+def parse_order_file(
+    raw: bytes,
+    path: str,
+    expect: Expectation,
+    actions: Mapping[str, ActionSpec],
+    gm_actions: Mapping[str, ActionSpec],
+) -> OrderFile:
+    of = OrderFile(path=path, raw=raw)
+    try:
+        located = load_player_yaml(raw, path, MAX_BYTES)
+    except YamlRejected as rejected:
+        of.issues.append(rejected.issue)
+        return of
+    of.located = located
+    data = located.data
+    checker = FieldChecker(located, path)
+    if not isinstance(data, dict):
+        checker.error(
+            (),
+            "an order file must be a mapping with campaign, turn, faction and orders",
+            "start from the template: campaign template FACTION",
+        )
+        of.issues.extend(checker.issues)
+        return of
+    for key in data:
+        if key not in ENVELOPE_KEYS:
+            checker.error(
+                (key,),
+                f"unknown top-level key '{key}'",
+                suggest(key, ENVELOPE_KEYS) or f"the keys are: {', '.join(ENVELOPE_KEYS)}",
+                key=True,
+            )
+    _check_envelope(of, data, checker, expect, path)
+    specs = gm_actions if of.faction == GM else actions
+    raw_orders = data.get("orders", [])
+    if raw_orders is None:
+        raw_orders = []
+    if not isinstance(raw_orders, list):
+        checker.error(
+            ("orders",), "'orders' must be a list of '- action: …' items", "start each order with '- action:'"
+        )
+        raw_orders = []
+    for i, item in enumerate(raw_orders):
+        path_i = ("orders", i)
+        if not isinstance(item, dict):
+            checker.error(
+                path_i,
+                f"order {i + 1} must be a mapping that starts with 'action:'",
+                "write it as '- action: NAME' followed by its fields",
+            )
+            continue
+        action = item.get("action")
+        if not isinstance(action, str):
+            checker.error(
+                path_i,
+                f"order {i + 1} has no 'action'",
+                f"add 'action:' with one of: {', '.join(specs)}",
+                order=i + 1,
+            )
+            continue
+        if action not in specs:
+            checker.error(
+                (*path_i, "action"),
+                f"unknown action '{action}'",
+                choice_hint(action, list(specs)),
+                order=i + 1,
+            )
+            continue
+        values = checker.check_action(specs[action], item, path_i, i + 1)
+        of.orders.append(Order(number=i + 1, action=action, args=values))
+    _check_press(of, data, checker)
+    of.issues.extend(checker.issues)
+    # Orders with field errors are dropped above; a file with any error is rejected as a whole
+    # anyway, so the semantic pass only ever sees well-formed orders.
+    if checker.issues:
+        of.orders = [o for o in of.orders if not any(i.order == o.number for i in checker.issues)]
+    return of
+
+
+def _check_envelope(of: OrderFile, data: dict, checker: FieldChecker, expect: Expectation, path: str) -> None:
+    campaign = data.get("campaign")
+    if campaign is None:
+        checker.error((), "missing 'campaign'", f"add 'campaign: {expect.campaign}'")
+    elif str(campaign) != expect.campaign:
+        checker.error(
+            ("campaign",),
+            f"this file is for campaign '{campaign}', but this repository runs '{expect.campaign}'",
+            f"write 'campaign: {expect.campaign}'",
+        )
+    else:
+        of.campaign = str(campaign)
+    turn = data.get("turn")
+    if turn is None:
+        checker.error((), "missing 'turn'", f"add 'turn: {expect.turn}'")
+    elif isinstance(turn, bool) or not isinstance(turn, int):
+        checker.error(("turn",), f"'turn' must be a number, not {turn!r}", f"write 'turn: {expect.turn}'")
+    elif turn != expect.turn:
+        when = "an earlier" if turn < expect.turn else "a later"
+        checker.error(
+            ("turn",),
+            f"these orders are for turn {turn}, {when} turn; the current turn is {expect.turn}",
+            f"write 'turn: {expect.turn}' and re-check the orders against the latest state",
+        )
+    else:
+        of.turn = turn
+    faction = data.get("faction")
+    stem = path.rsplit("/", 1)[-1].removesuffix(".yaml").removesuffix(".yml")
+    known = (*expect.factions, GM)
+    if faction is None:
+        checker.error((), "missing 'faction'", f"add 'faction: {stem}'")
+    elif str(faction) not in known:
+        checker.error(("faction",), f"unknown faction '{faction}'", choice_hint(str(faction), known))
+    elif str(faction) != stem:
+        checker.error(
+            ("faction",),
+            f"the file {path} carries orders for '{faction}'",
+            f"each faction writes only orders/{faction}.yaml; rename the file or fix 'faction'",
+        )
+    else:
+        of.faction = str(faction)
+
+
+def _check_press(of: OrderFile, data: dict, checker: FieldChecker) -> None:
+    press = data.get("press") or []
+    if not isinstance(press, list):
+        checker.error(("press",), "'press' must be a list of articles with a headline and a body")
+        press = []
+    for i, item in enumerate(press):
+        where = ("press", i)
+        if not isinstance(item, dict) or set(item) - {"headline", "body"} or "headline" not in item:
+            checker.error(
+                where,
+                "each press article needs 'headline' and optionally 'body', nothing else",
+                "write '- headline: …' then 'body: …'",
+            )
+            continue
+        headline, body = item.get("headline"), item.get("body", "")
+        if not isinstance(headline, str) or not isinstance(body, str):
+            checker.error(where, "a press headline and body must be text", "put them in quotes")
+            continue
+        if len(headline) > HEADLINE_MAX or len(body) > ARTICLE_MAX:
+            checker.error(
+                where,
+                f"headlines are limited to {HEADLINE_MAX} characters and articles to {ARTICLE_MAX}",
+                "shorten the article",
+            )
+            continue
+        of.press.append(Article(headline.strip(), body.strip()))
+    rumors = data.get("rumors") or []
+    if not isinstance(rumors, list):
+        checker.error(("rumors",), "'rumors' must be a list of short texts")
+        rumors = []
+    for i, rumor in enumerate(rumors):
+        if not isinstance(rumor, str) or len(rumor) > RUMOR_MAX:
+            checker.error(
+                ("rumors", i),
+                f"each rumour must be text of at most {RUMOR_MAX} characters",
+                "quote it and keep it short",
+            )
+            continue
+        of.rumors.append(rumor.strip())
+
+
+def order_file_schema(
+    title: str,
+    campaign: str,
+    factions: tuple[str, ...],
+    actions: Mapping[str, ActionSpec],
+    gm_actions: Mapping[str, ActionSpec],
+) -> dict[str, Any]:
+    """The JSON Schema (draft-07) of order files, for editors and for check-jsonschema."""
+
+    def orders_of(specs: Mapping[str, ActionSpec]) -> dict[str, Any]:
+        return {"type": "array", "items": {"oneOf": [action_schema(s) for s in specs.values()]}}
+
+    return {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": f"{title} order file",
+        "description": "Orders for one faction for one turn. Check them with: campaign check",
+        "type": "object",
+        "required": ["campaign", "turn", "faction", "orders"],
+        "additionalProperties": False,
+        "properties": {
+            "campaign": {"const": campaign, "description": "The campaign these orders are for."},
+            "turn": {"type": "integer", "minimum": 1, "description": "The turn these orders are for."},
+            "faction": {
+                "enum": [*factions, GM],
+                "description": "Your faction id; it must match the file name.",
+            },
+            "orders": {"type": "array", "description": "Your orders, carried out in this order."},
+            "press": {
+                "type": "array",
+                "description": "Signed articles for the campaign newspaper.",
+                "items": {
+                    "type": "object",
+                    "required": ["headline"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "headline": {"type": "string", "maxLength": HEADLINE_MAX},
+                        "body": {"type": "string", "maxLength": ARTICLE_MAX},
+                    },
+                },
+            },
+            "rumors": {
+                "type": "array",
+                "description": "Anonymous rumours for the newspaper.",
+                "items": {"type": "string", "maxLength": RUMOR_MAX},
+            },
+        },
+        "if": {"properties": {"faction": {"const": GM}}},
+        "then": {"properties": {"orders": orders_of(gm_actions)}},
+        "else": {"properties": {"orders": orders_of(actions)}},
+    }

@@ -1,0 +1,609 @@
+"""World graphs: square grids, hex grids and province maps, with geometry.
+
+Rules only see ids and adjacency; maps only see polygons. Every generator is a pure
+function of its arguments: all randomness comes from labelled streams in
+``resolver.core.rng``, so the same seed always rebuilds the same world.
+
+Map units: x grows east and y grows NORTH, so a Leaflet ``CRS.Simple`` map shows north
+up. Rings are counter-clockwise with the first point not repeated (``to_geojson``
+repeats it, as GeoJSON requires).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from resolver.core.rng import Stream, stream
+
+Point = tuple[float, float]
+Cell = tuple[int, int]
+TerrainTable = Sequence[tuple[str, float]]
+
+# Ordered from the lowest noise values to the highest.
+DEFAULT_TERRAIN: tuple[tuple[str, float], ...] = (
+    ("water", 0.15),
+    ("plains", 0.35),
+    ("forest", 0.20),
+    ("hills", 0.18),
+    ("mountains", 0.12),
+)
+WATER = "water"  # named places are never put on this terrain
+
+# Square steps as (d_col, d_row); rows grow southwards, row 1 is the north edge.
+SQUARE_STEPS: dict[str, Cell] = {
+    "N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
+    "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1),
+}  # fmt: skip
+# Flat-topped hexes, axial (d_q, d_r); r grows southwards, odd columns sit half a hex lower.
+HEX_STEPS: dict[str, Cell] = {
+    "N": (0, -1), "NE": (1, -1), "SE": (1, 0), "S": (0, 1), "SW": (-1, 1), "NW": (-1, 0),
+}  # fmt: skip
+
+_SQRT3_HALF = math.sqrt(3) / 2
+# A flat-topped hexagon of circumradius 1, counter-clockwise from east; y in units of sqrt(3)/2.
+_HEX_CORNERS: tuple[tuple[float, int], ...] = ((1, 0), (0.5, 1), (-0.5, 1), (-1, 0), (-0.5, -1), (0.5, -1))
+# The 8 cells around a cell, counter-clockwise from east.
+_RING8: tuple[Cell, ...] = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+_SIDES4: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+@dataclass(frozen=True)
+class Location:
+    id: str
+    label: str
+    terrain: str
+    center: Point
+    polygon: tuple[Point, ...]
+    neighbours: tuple[str, ...]
+    coords: Cell  # (col, row) 0-based for square, axial (q, r) for hex, (0, index) for provinces
+    place: str | None = None
+
+
+@dataclass(frozen=True)
+class World:
+    kind: str  # "square" | "hex" | "province"
+    seed: int
+    width: int
+    height: int
+    locations: dict[str, Location]  # insertion order is the canonical order
+
+    def __getitem__(self, loc_id: str) -> Location:
+        return self.locations[loc_id]
+
+    def __contains__(self, loc_id: object) -> bool:
+        return loc_id in self.locations
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.locations)
+
+    def __len__(self) -> int:
+        return len(self.locations)
+
+    def neighbours(self, loc_id: str) -> tuple[str, ...]:
+        return self.locations[loc_id].neighbours
+
+    def directions(self) -> tuple[str, ...]:
+        return tuple(_steps(self.kind))
+
+    def step(self, loc_id: str, direction: str) -> str | None:
+        """The location one step away in a compass direction, or None off the map."""
+        if self.kind == "province":
+            raise ValueError("province maps have no compass directions; use neighbours()")
+        steps = _steps(self.kind)
+        if direction not in steps:
+            raise ValueError(f"unknown direction {direction!r}; expected one of {', '.join(steps)}")
+        a, b = self.locations[loc_id].coords
+        da, db = steps[direction]
+        return self._id_at(a + da, b + db)
+
+    def _id_at(self, a: int, b: int) -> str | None:
+        col, row = (a, b) if self.kind == "square" else _axial_to_offset(a, b)
+        if not (0 <= col < self.width and 0 <= row < self.height):
+            return None
+        return square_id(col, row) if self.kind == "square" else hex_id(col, row, self.width, self.height)
+
+    def distance(self, a: str, b: str) -> int:
+        (qa, ra), (qb, rb) = self.locations[a].coords, self.locations[b].coords
+        if self.kind == "square":
+            return max(abs(qa - qb), abs(ra - rb))
+        if self.kind == "hex":
+            return (abs(qa - qb) + abs(ra - rb) + abs(qa + ra - qb - rb)) // 2
+        hops = self._hops(a)
+        if b not in hops:
+            raise ValueError(f"{b} cannot be reached from {a}")
+        return hops[b]
+
+    def _hops(self, start: str, limit: int | None = None) -> dict[str, int]:
+        """Breadth-first hop counts from start, stopping at limit hops."""
+        hops = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            if limit is not None and hops[here] >= limit:
+                continue
+            for there in self.locations[here].neighbours:
+                if there not in hops:
+                    hops[there] = hops[here] + 1
+                    queue.append(there)
+        return hops
+
+    def within(self, loc_id: str, radius: int) -> list[str]:
+        """Ids at distance <= radius (the location itself included), in canonical order."""
+        if self.kind == "province":
+            reach = self._hops(loc_id, radius)
+            return [i for i in self.locations if i in reach]
+        return [i for i in self.locations if self.distance(loc_id, i) <= radius]
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        xs = [x for loc in self.locations.values() for x, _ in loc.polygon]
+        ys = [y for loc in self.locations.values() for _, y in loc.polygon]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain str/int/float/list data; a location without a place has no "place" key."""
+        return {
+            "kind": self.kind,
+            "seed": self.seed,
+            "width": self.width,
+            "height": self.height,
+            "locations": [_location_data(loc) for loc in self.locations.values()],
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> World:
+        locations = {}
+        for item in data["locations"]:
+            loc = Location(
+                id=str(item["id"]),
+                label=str(item["label"]),
+                terrain=str(item["terrain"]),
+                center=_pt(*item["center"]),
+                polygon=tuple(_pt(*p) for p in item["polygon"]),
+                neighbours=tuple(item["neighbours"]),
+                coords=(int(item["coords"][0]), int(item["coords"][1])),
+                place=item.get("place"),
+            )
+            locations[loc.id] = loc
+        return cls(str(data["kind"]), int(data["seed"]), int(data["width"]), int(data["height"]), locations)
+
+    def to_geojson(self) -> dict[str, Any]:
+        features = []
+        for loc in self.locations.values():
+            ring = [[x, y] for x, y in loc.polygon]
+            features.append(
+                {
+                    "type": "Feature",
+                    "id": loc.id,
+                    "geometry": {"type": "Polygon", "coordinates": [[*ring, ring[0]]]},
+                    "properties": {
+                        "id": loc.id,
+                        "label": loc.label,
+                        "terrain": loc.terrain,
+                        "place": loc.place,
+                    },
+                }
+            )
+        return {"type": "FeatureCollection", "features": features}
+
+
+def _steps(kind: str) -> dict[str, Cell]:
+    return {"square": SQUARE_STEPS, "hex": HEX_STEPS}.get(kind, {})
+
+
+def _pt(x: float, y: float) -> Point:
+    # Rounded at creation so to_data() loses nothing; "+ 0.0" turns -0.0 into 0.0.
+    return round(float(x), 3) + 0.0, round(float(y), 3) + 0.0
+
+
+def _location_data(loc: Location) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": loc.id,
+        "label": loc.label,
+        "terrain": loc.terrain,
+        "center": list(_pt(*loc.center)),
+        "polygon": [list(_pt(*p)) for p in loc.polygon],
+        "neighbours": list(loc.neighbours),
+        "coords": list(loc.coords),
+    }
+    if loc.place is not None:
+        data["place"] = loc.place
+    return data
+
+
+# --- ids ---------------------------------------------------------------------------------------
+
+
+def column_letters(col: int) -> str:
+    """0 -> "A", 25 -> "Z", 26 -> "AA" (spreadsheet-style column names)."""
+    letters = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        letters = chr(ord("A") + rem) + letters
+    return letters
+
+
+def square_id(col: int, row: int) -> str:
+    return f"{column_letters(col)}{row + 1}"
+
+
+def hex_id(col: int, row: int, width: int, height: int) -> str:
+    digits = max(2, len(str(max(width, height))))
+    return f"{col + 1:0{digits}d}{row + 1:0{digits}d}"
+
+
+def _offset_to_axial(col: int, row: int) -> Cell:
+    return col, row - (col - (col & 1)) // 2  # odd-q: odd columns are pushed half a hex south
+
+
+def _axial_to_offset(q: int, r: int) -> Cell:
+    return q, r + (q - (q & 1)) // 2
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+# --- names -------------------------------------------------------------------------------------
+
+_ONSETS = (
+    "", "", "b", "br", "c", "d", "dr", "f", "g", "gr", "h", "k",
+    "l", "m", "n", "p", "r", "s", "st", "t", "th", "v", "w",
+)  # fmt: skip
+_MIDDLES = ("ba", "da", "la", "le", "li", "ma", "na", "ne", "ra", "ri", "ro", "sa", "ta", "va", "ve")
+_VOWELS = ("a", "e", "i", "o", "u", "a", "e", "o", "ae", "ea", "ai")
+_CODAS = ("", "", "l", "n", "r", "s", "sh", "m", "nd", "rn", "ld", "st")
+_ENDINGS = (
+    "ford", "wick", "dale", "mere", "holm", "by", "ton", "stead", "marrow", "fell",
+    "moor", "wyn", "haven", "ley", "ham", "thorpe", "bury", "gate", "wood", "ach",
+)  # fmt: skip
+
+
+def _join(word: str, piece: str) -> str:
+    # "Tom" + "more" reads better as "Tomore" than "Tommore".
+    return word + piece[1:] if word and piece and word[-1] == piece[0] else word + piece
+
+
+def place_name(rng: Stream) -> str:
+    """A pronounceable place name such as "Ashford" or "Kelmarrow"."""
+    word = rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS)
+    if word[-1] in "aeiou" and rng.below(2) == 0:  # an open syllable may take a short middle one
+        word += rng.choice(_MIDDLES)
+    return _join(word, rng.choice(_ENDINGS)).capitalize()
+
+
+def make_names(seed: int, count: int, label: str) -> list[str]:
+    """`count` distinct place names (also distinct ignoring case), deterministic in seed and label."""
+    rng = stream(seed, label)
+    names: list[str] = []
+    seen: set[str] = set()
+    for _ in range(50 * count + 100):
+        if len(names) == count:
+            break
+        name = place_name(rng)
+        if name.lower() not in seen:
+            seen.add(name.lower())
+            names.append(name)
+    if len(names) < count:
+        raise ValueError(f"cannot make {count} distinct names")
+    return names
+
+
+# --- terrain and places ------------------------------------------------------------------------
+
+
+class _ValueNoise:
+    """Octaves of lattice value noise; each octave's lattice comes from its own stream."""
+
+    OCTAVES = 3
+
+    def __init__(self, seed: int, width: float, height: float) -> None:
+        base = max(width, height, 4.0) / 2.5  # about two or three large features across the map
+        self.layers: list[tuple[float, int, int, list[float], float]] = []
+        for octave in range(1, self.OCTAVES + 1):
+            spacing = base / 2 ** (octave - 1)
+            cols, rows = int(width / spacing) + 2, int(height / spacing) + 2
+            rng = stream(seed, f"world/terrain/octave{octave}")
+            values = [rng.unit() for _ in range(cols * rows)]
+            self.layers.append((spacing, cols, rows, values, 0.5 ** (octave - 1)))
+
+    def __call__(self, x: float, y: float) -> float:
+        total = 0.0
+        for spacing, cols, rows, values, amplitude in self.layers:
+            gx, gy = x / spacing, y / spacing
+            ix, iy = min(int(gx), cols - 2), min(int(gy), rows - 2)
+            tx, ty = _smoothstep(gx - ix), _smoothstep(gy - iy)
+            v00, v10 = values[iy * cols + ix], values[iy * cols + ix + 1]
+            v01, v11 = values[(iy + 1) * cols + ix], values[(iy + 1) * cols + ix + 1]
+            top, bottom = v01 + (v11 - v01) * tx, v00 + (v10 - v00) * tx
+            total += amplitude * (bottom + (top - bottom) * ty)
+        return total
+
+
+def _smoothstep(t: float) -> float:
+    return t * t * (3 - 2 * t)
+
+
+def _terrain_for(seed: int, points: Sequence[Point], extent: Point, table: TerrainTable) -> list[str]:
+    """Cut the noise at quantiles so each terrain gets its share of the points."""
+    if not table or any(share <= 0 for _, share in table):
+        raise ValueError("terrain table needs at least one entry and positive shares")
+    noise = _ValueNoise(seed, *extent)
+    values = [noise(x, y) for x, y in points]
+    total, cumulative, ranked = sum(share for _, share in table), 0.0, []
+    for name, share in table:
+        cumulative += share
+        ranked += [name] * (round(cumulative / total * len(points)) - len(ranked))
+    result = [""] * len(points)
+    for rank, index in enumerate(sorted(range(len(points)), key=lambda i: (values[i], i))):
+        result[index] = ranked[rank]
+    return result
+
+
+def _places(seed: int, terrains: Sequence[str], share: float) -> list[str | None]:
+    if not 0 <= share <= 1:
+        raise ValueError(f"place_share must be within [0, 1], got {share}")
+    land = [i for i, terrain in enumerate(terrains) if terrain != WATER]
+    stream(seed, "world/places").shuffle(land)
+    chosen = sorted(land[: round(share * len(land))])
+    places: list[str | None] = [None] * len(terrains)
+    for index, name in zip(chosen, make_names(seed, len(chosen), "world/place-names"), strict=True):
+        places[index] = name
+    return places
+
+
+# --- grids -------------------------------------------------------------------------------------
+
+
+def _check_size(width: int, height: int) -> None:
+    if width < 1 or height < 1:
+        raise ValueError(f"world size must be at least 1x1, got {width}x{height}")
+
+
+def _grid_world(
+    kind: str,
+    seed: int,
+    size: Cell,
+    cells: list[tuple[str, Cell, Point, tuple[Point, ...], tuple[str, ...]]],
+    extent: Point,
+    terrain: TerrainTable,
+    place_share: float,
+) -> World:
+    terrains = _terrain_for(seed, [centre for _, _, centre, _, _ in cells], extent, terrain)
+    places = _places(seed, terrains, place_share)
+    locations = {
+        ident: Location(ident, ident, terrains[i], centre, polygon, neighbours, coords, places[i])
+        for i, (ident, coords, centre, polygon, neighbours) in enumerate(cells)
+    }
+    return World(kind, seed, size[0], size[1], locations)
+
+
+def generate_square(
+    seed: int, width: int, height: int, terrain: TerrainTable = DEFAULT_TERRAIN, place_share: float = 0.08
+) -> World:
+    """A width x height grid of 1x1 squares; 8 neighbours; ids "A1" (north-west corner) onwards."""
+    _check_size(width, height)
+    cells = []
+    for row in range(height):
+        for col in range(width):
+            bottom = height - row - 1  # row 0 is the north edge, at the top of the map
+            polygon = (_pt(col, bottom), _pt(col + 1, bottom), _pt(col + 1, bottom + 1), _pt(col, bottom + 1))
+            neighbours = sorted(
+                square_id(col + dc, row + dr)
+                for dc, dr in SQUARE_STEPS.values()
+                if 0 <= col + dc < width and 0 <= row + dr < height
+            )
+            centre = _pt(col + 0.5, bottom + 0.5)
+            cells.append((square_id(col, row), (col, row), centre, polygon, tuple(neighbours)))
+    return _grid_world("square", seed, (width, height), cells, (width, height), terrain, place_share)
+
+
+def generate_hex(
+    seed: int, width: int, height: int, terrain: TerrainTable = DEFAULT_TERRAIN, place_share: float = 0.08
+) -> World:
+    """Flat-topped hexes of circumradius 1 in an odd-q offset rectangle; ids "CCRR" from "0101"."""
+    _check_size(width, height)
+    cells = []
+    for row in range(height):
+        for col in range(width):
+            q, r = _offset_to_axial(col, row)
+            cx, half_y = 1 + 1.5 * col, 2 * (height - row) - (col & 1)  # y counted in sqrt(3)/2 units
+            polygon = tuple(_pt(cx + dx, (half_y + dy) * _SQRT3_HALF) for dx, dy in _HEX_CORNERS)
+            neighbours = []
+            for dq, dr in HEX_STEPS.values():
+                ncol, nrow = _axial_to_offset(q + dq, r + dr)
+                if 0 <= ncol < width and 0 <= nrow < height:
+                    neighbours.append(hex_id(ncol, nrow, width, height))
+            centre = _pt(cx, half_y * _SQRT3_HALF)
+            cells.append(
+                (hex_id(col, row, width, height), (q, r), centre, polygon, tuple(sorted(neighbours)))
+            )
+    extent = (1.5 * width + 0.5, (2 * height + 1) * _SQRT3_HALF)
+    return _grid_world("hex", seed, (width, height), cells, extent, terrain, place_share)
+
+
+# --- provinces ---------------------------------------------------------------------------------
+
+
+def generate_provinces(
+    seed: int, count: int, width: int = 40, height: int = 30, terrain: TerrainTable = DEFAULT_TERRAIN
+) -> World:
+    """`count` named provinces carved out of a width x height grid of unit cells ((0, 0) is south-west)."""
+    _check_size(width, height)
+    if not 1 <= count <= width * height:
+        raise ValueError(f"province count must be within [1, {width * height}], got {count}")
+    seeds = _province_seeds(seed, count, width, height)
+    owner = [[_nearest(seeds, (x, y)) for x in range(width)] for y in range(height)]
+    _drop_fragments(owner, seeds)
+    _regrow(owner, seeds)
+    members: list[set[Cell]] = [set() for _ in seeds]
+    for y, row in enumerate(owner):
+        for x, p in enumerate(row):
+            members[p].add((x, y))
+    names = make_names(seed, count, "world/province-names")
+    ids = [f"p-{_slug(name)}" for name in names]
+    centres = [_central_cell(cells) for cells in members]
+    terrains = _terrain_for(seed, centres, (width, height), terrain)
+    adjacent = _adjacency(owner, count)
+    locations = {}
+    for i, name in enumerate(names):
+        neighbours = tuple(sorted(ids[j] for j in adjacent[i]))
+        outline = _trace_outline(members[i])
+        locations[ids[i]] = Location(ids[i], name, terrains[i], centres[i], outline, neighbours, (0, i), name)
+    return World("province", seed, width, height, locations)
+
+
+def _province_seeds(seed: int, count: int, width: int, height: int) -> list[Cell]:
+    """One seed cell in each of `count` blocks of a coarse grid, so seeds are spread out."""
+    cols = min(width, max(1, round(math.sqrt(count * width / height))))
+    rows = math.ceil(count / cols)
+    if rows > height:
+        rows = height
+        cols = math.ceil(count / rows)
+    rng = stream(seed, "world/province-seeds")
+    blocks = [(c, r) for r in range(rows) for c in range(cols)]
+    rng.shuffle(blocks)
+    seeds = [
+        (
+            _jitter(rng, c * width // cols, (c + 1) * width // cols),
+            _jitter(rng, r * height // rows, (r + 1) * height // rows),
+        )
+        for c, r in blocks[:count]
+    ]
+    return sorted(seeds, key=lambda s: (-s[1], s[0]))  # reading order: north to south, west to east
+
+
+def _jitter(rng: Stream, low: int, high: int) -> int:
+    margin = (high - low) // 4  # keep away from block edges so neighbouring seeds are not crammed
+    return low + margin + rng.below(high - low - 2 * margin)
+
+
+def _nearest(seeds: Sequence[Cell], cell: Cell) -> int:
+    # Integer squared distances, ties to the lowest index: exact and platform independent.
+    return min(
+        range(len(seeds)), key=lambda i: ((cell[0] - seeds[i][0]) ** 2 + (cell[1] - seeds[i][1]) ** 2, i)
+    )
+
+
+def _owner_at(owner: list[list[int]], x: int, y: int) -> int:
+    return owner[y][x] if 0 <= y < len(owner) and 0 <= x < len(owner[0]) else -2
+
+
+def _drop_fragments(owner: list[list[int]], seeds: Sequence[Cell]) -> None:
+    """Unclaim (-1) every cell that is not edge-connected to its own province's seed."""
+    keep: set[Cell] = set()
+    for p, start in enumerate(seeds):
+        queue = deque([start])
+        keep.add(start)
+        while queue:
+            x, y = queue.popleft()
+            for dx, dy in _SIDES4:
+                cell = (x + dx, y + dy)
+                if cell not in keep and _owner_at(owner, *cell) == p:
+                    keep.add(cell)
+                    queue.append(cell)
+    for y, row in enumerate(owner):
+        for x in range(len(row)):
+            if (x, y) not in keep:
+                row[x] = -1
+
+
+def _keeps_disk(owner: list[list[int]], x: int, y: int, p: int) -> bool:
+    """Whether adding cell (x, y) to province p keeps it one piece with one simple outline.
+
+    True when the cell's border touches p along exactly one connected arc containing an edge:
+    gluing a square to a disk along one arc gives a disk (no hole, no corner-only pinch).
+    """
+    e, ne, n, nw, w, sw, s, se = (_owner_at(owner, x + dx, y + dy) == p for dx, dy in _RING8)
+    if not (e or n or w or s):
+        return False
+    border = (e, e or ne or n, n, n or nw or w, w, w or sw or s, s, s or se or e)  # edges and corners
+    arcs = sum(1 for i in range(8) if border[i] and not border[i - 1])
+    return arcs <= 1  # 0 arcs: the whole border touches p
+
+
+def _regrow(owner: list[list[int]], seeds: Sequence[Cell]) -> None:
+    """Hand unclaimed cells to the nearest seed that can take them and stay a single simple region."""
+    heap: list[tuple[int, int, Cell]] = []
+
+    def offer_around(x: int, y: int) -> None:
+        for dx, dy in _RING8:
+            cx, cy = x + dx, y + dy
+            if _owner_at(owner, cx, cy) == -1:
+                p = owner[y][x]
+                heapq.heappush(heap, ((cx - seeds[p][0]) ** 2 + (cy - seeds[p][1]) ** 2, p, (cx, cy)))
+
+    for y, row in enumerate(owner):
+        for x, p in enumerate(row):
+            if p >= 0:
+                offer_around(x, y)
+    while True:
+        while heap:
+            _, p, (x, y) = heapq.heappop(heap)
+            if owner[y][x] == -1 and _keeps_disk(owner, x, y, p):
+                owner[y][x] = p
+                offer_around(x, y)
+        stuck = [(x, y) for y, row in enumerate(owner) for x, p in enumerate(row) if p == -1]
+        if not stuck:
+            return
+        # Safety net (not hit in 2,100 trial maps): every cell must belong somewhere.
+        for x, y in stuck:
+            sides = [_owner_at(owner, x + dx, y + dy) for dx, dy in _SIDES4]
+            claimants = [p for p in sides if p >= 0]
+            if claimants:
+                owner[y][x] = min(claimants, key=lambda p: (-claimants.count(p), p))
+                offer_around(x, y)
+                break
+
+
+def _central_cell(cells: set[Cell]) -> Point:
+    """Centre of the member cell nearest the centroid: always inside the province."""
+    cx = sum(x for x, _ in cells) / len(cells)
+    cy = sum(y for _, y in cells) / len(cells)
+    x, y = min(cells, key=lambda c: ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, c[1], c[0]))
+    return _pt(x + 0.5, y + 0.5)
+
+
+def _adjacency(owner: list[list[int]], count: int) -> list[set[int]]:
+    adjacent: list[set[int]] = [set() for _ in range(count)]
+    for y, row in enumerate(owner):
+        for x, p in enumerate(row):
+            for q in (_owner_at(owner, x + 1, y), _owner_at(owner, x, y + 1)):
+                if q >= 0 and q != p:
+                    adjacent[p].add(q)
+                    adjacent[q].add(p)
+    return adjacent
+
+
+def _trace_outline(cells: set[Cell]) -> tuple[Point, ...]:
+    """The outer boundary of a union of unit cells, counter-clockwise, corners only."""
+    exits: dict[Cell, list[Cell]] = {}
+    for x, y in cells:  # directed edges with the region on their left
+        for (dx, dy), start, end in (
+            ((0, -1), (x, y), (x + 1, y)),
+            ((1, 0), (x + 1, y), (x + 1, y + 1)),
+            ((0, 1), (x + 1, y + 1), (x, y + 1)),
+            ((-1, 0), (x, y + 1), (x, y)),
+        ):
+            if (x + dx, y + dy) not in cells:
+                exits.setdefault(start, []).append(end)
+    start = min(exits, key=lambda v: (v[1], v[0]))  # the lowest-left corner is on the outer ring
+    ring = [start, exits[start][0]]
+    while ring[-1] != start:
+        (px, py), (x, y) = ring[-2], ring[-1]
+        left = (x - (y - py), y + (x - px))  # at a corner-only pinch, hug the region
+        options = exits[(x, y)]
+        ring.append(left if left in options else options[0])
+    ring.pop()
+    corners = [v for i, v in enumerate(ring) if not _collinear(ring[i - 1], v, ring[(i + 1) % len(ring)])]
+    return tuple(_pt(x, y) for x, y in corners)
+
+
+def _collinear(a: Cell, b: Cell, c: Cell) -> bool:
+    return (b[0] - a[0]) * (c[1] - b[1]) == (b[1] - a[1]) * (c[0] - b[0])

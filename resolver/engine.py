@@ -1,0 +1,158 @@
+"""The pure core: one turn in, one turn out.
+
+``resolve_turn`` reads no file, no clock and no git. It takes the campaign, the
+state after the previous turn and the validated order files, and returns the new
+state, the events and the roll log. Everything else is a shell around it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .core import gm
+from .core.calendar import GameDate
+from .core.dice import Dice, Roll, TurnSeed
+from .core.events import Event
+from .core.orders import GM, OrderFile
+from .core.phases import State
+from .core.rng import Stream, derive_key
+from .ruleset import Game
+
+ENGINE_PHASES = {
+    "before": {
+        "id": "gm",
+        "title": "GM rulings",
+        "summary": "The GM's orders are applied first: grants, modifiers, placed or removed pieces, "
+        "narrated events and rulings on what the rules leave open.",
+    },
+    "after": {
+        "id": "press",
+        "title": "Press and rumours",
+        "summary": "Signed articles and anonymous rumours from the order files go to the newspaper.",
+    },
+}
+
+
+@dataclass
+class TurnContext:
+    """What a phase may read besides the state, and where it reports what happened."""
+
+    game: Game
+    turn: int
+    date: GameDate
+    dice: Dice
+    orders: Mapping[str, OrderFile]  # accepted files by faction, without the GM's
+    posting_order: list[str]
+    gm_orders: OrderFile | None = None
+    phase: str = ""
+    events: list[Event] = field(default_factory=list)
+    scratch: dict[str, Any] = field(default_factory=dict)  # memory between phases of this turn, never saved
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        return self.game.rules
+
+    def emit(
+        self,
+        kind: str,
+        *,
+        actors: Iterable[str] = (),
+        place: str | None = None,
+        visible_to: Iterable[str] | None = None,
+        rolls: Iterable[Roll] = (),
+        **data: Any,
+    ) -> Event:
+        event = Event(
+            kind=kind,
+            phase=self.phase,
+            actors=list(actors),
+            place=place,
+            data=data,
+            visible_to=None if visible_to is None else sorted(set(visible_to)),
+            rolls=list(rolls),
+        )
+        self.events.append(event)
+        return event
+
+    def roll(self, label: str, expr: str, *, factions: Iterable[str] = (), decided: str = "") -> Roll:
+        return self.dice.roll(f"t{self.turn}/{label}", expr, factions=factions, decided=decided)
+
+
+@dataclass
+class TurnResult:
+    turn: int
+    state: State
+    events: list[Event]
+    rolls: list[Roll]
+    seed: TurnSeed
+    posting_order: list[str]
+    missing: list[str]
+
+    def events_data(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "events": [e.to_data() for e in self.events],
+            "rolls": [r.to_data() for r in self.rolls],
+        }
+
+
+def seeded_posting_order(seed: int, turn: int, factions: Iterable[str]) -> list[str]:
+    """Without git history to say who posted first, a shuffle fixed by campaign seed and turn.
+
+    It deliberately ignores the orders' contents, so editing orders cannot move a faction up the queue.
+    """
+    order = sorted(factions)
+    Stream(derive_key("posting-order", seed, turn), "posting-order").shuffle(order)
+    return order
+
+
+def resolve_turn(
+    game: Game,
+    state: State,
+    files: Mapping[str, OrderFile],
+    posting_order: list[str] | None = None,
+    forced_rolls: Mapping[str, list[int]] | None = None,
+) -> TurnResult:
+    turn = int(state["turn"])
+    bad = [f.path for f in files.values() if not f.ok]
+    if bad:
+        raise ValueError(f"resolve_turn needs validated orders; rejected: {bad}")
+    active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
+    digests = {f: files[f].digest if f in files else "-" for f in game.factions}
+    digests[GM] = files[GM].digest if GM in files else "-"
+    seed = TurnSeed(game.seed, turn, digests)
+    order = posting_order or seeded_posting_order(game.seed, turn, game.factions)
+    order = [f for f in order if f in files and f != GM] + [f for f in order if f not in files and f != GM]
+    ctx = TurnContext(
+        game=game,
+        turn=turn,
+        date=game.calendar.date(turn),
+        dice=Dice(seed, forced_rolls or {}),
+        orders={f: files[f] for f in order if f in files},
+        posting_order=order,
+        gm_orders=files.get(GM),
+    )
+    state = copy.deepcopy(state)
+    missing = [f for f in active if f not in files]
+    ctx.phase = "gm"
+    state = gm.run_phase(ctx, state)
+    if missing:
+        ctx.emit("orders_missing", actors=missing)
+        for f in missing:
+            state["factions"][f]["missed_turns"] = state["factions"][f].get("missed_turns", 0) + 1
+    for f in ctx.orders:
+        state["factions"][f]["missed_turns"] = 0
+    for phase in game.phases:
+        ctx.phase = phase.id
+        state = phase.run(ctx, state)
+    ctx.phase = "press"
+    for f, of in ctx.orders.items():
+        for article in of.press:
+            ctx.emit("press", actors=[f], headline=article.headline, body=article.body)
+        for rumor in of.rumors:
+            ctx.emit("rumor", text=rumor)  # no actors: rumours are anonymous
+    state["turn"] = turn + 1
+    return TurnResult(turn, state, ctx.events, list(ctx.dice.log), seed, order, missing)

@@ -1,0 +1,193 @@
+"""The plug-in boundary: what a ruleset provides to the engine.
+
+A ruleset is a small package under ``resolver/rulesets/<id>/`` holding a
+``rules.yaml`` (every number, the phase table, the calendar), and code for its
+procedures: phases, order checks, a bot, and event texts. The engine, the store,
+the CLI and the site only ever talk to this interface.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import import_module
+from pathlib import Path
+from typing import Any, ClassVar
+
+import jinja2
+
+from .core import canonical
+from .core.calendar import Calendar
+from .core.fields import ActionSpec
+from .core.issues import CampaignError
+from .core.orders import OrderFile
+from .core.phases import Phase, PhaseFn, State, build_table
+from .core.world import World
+
+RULESETS = ("nations",)  # ids of the rulesets that ship with the engine
+
+
+@dataclass(frozen=True)
+class FactionSetup:
+    id: str
+    name: str
+    color: str
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything about a campaign that does not change from turn to turn."""
+
+    campaign: str
+    name: str
+    seed: int
+    ruleset: Ruleset
+    rules: dict[str, Any]  # the ruleset's defaults with the campaign's house rules merged in
+    house_rules: dict[str, Any]
+    world: World
+    factions: tuple[str, ...]
+    faction_names: Mapping[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def calendar(self) -> Calendar:
+        return Calendar.from_rules(self.rules["calendar"])
+
+    @cached_property
+    def phases(self) -> tuple[Phase, ...]:
+        return self.ruleset.phases(self.rules)
+
+    @cached_property
+    def actions(self) -> dict[str, ActionSpec]:
+        return self.ruleset.actions(self.rules)
+
+    def name_of(self, faction: str) -> str:
+        return self.faction_names.get(faction, faction)
+
+    def place_label(self, loc: str | None) -> str:
+        if not loc:
+            return ""
+        if loc in self.world:
+            location = self.world[loc]
+            return (
+                f"{location.label} ({location.place})"
+                if location.place and location.place != location.label
+                else location.label
+            )
+        return loc
+
+
+def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Deep-merge house rules over defaults; mappings merge, anything else replaces."""
+    merged = copy.deepcopy(dict(defaults))
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = merge_rules(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+class Ruleset:
+    """Base class of every ruleset. Subclasses fill in the class attributes and the hooks."""
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    source: ClassVar[str] = ""  # the game the rules come from
+    entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
+
+    @cached_property
+    def folder(self) -> Path:
+        return Path(import_module(type(self).__module__).__file__ or "").parent
+
+    @cached_property
+    def _defaults(self) -> dict[str, Any]:
+        return canonical.read_yaml(self.folder / "rules.yaml")
+
+    def default_rules(self) -> dict[str, Any]:
+        return copy.deepcopy(self._defaults)
+
+    @cached_property
+    def _event_texts(self) -> dict[str, jinja2.Template]:
+        texts = canonical.read_yaml(Path(__file__).parent / "events.yaml")
+        path = self.folder / "events.yaml"
+        if path.exists():
+            texts.update(canonical.read_yaml(path))
+        env = jinja2.Environment(
+            undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
+        )
+        return {kind: env.from_string(text.strip()) for kind, text in texts.items()}
+
+    def phases(self, rules: Mapping[str, Any]) -> tuple[Phase, ...]:
+        return build_table(rules["turn_sequence"], self.phase_functions())
+
+    def describe(self, event: Mapping[str, Any], game: Game) -> str:
+        """One sentence for an archived event, from the event texts in the ruleset's events.yaml."""
+        template = self._event_texts.get(event["kind"])
+        if template is None:
+            return f"{event['kind']}: {event.get('data', {})}"
+        return template.render(
+            e=event,
+            d=event.get("data", {}),
+            name=game.name_of,
+            place=game.place_label(event.get("place")),
+            label=game.place_label,
+            actors=", ".join(game.name_of(a) for a in event.get("actors", [])),
+        )
+
+    # -- hooks a ruleset must provide ---------------------------------------------------------------
+
+    def phase_functions(self) -> Mapping[str, PhaseFn]:
+        raise NotImplementedError
+
+    def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
+        raise NotImplementedError
+
+    def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
+        raise NotImplementedError
+
+    def initial_state(
+        self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
+    ) -> State:
+        raise NotImplementedError
+
+    def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
+        """Semantic checks against the state; report through ``of.error``/``of.warn``, fill ``of.echo``."""
+        raise NotImplementedError
+
+    def bot_orders(self, game: Game, state: State, faction: str) -> dict[str, Any]:
+        """Purposeful orders for a faction nobody plays (demo, tests, civil disorder):
+        ``{"orders": [...], "press": [...], "rumors": [...]}``. ``resolver.bots`` makes them legal."""
+        raise NotImplementedError
+
+    def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        """What a player needs in front of them when writing orders (template comments, reports)."""
+        raise NotImplementedError
+
+    def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """One row per faction, best first: {"faction", ...numbers}."""
+        raise NotImplementedError
+
+    def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+        """Problems with a GM-placed entity; an empty list means it may be placed."""
+        return []
+
+    def apply_judgement(
+        self, game: Game, state: State, faction: str, subject: str, grants: Mapping[str, Any]
+    ) -> str:
+        """Apply a GM ruling on something the rules leave open; return what it did, in words."""
+        raise CampaignError(f"the {self.id} ruleset has no judgements for '{subject}'")
+
+    def judgement_subjects(self, game: Game, state: State, faction: str) -> list[str]:
+        return []
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    if ruleset_id not in RULESETS:
+        raise CampaignError(
+            f"unknown ruleset '{ruleset_id}'", f"choose one of: {', '.join(RULESETS)}", code=2
+        )
+    module = import_module(f"resolver.rulesets.{ruleset_id}")
+    return module.RULESET

@@ -1,0 +1,169 @@
+"""The nations ruleset (seed 003, Trektek's "Cost Actions").
+
+Nations on an 8-neighbour square grid spend three action points a turn on
+advancements, recruits, settlements and upgrades, march armies in posting order,
+fight with d10s, and besiege, capture, raid or raze settlements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ...core.fields import ActionSpec
+from ...core.orders import OrderFile
+from ...core.phases import PhaseFn, State
+from ...core.world import World
+from ...ruleset import FactionSetup, Game, Ruleset
+from . import bot, orders, phases, setup
+from . import model as m
+
+GRANT_KEYS = ("income", "attack", "defence", "settlement_defence", "unlock")
+
+
+class Nations(Ruleset):
+    id = "nations"
+    title = "Nations"
+    summary = (
+        "Nations on a square grid spend three action points a turn to research, recruit, found and "
+        "upgrade settlements; armies march in posting order, fight with d10s and besiege settlements."
+    )
+    source = "Trektek, “Cost Actions” (seed 003)"
+    entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies", "settlement": "settlements"}
+
+    def phase_functions(self) -> Mapping[str, PhaseFn]:
+        return phases.PHASES
+
+    def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
+        return orders.action_specs(rules, ("N", "NE", "E", "SE", "S", "SW", "W", "NW"))
+
+    def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
+        return setup.generate_world(seed, rules, factions)
+
+    def initial_state(
+        self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
+    ) -> State:
+        return setup.initial_state(world, rules, factions, seed)
+
+    def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
+        orders.check_orders(game, state, of)
+
+    def bot_orders(self, game: Game, state: State, faction: str) -> dict[str, Any]:
+        return bot.orders_for(game, state, faction)
+
+    def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        rules = game.rules
+        f = state["factions"][faction]
+        stock = f["stock"]
+        lines = [
+            f"Stock: {stock.get('resources', 0)} resources, {stock.get('population', 0)} population; "
+            f"{rules['actions']['per_turn']} action points a turn."
+        ]
+        for s in sorted(m.settlements_of(state, faction), key=lambda s: s["name"]):
+            siege = s.get("siege")
+            under = (
+                f", besieged by {game.name_of(siege['owner'])} for {siege['turns']} turn(s)" if siege else ""
+            )
+            lines.append(
+                f"Settlement {s['name']}: {s['type']} level {s['level']} at "
+                f"{game.world[s['location']].label}{under}."
+            )
+        for a in sorted(m.armies_of(state, faction), key=lambda a: a["name"]):
+            units = ", ".join(
+                f"{u['id']} {u['name']} ({u['class']} {u['attack']}/{u['defence']}, move {u['move']}"
+                f"{', ' + ', '.join(u['traits']) if u['traits'] else ''})"
+                for u in a["units"]
+            )
+            lines.append(
+                f"Army {a['name']} at {game.place_label(a['location'])}, speed "
+                f"{m.army_speed(a, rules, state)}: {units}."
+            )
+        for p in sorted(m.projects_of(state, faction), key=lambda p: p["id"]):
+            lines.append(
+                f"Project {p['name']}: {p['title']}, {p['progress']} of {p['needed']} done"
+                f"{'; needs 1 action each turn' if p['kind'] == 'recruit' else ''}."
+            )
+        for name, adv in sorted(f.get("advancements", {}).items()):
+            lines.append(
+                f"Advancement {name} level {adv['level']}"
+                f"{' (awaiting the GM ruling)' if adv.get('pending') else ''}."
+            )
+        if f.get("contacts"):
+            lines.append("In contact with: " + ", ".join(game.name_of(c) for c in f["contacts"]) + ".")
+        return lines
+
+    def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
+        rows = []
+        for faction in game.factions:
+            f = state["factions"][faction]
+            settlements = m.settlements_of(state, faction)
+            rows.append(
+                {
+                    "faction": faction,
+                    "name": game.name_of(faction),
+                    "status": f.get("status", "active"),
+                    "settlements": len(settlements),
+                    "levels": sum(s["level"] for s in settlements),
+                    "units": sum(len(a["units"]) for a in m.armies_of(state, faction)),
+                    "resources": f["stock"].get("resources", 0),
+                    "population": f["stock"].get("population", 0),
+                }
+            )
+        return sorted(rows, key=lambda r: (-r["levels"], -r["units"], -r["population"], r["faction"]))
+
+    def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+        problems = []
+        owner = data.get("owner")
+        if owner not in game.factions:
+            problems.append(f"'owner' must be one of: {', '.join(game.factions)}")
+        if data.get("location") not in game.world:
+            problems.append("'location' must be a tile id such as C4")
+        if kind == "army":
+            units = data.get("units")
+            if not isinstance(units, list) or not units:
+                return [*problems, "an army needs 'units': a list of units with id, class, name and stats"]
+            for unit in units:
+                if not isinstance(unit, dict) or unit.get("class") not in game.rules["unit_classes"]:
+                    problems.append(
+                        f"each unit needs a 'class' from: {', '.join(game.rules['unit_classes'])}"
+                    )
+                    break
+                missing = [k for k in ("id", "name", *m.STATS) if k not in unit]
+                if missing:
+                    problems.append(f"a unit is missing: {', '.join(missing)}")
+                    break
+            leaders = sum(1 for u in units if isinstance(u, dict) and u.get("class") == "leader")
+            leaders += sum(
+                1 for a in m.armies_of(state, str(owner)) for u in a["units"] if u["class"] == "leader"
+            )
+            if leaders > int(game.rules["unit_classes"]["leader"].get("limit", 1)):
+                problems.append("a nation has at most one leader")
+            if "name" not in data:
+                problems.append("an army needs a 'name', e.g. \"7\"")
+        elif kind == "settlement":
+            stype = data.get("type")
+            if stype not in game.rules["settlements"]:
+                problems.append(f"'type' must be one of: {', '.join(game.rules['settlements'])}")
+            elif not 1 <= int(data.get("level", 0)) <= int(game.rules["settlements"][stype]["max_level"]):
+                problems.append("'level' is out of range for that type")
+            if not data.get("name") or m.settlement_named(state, str(data.get("name"))):
+                problems.append("a settlement needs a new, unique 'name'")
+            if data.get("location") in game.world and m.settlement_at(state, str(data["location"])):
+                problems.append("that tile already has a settlement")
+        return problems
+
+    def judgement_subjects(self, game: Game, state: State, faction: str) -> list[str]:
+        advs = state["factions"][faction].get("advancements", {})
+        return [f"advancement:{name}" for name, adv in sorted(advs.items()) if adv.get("pending")]
+
+    def apply_judgement(
+        self, game: Game, state: State, faction: str, subject: str, grants: Mapping[str, Any]
+    ) -> str:
+        name = subject.split(":", 1)[1]
+        adv = state["factions"][faction]["advancements"][name]
+        adv["grants"] = {k: v for k, v in grants.items() if k in GRANT_KEYS}
+        adv.pop("pending", None)
+        return ", ".join(f"{k} {v}" for k, v in sorted(adv["grants"].items())) or "no mechanical effect"
+
+
+RULESET = Nations()

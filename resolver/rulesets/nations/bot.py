@@ -1,0 +1,276 @@
+"""A bot that plays a nation: expand, recruit, march on the weakest neighbour, besiege and storm.
+
+It drafts orders greedily, then hands them to the same validator players use and
+drops any order it rejects, so whatever it submits is legal by construction.
+Choices that could go either way come from a stream seeded by the campaign, the
+turn and the nation: the bot is deterministic like everything else.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from ...core.phases import State
+from ...core.rng import stream
+from ...core.world import make_names
+from ...ruleset import Game
+from . import model as m
+
+PRESS = (
+    "{name} stands ready",
+    "Harvest festival in {capital}",
+    "{name} calls for volunteers",
+    "Scouts of {name} map the frontier",
+)
+RUMORS = (
+    "They say the granaries of {capital} are emptier than anyone admits.",
+    "A merchant swears he saw strange banners in the hills.",
+    "Someone is paying deserters in silver.",
+)
+
+
+def _path(game: Game, start: str, goal: str, rules: Any) -> list[str]:
+    """Directions of a shortest land path, or [] if there is none."""
+    world = game.world
+    if start == goal:
+        return []
+    prev: dict[str, tuple[str, str]] = {}
+    queue = deque([start])
+    seen = {start}
+    while queue:
+        here = queue.popleft()
+        for direction in world.directions():
+            nxt = world.step(here, direction)
+            if nxt is None or nxt in seen or not m.passable(world, rules, nxt):
+                continue
+            seen.add(nxt)
+            prev[nxt] = (here, direction)
+            if nxt == goal:
+                steps = []
+                while nxt != start:
+                    nxt, d = prev[nxt]
+                    steps.append(d)
+                return steps[::-1]
+            queue.append(nxt)
+    return []
+
+
+def _build_site(game: Game, state: State, start: str, rules: Any) -> str | None:
+    """The nearest land tile far enough from every settlement and every site being built."""
+    gap = int(rules["build"]["min_distance"])
+    taken = [s["location"] for s in state["settlements"].values()] + [
+        p["location"] for p in state["projects"].values() if p["kind"] == "build"
+    ]
+    best = None
+    for loc in game.world:
+        if not m.passable(game.world, rules, loc) or any(
+            game.world.distance(loc, t) < gap + 1 for t in taken
+        ):
+            continue
+        key = (game.world.distance(start, loc), loc)
+        if best is None or key < best:
+            best = key
+    return best[1] if best else None
+
+
+class Draft:
+    def __init__(self, game: Game, state: State, nation: str) -> None:
+        self.game, self.state, self.nation = game, state, nation
+        self.rules = game.rules
+        self.ap = int(self.rules["actions"]["per_turn"])
+        self.resources = int(state["factions"][nation]["stock"].get("resources", 0))
+        self.orders: list[dict[str, Any]] = []
+        self.explored = False
+        self.raze = False
+
+    def add(self, order: dict[str, Any], ap: int = 0, resources: int = 0) -> bool:
+        if ap > self.ap or resources > self.resources:
+            return False
+        self.ap -= ap
+        self.resources -= resources
+        self.orders.append(order)
+        return True
+
+
+def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
+    d = Draft(game, state, nation)
+    turn = int(state["turn"])
+    rng = stream(game.seed, f"bot/{nation}/turn{turn}")
+    d.raze = rng.below(2) == 0
+    settlements = sorted(m.settlements_of(state, nation), key=lambda s: s["id"])
+    home = next((s for s in settlements if s["type"] == "capital"), settlements[0] if settlements else None)
+
+    # Training must get its action every turn; armies come next (fast marches cost an action),
+    # then settling, then unfinished work, then new work.
+    projects = sorted(m.projects_of(state, nation), key=lambda p: p["id"])
+    for p in projects:
+        if p["kind"] == "recruit":
+            d.add({"action": "work", "project": p["name"], "actions": 1}, 1)
+    armies = sorted(m.armies_of(state, nation), key=lambda a: (-len(a["units"]), a["name"]))
+    _military(d, armies, home, rng)
+    _economy(d, settlements, home, armies, turn, rng)
+
+    f = state["factions"][nation]
+    press, rumors = [], []
+    if rng.below(3) == 0 and home:
+        press.append({"headline": rng.choice(PRESS).format(name=f["name"], capital=home["name"])})
+    if rng.below(4) == 0 and home:
+        rumors.append(rng.choice(RUMORS).format(capital=home["name"]))
+    return {"orders": d.orders, "press": press, "rumors": rumors}
+
+
+def _military(d: Draft, armies: list[dict], home: dict | None, rng: Any) -> None:
+    game, state, nation, rules = d.game, d.state, d.nation, d.rules
+    world = game.world
+    enemies = [s for s in state["settlements"].values() if s["owner"] != nation]
+    for index, army in enumerate(armies):
+        here, size = army["location"], len(army["units"])
+        name = army["name"]
+        speed = m.army_speed(army, rules, state)
+        foreign = m.settlement_at(state, here)
+        if foreign and foreign["owner"] != nation and _storm_or_siege(d, army, foreign):
+            continue
+        hostile = [a for a in m.foreign_armies_at(state, here, nation) if a["units"]]
+        if hostile:
+            weakest = min(hostile, key=lambda a: len(a["units"]))
+            if size >= len(weakest["units"]):
+                d.add({"action": "attack", "army": name, "target": weakest["owner"]})
+                continue
+        is_main = index == 0 and size >= int(rules["siege"]["min_units"])
+        if is_main and enemies:
+            # March on the enemy settlement that is easiest to take, nearest first.
+            target = min(enemies, key=lambda s, here=here: _target_cost(state, rules, world, here, s))
+            path = _path(game, here, target["location"], rules)
+            if path:
+                fast = len(path) > speed and d.ap >= 1
+                steps = path[: speed * (2 if fast else 1)]
+                d.add({"action": "move", "army": name, "path": steps, "fast": fast}, 1 if fast else 0)
+                continue
+        if len(army["units"]) > 1 and size <= 4 and index == 0 and int(state["turn"]) == 1:
+            # Send the fastest unit off as a scout and settler.
+            fast_units = [u for u in army["units"] if u["move"] > 1]
+            if fast_units:
+                d.add({"action": "split", "army": name, "units": [fast_units[0]["id"]]})
+                continue
+        if not d.explored and here not in state["factions"][nation].get("explored", []):
+            d.explored = d.add({"action": "explore", "army": name})
+        near = [s for s in enemies if world.distance(here, s["location"]) <= 1 and not s.get("siege")]
+        if near:
+            d.add({"action": "maraud", "army": name, "settlement": near[0]["name"]})
+
+
+def _target_cost(state: State, rules: Any, world: Any, here: str, s: dict) -> tuple[int, int, str]:
+    defended = sum(len(a["units"]) for a in m.defenders_of(state, s))
+    return world.distance(here, s["location"]) + 3 * defended, m.attackers_needed(rules, s), s["id"]
+
+
+def _storm_or_siege(d: Draft, army: dict, target: dict) -> bool:
+    state, rules = d.state, d.rules
+    name = army["name"]
+    weight = sum(m.unit_weight(u, rules) for u in army["units"])
+    defenders = sum(len(a["units"]) for a in m.defenders_of(state, target))
+    need = m.attackers_needed(rules, target)
+    if not defenders and rules["settlements"][target["type"]].get("falls_at_once"):
+        need = 1
+    choice = "raze" if target["type"] == "farming" and d.raze else "capture"
+    if weight >= need and len(army["units"]) >= defenders:
+        return d.add({"action": "attack", "army": name, "target": target["name"], "on_fall": choice})
+    siege = target.get("siege") or {}
+    if siege.get("owner") == d.nation:
+        return True  # hold still: moving would lift the siege
+    if len(army["units"]) >= int(rules["siege"]["min_units"]) and not siege:
+        return d.add({"action": "siege", "army": name, "settlement": target["name"]})
+    return False
+
+
+def _economy(
+    d: Draft, settlements: list[dict], home: dict | None, armies: list[dict], turn: int, rng: Any
+) -> None:
+    game, state, nation, rules = d.game, d.state, d.nation, d.rules
+    projects = sorted(m.projects_of(state, nation), key=lambda p: p["id"])
+    build_cost = int(rules["build"]["resources"])
+    building = any(p["kind"] == "build" for p in projects)
+    settlers = [a for a in armies[1:] if a["units"]] or armies[:1]
+    if not building and len(settlements) < 2 + turn // 4:
+        for army in settlers:
+            site = _build_site(game, state, army["location"], rules)
+            if site == army["location"]:
+                kind = "farming" if len(settlements) % 2 else "standard"
+                name = make_names(game.seed + turn, 1, f"nations/settlement/{nation}/{army['id']}")[0]
+                actions = min(d.ap, int(rules["build"]["actions"]))
+                if actions and d.add(
+                    {"action": "build", "army": army["name"], "type": kind, "name": name, "actions": actions},
+                    actions,
+                    build_cost,
+                ):
+                    building = True
+                break
+            if site and not any(o.get("army") == army["name"] and o["action"] == "move" for o in d.orders):
+                path = _path(game, army["location"], site, rules)[: m.army_speed(army, rules, state)]
+                if path:
+                    d.add({"action": "move", "army": army["name"], "path": path})
+                break
+    for p in projects:
+        per_action = int(p.get("resources_per_action", 0))
+        affordable = d.resources // per_action if per_action else d.ap
+        actions = min(int(p["needed"]) - int(p["progress"]), d.ap, affordable)
+        if p["kind"] != "recruit" and actions > 0:
+            d.add({"action": "work", "project": p["name"], "actions": actions}, actions, actions * per_action)
+    upgrading = any(p["kind"] == "upgrade" for p in projects)
+    if home and not upgrading and turn >= 3 and d.ap >= 1 and not home.get("siege") and not building:
+        needed, upfront, per_action = m.upgrade_cost(rules, home["level"] + 1)
+        actions = min(d.ap, needed, (d.resources - upfront) // per_action if per_action else d.ap)
+        if actions > 0:
+            d.add(
+                {"action": "upgrade", "settlement": home["name"], "actions": actions},
+                actions,
+                upfront + per_action * actions,
+            )
+    advancing = any(p["kind"] == "advance" for p in projects)
+    if not advancing and turn % 3 == 2 and d.ap >= 1:
+        options = sorted(rules["advancements"])
+        choice = options[rng.below(len(options))]
+        level = state["factions"][nation].get("advancements", {}).get(choice, {}).get("level", 0) + 1
+        if level <= int(rules["advancement"]["max_level"]):
+            actions, cost = m.advancement_cost(rules, level)
+            actions = min(actions, d.ap)
+            d.add({"action": "advance", "advancement": choice, "actions": actions}, actions, cost)
+    barracks = [s for s in settlements if not s.get("siege")]
+    troops = rules["unit_classes"]["troops"]
+    elite = rules["unit_classes"]["elite"]
+    # Keep enough back to found the next settlement once the settler gets there.
+    reserve = build_cost if not building and len(settlements) < 2 + turn // 4 else 0
+    while barracks and d.ap >= 1 and d.resources - int(troops["resources"]) >= reserve:
+        where = barracks[0]["name"]
+        if d.resources - reserve >= int(elite["resources"]) + 4 and rng.below(3) == 0:
+            stats = {"attack": 1, "defence": 1} if rng.below(2) else {"move": 1}
+            trait = "stealth" if rng.below(3) == 0 else "veteran"
+            d.add(
+                {
+                    "action": "recruit",
+                    "settlement": where,
+                    "class": "elite",
+                    "name": "Guard",
+                    "trait": trait,
+                    "stats": stats,
+                },
+                1,
+                int(elite["resources"]),
+            )
+        elif not d.add(
+            {
+                "action": "recruit",
+                "settlement": where,
+                "class": "troops",
+                "name": "Levy",
+                "trait": "shield wall",
+            },
+            1,
+            int(troops["resources"]),
+        ):
+            break
+    if d.resources >= 12 and armies and rng.below(3) == 0:
+        spot = armies[-1]["location"]
+        if spot not in state.get("roads", {}):
+            d.add({"action": "road", "location": spot}, 0, int(rules["roads"]["build_cost"]))

@@ -1,0 +1,235 @@
+"""The nations domain: armies, units, settlements and projects, read from plain state data.
+
+State is plain data (so any ruleset can be stored, diffed and edited by GM orders
+the same way); these functions give it the vocabulary of the rules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ...core.phases import State
+from ...core.world import World
+
+Army = dict[str, Any]
+Unit = dict[str, Any]
+Settlement = dict[str, Any]
+Rules = Mapping[str, Any]
+
+STATS = ("attack", "defence", "hp", "attacks", "move")
+
+
+# -- armies and units ----------------------------------------------------------------------------------
+
+
+def armies_of(state: State, nation: str) -> list[Army]:
+    return [a for a in state["armies"].values() if a["owner"] == nation]
+
+
+def army_named(state: State, nation: str, name: str) -> Army | None:
+    return next((a for a in state["armies"].values() if a["owner"] == nation and a["name"] == name), None)
+
+
+def armies_at(state: State, location: str) -> list[Army]:
+    return [a for a in state["armies"].values() if a["location"] == location]
+
+
+def foreign_armies_at(state: State, location: str, nation: str) -> list[Army]:
+    return [a for a in armies_at(state, location) if a["owner"] != nation]
+
+
+def army_speed(army: Army, rules: Rules, state: State) -> int:
+    """A stack moves at its slowest unit's pace."""
+    if not army["units"]:
+        return 0
+    bonus = army.get("modifiers", {}).get("move", 0)
+    return max(0, min(u["move"] for u in army["units"]) + bonus)
+
+
+def unit_weight(unit: Unit, rules: Rules) -> int:
+    """How many units it counts as when assaulting a settlement (stealthed units count as 3)."""
+    weight = 1
+    for trait in unit.get("traits", []):
+        weight = max(weight, int(rules["traits"].get(trait, {}).get("assault_weight", 1)))
+    return weight
+
+
+def is_stealthed(unit: Unit) -> bool:
+    return "stealth" in unit.get("traits", [])
+
+
+def next_army_name(state: State, nation: str) -> str:
+    taken = {a["name"] for a in armies_of(state, nation)}
+    n = 1
+    while str(n) in taken:
+        n += 1
+    return str(n)
+
+
+def split_names(state: State, nation: str, name: str) -> tuple[str, str]:
+    """Army 1 splits into 1a (the rest) and 1b (the units split off); letters skip names in use."""
+    taken = {a["name"] for a in armies_of(state, nation)} - {name}
+    base = name
+    letters = [c for c in "abcdefghijklmnopqrstuvwxyz" if f"{base}{c}" not in taken]
+    return f"{base}{letters[0]}", f"{base}{letters[1]}"
+
+
+def new_id(state: State, nation: str, kind: str) -> str:
+    counters = state["factions"][nation].setdefault("counters", {})
+    counters[kind] = counters.get(kind, 0) + 1
+    return f"{nation}-{kind}{counters[kind]}"
+
+
+def make_unit(
+    state: State, nation: str, rules: Rules, cls: str, name: str, traits: list[str], stats: Mapping[str, int]
+) -> Unit:
+    base = rules["unit_classes"][cls]["base"]
+    unit: Unit = {"id": new_id(state, nation, "u"), "class": cls, "name": name, "traits": list(traits)}
+    for stat in STATS:
+        unit[stat] = int(base[stat]) + int(stats.get(stat, 0))
+    return unit
+
+
+def stat_point_cost(rules: Rules, stats: Mapping[str, int]) -> int:
+    costs = rules["recruit"]["stat_point_cost"]
+    return sum(int(costs[s]) * n for s, n in stats.items())
+
+
+# -- settlements ---------------------------------------------------------------------------------------
+
+
+def settlements_of(state: State, nation: str) -> list[Settlement]:
+    return [s for s in state["settlements"].values() if s["owner"] == nation]
+
+
+def settlement_at(state: State, location: str) -> Settlement | None:
+    return next((s for s in state["settlements"].values() if s["location"] == location), None)
+
+
+def settlement_named(state: State, name: str) -> Settlement | None:
+    key = name.casefold()
+    return next((s for s in state["settlements"].values() if s["name"].casefold() == key), None)
+
+
+def level_stats(rules: Rules, settlement: Settlement) -> Mapping[str, int]:
+    return rules["settlements"][settlement["type"]]["levels"][settlement["level"]]
+
+
+def defenders_of(state: State, settlement: Settlement) -> list[Army]:
+    """The owner's armies standing in the settlement: a settlement with none is undefended."""
+    return [
+        a
+        for a in armies_at(state, settlement["location"])
+        if a["owner"] == settlement["owner"] and a["units"]
+    ]
+
+
+def attackers_needed(rules: Rules, settlement: Settlement) -> int:
+    siege_turns = (settlement.get("siege") or {}).get("turns", 0)
+    need = int(level_stats(rules, settlement)["attackers"]) - siege_turns * int(
+        rules["siege"]["attackers_reduction"]
+    )
+    return max(1, need)
+
+
+def settlement_defence(rules: Rules, state: State, settlement: Settlement) -> int:
+    """The defence bonus friendly units get in it, after siege wear and fortification advancements."""
+    siege = settlement.get("siege") or {}
+    if siege.get("bonus_lost"):
+        return 0
+    base = int(level_stats(rules, settlement)["defence"])
+    base += advancement_bonus(state, rules, settlement["owner"], "settlement_defence") if base else 0
+    return max(0, base - siege.get("turns", 0) * int(rules["siege"]["defence_reduction"]))
+
+
+def has_capital(state: State, nation: str) -> bool:
+    return any(s["type"] == "capital" for s in settlements_of(state, nation))
+
+
+# -- advancements and projects ----------------------------------------------------------------------------
+
+
+def advancement_grants(state: State, rules: Rules, nation: str) -> list[Mapping[str, Any]]:
+    """What each of a nation's advancements grants at its current level."""
+    grants = []
+    for name, adv in sorted(state["factions"][nation].get("advancements", {}).items()):
+        if adv.get("grants"):
+            grants.append(adv["grants"])
+        elif name in rules["advancements"]:
+            grants.append(rules["advancements"][name]["grants"].get(adv["level"], {}))
+    return grants
+
+
+def advancement_bonus(state: State, rules: Rules, nation: str, key: str) -> int:
+    return sum(int(g.get(key, 0)) for g in advancement_grants(state, rules, nation))
+
+
+def income_bonus(state: State, rules: Rules, nation: str) -> dict[str, int]:
+    bonus: dict[str, int] = {}
+    for grant in advancement_grants(state, rules, nation):
+        for stock, n in (grant.get("income") or {}).items():
+            bonus[stock] = bonus.get(stock, 0) + int(n)
+    return bonus
+
+
+def projects_of(state: State, nation: str) -> list[dict[str, Any]]:
+    return [p for p in state["projects"].values() if p["owner"] == nation]
+
+
+def project_named(state: State, nation: str, name: str) -> dict[str, Any] | None:
+    return next((p for p in projects_of(state, nation) if p["name"] == name), None)
+
+
+def upgrade_cost(rules: Rules, to_level: int) -> tuple[int, int, int]:
+    """(actions, resources paid up front, resources per action) to raise a settlement to ``to_level``.
+
+    The seed gives two formulas; ``upgrade.formula`` picks one. The section's formula reproduces the
+    worked example: a capital to level 5 takes ceil(5 × 1.5) = 8 actions at 5 resources, 40 in all.
+    """
+    u = rules["upgrade"]
+    if u["formula"] == "list":
+        return int(u["list_actions_factor"]) * to_level, int(u["list_resources_factor"]) * to_level, 0
+    actions = math.ceil(to_level * float(u["section_actions_factor"]))
+    return actions, 0, int(u["section_resources_per_action"])
+
+
+def advancement_cost(rules: Rules, to_level: int) -> tuple[int, int]:
+    """(actions, resources) for an advancement level: level 2 costs double, level 3 triple."""
+    a = rules["advancement"]
+    return int(a["actions_per_level"]) * to_level, int(a["resources_per_level"]) * to_level
+
+
+# -- the map -------------------------------------------------------------------------------------------
+
+
+def passable(world: World, rules: Rules, location: str) -> bool:
+    return world[location].terrain not in rules["movement"]["impassable"]
+
+
+def walk(world: World, rules: Rules, start: str, path: list[str]) -> tuple[list[str], str]:
+    """The tiles a path visits, or the problem with it: ("", tiles) when every step is legal."""
+    tiles: list[str] = []
+    here = start
+    for i, direction in enumerate(path, 1):
+        nxt = world.step(here, direction)
+        if nxt is None:
+            return tiles, f"step {i} ({direction}) leaves the map at {world[here].label}"
+        if not passable(world, rules, nxt):
+            return tiles, f"step {i} ({direction}) enters {world[nxt].label}, which is {world[nxt].terrain}"
+        tiles.append(nxt)
+        here = nxt
+    return tiles, ""
+
+
+def nations_at(state: State) -> Iterator[tuple[str, set[str]]]:
+    """Each location with the set of nations that have units or a settlement there."""
+    present: dict[str, set[str]] = {}
+    for army in state["armies"].values():
+        if army["units"]:
+            present.setdefault(army["location"], set()).add(army["owner"])
+    for s in state["settlements"].values():
+        present.setdefault(s["location"], set()).add(s["owner"])
+    for location in sorted(present):
+        yield location, present[location]

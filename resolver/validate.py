@@ -1,0 +1,23 @@
+"""The one validator: ``campaign check`` and ``campaign resolve`` both call ``check_order_file``."""
+
+from __future__ import annotations
+
+from .core import gm
+from .core.orders import GM, Expectation, OrderFile, parse_order_file
+from .core.phases import State
+from .ruleset import Game
+
+
+def check_order_file(game: Game, state: State, raw: bytes, path: str) -> OrderFile:
+    expect = Expectation(game.campaign, int(state["turn"]), game.factions)
+    of = parse_order_file(raw, path, expect, game.actions, gm.actions(game))
+    if of.faction is None or of.turn is None or of.campaign is None:
+        return of  # the envelope is wrong: checking orders against the state would only add noise
+    if of.faction == GM:
+        gm.check(game, state, of)
+    elif state["factions"][of.faction].get("status", "active") != "active":
+        of.error(None, "faction", f"{game.name_of(of.faction)} is out of the game and cannot give orders")
+    else:
+        game.ruleset.check_orders(game, state, of)
+    of.issues.sort(key=lambda i: (i.line, i.col, i.severity))
+    return of

@@ -1,0 +1,133 @@
+"""Scenario tests as data, in the manner of an adjudicator test suite.
+
+A fixture is a YAML file: a small hand-made world, the state before the turn, each
+faction's orders, the rolls to force, and what must come out (check results, state
+values, events). The harness builds the game, runs the real validator and the real
+resolver, and compares.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from resolver.core.canonical import dump
+from resolver.core.orders import OrderFile
+from resolver.core.world import World, generate_square
+from resolver.engine import TurnResult, resolve_turn
+from resolver.ruleset import Game, get_ruleset, merge_rules
+from resolver.validate import check_order_file
+
+BLANK_FACTION = {
+    "status": "active",
+    "missed_turns": 0,
+    "stock": {"resources": 0, "population": 0},
+    "items": {},
+    "modifiers": {},
+    "advancements": {},
+    "contacts": [],
+    "explored": [],
+    "counters": {},
+}
+
+
+def build_world(spec: dict[str, Any]) -> World:
+    """All plains, except the tiles listed per terrain; named places by tile."""
+    base = generate_square(0, int(spec.get("width", 8)), int(spec.get("height", 8)), terrain=(("plains", 1.0),),
+                           place_share=0.0)
+    terrain = {tile: name for name, tiles in spec.get("terrain", {}).items() for tile in tiles}
+    places = spec.get("places", {})
+    locations = {
+        lid: replace(loc, terrain=terrain.get(lid, "plains"), place=places.get(lid))
+        for lid, loc in base.locations.items()
+    }
+    return World(base.kind, base.seed, base.width, base.height, locations)
+
+
+def build_state(ruleset_id: str, rules: dict[str, Any], spec: dict[str, Any], factions: list[str]) -> dict:
+    state = copy.deepcopy(spec)
+    state.setdefault("turn", 1)
+    for key in ("armies", "settlements", "projects", "roads", "ruins"):
+        state.setdefault(key, {})
+    given = state.setdefault("factions", {})
+    for f in factions:
+        merged = copy.deepcopy(BLANK_FACTION)
+        merged.update({"name": f.capitalize(), "color": "#888888"})
+        for key, value in (given.get(f) or {}).items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+        given[f] = merged
+    classes = rules.get("unit_classes", {})
+    for aid, army in state["armies"].items():
+        army.setdefault("id", aid)
+        for i, unit in enumerate(army.get("units", [])):
+            base = dict(classes.get(unit.get("class", "troops"), {}).get("base", {}))
+            filled = {"class": "troops", "name": unit.get("class", "troops").capitalize(), "traits": [], **base}
+            filled.update(unit)
+            filled.setdefault("id", f"{army['owner']}-{aid}-u{i + 1}")
+            army["units"][i] = filled
+    for sid, s in state["settlements"].items():
+        s.setdefault("id", sid)
+        s.setdefault("name", sid.capitalize())
+    for pid, p in state["projects"].items():
+        p.setdefault("id", pid)
+    return state
+
+
+class Scenario:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        ruleset = get_ruleset(self.data.get("ruleset", "nations"))
+        rules = merge_rules(ruleset.default_rules(), self.data.get("rules") or {})
+        factions = list(self.data.get("factions", ["red", "blue"]))
+        self.state = build_state(ruleset.id, rules, self.data.get("state") or {}, factions)
+        self.game = Game(
+            campaign="scenario",
+            name=self.data.get("title", path.stem),
+            seed=int(self.data.get("seed", 1)),
+            ruleset=ruleset,
+            rules=rules,
+            house_rules=self.data.get("rules") or {},
+            world=build_world(self.data.get("world") or {}),
+            factions=tuple(factions),
+        )
+
+    def order_files(self) -> dict[str, OrderFile]:
+        files = {}
+        for faction, orders in (self.data.get("orders") or {}).items():
+            raw = dump({"campaign": "scenario", "turn": int(self.state["turn"]), "faction": faction,
+                        "orders": orders or []})
+            files[faction] = check_order_file(self.game, self.state, raw, f"orders/{faction}.yaml")
+        return files
+
+    def resolve(self, files: dict[str, OrderFile]) -> TurnResult:
+        return resolve_turn(self.game, self.state, files, self.data.get("posting_order"), self.data.get("rolls"))
+
+
+def lookup(data: Any, dotted: str) -> Any:
+    for part in dotted.split("."):
+        if isinstance(data, list):
+            data = data[int(part)]
+        elif isinstance(data, dict) and part in data:
+            data = data[part]
+        else:
+            raise KeyError(f"{dotted}: no '{part}'")
+    return data
+
+
+def matches(actual: Any, expected: Any) -> bool:
+    """Subset match: every key of ``expected`` must be in ``actual`` with a matching value."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(k in actual and matches(actual[k], v) for k, v in expected.items())
+    if isinstance(expected, list) and expected and isinstance(expected[0], dict):
+        return isinstance(actual, list) and len(actual) == len(expected) and all(
+            matches(a, e) for a, e in zip(actual, expected, strict=True)
+        )
+    return actual == expected

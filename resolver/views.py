@@ -35,10 +35,19 @@ def roll_summary(event: dict[str, Any]) -> str:
 
 def render_reports(store: Store, game: Game, result: TurnResult) -> dict[str, str]:
     events = [e.to_data() for e in result.events]
+    # Each event is described once, however many factions saw it.
+    described = [
+        {
+            "text": game.ruleset.describe(e, game),
+            "dice": roll_summary(e),
+            "phase": e["phase"],
+            "visibility": e["visibility"],
+        }
+        for e in events
+    ]
     template = store.templates().get_template("report.md.j2")
     reports = {}
     for faction in game.factions:
-        seen = visible(events, faction)
         reports[faction] = template.render(
             game=game,
             faction=faction,
@@ -46,10 +55,7 @@ def render_reports(store: Store, game: Game, result: TurnResult) -> dict[str, st
             turn=result.turn,
             date=game.calendar.date(result.turn).label,
             next_date=game.calendar.date(result.turn + 1).label,
-            events=[
-                {"text": game.ruleset.describe(e, game), "dice": roll_summary(e), "phase": e["phase"]}
-                for e in seen
-            ],
+            events=visible(described, faction),
             status=game.ruleset.status_lines(game, result.state, faction),
             missed=faction in result.missing,
         )

@@ -1,35 +1,98 @@
 """Canonical YAML: one byte-exact serialisation for everything the engine writes.
 
-Sorted keys, block style, fixed width, UTF-8, and integers rather than floats, so
-that replaying a turn reproduces the same files and git diffs stay readable.
+Sorted keys, block style, UTF-8, one scalar style per value, so that replaying a
+turn reproduces the same files and git diffs stay readable. The engine only ever
+writes plain data (mappings, lists, text, numbers, booleans, null), and a small
+emitter of our own for exactly that is both faster than PyYAML's representer
+and independent of its formatting choices. Anything it writes loads back equal.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+# Text that stays unquoted: it starts with a letter and cannot be read back as anything but text.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*")
+_RESERVED = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"canonical YAML has no place for {value!r}")
+        return repr(value)
+    if isinstance(value, str):
+        if _PLAIN.fullmatch(value) and value.lower() not in _RESERVED:
+            return value
+        # A JSON string is a valid YAML double-quoted scalar with the same meaning.
+        return json.dumps(value, ensure_ascii=False)
+    raise TypeError(f"canonical YAML holds plain data only, not {type(value).__name__}")
+
+
+def _key(key: Any) -> tuple[int, Any]:
+    return (0, key) if isinstance(key, int) and not isinstance(key, bool) else (1, str(key))
+
+
+def _emit(value: Any, indent: str, out: list[str]) -> None:
+    """Append the block lines of a non-empty mapping or list, each at ``indent``."""
+    if isinstance(value, dict):
+        for key in sorted(value, key=_key):
+            item = value[key]
+            head = f"{indent}{_scalar(key)}:"
+            if isinstance(item, (dict, list)) and item:
+                out.append(head)
+                _emit(item, indent + "  " if isinstance(item, dict) else indent, out)
+            else:
+                out.append(f"{head} {_inline(item)}")
+    else:
+        for item in value:
+            if isinstance(item, dict) and item:
+                block: list[str] = []
+                _emit(item, indent + "  ", block)
+                block[0] = f"{indent}- {block[0][len(indent) + 2 :]}"
+                out.extend(block)
+            elif isinstance(item, list) and item:
+                block = []
+                _emit(item, indent + "  ", block)
+                block[0] = f"{indent}- {block[0][len(indent) + 2 :]}"
+                out.extend(block)
+            else:
+                out.append(f"{indent}- {_inline(item)}")
+
+
+def _inline(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{}"
+    if isinstance(value, list):
+        return "[]"
+    return _scalar(value)
 
 
 def dump(data: Any) -> bytes:
-    text = yaml.dump(
-        data,
-        Dumper=_Dumper,
-        sort_keys=True,
-        default_flow_style=False,
-        allow_unicode=True,
-        width=100,
-        indent=2,
-        line_break="\n",
-    )
-    return text.encode("utf-8")
+    if isinstance(data, (dict, list)) and data:
+        lines: list[str] = []
+        _emit(data, "", lines)
+        return ("\n".join(lines) + "\n").encode("utf-8")
+    return (_inline(data) + "\n").encode("utf-8")
 
 
 def load(raw: bytes | str) -> Any:

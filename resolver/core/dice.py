@@ -91,6 +91,7 @@ class Roll:
     success: bool | None = None
     decided: str = ""
     forced: bool = False
+    scope: list[str] = field(default_factory=list)  # the factions whose orders key this roll
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -99,6 +100,7 @@ class Roll:
             "dice": list(self.dice),
             "total": self.total,
             "decided": self.decided,
+            "scope": list(self.scope),
         }
         if self.success is not None:
             data["success"] = self.success
@@ -151,6 +153,7 @@ class Dice:
         roll = _score(spec, label, expr, faces)
         roll.decided = decided
         roll.forced = forced
+        roll.scope = sorted(set(factions))
         self.log.append(roll)
         return roll
 

@@ -222,12 +222,12 @@ def run_phase(ctx: TurnContext, state: State) -> State:
                 "gm_place",
                 actors=[piece["owner"]] if piece.get("owner") else [],
                 place=piece.get("location"),
-                kind=a["kind"],
+                what=a["kind"],
                 id=a["id"],
             )
         elif o.action == "remove":
             piece = state[game.ruleset.entity_kinds[a["kind"]]].pop(a["id"])
-            ctx.emit("gm_remove", place=piece.get("location"), kind=a["kind"], id=a["id"])
+            ctx.emit("gm_remove", place=piece.get("location"), what=a["kind"], id=a["id"])
         elif o.action == "narrate":
             ctx.emit(
                 "gm_narrate",

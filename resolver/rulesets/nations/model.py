@@ -77,9 +77,21 @@ def split_names(state: State, nation: str, name: str) -> tuple[str, str]:
 
 
 def new_id(state: State, nation: str, kind: str) -> str:
+    """The next free id of a kind; ids already in use (a piece the GM placed) are skipped, never reused."""
     counters = state["factions"][nation].setdefault("counters", {})
-    counters[kind] = counters.get(kind, 0) + 1
-    return f"{nation}-{kind}{counters[kind]}"
+    n = counters.get(kind, 0) + 1
+    while _id_in_use(state, nation, f"{nation}-{kind}{n}"):
+        n += 1
+    counters[kind] = n
+    return f"{nation}-{kind}{n}"
+
+
+def _id_in_use(state: State, nation: str, piece: str) -> bool:
+    if any(piece in state.get(c, {}) for c in ("armies", "settlements", "projects")):
+        return True
+    return any(
+        u["id"] == piece for a in state.get("armies", {}).values() if a["owner"] == nation for u in a["units"]
+    )
 
 
 def make_unit(
@@ -95,6 +107,47 @@ def make_unit(
 def stat_point_cost(rules: Rules, stats: Mapping[str, int]) -> int:
     costs = rules["recruit"]["stat_point_cost"]
     return sum(int(costs[s]) * n for s, n in stats.items())
+
+
+class ArmyIndex:
+    """Armies by (owner, name) and by location, kept in step with moves during the orders phase.
+
+    A turn of a big campaign runs thousands of orders; scanning every army for each would be quadratic.
+    """
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._named: dict[tuple[str, str], Army] = {}
+        self._at: dict[str, dict[str, Army]] = {}
+        for army in state["armies"].values():
+            self.add(army)
+
+    def add(self, army: Army) -> None:
+        self._named[(army["owner"], army["name"])] = army
+        self._at.setdefault(army["location"], {})[army["id"]] = army
+
+    def remove(self, army: Army) -> None:
+        self._named.pop((army["owner"], army["name"]), None)
+        self._at.get(army["location"], {}).pop(army["id"], None)
+
+    def named(self, nation: str, name: str) -> Army | None:
+        return self._named.get((nation, name))
+
+    def at(self, location: str) -> list[Army]:
+        return sorted(self._at.get(location, {}).values(), key=lambda a: a["id"])
+
+    def foreign_at(self, location: str, nation: str) -> list[Army]:
+        return [a for a in self.at(location) if a["owner"] != nation]
+
+    def move(self, army: Army, location: str) -> None:
+        self.remove(army)
+        army["location"] = location
+        self.add(army)
+
+    def rename(self, army: Army, name: str) -> None:
+        self.remove(army)
+        army["name"] = name
+        self.add(army)
 
 
 # -- settlements ---------------------------------------------------------------------------------------
@@ -139,8 +192,9 @@ def settlement_defence(rules: Rules, state: State, settlement: Settlement) -> in
     siege = settlement.get("siege") or {}
     if siege.get("bonus_lost"):
         return 0
+    # Fortification is "walls and watchtowers for every settlement", those without a bonus of their own too.
     base = int(level_stats(rules, settlement)["defence"])
-    base += advancement_bonus(state, rules, settlement["owner"], "settlement_defence") if base else 0
+    base += advancement_bonus(state, rules, settlement["owner"], "settlement_defence")
     return max(0, base - siege.get("turns", 0) * int(rules["siege"]["defence_reduction"]))
 
 

@@ -208,7 +208,8 @@ class Sketch:
     nation: str
     ap: int
     resources: int
-    armies: dict[str, dict[str, Any]]  # name -> {location, units: [unit], moved, defend}
+    per_turn: int
+    armies: dict[str, dict[str, Any]]  # name -> {location, units, modifiers, moved, defend}
     explored: int = 0
     marauded: set[str] = field(default_factory=set)
     worked: set[str] = field(default_factory=set)  # projects given actions this turn
@@ -224,9 +225,16 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
     sk = Sketch(
         nation=nation,
         ap=int(rules["actions"]["per_turn"]),
+        per_turn=int(rules["actions"]["per_turn"]),
         resources=int(state["factions"][nation]["stock"].get("resources", 0)),
         armies={
-            a["name"]: {"location": a["location"], "units": list(a["units"]), "moved": False, "defend": False}
+            a["name"]: {
+                "location": a["location"],
+                "units": list(a["units"]),
+                "modifiers": dict(a.get("modifiers", {})),
+                "moved": False,
+                "defend": False,
+            }
             for a in m.armies_of(state, nation)
         },
         foreign_armies={
@@ -285,8 +293,7 @@ def _spend(of: OrderFile, sk: Sketch, order: Order, ap: int, resources: int, wha
         of.error(
             order,
             "actions" if "actions" in order.args else None,
-            f"{what} needs {ap} action point(s), but only {sk.ap} of your "
-            f"{'3' if sk.ap <= 3 else sk.ap} are left",
+            f"{what} needs {ap} action point(s), but only {sk.ap} of your {sk.per_turn} are left",
             "drop an order or put fewer actions in; unfinished work carries over to the next turn",
         )
         ok = False
@@ -356,7 +363,7 @@ def _move(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None
     if army["moved"]:
         of.error(o, "army", f"army {o['army']} has already moved this turn", "give each army one move order")
         return
-    speed = min(u["move"] for u in army["units"])
+    speed = m.army_speed(army, rules, state)  # the slowest unit, plus a GM 'move' modifier on the army
     limit = speed * (2 if o["fast"] else 1)
     if len(o["path"]) > limit:
         of.error(

@@ -25,13 +25,15 @@ class OrderFailed(Exception):
 
 
 def run_orders(ctx: TurnContext, state: State) -> State:
-    ctx.scratch.update(moved=set(), engaged=set(), marauded=set(), explored={}, sieges_laid=set())
+    ctx.scratch.update(
+        moved=set(), engaged=set(), marauded=set(), explored={}, sieges_laid=set(), armies=m.ArmyIndex(state)
+    )
     for army in state["armies"].values():
         army.pop("stance", None)
     # Stances are declared with the orders but hold from the start of the turn, before anyone moves.
     for nation, of in ctx.orders.items():
         for o in of.orders:
-            if o.action == "defend" and (army := m.army_named(state, nation, o["army"])):
+            if o.action == "defend" and (army := ctx.scratch["armies"].named(nation, o["army"])):
                 army["stance"] = "defend"
     for nation in ctx.posting_order:
         of = ctx.orders.get(nation)
@@ -53,8 +55,12 @@ def run_orders(ctx: TurnContext, state: State) -> State:
     return state
 
 
-def _army(state: State, nation: str, o: Order, key: str = "army") -> dict[str, Any]:
-    army = m.army_named(state, nation, o[key])
+def _index(ctx: TurnContext) -> m.ArmyIndex:
+    return ctx.scratch["armies"]
+
+
+def _army(ctx: TurnContext, nation: str, o: Order, key: str = "army") -> dict[str, Any]:
+    army = _index(ctx).named(nation, o[key])
     if army is None or not army["units"]:
         raise OrderFailed(f"army {o[key]} no longer exists")
     return army
@@ -68,7 +74,7 @@ def _pay(state: State, nation: str, resources: int) -> None:
 
 
 def _move(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(state, nation, o)
+    army = _army(ctx, nation, o)
     if army["id"] in ctx.scratch["engaged"]:
         raise OrderFailed(f"army {o['army']} was attacked on its tile and cannot move this turn")
     world, rules = ctx.game.world, ctx.rules
@@ -81,14 +87,16 @@ def _move(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
             break
         here = nxt
         visited.append(here)
-        foreign = m.foreign_armies_at(state, here, nation) or [
+        foreign = _index(ctx).foreign_at(here, nation) or [
             s for s in [m.settlement_at(state, here)] if s and s["owner"] != nation
         ]
         if rules["movement"]["stop_at_foreigners"] and foreign and len(visited) < len(o["path"]):
             stopped = "foreigners"
             break
-    army["location"] = here
+    _index(ctx).move(army, here)
     ctx.scratch["moved"].add(army["id"])
+    for tile in visited:
+        _meet(ctx, state, nation, tile)
     ctx.emit(
         "march",
         actors=[nation],
@@ -102,8 +110,17 @@ def _move(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     )
 
 
+def _meet(ctx: TurnContext, state: State, nation: str, location: str) -> None:
+    """Note whom a marching army meets: a tile shared even for part of a turn opens diplomacy."""
+    others = {a["owner"] for a in _index(ctx).foreign_at(location, nation) if a["units"]}
+    s = m.settlement_at(state, location)
+    if s and s["owner"] != nation:
+        others.add(s["owner"])
+    ctx.scratch.setdefault("met", []).extend((location, nation, other) for other in sorted(others))
+
+
 def _attack(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(state, nation, o)
+    army = _army(ctx, nation, o)
     where = army["location"]
     target = o["target"]
     named = m.settlement_named(state, target)
@@ -112,7 +129,7 @@ def _attack(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     if settlement and settlement["owner"] == enemy:
         _assault(ctx, state, nation, army, settlement, o["on_fall"])
         return
-    defenders = [a for a in m.armies_at(state, where) if a["owner"] == enemy and a["units"]]
+    defenders = [a for a in _index(ctx).at(where) if a["owner"] == enemy and a["units"]]
     if not defenders:
         raise OrderFailed(f"{ctx.game.name_of(enemy)} has nothing at {ctx.game.world[where].label} to attack")
     in_own = m.settlement_at(state, where)
@@ -163,11 +180,13 @@ def _battle(
 
 def _assault(ctx: TurnContext, state: State, nation: str, army: dict, settlement: dict, on_fall: str) -> None:
     rules = ctx.rules
-    attackers = [a for a in m.armies_at(state, settlement["location"]) if a["owner"] == nation and a["units"]]
+    attackers = [a for a in _index(ctx).at(settlement["location"]) if a["owner"] == nation and a["units"]]
     weight = sum(m.unit_weight(u, rules) for a in attackers for u in a["units"])
     need = attackers_needed = m.attackers_needed(rules, settlement)
     falls_at_once = rules["settlements"][settlement["type"]].get("falls_at_once", False)
-    defenders = m.defenders_of(state, settlement)
+    defenders = [
+        a for a in _index(ctx).at(settlement["location"]) if a["owner"] == settlement["owner"] and a["units"]
+    ]
     if not defenders and falls_at_once:
         need = 1
     if weight < need:
@@ -256,7 +275,7 @@ def _fall(ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall
 
 
 def _siege(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(state, nation, o)
+    army = _army(ctx, nation, o)
     settlement = m.settlement_named(state, o["settlement"])
     rules = ctx.rules
     if settlement is None or settlement["owner"] == nation:
@@ -283,7 +302,7 @@ def _siege(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
 
 
 def _split(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(state, nation, o)
+    army = _army(ctx, nation, o)
     wanted = set(o["units"])
     going = [u for u in army["units"] if u["id"] in wanted]
     staying = [u for u in army["units"] if u["id"] not in wanted]
@@ -297,8 +316,10 @@ def _split(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
         "units": going,
         "modifiers": dict(army.get("modifiers", {})),
     }
-    army["name"], army["units"] = stay_name, staying
+    army["units"] = staying
+    _index(ctx).rename(army, stay_name)
     state["armies"][new["id"]] = new
+    _index(ctx).add(new)
     if army["id"] in ctx.scratch["moved"]:
         ctx.scratch["moved"].add(new["id"])
     ctx.emit(
@@ -314,12 +335,14 @@ def _split(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
 
 
 def _merge(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(state, nation, o)
-    into = _army(state, nation, o, "into")
+    army = _army(ctx, nation, o)
+    into = _army(ctx, nation, o, "into")
     if army["location"] != into["location"]:
         raise OrderFailed(f"armies {o['army']} and {o['into']} are no longer on the same tile")
     into["units"].extend(army["units"])
     army["units"] = []
+    _index(ctx).remove(army)
+    _index(ctx).remove(army)
     if army["id"] in ctx.scratch["moved"]:
         ctx.scratch["moved"].add(into["id"])
     ctx.emit(
@@ -392,7 +415,7 @@ def _recruit(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
 
 
 def _build(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(state, nation, o)
+    army = _army(ctx, nation, o)
     where = army["location"]
     if m.settlement_at(state, where):
         raise OrderFailed(f"there is already a settlement at {ctx.game.world[where].label}")
@@ -459,7 +482,7 @@ def _work(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
 
 
 def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(state, nation, o)
+    army = _army(ctx, nation, o)
     rules = ctx.rules["exploration"]
     where = army["location"]
     place = ctx.game.world[where].place
@@ -506,7 +529,7 @@ def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
 
 
 def _maraud(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(state, nation, o)
+    army = _army(ctx, nation, o)
     s = m.settlement_named(state, o["settlement"])
     if s is None or s["owner"] == nation:
         raise OrderFailed(f"{o['settlement']} is no longer a foreign settlement")
@@ -752,18 +775,25 @@ def run_income(ctx: TurnContext, state: State) -> State:
 
 
 def run_contact(ctx: TurnContext, state: State) -> State:
-    for location, nations in m.nations_at(state):
-        for a in sorted(nations):
-            for b in sorted(nations):
-                contacts = state["factions"][a].setdefault("contacts", [])
-                if a < b and b not in contacts:
-                    contacts.append(b)
-                    contacts.sort()
-                    other = state["factions"][b].setdefault("contacts", [])
-                    if a not in other:
-                        other.append(a)
-                        other.sort()
-                    ctx.emit("contact", actors=[a, b], place=location)
+    meetings = [
+        (location, a, b)
+        for location, nations in m.nations_at(state)
+        for a in sorted(nations)
+        for b in sorted(nations)
+        if a < b
+    ]
+    # Tiles shared only during the orders count too, e.g. where one side's army was destroyed.
+    meetings += [(location, *sorted((a, b))) for location, a, b in ctx.scratch.get("met", [])]
+    for location, a, b in meetings:
+        contacts = state["factions"][a].setdefault("contacts", [])
+        if b not in contacts:
+            contacts.append(b)
+            contacts.sort()
+            other = state["factions"][b].setdefault("contacts", [])
+            if a not in other:
+                other.append(a)
+                other.sort()
+            ctx.emit("contact", actors=[a, b], place=location)
     for nation in ctx.game.factions:
         f = state["factions"][nation]
         if (

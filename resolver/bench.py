@@ -1,0 +1,176 @@
+"""``make bench``: the engine at the scale of a big campaign, measured in one run.
+
+A synthetic nations campaign of 100 factions and 5,000 armies; every faction
+marches all its armies and recruits. Figures are reported against the bare YAML
+work on the same files (parse the state and the orders, dump the new state), so
+they mean something on any machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .core import canonical
+from .core.rng import stream
+from .engine import resolve_turn
+from .rulesets.nations import model as m
+from .store import Store
+from .validate import check_order_file
+from .workflow import default_factions, new_campaign
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def build(root: Path, factions: int, armies: int, seed: int) -> None:
+    game = new_campaign(root, "nations", seed, default_factions(factions, seed), name="Bench")
+    store = Store(root)
+    state = store.state()
+    world, rules = game.world, game.rules
+    land = [loc for loc in world if m.passable(world, rules, loc)]
+    rng = stream(seed, "bench/armies")
+    per = armies // factions
+    for f in game.factions:
+        for _ in range(per - len(m.armies_of(state, f))):
+            aid = m.new_id(state, f, "a")
+            units = [m.make_unit(state, f, rules, "troops", "Levy", ["drilled"], {}) for _ in range(3)]
+            state["armies"][aid] = {
+                "id": aid,
+                "owner": f,
+                "name": m.next_army_name(state, f),
+                "location": rng.choice(land),
+                "units": units,
+            }
+        state["factions"][f]["stock"]["resources"] = 50
+    # Every faction's armies a2-a6 stand with armies of the next faction and attack them: 500 battles.
+    ids = list(game.factions)
+    for i, f in enumerate(ids):
+        enemy = ids[(i + 1) % len(ids)]
+        for k in range(2, 7):
+            state["armies"][f"{f}-a{k}"]["location"] = state["armies"][f"{enemy}-a{k + 10}"]["location"]
+    canonical.write_yaml(store.campaign_dir / "state.yaml", state)
+    canonical.write_yaml(store.turns_dir / "0000" / "state.yaml", state)
+    for i, f in enumerate(game.factions):
+        enemy = ids[(i + 1) % len(ids)]
+        orders: list[dict[str, Any]] = []
+        for army in sorted(m.armies_of(state, f), key=lambda a: a["id"]):
+            if army["id"] in {f"{f}-a{k}" for k in range(2, 7)}:
+                orders.append({"action": "attack", "army": army["name"], "target": enemy})
+                continue
+            for direction in world.directions():
+                nxt = world.step(army["location"], direction)
+                if nxt and m.passable(world, rules, nxt):
+                    orders.append({"action": "move", "army": army["name"], "path": [direction]})
+                    break
+        capital = next(s for s in m.settlements_of(state, f) if s["type"] == "capital")
+        orders += [
+            {
+                "action": "recruit",
+                "settlement": capital["name"],
+                "class": "troops",
+                "name": f"Pikes {i}",
+                "trait": "drilled",
+            }
+            for i in range(3)
+        ]
+        doc = {"campaign": game.campaign, "turn": 1, "faction": f, "orders": orders}
+        canonical.write_atomic(store.orders_dir / f"{f}.yaml", canonical.dump(doc))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m resolver.bench", description=__doc__)
+    parser.add_argument("--factions", type=int, default=100)
+    parser.add_argument("--armies", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    root = Path(tempfile.mkdtemp(prefix="campaign-bench-"))
+    try:
+        print(
+            f"Building a nations campaign: {args.factions} factions, {args.armies} armies …", file=sys.stderr
+        )
+        build_time, _ = timed(lambda: build(root, args.factions, args.armies, args.seed))
+        store = Store(root)
+        order_paths = store.order_paths()
+        raws = [p.read_bytes() for p in order_paths]
+        state_raw = (store.campaign_dir / "state.yaml").read_bytes()
+
+        def bare_yaml() -> None:
+            loaded = yaml.load(state_raw, Loader=_Loader)
+            for raw in raws:
+                yaml.load(raw, Loader=_Loader)
+            canonical.dump(loaded)
+
+        yaml_time, _ = timed(bare_yaml, repeat=3)
+        state = store.state()
+        game = store.game(state)
+        first = order_paths[0]
+        check_time, checked = timed(
+            lambda: check_order_file(game, state, first.read_bytes(), f"orders/{first.name}"), 5
+        )
+        assert checked.ok, checked.errors[:3]
+        files = {
+            p.stem: check_order_file(game, state, p.read_bytes(), f"orders/{p.name}") for p in order_paths
+        }
+        assert all(f.ok for f in files.values())
+        tracemalloc.start()
+        core_time, result = timed(lambda: resolve_turn(game, state, files))
+        _, core_peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        from .workflow import resolve
+
+        full_time, _ = timed(lambda: resolve(root))
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        orders = sum(len(f.orders) for f in files.values())
+        rows = [
+            (
+                "campaign",
+                f"{args.factions} factions, {len(state['armies'])} armies, {orders} orders, "
+                f"{len(game.world)} tiles",
+            ),
+            (
+                "state.yaml",
+                f"{len(state_raw) / 1e6:.1f} MB; orders {sum(map(len, raws)) / 1e3:.0f} kB in "
+                f"{len(raws)} files",
+            ),
+            ("bare YAML (parse state + orders, dump state)", f"{yaml_time * 1000:8.0f} ms  = 1.00×"),
+            ("check one faction's file", f"{check_time * 1000:8.1f} ms  = {check_time / yaml_time:.3f}×"),
+            ("resolve one turn, pure core", f"{core_time * 1000:8.0f} ms  = {core_time / yaml_time:.2f}×"),
+            (
+                "resolve one turn, with load, checks, archive",
+                f"{full_time * 1000:8.0f} ms  = {full_time / yaml_time:.2f}×",
+            ),
+            ("events / rolls", f"{len(result.events)} / {len(result.rolls)}"),
+            ("peak memory: Python heap during resolve", f"{core_peak / 1e6:8.1f} MB"),
+            ("peak memory: process RSS", f"{rss:8.1f} MB"),
+            ("setup (not measured above)", f"{build_time:8.1f} s"),
+        ]
+        width = max(len(k) for k, _ in rows)
+        print(f"{'benchmark':<{width}}  figure (× = ratio to the bare YAML work, same run)")
+        for key, value in rows:
+            print(f"{key:<{width}}  {value}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from resolver.cli import main
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """Run the campaign CLI in-process; returns (exit code, stdout, stderr)."""
+
+    def _run(*args: str | Path) -> tuple[int, str, str]:
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return _run
+
+
+@pytest.fixture
+def campaign(tmp_path: Path, run: Callable[..., tuple[int, str, str]]) -> Path:
+    root = tmp_path / "camp"
+    code, _, err = run("new", "--root", root, "--seed", "5", "--factions", "3", "--name", "Test Run")
+    assert code == 0, err
+    return root
+
+
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }

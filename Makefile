@@ -1,7 +1,7 @@
 # The two commands of the README are `make demo` and `make test`; both build the local
 # virtual environment first, with nothing but Python 3.11, make and git on the machine.
 
-PYTHON ?= python3.11
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -12,7 +12,8 @@ help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 $(STAMP): pyproject.toml
-	@command -v $(PYTHON) >/dev/null || { echo "needs $(PYTHON) (set PYTHON=...)"; exit 2; }
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || \
+	  { echo "needs Python 3.11 or newer: install it or run make PYTHON=/path/to/python3.11"; exit 2; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -76,7 +76,7 @@ def test_demo_shows_the_whole_game(demo: Path) -> None:
 
 
 def test_golden_replay(demo: Path) -> None:
-    """Pins the demo's results. After a deliberate rules change: UPDATE_GOLDEN=1 pytest tests/test_replay.py."""
+    """Pins the demo's results. After a deliberate rules change, run: UPDATE_GOLDEN=1 make test."""
     digests = {}
     for turn in range(1, DEMO_TURNS + 1):
         folder = demo / f"campaign/turns/{turn:04d}"

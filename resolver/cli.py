@@ -257,14 +257,15 @@ def print_turn(game: Any, turn: int, events: list[dict[str, Any]], out: Any = No
         write(f"  - {line}")
 
 
-def _bar(items: Iterable[int], desc: str) -> Iterable[int]:
-    items = list(items)
-    return tqdm(items, desc=desc, unit="turn", file=sys.stderr, disable=None, leave=False)
+def _bar(items: Iterable[Any], desc: str, total: int | None = None) -> Iterable[Any]:
+    """A progress bar on standard error when it is a terminal; silent in CI and pipes."""
+    return tqdm(items, desc=desc, total=total, unit="turn", file=sys.stderr, disable=None, leave=False)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     turns = [args.turn] if args.turn is not None else None
-    checks = workflow.verify(args.root, turns, progress=lambda xs: _bar(xs, "replaying"))
+    total = args.turn if args.turn is not None else len(Store(args.root).archived_turns())
+    checks = workflow.verify(args.root, turns, progress=lambda xs: _bar(xs, "replaying", total))
     if not checks:
         print("No archived turns to verify yet.")
         return 0

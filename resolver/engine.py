@@ -146,6 +146,8 @@ def resolve_turn(
     for f in ctx.orders:
         state["factions"][f]["missed_turns"] = 0
     for phase in game.phases:
+        if not phase.runs_on(ctx.date):
+            continue
         ctx.phase = phase.id
         state = phase.run(ctx, state)
     ctx.phase = "press"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -184,10 +184,64 @@ class TurnCheck:
     problems: list[str]
 
 
+@dataclass
+class Replayed:
+    turn: int
+    state_before: State
+    result: TurnResult | None  # None when the turn could not be replayed
+    problems: list[str]
+
+
+def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
+    """Replay archived turns 1..last from the initial state, checking each against its archive.
+
+    Stops after the first turn with a problem: every later turn would start from a wrong state.
+    """
+    start = store.turns_dir / turn_dir_name(0) / "state.yaml"
+    if not start.exists():
+        raise CampaignError(
+            "the initial state (campaign/turns/0000/state.yaml) is missing; nothing can be replayed"
+        )
+    state: State = canonical.read_yaml(start)
+    for turn in [t for t in store.archived_turns() if t <= last]:
+        folder = store.turns_dir / turn_dir_name(turn)
+        problems: list[str] = []
+        inputs = canonical.read_yaml(folder / "inputs.yaml")
+        edited = folder / "state-before.yaml"
+        if edited.exists():
+            state = canonical.read_yaml(edited)  # the GM edited the state by hand before this turn
+        if canonical.data_digest(state) != inputs["state_before_digest"]:
+            problems.append("the state before this turn differs from the replay of the turns before it")
+        game = store.game(state, house_rules=inputs.get("house_rules") or {})
+        if canonical.data_digest(game.world.to_data()) != inputs["world_digest"]:
+            problems.append("campaign/world.yaml has changed since this turn was resolved")
+        files = {}
+        for path in sorted((folder / "orders").glob("*.yaml")) if (folder / "orders").exists() else []:
+            of = check_order_file(game, state, path.read_bytes(), f"orders/{path.name}")
+            if not of.ok:
+                problems.append(f"archived orders no longer validate: {of.errors[0].format()}")
+            files[path.stem] = of
+        if problems:
+            yield Replayed(turn, state, None, problems)
+            return
+        result = resolve_turn(game, state, files, list(inputs["posting_order"]))
+        digest = canonical.read_yaml(folder / "digest.yaml")
+        if canonical.data_digest(result.state) != digest["state"]:
+            problems.append("the replayed state differs from the archived digest")
+        if canonical.dump(result.events_data()) != (folder / "events.yaml").read_bytes():
+            problems.append("the replayed events and rolls differ from events.yaml")
+        if result.seed.hex != inputs["turn_seed"]:
+            problems.append("the turn seed differs")
+        yield Replayed(turn, state, result, problems)
+        if problems:
+            return
+        state = result.state
+
+
 def verify(
     root: Path,
     turns: Iterable[int] | None = None,
-    progress: Callable[[Iterable[int]], Iterable[int]] = lambda xs: xs,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda xs: xs,
 ) -> list[TurnCheck]:
     """Replay archived turns from the initial state and compare every output byte for byte."""
     store = Store(root)
@@ -201,48 +255,14 @@ def verify(
             f"archived turns: {archived[0]}–{archived[-1]}" if archived else "no turn is archived yet",
             code=2,
         )
-    start = store.turns_dir / turn_dir_name(0) / "state.yaml"
-    if not start.exists():
-        raise CampaignError(
-            "the initial state (campaign/turns/0000/state.yaml) is missing; nothing can be replayed"
-        )
-    state: State = canonical.read_yaml(start)
-    results: list[TurnCheck] = []
-    last = max(wanted) if wanted else 0
-    for turn in progress([t for t in archived if t <= last]):
-        folder = store.turns_dir / turn_dir_name(turn)
-        problems: list[str] = []
-        inputs = canonical.read_yaml(folder / "inputs.yaml")
-        edited = folder / "state-before.yaml"
-        if edited.exists():
-            state = canonical.read_yaml(edited)
-        if canonical.data_digest(state) != inputs["state_before_digest"]:
-            problems.append("the state before this turn differs from the replay of the turns before it")
-        game = store.game(state, house_rules=inputs.get("house_rules") or {})
-        if canonical.data_digest(game.world.to_data()) != inputs["world_digest"]:
-            problems.append("campaign/world.yaml has changed since this turn was resolved")
-        files = {}
-        for path in sorted((folder / "orders").glob("*.yaml")) if (folder / "orders").exists() else []:
-            of = check_order_file(game, state, path.read_bytes(), f"orders/{path.name}")
-            if not of.ok:
-                problems.append(f"archived orders no longer validate: {of.errors[0].format()}")
-            files[path.stem] = of
-        if problems:
-            results.append(TurnCheck(turn, False, problems))
-            break
-        result = resolve_turn(game, state, files, list(inputs["posting_order"]))
-        digest = canonical.read_yaml(folder / "digest.yaml")
-        if canonical.data_digest(result.state) != digest["state"]:
-            problems.append("the replayed state differs from the archived digest")
-        if canonical.dump(result.events_data()) != (folder / "events.yaml").read_bytes():
-            problems.append("the replayed events and rolls differ from events.yaml")
-        if result.seed.hex != inputs["turn_seed"]:
-            problems.append("the turn seed differs")
-        if turn in wanted:
-            results.append(TurnCheck(turn, not problems, problems))
-        if problems:
-            break
-        state = result.state
+    if not wanted:
+        return []
+    last = max(wanted)
+    results = []
+    steps = progress(replay_archive(store, last))
+    for replayed in steps:
+        if replayed.turn in wanted or replayed.problems:
+            results.append(TurnCheck(replayed.turn, not replayed.problems, replayed.problems))
     return results
 
 

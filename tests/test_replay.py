@@ -125,19 +125,9 @@ def test_one_factions_orders_do_not_move_other_factions_rolls(demo: Path, tmp_pa
 
 
 def _state_after(root: Path, turn: int) -> dict:
-    from resolver.engine import resolve_turn
     from resolver.store import Store
-    from resolver.validate import check_order_file
+    from resolver.workflow import replay_archive
 
-    store = Store(root)
-    state = canonical.read_yaml(root / "campaign/turns/0000/state.yaml")
-    for t in range(1, turn + 1):
-        folder = root / f"campaign/turns/{t:04d}"
-        inputs = canonical.read_yaml(folder / "inputs.yaml")
-        game = store.game(state)
-        files = {
-            p.stem: check_order_file(game, state, p.read_bytes(), f"orders/{p.name}")
-            for p in sorted((folder / "orders").glob("*.yaml"))
-        }
-        state = resolve_turn(game, state, files, inputs["posting_order"]).state
-    return state
+    replayed = list(replay_archive(Store(root), turn))
+    assert [r.problems for r in replayed] == [[]] * turn
+    return replayed[-1].result.state

@@ -183,6 +183,14 @@ class Ruleset:
     def judgement_subjects(self, game: Game, state: State, faction: str) -> list[str]:
         return []
 
+    def judgement_problems(self, game: Game, subject: str, grants: Mapping[str, Any]) -> list[str]:
+        """Problems with the mechanical effect of a GM ruling; an empty list means it can be applied."""
+        return []
+
+    def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+        """Example orders for the faction's template; by default the order models' own examples."""
+        return [dict(spec.example) for spec in game.actions.values() if spec.example]
+
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
     if ruleset_id not in RULESETS:

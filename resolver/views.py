@@ -84,4 +84,5 @@ def order_template_context(game: Game, state: State, faction: str) -> dict[str, 
         "date": game.calendar.date(turn).label,
         "status": game.ruleset.status_lines(game, state, faction),
         "actions": examples,
+        "examples": game.ruleset.order_examples(game, state, faction),
     }

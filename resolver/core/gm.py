@@ -168,6 +168,8 @@ def check(game: Game, state: State, of: OrderFile) -> None:
             if o["subject"] not in subjects:
                 hint = choice_hint(o["subject"], subjects) if subjects else "nothing is waiting for a ruling"
                 of.error(o, "subject", f"nothing of {o['faction']} awaits a ruling on '{o['subject']}'", hint)
+            for problem in game.ruleset.judgement_problems(game, o["subject"], o.get("grants") or {}):
+                of.error(o, "grants", problem)
         of.echo[o.number] = f"GM {o.action}: " + ", ".join(
             f"{k}={v}" for k, v in o.args.items() if k != "action"
         )

@@ -59,6 +59,12 @@ def build_table(declared: list[Mapping[str, str]], functions: Mapping[str, Phase
     if missing or unused or len(set(ids)) != len(ids):
         raise ValueError(f"phase table mismatch: no code for {missing}, not declared {unused}, ids {ids}")
     return tuple(
-        Phase(str(p["id"]), str(p["title"]), str(p["summary"]), functions[str(p["id"])], dict(p.get("when") or {}))
+        Phase(
+            str(p["id"]),
+            str(p["title"]),
+            str(p["summary"]),
+            functions[str(p["id"])],
+            dict(p.get("when") or {}),
+        )
         for p in declared
     )

@@ -37,8 +37,9 @@ BLANK_FACTION = {
 
 def build_world(spec: dict[str, Any]) -> World:
     """All plains, except the tiles listed per terrain; named places by tile."""
-    base = generate_square(0, int(spec.get("width", 8)), int(spec.get("height", 8)), terrain=(("plains", 1.0),),
-                           place_share=0.0)
+    base = generate_square(
+        0, int(spec.get("width", 8)), int(spec.get("height", 8)), terrain=(("plains", 1.0),), place_share=0.0
+    )
     terrain = {tile: name for name, tiles in spec.get("terrain", {}).items() for tile in tiles}
     places = spec.get("places", {})
     locations = {
@@ -68,7 +69,12 @@ def build_state(ruleset_id: str, rules: dict[str, Any], spec: dict[str, Any], fa
         army.setdefault("id", aid)
         for i, unit in enumerate(army.get("units", [])):
             base = dict(classes.get(unit.get("class", "troops"), {}).get("base", {}))
-            filled = {"class": "troops", "name": unit.get("class", "troops").capitalize(), "traits": [], **base}
+            filled = {
+                "class": "troops",
+                "name": unit.get("class", "troops").capitalize(),
+                "traits": [],
+                **base,
+            }
             filled.update(unit)
             filled.setdefault("id", f"{army['owner']}-{aid}-u{i + 1}")
             army["units"][i] = filled
@@ -102,13 +108,21 @@ class Scenario:
     def order_files(self) -> dict[str, OrderFile]:
         files = {}
         for faction, orders in (self.data.get("orders") or {}).items():
-            raw = dump({"campaign": "scenario", "turn": int(self.state["turn"]), "faction": faction,
-                        "orders": orders or []})
+            raw = dump(
+                {
+                    "campaign": "scenario",
+                    "turn": int(self.state["turn"]),
+                    "faction": faction,
+                    "orders": orders or [],
+                }
+            )
             files[faction] = check_order_file(self.game, self.state, raw, f"orders/{faction}.yaml")
         return files
 
     def resolve(self, files: dict[str, OrderFile]) -> TurnResult:
-        return resolve_turn(self.game, self.state, files, self.data.get("posting_order"), self.data.get("rolls"))
+        return resolve_turn(
+            self.game, self.state, files, self.data.get("posting_order"), self.data.get("rolls")
+        )
 
 
 def lookup(data: Any, dotted: str) -> Any:
@@ -125,9 +139,13 @@ def lookup(data: Any, dotted: str) -> Any:
 def matches(actual: Any, expected: Any) -> bool:
     """Subset match: every key of ``expected`` must be in ``actual`` with a matching value."""
     if isinstance(expected, dict):
-        return isinstance(actual, dict) and all(k in actual and matches(actual[k], v) for k, v in expected.items())
+        return isinstance(actual, dict) and all(
+            k in actual and matches(actual[k], v) for k, v in expected.items()
+        )
     if isinstance(expected, list) and expected and isinstance(expected[0], dict):
-        return isinstance(actual, list) and len(actual) == len(expected) and all(
-            matches(a, e) for a, e in zip(actual, expected, strict=True)
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(expected)
+            and all(matches(a, e) for a, e in zip(actual, expected, strict=True))
         )
     return actual == expected

@@ -29,11 +29,15 @@ def test_scenario(path: Path) -> None:
         for number, fragment in (wanted.get("echo") or {}).items():
             assert fragment in of.echo.get(int(number), ""), of.echo
     if any(not f.ok for f in files.values()):
-        assert "state" not in expect and "events" not in expect, "a scenario with rejected orders cannot resolve"
+        assert "state" not in expect and "events" not in expect, (
+            "a scenario with rejected orders cannot resolve"
+        )
         return
     result = sc.resolve(files)
     for dotted, value in (expect.get("state") or {}).items():
-        assert lookup(result.state, dotted) == value, f"{dotted}: {lookup(result.state, dotted)!r} != {value!r}"
+        assert lookup(result.state, dotted) == value, (
+            f"{dotted}: {lookup(result.state, dotted)!r} != {value!r}"
+        )
     for dotted in expect.get("absent") or []:
         with pytest.raises(KeyError):
             lookup(result.state, dotted)
@@ -42,7 +46,9 @@ def test_scenario(path: Path) -> None:
     for wanted in expect.get("events") or []:
         while cursor < len(events) and not matches(events[cursor], wanted):
             cursor += 1
-        assert cursor < len(events), f"no event matching {wanted} (in order) among {[e['kind'] for e in events]}"
+        assert cursor < len(events), (
+            f"no event matching {wanted} (in order) among {[e['kind'] for e in events]}"
+        )
         cursor += 1
     kinds = {e["kind"] for e in events}
     for kind in expect.get("no_events") or []:

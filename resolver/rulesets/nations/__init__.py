@@ -156,6 +156,61 @@ class Nations(Ruleset):
         advs = state["factions"][faction].get("advancements", {})
         return [f"advancement:{name}" for name, adv in sorted(advs.items()) if adv.get("pending")]
 
+    def judgement_problems(self, game: Game, subject: str, grants: Mapping[str, Any]) -> list[str]:
+        problems = []
+        for key, value in grants.items():
+            if key not in GRANT_KEYS:
+                problems.append(
+                    f"'{key}' is not something an advancement can grant; use: {', '.join(GRANT_KEYS)}"
+                )
+            elif key == "income":
+                stock = game.rules["stock"]
+                if not isinstance(value, dict) or any(
+                    k not in stock or not isinstance(v, int) for k, v in value.items()
+                ):
+                    problems.append(
+                        f"'income' must map {' or '.join(stock)} to a whole number, e.g. {{resources: 1}}"
+                    )
+            elif key == "unlock":
+                if not isinstance(value, str):
+                    problems.append("'unlock' is the name of what it unlocks, as text")
+            elif isinstance(value, bool) or not isinstance(value, int):
+                problems.append(f"'{key}' must be a whole number")
+        return problems
+
+    def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+        armies = sorted(m.armies_of(state, faction), key=lambda a: a["name"])
+        settlements = sorted(
+            m.settlements_of(state, faction), key=lambda s: (s["type"] != "capital", s["name"])
+        )
+        examples: list[dict[str, Any]] = []
+        if armies:
+            army = armies[0]
+            step = next(
+                (
+                    d
+                    for d in game.world.directions()
+                    if (t := game.world.step(army["location"], d)) and m.passable(game.world, game.rules, t)
+                ),
+                None,
+            )
+            if step:
+                examples.append({"action": "move", "army": army["name"], "path": [step]})
+            examples.append({"action": "explore", "army": army["name"]})
+        if settlements:
+            examples.append(
+                {
+                    "action": "recruit",
+                    "settlement": settlements[0]["name"],
+                    "class": "troops",
+                    "name": "Archers",
+                    "trait": "stealth",
+                }
+            )
+        for p in sorted(m.projects_of(state, faction), key=lambda p: p["id"])[:1]:
+            examples.append({"action": "work", "project": p["name"], "actions": 1})
+        return examples
+
     def apply_judgement(
         self, game: Game, state: State, faction: str, subject: str, grants: Mapping[str, Any]
     ) -> str:

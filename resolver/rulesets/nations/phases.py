@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.orders import Order
 from ...core.phases import State
 from . import model as m
-from .combat import fight, losses
+from .combat import Battle, fight, losses
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
@@ -172,10 +172,19 @@ def _battle(
         losses=losses(battle),
         rounds=battle.rounds,
         defence_bonus=bonus,
-        result="attacker" if won else ("defender" if not battle.side("attacker") else "undecided"),
+        result=_outcome(battle),
         **extra,
     )
     return won
+
+
+def _outcome(battle: Battle) -> str:
+    attackers, defenders = bool(battle.side("attacker")), bool(battle.side("defender"))
+    if attackers and defenders:
+        return "undecided"
+    if not attackers and not defenders:
+        return "mutual"
+    return "attacker" if attackers else "defender"
 
 
 def _assault(ctx: TurnContext, state: State, nation: str, army: dict, settlement: dict, on_fall: str) -> None:
@@ -759,8 +768,8 @@ def run_income(ctx: TurnContext, state: State) -> State:
         gained: dict[str, int] = {}
         bonus = m.income_bonus(state, rules, nation)
         for s in sorted(m.settlements_of(state, nation), key=lambda s: s["id"]):
-            if s.get("siege"):
-                continue  # house rule: a besieged settlement yields nothing
+            if s.get("siege") and rules["siege"]["blocks_income"]:
+                continue
             yields = m.level_stats(rules, s)
             for stock in rules["stock"]:
                 gained[stock] = gained.get(stock, 0) + int(yields.get(stock, 0)) + bonus.get(stock, 0)

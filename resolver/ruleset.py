@@ -170,6 +170,12 @@ class Ruleset:
         """One row per faction, best first: {"faction", ...numbers}."""
         raise NotImplementedError
 
+    def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """What stands on the map, for the site's maps: one mapping per piece with
+        ``kind`` (e.g. settlement, army), ``location`` (a location id), ``owner`` (a faction id or None),
+        ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker)."""
+        raise NotImplementedError
+
     def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
         """Problems with a GM-placed entity; an empty list means it may be placed."""
         return []

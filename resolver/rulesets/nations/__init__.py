@@ -111,6 +111,59 @@ class Nations(Ruleset):
             )
         return sorted(rows, key=lambda r: (-r["levels"], -r["units"], -r["population"], r["faction"]))
 
+    def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
+        pieces: list[dict[str, Any]] = []
+        for s in sorted(state["settlements"].values(), key=lambda s: s["id"]):
+            siege = s.get("siege")
+            pieces.append(
+                {
+                    "kind": "settlement",
+                    "location": s["location"],
+                    "owner": s["owner"],
+                    "label": s["name"],
+                    "detail": f"{s['type']} settlement, level {s['level']}"
+                    + (f", besieged by {game.name_of(siege['owner'])}" if siege else ""),
+                    "size": s["level"],
+                }
+            )
+        for a in sorted(state["armies"].values(), key=lambda a: a["id"]):
+            classes: dict[str, int] = {}
+            for u in a["units"]:
+                classes[u["class"]] = classes.get(u["class"], 0) + 1
+            pieces.append(
+                {
+                    "kind": "army",
+                    "location": a["location"],
+                    "owner": a["owner"],
+                    "label": f"{game.name_of(a['owner'])} army {a['name']}",
+                    "detail": ", ".join(f"{n} {c}" for c, n in sorted(classes.items())),
+                    "size": len(a["units"]),
+                }
+            )
+        for location, ruin in sorted(state.get("ruins", {}).items()):
+            pieces.append(
+                {
+                    "kind": "ruin",
+                    "location": location,
+                    "owner": None,
+                    "label": f"Ruins of {ruin['name']}",
+                    "detail": f"razed by {game.name_of(ruin['razed_by'])} in turn {ruin['turn']}",
+                    "size": 1,
+                }
+            )
+        for location, builder in sorted(state.get("roads", {}).items()):
+            pieces.append(
+                {
+                    "kind": "road",
+                    "location": location,
+                    "owner": builder,
+                    "label": "Road",
+                    "detail": f"built by {game.name_of(builder)}",
+                    "size": 1,
+                }
+            )
+        return pieces
+
     def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
         problems = []
         owner = data.get("owner")

@@ -143,10 +143,9 @@ def new_campaign(
 
 def check(root: Path, paths: Iterable[Path] | None = None) -> list[OrderFile]:
     store = Store(root)
-    state = store.state() if store.exists() else None
     store.require()
-    game = store.game(state)
-    return store.check(game, state or {}, paths)
+    state = store.state()
+    return store.check(store.game(state), state, paths)
 
 
 class Rejected(CampaignError):

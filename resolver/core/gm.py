@@ -25,49 +25,26 @@ _VISIBILITY = Field("to", "list", "Factions who see it; leave out for a public e
 def actions(game: Game) -> dict[str, ActionSpec]:
     stock = tuple(game.rules.get("stock", ()))
     kinds = tuple(game.ruleset.entity_kinds)
+    stock_fields = (
+        _FACTION,
+        Field("resource", "choice", "Which stock.", required=True, choices=stock),
+        Field("amount", "int", "How much.", required=True, minimum=1),
+        Field("reason", "text", "Why, for the chronicle."),
+    )
+    item_fields = (
+        _FACTION,
+        Field("item", "text", "The item's name.", required=True),
+        Field("count", "int", "How many.", default=1, minimum=1),
+    )
     specs = [
         ActionSpec(
-            "grant",
-            "Give a faction some of a stock (resources, population…).",
-            (
-                _FACTION,
-                Field("resource", "choice", "Which stock.", required=True, choices=stock),
-                Field("amount", "int", "How much.", required=True, minimum=1),
-                Field("reason", "text", "Why, for the chronicle."),
-            ),
-            cost="GM",
+            "grant", "Give a faction some of a stock (resources, population…).", stock_fields, cost="GM"
         ),
         ActionSpec(
-            "take",
-            "Take some of a faction's stock away (never below zero).",
-            (
-                _FACTION,
-                Field("resource", "choice", "Which stock.", required=True, choices=stock),
-                Field("amount", "int", "How much.", required=True, minimum=1),
-                Field("reason", "text", "Why, for the chronicle."),
-            ),
-            cost="GM",
+            "take", "Take some of a faction's stock away (never below zero).", stock_fields, cost="GM"
         ),
-        ActionSpec(
-            "give_item",
-            "Give a faction an item.",
-            (
-                _FACTION,
-                Field("item", "text", "The item's name.", required=True),
-                Field("count", "int", "How many.", default=1, minimum=1),
-            ),
-            cost="GM",
-        ),
-        ActionSpec(
-            "take_item",
-            "Take an item from a faction.",
-            (
-                _FACTION,
-                Field("item", "text", "The item's name.", required=True),
-                Field("count", "int", "How many.", default=1, minimum=1),
-            ),
-            cost="GM",
-        ),
+        ActionSpec("give_item", "Give a faction an item.", item_fields, cost="GM"),
+        ActionSpec("take_item", "Take an item from a faction.", item_fields, cost="GM"),
         ActionSpec(
             "modifier",
             "Set a named modifier on a faction or a piece (0 removes it).",

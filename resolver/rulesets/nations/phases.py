@@ -351,7 +351,6 @@ def _merge(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     into["units"].extend(army["units"])
     army["units"] = []
     _index(ctx).remove(army)
-    _index(ctx).remove(army)
     if army["id"] in ctx.scratch["moved"]:
         ctx.scratch["moved"].add(into["id"])
     ctx.emit(

@@ -92,10 +92,13 @@ class TurnResult:
     missing: list[str]
 
     def events_data(self) -> dict[str, Any]:
+        """The events with the rolls that decided them; a roll that decided no event is listed apart,
+        so every roll of the turn is in the archive exactly once."""
+        attached = {id(r) for e in self.events for r in e.rolls}
         return {
             "turn": self.turn,
             "events": [e.to_data() for e in self.events],
-            "rolls": [r.to_data() for r in self.rolls],
+            "unattached_rolls": [r.to_data() for r in self.rolls if id(r) not in attached],
         }
 
 

@@ -131,3 +131,16 @@ def _state_after(root: Path, turn: int) -> dict:
     replayed = list(replay_archive(Store(root), turn))
     assert [r.problems for r in replayed] == [[]] * turn
     return replayed[-1].result.state
+
+
+def test_every_roll_is_archived_once_with_label_expression_result_and_decision(demo: Path) -> None:
+    labels = []
+    for folder in sorted((demo / "campaign/turns").iterdir()):
+        if not (folder / "events.yaml").exists():
+            continue
+        data = yaml.safe_load((folder / "events.yaml").read_text())
+        rolls = [r for e in data["events"] for r in e.get("rolls", [])] + data["unattached_rolls"]
+        for r in rolls:
+            assert r["label"].startswith(f"t{data['turn']}/") and r["expr"] and r["dice"] and r["decided"], r
+        labels += [r["label"] for r in rolls]
+    assert labels and len(labels) == len(set(labels))

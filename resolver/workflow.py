@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from . import __version__
 from .bots import bot_order_file
 from .core import canonical
@@ -76,6 +78,10 @@ def factions_from_players(path: Path) -> tuple[list[FactionSetup], dict[str, Any
         data = canonical.read_yaml(path)
     except OSError as exc:
         raise CampaignError(f"cannot read the players file {path}: {exc.strerror}", code=2) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise CampaignError(f"{where}: the players file is not valid YAML", "check its indentation") from None
     if not isinstance(data, dict) or not isinstance(data.get("factions"), dict) or not data["factions"]:
         raise CampaignError(
             f"{path}: expected 'factions:' mapping each faction id to its name, colour and logins",

@@ -210,3 +210,11 @@ def test_internal_errors_never_show_a_traceback(campaign: Path, run, monkeypatch
     monkeypatch.setattr(workflow, "check", boom)
     code, out, err = run("check", "--root", campaign)
     assert code == 3 and "internal error: RuntimeError: kaput" in err and "Traceback" not in err + out
+
+
+def test_broken_players_file_is_reported_not_crashed_on(tmp_path: Path, run) -> None:
+    players = tmp_path / "players.yaml"
+    players.write_text("factions:\n  wolves: {name: [unclosed\n")
+    code, _, err = run("new", "--root", tmp_path / "c", "--players", players)
+    assert code == 1 and "players.yaml:3:1: the players file is not valid YAML" in err
+    assert not (tmp_path / "c" / "campaign").exists()

@@ -5,6 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+ROOT   ?= .
 
 .PHONY: help install demo test lint format site serve bench clean
 
@@ -22,9 +23,11 @@ $(STAMP): pyproject.toml tools/editor/package-lock.json
 
 install: $(STAMP)  ## create .venv and install the project with its dev tools
 
-demo: $(STAMP)  ## bots play 8 turns of a 4-nation campaign in .demo/nations and print them
+demo: $(STAMP)  ## bots play 8 turns of a 4-nation campaign in .demo/nations, print them, build its site
 	$(BIN)/campaign demo --ruleset nations --turns 8 --seed 1 --factions 4
 	$(BIN)/campaign verify --root .demo/nations
+	$(BIN)/campaign site --root .demo/nations
+	@echo "The demo's site is in .demo/nations/public/; read it with: make serve ROOT=.demo/nations"
 
 test: $(STAMP)  ## ruff, then the whole test suite
 	$(BIN)/ruff check resolver tests
@@ -38,14 +41,15 @@ format: $(STAMP)  ## apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix resolver tests
 	$(BIN)/ruff format resolver tests
 
-site: $(STAMP)  ## build the campaign site into public/ (not yet available: see the open site issue)
-	$(BIN)/mkdocs build --strict --site-dir public
+site: $(STAMP)  ## write the site's pages into site/ and build it into public/ (ROOT=DIR: another campaign)
+	$(BIN)/campaign site --root $(ROOT)
 
-serve: $(STAMP)  ## serve the campaign site on http://127.0.0.1:8000
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+serve: site  ## build the site, then serve it on http://127.0.0.1:8000 (ROOT=DIR as for site)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -f $(ROOT)/mkdocs.yml --dev-addr 127.0.0.1:8000
 
-bench: $(STAMP)  ## benchmark: 100 factions, 5,000 armies; check, resolve, memory, ratio to bare YAML
+bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; the site at 50 and 500 turns
 	$(BIN)/python -m resolver.bench
+	$(BIN)/python -m resolver.publish.bench
 
 clean:  ## remove the virtual environment, the demo and build outputs
-	rm -rf $(VENV) .demo public .pytest_cache .ruff_cache
+	rm -rf $(VENV) .demo public .pytest_cache .ruff_cache mkdocs.generated.yml

@@ -96,6 +96,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("files", nargs="*", type=Path, metavar="FILE", help="order files (default: orders/*.yaml)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    pr = p.add_argument_group(
+        "pull requests",
+        "With --pr, check a pull request from git objects: may its author change these files, do its "
+        "orders validate against the base branch's state, are they stale? Prints GitHub annotations.",
+    )
+    pr.add_argument("--pr", action="store_true", help="check a pull request instead of files")
+    pr.add_argument("--base", metavar="REV", help="the base branch's commit (with --pr)")
+    pr.add_argument("--head", metavar="REV", help="the pull request's head commit (with --pr)")
+    pr.add_argument("--author", metavar="LOGIN", help="the pull request author's GitHub login (with --pr)")
+    pr.add_argument(
+        "--comment", type=Path, metavar="FILE", help="write the Markdown comment here (default: print it)"
+    )
 
     p = sub.add_parser(
         "resolve",
@@ -108,7 +120,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--posting-order",
         metavar="F1,F2,…",
-        help="the order in which factions posted (default: a seeded order)",
+        help="the order in which factions posted (default: a seeded order; from git with "
+        "--if-due or --commit)",
+    )
+    p.add_argument(
+        "--if-due",
+        action="store_true",
+        help="resolve only if the deadline and grace in campaign/campaign.yaml have passed or every "
+        "active faction has sent orders; otherwise say why and exit 0",
+    )
+    p.add_argument(
+        "--commit",
+        action="store_true",
+        help="commit the turn as the bot ('Turn N resolved') and tag it turn-N; refuses on a dirty tree",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="with --if-due: resolve even if the circuit breaker trips"
+    )
+    p.add_argument(
+        "--now",
+        metavar="WHEN",
+        help="the moment to judge the deadline by, ISO 8601 (default: the clock; for tests and rehearsals)",
     )
 
     p = sub.add_parser(
@@ -162,6 +194,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="campaign seed (default: 1)")
     p.add_argument("--factions", type=int, default=4, metavar="K", help="number of factions (default: 4)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
+
+    p = sub.add_parser(
+        "site",
+        parents=[root],
+        help="build the campaign website",
+        description="Write the site's generated pages into site/ (chronicle, newspaper, map, factions, "
+        "rules, how to play) from the state and the replayed turn archive, then build them with MkDocs "
+        "into public/. Hand-written pages in site/ (welcome.md, notes) are kept.",
+    )
+    p.add_argument(
+        "--out", type=Path, metavar="DIR", help="where to build the site (default: public/ in the campaign)"
+    )
+    p.add_argument("--no-build", action="store_true", help="write the pages and settings, skip mkdocs build")
     return parser
 
 
@@ -218,6 +263,10 @@ def file_json(of: OrderFile) -> dict[str, Any]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.pr:
+        return check_pr(args)
+    if args.base or args.head or args.author or args.comment:
+        raise CampaignError("--base, --head, --author and --comment go with --pr", code=2)
     files = workflow.check(args.root, args.files or None)
     if args.format == "json":
         print(json.dumps({"files": [file_json(f) for f in files], "ok": all(f.ok for f in files)}, indent=2))
@@ -232,7 +281,63 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0 if all(f.ok for f in files) else 1
 
 
+def check_pr(args: argparse.Namespace) -> int:
+    from .prcheck import check_pull_request
+
+    if args.files or not (args.base and args.head and args.author):
+        raise CampaignError(
+            "--pr needs --base REV, --head REV and --author LOGIN, and no file names",
+            "for example: campaign check --pr --base origin/main --head HEAD --author alice",
+            code=2,
+        )
+    report = check_pull_request(args.root, args.base, args.head, args.author)
+    for line in report.annotations():
+        print(line)
+    comment = report.markdown()
+    if args.comment:
+        args.comment.parent.mkdir(parents=True, exist_ok=True)
+        args.comment.write_text(comment, encoding="utf-8")
+        print(f"{'accepted' if report.ok else 'refused'}; the comment is in {args.comment}")
+    else:
+        print(comment, end="")
+    return 0 if report.ok else 1
+
+
+def cmd_resolve_git(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    from .gitflow import run_resolution
+    from .schedule import parse_moment
+
+    if args.posting_order:
+        raise CampaignError(
+            "--posting-order does not go with --if-due or --commit: git history gives the posting order",
+            code=2,
+        )
+    if args.force and not args.if_due:
+        raise CampaignError("--force goes with --if-due (it overrides the circuit breaker)", code=2)
+    now = parse_moment(args.now) if args.now else datetime.now(UTC)
+    try:
+        outcome = run_resolution(args.root, now, if_due=args.if_due, commit=args.commit, force=args.force)
+    except workflow.Rejected as rejected:
+        for of in rejected.files:
+            if not of.ok:
+                print("\n".join(format_file(of)), file=sys.stderr)
+        raise
+    for note in outcome.notes:
+        print(note)
+    if outcome.resolved and outcome.game and outcome.result:
+        game, result = outcome.game, outcome.result
+        print_turn(game, result.turn, [e.to_data() for e in result.events])
+    print(outcome.message)
+    return 0
+
+
 def cmd_resolve(args: argparse.Namespace) -> int:
+    if args.if_due or args.commit:
+        return cmd_resolve_git(args)
+    if args.force or args.now:
+        raise CampaignError("--force and --now go with --if-due", code=2)
     order = [s.strip() for s in args.posting_order.split(",")] if args.posting_order else None
     try:
         game, result = workflow.resolve(args.root, posting_order=order)
@@ -344,6 +449,24 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_site(args: argparse.Namespace) -> int:
+    from .publish import build_site
+
+    total = len(Store(args.root).archived_turns())
+    report = build_site(
+        args.root, args.out, run_mkdocs=not args.no_build, progress=lambda xs: _bar(xs, "replaying", total)
+    )
+    took = ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())
+    print(
+        f"Wrote {report.pages} pages for {report.turns} resolved turn(s) into {report.docs_dir} "
+        f"({report.changed} file(s) changed, {report.removed} removed); {took}."
+    )
+    if report.out is not None:
+        print(f"Built the site into {report.out}; to read it, serve that folder, for example:")
+        print(f"  python3 -m http.server --bind 127.0.0.1 --directory {report.out} 8000")
+    return 0
+
+
 COMMANDS = {
     "new": cmd_new,
     "check": cmd_check,
@@ -352,6 +475,7 @@ COMMANDS = {
     "template": cmd_template,
     "schema": cmd_schema,
     "demo": cmd_demo,
+    "site": cmd_site,
 }
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .absence import AbsentPolicy, apply_policy, stand_in_orders
 from .core import gm
 from .core.calendar import GameDate
 from .core.dice import Dice, Roll, TurnSeed
@@ -90,6 +91,8 @@ class TurnResult:
     seed: TurnSeed
     posting_order: list[str]
     missing: list[str]
+    absent: AbsentPolicy = field(default_factory=AbsentPolicy)
+    stand_ins: dict[str, OrderFile] = field(default_factory=dict)  # bot orders written for absent factions
 
     def events_data(self) -> dict[str, Any]:
         """The events with the rolls that decided them; a roll that decided no event is listed apart,
@@ -118,12 +121,17 @@ def resolve_turn(
     files: Mapping[str, OrderFile],
     posting_order: list[str] | None = None,
     forced_rolls: Mapping[str, list[int]] | None = None,
+    absent: AbsentPolicy | None = None,
 ) -> TurnResult:
     turn = int(state["turn"])
     bad = [f.path for f in files.values() if not f.ok]
     if bad:
         raise ValueError(f"resolve_turn needs validated orders; rejected: {bad}")
     active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
+    missing = [f for f in active if f not in files]
+    policy = absent or AbsentPolicy()
+    # Stand-in orders derive from the state alone, so they stay out of the turn seed like absent files.
+    stand_ins = stand_in_orders(game, state, missing, policy)
     digests = {f: files[f].digest if f in files else "-" for f in game.factions}
     digests[GM] = files[GM].digest if GM in files else "-"
     seed = TurnSeed(game.seed, turn, digests)
@@ -134,20 +142,23 @@ def resolve_turn(
         turn=turn,
         date=game.calendar.date(turn),
         dice=Dice(seed, forced_rolls or {}),
-        orders={f: files[f] for f in order if f in files},
+        orders={f: files[f] if f in files else stand_ins[f] for f in order if f in files or f in stand_ins},
         posting_order=order,
         gm_orders=files.get(GM),
     )
     state = copy.deepcopy(state)
-    missing = [f for f in active if f not in files]
     ctx.phase = "gm"
     state = gm.run_phase(ctx, state)
     if missing:
-        ctx.emit("orders_missing", actors=missing)
+        # Only civil disorder changes what the absent factions do, so only it is named in the event.
+        extra = {"policy": policy.policy} if stand_ins else {}
+        ctx.emit("orders_missing", actors=missing, **extra)
         for f in missing:
             state["factions"][f]["missed_turns"] = state["factions"][f].get("missed_turns", 0) + 1
     for f in ctx.orders:
-        state["factions"][f]["missed_turns"] = 0
+        if f not in stand_ins:
+            state["factions"][f]["missed_turns"] = 0
+    apply_policy(ctx.emit, state, missing, stand_ins, policy)
     for phase in game.phases:
         if not phase.runs_on(ctx.date):
             continue
@@ -155,9 +166,11 @@ def resolve_turn(
         state = phase.run(ctx, state)
     ctx.phase = "press"
     for f, of in ctx.orders.items():
+        if f in stand_ins:
+            continue  # the newspaper prints what players wrote, never a bot's filler
         for article in of.press:
             ctx.emit("press", actors=[f], headline=article.headline, body=article.body)
         for rumor in of.rumors:
             ctx.emit("rumor", text=rumor)  # no actors: rumours are anonymous
     state["turn"] = turn + 1
-    return TurnResult(turn, state, ctx.events, list(ctx.dice.log), seed, order, missing)
+    return TurnResult(turn, state, ctx.events, list(ctx.dice.log), seed, order, missing, policy, stand_ins)

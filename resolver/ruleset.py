@@ -24,9 +24,10 @@ from .core.fields import ActionSpec
 from .core.issues import CampaignError
 from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
+from .core.rulesdoc import RulesSection, generic_sections
 from .core.world import World
 
-RULESETS = ("nations",)  # ids of the rulesets that ship with the engine
+RULESETS = ("nations", "factions")  # ids of the rulesets that ship with the engine
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,31 @@ class Ruleset:
         )
         return {kind: env.from_string(text.strip()) for kind, text in texts.items()}
 
+    @cached_property
+    def _headline_texts(self) -> dict[str, tuple[int, jinja2.Template]]:
+        # The engine's headlines.yaml covers the shared event kinds; a ruleset's own file adds its kinds.
+        texts = canonical.read_yaml(Path(__file__).parent / "headlines.yaml")
+        path = self.folder / "headlines.yaml"
+        if path.exists():
+            texts.update(canonical.read_yaml(path) or {})
+        env = jinja2.Environment(
+            undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
+        )
+        return {
+            kind: (int(spec["weight"]), env.from_string(str(spec["text"]).strip()))
+            for kind, spec in texts.items()
+        }
+
+    def _text_context(self, event: Mapping[str, Any], game: Game) -> dict[str, Any]:
+        return {
+            "e": event,
+            "d": event.get("data", {}),
+            "name": game.name_of,
+            "place": game.place_label(event.get("place")),
+            "label": game.place_label,
+            "actors": ", ".join(game.name_of(a) for a in event.get("actors", [])),
+        }
+
     def phases(self, rules: Mapping[str, Any]) -> tuple[Phase, ...]:
         return build_table(rules["turn_sequence"], self.phase_functions())
 
@@ -128,14 +154,23 @@ class Ruleset:
         template = self._event_texts.get(event["kind"])
         if template is None:
             return f"{event['kind']}: {event.get('data', {})}"
-        return template.render(
-            e=event,
-            d=event.get("data", {}),
-            name=game.name_of,
-            place=game.place_label(event.get("place")),
-            label=game.place_label,
-            actors=", ".join(game.name_of(a) for a in event.get("actors", [])),
-        )
+        return template.render(self._text_context(event, game))
+
+    def headline(self, event: Mapping[str, Any], game: Game) -> tuple[int, str] | None:
+        """A newspaper headline for a public event and its weight (the most newsworthy first), or None
+        when the event is not news. By default from ``headlines.yaml`` (``kind: {weight, text}``) of the
+        engine and of the ruleset; a text that renders empty means "not news this time"."""
+        entry = self._headline_texts.get(event["kind"])
+        if entry is None:
+            return None
+        weight, template = entry
+        text = " ".join(template.render(self._text_context(event, game)).split())
+        return (weight, text) if text else None
+
+    def rules_sections(self, game: Game) -> list[RulesSection]:
+        """The ruleset's own part of the rules pages: costs, units, settlements, combat, in words and
+        tables. By default a plain table of every block of rules data the shared pages do not cover."""
+        return generic_sections(game.rules)
 
     # -- hooks a ruleset must provide ---------------------------------------------------------------
 
@@ -175,6 +210,15 @@ class Ruleset:
         ``kind`` (e.g. settlement, army), ``location`` (a location id), ``owner`` (a faction id or None),
         ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker)."""
         raise NotImplementedError
+
+    def stock_names(self, game: Game) -> tuple[str, ...]:
+        """The stocks GM orders grant and take; by default the rules data's ``stock`` list."""
+        return tuple(game.rules.get("stock", ()))
+
+    def stock_account(self, state: State, faction: str, stock: str) -> tuple[dict[str, int], str]:
+        """Where a faction keeps one of ``stock_names``: the mapping and its key. A ruleset with stocks
+        kept elsewhere (influence per NPC faction, say) points GM grants at them here."""
+        return state["factions"][faction]["stock"], stock
 
     def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
         """Problems with a GM-placed entity; an empty list means it may be placed."""

@@ -182,6 +182,8 @@ class Store:
         previous = self.result_digest(result.turn - 1)
         for faction, of in files.items():
             canonical.write_atomic(tmp / "orders" / f"{faction}.yaml", of.raw)
+        for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
+            canonical.write_atomic(tmp / "bot-orders" / f"{faction}.yaml", of.raw)
         if previous is not None and previous != canonical.digest(before_raw):
             canonical.write_atomic(tmp / "state-before.yaml", before_raw)  # the GM edited state between turns
         canonical.write_yaml(
@@ -195,6 +197,7 @@ class Store:
                 "order_digests": dict(result.seed.digests),
                 "posting_order": result.posting_order,
                 "missing": result.missing,
+                "absent_players": result.absent.to_data(),
                 "house_rules": game.house_rules,
                 "world_digest": canonical.data_digest(game.world.to_data()),
                 "state_before_digest": canonical.digest(before_raw),

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from . import __version__
+from .absence import AbsentPolicy
 from .bots import bot_order_file
 from .core import canonical
 from .core.issues import CampaignError
@@ -23,6 +24,7 @@ from .core.orders import GM, OrderFile
 from .core.phases import State
 from .engine import TurnResult, resolve_turn
 from .ruleset import FactionSetup, Game, get_ruleset
+from .schedule import Settings, default_settings
 from .store import Store, turn_dir_name
 from .validate import check_order_file
 
@@ -134,6 +136,7 @@ def new_campaign(
         "ruleset": ruleset.id,
         "seed": seed,
         "engine": __version__,
+        **default_settings(),
     }
     players = players or {}
     roster = {"gm": {"logins": list((players.get("gm") or {}).get("logins", []))}, "factions": {}}
@@ -177,7 +180,8 @@ def resolve(
     if any(not f.ok for f in files):
         raise Rejected(files)
     by_faction = {f.faction: f for f in files if f.faction}
-    result = resolve_turn(game, state, by_faction, posting_order, forced_rolls)
+    absent = Settings.from_config(store.config()).absent
+    result = resolve_turn(game, state, by_faction, posting_order, forced_rolls, absent=absent)
     store.archive(game, state, result, by_faction)
     return game, result
 
@@ -229,7 +233,11 @@ def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
         if problems:
             yield Replayed(turn, state, None, problems)
             return
-        result = resolve_turn(game, state, files, list(inputs["posting_order"]))
+        absent = AbsentPolicy.from_data(inputs.get("absent_players"), f"{store.display(folder)}/inputs.yaml")
+        result = resolve_turn(game, state, files, list(inputs["posting_order"]), absent=absent)
+        bots = {p.stem: p.read_bytes() for p in sorted((folder / "bot-orders").glob("*.yaml"))}
+        if bots != {f: of.raw for f, of in result.stand_ins.items()}:
+            problems.append("the bot's replayed orders for absent factions differ from bot-orders/")
         digest = canonical.read_yaml(folder / "digest.yaml")
         if canonical.data_digest(result.state) != digest["state"]:
             problems.append("the replayed state differs from the archived digest")

@@ -23,7 +23,7 @@ _VISIBILITY = Field("to", "list", "Factions who see it; leave out for a public e
 
 
 def actions(game: Game) -> dict[str, ActionSpec]:
-    stock = tuple(game.rules.get("stock", ()))
+    stock = game.ruleset.stock_names(game)
     kinds = tuple(game.ruleset.entity_kinds)
     stock_fields = (
         _FACTION,
@@ -113,7 +113,8 @@ def check(game: Game, state: State, of: OrderFile) -> None:
             of.error(o, "faction", f"unknown faction '{o['faction']}'", choice_hint(o["faction"], factions))
             continue
         if o.action == "take":
-            have = state["factions"][o["faction"]]["stock"].get(o["resource"], 0)
+            account, key = game.ruleset.stock_account(state, o["faction"], o["resource"])
+            have = account.get(key, 0)
             if have < o["amount"]:
                 of.warn(
                     o, "amount", f"{o['faction']} has only {have} {o['resource']}; the take stops at zero"
@@ -160,10 +161,10 @@ def run_phase(ctx: TurnContext, state: State) -> State:
     for o in of.orders:
         a = o.args
         if o.action in ("grant", "take"):
-            stock = state["factions"][a["faction"]]["stock"]
-            have = stock.get(a["resource"], 0)
+            stock, key = game.ruleset.stock_account(state, a["faction"], a["resource"])
+            have = stock.get(key, 0)
             amount = a["amount"] if o.action == "grant" else min(a["amount"], have)
-            stock[a["resource"]] = have + amount if o.action == "grant" else have - amount
+            stock[key] = have + amount if o.action == "grant" else have - amount
             ctx.emit(
                 f"gm_{o.action}",
                 actors=[a["faction"]],

@@ -36,6 +36,7 @@ HEADLINE_MAX = 120
 ARTICLE_MAX = 4000
 RUMOR_MAX = 400
 GM = "gm"
+FieldPath = str | tuple[str | int, ...] | None
 
 
 @dataclass(frozen=True)
@@ -90,25 +91,24 @@ class OrderFile:
     def ok(self) -> bool:
         return not self.errors
 
-    def _pos(self, order: Order | None, name: str | None) -> tuple[int, int]:
+    def _pos(self, order: Order | None, name: FieldPath) -> tuple[int, int]:
         if self.located is None:
             return (0, 0)
+        inner = (name,) if isinstance(name, str) else tuple(name or ())
         if order is None:
-            return self.located.pos((name,) if name else ())
-        path: tuple[str | int, ...] = ("orders", order.number - 1)
-        if name:
-            path = (*path, name)
-        return self.located.pos(path)
+            return self.located.pos(inner)
+        return self.located.pos(("orders", order.number - 1, *inner))
 
-    def _add(self, severity: str, order: Order | None, name: str | None, message: str, hint: str) -> None:
+    def _add(self, severity: str, order: Order | None, name: FieldPath, message: str, hint: str) -> None:
         line, col = self._pos(order, name)
         number = order.number if order else None
         self.issues.append(Issue(severity, message, hint, self.path, line, col, number))  # type: ignore[arg-type]
 
-    def error(self, order: Order | None, name: str | None, message: str, hint: str = "") -> None:
+    # ``name`` is a field of the order, or a path into it for nested fields, e.g. ("backup", "npc").
+    def error(self, order: Order | None, name: FieldPath, message: str, hint: str = "") -> None:
         self._add("error", order, name, message, hint)
 
-    def warn(self, order: Order | None, name: str | None, message: str, hint: str = "") -> None:
+    def warn(self, order: Order | None, name: FieldPath, message: str, hint: str = "") -> None:
         self._add("warning", order, name, message, hint)
 
     def summary(self) -> str:

@@ -17,7 +17,7 @@ import yaml
 
 from resolver.core.canonical import dump
 from resolver.core.orders import OrderFile
-from resolver.core.world import World, generate_square
+from resolver.core.world import Location, World, generate_square
 from resolver.engine import TurnResult, resolve_turn
 from resolver.ruleset import Game, get_ruleset, merge_rules
 from resolver.validate import check_order_file
@@ -36,7 +36,13 @@ BLANK_FACTION = {
 
 
 def build_world(spec: dict[str, Any]) -> World:
-    """All plains, except the tiles listed per terrain; named places by tile."""
+    """All plains, except the tiles listed per terrain; named places by tile.
+
+    With ``locales`` (each locale id and the ids it borders), a province world instead: a row of
+    unit squares, adjacent as listed in either direction.
+    """
+    if "locales" in spec:
+        return build_province_world(spec["locales"])
     base = generate_square(
         0, int(spec.get("width", 8)), int(spec.get("height", 8)), terrain=(("plains", 1.0),), place_share=0.0
     )
@@ -49,7 +55,25 @@ def build_world(spec: dict[str, Any]) -> World:
     return World(base.kind, base.seed, base.width, base.height, locations)
 
 
+def build_province_world(locales: dict[str, list[str] | None]) -> World:
+    borders: dict[str, set[str]] = {locale: set() for locale in locales}
+    for locale, neighbours in locales.items():
+        for other in neighbours or []:
+            borders[locale].add(other)
+            borders.setdefault(other, set()).add(locale)
+    locations = {}
+    for i, locale in enumerate(borders):
+        square = ((i, 0.0), (i + 1, 0.0), (i + 1, 1.0), (i, 1.0))
+        label = locale.capitalize()
+        locations[locale] = Location(
+            locale, label, "lanes", (i + 0.5, 0.5), square, tuple(sorted(borders[locale])), (0, i), label
+        )
+    return World("province", 0, len(locations), 1, locations)
+
+
 def build_state(ruleset_id: str, rules: dict[str, Any], spec: dict[str, Any], factions: list[str]) -> dict:
+    if ruleset_id == "factions":
+        return build_factions_state(rules, spec, factions)
     state = copy.deepcopy(spec)
     state.setdefault("turn", 1)
     for key in ("armies", "settlements", "projects", "roads", "ruins"):
@@ -83,6 +107,50 @@ def build_state(ruleset_id: str, rules: dict[str, Any], spec: dict[str, Any], fa
         s.setdefault("name", sid.capitalize())
     for pid, p in state["projects"].items():
         p.setdefault("id", pid)
+    return state
+
+
+FACTIONS_BLANK = {
+    "status": "active",
+    "missed_turns": 0,
+    "stock": {"capital": 0, "reach": 0},
+    "influence": {},
+    "allies": [],
+    "items": {},
+    "modifiers": {},
+    "counters": {},
+}
+
+
+def build_factions_state(rules: dict[str, Any], spec: dict[str, Any], factions: list[str]) -> dict:
+    """Fill a hand-written factions state: locations from their ids (locale/kind), assets from their types."""
+    state = copy.deepcopy(spec)
+    state.setdefault("turn", 1)
+    for key in ("locations", "assets", "projects"):
+        state.setdefault(key, {})
+    given = state.setdefault("factions", {})
+    for f in factions:
+        merged = copy.deepcopy(FACTIONS_BLANK)
+        merged.update({"name": f.capitalize(), "color": "#888888", "cohesion": rules["start"]["cohesion"]})
+        for key, value in (given.get(f) or {}).items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+        given[f] = merged
+    for lid, loc in state["locations"].items():
+        locale, kind = lid.split("/", 1)
+        loc.setdefault("id", lid)
+        loc.setdefault("locale", locale)
+        loc.setdefault("kind", kind)
+        loc.setdefault("name", f"{kind.capitalize()} of {locale.capitalize()}")
+        loc.setdefault("holder", None)
+    for aid, asset in state["assets"].items():
+        asset.setdefault("id", aid)
+        if rules["asset_types"][asset["type"]]["kind"] == "unit":
+            asset.setdefault("level", rules["asset_types"][asset["type"]].get("level", 1))
+    for pid, project in state["projects"].items():
+        project.setdefault("id", pid)
     return state
 
 

@@ -13,9 +13,10 @@ from typing import Any, ClassVar
 from ...core.fields import ActionSpec
 from ...core.orders import OrderFile
 from ...core.phases import PhaseFn, State
+from ...core.rulesdoc import RulesSection
 from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
-from . import bot, orders, phases, setup
+from . import bot, orders, phases, rulesdoc, setup
 from . import model as m
 
 GRANT_KEYS = ("income", "attack", "defence", "settlement_defence", "unlock")
@@ -110,6 +111,9 @@ class Nations(Ruleset):
                 }
             )
         return sorted(rows, key=lambda r: (-r["levels"], -r["units"], -r["population"], r["faction"]))
+
+    def rules_sections(self, game: Game) -> list[RulesSection]:
+        return rulesdoc.sections(game.rules)
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         pieces: list[dict[str, Any]] = []

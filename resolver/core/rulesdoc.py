@@ -1,0 +1,68 @@
+"""The rules page as data: sections of prose and tables that a ruleset hands to the site.
+
+A ruleset describes its own rules (costs, units, combat…) through ``Ruleset.rules_sections``;
+the site renders them next to what every ruleset shares (turn sequence, calendar, orders,
+house rules). Prose is Markdown written by the ruleset's authors; table cells are plain
+values and are escaped when rendered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# Rules data every ruleset has, shown by the generic part of the rules pages.
+SHARED_KEYS = ("title", "stock", "calendar", "turn_sequence", "house_rules")
+
+
+@dataclass(frozen=True)
+class RulesTable:
+    caption: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+
+@dataclass(frozen=True)
+class RulesSection:
+    title: str
+    blocks: tuple[str | RulesTable, ...]  # Markdown paragraphs and tables, in reading order
+    keys: tuple[str, ...] = ()  # the rules-data paths it explains: their house rules are shown with it
+
+
+def words(key: str) -> str:
+    """'max_rounds' -> 'Max rounds'."""
+    text = str(key).replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+def flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """Nested rules data as (dotted path, scalar or list) rows, in the data's own order."""
+    if isinstance(value, Mapping):
+        rows: list[tuple[str, Any]] = []
+        for key, item in value.items():
+            rows += flatten(item, f"{prefix}.{key}" if prefix else str(key))
+        return rows
+    if isinstance(value, list) and any(isinstance(v, Mapping) for v in value):
+        rows = []
+        for i, item in enumerate(value, 1):
+            rows += flatten(item, f"{prefix}[{i}]")
+        return rows
+    return [(prefix, ", ".join(map(str, value)) if isinstance(value, list) else value)]
+
+
+def generic_sections(rules: Mapping[str, Any]) -> list[RulesSection]:
+    """A plain rendering of every block of rules data that the shared pages do not show.
+
+    It is the fallback for a ruleset that does not describe its rules in words: nothing is left out,
+    even if it reads like a reference table.
+    """
+    sections = []
+    for key, value in rules.items():
+        if key in SHARED_KEYS:
+            continue
+        rows = tuple((words(path) if path else words(key), v) for path, v in flatten(value))
+        sections.append(
+            RulesSection(words(key), (RulesTable(words(key), ("Setting", "Value"), rows),), keys=(str(key),))
+        )
+    return sections

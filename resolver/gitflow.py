@@ -1,0 +1,285 @@
+"""The git layer: when a turn began, who posted first, and one commit plus one tag per resolved turn.
+
+Only the CI shell (``campaign resolve --if-due --commit``) and the pull-request check use it; the
+engine knows nothing of git. Everything is read from the history of the checked-out branch (``main``
+in CI), along first parents: a pull request's merge commit is the moment its files reached ``main``.
+
+A resolution is all or nothing. It runs under a lock in the git folder, on a clean tree, and if
+anything fails between the first file written and the tag, the branch, index and working tree are put
+back exactly at the previous commit.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import git
+
+try:
+    import fcntl
+except ImportError:  # Windows: players never need the lock, only the CI runner and the GM's shell do
+    fcntl = None  # type: ignore[assignment]
+
+from . import schedule
+from .core.issues import CampaignError
+from .core.orders import GM
+from .engine import TurnResult, seeded_posting_order
+from .ruleset import Game
+from .store import Store, turn_dir_name
+
+BOT_NAME = "github-actions[bot]"
+BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
+LOCK_FILE = "campaign-resolve.lock"
+COMMITTED = ("campaign", "orders")  # the only folders a resolution writes
+
+
+def open_repo(root: Path) -> git.Repo:
+    """The repository whose top folder is ``root``; campaign paths are relative to it."""
+    try:
+        repo = git.Repo(root)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise CampaignError(
+            f"{root.resolve()} is not the top folder of a git repository",
+            "the git flow (--if-due, --commit, --pr) runs in a clone of the campaign repository",
+            code=2,
+        ) from None
+    if repo.bare or Path(repo.working_tree_dir or "").resolve() != root.resolve():
+        raise CampaignError(
+            f"{root.resolve()} is not the top folder of a git repository",
+            f"run it from {repo.working_tree_dir} or pass --root there",
+            code=2,
+        )
+    if not repo.head.is_valid():
+        raise CampaignError("the repository has no commit yet", "commit the campaign first", code=2)
+    return repo
+
+
+def ensure_clean(repo: git.Repo) -> None:
+    """Refuse to resolve over uncommitted work: it would end up in the turn's commit, or be lost."""
+    if repo.is_dirty(untracked_files=True):
+        changed = sorted({d.a_path for d in repo.index.diff(None)} | set(repo.untracked_files))
+        staged = sorted(d.a_path for d in repo.index.diff("HEAD"))
+        names = sorted(set(changed + staged))
+        raise CampaignError(
+            "the working tree has uncommitted changes: "
+            + ", ".join(names[:5])
+            + (" …" if len(names) > 5 else ""),
+            "commit or remove them (git status shows them), then resolve again",
+        )
+
+
+def first_parent_chain(repo: git.Repo, rev: str = "HEAD") -> Iterator[git.Commit]:
+    commit: git.Commit | None = repo.commit(rev)
+    while commit is not None:
+        yield commit
+        commit = commit.parents[0] if commit.parents else None
+
+
+def _has(tree: git.Tree, path: str) -> bool:
+    try:
+        tree / path
+    except KeyError:
+        return False
+    return True
+
+
+def arrival_order(repo: git.Repo, factions: list[str], seed: int, turn: int, rev: str = "HEAD") -> list[str]:
+    """Posting order: factions sorted by when their ``orders/<faction>.yaml`` reached the branch.
+
+    Walking first parents back from ``rev``, a file's arrival is the oldest commit of the unbroken run
+    in which it exists; the previous resolution deleted every order file, so the run starts within the
+    current turn. Editing a file later keeps its place. Files that arrived in the same commit, and the
+    factions without a file, follow the seeded order, which no player can influence.
+    """
+    tie = seeded_posting_order(seed, turn, factions)
+    head = repo.commit(rev)
+    pending = {f for f in factions if f != GM and _has(head.tree, f"orders/{f}.yaml")}
+    present = set(pending)
+    age: dict[str, int] = {}
+    depth = 0
+    for depth, commit in enumerate(first_parent_chain(repo, rev)):
+        for f in sorted(pending):
+            if not _has(commit.tree, f"orders/{f}.yaml"):
+                age[f] = depth - 1
+                pending.discard(f)
+        if not pending:
+            break
+    for f in pending:  # present since the first commit of the history
+        age[f] = depth
+    arrived = sorted(present, key=lambda f: (-age[f], tie.index(f)))
+    return arrived + [f for f in tie if f not in present]
+
+
+def turn_opened_at(repo: git.Repo, turn: int, rev: str = "HEAD") -> datetime:
+    """When the turn began: the last commit on the branch that wrote the previous turn's archive
+    (the campaign's creation for turn 1)."""
+    path = f"campaign/turns/{turn_dir_name(turn - 1)}"
+    out = repo.git.log("-1", "--first-parent", "--format=%ct", rev, "--", path).strip()
+    if not out:
+        raise CampaignError(
+            f"cannot tell when turn {turn} began: {path}/ is not in the git history",
+            "commit the campaign (and every resolved turn) before running the git flow",
+        )
+    return datetime.fromtimestamp(int(out), UTC)
+
+
+@contextmanager
+def resolve_lock(repo: git.Repo, timeout: float = 120.0) -> Iterator[bool]:
+    """An exclusive lock in the git folder, so two resolutions in one clone never overlap.
+
+    Yields False if another process still held it after ``timeout`` seconds. The operating system
+    releases it when its holder exits, so a crashed run never leaves the campaign locked.
+    """
+    if fcntl is None:
+        raise CampaignError("resolving with git needs a POSIX system (Linux, macOS), as GitHub's runners are")
+    path = Path(repo.git_dir) / LOCK_FILE
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= end:
+                    yield False
+                    return
+                time.sleep(0.05)
+        try:
+            yield True
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def _bot_env(now: datetime) -> dict[str, str]:
+    stamp = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S+0000")
+    return {
+        "GIT_AUTHOR_NAME": BOT_NAME,
+        "GIT_AUTHOR_EMAIL": BOT_EMAIL,
+        "GIT_COMMITTER_NAME": BOT_NAME,
+        "GIT_COMMITTER_EMAIL": BOT_EMAIL,
+        "GIT_AUTHOR_DATE": stamp,
+        "GIT_COMMITTER_DATE": stamp,
+    }
+
+
+def commit_message(game: Game, result: TurnResult) -> str:
+    lines = [f"Turn {result.turn} resolved", ""]
+    lines.append(
+        f"{game.calendar.date(result.turn).label}. Posting order: {', '.join(result.posting_order)}."
+    )
+    if result.missing:
+        lines.append(f"No orders from: {', '.join(result.missing)} ({result.absent.describe()}).")
+    lines.append(f"Turn seed: {result.seed.hex}")
+    return "\n".join(lines) + "\n"
+
+
+def commit_turn(repo: git.Repo, message: str, tag: str, now: datetime) -> git.Commit:
+    """Stage everything the resolution wrote, commit it as the bot dated ``now``, tag it."""
+    repo.git.add("--all", "--", *COMMITTED)
+    bot = git.Actor(BOT_NAME, BOT_EMAIL)
+    stamp = f"{int(now.timestamp())} +0000"  # git's own date format, read the same by every version
+    commit = repo.index.commit(message, author=bot, committer=bot, author_date=stamp, commit_date=stamp)
+    repo.git.tag("-a", tag, "-m", message.splitlines()[0], commit.hexsha, env=_bot_env(now))
+    return commit
+
+
+def rollback(repo: git.Repo, previous: str, tag: str) -> None:
+    """Put branch, index and working tree back at ``previous`` and drop the tag if it was made."""
+    if tag in repo.tags and repo.tags[tag].commit.hexsha != previous:
+        repo.delete_tag(repo.tags[tag])
+    repo.git.reset("--hard", "--quiet", previous)
+    repo.git.clean("-fdq", "--", *COMMITTED)
+
+
+@dataclass
+class Outcome:
+    resolved: bool
+    message: str
+    turn: int
+    game: Game | None = None
+    result: TurnResult | None = None
+    commit: str = ""
+    tag: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def run_resolution(
+    root: Path,
+    now: datetime,
+    *,
+    if_due: bool,
+    commit: bool,
+    force: bool = False,
+    lock_timeout: float = 120.0,
+) -> Outcome:
+    """``campaign resolve`` with git: resolve the turn (when due, with ``if_due``), commit and tag it.
+
+    Idempotent: a turn that is not due, or was resolved by a run that held the lock first, is left
+    alone and reported, not treated as an error.
+    """
+    from .workflow import resolve
+
+    store = Store(root)
+    store.require()
+    repo = open_repo(root)
+    turn = int(store.state()["turn"])  # read before the lock, checked again once it is ours
+    with resolve_lock(repo, lock_timeout) as locked:
+        if not locked:
+            return Outcome(False, "another resolution holds the lock on this clone; nothing done", turn)
+        if commit:
+            ensure_clean(repo)
+        state = store.state()
+        if int(state["turn"]) != turn:
+            return Outcome(
+                False, f"turn {turn} was resolved by another run while this one waited; nothing to do", turn
+            )
+        game = store.game(state)
+        settings = schedule.Settings.from_config(store.config())
+        tag = f"turn-{turn}"
+        if commit and tag in repo.tags:
+            raise CampaignError(
+                f"the tag {tag} already exists, but the campaign's state is at turn {turn}",
+                f"to resolve turn {turn} again, delete the old tag first: git tag -d {tag} "
+                f"(and git push origin :refs/tags/{tag})",
+            )
+        active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
+        submitted = {p.stem for p in store.order_paths()}
+        notes: list[str] = []
+        if if_due:
+            decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)
+            if not decision.due:
+                return Outcome(False, decision.reason[0].upper() + decision.reason[1:], turn)
+            notes.append(f"Turn {turn} is due: {decision.reason}.")
+            missing = len(decision.missing)
+            if schedule.breaker_trips(settings, len(active), missing):
+                if not force:
+                    raise CampaignError(
+                        f"turn {turn} was not resolved: {missing} of {len(active)} active factions have no "
+                        f"orders, more than the circuit breaker allows "
+                        f"({settings.max_missing_share:.0%}, circuit_breaker.max_missing_share)",
+                        "the GM can resolve anyway with --force (the workflow's 'force' input), "
+                        "or extend or pause the deadline in campaign/campaign.yaml",
+                    )
+                notes.append(f"The circuit breaker was overridden (--force): {missing} faction(s) silent.")
+        order = arrival_order(repo, list(game.factions), game.seed, turn)
+        previous = repo.head.commit.hexsha
+        try:
+            game, result = resolve(root, posting_order=order)
+            sha = commit_turn(repo, commit_message(game, result), tag, now).hexsha if commit else ""
+        except BaseException:
+            if commit:
+                rollback(repo, previous, tag)
+            raise
+        done = f"Turn {turn} resolved" + (
+            f": commit {sha[:12]}, tag {tag}." if commit else " (not committed)."
+        )
+        return Outcome(True, done, turn, game, result, sha, tag if commit else "", notes)

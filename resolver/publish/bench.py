@@ -1,0 +1,84 @@
+"""``make bench``, second part: the campaign site at 50 and 500 turns.
+
+Bots play one synthetic nations campaign (4 factions, seed 1); its site is built at turn 50
+and again at turn 500 (the same campaign played on). Each build is the whole of ``campaign
+site``: replaying the archive, writing the pages, and ``mkdocs build``. The table gives the
+time of each step, the built site's size, and its size per turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ..workflow import default_factions, new_campaign, play_bot_turn
+from .site import build_site
+
+
+def folder_size(folder: Path) -> tuple[int, int]:
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    return sum(p.stat().st_size for p in files), len(files)
+
+
+def play(root: Path, until: int) -> float:
+    """Bots play until ``until`` turns are resolved; returns the seconds it took."""
+    start = time.perf_counter()
+    from ..store import Store
+
+    while len(Store(root).archived_turns()) < until:
+        play_bot_turn(root)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--turns", default="50,500", help="comma-separated campaign lengths (default: 50,500)")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the campaigns and sites in DIR")
+    args = parser.parse_args(argv)
+    lengths = sorted(int(t) for t in args.turns.split(","))
+    base = args.keep or Path(tempfile.mkdtemp(prefix="campaign-site-bench-"))
+    root = base / "campaign"
+    if root.exists():
+        shutil.rmtree(root)
+    new_campaign(root, "nations", 1, default_factions(4, 1), name="Site bench")
+    rows = []
+    for turns in lengths:
+        played = play(root, turns)
+        print(f"bots played up to turn {turns} in {played:.1f} s; building the site…", file=sys.stderr)
+        out = base / f"public-{turns}"
+        start = time.perf_counter()
+        report = build_site(root, out)
+        total = time.perf_counter() - start
+        size, count = folder_size(out)
+        docs, _ = folder_size(root / "site")
+        rows.append((turns, report, total, size, count, docs))
+    print()
+    print("Campaign site: `campaign site` on a bot-played nations campaign (4 factions); one build each")
+    print()
+    header = (
+        "| turns | replay s | pages s | mkdocs s | total s | pages | files | site MB | per turn KB "
+        "| Markdown per turn KB |"
+    )
+    print(header)
+    print("|" + "---:|" * 10)
+    for turns, report, total, size, count, docs in rows:
+        s = report.seconds
+        print(
+            f"| {turns} | {s['replay']:.1f} | {s['pages']:.1f} | {s['mkdocs']:.1f} | {total:.1f} | "
+            f"{report.pages} | {count} | {size / 2**20:.1f} | {size / turns / 1024:.0f} | "
+            f"{docs / turns / 1024:.1f} |"
+        )
+    print()
+    print("replay: the archive replayed turn by turn (what `campaign verify` does); pages: Markdown, map, charts")
+    print("written into site/; mkdocs: `mkdocs build` of them. Site size includes the theme's fixed assets.")
+    if args.keep is None:
+        shutil.rmtree(base)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,96 @@
+"""The campaign's history for the site: every resolved turn, replayed from the archive.
+
+The site never stores per-turn snapshots: it replays the archive (the same walk as
+``campaign verify``) and keeps, per turn, only what the pages show through the ruleset
+interface: public events, standings and map pieces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import canonical
+from ..core.calendar import GameDate
+from ..core.issues import CampaignError
+from ..core.phases import State
+from ..ruleset import Game
+from ..store import Store, turn_dir_name
+from ..workflow import replay_archive
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    turn: int  # 0 is the starting position, before any turn
+    date: GameDate | None
+    events: list[dict[str, Any]]  # the public events, as archived
+    standings: list[dict[str, Any]]
+    pieces: list[dict[str, Any]]
+
+
+@dataclass
+class History:
+    game: Game
+    state: State  # the current state (the turn being ordered now)
+    start: TurnRecord
+    turns: list[TurnRecord]  # resolved turns, in order
+    colors: dict[str, str]
+    config: dict[str, Any]
+
+    @property
+    def records(self) -> list[TurnRecord]:
+        return [self.start, *self.turns]
+
+    @property
+    def last(self) -> TurnRecord:
+        return self.turns[-1] if self.turns else self.start
+
+    @property
+    def current_turn(self) -> int:
+        return int(self.state["turn"])
+
+
+# Colours for factions that have none of their own: the demo palette's first eight.
+FALLBACK_COLORS = ("#c0392b", "#2e6fbd", "#2e8b57", "#b8860b", "#8e44ad", "#138d75", "#d35400", "#5d6d7e")
+
+
+def _public(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for e in events if e.get("visibility") == "public"]
+
+
+def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda xs: xs) -> History:
+    store.require()
+    state = store.state()
+    game = store.game(state)
+    start_path = store.turns_dir / turn_dir_name(0) / "state.yaml"
+    if not start_path.exists():
+        raise CampaignError("the initial state (campaign/turns/0000/state.yaml) is missing")
+    start_state = canonical.read_yaml(start_path)
+    ruleset = game.ruleset
+
+    def record(turn: int, events: list[dict[str, Any]], after: State) -> TurnRecord:
+        return TurnRecord(
+            turn,
+            game.calendar.date(turn) if turn > 0 else None,
+            _public(events),
+            ruleset.standings(game, after),
+            ruleset.map_pieces(game, after),
+        )
+
+    turns = []
+    archived = store.archived_turns()
+    for replayed in progress(replay_archive(store, archived[-1] if archived else 0)):
+        if replayed.problems or replayed.result is None:
+            raise CampaignError(
+                f"turn {replayed.turn} does not replay from the archive: {'; '.join(replayed.problems)}",
+                "run campaign verify to see every mismatch; the site is only built from a sound archive",
+            )
+        events = [e.to_data() for e in replayed.result.events]
+        turns.append(record(replayed.turn, events, replayed.result.state))
+    players = store.players().get("factions", {}) or {}
+    colors = {
+        f: str((players.get(f) or {}).get("color") or FALLBACK_COLORS[i % len(FALLBACK_COLORS)])
+        for i, f in enumerate(game.factions)
+    }
+    return History(game, state, record(0, [], start_state), turns, colors, store.config())

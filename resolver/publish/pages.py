@@ -1,0 +1,613 @@
+"""Every generated page of the campaign site, as files for ``site/`` (the MkDocs docs_dir).
+
+Pages are Markdown rendered from the Jinja2 templates in ``templates/site/`` (a campaign
+may override any of them in its own ``templates/site/``). Links between pages are
+Markdown links to source files, which MkDocs checks and rewrites; only iframes and
+images inside HTML blocks need URLs, computed here from the page's output URL.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import json
+import posixpath
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from ..core.gm import actions as gm_actions
+from ..core.orders import order_file_schema
+from ..core.rulesdoc import RulesSection, RulesTable, flatten, words
+from ..engine import ENGINE_PHASES
+from ..store import ENGINE_TEMPLATES, Store
+from . import plots, text
+from .headlines import headlines
+from .history import History, TurnRecord
+from .maps import leaflet_files, world_map_html
+
+ASSETS = "assets/campaign"
+MAP_PAGE = "map/world.html"
+SITE_TEMPLATES = ENGINE_TEMPLATES / "site"
+EPOCH = dt.date(2000, 1, 1)  # the blog needs calendar dates: turn N is published on EPOCH + N - 1 days
+MARKER = "<!-- Written by `campaign site`: edit site/welcome.md or templates/site/, not this file. -->"
+MAX_NAV_CHILDREN = 12  # more siblings than this in one navigation section get grouped
+
+
+def turn_date(turn: int) -> dt.date:
+    """The stand-in calendar date of a turn's newspaper issue: fixed by the turn number, never the clock."""
+    return EPOCH + dt.timedelta(days=max(turn, 1) - 1)
+
+
+def page_url(src: str) -> str:
+    """The output URL (directory style) of a Markdown source path, relative to the site root."""
+    if src.endswith("index.md"):
+        return src[: -len("index.md")]
+    return src[: -len(".md")] + "/"
+
+
+def rel_url(from_url: str, target: str) -> str:
+    return posixpath.relpath(target, from_url or ".")
+
+
+def chronicle_src(turn: int) -> str:
+    return f"chronicle/turn-{turn}.md"
+
+
+def issue_src(turn: int) -> str:
+    return f"newspaper/posts/turn-{turn}.md"
+
+
+def issue_url(turn: int) -> str:
+    return f"newspaper/turn-{turn}/"  # the blog's post_url_format is "{slug}"
+
+
+def year_src(year: int) -> str:
+    return f"chronicle/year-{year}/index.md"
+
+
+def faction_src(faction: str) -> str:
+    return f"factions/{faction}/index.md"
+
+
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}")
+
+
+@dataclass
+class Nav:
+    """The navigation tree, as MkDocs' ``nav`` setting."""
+
+    chronicle: list[Any] = field(default_factory=list)
+    factions: list[Any] = field(default_factory=list)
+
+
+class SitePages:
+    def __init__(self, store: Store, history: History, welcome: str | None) -> None:
+        self.store = store
+        self.history = history
+        self.game = history.game
+        self.welcome = welcome
+        self.files: dict[str, bytes] = {}
+        self.nav = Nav()
+        search = [str(p) for p in (store.root / "templates" / "site", SITE_TEMPLATES) if p.is_dir()]
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(search),
+            undefined=jinja2.StrictUndefined,
+            autoescape=False,
+            finalize=text.finalize,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters.update(
+            h=text.h, md=text.md, para=text.para, plural=text.plural, noun_plural=text.noun_plural
+        )
+        for f, color in history.colors.items():
+            if not _COLOR.fullmatch(color):
+                history.colors[f] = "#6f6a64"  # an unusable colour from players.yaml must not reach HTML
+        self._headlines: dict[int, list[str]] = {}
+        self.numeric = self._numeric_columns()
+
+    # -- helpers ----------------------------------------------------------------------------------------
+
+    def render(self, template: str, src: str, **context: Any) -> None:
+        here = posixpath.dirname(src)
+        url = page_url(src)
+        common = {
+            "game": self.game,
+            "history": self.history,
+            # Paths are made here from ids, never from player text: they are printed as they are.
+            "link": lambda target: Markup(posixpath.relpath(target, here or ".")),
+            "url": lambda target: text.h(rel_url(url, target)),
+            "name": self.game.name_of,
+            "swatch": self.swatch,
+            "date_of": self.date_label,
+        }
+        body = self.env.get_template(template).render(**common, **context)
+        self.files[src] = _tidy(body).encode()
+
+    def swatch(self, faction: str | None) -> Markup:
+        color = self.history.colors.get(faction or "", "#6f6a64")
+        return Markup(f'<span class="ck-swatch" style="background:{color}" aria-hidden="true"></span>')
+
+    def date_label(self, turn: int) -> str:
+        return self.game.calendar.date(turn).label if turn > 0 else "the start"
+
+    def headlines_of(self, rec: TurnRecord) -> list[str]:
+        if rec.turn not in self._headlines:
+            found = headlines(self.game, rec.events)
+            self._headlines[rec.turn] = found or [f"All quiet: {self.date_label(rec.turn)}"]
+        return self._headlines[rec.turn]
+
+    def _numeric_columns(self) -> list[str]:
+        rows = self.history.last.standings or self.history.start.standings
+        if not rows:
+            return []
+        return [
+            k
+            for k, v in rows[0].items()
+            if k != "faction" and isinstance(v, int | float) and not isinstance(v, bool)
+        ]
+
+    # -- all pages ----------------------------------------------------------------------------------------
+
+    def build(self) -> dict[str, bytes]:
+        self.assets()
+        self.chronicle()
+        self.newspaper()
+        self.world_map()
+        self.factions()
+        self.rules()
+        self.play()
+        self.home()
+        return self.files
+
+    def assets(self) -> None:
+        for name in ("campaign.css", "campaign-map.css", "campaign-map.js"):
+            self.files[f"{ASSETS}/{name}"] = self._asset(name)
+        for name, data in leaflet_files().items():
+            self.files[f"{ASSETS}/vendor/leaflet/{name}"] = data
+
+    def _asset(self, name: str) -> bytes:
+        own = self.store.root / "templates" / "site" / "assets" / name
+        return (own if own.is_file() else SITE_TEMPLATES / "assets" / name).read_bytes()
+
+    def home(self) -> None:
+        last = self.history.last
+        deadline = self.history.config.get("deadline")
+        if isinstance(deadline, Mapping):
+            deadline = deadline.get("at") or deadline.get("next") or deadline.get("due")
+        current = self.history.current_turn
+        self.render(
+            "home.md.j2",
+            "index.md",
+            welcome=Markup(self.welcome) if self.welcome is not None else None,
+            current=current,
+            current_date=self.game.calendar.date(current).label if current > 0 else "",
+            deadline=str(deadline) if deadline not in (None, "") else "",
+            standings=self.standings_rows(self.game.ruleset.standings(self.game, self.history.state)),
+            columns=self.numeric,
+            last=last,
+            headlines=self.headlines_of(last) if last.turn else [],
+            issue=issue_src(last.turn) if last.turn else None,
+            map_src=MAP_PAGE,
+        )
+        # Mark the page as generated, so an old hand-written index.md is told apart (site.adopt_legacy_index).
+        head, sep, rest = self.files["index.md"].decode().partition("\n---\n")
+        self.files["index.md"] = f"{head}{sep}{MARKER}\n{rest}".encode()
+
+    def standings_rows(self, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        return [{**row, "name": self.game.name_of(row["faction"])} for row in rows]
+
+    # -- chronicle ----------------------------------------------------------------------------------------
+
+    def chronicle(self) -> None:
+        turns = self.history.turns
+        cal = self.game.calendar
+        years: dict[int, list[TurnRecord]] = {}
+        for rec in turns:
+            years.setdefault(cal.date(rec.turn).year, []).append(rec)
+        for i, rec in enumerate(turns):
+            self.chronicle_turn(
+                rec, turns[i - 1] if i else None, turns[i + 1] if i + 1 < len(turns) else None
+            )
+        for year, recs in years.items():
+            self.render(
+                "chronicle-year.md.j2",
+                year_src(year),
+                year=year,
+                year_label=f"{cal.year_name} {year}",
+                groups=self._period_groups(recs),
+                chronicle_src=chronicle_src,
+                headlines=self.headlines_of,
+            )
+        self.render(
+            "chronicle-index.md.j2",
+            "chronicle/index.md",
+            years=[(y, f"{cal.year_name} {y}", recs) for y, recs in years.items()],
+            year_src=year_src,
+            chronicle_src=chronicle_src,
+            short_label=self.short_label,
+            headlines=self.headlines_of,
+        )
+        self.nav.chronicle = ["chronicle/index.md", *self._chronicle_nav(years)]
+
+    def short_label(self, turn: int) -> str:
+        d = self.game.calendar.date(turn)
+        return d.period if d.step is None else f"{self.game.calendar.step_name} {d.step}, {d.period}"
+
+    def _period_groups(self, recs: list[TurnRecord]) -> list[tuple[str, list[TurnRecord]]]:
+        groups: dict[str, list[TurnRecord]] = {}
+        for rec in recs:
+            groups.setdefault(self.game.calendar.date(rec.turn).period, []).append(rec)
+        return list(groups.items())
+
+    def _chronicle_nav(self, years: Mapping[int, list[TurnRecord]]) -> list[Any]:
+        cal = self.game.calendar
+
+        def year_entry(year: int, recs: list[TurnRecord]) -> dict[str, Any]:
+            children: list[Any] = [year_src(year)]
+            if len(recs) > MAX_NAV_CHILDREN:  # many turns a year (weekly turns): one level per period
+                for period, group in self._period_groups(recs):
+                    children.append(
+                        {period: [{self.nav_label(r.turn): chronicle_src(r.turn)} for r in group]}
+                    )
+            else:
+                children += [{self.nav_label(r.turn): chronicle_src(r.turn)} for r in recs]
+            return {f"{cal.year_name} {year}": children}
+
+        return group_eras([year_entry(y, recs) for y, recs in years.items()], list(years), cal.year_name)
+
+    def nav_label(self, turn: int) -> str:
+        return f"Turn {turn} · {self.short_label(turn)}"
+
+    def chronicle_turn(self, rec: TurnRecord, prev: TurnRecord | None, nxt: TurnRecord | None) -> None:
+        self.render(
+            "chronicle-turn.md.j2",
+            chronicle_src(rec.turn),
+            rec=rec,
+            date=rec.date.label if rec.date else "",
+            prev=prev,
+            next=nxt,
+            chronicle_src=chronicle_src,
+            issue=issue_src(rec.turn),
+            headlines=self.headlines_of(rec),
+            sections=self.prose(rec),
+            press=sum(1 for e in rec.events if e["kind"] == "press"),
+            rumors=sum(1 for e in rec.events if e["kind"] == "rumor"),
+            map_src=MAP_PAGE,
+            pieces=self.pieces_by_owner(rec),
+            year_src=year_src(rec.date.year) if rec.date else None,
+        )
+
+    def prose(self, rec: TurnRecord) -> list[dict[str, Any]]:
+        """The turn's public events as sections (one per phase, in turn order) of paragraphs: consecutive
+        events led by the same faction make one paragraph; an event with dice gets its own, with a summary."""
+        titles = {ENGINE_PHASES["before"]["id"]: ENGINE_PHASES["before"]["title"]}
+        titles.update({p.id: p.title for p in self.game.phases})
+        sections: dict[str, list[dict[str, Any]]] = {}
+        for e in rec.events:
+            if e["kind"] in ("press", "rumor"):
+                continue
+            paragraphs = sections.setdefault(e.get("phase") or "", [])
+            lead = (e.get("actors") or [None])[0]
+            sentence = self.game.ruleset.describe(e, self.game)
+            if e.get("rolls") or not paragraphs or paragraphs[-1]["lead"] != lead or paragraphs[-1]["dice"]:
+                paragraphs.append(
+                    {
+                        "lead": lead,
+                        "sentences": [sentence],
+                        "dice": text.dice_summary(e),
+                        "rolls": text.roll_lines(e),
+                    }
+                )
+            else:
+                paragraphs[-1]["sentences"].append(sentence)
+        return [
+            {"title": titles.get(phase, words(phase) or "Events"), "paragraphs": paragraphs}
+            for phase, paragraphs in sections.items()
+        ]
+
+    def pieces_by_owner(self, rec: TurnRecord) -> list[dict[str, Any]]:
+        groups: dict[str | None, list[dict[str, Any]]] = {}
+        for p in rec.pieces:
+            groups.setdefault(p.get("owner"), []).append(p)
+        order = [f for f in self.game.factions if f in groups] + ([None] if None in groups else [])
+        world = self.game.world
+        return [
+            {
+                "faction": f,
+                "name": self.game.name_of(f) if f else "Unclaimed",
+                "pieces": [
+                    {
+                        **p,
+                        "where": world[p["location"]].label
+                        if p.get("location") in world
+                        else p.get("location"),
+                    }
+                    for p in groups[f]
+                ],
+            }
+            for f in order
+        ]
+
+    # -- newspaper ----------------------------------------------------------------------------------------
+
+    def newspaper(self) -> None:
+        for rec in self.history.turns:
+            press = [
+                {
+                    "faction": e["actors"][0],
+                    "headline": e["data"].get("headline", ""),
+                    "body": e["data"].get("body", ""),
+                }
+                for e in rec.events
+                if e["kind"] == "press" and e.get("actors")
+            ]
+            rumors = [e["data"].get("text", "") for e in rec.events if e["kind"] == "rumor"]
+            self.render(
+                "newspaper-issue.md.j2",
+                issue_src(rec.turn),
+                rec=rec,
+                date=turn_date(rec.turn).isoformat(),
+                label=rec.date.label if rec.date else "",
+                headlines=self.headlines_of(rec),
+                press=press,
+                rumors=rumors,
+                chronicle=chronicle_src(rec.turn),
+            )
+        cal = self.game.calendar
+        years: dict[int, list[TurnRecord]] = {}
+        for rec in self.history.turns:
+            years.setdefault(cal.date(rec.turn).year, []).append(rec)
+        self.render(
+            "newspaper-index.md.j2",
+            "newspaper/index.md",
+            issues_page="newspaper/issues.md",
+            turns=len(self.history.turns),
+        )
+        self.render(
+            "newspaper-issues.md.j2",
+            "newspaper/issues.md",
+            years=[(f"{cal.year_name} {y}", recs) for y, recs in reversed(years.items())],
+            issue_src=issue_src,
+            headlines=self.headlines_of,
+            short_label=self.short_label,
+        )
+
+    # -- the map ------------------------------------------------------------------------------------------
+
+    def world_map(self) -> None:
+        title = f"Map of {self.game.name}"
+        assets = rel_url(posixpath.dirname(MAP_PAGE) + "/", ASSETS)
+        self.files[MAP_PAGE] = world_map_html(self.history, assets, title).encode()
+        self.render(
+            "map.md.j2",
+            "map/index.md",
+            map_src=MAP_PAGE,
+            last=self.history.last,
+            pieces=self.pieces_by_owner(self.history.last),
+            chronicle_src=chronicle_src,
+        )
+
+    # -- factions -----------------------------------------------------------------------------------------
+
+    def factions(self) -> None:
+        records = self.history.records
+        turns = [r.turn for r in records]
+        series: dict[str, dict[str, list[float]]] = {}
+        for rec in records:
+            for row in rec.standings:
+                for col in self.numeric:
+                    series.setdefault(row["faction"], {}).setdefault(col, []).append(
+                        float(row.get(col, 0) or 0)
+                    )
+        factions = list(self.game.factions)
+        players = self.store.players().get("factions", {}) or {}
+        charts: list[dict[str, Any]] = []
+        for col in self.numeric:
+            lines = [
+                plots.Series(
+                    self.game.name_of(f),
+                    self.history.colors[f],
+                    series.get(f, {}).get(col, []),
+                    plots.DASHES[i % len(plots.DASHES)],
+                )
+                for i, f in enumerate(factions[:MAX_NAV_CHILDREN])
+            ]
+            path = f"factions/charts/{col}.svg"
+            self.files[path] = plots.line_chart(lines, turns, f"{words(col)} by turn").encode()
+            charts.append({"column": col, "src": path, "lines": lines})
+        current = {r["faction"]: r for r in self.game.ruleset.standings(self.game, self.history.state)}
+        rank = {f: i + 1 for i, f in enumerate(current)}
+        for i, f in enumerate(factions):
+            own = []
+            for col in self.numeric:
+                values = series.get(f, {}).get(col, [])
+                others = [
+                    plots.Series(
+                        self.game.name_of(o), "#b9b2a8", series.get(o, {}).get(col, []), strong=False
+                    )
+                    for o in factions[:MAX_NAV_CHILDREN]
+                    if o != f
+                ]
+                mine = plots.Series(self.game.name_of(f), self.history.colors[f], values, plots.DASHES[0])
+                path = f"factions/{f}/{col}.svg"
+                self.files[path] = plots.line_chart([*others, mine], turns, f"{words(col)} by turn").encode()
+                own.append(
+                    {
+                        "column": col,
+                        "src": path,
+                        "alt": plots.describe_series(self.game.name_of(f), col, turns, values),
+                        "values": values,
+                    }
+                )
+            latest = self.pieces_by_owner(self.history.last)
+            mine_pieces = next((g["pieces"] for g in latest if g["faction"] == f), [])
+            kinds: dict[str, list[dict[str, Any]]] = {}
+            for p in mine_pieces:
+                kinds.setdefault(str(p.get("kind", "piece")), []).append(p)
+            self.render(
+                "faction.md.j2",
+                faction_src(f),
+                faction=f,
+                color=self.history.colors[f],
+                profile=str((players.get(f) or {}).get("profile") or ""),
+                standing=current.get(f, {}),
+                rank=rank.get(f),
+                total=len(current),
+                columns=self.numeric,
+                charts=own,
+                turns=turns,
+                kinds=kinds,
+                deeds=self.deeds(f),
+                press=self.press_of(f),
+                chronicle_src=chronicle_src,
+                issue_src=issue_src,
+                index=i,
+            )
+        self.render(
+            "factions-index.md.j2",
+            "factions/index.md",
+            standings=self.standings_rows(current.values()),
+            columns=self.numeric,
+            charts=charts,
+            faction_src=faction_src,
+            turns=turns,
+        )
+        self.nav.factions = ["factions/index.md"]
+        if len(factions) <= MAX_NAV_CHILDREN * 2:
+            # MkDocs prints menu titles as HTML: a name chosen by a player is escaped first.
+            self.nav.factions += [{html.escape(self.game.name_of(f)): faction_src(f)} for f in factions]
+
+    def deeds(self, faction: str, limit: int = 12) -> list[dict[str, Any]]:
+        found = []
+        for rec in reversed(self.history.turns):
+            for e in rec.events:
+                if faction in (e.get("actors") or []) and e["kind"] not in ("press", "rumor"):
+                    found.append({"turn": rec.turn, "text": self.game.ruleset.describe(e, self.game)})
+            if len(found) >= limit:
+                break
+        return found[:limit]
+
+    def press_of(self, faction: str, limit: int = 10) -> list[dict[str, Any]]:
+        found = []
+        for rec in reversed(self.history.turns):
+            for e in rec.events:
+                if e["kind"] == "press" and (e.get("actors") or [None])[0] == faction:
+                    found.append({"turn": rec.turn, "headline": e["data"].get("headline", "")})
+            if len(found) >= limit:
+                break
+        return found[:limit]
+
+    # -- rules --------------------------------------------------------------------------------------------
+
+    def rules(self) -> None:
+        rules = self.game.rules
+        notes = [n for n in rules.get("house_rules", []) or [] if isinstance(n, Mapping)]
+        sections = self.game.ruleset.rules_sections(self.game)
+
+        def notes_for(section: RulesSection) -> list[Mapping[str, Any]]:
+            return [
+                n
+                for n in notes
+                if any(
+                    str(n.get("rule", "")) == k or str(n.get("rule", "")).startswith(k + ".")
+                    for k in section.keys
+                )
+            ]
+
+        phases = [
+            ENGINE_PHASES["before"],
+            *[
+                {"id": p.id, "title": p.title, "summary": p.summary, "when": p.when_text()}
+                for p in self.game.phases
+            ],
+            ENGINE_PHASES["after"],
+        ]
+        cal = self.game.calendar
+        self.render(
+            "rules.md.j2",
+            "rules/index.md",
+            phases=phases,
+            calendar=cal,
+            sections=[{"s": s, "notes": notes_for(s)} for s in sections],
+            is_table=lambda b: isinstance(b, RulesTable),
+            stock=list(rules.get("stock", [])),
+        )
+        self.render(
+            "rules-orders.md.j2",
+            "rules/orders.md",
+            actions=list(self.game.actions.values()),
+            gm=list(gm_actions(self.game).values()),
+            yaml_example=_yaml_example,
+        )
+        overrides = [(path, value) for path, value in flatten(self.game.house_rules)]
+        self.render("rules-house.md.j2", "rules/house-rules.md", notes=notes, overrides=overrides)
+
+    # -- how to play --------------------------------------------------------------------------------------
+
+    def play(self) -> None:
+        game, state = self.game, self.history.state
+        active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
+        templates = []
+        for f in active:
+            body = self.store.render_template(game, state, f)
+            self.files[f"play/templates/{f}.yaml"] = body.encode()
+            templates.append({"faction": f, "body": body, "file": f"play/templates/{f}.yaml"})
+        schema = order_file_schema(
+            game.ruleset.title, game.campaign, game.factions, game.actions, gm_actions(game)
+        )
+        self.files["play/orders.schema.json"] = (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
+        example = next((dict(s.example) for s in game.actions.values() if s.example), {})
+        self.render(
+            "play.md.j2",
+            "play/index.md",
+            current=self.history.current_turn,
+            current_date=game.calendar.date(self.history.current_turn).label,
+            example_faction=active[0] if active else (game.factions[0] if game.factions else "faction"),
+            example=_yaml_example(example) if example else "",
+            schema="play/orders.schema.json",
+        )
+        self.render(
+            "play-templates.md.j2",
+            "play/templates.md",
+            templates=templates,
+            current=self.history.current_turn,
+        )
+
+
+def group_eras(entries: list[Any], years: list[int], year_name: str, size: int = 10) -> list[Any]:
+    """Year sections as they are or, past MAX_NAV_CHILDREN years, in eras of ``size`` years: the menu
+    stays about a screen long however long the campaign runs."""
+    if len(entries) <= MAX_NAV_CHILDREN:
+        return entries
+    eras = []
+    for start in range(0, len(entries), size):
+        chunk = years[start : start + size]
+        label = f"{year_name}s {chunk[0]}–{chunk[-1]}" if len(chunk) > 1 else f"{year_name} {chunk[0]}"
+        eras.append({label: entries[start : start + size]})
+    return eras
+
+
+def _yaml_example(example: Mapping[str, Any]) -> str:
+    """One order as the YAML a player writes: ``- action: move`` then its fields."""
+    lines = []
+    for i, (key, value) in enumerate(example.items()):
+        lines.append(("- " if i == 0 else "  ") + f"{key}: {json.dumps(value, ensure_ascii=False)}")
+    return "\n".join(lines)
+
+
+def _tidy(body: str) -> str:
+    """At most one blank line in a row, and one newline at the end: stable, diff-friendly pages."""
+    return re.sub(r"\n{3,}", "\n\n", body).strip() + "\n"
+
+
+def read_welcome(site_dir: Path) -> str | None:
+    path = site_dir / "welcome.md"
+    return path.read_text(encoding="utf-8") if path.is_file() else None

@@ -1,0 +1,298 @@
+"""The factions ruleset (seed 002, "Faction Turn").
+
+The organisations behind a role-playing campaign (guilds, cults, noble houses) compete for a city of
+locales. Each lieutenant takes one action a turn, aided by units up to the faction's Cohesion; 2d6 plus
+a modifier decides it in four bands; forces combine by doubling; projects, stealth, influence with NPC
+factions and upkeep in capital and reach shape the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ...core.fields import ActionSpec
+from ...core.orders import OrderFile
+from ...core.phases import PhaseFn, State
+from ...core.rulesdoc import RulesSection
+from ...core.world import World
+from ...ruleset import FactionSetup, Game, Ruleset
+from . import bot, orders, phases, rulesdoc, setup
+from . import model as m
+
+INFLUENCE = "influence:"  # GM grants of influence name the NPC faction: influence:watch
+
+
+class Factions(Ruleset):
+    id = "factions"
+    title = "Factions"
+    summary = (
+        "Guilds, cults and noble houses compete for a city: lieutenants act once a turn with units at their "
+        "side, 2d6 decide in four bands, forces combine by doubling, and influence with the city's powers, "
+        "stealth and upkeep in capital and reach shape the rest."
+    )
+    source = "“Faction Turn” (seed 002)"
+    entity_kinds: ClassVar[Mapping[str, str]] = {"asset": "assets", "location": "locations"}
+
+    def phase_functions(self) -> Mapping[str, PhaseFn]:
+        return phases.PHASES
+
+    def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
+        return orders.action_specs(rules)
+
+    def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
+        return setup.generate_world(seed, rules, factions)
+
+    def initial_state(
+        self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
+    ) -> State:
+        return setup.initial_state(world, rules, factions, seed)
+
+    def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
+        orders.check_orders(game, state, of)
+
+    def bot_orders(self, game: Game, state: State, faction: str) -> dict[str, Any]:
+        return bot.orders_for(game, state, faction)
+
+    def rules_sections(self, game: Game) -> list[RulesSection]:
+        return rulesdoc.sections(game.rules)
+
+    def headline(self, event: Mapping[str, Any], game: Game) -> tuple[int, str] | None:
+        """The newspaper prints the turn's interpretation; the engine's own kinds keep their headlines."""
+        if event["kind"] == "headline":
+            return int(game.rules["interpretation"]["headline_weight"]), self.describe(event, game)
+        return super().headline(event, game)
+
+    # -- stocks: capital and reach, and influence per NPC faction ------------------------------------------
+
+    def stock_names(self, game: Game) -> tuple[str, ...]:
+        return (*game.rules["stock"], *(f"{INFLUENCE}{npc}" for npc in game.rules["npc_factions"]))
+
+    def stock_account(self, state: State, faction: str, stock: str) -> tuple[dict[str, int], str]:
+        if stock.startswith(INFLUENCE):
+            return state["factions"][faction]["influence"], stock.removeprefix(INFLUENCE)
+        return state["factions"][faction]["stock"], stock
+
+    # -- what players and readers see --------------------------------------------------------------------
+
+    def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        rules, f = game.rules, state["factions"][faction]
+        stock = f["stock"]
+        upkeep = {"capital": 0, "reach": 0}
+        for asset in m.assets_of(state, rules, faction):
+            for k, n in m.upkeep_of(rules, asset).items():
+                upkeep[k] = upkeep.get(k, 0) + n
+        income = m.income_of(rules, state, faction)
+        lines = [
+            f"Capital {stock.get('capital', 0)}, reach {stock.get('reach', 0)}; "
+            f"Cohesion {m.cohesion(state, faction)}. "
+            f"Income {income['capital']} capital and {income['reach']} reach a turn; "
+            f"upkeep {upkeep['capital']} capital and {upkeep['reach']} reach.",
+        ]
+        influence = ", ".join(
+            f"{m.npc_name(rules, n)} {k}" for n, k in sorted(f.get("influence", {}).items())
+        )
+        lines.append(
+            f"Influence: {influence or 'none'}."
+            + (
+                f" Allied with: {', '.join(m.npc_name(rules, n) for n in f['allies'])}."
+                if f.get("allies")
+                else ""
+            )
+        )
+        for asset in m.assets_of(state, rules, faction):
+            hidden = ", concealed" if asset.get("concealed") else ""
+            lines.append(
+                f"{m.describe_asset(rules, asset)} at {m.location_label(state, asset['location'])} "
+                f"[{asset['location']}]{hidden}."
+            )
+        held = m.holdings_of(state, faction)
+        if held:
+            lines.append(
+                "Holdings: " + ", ".join(f"{m.location_label(state, lid)} [{lid}]" for lid in held) + "."
+            )
+        for _, p in sorted(state["projects"].items()):
+            if p["owner"] == faction:
+                lines.append(
+                    f"Project {p['id']}: {p['title']}, {p['progress']} of {p['needed']} successes"
+                    + ("" if p.get("pausable", True) else "; must be worked on every turn")
+                    + "."
+                )
+        if f.get("items"):
+            lines.append(
+                "Items: " + ", ".join(f"{name} ×{n}" for name, n in sorted(f["items"].items())) + "."
+            )
+        return lines
+
+    def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
+        rows = []
+        for faction in game.factions:
+            f, rules = state["factions"][faction], game.rules
+            rows.append(
+                {
+                    "faction": faction,
+                    "name": game.name_of(faction),
+                    "status": f.get("status", "active"),
+                    "holdings": len(m.holdings_of(state, faction)),
+                    "lieutenants": len(m.assets_of(state, rules, faction, "lieutenant")),
+                    "units": len(m.assets_of(state, rules, faction, "unit")),
+                    "static_assets": len(m.assets_of(state, rules, faction, "static")),
+                    "capital": f["stock"].get("capital", 0),
+                    "reach": f["stock"].get("reach", 0),
+                    "influence": sum(f.get("influence", {}).values()),
+                }
+            )
+        return sorted(
+            rows,
+            key=lambda r: (-r["holdings"], -(r["units"] + r["static_assets"]), -r["capital"], r["faction"]),
+        )
+
+    def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
+        rules, pieces = game.rules, []
+        for _, loc in sorted(state["locations"].items()):
+            holder = loc.get("holder")
+            if holder is None:
+                continue
+            npc = m.is_npc(rules, holder)
+            pieces.append(
+                {
+                    "kind": "holding",
+                    "location": loc["locale"],
+                    "owner": None if npc else holder,
+                    "label": loc["name"],
+                    "detail": f"held by {m.npc_name(rules, holder) if npc else game.name_of(holder)}",
+                    "size": 1,
+                }
+            )
+        for _, asset in sorted(state["assets"].items()):
+            if asset.get("concealed"):
+                continue  # concealed assets are not on the public map
+            kind = m.kind_of(rules, asset)
+            pieces.append(
+                {
+                    "kind": kind,
+                    "location": m.locale_of(state, asset["location"]),
+                    "owner": asset["owner"],
+                    "label": f"{game.name_of(asset['owner'])}: {m.name_of(rules, asset)}",
+                    "detail": f"{m.describe_asset(rules, asset)} at "
+                    f"{m.location_label(state, asset['location'])}",
+                    "size": m.level_of(rules, asset) if kind != "static" else 1,
+                }
+            )
+        return pieces
+
+    def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+        rules = game.rules
+        lieutenants = m.assets_of(state, rules, faction, "lieutenant")
+        if not lieutenants:
+            return []
+        first = lieutenants[0]
+        here = m.locale_of(state, first["location"])
+        examples: list[dict[str, Any]] = []
+        npcs = sorted(
+            {m.holder_of(state, lid) for lid in m.locations_in(state, here)} & set(rules["npc_factions"])
+        )
+        if npcs:
+            examples.append(
+                {"action": "influence", "lieutenant": first["id"], "npc": npcs[0], "discreet": True}
+            )
+        public = [lid for lid in m.locations_in(state, here) if m.holder_of(state, lid) is None]
+        if public:
+            examples.append(
+                {
+                    "action": "build",
+                    "lieutenant": first["id"],
+                    "asset_type": "guildhall",
+                    "location": public[0],
+                }
+            )
+        if len(lieutenants) > 1:
+            second = lieutenants[1]
+            nearby = [
+                lid
+                for lid in state["locations"]
+                if m.locale_of(state, lid) in game.world.neighbours(m.locale_of(state, second["location"]))
+                and m.admits(state, rules, lid, faction)
+            ]
+            if nearby:
+                units = [
+                    u["id"] for u in m.assets_at(state, second["location"]) if m.kind_of(rules, u) == "unit"
+                ]
+                examples.append(
+                    {
+                        "action": "move_minion",
+                        "lieutenant": second["id"],
+                        "to": nearby[0],
+                        "units": units[: m.cohesion(state, faction)],
+                    }
+                )
+        return examples
+
+    # -- GM orders ----------------------------------------------------------------------------------------
+
+    def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+        rules, problems = game.rules, []
+        if kind == "asset":
+            if data.get("owner") not in game.factions:
+                problems.append(f"'owner' must be one of: {', '.join(game.factions)}")
+            if data.get("type") not in rules["asset_types"]:
+                problems.append(f"'type' must be one of: {', '.join(rules['asset_types'])}")
+            if data.get("location") not in state["locations"]:
+                problems.append("'location' must be a location id such as p-varnel/tavern")
+            if data.get("type") == "lieutenant":
+                if not isinstance(data.get("level"), int) or data["level"] < 1:
+                    problems.append("a lieutenant needs a 'level' of 1 or more")
+                ratings = data.get("ratings")
+                if not isinstance(ratings, dict) or set(ratings) - set(rules["ratings"]):
+                    problems.append(f"a lieutenant needs 'ratings' among: {', '.join(rules['ratings'])}")
+        elif kind == "location":
+            if data.get("locale") not in game.world:
+                problems.append("'locale' must be a locale id of the world, such as p-varnel")
+            if data.get("kind") not in rules["location_kinds"]:
+                problems.append(f"'kind' must be one of: {', '.join(rules['location_kinds'])}")
+            if not data.get("name"):
+                problems.append("a location needs a 'name'")
+            holder = data.get("holder")
+            if holder is not None and holder not in game.factions and holder not in rules["npc_factions"]:
+                problems.append("'holder' must be a faction, an NPC faction or null")
+        return problems
+
+    def judgement_subjects(self, game: Game, state: State, faction: str) -> list[str]:
+        lieutenants = m.assets_of(state, game.rules, faction, "lieutenant")
+        return ["upkeep", *(f"plan:{a['id']}" for a in lieutenants)]
+
+    def judgement_problems(self, game: Game, subject: str, grants: Mapping[str, Any]) -> list[str]:
+        if subject == "upkeep":
+            leave = grants.get("leave_first")
+            if (
+                set(grants) - {"leave_first"}
+                or not isinstance(leave, list)
+                or not all(isinstance(a, str) for a in leave)
+            ):
+                return [
+                    "an upkeep ruling grants 'leave_first': the asset ids to leave first if reach runs short"
+                ]
+            return []
+        limit = int(game.rules["custom_modifiers"]["plan_limit"])
+        bonus = grants.get("bonus")
+        if (
+            set(grants) - {"bonus"}
+            or isinstance(bonus, bool)
+            or not isinstance(bonus, int)
+            or abs(bonus) > limit
+        ):
+            return [f"a ruling on a plan grants 'bonus': a whole number from -{limit} to {limit}"]
+        return []
+
+    def apply_judgement(
+        self, game: Game, state: State, faction: str, subject: str, grants: Mapping[str, Any]
+    ) -> str:
+        if subject == "upkeep":
+            state["factions"][faction]["upkeep_ruling"] = list(grants["leave_first"])
+            return "if reach runs short this turn, first to leave: " + ", ".join(grants["leave_first"])
+        lieutenant = state["assets"][subject.removeprefix("plan:")]
+        lieutenant.setdefault("modifiers", {})["plan"] = int(grants["bonus"])
+        return f"{int(grants['bonus']):+d} to {lieutenant['id']}'s action this turn"
+
+
+RULESET = Factions()

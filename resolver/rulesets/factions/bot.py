@@ -1,0 +1,431 @@
+"""A bot that runs a faction: a steward minds the money and the projects, an enforcer takes the fight to
+the nearest rival, an envoy works the city's NPC factions.
+
+Each lieutenant tries its role's actions in an order that turns with the turn, so over a few turns every
+action comes up, and takes the first one the rules allow and the purse pays for. Orders are read by the
+same ``Reader`` the checker and the resolver use, then handed to the validator, so what the bot submits is
+legal by construction. Choices that could go either way come from a stream seeded by the campaign, the
+turn and the faction: the bot is deterministic like everything else.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ...core.phases import State
+from ...core.rng import Stream, stream
+from ...ruleset import Game
+from . import model as m
+from .plans import Reader, Reject
+
+Order = dict[str, Any]
+
+PRESS = (
+    "{name} thanks its friends at the {place}",
+    "A word from {name}: business as usual",
+    "{name} denies every rumour",
+)
+RUMORS = (
+    "Someone has been buying every lantern oil barrel in the lower city.",
+    "A watchman swears the bridges were counted twice last night.",
+    "The fishmongers say a guild is about to change hands.",
+)
+
+
+class Draft:
+    """The faction's orders as they are written, played forward like the checker does."""
+
+    def __init__(self, game: Game, state: State, faction: str) -> None:
+        self.game, self.rules, self.faction = game, game.rules, faction
+        self.state = copy.deepcopy(state)
+        for stock, n in m.income_of(self.rules, state, faction).items():  # paid before any action
+            m.gain(self.state, faction, stock, n)
+        self.orders: list[Order] = []
+        self.hoped: dict[str, int] = {}  # what earlier orders may gain, if they succeed
+        self.assigned: set[str] = set()
+        self.reader = Reader(
+            game, self.state, faction, gained=lambda n: None, busy=self.assigned.__contains__
+        )
+
+    @property
+    def capital(self) -> int:
+        return int(self.state["factions"][self.faction]["stock"].get("capital", 0))
+
+    def influence(self, npc: str) -> int:
+        return m.influence_with(self.state, self.faction, npc)
+
+    def add(self, order: Order, *, keep: int = 0) -> bool:
+        """Add the order if it is legal now and leaves at least ``keep`` capital for upkeep.
+
+        An order with a ``backup`` may count on what earlier orders hope to gain: then the backup must be
+        payable without it, as the checker demands.
+        """
+        number = len(self.orders) + 1
+        try:
+            plan = self.reader.plan(number, order)
+        except Reject:
+            return False
+        spent = plan.costs.get("capital", 0)
+        if not m.can_pay(self.state, self.faction, plan.costs) and self.capital - spent >= keep:
+            order = {k: v for k, v in order.items() if k != "backup"}
+        elif order.get("backup") and spent <= self.capital + self.hoped.get("capital", 0) - keep:
+            try:
+                plan = self.reader.plan(number, {**order["backup"], "lieutenant": order["lieutenant"]})
+            except Reject:
+                return False
+            if (
+                m.can_pay(self.state, self.faction, plan.costs)
+                or self.capital - plan.costs.get("capital", 0) < keep
+            ):
+                return False
+            self.hoped.clear()  # spent, if it comes
+        else:
+            return False
+        m.spend(self.state, self.faction, plan.costs)
+        self.assigned |= {u["id"] for u in plan.units + plan.gathered}
+        plan.lieutenant["location"] = plan.destination
+        for unit in plan.units + plan.gathered:
+            unit["location"] = plan.units_destination or unit["location"]
+        if plan.action.id in ("raid", "steal"):
+            self.hoped["capital"] = self.hoped.get("capital", 0) + int(plan.action.by_band("take", "success"))
+        self.orders.append(order)
+        return True
+
+
+def orders_for(game: Game, state: State, faction: str) -> dict[str, Any]:
+    # Factions start their rotation at different actions, so they do not all act alike.
+    turn = int(state["turn"]) + sorted(state["factions"]).index(faction)
+    rng = stream(game.seed, f"factions/bot/{faction}/turn{state['turn']}")
+    draft = Draft(game, state, faction)
+    keep = _upkeep_reserve(draft, rng)
+    lieutenants = m.assets_of(state, game.rules, faction, "lieutenant")
+    roles: list[Callable[[Draft, m.Asset, int, Stream, int], Iterator[Order]]] = [_steward, _enforcer, _envoy]
+    # The steward acts last, so that it can spend what the enforcer's raids and thefts bring in.
+    acting = sorted(enumerate(lieutenants), key=lambda pair: (pair[0] % len(roles) == 0, pair[0]))
+    for index, lieutenant in acting:
+        role = roles[index % len(roles)]
+        for order in role(draft, lieutenant, turn, rng, keep):
+            if draft.add(order, keep=keep):
+                break
+    press, rumors = [], []
+    home = state["factions"][faction].get("home")
+    if rng.below(3) == 0 and home:
+        place = m.location_label(state, home)
+        press.append(
+            {"headline": rng.choice(PRESS).format(name=state["factions"][faction]["name"], place=place)}
+        )
+    if rng.below(4) == 0:
+        rumors.append(rng.choice(RUMORS))
+    return {"orders": draft.orders, "press": press, "rumors": rumors}
+
+
+def _upkeep_reserve(draft: Draft, rng: Stream) -> int:
+    """Capital kept back for the end of turn's upkeep; a bold faction (one turn in six) keeps nothing back."""
+    rules, state = draft.rules, draft.state
+    upkeep = sum(m.upkeep_of(rules, a).get("capital", 0) for a in m.assets_of(state, rules, draft.faction))
+    return 0 if rng.below(6) == 0 else upkeep + 1  # one to spare, against thieves
+
+
+def _turned(options: list[Callable[[], Iterator[Order]]], turn: int) -> Iterator[Order]:
+    """The role's options starting at a different one each turn, so every action has its day."""
+    start = turn % len(options)
+    for option in options[start:] + options[:start]:
+        yield from option()
+
+
+# -- the steward: money, projects, people -------------------------------------------------------------------
+
+
+def _steward(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> Iterator[Order]:
+    rules, state, faction = draft.rules, draft.state, draft.faction
+    me = lt["id"]
+    home = state["factions"][faction]["home"]
+    here = m.locale_of(state, lt["location"])
+    units_here = [
+        u for u in m.assets_of(state, rules, faction, "unit") if m.locale_of(state, u["location"]) == here
+    ]
+    projects = [p for _, p in sorted(state["projects"].items()) if p["owner"] == faction]
+    # Training must run in one stretch: it comes first once begun.
+    for p in projects:
+        if p["action"] == "train" and p["asset"] in state["assets"]:
+            yield {
+                "action": "train",
+                "lieutenant": me,
+                "unit": p["asset"],
+                "units": _aiders(draft, here, "wits"),
+            }
+    if m.locale_of(state, home) != here:
+        yield _step_towards(draft, lt, m.locale_of(state, home), units=[])
+
+    def build() -> Iterator[Order]:
+        if not any(p["action"] == "build" for p in projects):
+            public = [
+                lid for lid in m.locations_in(state, here) if m.holder_of(state, lid) in (None, faction)
+            ]
+            for lid in public[:1]:
+                yield {"action": "build", "lieutenant": me, "asset_type": "guildhall", "location": lid}
+
+    def train() -> Iterator[Order]:
+        for u in sorted(units_here, key=lambda u: (m.level_of(rules, u), u["id"]))[:1]:
+            yield {
+                "action": "train",
+                "lieutenant": me,
+                "unit": u["id"],
+                "units": _aiders(draft, here, "wits", but=u["id"]),
+            }
+
+    def purchase() -> Iterator[Order]:
+        kind = "sellswords" if rng.below(2) else "informants"
+        order: Order = {"action": "purchase_units", "lieutenant": me, "unit_type": kind, "pay_extra": True}
+        # Should the coin the enforcer hopes to bring home not come, the steward drills a unit instead.
+        trainee = sorted(units_here, key=lambda u: (m.level_of(rules, u), u["id"]))[:1]
+        if trainee:
+            order["backup"] = {"action": "train", "unit": trainee[0]["id"]}
+        yield order
+
+    def sell() -> Iterator[Order]:
+        if draft.capital < keep + 2:  # short of money: sell the costliest unit to keep the rest
+            costly = sorted(units_here, key=lambda u: (-m.price_of(rules, u["type"]), u["id"]))
+            for u in costly[:1]:
+                yield {"action": "sell", "lieutenant": me, "asset": u["id"]}
+
+    def conceal() -> Iterator[Order]:
+        hidden = [
+            a for a in m.assets_at(state, lt["location"]) if a["owner"] == faction and not a.get("concealed")
+        ]
+        for a in hidden[:1]:
+            yield {"action": "conceal", "lieutenant": me, "asset": a["id"]}
+
+    def investigate() -> Iterator[Order]:
+        rival = _nearest_rival(draft, here)
+        if rival:
+            yield {
+                "action": "investigate",
+                "lieutenant": me,
+                "target": rival,
+                "units": _aiders(draft, here, "wits"),
+            }
+
+    yield from sell()
+    for p in projects:  # a building project is pursued to the end, though it could pause
+        if p["action"] == "build":
+            yield {
+                "action": "build",
+                "lieutenant": me,
+                "project": p["id"],
+                "units": _aiders(draft, here, "wits"),
+            }
+    yield from _turned([build, train, purchase, conceal, investigate], turn)
+
+
+# -- the enforcer: the rival next door ----------------------------------------------------------------------
+
+
+def _enforcer(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> Iterator[Order]:
+    rules, state, faction = draft.rules, draft.state, draft.faction
+    me = lt["id"]
+    here = m.locale_of(state, lt["location"])
+    rival = _nearest_rival(draft, here)
+    if rival is None:
+        return
+    target = state["factions"][rival]["home"]
+    if m.holder_of(state, target) != rival:
+        held = m.holdings_of(state, rival)
+        target = held[0] if held else target
+    goal = m.locale_of(state, target)
+    if goal != here:
+        training = {p.get("asset") for p in state["projects"].values()}
+        crew = [
+            u["id"]
+            for u in m.assets_at(state, lt["location"])
+            if u["owner"] == faction
+            and m.kind_of(rules, u) == "unit"
+            and {"fight", "sneak"} & set(m.competencies(rules, u))
+            and u["id"] not in training | draft.assigned
+        ]
+        yield _step_towards(draft, lt, goal, units=crew[:1])  # the rest stay to guard home
+        return
+    sneaky = rng.below(2) == 0
+
+    def surveil() -> Iterator[Order]:
+        yield {
+            "action": "surveil",
+            "lieutenant": me,
+            "location": target,
+            "stealthy": sneaky,
+            "units": _aiders(draft, here, "sneak"),
+        }
+
+    def steal() -> Iterator[Order]:
+        yield {
+            "action": "steal",
+            "lieutenant": me,
+            "location": target,
+            "stealthy": True,
+            "units": _aiders(draft, here, "sneak"),
+        }
+
+    def raid() -> Iterator[Order]:
+        yield {
+            "action": "raid",
+            "lieutenant": me,
+            "location": target,
+            "stealthy": sneaky,
+            "units": _aiders(draft, here, "fight"),
+        }
+
+    def attack() -> Iterator[Order]:
+        yield {"action": "attack", "lieutenant": me, "target": rival, "location": target, "pay_extra": True,
+               "units": _aiders(draft, here, "fight")}  # fmt: skip
+
+    def recruit() -> Iterator[Order]:
+        spots = [lid for lid in m.locations_in(state, here) if m.admits(state, rules, lid, faction)]
+        kind = _affordable_recruit(draft)
+        for lid in spots[:1] if kind else []:
+            yield {
+                "action": "recruit",
+                "lieutenant": me,
+                "unit_type": kind,
+                "location": lid,
+                "stealthy": sneaky,
+            }
+
+    yield from _turned([surveil, steal, raid, attack, recruit], turn)
+
+
+# -- the envoy: the city's powers ---------------------------------------------------------------------------
+
+
+def _envoy(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> Iterator[Order]:
+    rules, state, faction = draft.rules, draft.state, draft.faction
+    me = lt["id"]
+    here = m.locale_of(state, lt["location"])
+    npcs_here = sorted(
+        {h for lid in m.locations_in(state, here) if m.is_npc(rules, h := m.holder_of(state, lid))}
+    )
+    courted = sorted(npcs_here, key=lambda n: (-draft.influence(n), n))
+    if not courted:
+        patron_locales = sorted(
+            {
+                m.locale_of(state, lid)
+                for n in state["factions"][faction]["influence"]
+                for lid in m.holdings_of(state, n)
+            }
+        )
+        if patron_locales:
+            yield _step_towards(
+                draft, lt, min(patron_locales, key=lambda loc: (_distance(draft, here, loc), loc)), units=[]
+            )
+        return
+    npc = courted[0]
+    charm = _aiders(draft, here, "charm")
+    have = draft.influence(npc)
+    reach = int(state["factions"][faction]["stock"].get("reach", 0))
+    reach_upkeep = sum(m.upkeep_of(rules, a).get("reach", 0) for a in m.assets_of(state, rules, faction))
+    recruit = _affordable_recruit(draft)
+    if turn % 4 == 3 and recruit:
+        yield {"action": "recruit", "lieutenant": me, "unit_type": recruit}
+    if have >= 2:
+        held = [lid for lid in m.locations_in(state, here) if m.holder_of(state, lid) == npc]
+        deals: list[Order] = [
+            {"action": "claim", "lieutenant": me, "location": lid, "units": charm} for lid in held[:1]
+        ]
+        if not m.allied(state, faction, npc):  # an alliance first every other turn, a holding first otherwise
+            deals.insert(turn % 2, {"action": "ally", "lieutenant": me, "npc": npc, "units": charm})
+        for deal in deals:
+            if have >= 3:
+                deal["spend_influence"] = 1
+            yield deal
+    if have >= 1 and reach <= reach_upkeep + 1:
+        yield {"action": "rally", "lieutenant": me, "npc": npc, "units": charm}
+    if rng.below(3) == 0:
+        yield {"action": "influence", "lieutenant": me, "npc": npc, "stealthy": True, "units": charm}
+    yield {"action": "influence", "lieutenant": me, "npc": npc, "discreet": have >= 2, "units": charm}
+    yield {"action": "rally", "lieutenant": me, "npc": npc, "units": charm}
+
+
+# -- helpers ------------------------------------------------------------------------------------------------
+
+
+def _affordable_recruit(draft: Draft) -> str | None:
+    """A recruitable unit whose upkeep the faction's income can carry, or None."""
+    rules, state, faction = draft.rules, draft.state, draft.faction
+    income = m.income_of(rules, state, faction)
+    upkeep = {"capital": 0, "reach": 0}
+    for a in m.assets_of(state, rules, faction):
+        for k, n in m.upkeep_of(rules, a).items():
+            upkeep[k] += n
+    slack = {k: income[k] - upkeep[k] for k in upkeep}
+    kinds = sorted(
+        (t for t, d in rules["asset_types"].items() if d.get("recruitable")),
+        key=lambda t: (-slack[next(iter(rules["asset_types"][t]["upkeep"]))], t),
+    )
+    best = kinds[0] if kinds else None
+    return best if best and slack[next(iter(rules["asset_types"][best]["upkeep"]))] > 0 else None
+
+
+def _aiders(draft: Draft, locale: str, competency: str, but: str = "") -> list[str]:
+    """Free units of the faction in the locale that can aid a task, best first, up to Cohesion."""
+    rules, state = draft.rules, draft.state
+    units = [
+        u
+        for u in m.assets_of(state, rules, draft.faction, "unit")
+        if m.locale_of(state, u["location"]) == locale
+        and competency in m.competencies(rules, u)
+        and u["id"] not in draft.assigned
+        and u["id"] != but
+        and not u["id"].startswith("gained:")
+    ]
+    units.sort(key=lambda u: (-m.level_of(rules, u), u["id"]))
+    return [u["id"] for u in units[: m.cohesion(state, draft.faction)]]
+
+
+def _nearest_rival(draft: Draft, locale: str) -> str | None:
+    """The closest rival; between equals, one fixed per faction, so that not everyone picks the same."""
+    state = draft.state
+    rivals = sorted(
+        f for f in m.active_factions(state) if f != draft.faction and state["factions"][f].get("home")
+    )
+    tie = stream(draft.game.seed, f"factions/bot/{draft.faction}/rival")
+    shuffled = list(rivals)
+    tie.shuffle(shuffled)
+    return min(
+        rivals,
+        key=lambda f: (
+            _distance(draft, locale, m.locale_of(state, state["factions"][f]["home"])),
+            shuffled.index(f),
+        ),
+        default=None,
+    )
+
+
+def _distance(draft: Draft, a: str, b: str) -> int:
+    return draft.game.world.distance(a, b)
+
+
+def _step_towards(draft: Draft, lt: m.Asset, goal: str, units: list[str]) -> Order:
+    """A Move Minion order one locale along a shortest path to `goal`, to a location that lets it in."""
+    world, state = draft.game.world, draft.state
+    here = m.locale_of(state, lt["location"])
+    prev: dict[str, str] = {}
+    queue, seen = deque([here]), {here}
+    while queue:
+        at = queue.popleft()
+        for nxt in world.neighbours(at):
+            if nxt not in seen:
+                seen.add(nxt)
+                prev[nxt] = at
+                queue.append(nxt)
+    step = goal
+    while prev.get(step, here) != here:
+        step = prev[step]
+    spots = [lid for lid in m.locations_in(state, step) if m.admits(state, draft.rules, lid, draft.faction)]
+    return {
+        "action": "move_minion",
+        "lieutenant": lt["id"],
+        "to": spots[0] if spots else f"{step}/?",
+        "units": units,
+    }

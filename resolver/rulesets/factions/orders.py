@@ -1,0 +1,432 @@
+"""Factions orders: one action per lieutenant, the order models built from the catalogue, and the checker.
+
+The checker plays a faction's file forward on a sketch of its own position: lieutenants and units move,
+costs are paid, and what earlier orders may gain (capital, reach, influence, new units) is kept apart as
+*hoped* for. An order that needs a hoped-for gain must carry a backup that needs none, which is the seed's
+pre-planned plan B.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.fields import ActionSpec, Field, FieldChecker
+from ...core.orders import Order, OrderFile
+from ...core.phases import State
+from ...core.yamlsafe import Located
+from ...ruleset import Game
+from . import model as m
+from .catalogue import Action, catalogue
+from .plans import GAINED, Plan, Reader, Reject
+
+Rules = Mapping[str, Any]
+
+_LIEUTENANT = Field("lieutenant", "text", "The lieutenant who acts, by id, e.g. red-l1.", required=True)
+_UNITS = Field(
+    "units",
+    "list",
+    f"Units that aid, by id (or {GAINED}N for the unit order N gains); at most your Cohesion.",
+)
+_BACKUP = Field("backup", "mapping", "The action to take instead if this one cannot be carried out.")
+_END_AT = Field("end_at", "text", "Where the lieutenant ends the action: a location of the locale.")
+_UNITS_END_AT = Field("units_end_at", "text", "Where the aiding units end the action.")
+_PLAN = Field(
+    "plan", "text", "Your plan in a sentence or two; the GM may rule a bonus or a penalty.", max_length=600
+)
+
+
+def _target_fields(rules: Rules, action: Action) -> list[Field]:
+    npcs = tuple(rules["npc_factions"])
+    types = rules["asset_types"]
+    statics = tuple(t for t, d in types.items() if d["kind"] == "static")
+    for_sale = tuple(t for t, d in types.items() if d["kind"] == "unit" and d.get("price"))
+    recruits = tuple(t for t, d in types.items() if d["kind"] == "unit" and d.get("recruitable"))
+    fields = {
+        "ally": [Field("npc", "choice", "The NPC faction.", required=True, choices=npcs)],
+        "influence": [Field("npc", "choice", "The NPC faction.", required=True, choices=npcs)],
+        "rally": [Field("npc", "choice", "The NPC faction.", required=True, choices=npcs)],
+        "claim": [
+            Field("location", "text", "The location an NPC faction holds, e.g. p-x/market.", required=True)
+        ],
+        "attack": [
+            Field("target", "text", "The faction attacked.", required=True),
+            Field("location", "text", "Where its assets are attacked.", required=True),
+        ],
+        "raid": [Field("location", "text", "The location raided (held by another).", required=True)],
+        "steal": [Field("location", "text", "The location robbed (held by another).", required=True)],
+        "surveil": [Field("location", "text", "The location watched.", required=True)],
+        "investigate": [Field("target", "text", "The faction investigated.", required=True)],
+        "sell": [Field("asset", "text", "Your unit or static asset sold, by id.", required=True)],
+        "conceal": [Field("asset", "text", "Your asset hidden, by id.", required=True)],
+        "train": [Field("unit", "text", "Your unit trained to its next level, by id.", required=True)],
+        "build": [
+            Field("asset_type", "choice", "A static asset to build or buy.", choices=statics),
+            Field("location", "text", "Where: a public location of the locale or your own."),
+            Field("project", "text", "A building project of yours to continue, e.g. red-p1."),
+        ],
+        "purchase_units": [Field("unit_type", "choice", "The unit bought.", required=True, choices=for_sale)],
+        "recruit": [
+            Field("unit_type", "choice", "The unit recruited.", required=True, choices=recruits),
+            Field("location", "text", "Where (default: the lieutenant's location)."),
+        ],
+        "move_minion": [
+            Field("to", "text", "The location moved to, up to the move range away.", required=True),
+            Field("gather", "text", "A location of the locale whose units of yours all come along."),
+        ],
+    }
+    return fields.get(action.id, [])
+
+
+def _involves_npc(action: Action) -> bool:
+    return action.target in ("npc", "npc_location", "holder_location")
+
+
+def action_specs(rules: Rules) -> dict[str, ActionSpec]:
+    specs = []
+    for action in catalogue(rules).values():
+        fields = [_LIEUTENANT, _UNITS, *_target_fields(rules, action)]
+        if action.can_be_stealthy:
+            penalty = rules["stealth"]["penalty"]
+            fields.append(
+                Field(
+                    "stealthy",
+                    "bool",
+                    f"Act stealthily: a sneak check, and -{penalty} to the task.",
+                    default=False,
+                )
+            )
+        if action.discretion:
+            fields.append(
+                Field(
+                    "discreet",
+                    "bool",
+                    "Pay so the factions with influence over the NPC do not learn of it.",
+                    default=False,
+                )
+            )
+        if action.extra:
+            fields.append(Field("pay_extra", "bool", f"If it arises: {action.extra['text']}", default=False))
+        if action.rolls:
+            fields.append(Field("item", "text", "An item of yours that helps this action."))
+            if _involves_npc(action):
+                limit = int(rules["influence"]["max_spend"])
+                fields.append(
+                    Field(
+                        "spend_influence",
+                        "int",
+                        "Influence with the NPC faction spent for +1 each.",
+                        minimum=1,
+                        maximum=limit,
+                    )
+                )
+            fields.append(
+                Field(
+                    "prepared_by",
+                    "int",
+                    "An earlier order of yours at the same target that prepares this one.",
+                    minimum=1,
+                )
+            )
+            fields.append(_PLAN)
+        if action.target != "destination":
+            fields += [_END_AT, _UNITS_END_AT]
+        fields.append(_BACKUP)
+        specs.append(
+            ActionSpec(
+                action.id,
+                f"{action.title}: {action.effects['success']}",
+                tuple(fields),
+                cost=_cost_words(action),
+            )
+        )
+    return {s.name: s for s in specs}
+
+
+def _cost_words(action: Action) -> str:
+    parts = [
+        f"{n} {stock}" if stock != "influence" else f"{n} influence with the NPC faction"
+        for stock, n in action.cost.items()
+    ]
+    if action.data.get("price"):
+        parts.append("the price of what is bought")
+    return f"{', '.join(parts) or 'free'}; {action.rolled_as()}"
+
+
+def backup_args(game: Game, order: Order) -> dict[str, Any] | None:
+    """The backup order's fields with their defaults filled in, as the checker read them."""
+    raw = order.get("backup")
+    if not isinstance(raw, Mapping):
+        return None
+    spec = game.actions.get(str(raw.get("action")))
+    if spec is None:
+        return None
+    checker = FieldChecker(Located(raw), "")
+    values = checker.check_action(spec, {**raw, "lieutenant": order["lieutenant"]}, (), order.number)
+    return None if checker.issues else values
+
+
+# -- the checker --------------------------------------------------------------------------------------------
+
+
+class Sketch:
+    """A faction's position as its file unfolds: what is sure, and what earlier orders may add."""
+
+    def __init__(self, game: Game, state: State, faction: str) -> None:
+        self.game, self.rules, self.faction = game, game.rules, faction
+        self.state = copy.deepcopy(state)  # positions, placeholders for gained units, and *hoped* stock
+        # Income is the turn's first step, so the actions can already spend it.
+        for stock, n in m.income_of(self.rules, state, faction).items():
+            m.gain(self.state, faction, stock, n)
+        f = self.state["factions"][faction]
+        self.sure: State = {
+            "factions": {faction: {"stock": dict(f["stock"]), "influence": dict(f.get("influence", {}))}}
+        }
+        self.instructed: dict[str, int] = {}  # lieutenant -> order number
+        self.assigned: dict[str, int] = {}  # unit -> order number
+        self.gains: dict[int, str] = {}  # order number -> placeholder id of the unit it may gain
+        self.plans: dict[int, Plan] = {}
+        self.reader = Reader(
+            game, self.state, faction, gained=self.gains.get, busy=self.assigned.__contains__
+        )
+
+    def check(self, of: OrderFile, order: Order) -> None:
+        lieutenant = order["lieutenant"]
+        if lieutenant in self.instructed:
+            of.error(
+                order,
+                "lieutenant",
+                f"{lieutenant} already has an action (order {self.instructed[lieutenant]}); "
+                "each lieutenant gets one",
+                "give the other action to another lieutenant",
+            )
+            return
+        try:
+            plan = self.reader.plan(order.number, order.args)
+        except Reject as r:
+            of.error(order, r.field, r.message, r.hint)
+            return
+        hoped_short = m.can_pay(self.state, self.faction, plan.costs)
+        if hoped_short:
+            of.error(
+                order,
+                None,
+                f"{plan.action.title} needs {hoped_short} at this point of your orders",
+                "drop or reorder an order",
+            )
+            return
+        sure_short = m.can_pay(self.sure, self.faction, plan.costs)
+        relies = plan.relies_on_gains or bool(sure_short)
+        backup = self._backup(of, order, plan) if order.get("backup") is not None else None
+        if order.get("backup") is not None and backup is None:
+            return
+        if relies and backup is None:
+            reason = (
+                f"{sure_short} unless earlier orders gain it"
+                if sure_short
+                else "a unit an earlier order is to gain"
+            )
+            of.error(
+                order,
+                None,
+                f"this order relies on {reason}",
+                "add a 'backup' action for the same lieutenant, in case the gain is not made",
+            )
+            return
+        if not self._prepared(of, order, plan):
+            return
+        self.instructed[lieutenant] = order.number
+        for unit in plan.units + plan.gathered:
+            self.assigned[unit["id"]] = order.number
+        m.spend(self.state, self.faction, plan.costs)
+        m.spend(self.sure, self.faction, backup.costs if relies and backup else plan.costs)
+        self.plans[order.number] = plan
+        self._warn(of, order, plan)
+        of.echo[order.number] = echo(self.game, self.state, plan) + (
+            f"; backup: {echo(self.game, self.state, backup)}" if backup else ""
+        )
+        self._play(plan)
+
+    def _backup(self, of: OrderFile, order: Order, plan: Plan) -> Plan | None:
+        raw = order["backup"]
+        if not isinstance(raw.get("action"), str) or raw["action"] not in self.game.actions:
+            of.error(
+                order,
+                "backup",
+                "a backup is an action like any order: 'action:' and its fields",
+                f"actions: {', '.join(self.game.actions)}",
+            )
+            return None
+        if "backup" in raw:
+            of.error(order, ("backup", "backup"), "a backup has no backup of its own")
+            return None
+        if raw.get("lieutenant", plan.lieutenant["id"]) != plan.lieutenant["id"]:
+            of.error(
+                order,
+                ("backup", "lieutenant"),
+                "the backup is taken by the same lieutenant",
+                "leave 'lieutenant' out of the backup",
+            )
+            return None
+        checker = FieldChecker(of.located or Located(raw), of.path)
+        values = checker.check_action(
+            self.game.actions[raw["action"]],
+            {**raw, "lieutenant": plan.lieutenant["id"]},
+            ("orders", order.number - 1, "backup"),
+            order.number,
+        )
+        if checker.issues:
+            of.issues.extend(checker.issues)
+            return None
+        try:
+            backup = self.reader.plan(order.number, values)
+        except Reject as r:
+            of.error(order, ("backup", r.field) if r.field else "backup", f"backup: {r.message}", r.hint)
+            return None
+        short = m.can_pay(self.sure, self.faction, backup.costs)
+        if short or backup.relies_on_gains:
+            of.error(
+                order,
+                "backup",
+                f"the backup must not rely on earlier gains, but it needs {short or 'a gained unit'}",
+                "choose a backup your sure stock pays for",
+            )
+            return None
+        return backup
+
+    def _prepared(self, of: OrderFile, order: Order, plan: Plan) -> bool:
+        number = order.get("prepared_by")
+        if not number:
+            return True
+        earlier = self.plans.get(number)
+        if number >= order.number or earlier is None:
+            of.error(order, "prepared_by", f"order {number} is not an earlier accepted order of this file")
+            return False
+        if not same_target(earlier, plan):
+            of.error(
+                order,
+                "prepared_by",
+                f"order {number} is aimed elsewhere; preparation counts only at the same target",
+                "prepare at the same location, NPC faction or rival",
+            )
+            return False
+        return True
+
+    def _warn(self, of: OrderFile, order: Order, plan: Plan) -> None:
+        if plan.action.id == "attack" and plan.location:
+            there = [
+                a
+                for a in m.assets_at(self.state, plan.location)
+                if a["owner"] == plan.target and not a.get("concealed")
+            ]
+            if not there:
+                of.warn(
+                    order,
+                    "location",
+                    f"no asset of {plan.target} is known to be at {plan.location}",
+                    "surveil it first",
+                )
+
+    def _play(self, plan: Plan) -> None:
+        """The sure consequences of an order on the sketch, and the hoped-for gains."""
+        action, state = plan.action, self.state
+        plan.lieutenant["location"] = plan.destination
+        for unit in plan.units + plan.gathered:
+            unit["location"] = plan.units_destination or unit["location"]
+        success = "success"
+        if action.id in ("raid", "steal"):
+            m.gain(state, self.faction, "capital", int(action.by_band("take", success)))
+        elif action.id == "rally":
+            for stock, n in action.by_band("gain", success, {}).items():
+                m.gain(state, self.faction, stock, int(n))
+        elif action.id == "influence" and plan.npc:
+            m.gain_influence(state, self.faction, plan.npc, int(action.by_band("influence", success)))
+        elif action.id == "sell" and plan.asset:
+            share = int(action.by_band("sale_percent", success))
+            m.gain(
+                state, self.faction, "capital", -(-m.price_of(self.rules, plan.asset["type"]) * share // 100)
+            )
+            state["assets"].pop(plan.asset["id"], None)
+        elif action.id in ("recruit", "purchase_units") and plan.type_name:
+            placeholder = f"{GAINED}{plan.number}"
+            where = plan.location if action.id == "recruit" else plan.destination
+            state["assets"][placeholder] = {
+                "id": placeholder,
+                "owner": self.faction,
+                "type": plan.type_name,
+                "location": where,
+            }
+            self.gains[plan.number] = placeholder
+
+
+def same_target(a: Plan, b: Plan) -> bool:
+    """Whether two actions are aimed at the same place or power, so that one can prepare the other."""
+    return any(
+        x is not None and x == y for x, y in ((a.location, b.location), (a.npc, b.npc), (a.target, b.target))
+    )
+
+
+def check_orders(game: Game, state: State, of: OrderFile) -> None:
+    sketch = Sketch(game, state, of.faction or "")
+    for order in of.orders:
+        sketch.check(of, order)
+    idle = [
+        a["id"]
+        for a in m.assets_of(state, game.rules, sketch.faction, "lieutenant")
+        if a["id"] not in sketch.instructed
+    ]
+    if idle and of.ok:
+        of.warn(None, "orders", f"lieutenant(s) without an action this turn: {', '.join(idle)}")
+
+
+# -- echoes -------------------------------------------------------------------------------------------------
+
+
+def echo(game: Game, state: State, plan: Plan) -> str:
+    """The order as the engine understood it, in one line."""
+    rules, action = game.rules, plan.action
+    who = f"{m.name_of(rules, plan.lieutenant)} ({plan.lieutenant['id']})"
+    text = f"{who}: {action.title}{_aim(game, state, plan)}"
+    if plan.units or plan.gathered:
+        text += " with " + ", ".join(u["id"] for u in plan.units + plan.gathered)
+    text += f"; {action.rolled_as()}"
+    if plan.stealthy:
+        text += f", stealthily (-{rules['stealth']['penalty']})"
+    text += f"; costs {m.cost_text(plan.costs, rules)}"
+    if plan.action.discretion and plan.npc:
+        text += "; " + (
+            "nobody learns of it unless the sneak check fails"
+            if plan.stealthy
+            else "hidden from everyone"
+            if plan.hide_from_influencers
+            else "the factions with influence there learn of it"
+            if plan.hide_from_others
+            else "everyone learns of it"
+        )
+    if plan.args.get("end_at") or plan.args.get("units_end_at"):
+        text += f"; ends at {plan.destination}"
+    return text
+
+
+def _aim(game: Game, state: State, plan: Plan) -> str:
+    rules, kind = game.rules, plan.action.target
+    if kind == "npc":
+        return f" with {m.npc_name(rules, plan.npc or '')}"
+    if kind == "npc_location":
+        return f" {plan.location} from {m.npc_name(rules, plan.npc or '')}"
+    if kind == "faction":
+        return f" {game.name_of(plan.target or '')}"
+    if kind == "faction_location":
+        return f" {game.name_of(plan.target or '')} at {plan.location}"
+    if kind in ("holder_location", "location"):
+        return f" at {plan.location}"
+    if kind in ("own_asset", "own_unit") and plan.asset:
+        return f" {m.describe_asset(rules, plan.asset)}"
+    if kind == "static_type":
+        if plan.project:
+            return f" project {plan.project['id']} ({plan.project['progress']} of {plan.project['needed']})"
+        return f" a {rules['asset_types'][plan.type_name or '']['name']} at {plan.location}"
+    if kind in ("unit_type", "recruit_type"):
+        return f" {rules['asset_types'][plan.type_name or '']['name']}"
+    return f" to {plan.location}"

@@ -1,0 +1,259 @@
+"""When a turn is due: deadlines, grace, pause and extension, the circuit breaker.
+
+Everything here is a pure function of the settings in ``campaign/campaign.yaml``, the moment the turn
+began and a ``now`` handed in by the caller. The command line passes the wall clock; tests pass any
+moment they like. The resolver core never reads a clock.
+
+The settings, as ``campaign new`` writes them::
+
+    schedule:
+      deadline: {weekday: friday, time: "18:00"}   # or {days_after_resolution: 7}
+      grace_hours: 1                               # late orders are still taken for this long
+      paused: false                                # true: nothing resolves until the GM unpauses
+      extend: {turn: 0, hours: 0}                  # more time for one turn only
+    absent_players: {policy: hold, eliminate_after: 3}
+    circuit_breaker: {max_missing_share: 0.5}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+
+from .absence import AbsentPolicy
+from .core.issues import CampaignError
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WHERE = "campaign/campaign.yaml"
+
+
+def default_settings() -> dict[str, Any]:
+    """What ``campaign new`` writes: a weekly Friday deadline, an hour's grace, absent factions hold,
+    and no automatic resolution while more than half the factions are silent."""
+    return {
+        "schedule": {
+            "deadline": {"weekday": "friday", "time": "18:00"},
+            "grace_hours": 1,
+            "paused": False,
+            "extend": {"turn": 0, "hours": 0},
+        },
+        "absent_players": AbsentPolicy().to_data(),
+        "circuit_breaker": {"max_missing_share": 0.5},
+    }
+
+
+@dataclass(frozen=True)
+class Schedule:
+    weekday: int | None = 4  # 0 is Monday; None when the deadline counts days from the last resolution
+    at: time = time(18, 0)
+    days: int | None = None
+    grace: timedelta = timedelta(hours=1)
+    paused: bool = False
+    extend_turn: int = 0
+    extend: timedelta = timedelta(0)
+
+    def describe(self) -> str:
+        if self.weekday is not None:
+            when = f"every {WEEKDAYS[self.weekday].capitalize()} at {self.at:%H:%M} UTC"
+        else:
+            when = f"{self.days} day(s) after the previous turn was resolved"
+        return f"{when}, then {hours(self.grace)} of grace"
+
+
+@dataclass(frozen=True)
+class Settings:
+    schedule: Schedule = field(default_factory=Schedule)
+    absent: AbsentPolicy = field(default_factory=AbsentPolicy)
+    max_missing_share: float = 0.5
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any], where: str = WHERE) -> Settings:
+        """Read and check the settings; a missing section takes its default, a wrong one is refused."""
+        return cls(
+            schedule=_schedule(config.get("schedule"), where),
+            absent=AbsentPolicy.from_data(config.get("absent_players"), where),
+            max_missing_share=_breaker(config.get("circuit_breaker"), where),
+        )
+
+
+def _mapping(value: Any, name: str, where: str, keys: Iterable[str]) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise CampaignError(f"{where}: '{name}' must be a mapping", f"its keys are: {', '.join(keys)}")
+    unknown = sorted(str(k) for k in set(value) - set(keys))
+    if unknown:
+        raise CampaignError(
+            f"{where}: unknown key(s) under '{name}': {', '.join(unknown)}",
+            f"the keys are: {', '.join(keys)}",
+        )
+    return value
+
+
+def _number(value: Any, name: str, where: str, *, minimum: float = 0) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
+        raise CampaignError(f"{where}: '{name}' must be a number of at least {minimum:g}, not {value!r}")
+    return float(value)
+
+
+def _schedule(data: Any, where: str) -> Schedule:
+    data = _mapping(data, "schedule", where, ("deadline", "grace_hours", "paused", "extend"))
+    deadline = _mapping(
+        data.get("deadline"), "schedule.deadline", where, ("weekday", "time", "days_after_resolution")
+    )
+    weekday: int | None = WEEKDAYS.index("friday")
+    days: int | None = None
+    if "days_after_resolution" in deadline:
+        if "weekday" in deadline or "time" in deadline:
+            raise CampaignError(
+                f"{where}: 'schedule.deadline' takes either weekday and time, or days_after_resolution",
+                "keep one of the two",
+            )
+        days = int(_number(deadline["days_after_resolution"], "days_after_resolution", where))
+        weekday = None
+    elif "weekday" in deadline:
+        name = str(deadline["weekday"]).lower()
+        if name not in WEEKDAYS:
+            raise CampaignError(
+                f"{where}: unknown weekday {deadline['weekday']!r}", f"choose one of: {', '.join(WEEKDAYS)}"
+            )
+        weekday = WEEKDAYS.index(name)
+    at = _time(deadline.get("time", "18:00"), where)
+    paused = data.get("paused", False)
+    if not isinstance(paused, bool):
+        raise CampaignError(f"{where}: 'schedule.paused' must be true or false")
+    extend = _mapping(data.get("extend"), "schedule.extend", where, ("turn", "hours"))
+    extend_turn = int(_number(extend.get("turn", 0), "schedule.extend.turn", where))
+    return Schedule(
+        weekday=weekday,
+        at=at,
+        days=days,
+        grace=timedelta(hours=_number(data.get("grace_hours", 1), "schedule.grace_hours", where)),
+        paused=paused,
+        extend_turn=extend_turn,
+        extend=timedelta(hours=_number(extend.get("hours", 0), "schedule.extend.hours", where)),
+    )
+
+
+def _time(value: Any, where: str) -> time:
+    # Unquoted 18:00 is a base-60 number to YAML 1.1; say so instead of guessing what was meant.
+    match = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", value) if isinstance(value, str) else None
+    if not match:
+        raise CampaignError(
+            f"{where}: 'schedule.deadline.time' must be a UTC time such as \"18:00\", not {value!r}",
+            'put the time in quotes: time: "18:00"',
+        )
+    return time(int(match.group(1)), int(match.group(2)))
+
+
+def _breaker(data: Any, where: str) -> float:
+    data = _mapping(data, "circuit_breaker", where, ("max_missing_share",))
+    share = _number(data.get("max_missing_share", 0.5), "circuit_breaker.max_missing_share", where)
+    if share > 1:
+        raise CampaignError(
+            f"{where}: 'circuit_breaker.max_missing_share' is a share between 0 and 1, not {share:g}",
+            "for example 0.5: refuse when more than half the factions have no orders",
+        )
+    return share
+
+
+# -- due-ness ----------------------------------------------------------------------------------------
+
+
+def deadline(schedule: Schedule, turn: int, opened_at: datetime) -> datetime:
+    """The deadline players are told for the turn that began at ``opened_at``, extension included."""
+    opened_at = opened_at.astimezone(UTC)
+    if schedule.weekday is None:
+        base = opened_at + timedelta(days=schedule.days or 0)
+    else:
+        # The first such weekday and time strictly after the turn began.
+        day = opened_at.date() + timedelta(days=(schedule.weekday - opened_at.weekday()) % 7)
+        base = datetime.combine(day, schedule.at, tzinfo=UTC)
+        if base <= opened_at:
+            base += timedelta(days=7)
+    if schedule.extend_turn == turn:
+        base += schedule.extend
+    return base
+
+
+@dataclass(frozen=True)
+class Due:
+    due: bool
+    reason: str
+    deadline: datetime | None = None
+    resolves_after: datetime | None = None
+    missing: tuple[str, ...] = ()
+
+
+def due(
+    settings: Settings,
+    turn: int,
+    opened_at: datetime,
+    now: datetime,
+    active: Iterable[str],
+    submitted: Iterable[str],
+) -> Due:
+    """Whether the turn should be resolved at ``now``, and why (or why not) in a sentence."""
+    active = list(active)
+    sent = set(submitted)
+    missing = tuple(f for f in active if f not in sent)
+    if settings.schedule.paused:
+        return Due(False, "the campaign is paused by the GM (schedule.paused in campaign/campaign.yaml)")
+    if not active:
+        return Due(False, "no faction is active any more: the campaign is over")
+    when = deadline(settings.schedule, turn, opened_at)
+    after = when + settings.schedule.grace
+    if not missing:
+        return Due(True, f"every active faction has sent orders for turn {turn}", when, after)
+    waiting = f"no orders yet from {', '.join(missing)}"
+    if now >= after:
+        return Due(
+            True, f"the deadline {stamp(when)} and its grace have passed; {waiting}", when, after, missing
+        )
+    return Due(
+        False,
+        f"turn {turn} is not due: {waiting}; deadline {stamp(when)}, resolved after {stamp(after)} "
+        f"(in {span(after - now)}) or as soon as every active faction has sent orders",
+        when,
+        after,
+        missing,
+    )
+
+
+def breaker_trips(settings: Settings, active: int, missing: int) -> bool:
+    """True when more than the allowed share of active factions sent no orders."""
+    return active > 0 and missing / active > settings.max_missing_share
+
+
+def stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%a %Y-%m-%d %H:%M UTC")
+
+
+def hours(delta: timedelta) -> str:
+    total = delta.total_seconds() / 3600
+    return f"{total:g} hour{'s' if total != 1 else ''}"
+
+
+def span(delta: timedelta) -> str:
+    minutes = max(0, int(delta.total_seconds() // 60))
+    days, rest = divmod(minutes, 24 * 60)
+    hrs, mins = divmod(rest, 60)
+    parts = [f"{days}d"] if days else []
+    if hrs or days:
+        parts.append(f"{hrs}h")
+    parts.append(f"{mins}m")
+    return " ".join(parts)
+
+
+def parse_moment(text: str) -> datetime:
+    """An ISO 8601 moment for ``--now``; without a zone it is taken as UTC."""
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise CampaignError(
+            f"'{text}' is not a date and time", "write it as ISO 8601, e.g. 2026-03-06T18:30Z", code=2
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

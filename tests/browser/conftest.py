@@ -1,0 +1,105 @@
+"""Browser tests: the demo site served from 127.0.0.1 and read by Debian's Chromium through Playwright.
+
+Chromium comes from the system (CI's .ci/run installs Debian's `chromium`); Playwright never downloads
+a browser here. Without it these tests fail, with the command that installs it: they are never skipped.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..site.demo import DemoSite, demo_site
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--mute-audio"]
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@dataclass
+class Served:
+    site: DemoSite
+    base: str  # "http://127.0.0.1:PORT/"
+    folder: Path
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    site = demo_site(tmp_path_factory.getbasetemp() / "demo-site")
+    handler = functools.partial(_Quiet, directory=str(site.public))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Served(site, f"http://127.0.0.1:{server.server_address[1]}/", site.public)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests need Debian's Chromium. Install it with "
+            "`apt-get install -y chromium` (as root), then run the tests again.",
+            pytrace=False,
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("playwright is not installed: run `make install` (it is a dev dependency)", pytrace=False)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@dataclass
+class Watch:
+    """What a page did that it must not: errors in its console, requests that left the site."""
+
+    errors: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def page(browser: Any, served: Served) -> Iterator[tuple[Any, Watch]]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    watch = Watch()
+
+    def route(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(served.base) or url.startswith(("data:", "blob:", "about:")):
+            route.continue_()
+        else:
+            watch.outside.append(url)
+            route.abort()
+
+    context.route("**/*", route)
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    tab.on("console", lambda m: watch.errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda e: watch.errors.append(str(e)))
+    tab.on("dialog", lambda d: (watch.dialogs.append(d.message), d.dismiss()))
+    try:
+        yield tab, watch
+    finally:
+        context.close()
+    assert not watch.outside, f"requests left the site: {watch.outside}"
+    assert not watch.errors, f"console errors: {watch.errors}"
+    assert not watch.dialogs, f"a script ran and opened a dialog: {watch.dialogs}"

@@ -1,0 +1,92 @@
+"""The factions demo: eight bot turns of four factions that show the whole game, and replay exactly."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+from resolver.core import canonical
+from resolver.rulesets.factions import RULESET
+
+from ..conftest import tree_bytes
+
+GOLDEN = Path(__file__).parent.parent / "golden" / "factions-demo-seed1.yaml"
+DEMO_TURNS = 8
+
+
+def _demo(root: Path, seed: int = 1, turns: int = DEMO_TURNS) -> None:
+    from resolver.cli import main
+
+    args = ["demo", "--ruleset", "factions", "--root", str(root), "--quiet", "--seed", str(seed)]
+    assert main([*args, "--turns", str(turns)]) == 0
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("demo") / "factions"
+    _demo(root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def events(demo: Path) -> list[dict]:
+    found = []
+    for folder in sorted((demo / "campaign/turns").iterdir()):
+        if (folder / "events.yaml").exists():
+            turn = yaml.safe_load((folder / "events.yaml").read_text())
+            found += [{**e, "turn": turn["turn"]} for e in turn["events"]]
+    return found
+
+
+def test_every_action_of_the_catalogue_is_used(events: list[dict]) -> None:
+    kinds = {e["kind"] for e in events}
+    assert set(RULESET.default_rules()["catalogue"]) <= kinds
+
+
+def test_a_project_is_completed_over_several_turns(events: list[dict]) -> None:
+    assert any(e["kind"] == "project_completed" and e["data"]["started"] < e["turn"] for e in events)
+
+
+def test_a_stealthy_action(events: list[dict]) -> None:
+    assert any(e.get("data", {}).get("stealthy") for e in events)
+
+
+def test_influence_is_spent(events: list[dict]) -> None:
+    assert any(e.get("data", {}).get("influence_spent", 0) > 0 for e in events)
+
+
+def test_an_asset_is_lost_to_upkeep(events: list[dict]) -> None:
+    assert any(e["kind"] == "asset_leaves" for e in events)
+
+
+def test_every_turn_has_its_news(events: list[dict]) -> None:
+    turns = {e["turn"] for e in events if e["kind"] == "headline" and e["visibility"] == "public"}
+    assert turns == set(range(1, DEMO_TURNS + 1))
+
+
+def test_verify_all_replays_the_demo(demo: Path, run) -> None:
+    code, out, _ = run("verify", "--root", demo, "--all")
+    assert code == 0 and f"{DEMO_TURNS} of {DEMO_TURNS} turn(s) replay byte-identically" in out
+
+
+def test_same_seed_gives_byte_identical_campaigns(demo: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    _demo(again)
+    assert tree_bytes(demo / "campaign") == tree_bytes(again / "campaign")
+
+
+def test_golden_replay(demo: Path) -> None:
+    """Pins the demo's results. After a deliberate rules change, run: UPDATE_GOLDEN=1 make test."""
+    digests = {}
+    for turn in range(1, DEMO_TURNS + 1):
+        folder = demo / f"campaign/turns/{turn:04d}"
+        digests[turn] = {
+            "state": yaml.safe_load((folder / "digest.yaml").read_text())["state"],
+            "events": canonical.digest((folder / "events.yaml").read_bytes()),
+        }
+    if os.environ.get("UPDATE_GOLDEN"):
+        canonical.write_yaml(GOLDEN, {"seed": 1, "turns": digests})
+    assert canonical.read_yaml(GOLDEN)["turns"] == digests

@@ -1,0 +1,89 @@
+"""The world map page: offline, escaped, and drawn for square, hex and province worlds."""
+
+from __future__ import annotations
+
+import json
+import re
+from types import SimpleNamespace
+
+import folium
+import pytest
+import xstatic.pkg.leaflet as xstatic_leaflet
+
+from resolver.core.world import generate_hex, generate_provinces, generate_square
+from resolver.publish.history import TurnRecord
+from resolver.publish.maps import folium_leaflet_version, leaflet_files, map_data, script_json, world_map_html
+
+WORLDS = {
+    "square": lambda: generate_square(4, 6, 5),
+    "hex": lambda: generate_hex(4, 7, 5),
+    "province": lambda: generate_provinces(4, 9, 20, 14),
+}
+
+
+def fake_history(world):
+    """The parts of a History the map reads: two turns, pieces moving between them."""
+    first, second = list(world.locations)[:2]
+    piece = {"kind": "army", "owner": "red", "label": "</script><b>Host</b>", "detail": "3 troops", "size": 3}
+    town = {
+        "kind": "settlement",
+        "location": first,
+        "owner": None,
+        "label": "Oldtown",
+        "detail": "",
+        "size": 2,
+    }
+    game = SimpleNamespace(world=world, factions=("red",), name_of=lambda f: {"red": "Red <i>"}.get(f, f))
+    records = [
+        TurnRecord(0, None, [], [], [{**piece, "location": first}, town]),
+        TurnRecord(1, SimpleNamespace(label="Spring, Year 1"), [], [], [{**piece, "location": second}]),
+    ]
+    return SimpleNamespace(game=game, colors={"red": "#c0392b"}, records=records)
+
+
+@pytest.mark.parametrize("kind", WORLDS)
+def test_map_data_places_every_piece_on_a_known_location(kind: str) -> None:
+    world = WORLDS[kind]()
+    data = map_data(fake_history(world))
+    assert data["world"] == kind
+    assert [len(turn) for turn in data["pieces"]] == [2, 1]
+    for turn in data["pieces"]:
+        for loc, kind_index, owner, label, _detail, size in turn:
+            assert loc in data["locations"] and loc in world
+            assert data["kinds"][kind_index] in ("army", "settlement")
+            assert owner in (-1, 0) and size >= 1
+            assert data["strings"][label]
+    (ymin, xmin), (ymax, xmax) = data["bounds"]
+    for y, x in data["locations"].values():
+        assert xmin <= x <= xmax and ymin <= y <= ymax
+
+
+@pytest.mark.parametrize("kind", WORLDS)
+def test_map_page_loads_only_local_files_and_holds_every_polygon(kind: str) -> None:
+    world = WORLDS[kind]()
+    page = world_map_html(fake_history(world), "../assets/campaign", "Map <of> it")
+    for url in re.findall(r'(?:src|href)="([^"]*)"', page):
+        assert url.startswith("../assets/campaign/"), url
+    assert "http://" not in page and "https://" not in page
+    assert "</script><b>" not in page  # player text stays inside its JSON string
+    assert page.count('"type": "Feature"') == len(world)
+    assert "<title>Map &lt;of&gt; it</title>" in page
+    assert "user-scalable=no" not in page and '<html lang="en">' in page
+
+
+def test_map_page_is_deterministic() -> None:
+    history = fake_history(WORLDS["hex"]())
+    assert world_map_html(history, "a", "t") == world_map_html(history, "a", "t")
+
+
+def test_vendored_leaflet_matches_the_version_folium_links() -> None:
+    assert folium_leaflet_version() == xstatic_leaflet.VERSION
+    assert "leaflet" in dict(folium.Map.default_js)
+    files = leaflet_files()
+    assert {"leaflet.js", "leaflet.css"} <= set(files) and any(p.startswith("images/") for p in files)
+
+
+def test_script_json_cannot_close_the_script_element() -> None:
+    text = script_json({"label": "</script><script>alert(1)</script> & <!--"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text)["label"].startswith("</script>")

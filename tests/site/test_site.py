@@ -1,0 +1,170 @@
+"""The built demo site: every page there, player text escaped, nothing loaded from outside."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+
+from resolver.cli import main
+from resolver.core.issues import CampaignError
+from resolver.publish import build_site
+from resolver.publish.history import load_history
+from resolver.publish.pages import MARKER, SitePages, group_eras, read_welcome
+from resolver.publish.site import CONFIG_STUB, adopt_legacy_index, ensure_config, hand_written_pages, sync
+from resolver.store import Store
+
+from .demo import OUTSIDE, SCRIPT, TURNS, DemoSite
+
+URL_ATTRIBUTES = ("src", "href", "srcset", "action", "data", "poster", "formaction")
+
+
+class Elements(HTMLParser):
+    """Every start tag of a page with its attributes, as the browser would see them."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, {k: v or "" for k, v in attrs}))
+
+
+def html_pages(site: DemoSite) -> list[Path]:
+    return sorted(site.public.rglob("*.html"))
+
+
+def test_every_resolved_turn_has_a_chronicle_page_and_a_newspaper_issue(site: DemoSite) -> None:
+    assert site.report.turns == TURNS
+    for turn in range(1, TURNS + 1):
+        assert (site.public / "chronicle" / f"turn-{turn}" / "index.html").is_file()
+        issue = site.public / "newspaper" / f"turn-{turn}" / "index.html"
+        assert f"Turn {turn}:" in issue.read_text(encoding="utf-8")
+    assert not (site.public / "chronicle" / f"turn-{TURNS + 1}").exists()
+
+
+def test_no_page_or_stylesheet_loads_anything_from_outside(site: DemoSite) -> None:
+    for page in html_pages(site):
+        for tag, attrs in Elements(page.read_text(encoding="utf-8")).tags:
+            for name in URL_ATTRIBUTES:
+                value = attrs.get(name, "").strip()
+                if tag == "a" and name == "href":
+                    continue  # a link people may follow, not something the browser loads by itself
+                assert not re.match(r"(?:[a-z]+:)?//", value, re.I), (page, tag, name, value)
+    for css in site.public.rglob("*.css"):
+        assert not re.search(r"url\(\s*['\"]?(?:https?:)?//", css.read_text(encoding="utf-8")), css
+
+
+def test_player_text_is_never_markup(site: DemoSite) -> None:
+    for page in html_pages(site):
+        text = page.read_text(encoding="utf-8")
+        assert SCRIPT not in text, page
+        for tag, attrs in Elements(text).tags:
+            assert tag not in ("iframe", "img") or OUTSIDE not in attrs.get("src", ""), page
+            assert not any(OUTSIDE in attrs.get(name, "") for name in URL_ATTRIBUTES), (page, tag, attrs)
+            assert not any(k.startswith("on") for k in attrs), (page, tag, attrs)
+        assert "<b>Co</b>" not in text and "<i>bright</i>" not in text, page
+        assert "not-a-colour" not in text, page
+    issue = (site.public / "newspaper" / f"turn-{site.press_turn}" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in issue
+
+
+def test_rules_pages_cover_the_phase_table_every_order_and_every_house_rule(site: DemoSite) -> None:
+    store = Store(site.root)
+    game = store.game()
+    rules = (site.root / "site" / "rules" / "index.md").read_text(encoding="utf-8")
+    for phase in game.phases:
+        assert phase.title in rules
+    for section in game.ruleset.rules_sections(game):
+        assert f"## {section.title}" in rules
+    assert rules.count('!!! note "House rule"') >= len(game.rules["house_rules"]) // 2
+    house = (site.root / "site" / "rules" / "house-rules.md").read_text(encoding="utf-8")
+    assert len(re.findall(r"^- \*\*", house, flags=re.M)) == len(game.rules["house_rules"])
+    orders = (site.root / "site" / "rules" / "orders.md").read_text(encoding="utf-8")
+    for name in game.actions:
+        assert f"## {name}" in orders
+
+
+def test_how_to_play_has_each_active_factions_template_and_the_schema(site: DemoSite) -> None:
+    store = Store(site.root)
+    state = store.state()
+    game = store.game(state)
+    for faction in game.factions:
+        path = site.public / "play" / "templates" / f"{faction}.yaml"
+        assert yaml.safe_load(path.read_text(encoding="utf-8"))["turn"] == state["turn"]
+    assert (site.public / "play" / "orders.schema.json").is_file()
+
+
+def test_generated_pages_are_deterministic(site: DemoSite) -> None:
+    store = Store(site.root)
+    history = load_history(store)
+    welcome = read_welcome(site.root / "site")
+    first = SitePages(store, history, welcome).build()
+    second = SitePages(store, load_history(store), welcome).build()
+    assert first == second
+    assert MARKER in first["index.md"].decode()
+
+
+def test_settings_date_issues_in_game_and_keep_fonts_off(site: DemoSite) -> None:
+    settings = yaml.safe_load((site.root / "mkdocs.generated.yml").read_text(encoding="utf-8"))
+    assert settings["theme"]["font"] is False
+    assert next(iter(settings["extra"]["campaign"]["turn_dates"].values())) == "Spring, Year 1 (turn 1)"
+    issue = (site.public / "newspaper" / "turn-1" / "index.html").read_text(encoding="utf-8")
+    assert "Spring, Year 1 (turn 1)" in issue and "January" not in issue
+
+
+def test_sync_keeps_hand_written_pages_and_drops_stale_generated_ones(tmp_path: Path) -> None:
+    docs = tmp_path / "site"
+    (docs / "notes").mkdir(parents=True)
+    (docs / "notes" / "rules-of-the-table.md").write_text("# Table\n")
+    (docs / "welcome.md").write_text("Hello\n")
+    (docs / "chronicle").mkdir()
+    (docs / "chronicle" / "turn-9.md").write_text("stale\n")
+    changed, removed = sync(docs, {"chronicle/turn-1.md": b"new\n", "index.md": b"home\n"})
+    assert (changed, removed) == (2, 1)
+    assert not (docs / "chronicle" / "turn-9.md").exists()
+    assert (docs / "notes" / "rules-of-the-table.md").exists() and (docs / "welcome.md").exists()
+    assert hand_written_pages(docs) == ["notes/rules-of-the-table.md"]
+    assert sync(docs, {"chronicle/turn-1.md": b"new\n", "index.md": b"home\n"}) == (0, 0)
+
+
+def test_an_old_hand_written_home_page_becomes_the_welcome_text(tmp_path: Path) -> None:
+    (tmp_path / "index.md").write_text("# Welcome\n\nOur campaign.\n")
+    adopt_legacy_index(tmp_path)
+    assert (tmp_path / "welcome.md").read_text() == "# Welcome\n\nOur campaign.\n"
+    (tmp_path / "index.md").write_text(f"---\ntitle: Home\n---\n{MARKER}\n")
+    adopt_legacy_index(tmp_path)
+    assert (tmp_path / "index.md").exists()
+
+
+def test_a_mkdocs_yml_must_inherit_the_generated_settings(tmp_path: Path) -> None:
+    ensure_config(tmp_path)
+    assert (tmp_path / "mkdocs.yml").read_text() == CONFIG_STUB
+    (tmp_path / "mkdocs.yml").write_text("site_name: Mine\n")
+    with pytest.raises(CampaignError, match="does not inherit"):
+        ensure_config(tmp_path)
+
+
+def test_long_campaigns_group_years_into_eras() -> None:
+    years = list(range(1, 31))
+    entries = [{f"Year {y}": [f"chronicle/year-{y}/index.md"]} for y in years]
+    assert group_eras(entries[:12], years[:12], "Year") == entries[:12]
+    eras = group_eras(entries, years, "Year")
+    assert [next(iter(e)) for e in eras] == ["Years 1–10", "Years 11–20", "Years 21–30"]
+    assert sum(len(next(iter(e.values()))) for e in eras) == 30
+
+
+def test_a_campaign_with_no_turn_yet_gets_a_site(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "fresh"
+    assert main(["new", "--root", str(root), "--seed", "2", "--factions", "2"]) == 0
+    assert main(["site", "--root", str(root), "--no-build"]) == 0
+    out = capsys.readouterr().out
+    assert "for 0 resolved turn(s)" in out
+    home = (root / "site" / "index.md").read_text(encoding="utf-8")
+    assert "No turn has been resolved yet" in home and (root / "mkdocs.yml").is_file()
+    report = build_site(root, tmp_path / "out")
+    assert (tmp_path / "out" / "index.html").is_file() and report.turns == 0

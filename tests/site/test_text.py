@@ -1,0 +1,84 @@
+"""Escaping: player text must come out as text in every context of a generated page."""
+
+from __future__ import annotations
+
+import html
+
+import markdown
+import pytest
+
+from resolver.publish.text import dice_summary, h, md, noun_plural, para, roll_lines
+
+EXTENSIONS = ["attr_list", "md_in_html", "admonition", "tables", "fenced_code", "toc"]
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "![img](http://203.0.113.9/x.png)",
+    "[click](javascript:alert(1))",
+    "<http://203.0.113.9/>",
+    "Title {: onclick=alert(1) }",
+    "*bold* _it_ `code` # not a heading | a | b |",
+    "&lt;b&gt; and & and \\*",
+    'O\'Neil "quoted"',
+]
+
+
+def render(source: str) -> str:
+    return markdown.markdown(source, extensions=EXTENSIONS)
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_md_in_a_heading_list_and_table_renders_the_text_and_nothing_else(text: str) -> None:
+    for source, tag in (
+        (f"# {md(text)}", "h1"),
+        (f"- {md(text)}", "li"),
+        (f"| a |\n|---|\n| {md(text)} |", "td"),
+    ):
+        out = render(source)
+        assert "<script" not in out and "<img" not in out and "<a " not in out and "<b>" not in out
+        assert "onclick=" not in out.replace("onclick=alert", "")  # only as visible text
+        inner = out.split(f"<{tag}", 1)[1].split(">", 1)[1].rsplit(f"</{tag}>", 1)[0]
+        assert html.unescape(inner) == " ".join(text.split()), source
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_h_and_para_escape_html_for_raw_html_blocks(text: str) -> None:
+    out = render(f'<div class="x">\n<p>{para(text)}</p>\n</div>\n\n<p title="{h(text)}">x</p>')
+    assert "<script" not in out and "<img" not in out and "<a " not in out
+
+
+def test_para_keeps_line_breaks_without_blank_lines() -> None:
+    out = para("one\n\n\ntwo <i>\nthree")
+    assert "\n\n" not in out
+    assert out == "one<br>\ntwo &lt;i&gt;<br>\nthree"
+    # A blank line in a raw HTML block would hand the rest to Markdown; there is none.
+    body = para("a\n\n![x](http://203.0.113.9/x.png)")
+    assert "<img" not in render(f"<div>\n<p>{body}</p>\n</div>")
+
+
+def test_numbers_and_markup_pass_through() -> None:
+    assert md(-3) == "-3" and md(2.5) == "2.5"
+    assert md(h("<b>")) == "&lt;b&gt;"
+
+
+def test_dice_summary_is_short_and_counts_successes() -> None:
+    one = {"rolls": [{"expr": "1d10", "dice": [7], "total": 7, "decided": "exploration: resources"}]}
+    assert dice_summary(one) == "1d10: 7 (exploration: resources)"
+    many = {
+        "rolls": [
+            {"expr": "1d10>=6", "dice": [d], "total": d, "success": d >= 6, "decided": f"shot {i}"}
+            for i, d in enumerate((2, 6, 9, 10, 3))
+        ]
+    }
+    assert dice_summary(many) == "5 rolls of 1d10>=6, 3 successful"
+    assert roll_lines(many)[1] == "1d10>=6 → 6: shot 1"
+    assert dice_summary({}) == ""
+
+
+def test_noun_plural() -> None:
+    assert [noun_plural(w) for w in ("army", "settlement", "ruin", "day", "fortress")] == [
+        "armies",
+        "settlements",
+        "ruins",
+        "days",
+        "fortresses",
+    ]

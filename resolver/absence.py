@@ -5,7 +5,8 @@ gets the same result: the policy in force is recorded in each turn's ``inputs.ya
 stand-in orders are a pure function of the game and the state.
 
 - ``hold``: the faction's forces do nothing (the engine's behaviour without a policy);
-- ``civil_disorder``: the ruleset's bot writes the faction's orders for this turn;
+- ``civil_disorder``: the ruleset's bot writes the faction's orders for this turn; they are carried out
+  after the orders of every faction that posted, and their press is never printed;
 - ``eliminate``: the faction holds, and once it has missed ``eliminate_after`` turns in a row it leaves
   the campaign (``status: eliminated``).
 """

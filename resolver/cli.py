@@ -114,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[root],
         help="resolve the current turn",
         description="Resolve the current turn from the order files present (factions without "
-        "orders hold), archive it under campaign/turns/ and write the new state. "
+        "orders follow the campaign's absent-player policy: hold, unless campaign/campaign.yaml says "
+        "otherwise), archive it under campaign/turns/ and write the new state. "
         "Refuses, and writes nothing, if any order file has errors.",
     )
     p.add_argument(

@@ -193,8 +193,9 @@ def commit_turn(repo: git.Repo, message: str, tag: str, now: datetime) -> git.Co
 
 
 def rollback(repo: git.Repo, previous: str, tag: str) -> None:
-    """Put branch, index and working tree back at ``previous`` and drop the tag if it was made."""
-    if tag in repo.tags and repo.tags[tag].commit.hexsha != previous:
+    """Put branch, index and working tree back at ``previous`` and drop the tag if it was made (the
+    resolution refuses to start when the tag already exists, so any such tag is this run's)."""
+    if tag in repo.tags:
         repo.delete_tag(repo.tags[tag])
     repo.git.reset("--hard", "--quiet", previous)
     repo.git.clean("-fdq", "--", *COMMITTED)

@@ -158,17 +158,20 @@ def check_pull_request(root: Path, base_rev: str, head_rev: str, author: str) ->
             "the pull request's branch shares no history with the base branch",
             "open the pull request from a branch of this repository or of a fork of it",
         )
-    fork = merge_bases[0]
     factions, gm_logins = _players(_read(base, "campaign/players.yaml"))
     login = author.strip().lower()
-    mine = sorted(f for f, logins in factions.items() if login in logins)
-    is_gm = login in gm_logins
-    diff = changes(repo, base, head)
-    problems: list[Issue] = []
-    allowed_orders = {f"orders/{f}.yaml" for f in mine} | ({f"orders/{GM}.yaml"} if is_gm else set())
-
-    if not mine and not is_gm:
-        problems.append(
+    report = PrReport(
+        author=author,
+        factions=sorted(f for f, logins in factions.items() if login in logins),
+        is_gm=login in gm_logins,
+        turn=0,
+        campaign="",
+        date="",
+        base=base.hexsha,
+        head=head.hexsha,
+    )
+    if not report.factions and not report.is_gm:
+        report.problems.append(
             Issue(
                 "error",
                 f"{author} is not a player of this campaign: no faction in campaign/players.yaml lists "
@@ -177,12 +180,62 @@ def check_pull_request(root: Path, base_rev: str, head_rev: str, author: str) ->
                 "campaign/players.yaml",
             )
         )
-    order_changes: list[Change] = []
-    campaign_changes: list[Change] = []
+    orders, campaign = _sort_changes(report, changes(repo, base, head), factions)
+    if not _campaign_files_parse(report, head, campaign):
+        return report
+    with tempfile.TemporaryDirectory(prefix="campaign-check-") as tmp:
+        folder = Path(tmp) / "campaign"
+        folder.mkdir()
+        for name, raw in _campaign_folder(base, head, campaign).items():
+            (folder / name).write_bytes(raw)
+        store = Store(Path(tmp))
+        try:
+            state = store.state()
+            game = store.game(state)
+            if any(c.path == "campaign/campaign.yaml" and c.status != "D" for c in campaign):
+                Settings.from_config(store.config())
+        except CampaignError as error:
+            where = (
+                "campaign/campaign.yaml"
+                if error.message.startswith("campaign/campaign.yaml")
+                else "campaign/"
+            )
+            report.problems.append(Issue("error", error.message, error.hint, where))
+            return report
+        except (yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError) as error:
+            message = f"the campaign files of this pull request cannot be read: {error}"
+            report.problems.append(Issue("error", message, "", "campaign/"))
+            return report
+        report.turn = int(state["turn"])
+        report.campaign = game.name
+        report.date = game.calendar.date(report.turn).label
+        report.faction_names = {f: game.name_of(f) for f in report.factions}
+        for change in orders:
+            if change.status == "D":
+                report.withdrawn.append(change.path)
+                continue
+            of = check_order_file(game, state, _read(head, change.path, MAX_BYTES) or b"", change.path)
+            report.files.append(of)
+            _stale_turn(report, of)
+    if any(c.status != "D" for c in orders):
+        _stale_branch(report, merge_bases[0], base)
+    return report
+
+
+def _sort_changes(
+    report: PrReport, diff: list[Change], factions: dict[str, list[str]]
+) -> tuple[list[Change], list[Change]]:
+    """Split the changed paths into the author's order files and the GM's campaign files; refuse the
+    rest. A stranger's paths are not listed: the one problem to fix is being unknown."""
+    allowed = {f"orders/{f}.yaml" for f in report.factions} | (
+        {f"orders/{GM}.yaml"} if report.is_gm else set()
+    )
+    orders: list[Change] = []
+    campaign: list[Change] = []
     for change in diff:
-        if change.path in allowed_orders:
+        if change.path in allowed:
             if change.status != "D" and change.mode != REGULAR_FILE:
-                problems.append(
+                report.problems.append(
                     Issue(
                         "error",
                         f"{change.path} must be an ordinary file (not a link or an executable)",
@@ -191,52 +244,11 @@ def check_pull_request(root: Path, base_rev: str, head_rev: str, author: str) ->
                     )
                 )
             else:
-                order_changes.append(change)
-        elif is_gm and change.path.startswith("campaign/"):
-            campaign_changes.append(change)
-        elif mine or is_gm:
-            problems.append(_refusal(change.path, sorted(allowed_orders), factions))
-
-    broken = False
-    for change in campaign_changes:  # a GM's broken file is named, not reported as a broken campaign
-        if change.status != "D" and change.path.endswith((".yaml", ".yml")):
-            try:
-                canonical.load(_read(head, change.path) or b"")
-            except yaml.YAMLError as error:
-                broken = True
-                problems.append(Issue("error", f"{change.path} is not valid YAML: {error}", "", change.path))
-    if broken:
-        return _report(author, mine, is_gm, None, None, base, head, problems)
-    own_campaign = _campaign_folder(base, head, campaign_changes)
-    with tempfile.TemporaryDirectory(prefix="campaign-check-") as tmp:
-        folder = Path(tmp) / "campaign"
-        folder.mkdir()
-        for name, raw in own_campaign.items():
-            (folder / name).write_bytes(raw)
-        store = Store(Path(tmp))
-        try:
-            state = store.state()
-            game = store.game(state)
-            if "campaign.yaml" in {Path(c.path).name for c in campaign_changes}:
-                Settings.from_config(store.config())
-        except CampaignError as error:
-            problems.append(Issue("error", error.message, error.hint, "campaign/campaign.yaml"))
-            return _report(author, mine, is_gm, None, None, base, head, problems)
-        except (yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError) as error:
-            problems.append(
-                Issue(
-                    "error",
-                    f"the campaign files of this pull request cannot be read: {error}",
-                    "",
-                    "campaign/",
-                )
-            )
-            return _report(author, mine, is_gm, None, None, base, head, problems)
-        turn = int(state["turn"])
-        report = _report(author, mine, is_gm, game, state, base, head, problems)
-        for change in campaign_changes:
+                orders.append(change)
+        elif report.is_gm and change.path.startswith("campaign/"):
+            campaign.append(change)
             report.flagged.append(change.path)
-            problems.append(
+            report.problems.append(
                 Issue(
                     "warning",
                     f"the GM changes {change.path}: allowed, but it changes the campaign itself",
@@ -244,47 +256,65 @@ def check_pull_request(root: Path, base_rev: str, head_rev: str, author: str) ->
                     change.path,
                 )
             )
-        for change in order_changes:
-            if change.status == "D":
-                report.withdrawn.append(change.path)
-                continue
-            raw = _read(head, change.path, MAX_BYTES) or b""
-            of = check_order_file(game, state, raw, change.path)
-            report.files.append(of)
-            declared = _declared_turn(of)
-            if declared is not None and declared < turn:
-                report.stale = True
-                faction = ORDER_FILE.fullmatch(change.path)
-                problems.append(
-                    Issue(
-                        "error",
-                        f"stale orders: {change.path} is for turn {declared}, which is over; "
-                        f"the current turn is {turn}",
-                        f"start again from orders/templates/{faction.group(1) if faction else GM}.yaml on "
-                        f"the base branch (or: campaign template), with 'turn: {turn}'",
-                        change.path,
-                    )
-                )
-        written = any(c.status != "D" for c in order_changes)
-        if written and _blob_id(fork, STATE) != _blob_id(base, STATE):
-            report.stale = True
-            was = _turn_at(fork)
-            since = (
-                f"turn {was} has been resolved since"
-                if was is not None and was < turn
-                else "the GM has changed the campaign's state since"
-            )
-            problems.append(
-                Issue(
-                    "error",
-                    f"stale branch: it starts from an older state of the campaign ({since}); "
-                    f"the current turn is {turn}",
-                    "update the branch from the base branch (git pull origin main, or 'Update branch' on "
-                    "GitHub), check your orders against the new state and push again",
-                    STATE,
-                )
-            )
-        return report
+        elif report.factions or report.is_gm:
+            report.problems.append(_refusal(change.path, sorted(allowed), factions))
+    return orders, campaign
+
+
+def _campaign_files_parse(report: PrReport, head: git.Commit, campaign: list[Change]) -> bool:
+    """A GM's broken YAML file is named, rather than reported as a campaign that cannot be read."""
+    ok = True
+    for change in campaign:
+        if change.status != "D" and change.path.endswith((".yaml", ".yml")):
+            try:
+                canonical.load(_read(head, change.path) or b"")
+            except yaml.YAMLError as error:
+                ok = False
+                message = f"{change.path} is not valid YAML: {error}"
+                report.problems.append(Issue("error", message, "", change.path))
+    return ok
+
+
+def _stale_turn(report: PrReport, of: OrderFile) -> None:
+    declared = _declared_turn(of)
+    if declared is None or declared >= report.turn:
+        return
+    report.stale = True
+    match = ORDER_FILE.fullmatch(of.path)
+    report.problems.append(
+        Issue(
+            "error",
+            f"stale orders: {of.path} is for turn {declared}, which is over; "
+            f"the current turn is {report.turn}",
+            f"start again from orders/templates/{match.group(1) if match else GM}.yaml on the base branch "
+            f"(or: campaign template), with 'turn: {report.turn}'",
+            of.path,
+        )
+    )
+
+
+def _stale_branch(report: PrReport, fork: git.Commit, base: git.Commit) -> None:
+    """Orders are written against the state the branch started from; if the base's state has moved on
+    since (a turn resolved, a GM edit), they are stale however well they parse."""
+    if _blob_id(fork, STATE) == _blob_id(base, STATE):
+        return
+    report.stale = True
+    was = _turn_at(fork)
+    since = (
+        f"turn {was} has been resolved since"
+        if was is not None and was < report.turn
+        else "the GM has changed the campaign's state since"
+    )
+    report.problems.append(
+        Issue(
+            "error",
+            f"stale branch: it starts from an older state of the campaign ({since}); "
+            f"the current turn is {report.turn}",
+            "update the branch from the base branch (git pull origin main, or 'Update branch' on GitHub), "
+            "check your orders against the new state and push again",
+            STATE,
+        )
+    )
 
 
 def _refusal(path: str, allowed: list[str], factions: dict[str, list[str]]) -> Issue:
@@ -330,31 +360,6 @@ def _declared_turn(of: OrderFile) -> int | None:
     data = of.located.data if of.located is not None else None
     value = data.get("turn") if isinstance(data, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _report(
-    author: str,
-    mine: list[str],
-    is_gm: bool,
-    game: Any,
-    state: Any,
-    base: git.Commit,
-    head: git.Commit,
-    problems: list[Issue],
-) -> PrReport:
-    turn = int(state["turn"]) if state else 0
-    return PrReport(
-        author=author,
-        factions=mine,
-        is_gm=is_gm,
-        turn=turn,
-        campaign=game.name if game else "",
-        date=game.calendar.date(turn).label if game else "",
-        base=base.hexsha,
-        head=head.hexsha,
-        problems=problems,
-        faction_names={f: game.name_of(f) for f in mine} if game else {},
-    )
 
 
 # -- output ------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..store import Store
 from ..workflow import default_factions, new_campaign, play_bot_turn
 from .site import build_site
 
@@ -27,8 +28,6 @@ def folder_size(folder: Path) -> tuple[int, int]:
 def play(root: Path, until: int) -> float:
     """Bots play until ``until`` turns are resolved; returns the seconds it took."""
     start = time.perf_counter()
-    from ..store import Store
-
     while len(Store(root).archived_turns()) < until:
         play_bot_turn(root)
     return time.perf_counter() - start

@@ -73,9 +73,9 @@ def cell_size(world: World) -> float:
     """A typical distance between neighbouring centres, to size and spread the markers."""
     dists = []
     for loc in list(world.locations.values())[:200]:
-        for other in loc.neighbours[:1]:
-            ox, oy = world[other].center
-            dists.append(math.hypot(loc.center[0] - ox, loc.center[1] - oy))
+        near = [math.dist(loc.center, world[other].center) for other in loc.neighbours]
+        if near:
+            dists.append(min(near))
     dists.sort()
     return round(dists[len(dists) // 2], 3) if dists else 1.0
 

@@ -22,6 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..core.gm import actions as gm_actions
+from ..core.issues import CampaignError
 from ..core.orders import order_file_schema
 from ..core.rulesdoc import RulesSection, RulesTable, flatten, words
 from ..engine import ENGINE_PHASES
@@ -179,17 +180,15 @@ class SitePages:
 
     def home(self) -> None:
         last = self.history.last
-        deadline = self.history.config.get("deadline")
-        if isinstance(deadline, Mapping):
-            deadline = deadline.get("at") or deadline.get("next") or deadline.get("due")
         current = self.history.current_turn
+        deadline = next_deadline(self.store.root, self.history.config, current)
         self.render(
             "home.md.j2",
             "index.md",
             welcome=Markup(self.welcome) if self.welcome is not None else None,
             current=current,
             current_date=self.game.calendar.date(current).label if current > 0 else "",
-            deadline=str(deadline) if deadline not in (None, "") else "",
+            deadline=deadline,
             standings=self.standings_rows(self.game.ruleset.standings(self.game, self.history.state)),
             columns=self.numeric,
             last=last,
@@ -512,15 +511,17 @@ class SitePages:
         notes = [n for n in rules.get("house_rules", []) or [] if isinstance(n, Mapping)]
         sections = self.game.ruleset.rules_sections(self.game)
 
+        shown: set[int] = set()
+
         def notes_for(section: RulesSection) -> list[Mapping[str, Any]]:
-            return [
-                n
-                for n in notes
-                if any(
-                    str(n.get("rule", "")) == k or str(n.get("rule", "")).startswith(k + ".")
-                    for k in section.keys
-                )
-            ]
+            """The house rules on the data this section explains, each shown once (in its first section)."""
+            found = []
+            for i, n in enumerate(notes):
+                rule = str(n.get("rule", ""))
+                if i not in shown and any(rule == k or rule.startswith(k + ".") for k in section.keys):
+                    shown.add(i)
+                    found.append(n)
+            return found
 
         phases = [
             ENGINE_PHASES["before"],
@@ -536,6 +537,8 @@ class SitePages:
             "rules/index.md",
             phases=phases,
             calendar=cal,
+            time_notes=notes_for(RulesSection("Time", (), keys=("calendar",))),
+            turn_notes=notes_for(RulesSection("The turn", (), keys=("turn_sequence", "gm"))),
             sections=[{"s": s, "notes": notes_for(s)} for s in sections],
             is_table=lambda b: isinstance(b, RulesTable),
             stock=list(rules.get("stock", [])),
@@ -570,6 +573,7 @@ class SitePages:
             "play/index.md",
             current=self.history.current_turn,
             current_date=game.calendar.date(self.history.current_turn).label,
+            deadline=next_deadline(self.store.root, self.history.config, self.history.current_turn),
             example_faction=active[0] if active else (game.factions[0] if game.factions else "faction"),
             example=_yaml_example(example) if example else "",
             schema="play/orders.schema.json",
@@ -580,6 +584,36 @@ class SitePages:
             templates=templates,
             current=self.history.current_turn,
         )
+
+
+def next_deadline(root: Path, config: Mapping[str, Any], turn: int) -> str:
+    """The current turn's deadline in words, from the schedule in campaign/campaign.yaml ("" when none).
+
+    In the campaign's own git repository it is the date itself, counted from the commit that opened the
+    turn (as the resolve workflow counts it); elsewhere, as in the demo, it is the rule ("every Friday at
+    18:00 UTC…"). Never the clock: the same repository always gives the same page.
+    """
+    if "schedule" not in config:
+        return ""
+    try:
+        from .. import schedule
+    except ImportError:  # a campaign kit without deadlines
+        return ""
+    try:
+        settings = schedule.Settings.from_config(config)
+    except CampaignError:
+        return "not readable: see campaign/campaign.yaml"
+    if settings.schedule.paused:
+        return "none: the campaign is paused"
+    try:
+        import git
+
+        from ..gitflow import turn_opened_at
+
+        when = schedule.deadline(settings.schedule, turn, turn_opened_at(git.Repo(root), turn))
+    except (CampaignError, git.GitError, ValueError):
+        return settings.schedule.describe()
+    return f"{schedule.stamp(when)}, then {schedule.hours(settings.schedule.grace)} of grace"
 
 
 def group_eras(entries: list[Any], years: list[int], year_name: str, size: int = 10) -> list[Any]:

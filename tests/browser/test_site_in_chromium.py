@@ -45,14 +45,17 @@ def test_home_page_loads_with_standings_and_map(page: Page, served: Served) -> N
 def test_every_resolved_turn_has_a_chronicle_page_and_a_newspaper_issue(page: Page, served: Served) -> None:
     tab, _ = page
     for turn in range(1, TURNS + 1):
-        for path in (f"chronicle/turn-{turn}/", f"newspaper/turn-{turn}/"):
+        for path, says in (
+            (f"chronicle/turn-{turn}/", rf"<h1[^>]*>Turn {turn}:"),
+            (f"newspaper/turn-{turn}/", rf"<em>Issue {turn}, "),
+        ):
             response = tab.request.get(served.base + path)  # through the browser's network stack
             assert response.status == 200, path
-            assert re.search(rf"<h1[^>]*>Turn {turn}:", response.text()), path
+            assert re.search(says, response.text()), path
     # The newest of each is read in full, and the lists link every turn.
     assert heading(visit(page, served, f"chronicle/turn-{TURNS}/").locator("h1")).startswith(f"Turn {TURNS}:")
     issue = visit(page, served, f"newspaper/turn-{TURNS}/")
-    assert heading(issue.locator(".md-content h1").first).startswith(f"Turn {TURNS}:")
+    assert issue.locator(".md-content em", has_text=f"Issue {TURNS},").count() == 1
     for listing, pattern in (("newspaper/issues/", "newspaper/turn-"), ("chronicle/", "chronicle/turn-")):
         tab = visit(page, served, listing)
         hrefs = tab.eval_on_selector_all(".md-content a[href]", "links => links.map(a => a.href)")

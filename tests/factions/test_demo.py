@@ -90,3 +90,23 @@ def test_golden_replay(demo: Path) -> None:
     if os.environ.get("UPDATE_GOLDEN"):
         canonical.write_yaml(GOLDEN, {"seed": 1, "turns": digests})
     assert canonical.read_yaml(GOLDEN)["turns"] == digests
+
+
+def test_the_templates_example_orders_pass_the_check(tmp_path: Path, run) -> None:
+    """A new campaign's order template suggests orders that the checker accepts as they stand."""
+    from resolver.store import Store
+    from resolver.validate import check_order_file
+
+    root = tmp_path / "city"
+    code, _, err = run("new", "--ruleset", "factions", "--root", root, "--seed", "3", "--factions", "4")
+    assert code == 0, err
+    store = Store(root)
+    state = store.state()
+    game = store.game(state)
+    for faction in game.factions:
+        examples = game.ruleset.order_examples(game, state, faction)
+        assert examples, faction
+        raw = canonical.dump({"campaign": game.campaign, "turn": 1, "faction": faction, "orders": examples})
+        of = check_order_file(game, state, raw, f"orders/{faction}.yaml")
+        assert of.ok, [i.format() for i in of.errors]
+        assert len(of.echo) == len(examples)

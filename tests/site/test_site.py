@@ -15,6 +15,7 @@ from resolver.publish import build_site
 from resolver.publish.history import load_history
 from resolver.publish.pages import MARKER, SitePages, group_eras, read_welcome
 from resolver.publish.site import CONFIG_STUB, adopt_legacy_index, ensure_config, hand_written_pages, sync
+from resolver.publish.text import md
 from resolver.store import Store
 
 from .demo import OUTSIDE, SCRIPT, TURNS, DemoSite
@@ -43,7 +44,7 @@ def test_every_resolved_turn_has_a_chronicle_page_and_a_newspaper_issue(site: De
     for turn in range(1, TURNS + 1):
         assert (site.public / "chronicle" / f"turn-{turn}" / "index.html").is_file()
         issue = site.public / "newspaper" / f"turn-{turn}" / "index.html"
-        assert f"Turn {turn}:" in issue.read_text(encoding="utf-8")
+        assert f"Issue {turn}, " in issue.read_text(encoding="utf-8")
     assert not (site.public / "chronicle" / f"turn-{TURNS + 1}").exists()
 
 
@@ -81,7 +82,11 @@ def test_rules_pages_cover_the_phase_table_every_order_and_every_house_rule(site
         assert phase.title in rules
     for section in game.ruleset.rules_sections(game):
         assert f"## {section.title}" in rules
-    assert rules.count('!!! note "House rule"') >= len(game.rules["house_rules"]) // 2
+    keys = [k for section in game.ruleset.rules_sections(game) for k in section.keys]
+    marked = [n for n in game.rules["house_rules"] if any(n["rule"].split(".")[0] == k for k in keys)]
+    assert len(marked) >= 10
+    for note in marked:  # each house rule is marked once, in the section that explains its data
+        assert rules.count(str(md(note["text"]))) == 1, note["rule"]
     house = (site.root / "site" / "rules" / "house-rules.md").read_text(encoding="utf-8")
     assert len(re.findall(r"^- \*\*", house, flags=re.M)) == len(game.rules["house_rules"])
     orders = (site.root / "site" / "rules" / "orders.md").read_text(encoding="utf-8")
@@ -168,3 +173,29 @@ def test_a_campaign_with_no_turn_yet_gets_a_site(tmp_path: Path, capsys: pytest.
     assert "No turn has been resolved yet" in home and (root / "mkdocs.yml").is_file()
     report = build_site(root, tmp_path / "out")
     assert (tmp_path / "out" / "index.html").is_file() and report.turns == 0
+
+
+def test_the_deadline_is_the_schedules_rule_or_its_date_in_git(tmp_path: Path) -> None:
+    import subprocess
+
+    from resolver.publish.pages import next_deadline
+
+    root = tmp_path / "camp"
+    assert main(["new", "--root", str(root), "--seed", "2", "--factions", "2"]) == 0
+    config = Store(root).config()
+    if "schedule" not in config:
+        pytest.fail("campaign new writes no schedule: the home page would never show a deadline")
+    assert next_deadline(root, {}, 1) == ""
+    assert next_deadline(root, config, 1) == "every Friday at 18:00 UTC, then 1 hour of grace"
+    paused = {**config, "schedule": {**config["schedule"], "paused": True}}
+    assert next_deadline(root, paused, 1) == "none: the campaign is paused"
+    # In the campaign's repository: counted from the commit that opened the turn (a Monday here).
+    when = {"GIT_AUTHOR_DATE": "2024-01-01T12:00:00Z", "GIT_COMMITTER_DATE": "2024-01-01T12:00:00Z"}
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", **when}
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "new"],
+    ):
+        subprocess.run(["git", *args], cwd=root, env=env, check=True)
+    assert next_deadline(root, config, 1) == "Fri 2024-01-05 18:00 UTC, then 1 hour of grace"

@@ -168,64 +168,64 @@ class Factions(Ruleset):
             if asset.get("concealed"):
                 continue  # concealed assets are not on the public map
             kind = m.kind_of(rules, asset)
+            where = f"at the {m.location_label(state, asset['location'])}"
+            if kind == "lieutenant":
+                ratings = ", ".join(f"{r} {m.rating_of(asset, r):+d}" for r in rules["ratings"])
+                detail = f"lieutenant, level {m.level_of(rules, asset)} ({ratings}), {where}"
+            elif kind == "unit":
+                skills = ", ".join(m.competencies(rules, asset))
+                detail = f"{m.name_of(rules, asset)}, level {m.level_of(rules, asset)} ({skills}), {where}"
+            else:
+                detail = f"{m.asset_type(rules, asset)['name']} {where}"
             pieces.append(
                 {
                     "kind": kind,
                     "location": m.locale_of(state, asset["location"]),
                     "owner": asset["owner"],
-                    "label": f"{game.name_of(asset['owner'])}: {m.name_of(rules, asset)}",
-                    "detail": f"{m.describe_asset(rules, asset)} at "
-                    f"{m.location_label(state, asset['location'])}",
+                    "label": m.name_of(rules, asset),
+                    "detail": detail,
                     "size": m.level_of(rules, asset) if kind != "static" else 1,
                 }
             )
         return pieces
 
     def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+        """A few orders that make a valid file together: each for its own lieutenant."""
         rules = game.rules
-        lieutenants = m.assets_of(state, rules, faction, "lieutenant")
-        if not lieutenants:
-            return []
-        first = lieutenants[0]
-        here = m.locale_of(state, first["location"])
+        free = m.assets_of(state, rules, faction, "lieutenant")
         examples: list[dict[str, Any]] = []
-        npcs = sorted(
-            {m.holder_of(state, lid) for lid in m.locations_in(state, here)} & set(rules["npc_factions"])
-        )
-        if npcs:
-            examples.append(
-                {"action": "influence", "lieutenant": first["id"], "npc": npcs[0], "discreet": True}
-            )
-        public = [lid for lid in m.locations_in(state, here) if m.holder_of(state, lid) is None]
-        if public:
-            examples.append(
-                {
-                    "action": "build",
-                    "lieutenant": first["id"],
-                    "asset_type": "guildhall",
-                    "location": public[0],
-                }
-            )
-        if len(lieutenants) > 1:
-            second = lieutenants[1]
-            nearby = [
+
+        def locations_near(lt: m.Asset, hops: int) -> list[str]:
+            around = game.world.within(m.locale_of(state, lt["location"]), hops)
+            return [lid for lid in sorted(state["locations"]) if m.locale_of(state, lid) in around]
+
+        for lt in free[:1]:
+            here = [lid for lid in locations_near(lt, 0) if m.holder_of(state, lid) in (None, faction)]
+            for lid in here[:1]:
+                examples.append(
+                    {"action": "build", "lieutenant": lt["id"], "asset_type": "guildhall", "location": lid}
+                )
+        for lt in free[1:2]:
+            there = [
                 lid
-                for lid in state["locations"]
-                if m.locale_of(state, lid) in game.world.neighbours(m.locale_of(state, second["location"]))
+                for lid in locations_near(lt, 1)
+                if m.locale_of(state, lid) != m.locale_of(state, lt["location"])
                 and m.admits(state, rules, lid, faction)
             ]
-            if nearby:
-                units = [
-                    u["id"] for u in m.assets_at(state, second["location"]) if m.kind_of(rules, u) == "unit"
-                ]
+            units = [u["id"] for u in m.assets_at(state, lt["location"]) if m.kind_of(rules, u) == "unit"]
+            for lid in there[:1]:
                 examples.append(
                     {
                         "action": "move_minion",
-                        "lieutenant": second["id"],
-                        "to": nearby[0],
+                        "lieutenant": lt["id"],
+                        "to": lid,
                         "units": units[: m.cohesion(state, faction)],
                     }
                 )
+        for lt in free[2:3]:
+            npcs = [h for lid in locations_near(lt, 0) if m.is_npc(rules, h := m.holder_of(state, lid))]
+            for npc in npcs[:1]:
+                examples.append({"action": "influence", "lieutenant": lt["id"], "npc": npc, "stealthy": True})
         return examples
 
     # -- GM orders ----------------------------------------------------------------------------------------

@@ -8,21 +8,15 @@ from typing import Any
 
 Rules = Mapping[str, Any]
 
-# What an action is aimed at decides the fields of its order:
-TARGET_FIELDS: dict[str, tuple[str, ...]] = {
-    "npc": ("npc",),  # an NPC faction with a holding in the lieutenant's locale
-    "npc_location": ("location",),  # a location an NPC faction holds
-    "faction": ("target",),  # another faction
-    "faction_location": ("target", "location"),  # another faction's assets at a location
-    "holder_location": ("location",),  # a location held by another faction or an NPC faction
-    "location": ("location",),  # any location of the locale
-    "own_asset": ("asset",),
-    "own_unit": ("unit",),  # training an already trained unit continues its project
-    "static_type": ("asset_type", "location", "project"),
-    "unit_type": ("unit_type",),
-    "recruit_type": ("unit_type", "location"),
-    "destination": ("to", "gather"),
-}
+# What an action is aimed at (``target``) decides the fields of its order:
+#   npc               an NPC faction with a holding in the lieutenant's locale
+#   npc_location      a location an NPC faction holds
+#   faction           another faction; faction_location: another faction's assets at a location
+#   holder_location   a location held by another faction or an NPC faction; location: any location
+#   own_asset         an asset of the acting faction; own_unit: one of its units
+#   static_type       a static asset to build, or a building project to continue
+#   unit_type         a unit to buy; recruit_type: a unit to recruit, and where
+#   destination       where to move
 
 
 @dataclass(frozen=True)

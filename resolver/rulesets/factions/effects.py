@@ -7,7 +7,7 @@ emit follow-up events (a project completed, an asset exposed, what a spy found).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -46,12 +46,11 @@ class Execution:
     def at_least(self, band: str) -> bool:
         return reaches(self.band, band)
 
-    def pay_extra(self) -> bool:
-        """Pay the action's extra cost if the order said so and it can be paid."""
+    def pay_extra(self, also: Mapping[str, int] | None = None) -> bool:
+        """Pay the action's extra cost if the order said so and it can be paid (with ``also`` on top)."""
         extra = self.plan.action.extra or {}
-        paid = bool(self.plan.args.get("pay_extra")) and not m.can_pay(
-            self.state, self.faction, extra["cost"]
-        )
+        total = m.add_costs(extra["cost"], also or {})
+        paid = bool(self.plan.args.get("pay_extra")) and not m.can_pay(self.state, self.faction, total)
         if paid:
             m.spend(self.state, self.faction, extra["cost"])
         self.data["extra_paid"] = paid
@@ -248,7 +247,7 @@ def purchase_units(ex: Execution) -> None:
     lost = int(ex.by_band("lost"))
     if lost:
         ex.data["lost_capital"] = -m.gain(ex.state, ex.faction, "capital", -lost)
-    deal = ex.at_least("success") or (ex.band == "failure" and ex.pay_extra())
+    deal = ex.at_least("success") or (ex.band == "failure" and ex.pay_extra(also={"capital": price}))
     if deal:
         m.spend(ex.state, ex.faction, {"capital": price})
         ex.data["paid"] = price
@@ -319,9 +318,7 @@ def sell(ex: Execution) -> None:
     price = -(-m.price_of(ex.rules, asset["type"]) * share // 100)  # rounded up
     m.gain(ex.state, ex.faction, "capital", price)
     ex.data.update(sold=m.name_of(ex.rules, asset), price=price)
-    location, holder = asset["location"], m.holder_of(ex.state, asset["location"])
     remove_asset(ex.state, asset["id"])
-    _break_holding(ex, location, holder if holder == ex.faction else None)
 
 
 def surveil(ex: Execution) -> None:

@@ -38,45 +38,48 @@ _PLAN = Field(
 
 
 def _target_fields(rules: Rules, action: Action) -> list[Field]:
-    npcs = tuple(rules["npc_factions"])
+    """What an action is aimed at (its catalogue ``target``) decides the fields that name it."""
     types = rules["asset_types"]
     statics = tuple(t for t, d in types.items() if d["kind"] == "static")
     for_sale = tuple(t for t, d in types.items() if d["kind"] == "unit" and d.get("price"))
     recruits = tuple(t for t, d in types.items() if d["kind"] == "unit" and d.get("recruitable"))
+    where = Field(
+        "location", "text", "A location of the lieutenant's locale, e.g. p-varnel/tavern.", required=True
+    )
+    rival = Field("target", "text", "The faction acted against.", required=True)
     fields = {
-        "ally": [Field("npc", "choice", "The NPC faction.", required=True, choices=npcs)],
-        "influence": [Field("npc", "choice", "The NPC faction.", required=True, choices=npcs)],
-        "rally": [Field("npc", "choice", "The NPC faction.", required=True, choices=npcs)],
-        "claim": [
-            Field("location", "text", "The location an NPC faction holds, e.g. p-x/market.", required=True)
+        "npc": [
+            Field(
+                "npc",
+                "choice",
+                "An NPC faction holding a location here.",
+                required=True,
+                choices=tuple(rules["npc_factions"]),
+            )
         ],
-        "attack": [
-            Field("target", "text", "The faction attacked.", required=True),
-            Field("location", "text", "Where its assets are attacked.", required=True),
-        ],
-        "raid": [Field("location", "text", "The location raided (held by another).", required=True)],
-        "steal": [Field("location", "text", "The location robbed (held by another).", required=True)],
-        "surveil": [Field("location", "text", "The location watched.", required=True)],
-        "investigate": [Field("target", "text", "The faction investigated.", required=True)],
-        "sell": [Field("asset", "text", "Your unit or static asset sold, by id.", required=True)],
-        "conceal": [Field("asset", "text", "Your asset hidden, by id.", required=True)],
-        "train": [Field("unit", "text", "Your unit trained to its next level, by id.", required=True)],
-        "build": [
+        "npc_location": [where],
+        "faction": [rival],
+        "faction_location": [rival, where],
+        "holder_location": [where],
+        "location": [where],
+        "own_asset": [Field("asset", "text", "An asset of yours in the locale, by id.", required=True)],
+        "own_unit": [Field("unit", "text", "A unit of yours in the locale, by id.", required=True)],
+        "static_type": [
             Field("asset_type", "choice", "A static asset to build or buy.", choices=statics),
             Field("location", "text", "Where: a public location of the locale or your own."),
-            Field("project", "text", "A building project of yours to continue, e.g. red-p1."),
+            Field("project", "text", "A building project of yours to continue instead, e.g. red-p1."),
         ],
-        "purchase_units": [Field("unit_type", "choice", "The unit bought.", required=True, choices=for_sale)],
-        "recruit": [
-            Field("unit_type", "choice", "The unit recruited.", required=True, choices=recruits),
+        "unit_type": [Field("unit_type", "choice", "The unit.", required=True, choices=for_sale)],
+        "recruit_type": [
+            Field("unit_type", "choice", "The unit.", required=True, choices=recruits),
             Field("location", "text", "Where (default: the lieutenant's location)."),
         ],
-        "move_minion": [
+        "destination": [
             Field("to", "text", "The location moved to, up to the move range away.", required=True),
             Field("gather", "text", "A location of the locale whose units of yours all come along."),
         ],
     }
-    return fields.get(action.id, [])
+    return fields[action.target]
 
 
 def _involves_npc(action: Action) -> bool:

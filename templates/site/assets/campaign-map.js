@@ -172,8 +172,8 @@
     function zoomClass() {
       // Names are unreadable when the map is small: show them only from a comfortable zoom.
       var px = unit * Math.pow(2, map.getZoom());
-      container.classList.toggle("cm-far", px < 34);
-      container.classList.toggle("cm-very-far", px < 18);
+      container.classList.toggle("cm-far", px < 40);
+      container.classList.toggle("cm-very-far", px < 22);
     }
     map.on("zoomend", zoomClass);
 

@@ -32,3 +32,22 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
     }
+
+
+def check_golden(demo: Path, golden: Path, turns: int) -> None:
+    """Compare a demo's per-turn digests with its golden file (rewritten when UPDATE_GOLDEN is set)."""
+    import os
+
+    from resolver.core import canonical
+
+    digests = {}
+    for turn in range(1, turns + 1):
+        folder = demo / f"campaign/turns/{turn:04d}"
+        digests[turn] = {
+            "state": canonical.read_yaml(folder / "digest.yaml")["state"],
+            "events": canonical.digest((folder / "events.yaml").read_bytes()),
+        }
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.parent.mkdir(exist_ok=True)
+        canonical.write_yaml(golden, {"seed": 1, "turns": digests})
+    assert canonical.read_yaml(golden)["turns"] == digests

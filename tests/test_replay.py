@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import yaml
 from resolver.core import canonical
 from resolver.workflow import play_bot_turn, resolve
 
-from .conftest import tree_bytes
+from .conftest import check_golden, tree_bytes
 
 GOLDEN = Path(__file__).parent / "golden" / "nations-demo-seed1.yaml"
 DEMO_TURNS = 8
@@ -77,17 +76,7 @@ def test_demo_shows_the_whole_game(demo: Path) -> None:
 
 def test_golden_replay(demo: Path) -> None:
     """Pins the demo's results. After a deliberate rules change, run: UPDATE_GOLDEN=1 make test."""
-    digests = {}
-    for turn in range(1, DEMO_TURNS + 1):
-        folder = demo / f"campaign/turns/{turn:04d}"
-        digests[turn] = {
-            "state": yaml.safe_load((folder / "digest.yaml").read_text())["state"],
-            "events": canonical.digest((folder / "events.yaml").read_bytes()),
-        }
-    if os.environ.get("UPDATE_GOLDEN"):
-        GOLDEN.parent.mkdir(exist_ok=True)
-        canonical.write_yaml(GOLDEN, {"seed": 1, "turns": digests})
-    assert canonical.read_yaml(GOLDEN)["turns"] == digests
+    check_golden(demo, GOLDEN, DEMO_TURNS)
 
 
 def test_one_factions_orders_do_not_move_other_factions_rolls(demo: Path, tmp_path: Path) -> None:

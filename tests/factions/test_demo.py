@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ import yaml
 from resolver.core import canonical
 from resolver.rulesets.factions import RULESET
 
-from ..conftest import tree_bytes
+from ..conftest import check_golden, tree_bytes
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "factions-demo-seed1.yaml"
 DEMO_TURNS = 8
@@ -80,16 +79,7 @@ def test_same_seed_gives_byte_identical_campaigns(demo: Path, tmp_path: Path) ->
 
 def test_golden_replay(demo: Path) -> None:
     """Pins the demo's results. After a deliberate rules change, run: UPDATE_GOLDEN=1 make test."""
-    digests = {}
-    for turn in range(1, DEMO_TURNS + 1):
-        folder = demo / f"campaign/turns/{turn:04d}"
-        digests[turn] = {
-            "state": yaml.safe_load((folder / "digest.yaml").read_text())["state"],
-            "events": canonical.digest((folder / "events.yaml").read_bytes()),
-        }
-    if os.environ.get("UPDATE_GOLDEN"):
-        canonical.write_yaml(GOLDEN, {"seed": 1, "turns": digests})
-    assert canonical.read_yaml(GOLDEN)["turns"] == digests
+    check_golden(demo, GOLDEN, DEMO_TURNS)
 
 
 def test_the_templates_example_orders_pass_the_check(tmp_path: Path, run) -> None:

@@ -29,6 +29,9 @@ ENGINE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SCHEMA_FILE = "orders.schema.json"
 
 
+_WORLDS: dict[tuple[str, int, int], World] = {}  # the last world read, by path, mtime and size
+
+
 def turn_dir_name(turn: int) -> str:
     return f"{turn:04d}"
 
@@ -76,7 +79,15 @@ class Store:
         return data or {}
 
     def world(self) -> World:
-        return World.from_data(canonical.read_yaml(self.campaign_dir / "world.yaml"))
+        # Replaying an archive asks for the world once per turn; parsing it dominated a long replay.
+        # Worlds are immutable, so one parsed copy is shared until the file changes.
+        path = self.campaign_dir / "world.yaml"
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+        if key not in _WORLDS:
+            _WORLDS.clear()
+            _WORLDS[key] = World.from_data(canonical.read_yaml(path))
+        return _WORLDS[key]
 
     def state(self) -> State:
         return canonical.read_yaml(self.campaign_dir / "state.yaml")

@@ -34,8 +34,10 @@ def play(root: Path, until: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--turns", default="50,500", help="comma-separated campaign lengths (default: 50,500)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--turns", default="50,500", help="campaign lengths (default: 50,500)")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the campaigns and sites in DIR")
     args = parser.parse_args(argv)
     lengths = sorted(int(t) for t in args.turns.split(","))
@@ -72,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{docs / turns / 1024:.1f} |"
         )
     print()
-    print("replay: the archive replayed turn by turn (what `campaign verify` does); pages: Markdown, map, charts")
-    print("written into site/; mkdocs: `mkdocs build` of them. Site size includes the theme's fixed assets.")
+    print("replay: the archive replayed turn by turn (as `campaign verify` does); pages: Markdown, map and")
+    print("charts written into site/; mkdocs: `mkdocs build`. Sizes include the theme's own assets.")
     if args.keep is None:
         shutil.rmtree(base)
     return 0

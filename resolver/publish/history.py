@@ -7,6 +7,7 @@ interface: public events, standings and map pieces.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +56,9 @@ class History:
 FALLBACK_COLORS = ("#c0392b", "#2e6fbd", "#2e8b57", "#b8860b", "#8e44ad", "#138d75", "#d35400", "#5d6d7e")
 
 
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}")
+
+
 def _public(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in events if e.get("visibility") == "public"]
 
@@ -89,8 +93,9 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
         events = [e.to_data() for e in replayed.result.events]
         turns.append(record(replayed.turn, events, replayed.result.state))
     players = store.players().get("factions", {}) or {}
-    colors = {
-        f: str((players.get(f) or {}).get("color") or FALLBACK_COLORS[i % len(FALLBACK_COLORS)])
-        for i, f in enumerate(game.factions)
-    }
+    colors = {}
+    for i, f in enumerate(game.factions):
+        color = str((players.get(f) or {}).get("color") or "")
+        # Colours go into style attributes and SVG: anything but #rgb or #rrggbb is replaced.
+        colors[f] = color if _COLOR.fullmatch(color) else FALLBACK_COLORS[i % len(FALLBACK_COLORS)]
     return History(game, state, record(0, [], start_state), turns, colors, store.config())

@@ -212,6 +212,8 @@ def world_map_html(history: History, assets: str, title: str) -> str:
     script = Element(f'<script src="{assets}/campaign-map.js"></script>')
     script._id = "script"
     figure.header.add_child(script, name="campaign_map_js")
+    # No icon of its own: without this line the browser asks the server for /favicon.ico.
+    figure.header.add_child(Element('<link rel="icon" href="data:,">'), name="no_favicon")
     html = figure.render()
     # Let readers zoom the page on phones (folium forbids it), and say the page's language.
     html = html.replace(", maximum-scale=1.0, user-scalable=no", "")

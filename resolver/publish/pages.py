@@ -76,9 +76,6 @@ def faction_src(faction: str) -> str:
     return f"factions/{faction}/index.md"
 
 
-_COLOR = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}")
-
-
 @dataclass
 class Nav:
     """The navigation tree, as MkDocs' ``nav`` setting."""
@@ -88,7 +85,7 @@ class Nav:
 
 
 class SitePages:
-    def __init__(self, store: Store, history: History, welcome: str | None) -> None:
+    def __init__(self, store: Store, history: History, welcome: str) -> None:
         self.store = store
         self.history = history
         self.game = history.game
@@ -108,9 +105,6 @@ class SitePages:
         self.env.filters.update(
             h=text.h, md=text.md, para=text.para, plural=text.plural, noun_plural=text.noun_plural
         )
-        for f, color in history.colors.items():
-            if not _COLOR.fullmatch(color):
-                history.colors[f] = "#6f6a64"  # an unusable colour from players.yaml must not reach HTML
         self._headlines: dict[int, list[str]] = {}
         self.numeric = self._numeric_columns()
 
@@ -185,7 +179,7 @@ class SitePages:
         self.render(
             "home.md.j2",
             "index.md",
-            welcome=Markup(self.welcome) if self.welcome is not None else None,
+            welcome=Markup(self.welcome),  # the GM's own Markdown, printed as written
             current=current,
             current_date=self.game.calendar.date(current).label if current > 0 else "",
             deadline=deadline,
@@ -424,7 +418,8 @@ class SitePages:
             charts.append({"column": col, "src": path, "lines": lines})
         current = {r["faction"]: r for r in self.game.ruleset.standings(self.game, self.history.state)}
         rank = {f: i + 1 for i, f in enumerate(current)}
-        for i, f in enumerate(factions):
+        latest = self.pieces_by_owner(self.history.last)
+        for f in factions:
             own = []
             for col in self.numeric:
                 values = series.get(f, {}).get(col, [])
@@ -446,7 +441,6 @@ class SitePages:
                         "values": values,
                     }
                 )
-            latest = self.pieces_by_owner(self.history.last)
             mine_pieces = next((g["pieces"] for g in latest if g["faction"] == f), [])
             kinds: dict[str, list[dict[str, Any]]] = {}
             for p in mine_pieces:
@@ -455,7 +449,6 @@ class SitePages:
                 "faction.md.j2",
                 faction_src(f),
                 faction=f,
-                color=self.history.colors[f],
                 profile=str((players.get(f) or {}).get("profile") or ""),
                 standing=current.get(f, {}),
                 rank=rank.get(f),
@@ -468,7 +461,6 @@ class SitePages:
                 press=self.press_of(f),
                 chronicle_src=chronicle_src,
                 issue_src=issue_src,
-                index=i,
             )
         self.render(
             "factions-index.md.j2",
@@ -642,6 +634,10 @@ def _tidy(body: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", body).strip() + "\n"
 
 
-def read_welcome(site_dir: Path) -> str | None:
+def read_welcome(site_dir: Path) -> str:
+    """The GM's site/welcome.md or, until there is one, the template's text saying where to write it."""
     path = site_dir / "welcome.md"
-    return path.read_text(encoding="utf-8") if path.is_file() else None
+    if not path.is_file():
+        own = site_dir.parent / "templates" / "site" / "welcome.md"
+        path = own if own.is_file() else SITE_TEMPLATES / "welcome.md"
+    return path.read_text(encoding="utf-8")

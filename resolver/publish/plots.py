@@ -14,6 +14,7 @@ from html import escape
 
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "4 4", "1 2", "10 4", "6 2 2 2 2 2")
 GRID = "#d9d4cc"
+MAX_POINTS = 160
 INK = "#3a342e"
 
 
@@ -90,9 +91,12 @@ def line_chart(
         )
     for turn in _x_ticks(first, last):
         out.append(f'<text x="{x(turn)}" y="{height - 8}" text-anchor="middle" fill="{INK}">{turn}</text>')
+    # A chart is about 300 pixels wide: past MAX_POINTS turns, every k-th point (and the last) is enough.
+    step = max(1, math.ceil(len(turns) / MAX_POINTS))
+    keep = sorted({*range(0, len(turns), step), len(turns) - 1}) if turns else []
     # Faint lines first, so the emphasised ones are drawn on top.
     for s in sorted(series, key=lambda s: s.strong):
-        points = " ".join(f"{x(t)},{y(v)}" for t, v in zip(turns, s.values, strict=False))
+        points = " ".join(f"{x(turns[i])},{y(s.values[i])}" for i in keep if i < len(s.values))
         stroke = s.color if s.strong else "#b9b2a8"
         dash = f' stroke-dasharray="{s.dash}"' if s.dash else ""
         out.append(

@@ -104,10 +104,8 @@ def build_site(
     )
 
 
-def _welcome(text: str | None) -> str | None:
+def _welcome(text: str) -> str:
     """The welcome text sits under the home page's title: its headings move one level down."""
-    if text is None:
-        return None
     return re.sub(r"^(#{1,5}) ", r"#\1 ", text, flags=re.MULTILINE).strip()
 
 

@@ -39,3 +39,11 @@ def test_gridlines_are_whole_round_numbers_covering_the_data() -> None:
 def test_text_alternative_names_the_start_the_end_and_a_peak_in_between() -> None:
     text = describe_series("Brightwater", "resources", [0, 1, 2, 3], [12, 30, 8, 10])
     assert text == "Brightwater, resources: 12 at the start, 10 after turn 3; highest 30 after turn 1."
+
+
+def test_long_series_are_thinned_but_keep_their_last_point() -> None:
+    turns = list(range(0, 501))
+    chart = line_chart([Series("A", "#c0392b", [t % 7 for t in turns])], turns, "Units")
+    points = ET.fromstring(chart).find(f"{SVG}polyline").get("points").split()
+    assert 100 < len(points) <= 170
+    assert points[-1].split(",")[0] == "348.0"  # the right edge: the latest turn is always drawn

@@ -199,3 +199,24 @@ def test_the_deadline_is_the_schedules_rule_or_its_date_in_git(tmp_path: Path) -
     ):
         subprocess.run(["git", *args], cwd=root, env=env, check=True)
     assert next_deadline(root, config, 1) == "Fri 2024-01-05 18:00 UTC, then 1 hour of grace"
+
+
+class Headings(HTMLParser):
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.levels: list[int] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if re.fullmatch(r"h[1-6]", tag):
+            self.levels.append(int(tag[1]))
+
+
+def test_every_page_has_one_title_and_headings_in_order(site: DemoSite) -> None:
+    for page in html_pages(site):
+        if page.name == "404.html" or page.parent.name == "map":
+            continue
+        levels = Headings(page.read_text(encoding="utf-8")).levels
+        assert levels[:1] == [1] and levels.count(1) == 1, (page, levels)
+        for before, after in zip(levels, levels[1:], strict=False):
+            assert after <= before + 1, (page, levels)

@@ -86,7 +86,8 @@
         permanent: true,
         direction: p[3] ? "right" : "center",
         className: "cm-place",
-        offset: p[3] ? [3, 0] : [0, 0],
+        // A province's name sits above its centre, where its pieces stand.
+        offset: p[3] ? [3, 0] : [0, -18],
       });
       placeLayer.addLayer(dot);
     });

@@ -17,7 +17,7 @@ from .core import gm
 from .core.calendar import GameDate
 from .core.dice import Dice, Roll, TurnSeed
 from .core.events import Event
-from .core.orders import GM, OrderFile
+from .core.orders import GM, Order, OrderFile
 from .core.phases import State
 from .core.rng import Stream, derive_key
 from .ruleset import Game
@@ -77,6 +77,17 @@ class TurnContext:
         )
         self.events.append(event)
         return event
+
+    def order_failed(self, faction: str, order: Order, reason: str) -> Event:
+        """An accepted order that could not be carried out: its faction alone hears why."""
+        return self.emit(
+            "order_failed",
+            actors=[faction],
+            visible_to=[faction],
+            order=order.number,
+            action=order.action,
+            reason=reason,
+        )
 
     def roll(self, label: str, expr: str, *, factions: Iterable[str] = (), decided: str = "") -> Roll:
         return self.dice.roll(f"t{self.turn}/{label}", expr, factions=factions, decided=decided)

@@ -40,14 +40,7 @@ ANONYMOUS_KEYS = (
 
 
 def _failed(ctx: TurnContext, faction: str, order: Order, reason: str) -> None:
-    ctx.emit(
-        "order_failed",
-        actors=[faction],
-        visible_to=[faction],
-        order=order.number,
-        action=order.action,
-        reason=reason,
-    )
+    ctx.order_failed(faction, order, reason)
 
 
 # -- 1. income ----------------------------------------------------------------------------------------------

@@ -43,14 +43,7 @@ def run_orders(ctx: TurnContext, state: State) -> State:
             try:
                 EXECUTE[o.action](ctx, state, nation, o)
             except OrderFailed as failure:
-                ctx.emit(
-                    "order_failed",
-                    actors=[nation],
-                    visible_to=[nation],
-                    order=o.number,
-                    action=o.action,
-                    reason=str(failure),
-                )
+                ctx.order_failed(nation, o, str(failure))
     _drop_empty_armies(state)
     return state
 

@@ -35,6 +35,20 @@ BLANK_FACTION = {
 }
 
 
+def fill_factions(state: dict, factions: list[str], blank: dict, extra: dict) -> None:
+    """Each faction is the blank, then ``extra``, then what the fixture gives (mappings merge one level)."""
+    given = state.setdefault("factions", {})
+    for f in factions:
+        merged = copy.deepcopy(blank)
+        merged.update({"name": f.capitalize(), "color": "#888888", **extra})
+        for key, value in (given.get(f) or {}).items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+        given[f] = merged
+
+
 def build_world(spec: dict[str, Any]) -> World:
     """All plains, except the tiles listed per terrain; named places by tile.
 
@@ -78,16 +92,7 @@ def build_state(ruleset_id: str, rules: dict[str, Any], spec: dict[str, Any], fa
     state.setdefault("turn", 1)
     for key in ("armies", "settlements", "projects", "roads", "ruins"):
         state.setdefault(key, {})
-    given = state.setdefault("factions", {})
-    for f in factions:
-        merged = copy.deepcopy(BLANK_FACTION)
-        merged.update({"name": f.capitalize(), "color": "#888888"})
-        for key, value in (given.get(f) or {}).items():
-            if isinstance(value, dict) and isinstance(merged.get(key), dict):
-                merged[key] = {**merged[key], **value}
-            else:
-                merged[key] = value
-        given[f] = merged
+    fill_factions(state, factions, BLANK_FACTION, {})
     classes = rules.get("unit_classes", {})
     for aid, army in state["armies"].items():
         army.setdefault("id", aid)
@@ -128,16 +133,7 @@ def build_factions_state(rules: dict[str, Any], spec: dict[str, Any], factions: 
     state.setdefault("turn", 1)
     for key in ("locations", "assets", "projects"):
         state.setdefault(key, {})
-    given = state.setdefault("factions", {})
-    for f in factions:
-        merged = copy.deepcopy(FACTIONS_BLANK)
-        merged.update({"name": f.capitalize(), "color": "#888888", "cohesion": rules["start"]["cohesion"]})
-        for key, value in (given.get(f) or {}).items():
-            if isinstance(value, dict) and isinstance(merged.get(key), dict):
-                merged[key] = {**merged[key], **value}
-            else:
-                merged[key] = value
-        given[f] = merged
+    fill_factions(state, factions, FACTIONS_BLANK, {"cohesion": rules["start"]["cohesion"]})
     for lid, loc in state["locations"].items():
         locale, kind = lid.split("/", 1)
         loc.setdefault("id", lid)

@@ -106,6 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--head", metavar="REV", help="the pull request's head commit (with --pr)")
     pr.add_argument("--author", metavar="LOGIN", help="the pull request author's GitHub login (with --pr)")
     pr.add_argument(
+        "--author-id",
+        type=int,
+        metavar="ID",
+        help="the author's numeric GitHub account id (with --pr): matched against 'ids' in players.yaml",
+    )
+    pr.add_argument(
         "--comment", type=Path, metavar="FILE", help="write the Markdown comment here (default: print it)"
     )
 
@@ -266,8 +272,8 @@ def file_json(of: OrderFile) -> dict[str, Any]:
 def cmd_check(args: argparse.Namespace) -> int:
     if args.pr:
         return check_pr(args)
-    if args.base or args.head or args.author or args.comment:
-        raise CampaignError("--base, --head, --author and --comment go with --pr", code=2)
+    if args.base or args.head or args.author or args.author_id is not None or args.comment:
+        raise CampaignError("--base, --head, --author, --author-id and --comment go with --pr", code=2)
     files = workflow.check(args.root, args.files or None)
     if args.format == "json":
         print(json.dumps({"files": [file_json(f) for f in files], "ok": all(f.ok for f in files)}, indent=2))
@@ -291,7 +297,7 @@ def check_pr(args: argparse.Namespace) -> int:
             "for example: campaign check --pr --base origin/main --head HEAD --author alice",
             code=2,
         )
-    report = check_pull_request(args.root, args.base, args.head, args.author)
+    report = check_pull_request(args.root, args.base, args.head, args.author, args.author_id)
     for line in report.annotations():
         print(line)
     comment = report.markdown()

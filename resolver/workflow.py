@@ -140,9 +140,13 @@ def new_campaign(
     }
     players = players or {}
     roster = {"gm": {"logins": list((players.get("gm") or {}).get("logins", []))}, "factions": {}}
+    if (players.get("gm") or {}).get("ids"):
+        roster["gm"]["ids"] = list(players["gm"]["ids"])
     for f in factions:
         given = (players.get("factions") or {}).get(f.id) or {}
         roster["factions"][f.id] = {"name": f.name, "color": f.color, "logins": list(given.get("logins", []))}
+        if given.get("ids"):  # GitHub account ids: the pull-request check trusts them over logins
+            roster["factions"][f.id]["ids"] = list(given["ids"])
     store.create(config, roster, world, state, HOUSE_RULES_HEADER)
     game = store.game(state)
     store.write_schema(game)

@@ -285,7 +285,7 @@ def check_pull_request(
             of = check_order_file(game, state, _read(merged, change.path, MAX_BYTES) or b"", change.path)
             report.files.append(of)
             _stale_turn(report, of)
-    if any(c.status != "D" for c in orders):
+    if any(c.status != "D" for c in orders) or any(p.file.startswith(ARCHIVE) for p in report.problems):
         _stale_branch(report, merge_bases, base)
     return report
 
@@ -481,8 +481,9 @@ def _archive_refusal(path: str, factions: list[str]) -> Issue:
     return Issue(
         "error",
         f"this pull request changes {path}, part of the record of a turn that is already resolved; "
-        "that record never changes, not even by the GM. This happens when a branch made before the turn "
-        "was resolved is updated from main: the edit follows the order file into the archive",
+        "that record never changes, not even by the GM. This happens to a branch made before that turn "
+        "was resolved that edits its orders: the order file has moved into the archive since, and the "
+        "edit follows it there",
         _fresh_branch_hint(factions),
         path,
     )

@@ -305,21 +305,24 @@ def test_file_names_cannot_forge_the_comment(world: Campaign) -> None:
 def test_a_criss_cross_history_cannot_hide_a_revert(world: Campaign) -> None:
     """An 'orders only' branch with an evil merge undoes a GM commit to players.yaml: the check looks
     at what merging the branch would really do, not at the diff from one of its merge bases."""
-    first = world.pull_request("alice", "red", {"orders/red.yaml": world.bot_orders("red")})
+    orders = world.bot_orders("red")
+    start = world.head()
     players = (world.ci / "campaign/players.yaml").read_text()
     gm_change = _gm_commits(
-        world,
-        {"campaign/players.yaml": players.replace("- carol", "- carol\n    - erin")},
-        "Erin joins green",
+        world, {"campaign/players.yaml": players.replace("- carol", "- carol\n    - erin")}, "Erin joins green"
     )
+    # Alice's branch left main before the GM's commit, and her commit is the newer one.
+    clone = world.clone("alice")
+    world.git(clone, "fetch", "--quiet", "origin")
+    world.git(clone, "checkout", "--quiet", "-B", "red", start)
+    (clone / "orders/red.yaml").write_bytes(orders)
+    first = PullRequest("red", "alice", world.commit(clone, "alice", "My orders"))
+    world.git(clone, "push", "--quiet", "origin", "HEAD:refs/heads/red")
     world.merge(first)  # main: the GM's commit, then the merge of alice's first branch
     # Alice merges the GM's commit into her branch, but keeps the old players.yaml, and edits her orders.
-    clone = world.clone("alice")
-    world.git(clone, "checkout", "--quiet", "red")
-    world.git(clone, "fetch", "--quiet", "origin")
     world.git(clone, "merge", "--quiet", "--no-commit", "--no-ff", gm_change)
     world.git(clone, "checkout", first.head, "--", "campaign/players.yaml")
-    (clone / "orders/red.yaml").write_bytes(world.bot_orders("red") + b"# second thoughts\n")
+    (clone / "orders/red.yaml").write_bytes(orders + b"# second thoughts\n")
     first.head = world.commit(clone, "alice", "Merge main, and my orders")
     world.git(clone, "push", "--quiet", "--force", "origin", "HEAD:refs/heads/red")
     world.git(world.ci, "fetch", "--quiet", "origin")

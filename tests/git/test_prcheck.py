@@ -309,7 +309,9 @@ def test_a_criss_cross_history_cannot_hide_a_revert(world: Campaign) -> None:
     start = world.head()
     players = (world.ci / "campaign/players.yaml").read_text()
     gm_change = _gm_commits(
-        world, {"campaign/players.yaml": players.replace("- carol", "- carol\n    - erin")}, "Erin joins green"
+        world,
+        {"campaign/players.yaml": players.replace("- carol", "- carol\n    - erin")},
+        "Erin joins green",
     )
     # Alice's branch left main before the GM's commit, and her commit is the newer one.
     clone = world.clone("alice")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 
+import pytest
 import yaml
 
 from resolver.core.issues import Issue
@@ -57,20 +58,6 @@ def test_a_state_edit_is_refused(world: Campaign) -> None:
     assert "::error file=campaign/state.yaml," in done.out
     # The orders are still checked, so the player sees everything at once.
     assert "Turn **1**" in done.comment and "### `orders/red.yaml`: " in done.comment
-
-
-def test_a_workflow_edit_is_refused(world: Campaign) -> None:
-    pr = world.pull_request(
-        "carol",
-        "ci",
-        {
-            "orders/green.yaml": world.bot_orders("green"),
-            ".github/workflows/resolve.yml": "on: push\njobs: {}\n",
-        },
-    )
-    done = world.check(pr)
-    assert done.code == 1
-    assert "may not change .github/workflows/resolve.yml" in done.comment
 
 
 def test_templates_and_the_schema_are_the_resolvers(world: Campaign) -> None:
@@ -241,24 +228,24 @@ def _gm_commits(world: Campaign, files: dict[str, str], message: str) -> str:
     return sha
 
 
-def test_a_pull_request_that_edits_the_check_workflow_is_refused(world: Campaign) -> None:
-    """The workflow runs from main, and the gate refuses any change to it in words."""
-    pr = world.pull_request(
-        "alice",
-        "green-light",
-        {
-            "orders/red.yaml": world.bot_orders("red"),
-            ".github/workflows/orders-check.yml": "on: pull_request\njobs: {}\n",
-        },
-    )
-    done = world.check(pr)
+@pytest.mark.parametrize(
+    ("login", "faction", "workflow"),
+    [("alice", "red", "orders-check.yml"), ("carol", "green", "resolve.yml")],
+)
+def test_a_pull_request_that_edits_a_workflow_is_refused(
+    world: Campaign, login: str, faction: str, workflow: str
+) -> None:
+    """The workflows run from main, and the gate refuses any change to them in words."""
+    path = f".github/workflows/{workflow}"
+    files = {f"orders/{faction}.yaml": world.bot_orders(faction), path: "on: pull_request\njobs: {}\n"}
+    done = world.check(world.pull_request(login, "green-light", files))
     assert done.code == 1
     assert "❌ Orders refused" in done.comment
     assert (
-        "this pull request may not change .github/workflows/orders-check.yml: the files in .github/ decide "
+        f"this pull request may not change {path}: the files in .github/ decide "
         "how pull requests are checked and turns resolved, so only the GM changes them, on main"
     ) in done.comment
-    assert "::error file=.github/workflows/orders-check.yml," in done.out
+    assert f"::error file={path}," in done.out
 
 
 def test_the_gm_cannot_change_workflows_by_pull_request_either(world: Campaign) -> None:

@@ -34,9 +34,10 @@ def test_root_option_still_decides(campaign: Path, tmp_path: Path, run, monkeypa
     monkeypatch.chdir(campaign / "orders")
     code, out, err = run("template", "red", "--root", other)
     assert code == 0, err
-    assert yaml.safe_load(out)["campaign"] == yaml.safe_load(
-        (other / "campaign/campaign.yaml").read_text()
-    )["campaign"]
+    assert (
+        yaml.safe_load(out)["campaign"]
+        == yaml.safe_load((other / "campaign/campaign.yaml").read_text())["campaign"]
+    )
 
 
 @pytest.mark.parametrize("command", ["check", "resolve", "verify", "schema", "site", "template red"])

@@ -17,11 +17,11 @@ $(STAMP): pyproject.toml tools/editor/package-lock.json
 	  { echo "needs Python 3.11 or newer: install it or run make PYTHON=/path/to/python3.11"; exit 2; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[site,dev]'
 	$(BIN)/npm ci --prefix tools/editor --no-audit --no-fund --silent
 	@touch $(STAMP)
 
-install: $(STAMP)  ## create .venv and install the project with its dev tools
+install: $(STAMP)  ## create .venv and install the project with its site and dev tools
 
 demo: $(STAMP)  ## bots play 8 turns of a 4-nation campaign in .demo/nations, print them, build its site
 	$(BIN)/campaign demo --ruleset nations --turns 8 --seed 1 --factions 4

@@ -25,6 +25,7 @@ from .core.issues import CampaignError
 from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
 from .core.rulesdoc import RulesSection, generic_sections
+from .core.words import amount, plural
 from .core.world import World
 
 RULESETS = ("nations", "factions")  # ids of the rulesets that ship with the engine
@@ -136,8 +137,26 @@ class Ruleset:
             for kind, spec in texts.items()
         }
 
+    @cached_property
+    def _tallies(self) -> dict[str, tuple[str, str]]:
+        # The engine's tallies.yaml names the shared event kinds; a ruleset's own file adds its kinds.
+        texts = canonical.read_yaml(Path(__file__).parent / "tallies.yaml")
+        path = self.folder / "tallies.yaml"
+        if path.exists():
+            texts.update(canonical.read_yaml(path) or {})
+        return {kind: (str(one), str(many)) for kind, (one, many) in texts.items()}
+
+    def tally(self, kind: str, count: int) -> str:
+        """A count of events of one kind in words, for summaries: tally('order_failed', 2) is
+        '2 orders failed'. A kind without an entry in tallies.yaml still reads as words."""
+        words = kind.replace("_", " ")
+        one, many = self._tallies.get(kind, (f"{words} event", f"{words} events"))
+        return plural(count, one, many)
+
     def _text_context(self, event: Mapping[str, Any], game: Game) -> dict[str, Any]:
         return {
+            "plural": plural,
+            "amount": amount,
             "e": event,
             "d": event.get("data", {}),
             "name": game.name_of,

@@ -121,7 +121,7 @@ def new_campaign(
         if not force:
             turn = store.state().get("turn", "?") if (store.campaign_dir / "state.yaml").exists() else "?"
             raise CampaignError(
-                f"{store.display(store.campaign_dir)} already holds a campaign (turn {turn})",
+                f"{store.root.resolve()} already holds a campaign (campaign/campaign.yaml, turn {turn})",
                 "pass --force to erase it and start again",
                 code=1,
             )

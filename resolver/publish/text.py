@@ -23,6 +23,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..core.words import noun_plural, plural
+
+__all__ = ["dice_summary", "finalize", "h", "md", "noun_plural", "para", "plural", "roll_lines"]
+
 # Python-Markdown's backslash escapes (its ESCAPED_CHARS, with the tables extension's "|"); ">" is left to
 # HTML escaping, which turns it into an entity that cannot start a quote.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|])")
@@ -60,10 +64,6 @@ def finalize(value: Any) -> Any:
     return md(value) if not isinstance(value, Markup) else value
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 def dice_summary(event: Mapping[str, Any]) -> str:
     """One short line for the dice of an event: what was rolled and how it went, ruleset-neutral."""
     rolls = event.get("rolls") or []
@@ -95,10 +95,3 @@ def roll_lines(event: Mapping[str, Any]) -> list[str]:
         faces = ", ".join(str(d) for d in r["dice"])
         lines.append(f"{r['expr']} → {faces}" + (f": {r['decided']}" if r.get("decided") else ""))
     return lines
-
-
-def noun_plural(word: str) -> str:
-    """'army' -> 'armies', 'settlement' -> 'settlements' (enough for piece kinds)."""
-    if word.endswith("y") and word[-2:-1] not in tuple("aeiou"):
-        return word[:-1] + "ies"
-    return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")

@@ -222,7 +222,8 @@ def test_resolve_installs_no_dev_tools_and_runs_no_git_hook() -> None:
     runs = [s.get("run", "") for s in steps(flow)]
     assert not any("make install" in run or "[dev]" in run or "make " in run for run in runs)
     install = next(run for run in runs if "pip install" in run)
-    assert ".venv/bin/python -m pip install --quiet .\n" in install
+    # The engine and the site tools (the job builds the site), nothing of the [dev] extra.
+    assert ".venv/bin/python -m pip install --quiet '.[site]'\n" in install
     push = next(run for run in runs if "push --atomic" in run)
     assert "git -c core.hooksPath=/dev/null " in push
     resolve = next(s for s in steps(flow) if s.get("id") == "resolve")

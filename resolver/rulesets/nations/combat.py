@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.dice import Roll
+from ...core.dice import Roll, RollLabel, roll_label
 from ...core.phases import State
 from . import model as m
 
@@ -36,7 +36,7 @@ class Fighter:
 
 @dataclass
 class Battle:
-    label: str
+    label: RollLabel
     place: str
     fighters: list[Fighter]
     rolls: list[Roll] = field(default_factory=list)
@@ -80,7 +80,7 @@ def _volley(
                 break
             need = hit_target(rules, shooter.attack + bonus, target.defence)
             roll = ctx.roll(
-                f"{battle.label}/r{round_no}{tag}/{shooter.unit['id']}/{k + 1}",
+                roll_label(battle.label, f"r{round_no}{tag}", shooter.unit["id"], k + 1),
                 f"1d{rules['combat']['die']}>={need}",
                 factions=factions,
             )
@@ -101,7 +101,7 @@ def fight(
     defenders: list[dict],
     place: str,
     defender_bonus: int,
-    label: str,
+    label: RollLabel,
 ) -> Battle:
     """Fight it out; the dead are removed from their armies. Returns the battle for the event."""
     rules = ctx.rules

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...core.dice import RollLabel, roll_label
 from ...core.orders import Order
 from ...core.phases import State
 from . import model as m
@@ -112,6 +113,15 @@ def _meet(ctx: TurnContext, state: State, nation: str, location: str) -> None:
     ctx.scratch.setdefault("met", []).extend((location, nation, other) for other in sorted(others))
 
 
+def _step(nation: str, o: Order) -> RollLabel:
+    """The stable identity of one order for roll labels: its nation and its place in that nation's file.
+
+    Neither depends on anything another nation does, so an unrelated battle, march or recruit earlier in
+    the posting order cannot move the dice of this order's rolls.
+    """
+    return roll_label(nation, "order", o.number)
+
+
 def _attack(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     army = _army(ctx, nation, o)
     where = army["location"]
@@ -120,14 +130,14 @@ def _attack(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     enemy = target if target in ctx.game.factions else (named["owner"] if named else "")
     settlement = m.settlement_at(state, where)
     if settlement and settlement["owner"] == enemy:
-        _assault(ctx, state, nation, army, settlement, o["on_fall"])
+        _assault(ctx, state, nation, settlement, o["on_fall"], _step(nation, o))
         return
     defenders = [a for a in _index(ctx).at(where) if a["owner"] == enemy and a["units"]]
     if not defenders:
         raise OrderFailed(f"{ctx.game.name_of(enemy)} has nothing at {ctx.game.world[where].label} to attack")
     in_own = m.settlement_at(state, where)
     bonus = m.settlement_defence(ctx.rules, state, in_own) if in_own and in_own["owner"] == enemy else 0
-    _battle(ctx, state, nation, [army], defenders, where, bonus, kind="battle")
+    _battle(ctx, state, nation, [army], defenders, where, bonus, _step(nation, o), kind="battle")
     # A counter-attack out of a besieged settlement forfeits its defence bonus for the rest of the siege.
     if in_own and in_own["owner"] == nation and (in_own.get("siege") or {}).get("owner") == enemy:
         in_own["siege"]["bonus_lost"] = True
@@ -141,12 +151,19 @@ def _battle(
     defenders: list[dict],
     where: str,
     bonus: int,
+    step: RollLabel,
     kind: str,
     **extra: Any,
 ) -> bool:
     """Fight and record it; True when the defenders are wiped out and an attacker survives."""
-    n = ctx.scratch["battles"] = ctx.scratch.get("battles", 0) + 1
-    label = f"battle{n}/{attackers[0]['id']}"
+    # The place and the attack order name the battle; the sides and armies make the log readable.
+    label = roll_label(
+        "battle",
+        where,
+        step,
+        {army["owner"] for army in attackers + defenders},
+        {army["id"] for army in attackers + defenders},
+    )
     before = {a["id"]: len(a["units"]) for a in attackers + defenders}
     battle = fight(ctx, state, attackers, defenders, where, bonus, label)
     for a in defenders:
@@ -180,7 +197,9 @@ def _outcome(battle: Battle) -> str:
     return "attacker" if attackers else "defender"
 
 
-def _assault(ctx: TurnContext, state: State, nation: str, army: dict, settlement: dict, on_fall: str) -> None:
+def _assault(
+    ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall: str, step: RollLabel
+) -> None:
     rules = ctx.rules
     attackers = [a for a in _index(ctx).at(settlement["location"]) if a["owner"] == nation and a["units"]]
     weight = sum(m.unit_weight(u, rules) for a in attackers for u in a["units"])
@@ -212,16 +231,19 @@ def _assault(ctx: TurnContext, state: State, nation: str, army: dict, settlement
             defenders,
             settlement["location"],
             bonus,
+            step,
             kind="assault",
             settlement=settlement["name"],
             needed=attackers_needed,
         )
         if not won:
             return
-    _fall(ctx, state, nation, settlement, on_fall)
+    _fall(ctx, state, nation, settlement, on_fall, step)
 
 
-def _fall(ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall: str) -> None:
+def _fall(
+    ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall: str, step: RollLabel
+) -> None:
     rules = ctx.rules
     owner, level = settlement["owner"], settlement["level"]
     base = dict(
@@ -238,7 +260,7 @@ def _fall(ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall
         del state["projects"][p["id"]]
     if on_fall == "raid":
         roll = ctx.roll(
-            f"raid/{settlement['id']}",
+            roll_label("raid", settlement["id"], step),
             f"{level}d{rules['siege']['raid_die']}",
             factions=[nation, owner],
             decided=f"resources {nation} takes from {settlement['name']}",
@@ -248,7 +270,7 @@ def _fall(ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall
         ctx.emit("settlement_falls", rolls=[roll], gained=roll.total, **base)
     elif on_fall == "raze":
         roll = ctx.roll(
-            f"raze/{settlement['id']}",
+            roll_label("raze", settlement["id"], step),
             f"{level}d{rules['siege']['raze_die']}",
             factions=[nation, owner],
             decided=f"population {owner} loses",
@@ -488,8 +510,9 @@ def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     where = army["location"]
     place = ctx.game.world[where].place
     bonus = int(rules["place_bonus"]) if place else 0
+    label = roll_label("explore", where, _step(nation, o))
     roll = ctx.roll(
-        f"explore/{nation}",
+        label,
         f"1d{rules['die']}{bonus:+d}" if bonus else f"1d{rules['die']}",
         factions=[nation],
     )
@@ -500,7 +523,7 @@ def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     stock = state["factions"][nation]["stock"]
     if outcome in ("resources", "population"):
         found = ctx.roll(
-            f"explore/{nation}/find", entry["dice"], factions=[nation], decided=f"{outcome} found"
+            roll_label(label, "find"), entry["dice"], factions=[nation], decided=f"{outcome} found"
         )
         amount = found.total
         rolls.append(found)

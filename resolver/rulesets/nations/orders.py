@@ -86,7 +86,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
         ),
         ActionSpec(
             "split",
-            "Split units off an army: army 1 becomes 1a (the rest) and 1b (the units named).",
+            "Split units off an army: army 1 becomes 1a (the units named) and 1b (the rest).",
             (
                 _ARMY,
                 Field("units", "list", "Ids of the units that split off.", required=True, minimum=1),
@@ -515,15 +515,15 @@ def _split(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> Non
     if len(set(wanted)) == len(ids):
         of.error(o, "units", "a split must leave at least one unit behind", "name fewer units")
         return
-    stay, go = m.split_names(
+    go, stay = m.split_names(
         {"armies": {n: {"owner": sk.nation, "name": n} for n in sk.armies}}, sk.nation, o["army"]
     )
     del sk.armies[o["army"]]
-    sk.armies[stay] = {**army, "units": [u for u in army["units"] if u["id"] not in wanted]}
     sk.armies[go] = {**army, "units": [u for u in army["units"] if u["id"] in wanted]}
+    sk.armies[stay] = {**army, "units": [u for u in army["units"] if u["id"] not in wanted]}
     of.echo[o.number] = (
-        f"army {o['army']} splits: {stay} keeps {len(ids) - len(set(wanted))} unit(s), "
-        f"{go} takes {', '.join(wanted)}"
+        f"army {o['army']} splits: {go} takes {', '.join(wanted)}, "
+        f"{stay} keeps the other {len(ids) - len(set(wanted))} unit(s)"
     )
 
 

@@ -332,7 +332,8 @@ def _split(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     staying = [u for u in army["units"] if u["id"] not in wanted]
     if not going or not staying:
         raise OrderFailed(f"army {o['army']} no longer has those units to split off")
-    stay_name, go_name = m.split_names(state, nation, army["name"])
+    go_name, stay_name = m.split_names(state, nation, army["name"])
+    # The units named leave as a new army; the rest keep the army's id (and any siege it holds).
     new = {
         **army,
         "id": m.new_id(state, nation, "a"),

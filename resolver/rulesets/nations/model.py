@@ -56,10 +56,6 @@ def unit_weight(unit: Unit, rules: Rules) -> int:
     return weight
 
 
-def is_stealthed(unit: Unit) -> bool:
-    return "stealth" in unit.get("traits", [])
-
-
 def next_army_name(state: State, nation: str) -> str:
     taken = {a["name"] for a in armies_of(state, nation)}
     n = 1

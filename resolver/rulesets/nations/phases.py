@@ -15,6 +15,7 @@ from ...core.dice import RollLabel, roll_label
 from ...core.orders import Order
 from ...core.phases import State
 from . import model as m
+from .agreements import run_agreements
 from .combat import Battle, fight, losses
 
 if TYPE_CHECKING:
@@ -573,6 +574,10 @@ def _maraud(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     victim["population"] = victim.get("population", 0) - killed
     mine = state["factions"][nation]["stock"]
     mine["resources"] = mine.get("resources", 0) + stolen
+    # Marauders standing on a road also skim the trade that passes along it (agreements phase).
+    ctx.scratch.setdefault("marauders", []).append(
+        {"owner": nation, "name": army["name"], "location": army["location"]}
+    )
     ctx.emit(
         "maraud",
         actors=[nation, s["owner"]],
@@ -603,7 +608,7 @@ def _road(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
 
 
 def _noop(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    """Defend stances are set before anyone moves (see run_orders)."""
+    """Defend stances are set before anyone moves (see run_orders); agreements have a phase of their own."""
 
 
 EXECUTE: dict[str, Callable[[TurnContext, State, str, Order], None]] = {
@@ -621,6 +626,7 @@ EXECUTE: dict[str, Callable[[TurnContext, State, str, Order], None]] = {
     "explore": _explore,
     "maraud": _maraud,
     "road": _road,
+    "agree": _noop,
 }
 
 
@@ -838,5 +844,6 @@ PHASES = {
     "sieges": run_sieges,
     "completion": run_completion,
     "income": run_income,
+    "agreements": run_agreements,
     "contact": run_contact,
 }

@@ -29,6 +29,7 @@ def sections(rules: Mapping[str, Any]) -> list[RulesSection]:
         _exploration(rules),
         _advancements(rules),
         _raids_and_roads(rules),
+        _agreements(rules),
         _start(rules),
     ]
 
@@ -323,6 +324,29 @@ def _raids_and_roads(r: Mapping[str, Any]) -> RulesSection:
             f"on a tile within {rd['reach']} of one of the nation's armies.",
         ),
         keys=("marauding", "roads"),
+    )
+
+
+def _agreements(r: Mapping[str, Any]) -> RulesSection:
+    ag = r["agreements"]
+    met = "Nations that have shared a tile at least once" if ag.get("requires_contact") else "Any two nations"
+    cost = int(ag["actions"])
+    return RulesSection(
+        "Diplomacy and agreements",
+        (
+            f"{met} may make agreements. Each side writes the same agreement as an order "
+            "(action `agree`) from its own side, naming the partner, what it gives and what it gets; the "
+            "agreement is made only when the two orders mirror each other in the same turn, and then "
+            f"everyone hears of it. Agreeing costs {cost} action point{'s' if cost != 1 else ''}.",
+            "A **trade** sends resources both ways every turn, for up to "
+            f"{ag['trade_max_turns']} turns, along a route of road tiles next to each other; the goods "
+            "travel only while every tile of the route has a road. A **payment** hands resources over "
+            "once, for mercenaries or anything else agreed. An **alliance** is recorded and announced. "
+            "Either side ends a trade or an alliance on its own.",
+            f"An army of a third nation that marauds from a road tile of a trade route carries off "
+            f"{ag['marauder_share_percent']}% of each side's goods that turn (rounded down).",
+        ),
+        keys=("agreements",),
     )
 
 

@@ -31,6 +31,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
     build_types = ("capital", *rules["build"]["types"])
     per_turn = int(rules["actions"]["per_turn"])
     b, fast = rules["build"], rules["actions"]["fast_movement"]
+    agree_ap = int(rules["agreements"]["actions"])
     specs = [
         ActionSpec(
             "move",
@@ -222,7 +223,11 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                 Field("end", "bool", "End the trade or alliance you have with the partner.", default=False),
                 Field("note", "text", "What a payment is for, for the record.", max_length=200),
             ),
-            cost=f"{rules['agreements']['actions']} action; resources as agreed",
+            cost=(
+                f"{agree_ap} action{'s' if agree_ap != 1 else ''}; resources as agreed"
+                if agree_ap
+                else "free; resources as agreed"
+            ),
             example={
                 "action": "agree",
                 "partner": "blue",

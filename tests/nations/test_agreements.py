@@ -52,7 +52,9 @@ def test_agreement_events_read_as_sentences(tmp_path: Path) -> None:
             if event.kind.startswith("agreement") or event.kind == "trade":
                 sentences.append(RULESET.describe(event.to_data(), sc.game))
     text = "\n".join(sentences)
-    assert "blue and red agree a trade for 2 turns: blue sends 3, red sends 2 resources a turn by road" in text
+    assert "blue and red agree a trade for 2 turns: blue sends 3, red sends 2 resources a turn by road" in (
+        text
+    )
     assert "marauders of green (army 1) carry off 3" in text
     assert "No trade with blue this turn: blue gives 2 and gets 2, but red gives 2 and gets 3." in text
     assert "red pays 5 resources (army 2 marches for red / mercenaries)" in text
@@ -112,6 +114,7 @@ def test_both_reports_list_a_trade_in_force() -> None:
 def test_the_order_models_offer_agree_with_its_fields() -> None:
     sc = scenario("agreements_trade_made_when_both_orders_match")
     spec = RULESET.actions(sc.game.rules)["agree"]
-    assert {f.name for f in spec.fields} == {"partner", "kind", "give", "get", "route", "turns", "end", "note"}
+    names = {f.name for f in spec.fields}
+    assert names == {"partner", "kind", "give", "get", "route", "turns", "end", "note"}
     assert spec.field("kind").choices == ("trade", "payment", "alliance")  # type: ignore[union-attr]
     assert spec.field("turns").maximum == 10  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ from ...core.phases import PhaseFn, State
 from ...core.rulesdoc import RulesSection
 from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
-from . import bot, orders, phases, rulesdoc, setup
+from . import agreements, bot, orders, phases, rulesdoc, setup
 from . import model as m
 
 GRANT_KEYS = ("income", "attack", "defence", "settlement_defence", "unlock")
@@ -91,6 +91,18 @@ class Nations(Ruleset):
             )
         if f.get("contacts"):
             lines.append("In contact with: " + ", ".join(game.name_of(c) for c in f["contacts"]) + ".")
+        for agreement in agreements.agreements_of(state, faction):
+            partner = game.name_of(next(p for p in agreement["parties"] if p != faction))
+            if agreement["kind"] == "alliance":
+                lines.append(f"Alliance with {partner} since turn {agreement['since']}.")
+                continue
+            gives = agreement["gives"]
+            route = "–".join(agreement["route"])
+            received = sum(v for p, v in gives.items() if p != faction)
+            lines.append(
+                f"Trade with {partner} until turn {agreement['until']}: you send {gives[faction]} and "
+                f"receive {received} resources a turn along {route}."
+            )
         return lines
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:

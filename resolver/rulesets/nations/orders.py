@@ -16,6 +16,7 @@ from ...core.fields import ActionSpec, Field, choice_hint
 from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...ruleset import Game
+from . import agreements as ag
 from . import model as m
 
 Rules = Mapping[str, Any]
@@ -30,6 +31,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
     build_types = ("capital", *rules["build"]["types"])
     per_turn = int(rules["actions"]["per_turn"])
     b, fast = rules["build"], rules["actions"]["fast_movement"]
+    agree_ap = int(rules["agreements"]["actions"])
     specs = [
         ActionSpec(
             "move",
@@ -86,7 +88,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
         ),
         ActionSpec(
             "split",
-            "Split units off an army: army 1 becomes 1a (the rest) and 1b (the units named).",
+            "Split units off an army: army 1 becomes 1a (the units named) and 1b (the rest).",
             (
                 _ARMY,
                 Field("units", "list", "Ids of the units that split off.", required=True, minimum=1),
@@ -197,6 +199,45 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
             ),
             cost=f"{rules['roads']['build_cost']} resources; destroying {rules['roads']['destroy_cost']}",
         ),
+        ActionSpec(
+            "agree",
+            "Make an agreement with a nation you have met: a trade each turn along a road route, a "
+            "one-off payment (for mercenaries, say), or an alliance. Both nations order it, each from its "
+            "own side; it is made only if the two orders match.",
+            (
+                Field("partner", "text", "The other nation, by id.", required=True),
+                Field("kind", "choice", "trade, payment or alliance.", required=True, choices=ag.KINDS),
+                Field(
+                    "give", "int", "Resources you hand over (each turn, for a trade).", default=0, minimum=0
+                ),
+                Field("get", "int", "Resources you receive (each turn, for a trade).", default=0, minimum=0),
+                Field("route", "list", "A trade's road tiles, next to each other, e.g. [D4, E4, F5]."),
+                Field(
+                    "turns",
+                    "int",
+                    "How many turns a trade runs.",
+                    default=1,
+                    minimum=1,
+                    maximum=int(rules["agreements"]["trade_max_turns"]),
+                ),
+                Field("end", "bool", "End the trade or alliance you have with the partner.", default=False),
+                Field("note", "text", "What a payment is for, for the record.", max_length=200),
+            ),
+            cost=(
+                f"{agree_ap} action{'s' if agree_ap != 1 else ''}; resources as agreed"
+                if agree_ap
+                else "free; resources as agreed"
+            ),
+            example={
+                "action": "agree",
+                "partner": "blue",
+                "kind": "trade",
+                "give": 2,
+                "get": 2,
+                "route": ["D4", "E4"],
+                "turns": 3,
+            },
+        ),
     ]
     return {s.name: s for s in specs}
 
@@ -216,6 +257,7 @@ class Sketch:
     new_projects: dict[str, dict[str, Any]] = field(default_factory=dict)
     building: set[str] = field(default_factory=set)  # locations of settlements begun this turn
     roads: set[str] = field(default_factory=set)
+    agreed: set[tuple[str, str]] = field(default_factory=set)  # (partner, kind) ordered so far
     foreign_armies: dict[str, str] = field(default_factory=dict)  # other nations' army ids -> owner name
 
 
@@ -515,15 +557,15 @@ def _split(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> Non
     if len(set(wanted)) == len(ids):
         of.error(o, "units", "a split must leave at least one unit behind", "name fewer units")
         return
-    stay, go = m.split_names(
+    go, stay = m.split_names(
         {"armies": {n: {"owner": sk.nation, "name": n} for n in sk.armies}}, sk.nation, o["army"]
     )
     del sk.armies[o["army"]]
-    sk.armies[stay] = {**army, "units": [u for u in army["units"] if u["id"] not in wanted]}
     sk.armies[go] = {**army, "units": [u for u in army["units"] if u["id"] in wanted]}
+    sk.armies[stay] = {**army, "units": [u for u in army["units"] if u["id"] not in wanted]}
     of.echo[o.number] = (
-        f"army {o['army']} splits: {stay} keeps {len(ids) - len(set(wanted))} unit(s), "
-        f"{go} takes {', '.join(wanted)}"
+        f"army {o['army']} splits: {go} takes {', '.join(wanted)}, "
+        f"{stay} keeps the other {len(ids) - len(set(wanted))} unit(s)"
     )
 
 
@@ -814,6 +856,74 @@ def _road(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None
         of.echo[o.number] = f"build a road on {where}"
 
 
+def _agree(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None:
+    terms = ag.terms_of(sk.nation, o)
+    others = [f for f in game.factions if f != sk.nation]
+    if terms.partner not in others:
+        of.error(o, "partner", f"'{terms.partner}' is not another nation", choice_hint(terms.partner, others))
+        return
+    partner = game.name_of(terms.partner)
+    met = state["factions"][sk.nation].get("contacts", [])
+    if game.rules["agreements"]["requires_contact"] and terms.partner not in met:
+        of.error(
+            o,
+            "partner",
+            f"you have not met {partner}: agreements need a tile shared once",
+            "meet them first; nations meet when their units or settlements share a tile",
+        )
+        return
+    key = (terms.partner, terms.kind)
+    if key in sk.agreed:
+        of.error(o, "kind", f"a {terms.kind} with {partner} is already ordered above", "order it once")
+        return
+    if terms.end:
+        if terms.kind not in ag.STANDING:
+            of.error(o, "end", "a payment is made once and has nothing to end", "drop 'end'")
+        elif ag.standing_between(state, sk.nation, terms.partner, terms.kind) is None:
+            of.error(o, "end", f"you have no {terms.kind} with {partner} to end", "drop this order")
+        else:
+            sk.agreed.add(key)
+            of.echo[o.number] = terms.describe()
+        return
+    if terms.kind == "alliance":
+        extra = [name for name in ("give", "get", "route") if o.get(name)]
+        if extra:
+            of.error(
+                o, extra[0], f"an alliance has no '{extra[0]}'", "use a payment or a trade for resources"
+            )
+            return
+        if ag.allied(state, sk.nation, terms.partner):
+            of.warn(o, "kind", f"you are already allied with {partner}; the order renews the alliance")
+    elif not terms.give and not terms.get:
+        of.error(o, "give", f"a {terms.kind} moves resources: give, get or both", "add give: N or get: N")
+        return
+    if terms.kind == "trade":
+        if not terms.route:
+            of.error(o, "route", "a trade needs a road route", "add route: [tile, tile, ...] along roads")
+            return
+        problem = ag.route_problem(game.world, terms.route)
+        if problem:
+            of.error(o, "route", problem, "list road tiles in order, each next to the one before")
+            return
+        roads = state.get("roads", {})
+        missing = [t for t in terms.route if t not in roads and t not in sk.roads]
+        if missing:
+            of.warn(
+                o,
+                "route",
+                f"{missing[0]} has no road now; the goods travel only while every tile of the route has one",
+                "build the road first (action: road)",
+            )
+    elif terms.route:
+        of.error(o, "route", f"only a trade has a route, not a {terms.kind}", "drop 'route'")
+        return
+    what = "the payment" if terms.kind == "payment" else "this turn's trade"
+    ap = int(game.rules["agreements"]["actions"])
+    if _spend(of, sk, o, ap, terms.give, f"{what} with {partner}"):
+        sk.agreed.add(key)
+        of.echo[o.number] = terms.describe() + f"; made only if {partner} orders the same from its side"
+
+
 CHECKS: dict[str, Callable[[Game, State, OrderFile, Sketch, Order], None]] = {
     "move": _move,
     "attack": _attack,
@@ -829,4 +939,5 @@ CHECKS: dict[str, Callable[[Game, State, OrderFile, Sketch, Order], None]] = {
     "explore": _explore,
     "maraud": _maraud,
     "road": _road,
+    "agree": _agree,
 }

@@ -1,0 +1,111 @@
+"""Player names and texts are never template source, HTML or Markdown, on any page or on the map.
+
+Every name and text a player (or the GM) chooses, in both rulesets, carries the probes of
+``hostile.PROBES``. The site must build, and each probe must show on the pages as written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from resolver.store import Store
+
+from .hostile import EVERY_PROBE, HEADLINE, PROBE_MARKS, PROBES, RULESETS, HostileSite, hostile_site
+from .pagecheck import URL_ATTRIBUTES, Page, map_page_data, read_page
+
+
+@pytest.fixture(scope="module", params=RULESETS)
+def hostile(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> HostileSite:
+    return hostile_site(tmp_path_factory.getbasetemp() / "hostile-sites", request.param)
+
+
+def pages(site: HostileSite) -> dict[str, Page]:
+    found = {
+        path.relative_to(site.public).as_posix(): read_page(path.read_text(encoding="utf-8"))
+        for path in sorted(site.public.rglob("*.html"))
+    }
+    assert "map/world.html" in found and "index.html" in found
+    return found
+
+
+def test_every_page_shows_each_probe_exactly_as_written(hostile: HostileSite) -> None:
+    """Wherever a probe's first word shows, the whole probe shows: never "Probe 42", never a probe cut
+    short by a template, a tag or Markdown (a missing ``*`` or backtick means emphasis or code)."""
+    seen: dict[str, int] = dict.fromkeys(PROBES, 0)
+    for name, page in pages(hostile).items():
+        assert "Probe 42" not in page.text, name
+        for probe, mark in zip(PROBES, PROBE_MARKS, strict=True):
+            whole = page.text.count(probe)
+            assert page.text.count(mark) == whole, (name, probe, _around(page.text, mark))
+            seen[probe] += whole
+    assert all(seen.values()), seen
+
+
+def test_no_probe_becomes_an_element_a_link_or_a_script(hostile: HostileSite) -> None:
+    """The probes' scripts, event handlers and javascript: link are nowhere a browser would run them."""
+    for name, page in pages(hostile).items():
+        for tag, attrs in page.tags:
+            for attr, value in attrs.items():
+                if attr.startswith("on"):
+                    assert "ckHostile" not in value, (name, tag, attr, value)
+                if attr in URL_ATTRIBUTES:
+                    assert not value.strip().lower().startswith("javascript:"), (name, tag, attr, value)
+            assert not (tag == "img" and attrs.get("src") == "x"), name
+        for attrs, body in page.scripts:
+            if attrs.get("type") == "application/json":
+                continue  # data, never run; see test_the_map_carries_every_name_as_data
+            assert "ckHostile" not in body and "{{" not in body and "{%" not in body, (name, body[:200])
+
+
+def test_the_map_carries_every_name_as_data(hostile: HostileSite) -> None:
+    """The map page holds the names only in its JSON data, which the map script shows as text."""
+    page = (hostile.public / "map" / "world.html").read_text(encoding="utf-8")
+    data, rest = map_page_data(page)
+    game = Store(hostile.root).game()
+    assert [f["name"] for f in data["factions"]] == [game.name_of(f) for f in game.factions]
+    assert {f["name"] for f in data["factions"]} >= {" ".join(PROBES[:3]), *PROBES[3:]}
+    # nations: the GM's settlements and the army; factions: the GM's lieutenants
+    assert {EVERY_PROBE, *PROBES} <= set(data["strings"])
+    for mark in PROBE_MARKS:
+        assert mark not in rest  # no name anywhere in the page but in the data
+
+
+def test_press_rumours_and_tales_show_in_full(hostile: HostileSite) -> None:
+    found = pages(hostile)
+    issue = found["newspaper/turn-1/index.html"].text
+    assert HEADLINE in issue and EVERY_PROBE in issue  # a signed article and a rumour
+    chronicle = found["chronicle/turn-1/index.html"].text
+    assert HEADLINE in chronicle and EVERY_PROBE in chronicle  # the GM's tale, and its grant's reason
+    red = found["factions/red/index.html"].text
+    assert " ".join(PROBES[:3]) in red and EVERY_PROBE in red  # name, profile, and the GM's pieces
+    assert all(probe in found["map/index.html"].text for probe in PROBES)
+
+
+def _around(text: str, mark: str) -> str:
+    at = text.find(mark)
+    return text[max(0, at - 60) : at + 80] if at >= 0 else ""
+
+
+def test_the_probes_reach_every_kind_of_name(hostile: HostileSite) -> None:
+    """The campaign really carries the probes where players put names: a check of the test itself."""
+    store = Store(hostile.root)
+    state = store.state()
+    raw = json.dumps(state)
+    for probe in PROBES:
+        assert probe in raw, probe
+    if hostile.ruleset == "nations":
+        units = [u["name"] for a in state["armies"].values() for u in a["units"]]
+        assert set(PROBES) <= set(units)
+        assert any(s["name"] in PROBES for s in state["settlements"].values())
+    else:
+        names = {a.get("name") for a in state["assets"].values()}
+        assert set(PROBES) <= names
+        assert EVERY_PROBE in {loc["name"] for loc in state["locations"].values()}
+    orders = "\n".join(
+        p.read_text(encoding="utf-8") for p in Path(hostile.root).rglob("turns/*/orders/*.yaml")
+    )
+    assert re.search(r"Probe \{\{ 6\*7 \}\}", orders)

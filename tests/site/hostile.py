@@ -13,6 +13,7 @@ Short fields (a settlement or unit name has a length limit) get one probe each, 
 from __future__ import annotations
 
 import itertools
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,6 +201,7 @@ def hostile_site(base: Path, ruleset: str) -> HostileSite:
     """Build once per test session and ruleset, whichever test folder asks first."""
     if ruleset not in _BUILT:
         root = base / f"hostile-{ruleset}"
+        shutil.rmtree(root, ignore_errors=True)  # what an earlier, failed build left
         make_hostile_campaign(root, ruleset)
         report = build_site(root)
         assert report.out is not None

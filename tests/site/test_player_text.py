@@ -32,33 +32,62 @@ def pages(site: HostileSite) -> dict[str, Page]:
     return found
 
 
-def test_every_page_shows_each_probe_exactly_as_written(hostile: HostileSite) -> None:
+def search_entries(site: HostileSite) -> dict[str, Page]:
+    """The search index: the theme shows each entry's title and text as HTML."""
+    index = json.loads((site.public / "search" / "search_index.json").read_text(encoding="utf-8"))
+    return {
+        f"search: {doc['location']} {part}": read_page(doc[part])
+        for doc in index["docs"]
+        for part in ("title", "text")
+    }
+
+
+def shown_as_written(where: str, page: Page) -> dict[str, int]:
     """Wherever a probe's first word shows, the whole probe shows: never "Probe 42", never a probe cut
     short by a template, a tag or Markdown (a missing ``*`` or backtick means emphasis or code)."""
+    assert "Probe 42" not in page.text, where
+    found = {}
+    for probe, mark in zip(PROBES, PROBE_MARKS, strict=True):
+        found[probe] = page.text.count(probe)
+        assert page.text.count(mark) == found[probe], (where, probe, _around(page.text, mark))
+    return found
+
+
+def inert(where: str, page: Page) -> None:
+    """The probes' scripts, event handlers and javascript: link are nowhere a browser would run them."""
+    for tag, attrs in page.tags:
+        for attr, value in attrs.items():
+            if attr.startswith("on"):
+                assert "ckHostile" not in value, (where, tag, attr, value)
+            if attr in URL_ATTRIBUTES:
+                assert not value.strip().lower().startswith("javascript:"), (where, tag, attr, value)
+        assert not (tag == "img" and attrs.get("src") == "x"), where
+    for attrs, body in page.scripts:
+        if attrs.get("type") == "application/json":
+            continue  # data, never run; see test_the_map_carries_every_name_as_data
+        assert "ckHostile" not in body and "{{" not in body and "{%" not in body, (where, body[:200])
+
+
+def test_every_page_shows_each_probe_exactly_as_written(hostile: HostileSite) -> None:
     seen: dict[str, int] = dict.fromkeys(PROBES, 0)
-    for name, page in pages(hostile).items():
-        assert "Probe 42" not in page.text, name
-        for probe, mark in zip(PROBES, PROBE_MARKS, strict=True):
-            whole = page.text.count(probe)
-            assert page.text.count(mark) == whole, (name, probe, _around(page.text, mark))
-            seen[probe] += whole
+    for where, page in pages(hostile).items():
+        for probe, count in shown_as_written(where, page).items():
+            seen[probe] += count
     assert all(seen.values()), seen
 
 
 def test_no_probe_becomes_an_element_a_link_or_a_script(hostile: HostileSite) -> None:
-    """The probes' scripts, event handlers and javascript: link are nowhere a browser would run them."""
-    for name, page in pages(hostile).items():
-        for tag, attrs in page.tags:
-            for attr, value in attrs.items():
-                if attr.startswith("on"):
-                    assert "ckHostile" not in value, (name, tag, attr, value)
-                if attr in URL_ATTRIBUTES:
-                    assert not value.strip().lower().startswith("javascript:"), (name, tag, attr, value)
-            assert not (tag == "img" and attrs.get("src") == "x"), name
-        for attrs, body in page.scripts:
-            if attrs.get("type") == "application/json":
-                continue  # data, never run; see test_the_map_carries_every_name_as_data
-            assert "ckHostile" not in body and "{{" not in body and "{%" not in body, (name, body[:200])
+    for where, page in pages(hostile).items():
+        inert(where, page)
+
+
+def test_the_search_index_holds_names_as_text(hostile: HostileSite) -> None:
+    seen: dict[str, int] = dict.fromkeys(PROBES, 0)
+    for where, entry in search_entries(hostile).items():
+        inert(where, entry)
+        for probe, count in shown_as_written(where, entry).items():
+            seen[probe] += count
+    assert all(seen.values()), seen
 
 
 def test_the_map_carries_every_name_as_data(hostile: HostileSite) -> None:

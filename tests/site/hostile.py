@@ -19,13 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from resolver import workflow
-from resolver.bots import bot_order_file
-from resolver.core import canonical
 from resolver.publish import SiteReport, build_site
-from resolver.store import Store
+
+from .demo import play_campaign
 
 # Each probe is told apart by its first word (``PROBE_MARKS``): wherever that word shows on a page,
 # the whole probe must show, unchanged.
@@ -164,26 +160,23 @@ def _gm_orders(game: Any, state: Any) -> list[dict[str, Any]]:
 
 
 def make_hostile_campaign(root: Path, ruleset: str, turns: int = TURNS) -> None:
-    root.mkdir(parents=True, exist_ok=True)
-    players_file = root / "players-in.yaml"
-    players_file.write_text(yaml.safe_dump(players()), encoding="utf-8")
-    factions, chosen = workflow.factions_from_players(players_file)
-    workflow.new_campaign(root, ruleset, 5, factions, name="Hostile names", players=chosen)
     names = probes()
-    for turn in range(1, turns + 1):
-        store = Store(root)
-        state = store.state()
-        game = store.game(state)
-        for faction in game.factions:
-            doc = yaml.safe_load(bot_order_file(game, state, faction).raw)
-            _name_player_fields(doc.get("orders", []), names)
-            doc["press"] = [{"headline": HEADLINE, "body": f"{EVERY_PROBE}\n\n{EVERY_PROBE}"}]
-            doc["rumors"] = [EVERY_PROBE]
-            canonical.write_atomic(store.orders_dir / f"{faction}.yaml", yaml.safe_dump(doc).encode())
-        if turn == 1:
-            gm = {"campaign": game.campaign, "turn": turn, "faction": "gm", "orders": _gm_orders(game, state)}
-            canonical.write_atomic(store.orders_dir / "gm.yaml", yaml.safe_dump(gm).encode())
-        workflow.resolve(root)
+
+    def edit(turn: int, faction: str, doc: dict[str, Any]) -> None:
+        _name_player_fields(doc.get("orders", []), names)
+        doc["press"] = [{"headline": HEADLINE, "body": f"{EVERY_PROBE}\n\n{EVERY_PROBE}"}]
+        doc["rumors"] = [EVERY_PROBE]
+
+    play_campaign(
+        root,
+        ruleset,
+        5,
+        "Hostile names",
+        players(),
+        turns,
+        edit,
+        lambda turn, game, state: _gm_orders(game, state) if turn == 1 else [],
+    )
 
 
 @dataclass(frozen=True)

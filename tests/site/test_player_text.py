@@ -138,3 +138,14 @@ def test_the_probes_reach_every_kind_of_name(hostile: HostileSite) -> None:
         p.read_text(encoding="utf-8") for p in Path(hostile.root).rglob("turns/*/orders/*.yaml")
     )
     assert re.search(r"Probe \{\{ 6\*7 \}\}", orders)
+
+
+def test_generated_markdown_holds_nothing_a_jinja_plugin_would_run(hostile: HostileSite) -> None:
+    """A GM may add a plugin that reads every page as a Jinja template (mkdocs-macros): the pages
+    ``campaign site`` writes give it no ``{{``, ``{%`` or ``{#``, whatever the players wrote."""
+    sources = sorted(hostile.report.docs_dir.rglob("*.md"))
+    assert len(sources) > 15
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        for opening in ("{{", "{%", "{#"):
+            assert opening not in text, (path, _around(text, opening))

@@ -19,20 +19,7 @@ from resolver.publish.text import md
 from resolver.store import Store
 
 from .demo import OUTSIDE, SCRIPT, TURNS, DemoSite
-
-URL_ATTRIBUTES = ("src", "href", "srcset", "action", "data", "poster", "formaction")
-
-
-class Elements(HTMLParser):
-    """Every start tag of a page with its attributes, as the browser would see them."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str]]] = []
-        self.feed(text)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, {k: v or "" for k, v in attrs}))
+from .pagecheck import URL_ATTRIBUTES, read_page
 
 
 def html_pages(site: DemoSite) -> list[Path]:
@@ -50,7 +37,7 @@ def test_every_resolved_turn_has_a_chronicle_page_and_a_newspaper_issue(site: De
 
 def test_no_page_or_stylesheet_loads_anything_from_outside(site: DemoSite) -> None:
     for page in html_pages(site):
-        for tag, attrs in Elements(page.read_text(encoding="utf-8")).tags:
+        for tag, attrs in read_page(page.read_text(encoding="utf-8")).tags:
             for name in URL_ATTRIBUTES:
                 value = attrs.get(name, "").strip()
                 if tag == "a" and name == "href":
@@ -64,7 +51,7 @@ def test_player_text_is_never_markup(site: DemoSite) -> None:
     for page in html_pages(site):
         text = page.read_text(encoding="utf-8")
         assert SCRIPT not in text, page
-        for tag, attrs in Elements(text).tags:
+        for tag, attrs in read_page(text).tags:
             assert tag not in ("iframe", "img") or OUTSIDE not in attrs.get("src", ""), page
             assert not any(OUTSIDE in attrs.get(name, "") for name in URL_ATTRIBUTES), (page, tag, attrs)
             assert not any(k.startswith("on") for k in attrs), (page, tag, attrs)

@@ -41,7 +41,10 @@ TURNS = 3
 
 
 def probes() -> Iterator[str]:
-    return itertools.cycle(PROBES)
+    """Each probe in turn, numbered after the first round: a settlement's name must be unique."""
+    for round_number in itertools.count(1):
+        for probe in PROBES:
+            yield probe if round_number == 1 else f"{probe} {round_number}"
 
 
 def players() -> dict[str, Any]:

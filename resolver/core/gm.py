@@ -153,7 +153,7 @@ def check(game: Game, state: State, of: OrderFile) -> None:
                 of.error(o, ("data", *where), problem, "write a whole number, or text in quotes")
             if not bad:
                 for problem in game.ruleset.check_entity(o["kind"], o["data"], game, state):
-                    of.error(o, "data", problem)
+                    of.error(o, "data", problem, f"correct the {o['kind']}'s fields under 'data'")
         elif o.action == "remove":
             if _find_piece(game, state, o["kind"], o["id"]) is None:
                 of.error(o, "id", f"there is no {o['kind']} '{o['id']}'", "check the id in the state")

@@ -214,7 +214,8 @@ class Nations(Ruleset):
                 problems.append("'level' is out of range for that type")
             if not data.get("name") or m.settlement_named(state, str(data.get("name"))):
                 problems.append("a settlement needs a new, unique 'name'")
-            if data.get("location") in game.world and m.settlement_at(state, str(data["location"])):
+            location = data.get("location")
+            if isinstance(location, str) and location in game.world and m.settlement_at(state, location):
                 problems.append("that tile already has a settlement")
         return problems
 

@@ -40,7 +40,9 @@ def _nesting() -> list[Case]:
     for depth in (33, 500, 11000):
         cases.append(_text(f"flow mappings {depth} deep", HEAD + "orders: " + "{a: " * depth + "}" * depth))
     for depth in (33, 500, 25000):
-        cases.append(_text(f"block lists {depth} deep on one line", HEAD + "orders:\n  " + "- " * depth + "x\n"))
+        cases.append(
+            _text(f"block lists {depth} deep on one line", HEAD + "orders:\n  " + "- " * depth + "x\n")
+        )
     cases.append(
         _text(
             "block mappings 40 deep",
@@ -73,7 +75,10 @@ def _unclosed() -> list[Case]:
         _text("64 KiB of question marks", HEAD + "orders: " + "? " * (BIG // 2 - 40)),
         _text("64 KiB of dashes without space", HEAD + "orders: " + "-[" * (BIG // 2 - 40), loader=False),
         _text("a long simple key", HEAD + "orders: []\n" + "k" * 5000 + ": 1\n"),
-        _text("many keys on one flow line", HEAD + "orders: {" + ", ".join(f"k{i}: 1" for i in range(6000)) + "\n"),
+        _text(
+            "many keys on one flow line",
+            HEAD + "orders: {" + ", ".join(f"k{i}: 1" for i in range(6000)) + "\n",
+        ),
     ]
 
 
@@ -112,14 +117,16 @@ def _tags() -> list[Case]:
     cases.append(_text("tag on the document", "--- !!map\n" + HEAD))
     cases.append(_text("tag on the orders list", HEAD + "orders: !!seq\n  - action: explore\n"))
     cases.append(_text("TAG directive", "%TAG !e! tag:example.com,2000:\n---\n" + HEAD + "orders: !e!x []\n"))
-    cases.append(_text("tag in GM place data", GM_HEAD + "orders:\n  - {action: place, data: !!float .nan}\n", file="gm"))
+    cases.append(
+        _text(
+            "tag in GM place data", GM_HEAD + "orders:\n  - {action: place, data: !!float .nan}\n", file="gm"
+        )
+    )
     return cases
 
 
 def _numbers() -> list[Case]:
-    cases = [
-        _text(f"integer of {n} digits", _order("9" * n)) for n in (33, 100, 4300, 4301, 5000, 30000)
-    ]
+    cases = [_text(f"integer of {n} digits", _order("9" * n)) for n in (33, 100, 4300, 4301, 5000, 30000)]
     cases += [
         _text("negative integer of 5,000 digits", _order("-" + "9" * 5000)),
         _text("float of 5,000 digits", _order("1." + "5" * 5000)),
@@ -136,7 +143,11 @@ def _numbers() -> list[Case]:
         _text("minute 99", _order("2024-01-01T10:99:00")),
         _text("timezone out of range", _order("2024-01-01T10:00:00+99:99")),
         _text("integer of 5,000 digits as a key", HEAD + "orders: []\n" + "1" * 5000 + ": x\n"),
-        _text("integer of 5,000 digits in GM place data", GM_HEAD + "orders:\n  - {action: remove, kind: army, id: " + "7" * 5000 + "}\n", file="gm"),
+        _text(
+            "integer of 5,000 digits in GM place data",
+            GM_HEAD + "orders:\n  - {action: remove, kind: army, id: " + "7" * 5000 + "}\n",
+            file="gm",
+        ),
     ]
     return cases
 
@@ -202,7 +213,10 @@ def _characters() -> list[Case]:
         _text("line break in a key", HEAD + 'orders: []\n"k\\nk": 1\n'),
         _text("control character in a rumour", HEAD + 'orders: []\nrumors:\n  - "a\\x07b"\n'),
         _text("control character in a headline", HEAD + 'orders: []\npress:\n  - headline: "a\\x1bb"\n'),
-        _text("control character in an article", HEAD + 'orders: []\npress:\n  - {headline: h, body: "a\\x1bb"}\n'),
+        _text(
+            "control character in an article",
+            HEAD + 'orders: []\npress:\n  - {headline: h, body: "a\\x1bb"}\n',
+        ),
         _text(
             "control character in a GM narration",
             GM_HEAD + 'orders:\n  - {action: narrate, headline: h, text: "a\\x7fb"}\n',
@@ -266,29 +280,61 @@ def _gm_values() -> list[Case]:
     place = GM_HEAD + "orders:\n  - action: place\n    kind: settlement\n    id: new-s1\n    data:\n"
     settlement = "      owner: red\n      type: standard\n      location: A1\n      name: Nova\n"
     cases = []
-    for label, value in (("nan", ".nan"), ("inf", ".inf"), ("-inf", "-.inf"), ("a date", "2024-05-01"),
-                         ("a time", "2024-05-01 10:00:00"), ("text", "high"), ("a list", "[1]")):
+    for label, value in (
+        ("nan", ".nan"),
+        ("inf", ".inf"),
+        ("-inf", "-.inf"),
+        ("a date", "2024-05-01"),
+        ("a time", "2024-05-01 10:00:00"),
+        ("text", "high"),
+        ("a list", "[1]"),
+    ):
         cases.append(
-            _text(f"GM place: level {label}", place + settlement + f"      level: {value}\n", file="gm", loader=False)
+            _text(
+                f"GM place: level {label}",
+                place + settlement + f"      level: {value}\n",
+                file="gm",
+                loader=False,
+            )
         )
     cases.append(
-        _text("GM place: a date as location", place + settlement.replace("A1", "2024-01-01") + "      level: 1\n",
-              file="gm", loader=False)
+        _text(
+            "GM place: a date as location",
+            place + settlement.replace("A1", "2024-01-01") + "      level: 1\n",
+            file="gm",
+            loader=False,
+        )
     )
     cases.append(
-        _text("GM place: a list as location", place + settlement.replace("A1", "[A1]") + "      level: 1\n",
-              file="gm", loader=False)
+        _text(
+            "GM place: a list as location",
+            place + settlement.replace("A1", "[A1]") + "      level: 1\n",
+            file="gm",
+            loader=False,
+        )
     )
     cases.append(
-        _text("GM place: nan in a field of its own", place + settlement + "      level: 1\n      morale: .nan\n",
-              file="gm", loader=False)
+        _text(
+            "GM place: nan in a field of its own",
+            place + settlement + "      level: 1\n      morale: .nan\n",
+            file="gm",
+            loader=False,
+        )
     )
     return cases
 
 
 def corpus() -> list[Case]:
-    return [*_nesting(), *_unclosed(), *_tags(), *_numbers(), *_characters(), *_structure(), *_caps(),
-            *_gm_values()]
+    return [
+        *_nesting(),
+        *_unclosed(),
+        *_tags(),
+        *_numbers(),
+        *_characters(),
+        *_structure(),
+        *_caps(),
+        *_gm_values(),
+    ]
 
 
 CORPUS = corpus()

@@ -279,48 +279,25 @@ def _gm_values() -> list[Case]:
     """What YAML reads as a float or a date, where the state holds text and whole numbers."""
     place = GM_HEAD + "orders:\n  - action: place\n    kind: settlement\n    id: new-s1\n    data:\n"
     settlement = "      owner: red\n      type: standard\n      location: A1\n      name: Nova\n"
-    cases = []
-    for label, value in (
-        ("nan", ".nan"),
-        ("inf", ".inf"),
-        ("-inf", "-.inf"),
-        ("a date", "2024-05-01"),
-        ("a time", "2024-05-01 10:00:00"),
-        ("text", "high"),
-        ("a list", "[1]"),
-    ):
-        cases.append(
-            _text(
-                f"GM place: level {label}",
-                place + settlement + f"      level: {value}\n",
-                file="gm",
-                loader=False,
-            )
+    extras = {
+        f"GM place: level {label}": f"      level: {value}\n"
+        for label, value in (
+            ("nan", ".nan"),
+            ("inf", ".inf"),
+            ("-inf", "-.inf"),
+            ("a date", "2024-05-01"),
+            ("a time", "2024-05-01 10:00:00"),
+            ("text", "high"),
+            ("a list", "[1]"),
         )
-    cases.append(
-        _text(
-            "GM place: a date as location",
-            place + settlement.replace("A1", "2024-01-01") + "      level: 1\n",
-            file="gm",
-            loader=False,
-        )
-    )
-    cases.append(
-        _text(
-            "GM place: a list as location",
-            place + settlement.replace("A1", "[A1]") + "      level: 1\n",
-            file="gm",
-            loader=False,
-        )
-    )
-    cases.append(
-        _text(
-            "GM place: nan in a field of its own",
-            place + settlement + "      level: 1\n      morale: .nan\n",
-            file="gm",
-            loader=False,
-        )
-    )
+    }
+    extras["GM place: nan in a field of its own"] = "      level: 1\n      morale: .nan\n"
+    cases = [
+        _text(name, place + settlement + extra, file="gm", loader=False) for name, extra in extras.items()
+    ]
+    for label, location in (("a date", "2024-01-01"), ("a list", "[A1]")):
+        body = settlement.replace("A1", location) + "      level: 1\n"
+        cases.append(_text(f"GM place: {label} as location", place + body, file="gm", loader=False))
     return cases
 
 

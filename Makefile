@@ -48,7 +48,7 @@ site: $(STAMP)  ## write the site's pages into site/ and build it into public/ (
 serve: site  ## build the site, then serve it on http://127.0.0.1:8000 (ROOT=DIR as for site)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -f $(ROOT)/mkdocs.yml --dev-addr 127.0.0.1:8000
 
-bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; the site at 50 and 500 turns
+bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; check on hostile files; the site at 50 and 500 turns
 	$(BIN)/python -m resolver.bench
 	$(BIN)/python -m resolver.publish.bench
 

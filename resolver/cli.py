@@ -23,6 +23,7 @@ from tqdm import tqdm
 from . import __version__, workflow
 from .core.issues import CampaignError
 from .core.orders import OrderFile
+from .core.text import visible
 from .core.words import plural
 from .ruleset import RULESETS
 from .store import Store
@@ -282,13 +283,15 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def format_file(of: OrderFile) -> list[str]:
+    """The check's report of one file, for a terminal: player text is shown with its control
+    characters escaped, so an order file cannot send escape sequences to the GM's terminal."""
     lines = [of.path]
     for order in of.orders:
         lines.append(f"  {order.number}. {order.action}: {of.echo.get(order.number, '(not understood)')}")
     for issue in of.issues:
         lines.extend("  " + line for line in issue.format().splitlines())
     lines.append(of.summary())
-    return lines
+    return [visible(line) for line in lines]
 
 
 def file_json(of: OrderFile) -> dict[str, Any]:
@@ -342,14 +345,14 @@ def check_pr(args: argparse.Namespace) -> int:
         )
     report = check_pull_request(args.root, args.base, args.head, args.author, args.author_id)
     for line in report.annotations():
-        print(line)
+        print(visible(line))
     comment = report.markdown()
     if args.comment:
         args.comment.parent.mkdir(parents=True, exist_ok=True)
         args.comment.write_text(comment, encoding="utf-8")
         print(f"{'accepted' if report.ok else 'refused'}; the comment is in {args.comment}")
     else:
-        print(comment, end="")
+        print(visible(comment), end="")
     return 0 if report.ok else 1
 
 
@@ -375,11 +378,11 @@ def cmd_resolve_git(args: argparse.Namespace) -> int:
                 print("\n".join(format_file(of)), file=sys.stderr)
         raise
     for note in outcome.notes:
-        print(note)
+        print(visible(note))
     if outcome.resolved and outcome.game and outcome.result:
         game, result = outcome.game, outcome.result
         print_turn(game, result.turn, [e.to_data() for e in result.events])
-    print(outcome.message)
+    print(visible(outcome.message))
     return 0
 
 
@@ -409,7 +412,7 @@ def print_turn(game: Any, turn: int, events: list[dict[str, Any]], out: Any = No
     write = out or print
     write(f"== Turn {turn}: {game.calendar.date(turn).label} ==")
     for line in merge_repeats(event_lines(game, events)):
-        write(f"  - {line}")
+        write(visible(f"  - {line}").replace("\n", "\\n"))
 
 
 def merge_repeats(sentences: Iterable[str]) -> list[str]:
@@ -443,7 +446,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for c in checks:
         print(f"turn {c.turn}: {'identical' if c.ok else 'MISMATCH'}")
         for problem in c.problems:
-            print(f"  - {problem}")
+            print(visible(f"  - {problem}"))
     bad = [c for c in checks if not c.ok]
     print(f"{len(checks) - len(bad)} of {len(checks)} turn(s) replay byte-identically.")
     return 1 if bad else 0
@@ -512,7 +515,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         numbers = ", ".join(
             f"{k.replace('_', ' ')} {v}" for k, v in row.items() if k not in ("faction", "name", "status")
         )
-        print(f"  {row['name']} ({row['faction']}, {row['status']}): {numbers}")
+        print(visible(f"  {row['name']} ({row['faction']}, {row['status']}): {numbers}"))
     # The most frequent first; ties in the order of their words.
     tallies = sorted(kinds.items(), key=lambda item: (-item[1], game.ruleset.tally(item[0], item[1])))
     print(
@@ -595,7 +598,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 1
     except CampaignError as error:
-        print(error.format(), file=sys.stderr)
+        print(visible(error.format()), file=sys.stderr)
         return error.code
     except KeyboardInterrupt:
         print("interrupted; nothing was written by the step in progress", file=sys.stderr)
@@ -604,7 +607,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.debug or os.environ.get("CAMPAIGN_DEBUG"):
             traceback.print_exc()
         print(
-            f"internal error: {type(error).__name__}: {error}\n"
+            f"internal error: {type(error).__name__}: {visible(str(error))}\n"
             "    This is a bug in the engine, not in your orders. Run again with --debug and report it.",
             file=sys.stderr,
         )

@@ -23,7 +23,7 @@ from .core.phases import State
 from .core.world import World
 from .engine import TurnResult
 from .ruleset import Game, get_ruleset, merge_rules
-from .validate import check_order_file
+from .validate import check_order_file, refuse_twin_files
 
 ENGINE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SCHEMA_FILE = "orders.schema.json"
@@ -131,6 +131,7 @@ class Store:
             if not path.is_file():
                 raise CampaignError(f"no such order file: {path}", "check the path", code=2)
             files.append(check_order_file(game, state, path.read_bytes(), self.display(path)))
+        refuse_twin_files(files)
         return files
 
     # -- writing ------------------------------------------------------------------------------------

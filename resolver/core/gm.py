@@ -7,7 +7,8 @@ becomes an event, so the archive shows each intervention.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .fields import ActionSpec, Field, choice_hint
@@ -79,7 +80,7 @@ def actions(game: Game) -> dict[str, ActionSpec]:
             "Tell of an event in the chronicle.",
             (
                 Field("headline", "text", "A short title.", required=True, max_length=120),
-                Field("text", "text", "What happened.", max_length=4000),
+                Field("text", "text", "What happened.", max_length=4000, multiline=True),
                 Field("place", "text", "Where (a location id)."),
                 _VISIBILITY,
             ),
@@ -91,7 +92,9 @@ def actions(game: Game) -> dict[str, ActionSpec]:
             (
                 _FACTION,
                 Field("subject", "text", "What is ruled on, e.g. advancement:irrigation.", required=True),
-                Field("ruling", "text", "The ruling in words, for the chronicle.", required=True),
+                Field(
+                    "ruling", "text", "The ruling in words, for the chronicle.", required=True, multiline=True
+                ),
                 Field("grants", "mapping", "The mechanical effect, as the ruleset understands it."),
             ),
             cost="GM",
@@ -103,6 +106,21 @@ def actions(game: Game) -> dict[str, ActionSpec]:
 def _find_piece(game: Game, state: State, kind: str, piece: str) -> Mapping[str, Any] | None:
     collection = game.ruleset.entity_kinds.get(kind, "")
     return state.get(collection, {}).get(piece)
+
+
+def unstorable(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """Where data read from YAML holds what the state cannot: the canonical writer takes plain
+    text, whole numbers, finite numbers, booleans, null, lists and mappings, nothing else."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from unstorable(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from unstorable(item, (*path, index))
+    elif isinstance(value, float) and not math.isfinite(value):
+        yield path, f"{value!r} is not a number the state can hold"
+    elif value is not None and not isinstance(value, str | int | float):
+        yield path, f"{value!s} is a {type(value).__name__}, which the state cannot hold; quote it as text"
 
 
 def check(game: Game, state: State, of: OrderFile) -> None:
@@ -130,8 +148,12 @@ def check(game: Game, state: State, of: OrderFile) -> None:
         elif o.action == "place":
             if _find_piece(game, state, o["kind"], o["id"]) is not None:
                 of.error(o, "id", f"there is already a {o['kind']} '{o['id']}'", "choose a new id")
-            for problem in game.ruleset.check_entity(o["kind"], o["data"], game, state):
-                of.error(o, "data", problem)
+            bad = list(unstorable(o["data"]))
+            for where, problem in bad:
+                of.error(o, ("data", *where), problem, "write a whole number, or text in quotes")
+            if not bad:
+                for problem in game.ruleset.check_entity(o["kind"], o["data"], game, state):
+                    of.error(o, "data", problem, f"correct the {o['kind']}'s fields under 'data'")
         elif o.action == "remove":
             if _find_piece(game, state, o["kind"], o["id"]) is None:
                 of.error(o, "id", f"there is no {o['kind']} '{o['id']}'", "check the id in the state")

@@ -26,12 +26,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import text as player_text
 from .canonical import digest
 from .fields import ActionSpec, FieldChecker, action_schema, choice_hint, suggest
 from .issues import Issue
-from .yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml
+from .yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, refused_character_issue
 
 ENVELOPE_KEYS = ("campaign", "turn", "faction", "orders", "press", "rumors")
+# The limits of one order file, the same in every ruleset (the README lists them). The counts keep
+# a file's cost to check and resolve bounded; the lengths keep the newspaper readable.
+ORDERS_PER_FILE = 500
+ARTICLES_PER_FILE = 10
+RUMORS_PER_FILE = 10
 HEADLINE_MAX = 120
 ARTICLE_MAX = 4000
 RUMOR_MAX = 400
@@ -172,6 +178,8 @@ def parse_order_file(
             ("orders",), "'orders' must be a list of '- action: …' items", "start each order with '- action:'"
         )
         raw_orders = []
+    if not _within_cap(checker, "orders", raw_orders, ORDERS_PER_FILE, "orders"):
+        raw_orders = []
     for i, item in enumerate(raw_orders):
         path_i = ("orders", i)
         if not isinstance(item, dict):
@@ -257,6 +265,8 @@ def _check_press(of: OrderFile, data: dict, checker: FieldChecker) -> None:
     if not isinstance(press, list):
         checker.error(("press",), "'press' must be a list of articles with a headline and a body")
         press = []
+    if not _within_cap(checker, "press", press, ARTICLES_PER_FILE, "press articles"):
+        press = []
     for i, item in enumerate(press):
         where = ("press", i)
         if not isinstance(item, dict) or set(item) - {"headline", "body"} or "headline" not in item:
@@ -277,10 +287,17 @@ def _check_press(of: OrderFile, data: dict, checker: FieldChecker) -> None:
                 "shorten the article",
             )
             continue
+        index = player_text.first_refused(headline)
+        if index is not None:  # a headline is one line; the body may have many
+            line, col = checker.located.pos((*where, "headline"))
+            checker.issues.append(refused_character_issue(checker.file, line, col, headline, index))
+            continue
         of.press.append(Article(headline.strip(), body.strip()))
     rumors = data.get("rumors") or []
     if not isinstance(rumors, list):
         checker.error(("rumors",), "'rumors' must be a list of short texts")
+        rumors = []
+    if not _within_cap(checker, "rumors", rumors, RUMORS_PER_FILE, "rumours"):
         rumors = []
     for i, rumor in enumerate(rumors):
         if not isinstance(rumor, str) or len(rumor) > RUMOR_MAX:
@@ -291,6 +308,17 @@ def _check_press(of: OrderFile, data: dict, checker: FieldChecker) -> None:
             )
             continue
         of.rumors.append(rumor.strip())
+
+
+def _within_cap(checker: FieldChecker, key: str, items: list[Any], cap: int, what: str) -> bool:
+    if len(items) <= cap:
+        return True
+    checker.error(
+        (key,),
+        f"the file has {len(items)} {what}; an order file holds at most {cap}",
+        f"keep the {cap} that matter most",
+    )
+    return False
 
 
 def order_file_schema(
@@ -319,10 +347,15 @@ def order_file_schema(
                 "enum": [*factions, GM],
                 "description": "Your faction id; it must match the file name.",
             },
-            "orders": {"type": "array", "description": "Your orders, carried out in this order."},
+            "orders": {
+                "type": "array",
+                "maxItems": ORDERS_PER_FILE,
+                "description": "Your orders, carried out in this order.",
+            },
             "press": {
                 "type": "array",
                 "description": "Signed articles for the campaign newspaper.",
+                "maxItems": ARTICLES_PER_FILE,
                 "items": {
                     "type": "object",
                     "required": ["headline"],
@@ -336,6 +369,7 @@ def order_file_schema(
             "rumors": {
                 "type": "array",
                 "description": "Anonymous rumours for the newspaper.",
+                "maxItems": RUMORS_PER_FILE,
                 "items": {"type": "string", "maxLength": RUMOR_MAX},
             },
         },

@@ -185,7 +185,7 @@ class Nations(Ruleset):
         owner = data.get("owner")
         if owner not in game.factions:
             problems.append(f"'owner' must be one of: {', '.join(game.factions)}")
-        if data.get("location") not in game.world:
+        if not isinstance(data.get("location"), str) or data["location"] not in game.world:
             problems.append("'location' must be a tile id such as C4")
         if kind == "army":
             units = data.get("units")
@@ -201,6 +201,13 @@ class Nations(Ruleset):
                 if missing:
                     problems.append(f"a unit is missing: {', '.join(missing)}")
                     break
+                if any(isinstance(unit[s], bool) or not isinstance(unit[s], int) for s in m.STATS):
+                    problems.append(f"a unit's {', '.join(m.STATS)} must be whole numbers")
+                    break
+                traits = unit.get("traits", [])
+                if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
+                    problems.append("a unit's 'traits' must be a list of names")
+                    break
             leaders = sum(1 for u in units if isinstance(u, dict) and u.get("class") == "leader")
             leaders += sum(
                 1 for a in m.armies_of(state, str(owner)) for u in a["units"] if u["class"] == "leader"
@@ -210,14 +217,17 @@ class Nations(Ruleset):
             if "name" not in data:
                 problems.append("an army needs a 'name', e.g. \"7\"")
         elif kind == "settlement":
-            stype = data.get("type")
-            if stype not in game.rules["settlements"]:
+            stype, level = data.get("type"), data.get("level", 0)
+            if not isinstance(stype, str) or stype not in game.rules["settlements"]:
                 problems.append(f"'type' must be one of: {', '.join(game.rules['settlements'])}")
-            elif not 1 <= int(data.get("level", 0)) <= int(game.rules["settlements"][stype]["max_level"]):
+            elif isinstance(level, bool) or not isinstance(level, int):
+                problems.append("'level' must be a whole number")
+            elif not 1 <= level <= int(game.rules["settlements"][stype]["max_level"]):
                 problems.append("'level' is out of range for that type")
             if not data.get("name") or m.settlement_named(state, str(data.get("name"))):
                 problems.append("a settlement needs a new, unique 'name'")
-            if data.get("location") in game.world and m.settlement_at(state, str(data["location"])):
+            location = data.get("location")
+            if isinstance(location, str) and location in game.world and m.settlement_at(state, location):
                 problems.append("that tile already has a settlement")
         return problems
 

@@ -160,7 +160,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                 Field(
                     "actions", "int", "Action points to put in now.", default=1, minimum=1, maximum=per_turn
                 ),
-                Field("note", "text", "What you hope it does, for the GM.", max_length=400),
+                Field("note", "text", "What you hope it does, for the GM.", max_length=400, multiline=True),
             ),
             cost="level × 1 action, level × resources",
         ),

@@ -167,6 +167,11 @@ class Ruleset:
         text = " ".join(template.render(self._text_context(event, game)).split())
         return (weight, text) if text else None
 
+    def introduction(self, rules: Mapping[str, Any]) -> str:
+        """The rules page's opening paragraph. A ruleset whose summary names numbers fills them from the
+        effective rules here, so a house rule changes the introduction too."""
+        return self.summary
+
     def rules_sections(self, game: Game) -> list[RulesSection]:
         """The ruleset's own part of the rules pages: costs, units, settlements, combat, in words and
         tables. By default a plain table of every block of rules data the shared pages do not cover."""

@@ -145,8 +145,7 @@ def new_campaign(
         roster["factions"][f.id] = {"name": f.name, "color": f.color, "logins": list(given.get("logins", []))}
     store.create(config, roster, world, state, HOUSE_RULES_HEADER)
     game = store.game(state)
-    store.write_schema(game)
-    store.write_templates(game, state)
+    store.write_player_aids(game, state)
     return game
 
 

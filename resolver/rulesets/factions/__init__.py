@@ -28,14 +28,17 @@ class Factions(Ruleset):
     title = "Factions"
     summary = (
         "Guilds, cults and noble houses compete for a city: lieutenants act once a turn with units at their "
-        "side, 2d6 decide in four bands, forces combine by doubling, and influence with the city's powers, "
-        "stealth and upkeep in capital and reach shape the rest."
+        "side, dice decide in bands of success, forces combine by doubling, and influence, stealth and "
+        "upkeep shape the rest."
     )
     source = "“Faction Turn” (seed 002)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"asset": "assets", "location": "locations"}
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
+
+    def introduction(self, rules: Mapping[str, Any]) -> str:
+        return rulesdoc.introduction(rules)
 
     def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
         return orders.action_specs(rules)

@@ -30,6 +30,8 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
     build_types = ("capital", *rules["build"]["types"])
     per_turn = int(rules["actions"]["per_turn"])
     b, fast = rules["build"], rules["actions"]["fast_movement"]
+    stat_costs = ", ".join(f"{stat} {cost}" for stat, cost in rules["recruit"]["stat_point_cost"].items())
+    explorations, reach = rules["exploration"]["per_turn"], rules["marauding"]["range"]
     specs = [
         ActionSpec(
             "move",
@@ -80,7 +82,8 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
         ),
         ActionSpec(
             "defend",
-            "Hold and defend: +1 defence this turn if the army does not move and is not in a settlement.",
+            f"Hold and defend: +{rules['combat']['defend_stance_bonus']} defence this turn if the army does "
+            "not move and is not in a settlement.",
             (_ARMY,),
             cost="free",
         ),
@@ -113,7 +116,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                 Field(
                     "stats",
                     "counts",
-                    "Stat points spent: attack, defence (1 point each), move, hp, attacks (2 points each).",
+                    f"Stat points spent; each +1 costs: {stat_costs}.",
                     choices=m.STATS,
                 ),
             ),
@@ -160,7 +163,8 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                 ),
                 Field("note", "text", "What you hope it does, for the GM.", max_length=400),
             ),
-            cost="level × 1 action, level × resources",
+            cost=f"level × {rules['advancement']['actions_per_level']} action, "
+            f"level × {rules['advancement']['resources_per_level']} resources",
         ),
         ActionSpec(
             "work",
@@ -174,14 +178,15 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
         ),
         ActionSpec(
             "explore",
-            "Explore the army's tile (one army per nation per turn).",
+            f"Explore the army's tile ({explorations} army per nation per turn).",
             (_ARMY,),
             cost="free",
             example={"action": "explore", "army": "1"},
         ),
         ActionSpec(
             "maraud",
-            "Raid the land around a foreign settlement within one tile: steal resources, kill population.",
+            f"Raid the land around a foreign settlement within {reach} tile: steal resources, kill "
+            "population.",
             (
                 _ARMY,
                 Field("settlement", "text", "The settlement marauded.", required=True),

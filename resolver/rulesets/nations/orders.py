@@ -9,7 +9,7 @@ cannot know, the moves of other nations, turns into warnings, not errors.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...core.fields import ActionSpec, Field, choice_hint
@@ -21,7 +21,14 @@ from . import model as m
 Rules = Mapping[str, Any]
 
 _ARMY = Field("army", "text", "The army's name, e.g. 1 or 1a.", required=True)
-_ACTIONS = Field("actions", "int", "Action points to put into it this turn.", default=1, minimum=1)
+# Multi-turn work takes the action points that are left (up to what it still needs) unless the order
+# names a number: a player who writes one build order expects the nation's whole turn to go into it.
+_ACTIONS = Field(
+    "actions",
+    "int",
+    "Action points to put in now; if left out, all that are left, up to what it needs.",
+    minimum=1,
+)
 ON_FALL = ("capture", "raid", "raze")
 
 
@@ -130,9 +137,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                 _ARMY,
                 Field("type", "choice", "Settlement type.", required=True, choices=build_types),
                 Field("name", "text", "Its name.", required=True, max_length=40),
-                Field(
-                    "actions", "int", "Action points to put in now.", default=1, minimum=1, maximum=per_turn
-                ),
+                replace(_ACTIONS, maximum=per_turn),
             ),
             cost=f"{b['actions']} actions, {b['resources']} resources",
         ),
@@ -141,9 +146,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
             "Raise a settlement one level.",
             (
                 Field("settlement", "text", "The settlement.", required=True),
-                Field(
-                    "actions", "int", "Action points to put in now.", default=1, minimum=1, maximum=per_turn
-                ),
+                replace(_ACTIONS, maximum=per_turn),
             ),
             cost="by level",
         ),
@@ -158,9 +161,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                     required=True,
                     max_length=40,
                 ),
-                Field(
-                    "actions", "int", "Action points to put in now.", default=1, minimum=1, maximum=per_turn
-                ),
+                replace(_ACTIONS, maximum=per_turn),
                 Field("note", "text", "What you hope it does, for the GM.", max_length=400),
             ),
             cost=f"level × {rules['advancement']['actions_per_level']} action, "
@@ -314,6 +315,15 @@ def _spend(of: OrderFile, sk: Sketch, order: Order, ap: int, resources: int, wha
         sk.ap -= ap
         sk.resources -= resources
     return ok
+
+
+def _actions_now(of: OrderFile, sk: Sketch, o: Order, needed: int) -> int:
+    """The action points an order of multi-turn work puts in now: as written, or else what is left (at
+    least one, so a nation with none left hears so). The number is written into the order, so the
+    resolver carries out exactly what the check echoed."""
+    actions = min(int(o["actions"]) if "actions" in o.args else max(sk.ap, 1), needed)
+    of.orders[of.orders.index(o)] = replace(o, args={**o.args, "actions": actions})
+    return actions
 
 
 def _own_settlement(game: Game, state: State, of: OrderFile, order: Order, name_field: str) -> dict | None:
@@ -629,7 +639,7 @@ def _build(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> Non
         )
         return
     b = rules["build"]
-    actions = min(o["actions"], int(b["actions"]))
+    actions = _actions_now(of, sk, o, int(b["actions"]))
     if not _spend(of, sk, o, actions, int(b["resources"]), "founding a settlement"):
         return
     sk.building.add(where)
@@ -665,7 +675,7 @@ def _upgrade(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> N
         return
     to = s["level"] + 1
     needed, upfront, per_action = m.upgrade_cost(rules, to)
-    actions = min(o["actions"], needed)
+    actions = _actions_now(of, sk, o, needed)
     if not _spend(of, sk, o, actions, upfront + per_action * actions, f"upgrading {s['name']}"):
         return
     sk.new_projects[s["id"]] = {"kind": "upgrade"}
@@ -694,7 +704,7 @@ def _advance(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> N
         return
     to = current + 1
     needed, cost = m.advancement_cost(rules, to)
-    actions = min(o["actions"], needed)
+    actions = _actions_now(of, sk, o, needed)
     if not _spend(of, sk, o, actions, cost, f"advancement {name} level {to}"):
         return
     sk.new_projects[f"adv:{name}"] = {"kind": "advance"}
@@ -725,16 +735,16 @@ def _work(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None
         of.error(o, "project", f"project {p['name']} already has work ordered above", "order it once")
         return
     left = int(p["needed"]) - int(p["progress"])
-    actions = o["actions"]
     if p["kind"] == "recruit":
-        if actions != 1:
+        if o.get("actions", 1) != 1:
             of.error(o, "actions", "training takes exactly 1 action each turn", "write actions: 1")
             return
         s = state["settlements"].get(p["settlement"])
         if s and s.get("siege"):
             of.error(o, "project", f"{s['name']} is under siege: training there is halted")
             return
-    actions = min(actions, left)
+        left = 1
+    actions = _actions_now(of, sk, o, left)
     per_action = int(p.get("resources_per_action", 0))
     if not _spend(of, sk, o, actions, per_action * actions, f"work on {p['name']}"):
         return

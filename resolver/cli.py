@@ -233,12 +233,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def format_file(of: OrderFile) -> list[str]:
-    lines = [of.path]
-    for order in of.orders:
-        lines.append(f"  {order.number}. {order.action}: {of.echo.get(order.number, '(not understood)')}")
-    for issue in of.issues:
-        lines.extend("  " + line for line in issue.format().splitlines())
-    lines.append(of.summary())
+    lines = [of.path, *("  " + line for line in of.echo_lines()), of.summary()]
     return lines
 
 
@@ -254,9 +249,10 @@ def file_json(of: OrderFile) -> dict[str, Any]:
                 "number": o.number,
                 "action": o.action,
                 "args": dict(o.args),
-                "understood": of.echo.get(o.number, ""),
+                "understood": of.understood(o),
+                "ok": not any(i.is_error and i.order == o.number for i in of.issues),
             }
-            for o in of.orders
+            for o in of.written
         ],
         "errors": [i.to_data() for i in of.errors],
         "warnings": [i.to_data() for i in of.warnings],

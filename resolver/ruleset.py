@@ -206,6 +206,11 @@ class Ruleset:
         """What a player needs in front of them when writing orders (template comments, reports)."""
         raise NotImplementedError
 
+    def places_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        """The places an order may name and who holds them, for the faction's order template; by
+        default nothing (a ruleset whose map is in the template's status lines needs no more)."""
+        return []
+
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
         """One row per faction, best first: {"faction", ...numbers}."""
         raise NotImplementedError

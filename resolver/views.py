@@ -83,6 +83,7 @@ def order_template_context(game: Game, state: State, faction: str) -> dict[str, 
         "turn": turn,
         "date": game.calendar.date(turn).label,
         "status": game.ruleset.status_lines(game, state, faction),
+        "places": game.ruleset.places_lines(game, state, faction),
         "actions": examples,
         "examples": game.ruleset.order_examples(game, state, faction),
     }

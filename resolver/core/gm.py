@@ -117,7 +117,10 @@ def check(game: Game, state: State, of: OrderFile) -> None:
             have = account.get(key, 0)
             if have < o["amount"]:
                 of.warn(
-                    o, "amount", f"{o['faction']} has only {have} {o['resource']}; the take stops at zero"
+                    o,
+                    "amount",
+                    f"{o['faction']} has only {have} {o['resource']}; the take stops at zero",
+                    f"take at most {have}, or leave it if emptying the stock is what you mean",
                 )
         elif o.action == "modifier":
             target = o["target"]

@@ -127,6 +127,22 @@ class Factions(Ruleset):
             )
         return lines
 
+    def places_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        """One line per locale: its locations by id and who holds each, so orders can name them."""
+        by_locale: dict[str, list[str]] = {}
+        for lid, location in sorted(state["locations"].items()):
+            holder = location.get("holder")
+            if holder is None:
+                who = "public"
+            elif holder == faction:
+                who = "yours"
+            elif m.is_npc(game.rules, holder):
+                who = m.npc_name(game.rules, holder)
+            else:
+                who = game.name_of(holder)
+            by_locale.setdefault(location["locale"], []).append(f"{lid} ({who})")
+        return [f"{locale}: {', '.join(places)}." for locale, places in by_locale.items()]
+
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
         rows = []
         for faction in game.factions:

@@ -404,6 +404,7 @@ def _move(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None
                 "path",
                 f"{game.world[tile].label} holds foreign forces now; the move stops there if "
                 "they are still there when it is carried out",
+                "nothing to fix if that risk is fine; otherwise choose a path around that tile",
             )
             break
     start = army["location"]
@@ -456,6 +457,7 @@ def _attack(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> No
             "target",
             f"{game.name_of(nation)} has nothing at {game.world[where].label} right now; the "
             "attack happens only if it is there when your orders are carried out",
+            "keep it if you expect them to arrive first; otherwise target a nation on your army's tile",
         )
     what = (
         f"assault on {settlement['name']} ({o['on_fall']} if it falls)"
@@ -499,7 +501,12 @@ def _defend(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> No
     if army is None:
         return
     if m.settlement_at(state, army["location"]):
-        of.warn(o, "army", "the defend bonus does not apply to units in a settlement")
+        of.warn(
+            o,
+            "army",
+            "the defend bonus does not apply to units in a settlement",
+            "drop the defend order; the settlement's own bonus defends them",
+        )
     army["defend"] = True
     of.echo[o.number] = (
         f"army {o['army']} holds at {game.world[army['location']].label} and defends (+1 defence)"
@@ -592,9 +599,19 @@ def _recruit(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> N
         )
         return
     if points < int(cls["stat_points"]):
-        of.warn(o, "stats", f"{int(cls['stat_points']) - points} stat point(s) left unspent")
+        of.warn(
+            o,
+            "stats",
+            f"{int(cls['stat_points']) - points} stat point(s) left unspent",
+            "spend them with 'stats', e.g. stats: {attack: 1}",
+        )
     if not o.get("trait") and int(cls.get("traits", 0)):
-        of.warn(o, "trait", f"{o['class']} have {cls['traits']} trait(s); none given")
+        of.warn(
+            o,
+            "trait",
+            f"{o['class']} have {cls['traits']} trait(s); none given",
+            "add 'trait:', e.g. trait: stealth, or any word for flavour",
+        )
     if not _spend(of, sk, o, 1, int(cls["resources"]), f"recruiting {o['class']}"):
         return
     turns = int(cls["turns"])

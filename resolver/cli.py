@@ -19,7 +19,7 @@ from tqdm import tqdm
 
 from . import __version__, workflow
 from .core.issues import CampaignError
-from .core.orders import OrderFile
+from .core.orders import GM, OrderFile
 from .ruleset import RULESETS
 from .store import Store
 from .views import event_lines
@@ -385,9 +385,11 @@ def cmd_template(args: argparse.Namespace) -> int:
     store.require()
     state = store.state()
     game = store.game(state)
-    if args.faction not in game.factions:
+    if args.faction not in (*game.factions, GM):
         raise CampaignError(
-            f"unknown faction '{args.faction}'", f"factions: {', '.join(game.factions)}", code=2
+            f"unknown faction '{args.faction}'",
+            f"factions: {', '.join(game.factions)}, or gm for the GM",
+            code=2,
         )
     text = store.render_template(game, state, args.faction)
     if args.output:

@@ -194,10 +194,10 @@ def check(game: Game, state: State, of: OrderFile) -> None:
                 of.error(o, "subject", f"nothing of {o['faction']} awaits a ruling on '{o['subject']}'", hint)
             for problem in game.ruleset.judgement_problems(game, o["subject"], o.get("grants") or {}):
                 of.error(o, "grants", problem)
-        of.echo[o.number] = sentence(game, o.args)
+        of.echo[o.number] = sentence(game, state, o.args)
 
 
-def sentence(game: Game, order: Mapping[str, Any]) -> str:
+def sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
     """A GM order in words, as the check echoes it: what the GM will do, to whom, and why."""
     action = order["action"]
     who = f"{game.name_of(order['faction'])} ({order['faction']})" if "faction" in order else ""
@@ -220,7 +220,11 @@ def sentence(game: Game, order: Mapping[str, Any]) -> str:
         owner = f" for {game.name_of(data['owner'])}" if data.get("owner") else ""
         return f"place {order['kind']} '{order['id']}'{where}{owner}"
     if action == "remove":
-        return f"remove {order['kind']} '{order['id']}'"
+        piece = _find_piece(game, state, order["kind"], order["id"]) or {}
+        known = [str(piece[k]) for k in ("name",) if piece.get(k)]
+        if piece.get("location"):
+            known.append(f"at {game.place_label(piece['location'])}")
+        return f"remove {order['kind']} '{order['id']}'" + (f" ({' '.join(known)})" if known else "")
     if action == "narrate":
         seen = ", ".join(game.name_of(f) for f in order.get("to") or []) or "everyone"
         where = f" at {game.place_label(order['place'])}" if order.get("place") else ""

@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from . import __version__, workflow
 from .core.issues import CampaignError
-from .core.orders import OrderFile
+from .core.orders import GM, OrderFile
 from .core.text import visible
 from .core.words import plural
 from .ruleset import RULESETS
@@ -285,12 +285,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 def format_file(of: OrderFile) -> list[str]:
     """The check's report of one file, for a terminal: player text is shown with its control
     characters escaped, so an order file cannot send escape sequences to the GM's terminal."""
-    lines = [of.path]
-    for order in of.orders:
-        lines.append(f"  {order.number}. {order.action}: {of.echo.get(order.number, '(not understood)')}")
-    for issue in of.issues:
-        lines.extend("  " + line for line in issue.format().splitlines())
-    lines.append(of.summary())
+    lines = [of.path, *("  " + line for line in of.echo_lines()), of.summary()]
     return [visible(line) for line in lines]
 
 
@@ -306,9 +301,10 @@ def file_json(of: OrderFile) -> dict[str, Any]:
                 "number": o.number,
                 "action": o.action,
                 "args": dict(o.args),
-                "understood": of.echo.get(o.number, ""),
+                "understood": of.understood(o),
+                "ok": not any(i.is_error and i.order == o.number for i in of.issues),
             }
-            for o in of.orders
+            for o in of.written
         ],
         "errors": [i.to_data() for i in of.errors],
         "warnings": [i.to_data() for i in of.warnings],
@@ -457,9 +453,11 @@ def cmd_template(args: argparse.Namespace) -> int:
     store.require()
     state = store.state()
     game = store.game(state)
-    if args.faction not in game.factions:
+    if args.faction not in (*game.factions, GM):
         raise CampaignError(
-            f"unknown faction '{args.faction}'", f"factions: {', '.join(game.factions)}", code=2
+            f"unknown faction '{args.faction}'",
+            f"factions: {', '.join(game.factions)}, or gm for the GM",
+            code=2,
         )
     text = store.render_template(game, state, args.faction)
     if args.output:

@@ -230,7 +230,7 @@ def run_resolution(
     Idempotent: a turn that is not due, or was resolved by a run that held the lock first, is left
     alone and reported, not treated as an error.
     """
-    from .workflow import resolve
+    from .workflow import Rejected, resolve
 
     store = Store(root)
     store.require()
@@ -261,6 +261,11 @@ def run_resolution(
         if if_due:
             decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)
             if not decision.due:
+                # A file that fails the check can reach the branch (the GM may merge past a red check):
+                # say so now, not only when the deadline comes and the turn is refused.
+                files = store.check(game, state)
+                if any(not f.ok for f in files):
+                    raise Rejected(files, not_due=decision.reason.split(";")[0])
                 return Outcome(False, decision.reason[0].upper() + decision.reason[1:], turn)
             notes.append(f"Turn {turn} is due: {decision.reason}.")
             missing = len(decision.missing)

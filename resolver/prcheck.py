@@ -583,15 +583,7 @@ def fenced(text: str) -> str:
 
 
 def file_block(of: OrderFile) -> list[str]:
-    lines = []
-    for order in of.orders:
-        lines.append(f"{order.number}. {order.action}: {of.echo.get(order.number, '(not understood)')}")
-    if of.issues:
-        if lines:
-            lines.append("")
-        for issue in of.issues:
-            lines.extend(issue.format().splitlines())
-    return lines
+    return of.echo_lines()
 
 
 SAFE_LITERAL = re.compile(r"[A-Za-z0-9./-]+")
@@ -640,8 +632,6 @@ def render_markdown(report: PrReport) -> str:
         + (f" playing {' and '.join(roles)}" if roles else " (not a player of this campaign)")
         + "."
     )
-    if report.stale:
-        out += ["", f"> **Stale:** these orders do not match the current turn, which is **{report.turn}**."]
     errors = [p for p in report.problems if p.is_error]
     warnings = [p for p in report.problems if not p.is_error]
     if errors:

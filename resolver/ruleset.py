@@ -186,6 +186,11 @@ class Ruleset:
         text = " ".join(template.render(self._text_context(event, game)).split())
         return (weight, text) if text else None
 
+    def introduction(self, rules: Mapping[str, Any]) -> str:
+        """The rules page's opening paragraph. A ruleset whose summary names numbers fills them from the
+        effective rules here, so a house rule changes the introduction too."""
+        return self.summary
+
     def rules_sections(self, game: Game) -> list[RulesSection]:
         """The ruleset's own part of the rules pages: costs, units, settlements, combat, in words and
         tables. By default a plain table of every block of rules data the shared pages do not cover."""
@@ -219,6 +224,11 @@ class Ruleset:
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         """What a player needs in front of them when writing orders (template comments, reports)."""
         raise NotImplementedError
+
+    def places_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        """The places an order may name and who holds them, for the faction's order template; by
+        default nothing (a ruleset whose map is in the template's status lines needs no more)."""
+        return []
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
         """One row per faction, best first: {"faction", ...numbers}."""

@@ -174,6 +174,12 @@ class Store:
             elif (folder / f"{faction}.yaml").exists():
                 (folder / f"{faction}.yaml").unlink()
 
+    def write_player_aids(self, game: Game, state: State) -> None:
+        """The schema and the templates, from the effective rules (the ruleset's with the house rules),
+        so a house rule reaches players' editors and templates with the next turn."""
+        self.write_schema(game)
+        self.write_templates(game, state)
+
     def archive(
         self, game: Game, state_before: State, result: TurnResult, files: dict[str, OrderFile]
     ) -> Path:
@@ -232,7 +238,7 @@ class Store:
             path = self.orders_dir / f"{faction}.yaml"
             if path.exists():
                 path.unlink()
-        self.write_templates(game, result.state)
+        self.write_player_aids(game, result.state)
         return final
 
     # -- the archive ----------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ def check_order_file(game: Game, state: State, raw: bytes, path: str) -> OrderFi
     of = parse_order_file(raw, path, expect, game.actions, gm.actions(game))
     if of.faction is None or of.turn is None or of.campaign is None:
         return of  # the envelope is wrong: checking orders against the state would only add noise
+    of.checked = True
     if of.faction == GM:
         gm.check(game, state, of)
     elif state["factions"][of.faction].get("status", "active") != "active":

@@ -209,10 +209,20 @@ class FieldChecker:
 
     def _range(self, f: Field, value: int, path: Path, order: int) -> tuple[bool, Any]:
         if f.minimum is not None and value < f.minimum:
-            self.error(path, f"'{f.name}' must be at least {f.minimum}, got {value}", order=order)
+            self.error(
+                path,
+                f"'{f.name}' must be at least {f.minimum}, got {value}",
+                f"write {f.minimum} or more",
+                order=order,
+            )
             return False, None
         if f.maximum is not None and value > f.maximum:
-            self.error(path, f"'{f.name}' must be at most {f.maximum}, got {value}", order=order)
+            self.error(
+                path,
+                f"'{f.name}' must be at most {f.maximum}, got {value}",
+                f"write {f.maximum} or less",
+                order=order,
+            )
             return False, None
         return True, value
 

@@ -80,6 +80,9 @@ class OrderFile:
     issues: list[Issue] = field(default_factory=list)
     located: Located | None = None
     echo: dict[int, str] = field(default_factory=dict)  # order number -> how the engine understood it
+    written: list[Order] = field(default_factory=list)  # every order with a known action, valid or not
+    actions_written: dict[int, str] = field(default_factory=dict)  # order number -> action, as written
+    checked: bool = False  # the orders were checked against the state (the envelope was right)
 
     @property
     def digest(self) -> str:
@@ -114,17 +117,71 @@ class OrderFile:
     def error(self, order: Order | None, name: FieldPath, message: str, hint: str = "") -> None:
         self._add("error", order, name, message, hint)
 
-    def warn(self, order: Order | None, name: FieldPath, message: str, hint: str = "") -> None:
+    def warn(self, order: Order | None, name: FieldPath, message: str, hint: str) -> None:
+        """A warning always says what to do about it: ``hint`` is required."""
         self._add("warning", order, name, message, hint)
 
+    def understood(self, order: Order) -> str:
+        """How the engine read an order: the ruleset's sentence, or else its fields in words (an order
+        whose check stopped at an error was still read; only its meaning on the map is unknown)."""
+        return self.echo.get(order.number) or describe_fields(order)
+
+    def echo_lines(self) -> list[str]:
+        """Every order as the engine read it, each followed by its own problems, then the file's."""
+        lines: list[str] = []
+        written = {order.number: order for order in self.written}
+        for number, action in sorted(self.actions_written.items()):
+            order = written.get(number)
+            text = self.understood(order) if order else "not an order the engine knows"
+            lines.append(f"{number}. {action}: {text}")
+            for issue in self.issues:
+                if issue.order == number:
+                    lines.extend("   " + line for line in issue.format().splitlines())
+        for issue in self.issues:
+            if issue.order not in self.actions_written:
+                lines.extend(issue.format().splitlines())
+        return lines
+
     def summary(self) -> str:
-        accepted = len(self.orders) if self.ok else 0
-        e, w = len(self.errors), len(self.warnings)
+        """What would happen to the file's orders, counted: accepted, rejected and why."""
         name = self.path.rsplit("/", 1)[-1]
-        return (
-            f"{name}: {accepted} order{'s' if accepted != 1 else ''} accepted, "
-            f"{e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}"
-        )
+        rejected = {i.order for i in self.errors if i.order is not None}
+        in_file = sum(1 for i in self.errors if i.order is None or i.order not in self.actions_written)
+        total = max(len(self.actions_written), len(rejected))
+        warnings = _count(len(self.warnings), "warning")
+        if self.errors and not self.checked and total:
+            return (
+                f"{name}: 0 orders accepted, {_count(total, 'order')} not checked "
+                f"({_count(len(self.errors), 'error')} in the file), {warnings}"
+            )
+        accepted = f"{name}: {_count(total - len(rejected), 'order')} accepted"
+        if not self.errors or not total:
+            return f"{accepted}, {_count(len(self.errors), 'error')}, {warnings}"
+        parts = [accepted]
+        if rejected:
+            parts.append(f"{len(rejected)} rejected ({_count(len(self.errors) - in_file, 'error')})")
+        if in_file:
+            parts.append(f"{_count(in_file, 'error')} outside the orders")
+        return ", ".join([*parts, warnings])
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(_words(item) for item in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key} {_words(item)}" for key, item in value.items())
+    return str(value)
+
+
+def describe_fields(order: Order) -> str:
+    """An order's fields in words, for an order the ruleset gave no sentence: 'army 1; path NW, N'."""
+    return "; ".join(f"{key} {_words(value)}" for key, value in order.args.items() if key != "action")
 
 
 @dataclass(frozen=True)
@@ -187,9 +244,12 @@ def parse_order_file(
                 path_i,
                 f"order {i + 1} must be a mapping that starts with 'action:'",
                 "write it as '- action: NAME' followed by its fields",
+                order=i + 1,
             )
+            of.actions_written[i + 1] = "?"
             continue
         action = item.get("action")
+        of.actions_written[i + 1] = str(action) if isinstance(action, str | int) else "?"
         if not isinstance(action, str):
             checker.error(
                 path_i,
@@ -207,7 +267,8 @@ def parse_order_file(
             )
             continue
         values = checker.check_action(specs[action], item, path_i, i + 1)
-        of.orders.append(Order(number=i + 1, action=action, args=values))
+        of.written.append(Order(number=i + 1, action=action, args=values))
+        of.orders.append(of.written[-1])
     _check_press(of, data, checker)
     of.issues.extend(checker.issues)
     # Orders with field errors are dropped above; a file with any error is rejected as a whole

@@ -135,7 +135,6 @@ def test_a_stale_turn_is_refused(world: Campaign) -> None:
     done = world.check(pr)
     assert done.code == 1
     assert "stale orders: orders/red.yaml is for turn 1, which is over; the current turn is 2" in done.comment
-    assert "**Stale:**" in done.comment and "current turn, which is **2**" in done.comment
 
 
 def test_a_branch_from_an_older_state_is_refused(world: Campaign) -> None:
@@ -156,7 +155,7 @@ def test_a_branch_from_an_older_state_is_refused(world: Campaign) -> None:
     assert "stale branch: it starts from an older state of the campaign (turn 1 has been resolved since)" in (
         done.comment
     )
-    assert "the current turn is 2" in done.comment
+    assert done.comment.count("current turn") == 1  # the refusal states its fact once
 
 
 def test_a_withdrawal_passes(world: Campaign) -> None:

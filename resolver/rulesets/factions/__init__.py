@@ -28,14 +28,17 @@ class Factions(Ruleset):
     title = "Factions"
     summary = (
         "Guilds, cults and noble houses compete for a city: lieutenants act once a turn with units at their "
-        "side, 2d6 decide in four bands, forces combine by doubling, and influence with the city's powers, "
-        "stealth and upkeep in capital and reach shape the rest."
+        "side, dice decide in bands of success, forces combine by doubling, and influence, stealth and "
+        "upkeep shape the rest."
     )
     source = "“Faction Turn” (seed 002)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"asset": "assets", "location": "locations"}
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
+
+    def introduction(self, rules: Mapping[str, Any]) -> str:
+        return rulesdoc.introduction(rules)
 
     def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
         return orders.action_specs(rules)
@@ -123,6 +126,22 @@ class Factions(Ruleset):
                 "Items: " + ", ".join(f"{name} ×{n}" for name, n in sorted(f["items"].items())) + "."
             )
         return lines
+
+    def places_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        """One line per locale: its locations by id and who holds each, so orders can name them."""
+        by_locale: dict[str, list[str]] = {}
+        for lid, location in sorted(state["locations"].items()):
+            holder = location.get("holder")
+            if holder is None:
+                who = "public"
+            elif holder == faction:
+                who = "yours"
+            elif m.is_npc(game.rules, holder):
+                who = m.npc_name(game.rules, holder)
+            else:
+                who = game.name_of(holder)
+            by_locale.setdefault(location["locale"], []).append(f"{lid} ({who})")
+        return [f"{locale}: {', '.join(places)}." for locale, places in by_locale.items()]
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
         rows = []

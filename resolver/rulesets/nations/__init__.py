@@ -1,6 +1,6 @@
 """The nations ruleset (seed 003, Trektek's "Cost Actions").
 
-Nations on an 8-neighbour square grid spend three action points a turn on
+Nations on an 8-neighbour square grid spend action points each turn on
 advancements, recruits, settlements and upgrades, march armies in posting order,
 fight with d10s, and besiege, capture, raid or raze settlements.
 """
@@ -26,14 +26,17 @@ class Nations(Ruleset):
     id = "nations"
     title = "Nations"
     summary = (
-        "Nations on a square grid spend three action points a turn to research, recruit, found and "
-        "upgrade settlements; armies march in posting order, fight with d10s and besiege settlements."
+        "Nations on a square grid spend action points each turn to research, recruit, found and "
+        "upgrade settlements; armies march in posting order, fight with dice and besiege settlements."
     )
     source = "Trektek, “Cost Actions” (seed 003)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies", "settlement": "settlements"}
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
+
+    def introduction(self, rules: Mapping[str, Any]) -> str:
+        return rulesdoc.introduction(rules)
 
     def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
         return orders.action_specs(rules, ("N", "NE", "E", "SE", "S", "SW", "W", "NW"))

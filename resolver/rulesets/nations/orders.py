@@ -9,7 +9,7 @@ cannot know, the moves of other nations, turns into warnings, not errors.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...core.fields import ActionSpec, Field, choice_hint
@@ -22,7 +22,14 @@ from . import model as m
 Rules = Mapping[str, Any]
 
 _ARMY = Field("army", "text", "The army's name, e.g. 1 or 1a.", required=True)
-_ACTIONS = Field("actions", "int", "Action points to put into it this turn.", default=1, minimum=1)
+# Multi-turn work takes the action points that are left (up to what it still needs) unless the order
+# names a number: a player who writes one build order expects the nation's whole turn to go into it.
+_ACTIONS = Field(
+    "actions",
+    "int",
+    "Action points to put in now; if left out, all that are left, up to what it needs.",
+    minimum=1,
+)
 ON_FALL = ("capture", "raid", "raze")
 
 
@@ -32,6 +39,8 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
     per_turn = int(rules["actions"]["per_turn"])
     b, fast = rules["build"], rules["actions"]["fast_movement"]
     agree_ap = int(rules["agreements"]["actions"])
+    stat_costs = ", ".join(f"{stat} {cost}" for stat, cost in rules["recruit"]["stat_point_cost"].items())
+    explorations, reach = rules["exploration"]["per_turn"], rules["marauding"]["range"]
     specs = [
         ActionSpec(
             "move",
@@ -82,7 +91,8 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
         ),
         ActionSpec(
             "defend",
-            "Hold and defend: +1 defence this turn if the army does not move and is not in a settlement.",
+            f"Hold and defend: +{rules['combat']['defend_stance_bonus']} defence this turn if the army does "
+            "not move and is not in a settlement.",
             (_ARMY,),
             cost="free",
         ),
@@ -115,7 +125,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                 Field(
                     "stats",
                     "counts",
-                    "Stat points spent: attack, defence (1 point each), move, hp, attacks (2 points each).",
+                    f"Stat points spent; each +1 costs: {stat_costs}.",
                     choices=m.STATS,
                 ),
             ),
@@ -129,9 +139,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                 _ARMY,
                 Field("type", "choice", "Settlement type.", required=True, choices=build_types),
                 Field("name", "text", "Its name.", required=True, max_length=40),
-                Field(
-                    "actions", "int", "Action points to put in now.", default=1, minimum=1, maximum=per_turn
-                ),
+                replace(_ACTIONS, maximum=per_turn),
             ),
             cost=f"{b['actions']} actions, {b['resources']} resources",
         ),
@@ -140,9 +148,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
             "Raise a settlement one level.",
             (
                 Field("settlement", "text", "The settlement.", required=True),
-                Field(
-                    "actions", "int", "Action points to put in now.", default=1, minimum=1, maximum=per_turn
-                ),
+                replace(_ACTIONS, maximum=per_turn),
             ),
             cost="by level",
         ),
@@ -157,12 +163,11 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                     required=True,
                     max_length=40,
                 ),
-                Field(
-                    "actions", "int", "Action points to put in now.", default=1, minimum=1, maximum=per_turn
-                ),
+                replace(_ACTIONS, maximum=per_turn),
                 Field("note", "text", "What you hope it does, for the GM.", max_length=400, multiline=True),
             ),
-            cost="level × 1 action, level × resources",
+            cost=f"level × {rules['advancement']['actions_per_level']} action, "
+            f"level × {rules['advancement']['resources_per_level']} resources",
         ),
         ActionSpec(
             "work",
@@ -176,14 +181,15 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
         ),
         ActionSpec(
             "explore",
-            "Explore the army's tile (one army per nation per turn).",
+            f"Explore the army's tile ({explorations} army per nation per turn).",
             (_ARMY,),
             cost="free",
             example={"action": "explore", "army": "1"},
         ),
         ActionSpec(
             "maraud",
-            "Raid the land around a foreign settlement within one tile: steal resources, kill population.",
+            f"Raid the land around a foreign settlement within {reach} tile: steal resources, kill "
+            "population.",
             (
                 _ARMY,
                 Field("settlement", "text", "The settlement marauded.", required=True),
@@ -353,6 +359,15 @@ def _spend(of: OrderFile, sk: Sketch, order: Order, ap: int, resources: int, wha
     return ok
 
 
+def _actions_now(of: OrderFile, sk: Sketch, o: Order, needed: int) -> int:
+    """The action points an order of multi-turn work puts in now: as written, or else what is left (at
+    least one, so a nation with none left hears so). The number is written into the order, so the
+    resolver carries out exactly what the check echoed."""
+    actions = min(int(o["actions"]) if "actions" in o.args else max(sk.ap, 1), needed)
+    of.orders[of.orders.index(o)] = replace(o, args={**o.args, "actions": actions})
+    return actions
+
+
 def _own_settlement(game: Game, state: State, of: OrderFile, order: Order, name_field: str) -> dict | None:
     s = m.settlement_named(state, order[name_field])
     mine = [x["name"] for x in m.settlements_of(state, of.faction or "")]
@@ -431,6 +446,7 @@ def _move(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None
                 "path",
                 f"{game.world[tile].label} holds foreign forces now; the move stops there if "
                 "they are still there when it is carried out",
+                "nothing to fix if that risk is fine; otherwise choose a path around that tile",
             )
             break
     start = army["location"]
@@ -483,6 +499,7 @@ def _attack(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> No
             "target",
             f"{game.name_of(nation)} has nothing at {game.world[where].label} right now; the "
             "attack happens only if it is there when your orders are carried out",
+            "keep it if you expect them to arrive first; otherwise target a nation on your army's tile",
         )
     what = (
         f"assault on {settlement['name']} ({o['on_fall']} if it falls)"
@@ -526,7 +543,12 @@ def _defend(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> No
     if army is None:
         return
     if m.settlement_at(state, army["location"]):
-        of.warn(o, "army", "the defend bonus does not apply to units in a settlement")
+        of.warn(
+            o,
+            "army",
+            "the defend bonus does not apply to units in a settlement",
+            "drop the defend order; the settlement's own bonus defends them",
+        )
     army["defend"] = True
     of.echo[o.number] = (
         f"army {o['army']} holds at {game.world[army['location']].label} and defends (+1 defence)"
@@ -619,9 +641,19 @@ def _recruit(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> N
         )
         return
     if points < int(cls["stat_points"]):
-        of.warn(o, "stats", f"{int(cls['stat_points']) - points} stat point(s) left unspent")
+        of.warn(
+            o,
+            "stats",
+            f"{int(cls['stat_points']) - points} stat point(s) left unspent",
+            "spend them with 'stats', e.g. stats: {attack: 1}",
+        )
     if not o.get("trait") and int(cls.get("traits", 0)):
-        of.warn(o, "trait", f"{o['class']} have {cls['traits']} trait(s); none given")
+        of.warn(
+            o,
+            "trait",
+            f"{o['class']} have {cls['traits']} trait(s); none given",
+            "add 'trait:', e.g. trait: stealth, or any word for flavour",
+        )
     if not _spend(of, sk, o, 1, int(cls["resources"]), f"recruiting {o['class']}"):
         return
     turns = int(cls["turns"])
@@ -666,7 +698,7 @@ def _build(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> Non
         )
         return
     b = rules["build"]
-    actions = min(o["actions"], int(b["actions"]))
+    actions = _actions_now(of, sk, o, int(b["actions"]))
     if not _spend(of, sk, o, actions, int(b["resources"]), "founding a settlement"):
         return
     sk.building.add(where)
@@ -702,7 +734,7 @@ def _upgrade(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> N
         return
     to = s["level"] + 1
     needed, upfront, per_action = m.upgrade_cost(rules, to)
-    actions = min(o["actions"], needed)
+    actions = _actions_now(of, sk, o, needed)
     if not _spend(of, sk, o, actions, upfront + per_action * actions, f"upgrading {s['name']}"):
         return
     sk.new_projects[s["id"]] = {"kind": "upgrade"}
@@ -731,7 +763,7 @@ def _advance(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> N
         return
     to = current + 1
     needed, cost = m.advancement_cost(rules, to)
-    actions = min(o["actions"], needed)
+    actions = _actions_now(of, sk, o, needed)
     if not _spend(of, sk, o, actions, cost, f"advancement {name} level {to}"):
         return
     sk.new_projects[f"adv:{name}"] = {"kind": "advance"}
@@ -762,16 +794,16 @@ def _work(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None
         of.error(o, "project", f"project {p['name']} already has work ordered above", "order it once")
         return
     left = int(p["needed"]) - int(p["progress"])
-    actions = o["actions"]
     if p["kind"] == "recruit":
-        if actions != 1:
+        if o.get("actions", 1) != 1:
             of.error(o, "actions", "training takes exactly 1 action each turn", "write actions: 1")
             return
         s = state["settlements"].get(p["settlement"])
         if s and s.get("siege"):
             of.error(o, "project", f"{s['name']} is under siege: training there is halted")
             return
-    actions = min(actions, left)
+        left = 1
+    actions = _actions_now(of, sk, o, left)
     per_action = int(p.get("resources_per_action", 0))
     if not _spend(of, sk, o, actions, per_action * actions, f"work on {p['name']}"):
         return

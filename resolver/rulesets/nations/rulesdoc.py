@@ -9,13 +9,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.rulesdoc import RulesSection, RulesTable
+from ...core.rulesdoc import RulesSection, RulesTable, fill, number_word
 from . import model as m
 
 
 def _list(items: list[str], last: str = "and") -> str:
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def introduction(rules: Mapping[str, Any]) -> str:
+    return (
+        f"Nations on a square grid spend {number_word(rules['actions']['per_turn'])} action points a turn to "
+        "research, recruit, found and upgrade settlements; armies march in posting order, fight with "
+        f"d{rules['combat']['die']}s and besiege settlements."
+    )
 
 
 def sections(rules: Mapping[str, Any]) -> list[RulesSection]:
@@ -163,7 +171,7 @@ def _units(r: Mapping[str, Any]) -> RulesSection:
             RulesTable(
                 "Traits with an effect",
                 ("Trait", "Effect"),
-                tuple((name, t.get("summary", "")) for name, t in traits.items()),
+                tuple((name, fill(t.get("summary", ""), r)) for name, t in traits.items()),
             )
         )
         blocks.append("Any other trait is flavour: it is kept as written and has no effect in the rules.")
@@ -220,7 +228,7 @@ def _combat(r: Mapping[str, Any]) -> RulesSection:
         chance = (die - need + 1) * 100 // die
         targets.append((f"{diff:+d}" if diff else "0", f"{need}+", f"{chance}%"))
     blocks.append(
-        RulesTable("Number needed to hit", ("Attack − defence", "d10 roll", "Chance"), tuple(targets))
+        RulesTable("Number needed to hit", ("Attack − defence", f"d{die} roll", "Chance"), tuple(targets))
     )
     return RulesSection("Combat", tuple(blocks), keys=("combat",))
 

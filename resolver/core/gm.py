@@ -238,8 +238,10 @@ def sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
         return f"set the modifier '{order['name']}' of {order['target']} to {order['value']:+d}"
     if action == "place":
         data = order["data"]
-        where = f" at {game.place_label(data['location'])}" if data.get("location") else ""
-        owner = f" for {game.name_of(data['owner'])}" if data.get("owner") else ""
+        # The echo also describes refused orders, whose fields may be of any type.
+        location, owner_id = data.get("location"), data.get("owner")
+        where = f" at {game.place_label(location)}" if isinstance(location, str) and location else ""
+        owner = f" for {game.name_of(owner_id)}" if isinstance(owner_id, str) and owner_id else ""
         return f"place {order['kind']} '{order['id']}'{where}{owner}"
     if action == "remove":
         piece = _find_piece(game, state, order["kind"], order["id"]) or {}

@@ -25,6 +25,7 @@ from .core.issues import CampaignError
 from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
 from .core.rulesdoc import RulesSection, generic_sections
+from .core.standing import StandingSection
 from .core.words import amount, plural
 from .core.world import World
 
@@ -64,6 +65,11 @@ class Game:
     def actions(self) -> dict[str, ActionSpec]:
         return self.ruleset.actions(self.rules)
 
+    @cached_property
+    def standing(self) -> dict[str, StandingSection]:
+        """The standing sections an order file may hold besides ``orders`` (policies, programs)."""
+        return self.ruleset.standing_sections(self.rules)
+
     def name_of(self, faction: str) -> str:
         return self.faction_names.get(faction, faction)
 
@@ -99,6 +105,7 @@ class Ruleset:
     summary: ClassVar[str] = ""
     source: ClassVar[str] = ""  # the game the rules come from
     entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
+    can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
 
     @cached_property
     def folder(self) -> Path:
@@ -240,6 +247,11 @@ class Ruleset:
         ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker)."""
         raise NotImplementedError
 
+    def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
+        """Standing orders the ruleset reads (``core.standing``): sections of the order file kept in the
+        state until the faction changes them. None by default."""
+        return {}
+
     def stock_names(self, game: Game) -> tuple[str, ...]:
         """The stocks GM orders grant and take; by default the rules data's ``stock`` list."""
         return tuple(game.rules.get("stock", ()))
@@ -258,6 +270,15 @@ class Ruleset:
     ) -> str:
         """Apply a GM ruling on something the rules leave open; return what it did, in words."""
         raise CampaignError(f"the {self.id} ruleset has no judgements for '{subject}'")
+
+    def join_problems(self, game: Game, state: State, faction: str) -> list[str]:
+        """Why a new faction cannot join now (no room left on the map, say); empty when it can."""
+        return []
+
+    def join_faction(self, game: Game, state: State, faction: str, name: str, color: str, kind: str) -> str:
+        """Add a faction mid-campaign (GM ``add_faction``): its record, made by ``core.factions.new_faction``,
+        and its starting pieces. Returns what it was given, in words. Only with ``can_add_factions``."""
+        raise CampaignError(f"the {self.id} ruleset cannot add a faction mid-campaign")
 
     def judgement_subjects(self, game: Game, state: State, faction: str) -> list[str]:
         return []

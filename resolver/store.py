@@ -16,6 +16,8 @@ import jinja2
 
 from . import __version__
 from .core import canonical
+from .core import factions as faction_records
+from .core.fields import ids_in
 from .core.gm import actions as gm_actions
 from .core.issues import CampaignError
 from .core.orders import OrderFile, order_file_schema
@@ -145,12 +147,23 @@ class Store:
             autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
         )
 
-    def write_schema(self, game: Game) -> Path:
+    @staticmethod
+    def schema(game: Game, state: State) -> dict[str, Any]:
+        """The order files' JSON Schema for the turn of ``state`` (reference fields offer its ids)."""
+        return order_file_schema(
+            game.ruleset.title,
+            game.campaign,
+            game.factions,
+            game.actions,
+            gm_actions(game),
+            game.standing,
+            ids_in(state),
+        )
+
+    def write_schema(self, game: Game, state: State) -> Path:
         import json
 
-        schema = order_file_schema(
-            game.ruleset.title, game.campaign, game.factions, game.actions, gm_actions(game)
-        )
+        schema = self.schema(game, state)
         path = self.orders_dir / SCHEMA_FILE
         canonical.write_atomic(path, (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
         return path
@@ -167,7 +180,9 @@ class Store:
     def write_templates(self, game: Game, state: State) -> None:
         folder = self.orders_dir / "templates"
         for faction in game.factions:
-            if state["factions"][faction].get("status", "active") == "active":
+            if faction in faction_records.awaited(
+                state, [faction]
+            ):  # NPC factions are the bot's: no template
                 canonical.write_atomic(
                     folder / f"{faction}.yaml", self.render_template(game, state, faction).encode()
                 )
@@ -177,7 +192,7 @@ class Store:
     def write_player_aids(self, game: Game, state: State) -> None:
         """The schema and the templates, from the effective rules (the ruleset's with the house rules),
         so a house rule reaches players' editors and templates with the next turn."""
-        self.write_schema(game)
+        self.write_schema(game, state)
         self.write_templates(game, state)
 
     def archive(
@@ -202,6 +217,8 @@ class Store:
             canonical.write_atomic(tmp / "orders" / f"{faction}.yaml", of.raw)
         for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
             canonical.write_atomic(tmp / "bot-orders" / f"{faction}.yaml", of.raw)
+        for faction, of in result.npc_orders.items():  # the bot's orders for NPC factions, likewise
+            canonical.write_atomic(tmp / "npc-orders" / f"{faction}.yaml", of.raw)
         if previous is not None and previous != canonical.digest(before_raw):
             canonical.write_atomic(tmp / "state-before.yaml", before_raw)  # the GM edited state between turns
         canonical.write_yaml(

@@ -19,6 +19,7 @@ from . import __version__
 from .absence import AbsentPolicy
 from .bots import bot_order_file
 from .core import canonical
+from .core import factions as faction_records
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.phases import State
@@ -248,6 +249,9 @@ def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
         bots = {p.stem: p.read_bytes() for p in sorted((folder / "bot-orders").glob("*.yaml"))}
         if bots != {f: of.raw for f, of in result.stand_ins.items()}:
             problems.append("the bot's replayed orders for absent factions differ from bot-orders/")
+        npcs = {p.stem: p.read_bytes() for p in sorted((folder / "npc-orders").glob("*.yaml"))}
+        if npcs != {f: of.raw for f, of in result.npc_orders.items()}:
+            problems.append("the bot's replayed orders for NPC factions differ from npc-orders/")
         digest = canonical.read_yaml(folder / "digest.yaml")
         if canonical.data_digest(result.state) != digest["state"]:
             problems.append("the replayed state differs from the archived digest")
@@ -312,11 +316,7 @@ def play_bot_turn(root: Path, factions: Iterable[str] | None = None) -> tuple[Ga
     store = Store(root)
     state = store.state()
     game = store.game(state)
-    chosen = [
-        f
-        for f in (factions if factions is not None else game.factions)
-        if state["factions"][f].get("status", "active") == "active"
-    ]
+    chosen = faction_records.awaited(state, factions if factions is not None else game.factions)
     for faction in chosen:
         of = bot_order_file(game, state, faction)
         canonical.write_atomic(store.orders_dir / f"{faction}.yaml", of.raw)

@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.factions import new_faction
 from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World, generate_provinces, make_names
@@ -111,21 +112,20 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     for i, f in enumerate(factions):
         archetype = start["archetypes"][i % len(start["archetypes"])]
         patrons[f.id] = archetype["patron"]
-        state["factions"][f.id] = {
-            "name": f.name,
-            "color": f.color,
-            "status": "active",
-            "missed_turns": 0,
-            "archetype": archetype["title"],
-            "home": homes[f.id],
-            "stock": {"capital": int(start["capital"]), "reach": int(start["reach"])},
-            "cohesion": int(start["cohesion"]),
-            "influence": {archetype["patron"]: int(start["patron_influence"])},
-            "allies": [],
-            "items": dict(archetype.get("items") or {}),
-            "modifiers": {},
-            "counters": {},
-        }
+        state["factions"][f.id] = new_faction(
+            f.id,
+            f.name,
+            f.color,
+            archetype=archetype["title"],
+            home=homes[f.id],
+            stock={"capital": int(start["capital"]), "reach": int(start["reach"])},
+            cohesion=int(start["cohesion"]),
+            influence={archetype["patron"]: int(start["patron_influence"])},
+            allies=[],
+            items=dict(archetype.get("items") or {}),
+            modifiers={},
+            counters={},
+        )
         names = make_names(seed, len(archetype["lieutenants"]), f"factions/lieutenants/{f.id}")
         for name, spec in zip(names, archetype["lieutenants"], strict=True):
             m.add_asset(

@@ -14,9 +14,10 @@ from ...core.fields import ActionSpec
 from ...core.orders import OrderFile
 from ...core.phases import PhaseFn, State
 from ...core.rulesdoc import RulesSection
+from ...core.standing import StandingSection
 from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
-from . import agreements, bot, orders, phases, rulesdoc, setup
+from . import agreements, bot, orders, phases, policies, rulesdoc, setup
 from . import model as m
 
 GRANT_KEYS = ("income", "attack", "defence", "settlement_defence", "unlock")
@@ -31,6 +32,7 @@ class Nations(Ruleset):
     )
     source = "Trektek, “Cost Actions” (seed 003)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies", "settlement": "settlements"}
+    can_add_factions = True
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
@@ -40,6 +42,17 @@ class Nations(Ruleset):
 
     def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
         return orders.action_specs(rules, ("N", "NE", "E", "SE", "S", "SW", "W", "NW"))
+
+    def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
+        return policies.sections(rules)
+
+    def join_problems(self, game: Game, state: State, faction: str) -> list[str]:
+        if setup.late_home(game.world, game.rules, state) is None:
+            return ["no free land is left on the map for a new capital"]
+        return []
+
+    def join_faction(self, game: Game, state: State, faction: str, name: str, color: str, kind: str) -> str:
+        return setup.join(game.world, game.rules, state, game.seed, FactionSetup(faction, name, color), kind)
 
     def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
         return setup.generate_world(seed, rules, factions)

@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.factions import PLAYER, new_faction
 from ...core.phases import State
 from ...core.world import World, generate_square, make_names
 from ...ruleset import FactionSetup
@@ -58,41 +59,84 @@ def initial_state(world: World, rules: Mapping[str, Any], factions: list[Faction
     }
     taken: set[str] = set()
     for i, f in enumerate(factions):
-        state["factions"][f.id] = {
-            "name": f.name,
-            "color": f.color,
-            "status": "active",
-            "missed_turns": 0,
-            "stock": {"resources": int(start["resources"]), "population": int(start["population"])},
-            "items": {},
-            "modifiers": {},
-            "advancements": {},
-            "contacts": [],
-            "explored": [],
-            "counters": {},
-        }
         home = _home(
             world, rules, (i % cols) * spacing + spacing // 2, (i // cols) * spacing + spacing // 2, taken
         )
         taken.add(home)
-        sid = m.new_id(state, f.id, "s")
-        state["settlements"][sid] = {
-            "id": sid,
-            "name": capitals[i],
-            "owner": f.id,
-            "type": "capital",
-            "level": int(start["capital_level"]),
-            "location": home,
-        }
-        aid = m.new_id(state, f.id, "a")
-        units = []
-        for group in start["army"]:
-            for _ in range(int(group.get("count", 1))):
-                traits = [group["trait"]] if group.get("trait") else []
-                units.append(
-                    m.make_unit(
-                        state, f.id, rules, group["class"], group["name"], traits, group.get("stats", {})
-                    )
-                )
-        state["armies"][aid] = {"id": aid, "owner": f.id, "name": "1", "location": home, "units": units}
+        found_nation(state, rules, f, home, capitals[i])
     return state
+
+
+def found_nation(
+    state: State, rules: Mapping[str, Any], setup: FactionSetup, home: str, capital: str, kind: str = PLAYER
+) -> None:
+    """A nation's record, its capital at ``home`` and its starting army: at the start of a campaign,
+    and for a nation the GM brings in later."""
+    start = rules["start"]
+    state["factions"][setup.id] = new_faction(
+        setup.id,
+        setup.name,
+        setup.color,
+        kind=kind,
+        stock={"resources": int(start["resources"]), "population": int(start["population"])},
+        items={},
+        modifiers={},
+        advancements={},
+        contacts=[],
+        explored=[],
+        counters={},
+    )
+    sid = m.new_id(state, setup.id, "s")
+    state["settlements"][sid] = {
+        "id": sid,
+        "name": capital,
+        "owner": setup.id,
+        "type": "capital",
+        "level": int(start["capital_level"]),
+        "location": home,
+    }
+    aid = m.new_id(state, setup.id, "a")
+    units = []
+    for group in start["army"]:
+        for _ in range(int(group.get("count", 1))):
+            traits = [group["trait"]] if group.get("trait") else []
+            units.append(
+                m.make_unit(
+                    state, setup.id, rules, group["class"], group["name"], traits, group.get("stats", {})
+                )
+            )
+    state["armies"][aid] = {"id": aid, "owner": setup.id, "name": "1", "location": home, "units": units}
+
+
+def late_home(world: World, rules: Mapping[str, Any], state: State) -> str | None:
+    """Where a late joiner's capital goes: the free land tile farthest from every settlement and army
+    (nearest the map's centre among equals), or None when no land is free."""
+    occupied = [s["location"] for s in state["settlements"].values()]
+    occupied += [a["location"] for a in state["armies"].values()]
+    free = [t for t in world if m.passable(world, rules, t) and t not in set(occupied)]
+    if not free:
+        return None
+    xs, ys = zip(*(world[t].coords for t in world), strict=True)
+    centre = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+
+    def rank(tile: str) -> tuple[Any, ...]:
+        far = min((world.distance(tile, o) for o in occupied), default=0)
+        col, row = world[tile].coords
+        return (-far, abs(col - centre[0]) + abs(row - centre[1]), tile)
+
+    return min(free, key=rank)
+
+
+def join(
+    world: World, rules: Mapping[str, Any], state: State, seed: int, setup: FactionSetup, kind: str
+) -> str:
+    """Found a late joiner's nation; returns its capital and army in words."""
+    home = late_home(world, rules, state)
+    if home is None:
+        raise ValueError("no free land for a capital")
+    names = {s["name"] for s in state["settlements"].values()}
+    capital = next(
+        n for n in make_names(seed, len(names) + 1, f"nations/capitals/{setup.id}") if n not in names
+    )
+    found_nation(state, rules, setup, home, capital, kind)
+    return f"capital {capital} at {world[home].label} and army 1"

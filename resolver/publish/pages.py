@@ -22,6 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..core import factions as faction_records
+from ..core.fields import kind_words
 from ..core.gm import actions as gm_actions
 from ..core.issues import CampaignError
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
@@ -540,6 +541,8 @@ class SitePages:
             "rules/orders.md",
             actions=list(self.game.actions.values()),
             gm=list(gm_actions(self.game).values()),
+            standing=list(self.game.standing.values()),
+            kind_words=kind_words,
             yaml_example=_yaml_example,
         )
         overrides = [(path, value) for path, value in flatten(self.game.house_rules)]

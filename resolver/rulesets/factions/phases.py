@@ -139,7 +139,7 @@ def perform(ctx: TurnContext, state: State, faction: str, order: Order) -> None:
     plan, why = _startable(reader, state, order.number, order.args)
     took_backup = False
     if plan is None:
-        args = backup_args(ctx.game, order)
+        args = backup_args(order)
         fallback, why_not = _startable(reader, state, order.number, args) if args else (None, "")
         if fallback is None:
             _failed(ctx, faction, order, why + (f"; nor its backup: {why_not}" if args else ""))

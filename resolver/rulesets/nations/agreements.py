@@ -7,6 +7,8 @@ each other; then it is public. A trade runs for a number of turns: each turn bot
 sides' goods travel along the agreed road route, and an army of a third nation that
 marauds from a road tile of that route carries off a share of them (the seed's half).
 Either side ends a trade or an alliance on its own.
+An alliance is also the nations' relation (``core.relations``): making one sets the pair's relation to
+``alliance``, ending it sets the default again.
 
 ``terms_of`` is the one reading of an ``agree`` order: the checker echoes it and the
 resolver matches it.
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from ...core import relations
 from ...core.orders import Order
 from ...core.phases import State
 
@@ -165,6 +168,8 @@ def _end(ctx: TurnContext, state: State, terms: Terms) -> None:
         )
         return
     del state["agreements"][agreement["id"]]
+    if agreement["kind"] == "alliance":
+        _record_relation(ctx, state, agreement["parties"], relations.default(ctx.rules))
     ctx.emit("agreement_ended", actors=agreement["parties"], deal=agreement["kind"], by=terms.nation)
 
 
@@ -205,8 +210,16 @@ def _make(ctx: TurnContext, state: State, first: Terms, second: Terms) -> None:
             until=ctx.turn + first.turns - 1,
         )
     agreements[agreement["id"]] = agreement
+    if first.kind == "alliance":
+        _record_relation(ctx, state, parties, "alliance")
     details = {k: v for k, v in agreement.items() if k not in ("parties", "kind", "id")}
     ctx.emit("agreement_made", actors=parties, deal=first.kind, **details)
+
+
+def _record_relation(ctx: TurnContext, state: State, parties: list[str], kind: str) -> None:
+    """Keep the pair's relation in step with its alliance, when the rules data knows the relation."""
+    if kind in relations.kinds(ctx.rules):
+        relations.set_relation(state, ctx.rules, parties[0], parties[1], kind, ctx.turn)
 
 
 def _deliver(ctx: TurnContext, state: State, agreement: dict[str, Any]) -> None:

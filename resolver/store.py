@@ -108,7 +108,8 @@ class Store:
             rules=merge_rules(ruleset.default_rules(), house),
             house_rules=house,
             world=self.world(),
-            factions=tuple(state_factions),
+            # Sorted as the state file holds them, so a faction added during a replay keeps its place.
+            factions=tuple(sorted(state_factions)),
             faction_names={
                 f: (players.get(f) or {}).get("name") or d.get("name", f) for f, d in state_factions.items()
             },

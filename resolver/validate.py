@@ -13,7 +13,9 @@ from .core.phases import State
 from .ruleset import Game
 
 
-def check_order_file(game: Game, state: State, raw: bytes, path: str) -> OrderFile:
+def check_order_file(game: Game, state: State, raw: bytes, path: str, *, by_bot: bool = False) -> OrderFile:
+    """Check one order file against the state. ``by_bot``: the ruleset's bot wrote it, as it does every
+    turn for an NPC faction, whose files from anyone else are refused."""
     expect = Expectation(game.campaign, int(state["turn"]), game.factions)
     of = parse_order_file(raw, path, expect, game.actions, gm.actions(game), game.standing, ids_in(state))
     if of.faction is None or of.turn is None or of.campaign is None:
@@ -23,7 +25,7 @@ def check_order_file(game: Game, state: State, raw: bytes, path: str) -> OrderFi
         gm.check(game, state, of)
     elif not faction_records.is_active(state, of.faction):
         of.error(None, "faction", f"{game.name_of(of.faction)} is out of the game and cannot give orders")
-    elif faction_records.is_npc(state, of.faction):
+    elif faction_records.is_npc(state, of.faction) and not by_bot:
         of.error(
             None,
             "faction",

@@ -21,7 +21,7 @@ from .bots import bot_order_file
 from .core import canonical
 from .core import factions as faction_records
 from .core.issues import CampaignError
-from .core.orders import GM, OrderFile
+from .core.orders import OrderFile
 from .core.phases import State
 from .engine import TurnResult, resolve_turn
 from .ruleset import FactionSetup, Game, get_ruleset
@@ -93,7 +93,7 @@ def factions_from_players(path: Path) -> tuple[list[FactionSetup], dict[str, Any
     setups = []
     for i, (fid, info) in enumerate(data["factions"].items()):
         info = info or {}
-        if not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", str(fid)) or fid == GM:
+        if faction_records.id_problem(str(fid), ()):
             raise CampaignError(
                 f"{path}: '{fid}' is not a usable faction id",
                 "use lower-case letters, digits and dashes, starting with a letter; not 'gm'",

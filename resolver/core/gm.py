@@ -401,7 +401,7 @@ def run_phase(ctx: TurnContext, state: State) -> State:
             )
         elif o.action == "add_faction":
             what = game.ruleset.join_faction(game, state, a["id"], a["name"], a["color"], a["kind"])
-            ctx.emit("gm_add_faction", actors=[a["id"]], faction=a["id"], kind=a["kind"], pieces=what)
+            ctx.emit("gm_add_faction", actors=[a["id"]], faction=a["id"], played_by=a["kind"], pieces=what)
         elif o.action == "place":
             piece = dict(a["data"], id=a["id"])
             state.setdefault(game.ruleset.entity_kinds[a["kind"]], {})[a["id"]] = piece

@@ -178,6 +178,7 @@ class Scenario:
                     "turn": int(self.state["turn"]),
                     "faction": faction,
                     "orders": orders or [],
+                    **(self.data.get("standing") or {}).get(faction, {}),  # e.g. policies: {...}
                 }
             )
             files[faction] = check_order_file(self.game, self.state, raw, f"orders/{faction}.yaml")

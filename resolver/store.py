@@ -256,6 +256,8 @@ class Store:
             path = self.orders_dir / f"{faction}.yaml"
             if path.exists():
                 path.unlink()
+        if set(result.state["factions"]) != set(game.factions):  # the GM brought a faction in
+            game = self.game(result.state, game.house_rules)
         self.write_player_aids(game, result.state)
         return final
 

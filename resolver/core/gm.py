@@ -173,8 +173,16 @@ def examples(game: Game, state: State) -> list[dict[str, Any]]:
     extra: list[dict[str, Any]] = []
     if relations.kinds(game.rules):
         relation = relations.kinds(game.rules)[-1]
-        extra.append({"action": "relation", "faction": faction, "other": other, "kind": relation, "turns": 4,
-                      "reason": "Terms of the peace"})
+        extra.append(
+            {
+                "action": "relation",
+                "faction": faction,
+                "other": other,
+                "kind": relation,
+                "turns": 4,
+                "reason": "Terms of the peace",
+            }
+        )
     if game.ruleset.can_add_factions:
         extra.append({"action": "add_faction", "id": "raiders", "name": "The Raiders", "kind": "npc"})
     return [
@@ -401,7 +409,14 @@ def run_phase(ctx: TurnContext, state: State) -> State:
             )
         elif o.action == "add_faction":
             what = game.ruleset.join_faction(game, state, a["id"], a["name"], a["color"], a["kind"])
-            ctx.emit("gm_add_faction", actors=[a["id"]], faction=a["id"], played_by=a["kind"], pieces=what)
+            ctx.emit(
+                "gm_add_faction",
+                actors=[a["id"]],
+                faction=a["id"],
+                name=a["name"],
+                played_by=a["kind"],
+                pieces=what,
+            )
         elif o.action == "place":
             piece = dict(a["data"], id=a["id"])
             state.setdefault(game.ruleset.entity_kinds[a["kind"]], {})[a["id"]] = piece

@@ -381,7 +381,7 @@ def field_schema(f: Field, ids_of: IdsOf | None = None) -> dict[str, Any]:
         s = record_schema(f.fields, ids_of)
     elif f.kind == "order":
         # Definitions are shared: every order of a file may carry the same kind of backup.
-        return {"$ref": f"#/definitions/{nested_definition(f)}", "description": f.help}
+        return {"$ref": f"#/definitions/{nested_definition(f)}"}
     elif f.kind == "ref":
         s = {"type": ["string", "integer"], "maxLength": f.max_length}
         known = list(ids_of(f.ref)) if ids_of is not None else []
@@ -413,9 +413,11 @@ def action_schema(
     spec: ActionSpec, ids_of: IdsOf | None = None, inherited: Sequence[str] = (), nested: bool = False
 ) -> dict[str, Any]:
     """One action's schema; ``nested`` for a backup action, which holds no order of its own and takes
-    the ``inherited`` fields from the order holding it."""
+    the ``inherited`` fields from the order holding it. A nested action requires only its ``action``:
+    editors pick among alternatives by what fails least, and must offer every action before one is
+    chosen (the checker still reports a missing field, with its place)."""
     fields = [f for f in spec.fields if not (nested and f.kind == "order")]
-    record = record_schema(fields, ids_of, optional=inherited)
+    record = record_schema(fields, ids_of, optional=[f.name for f in fields] if nested else inherited)
     action = {"const": spec.name, "description": f"{spec.summary} Cost: {spec.cost}."}
     return {
         "title": spec.name,
@@ -432,9 +434,7 @@ def nested_definitions(specs: Mapping[str, ActionSpec], ids_of: IdsOf | None = N
     nested = {f.inherits: f for spec in specs.values() for f in spec.fields if f.kind == "order"}
     return {
         nested_definition(f): {
-            "type": "object",
-            "required": ["action"],
-            "oneOf": [action_schema(spec, ids_of, f.inherits, nested=True) for spec in specs.values()],
+            "oneOf": [action_schema(spec, ids_of, f.inherits, nested=True) for spec in specs.values()]
         }
         for f in nested.values()
     }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .core import canonical, gm, standing
+from .core import canonical, gm, relations, standing
 from .core.events import visible
 from .core.orders import GM
 from .core.phases import State
@@ -93,7 +93,12 @@ def order_template_context(game: Game, state: State, faction: str) -> dict[str, 
         "name": "the GM" if playing_gm else game.name_of(faction),
         "turn": turn,
         "date": game.calendar.date(turn).label,
-        "status": status if playing_gm else game.ruleset.status_lines(game, state, faction),
+        "status": status
+        if playing_gm
+        else [
+            *game.ruleset.status_lines(game, state, faction),
+            *relations.lines_for(state, faction, game.name_of),
+        ],
         "places": [] if playing_gm else game.ruleset.places_lines(game, state, faction),
         "actions": examples,
         "examples": gm.examples(game, state)

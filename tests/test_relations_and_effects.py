@@ -41,6 +41,8 @@ def test_a_relation_and_a_modifier_set_for_some_turns_run_out_with_an_event(tmp_
     assert [e["data"] for e in expired] == [{"target": "green", "name": "attack", "value": 1}]
     assert expired[0]["phase"] == "expiry" and turn1[-1] is expired[0]  # the last step of the turn
     assert "attack" not in state["factions"]["green"]["modifiers"] and "effects" not in state
+    template = (root / "orders/templates/red.yaml").read_text(encoding="utf-8")
+    assert f"#   Relation with {game.name_of('blue')}: tribute until the end of turn 2.\n" in template
 
     resolve(root)
     state = Store(root).state()
@@ -79,3 +81,14 @@ def test_an_alliance_agreement_is_the_pair_s_relation() -> None:
         "blue/red": {"parties": ["blue", "red"], "kind": "alliance", "since": 1}
     }
     assert relations.between(result.state, sc.game.rules, "green", "red") == "neutral"  # green ended it
+
+
+def test_the_rules_page_lists_the_relations_from_the_rules_data(tmp_path: Path, run) -> None:
+    root = tmp_path / "nations"
+    new_campaign(root, "nations", 5, default_factions(2, 5))
+    (root / "campaign/rules.yaml").write_text("relations:\n  kinds:\n    vassal: One serves the other.\n")
+    code, _, err = run("site", "--root", root, "--no-build")
+    assert code == 0, err
+    page = (root / "site/rules/index.md").read_text(encoding="utf-8")
+    assert "Relations between factions" in page and "**neutral** until something changes it" in page
+    assert "Enforced peace" in page and "One serves the other." in page  # a house rule adds a relation

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .rulesdoc import RulesSection, RulesTable, words
+
 RELATIONS = "relations"
 EFFECTS = "effects"
 
@@ -139,3 +141,31 @@ def expire(emit: Callable[..., Any], state: dict[str, Any], turn: int, default_k
         )
     if EFFECTS in state and not effects:
         del state[EFFECTS]
+
+
+def lines_for(state: Mapping[str, Any], faction: str, name_of: Callable[[str], str]) -> list[str]:
+    """A faction's relations that differ from the default, in words for its template and reports."""
+    lines = []
+    for entry in of_faction(state, faction):
+        other = next(p for p in entry["parties"] if p != faction)
+        until = f" until the end of turn {entry['until']}" if "until" in entry else ""
+        lines.append(f"Relation with {name_of(other)}: {entry['kind'].replace('_', ' ')}{until}.")
+    return lines
+
+
+def rules_section(rules: Mapping[str, Any]) -> RulesSection | None:
+    """The relations a ruleset knows, for its rules page; None when it knows none."""
+    if not kinds(rules):
+        return None
+    table = RulesTable(
+        "Relations",
+        ("Relation", "Meaning"),
+        tuple((words(kind), str(text)) for kind, text in rules[RELATIONS]["kinds"].items()),
+    )
+    intro = (
+        f"Every two factions stand in a relation, **{words(default(rules)).lower()}** until something "
+        "changes it. The GM sets a relation for good or for a number of turns (`relation` in the GM's "
+        "orders); a timed relation ends by itself after its last turn, as do modifiers the GM sets for some "
+        "turns."
+    )
+    return RulesSection("Relations between factions", (intro, table), keys=(RELATIONS,))

@@ -22,6 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..core import factions as faction_records
+from ..core import relations
 from ..core.fields import kind_words
 from ..core.gm import actions as gm_actions
 from ..core.issues import CampaignError
@@ -503,6 +504,9 @@ class SitePages:
         rules = self.game.rules
         notes = filled_notes(rules)
         sections = self.game.ruleset.rules_sections(self.game)
+        relations_rules = relations.rules_section(self.game.rules)
+        if relations_rules is not None:
+            sections = [*sections, relations_rules]
 
         shown: set[int] = set()
 

@@ -41,35 +41,29 @@ def test_editor_completes_the_fields_of_a_standing_section(
     assert "retreat_at_losses" in labels
 
 
-def test_editor_completes_references_from_the_state(campaign: Path, run, server: LanguageServer) -> None:
-    path = campaign / "orders" / "gm.yaml"
-    run("template", "gm", "--root", campaign, "-o", path)
-    body = "orders:\n  - action: relation\n    faction: red\n    other: \n"
+def completions_in(ls: LanguageServer, run, root: Path, faction: str, body: str, marker: str) -> set[str]:
+    """What the editor offers at ``marker`` in ``faction``'s template with ``body`` as its orders."""
+    path = root / "orders" / f"{faction}.yaml"
+    run("template", faction, "--root", root, "-o", path)
     text = path.read_text().replace("orders: []\n", body, 1)
     path.write_text(text)
-    server.open(path, text)
-    labels = server.completions(path, *position_of(text, "    other: "))
-    assert {"red", "blue", "green"} <= set(labels)
+    ls.open(path, text)
+    return set(ls.completions(path, *position_of(text, marker)))
+
+
+def test_editor_completes_references_from_the_state(campaign: Path, run, server: LanguageServer) -> None:
+    body = "orders:\n  - action: relation\n    faction: red\n    other: \n"
+    assert {"red", "blue", "green"} <= completions_in(server, run, campaign, "gm", body, "    other: ")
 
 
 def test_editor_completes_a_nested_order(factions_campaign: Path, run) -> None:
     ls = start(factions_campaign)
     try:
-        path = factions_campaign / "orders" / "red.yaml"
-        run("template", "red", "--root", factions_campaign, "-o", path)
         body = "orders:\n  - action: rally\n    lieutenant: red-l1\n    backup:\n      action: \n"
-        text = path.read_text().replace("orders: []\n", body, 1)
-        path.write_text(text)
-        ls.open(path, text)
-        actions = ls.completions(path, *position_of(text, "    backup:\n      action: "))
-        assert {"rally", "influence", "recruit"} <= set(actions)
-        body = (
-            "orders:\n  - action: rally\n    lieutenant: red-l1\n    backup:\n      action: rally\n      \n"
-        )
-        text = path.read_text().replace(text[text.index("orders:") :].split("press:")[0], body, 1)
-        path.write_text(text)
-        ls.open(path, text)
-        fields = set(ls.completions(path, *position_of(text, "      action: rally\n      ")))
+        actions = completions_in(ls, run, factions_campaign, "red", body, "    backup:\n      action: ")
+        assert {"rally", "influence", "recruit"} <= actions
+        body = body.replace("action: \n", "action: rally\n      \n")
+        fields = completions_in(ls, run, factions_campaign, "red", body, "      action: rally\n      ")
         assert "units" in fields and "backup" not in fields  # one level deep only
     finally:
         ls.close()

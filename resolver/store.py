@@ -6,13 +6,21 @@ is canonical YAML through atomic renames; a resolve that fails writes nothing.
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
+
+try:
+    import fcntl
+except ImportError:  # Windows: a GM's single shell needs no lock
+    fcntl = None  # type: ignore[assignment]
 
 from . import __version__
 from .core import canonical
@@ -27,9 +35,48 @@ from .validate import check_order_file
 
 ENGINE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SCHEMA_FILE = "orders.schema.json"
+ARCHIVE_FORMAT = 2  # 2: one orders.yaml per turn, rumours apart from their authors, chained digests
+ORDERS_FILE = "orders.yaml"
+DIGEST_FILE = "digest.yaml"
+STAGING = ".resolving"  # campaign/.resolving/: a resolution being written, before it is switched in
+JOURNAL = "journal.yaml"
+CRASH_VARIABLE = "CAMPAIGN_TEST_KILL_AT"
+
+
+def checkpoint(step: str) -> None:
+    """A named step of a resolution. The crash tests set CAMPAIGN_TEST_KILL_AT to a step's name to
+    kill the process right there, the way a cancelled CI job or a power cut would."""
+    if os.environ.get(CRASH_VARIABLE) == step:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 _WORLDS: dict[tuple[str, int, int], World] = {}  # the last world read, by path, mtime and size
+
+
+# What the machine, not the campaign, got wrong: the words a GM searches for, by errno and by the
+# message git prints for the same failure.
+ENVIRONMENT_ERRORS = (
+    ((errno.ENOSPC, errno.EDQUOT), "No space left on device", "disk full"),
+    ((errno.EROFS,), "Read-only file system", "read-only file system"),
+    ((errno.EACCES, errno.EPERM), "Permission denied", "permission denied"),
+)
+
+
+def environment_error(error: BaseException) -> CampaignError | None:
+    """A failure of the disk or of permissions, said as such; None for anything else."""
+    text = str(error)
+    for code, words, label in ENVIRONMENT_ERRORS:
+        if (isinstance(error, OSError) and error.errno in code) or words in text:
+            where = getattr(error, "filename", None)
+            detail = f"{where}: {error.strerror}" if where and isinstance(error, OSError) else text.strip()
+            return CampaignError(
+                f"{label}: {detail}",
+                "free space or fix the folder's permissions, then run the command again: an interrupted "
+                "resolution is finished or undone by the next campaign resolve",
+            )
+    return None
 
 
 def turn_dir_name(turn: int) -> str:
@@ -163,8 +210,9 @@ class Store:
             .render(order_template_context(game, state, faction))
         )
 
-    def write_templates(self, game: Game, state: State) -> None:
-        folder = self.orders_dir / "templates"
+    def write_templates(self, game: Game, state: State, folder: Path | None = None) -> None:
+        """Each active faction's template for the turn of ``state``; a faction out of the game has none."""
+        folder = folder or self.orders_dir / "templates"
         for faction in game.factions:
             if state["factions"][faction].get("status", "active") == "active":
                 canonical.write_atomic(
@@ -173,11 +221,41 @@ class Store:
             elif (folder / f"{faction}.yaml").exists():
                 (folder / f"{faction}.yaml").unlink()
 
+    # -- resolving a turn: stage, then switch in -----------------------------------------------------
+
+    @property
+    def staging_dir(self) -> Path:
+        return self.campaign_dir / STAGING
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold an exclusive lock on ``campaign/`` while resolving: a second resolve waits, then sees
+        the turn moved on. The lock is the folder itself, so it leaves no file behind."""
+        if fcntl is None:
+            yield
+            return
+        fd = os.open(self.campaign_dir, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
     def archive(
-        self, game: Game, state_before: State, result: TurnResult, files: dict[str, OrderFile]
+        self,
+        game: Game,
+        state_before: State,
+        result: TurnResult,
+        entries: dict[str, dict[str, Any]],
+        rumors: list[str],
     ) -> Path:
-        """Write the turn's archive, then the new state, then clear the orders. Nothing is half-written:
-        the archive is assembled in a temporary folder and renamed into place."""
+        """Archive a resolved turn and move the campaign on to the next one, all or nothing.
+
+        ``entries`` are the sealed order files (see ``workflow.seal``) and ``rumors`` the turn's
+        rumours apart from their authors. Everything is first written into ``campaign/.resolving/``;
+        the journal written last is the moment the turn counts as resolved, and ``switch_in`` then
+        moves the files into place with renames. Interrupted before the journal, the next run throws
+        the staging folder away; after it, the next run finishes the switch (``recover``)."""
         from .views import render_reports
 
         final = self.turns_dir / turn_dir_name(result.turn)
@@ -186,53 +264,115 @@ class Store:
                 f"turn {result.turn} is already archived in {self.display(final)}",
                 "the campaign state and its archive disagree; restore campaign/ from git",
             )
-        tmp = self.turns_dir / f".{turn_dir_name(result.turn)}.partial"
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        before_raw = canonical.dump(state_before)
-        previous = self.result_digest(result.turn - 1)
-        for faction, of in files.items():
-            canonical.write_atomic(tmp / "orders" / f"{faction}.yaml", of.raw)
-        for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
-            canonical.write_atomic(tmp / "bot-orders" / f"{faction}.yaml", of.raw)
-        if previous is not None and previous != canonical.digest(before_raw):
-            canonical.write_atomic(tmp / "state-before.yaml", before_raw)  # the GM edited state between turns
+        try:
+            self.discard_staging()
+            stage = self.staging_dir / "turn"
+            before_raw = canonical.dump(state_before)
+            previous = self.turn_digests(result.turn - 1)
+            orders_raw = canonical.write_yaml(stage / ORDERS_FILE, {"orders": entries, "rumors": rumors})
+            for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
+                canonical.write_atomic(stage / "bot-orders" / f"{faction}.yaml", of.raw)
+            if previous.get("state") != canonical.digest(before_raw):
+                canonical.write_atomic(stage / "state-before.yaml", before_raw)  # the GM edited the state
+            inputs_raw = canonical.write_yaml(
+                stage / "inputs.yaml",
+                {
+                    "format": ARCHIVE_FORMAT,
+                    "turn": result.turn,
+                    "engine": __version__,
+                    "ruleset": game.ruleset.id,
+                    "campaign_seed": game.seed,
+                    "turn_seed": result.seed.hex,
+                    "order_digests": dict(result.seed.digests),
+                    "posting_order": result.posting_order,
+                    "missing": result.missing,
+                    "absent_players": result.absent.to_data(),
+                    "house_rules": game.house_rules,
+                    "world_digest": canonical.data_digest(game.world.to_data()),
+                    "state_before_digest": canonical.digest(before_raw),
+                    "previous_turn_digest": previous.get("self", "-"),
+                },
+            )
+            events_raw = canonical.write_yaml(stage / "events.yaml", result.events_data())
+            state_raw = canonical.dump(result.state)
+            reports = {}
+            for faction, text in render_reports(self, game, result).items():
+                reports[faction] = canonical.digest(text.encode())
+                canonical.write_atomic(stage / "reports" / f"{faction}.md", text.encode())
+            bots = {f: canonical.digest(of.raw) for f, of in result.stand_ins.items()}
+            canonical.write_yaml(
+                stage / DIGEST_FILE,
+                {
+                    "state": canonical.digest(state_raw),
+                    "events": canonical.digest(events_raw),
+                    "inputs": canonical.digest(inputs_raw),
+                    "orders": canonical.digest(orders_raw),
+                    "reports": reports,
+                    "bot_orders": bots,
+                },
+            )
+            canonical.write_atomic(self.staging_dir / "state.yaml", state_raw)
+            self.write_templates(game, result.state, self.staging_dir / "templates")
+        except BaseException:
+            with suppress(OSError):  # never hide the first error behind a failed clean-up
+                self.discard_staging()
+            raise
+        checkpoint("staged")
         canonical.write_yaml(
-            tmp / "inputs.yaml",
+            self.staging_dir / JOURNAL,
             {
                 "turn": result.turn,
-                "engine": __version__,
-                "ruleset": game.ruleset.id,
-                "campaign_seed": game.seed,
-                "turn_seed": result.seed.hex,
-                "order_digests": dict(result.seed.digests),
-                "posting_order": result.posting_order,
-                "missing": result.missing,
-                "absent_players": result.absent.to_data(),
-                "house_rules": game.house_rules,
-                "world_digest": canonical.data_digest(game.world.to_data()),
-                "state_before_digest": canonical.digest(before_raw),
+                "remove_orders": sorted(f"{f}.yaml" for f in entries),
+                "remove_templates": sorted(
+                    f"{f}.yaml"
+                    for f in game.factions
+                    if result.state["factions"][f].get("status", "active") != "active"
+                ),
             },
         )
-        events_raw = canonical.write_yaml(tmp / "events.yaml", result.events_data())
-        state_raw = canonical.dump(result.state)
-        for faction, text in render_reports(self, game, result).items():
-            canonical.write_atomic(tmp / "reports" / f"{faction}.md", text.encode())
-        canonical.write_yaml(
-            tmp / "digest.yaml",
-            {
-                "state": canonical.digest(state_raw),
-                "events": canonical.digest(events_raw),
-            },
-        )
-        tmp.rename(final)
-        canonical.write_atomic(self.campaign_dir / "state.yaml", state_raw)
-        for faction in files:
-            path = self.orders_dir / f"{faction}.yaml"
-            if path.exists():
-                path.unlink()
-        self.write_templates(game, result.state)
+        checkpoint("journaled")
+        self.switch_in()
         return final
+
+    def switch_in(self) -> int:
+        """Carry out a journaled resolution; every step may run again after an interruption."""
+        journal = canonical.read_yaml(self.staging_dir / JOURNAL)
+        turn = int(journal["turn"])
+        staged = self.staging_dir / "turn"
+        if staged.exists():
+            staged.rename(self.turns_dir / turn_dir_name(turn))
+        checkpoint("archive-moved")
+        if (self.staging_dir / "state.yaml").exists():
+            os.replace(self.staging_dir / "state.yaml", self.campaign_dir / "state.yaml")
+        checkpoint("state-replaced")
+        for name in journal["remove_orders"]:
+            (self.orders_dir / name).unlink(missing_ok=True)
+        checkpoint("orders-removed")
+        templates = self.staging_dir / "templates"
+        for path in sorted(templates.glob("*.yaml")) if templates.exists() else []:
+            (self.orders_dir / "templates").mkdir(parents=True, exist_ok=True)
+            os.replace(path, self.orders_dir / "templates" / path.name)
+        for name in journal["remove_templates"]:
+            (self.orders_dir / "templates" / name).unlink(missing_ok=True)
+        checkpoint("templates-written")
+        (self.staging_dir / JOURNAL).unlink()
+        checkpoint("journal-removed")
+        shutil.rmtree(self.staging_dir)
+        return turn
+
+    def discard_staging(self) -> None:
+        if self.staging_dir.exists():
+            shutil.rmtree(self.staging_dir)
+
+    def recover(self) -> str:
+        """Finish or undo a resolution that was interrupted; says what it did ("" when nothing)."""
+        if not self.staging_dir.exists():
+            return ""
+        if (self.staging_dir / JOURNAL).exists():
+            turn = self.switch_in()
+            return f"Turn {turn} had been resolved by an interrupted run; its files are now all in place."
+        self.discard_staging()
+        return "An interrupted resolution had left unfinished files in campaign/.resolving/; removed."
 
     # -- the archive ----------------------------------------------------------------------------------
 
@@ -245,12 +385,18 @@ class Store:
             if p.is_dir() and p.name.isdigit() and int(p.name) > 0
         )
 
-    def result_digest(self, turn: int) -> str | None:
+    def turn_digests(self, turn: int) -> dict[str, Any]:
+        """What a turn's archive commits to: ``state`` (the state after it) and ``self`` (the digest
+        of its digest file, which the next turn's inputs chain to); empty when it is not archived."""
         if turn == 0:
             path = self.turns_dir / turn_dir_name(0) / "state.yaml"
-            return canonical.digest(path.read_bytes()) if path.exists() else None
-        path = self.turns_dir / turn_dir_name(turn) / "digest.yaml"
-        return canonical.read_yaml(path)["state"] if path.exists() else None
+            raw = path.read_bytes() if path.exists() else None
+            return {"state": canonical.digest(raw), "self": canonical.digest(raw)} if raw else {}
+        path = self.turns_dir / turn_dir_name(turn) / DIGEST_FILE
+        if not path.exists():
+            return {}
+        raw = path.read_bytes()
+        return {**canonical.load(raw), "self": canonical.digest(raw)}
 
     def create(
         self,

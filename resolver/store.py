@@ -69,8 +69,9 @@ def environment_error(error: BaseException) -> CampaignError | None:
     text = str(error)
     for code, words, label in ENVIRONMENT_ERRORS:
         if (isinstance(error, OSError) and error.errno in code) or words in text:
+            said = error.strerror if isinstance(error, OSError) and error.strerror else text.strip()
             where = getattr(error, "filename", None)
-            detail = f"{where}: {error.strerror}" if where and isinstance(error, OSError) else text.strip()
+            detail = f"{where}: {said}" if where else said
             return CampaignError(
                 f"{label}: {detail}",
                 "free space or fix the folder's permissions, then run the command again: an interrupted "

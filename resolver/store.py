@@ -80,6 +80,11 @@ def environment_error(error: BaseException) -> CampaignError | None:
     return None
 
 
+def input_digests(inputs: dict[str, Any]) -> dict[str, str]:
+    """One digest per entry of a turn's inputs, so that verify can name the entry that was edited."""
+    return {key: canonical.data_digest(value) for key, value in inputs.items()}
+
+
 def turn_dir_name(turn: int) -> str:
     return f"{turn:04d}"
 
@@ -275,25 +280,23 @@ class Store:
                 canonical.write_atomic(stage / "bot-orders" / f"{faction}.yaml", of.raw)
             if previous.get("state") != canonical.digest(before_raw):
                 canonical.write_atomic(stage / "state-before.yaml", before_raw)  # the GM edited the state
-            inputs_raw = canonical.write_yaml(
-                stage / "inputs.yaml",
-                {
-                    "format": ARCHIVE_FORMAT,
-                    "turn": result.turn,
-                    "engine": __version__,
-                    "ruleset": game.ruleset.id,
-                    "campaign_seed": game.seed,
-                    "turn_seed": result.seed.hex,
-                    "order_digests": dict(result.seed.digests),
-                    "posting_order": result.posting_order,
-                    "missing": result.missing,
-                    "absent_players": result.absent.to_data(),
-                    "house_rules": game.house_rules,
-                    "world_digest": canonical.data_digest(game.world.to_data()),
-                    "state_before_digest": canonical.digest(before_raw),
-                    "previous_turn_digest": previous.get("self", "-"),
-                },
-            )
+            inputs = {
+                "format": ARCHIVE_FORMAT,
+                "turn": result.turn,
+                "engine": __version__,
+                "ruleset": game.ruleset.id,
+                "campaign_seed": game.seed,
+                "turn_seed": result.seed.hex,
+                "order_digests": dict(result.seed.digests),
+                "posting_order": result.posting_order,
+                "missing": result.missing,
+                "absent_players": result.absent.to_data(),
+                "house_rules": game.house_rules,
+                "world_digest": canonical.data_digest(game.world.to_data()),
+                "state_before_digest": canonical.digest(before_raw),
+                "previous_turn_digest": previous.get("self", "-"),
+            }
+            canonical.write_yaml(stage / "inputs.yaml", inputs)
             events_raw = canonical.write_yaml(stage / "events.yaml", result.events_data())
             state_raw = canonical.dump(result.state)
             reports = {}
@@ -306,7 +309,7 @@ class Store:
                 {
                     "state": canonical.digest(state_raw),
                     "events": canonical.digest(events_raw),
-                    "inputs": canonical.digest(inputs_raw),
+                    "inputs": input_digests(inputs),
                     "orders": canonical.digest(orders_raw),
                     "reports": reports,
                     "bot_orders": bots,

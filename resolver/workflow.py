@@ -25,7 +25,7 @@ from .core.phases import State
 from .engine import TurnResult, resolve_turn, turn_rumors
 from .ruleset import FactionSetup, Game, get_ruleset
 from .schedule import Settings, default_settings
-from .store import ARCHIVE_FORMAT, DIGEST_FILE, ORDERS_FILE, Store, turn_dir_name
+from .store import ARCHIVE_FORMAT, DIGEST_FILE, ORDERS_FILE, Store, input_digests, turn_dir_name
 from .validate import check_order_file
 
 PALETTE = (
@@ -324,10 +324,11 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
         older = f"{where} is in archive format {inputs.get('format', 1)}, not {ARCHIVE_FORMAT}"
         hint = f"verify it with the engine that resolved it ({inputs.get('engine', '?')})"
         return Replayed(turn, state, None, [f"{older}: {hint}"])
-    if canonical.digest(inputs_raw) != digests.get("inputs"):
-        problems.append(
-            f"{where}/inputs.yaml was edited after the turn was resolved (it no longer matches digest.yaml)"
-        )
+    bound = digests.get("inputs") or {}
+    edited_inputs = sorted(set(input_digests(inputs).items()) ^ set(bound.items()))
+    if edited_inputs or canonical.dump(inputs) != inputs_raw:
+        names = ", ".join(sorted({key for key, _ in edited_inputs})) or "its layout"
+        problems.append(f"{where}/inputs.yaml was edited after the turn was resolved: {names}")
     if canonical.digest(orders_raw) != digests.get("orders"):
         problems.append(
             f"{where}/orders.yaml was edited after the turn was resolved (it no longer matches digest.yaml)"

@@ -319,6 +319,11 @@ def early_resolution_refused(
     )
 
 
+def committed_turn(repo: git.Repo) -> int:
+    blob = repo.head.commit.tree / "campaign/state.yaml"
+    return int(canonical.load(blob.data_stream.read())["turn"])
+
+
 def run_resolution(
     root: Path,
     now: datetime,
@@ -339,7 +344,9 @@ def run_resolution(
     store = Store(root)
     store.require()
     repo = open_repo(root)
-    waited_for = int(store.state()["turn"])  # read before the lock, checked again once it is ours
+    # Read before the lock, checked again once it is ours. With --commit it is read from the last
+    # commit: a run that holds the lock may have switched in half a turn that is not committed yet.
+    waited_for = committed_turn(repo) if commit else int(store.state()["turn"])
     with resolve_lock(repo, lock_timeout) as locked:
         if not locked:
             return Outcome(False, "another resolution holds the lock on this clone; nothing done", waited_for)

@@ -40,6 +40,7 @@ ORDERS_FILE = "orders.yaml"
 DIGEST_FILE = "digest.yaml"
 STAGING = ".resolving"  # campaign/.resolving/: a resolution being written, before it is switched in
 JOURNAL = "journal.yaml"
+FINISHED = ".resolved"  # campaign/.resolved/: the staging folder once everything is switched in
 CRASH_VARIABLE = "CAMPAIGN_TEST_KILL_AT"
 
 
@@ -58,9 +59,9 @@ _WORLDS: dict[tuple[str, int, int], World] = {}  # the last world read, by path,
 # What the machine, not the campaign, got wrong: the words a GM searches for, by errno and by the
 # message git prints for the same failure.
 ENVIRONMENT_ERRORS = (
-    ((errno.ENOSPC, errno.EDQUOT), "No space left on device", "disk full"),
-    ((errno.EROFS,), "Read-only file system", "read-only file system"),
-    ((errno.EACCES, errno.EPERM), "Permission denied", "permission denied"),
+    ((errno.ENOSPC, errno.EDQUOT), ("No space left on device", "Out of diskspace", "quota"), "disk full"),
+    ((errno.EROFS,), ("Read-only file system",), "read-only file system"),
+    ((errno.EACCES, errno.EPERM), ("Permission denied",), "permission denied"),
 )
 
 
@@ -68,8 +69,9 @@ def environment_error(error: BaseException) -> CampaignError | None:
     """A failure of the disk or of permissions, said as such; None for anything else."""
     text = str(error)
     for code, words, label in ENVIRONMENT_ERRORS:
-        if (isinstance(error, OSError) and error.errno in code) or words in text:
-            said = error.strerror if isinstance(error, OSError) and error.strerror else text.strip()
+        if (isinstance(error, OSError) and error.errno in code) or any(w in text for w in words):
+            said = error.strerror if isinstance(error, OSError) and error.strerror else text
+            said = str(getattr(error, "stderr", "") or said).strip().removeprefix("stderr:").strip(" '\n")
             where = getattr(error, "filename", None)
             detail = f"{where}: {said}" if where else said
             return CampaignError(
@@ -233,6 +235,17 @@ class Store:
     def staging_dir(self) -> Path:
         return self.campaign_dir / STAGING
 
+    @property
+    def staging_dirs(self) -> tuple[Path, ...]:
+        """Each staged file waits next to where it goes, so that moving it in is a rename on one file
+        system: the turn's archive in campaign/turns/, templates in orders/templates/, the rest here."""
+        return (
+            self.turns_dir / STAGING,
+            self.orders_dir / "templates" / STAGING,
+            self.staging_dir,
+            self.campaign_dir / FINISHED,
+        )
+
     @contextmanager
     def lock(self) -> Iterator[None]:
         """Hold an exclusive lock on ``campaign/`` while resolving: a second resolve waits, then sees
@@ -272,7 +285,7 @@ class Store:
             )
         try:
             self.discard_staging()
-            stage = self.staging_dir / "turn"
+            stage = self.turns_dir / STAGING / turn_dir_name(result.turn)
             before_raw = canonical.dump(state_before)
             previous = self.turn_digests(result.turn - 1)
             orders_raw = canonical.write_yaml(stage / ORDERS_FILE, {"orders": entries, "rumors": rumors})
@@ -316,7 +329,7 @@ class Store:
                 },
             )
             canonical.write_atomic(self.staging_dir / "state.yaml", state_raw)
-            self.write_templates(game, result.state, self.staging_dir / "templates")
+            self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
         except BaseException:
             with suppress(OSError):  # never hide the first error behind a failed clean-up
                 self.discard_staging()
@@ -342,9 +355,11 @@ class Store:
         """Carry out a journaled resolution; every step may run again after an interruption."""
         journal = canonical.read_yaml(self.staging_dir / JOURNAL)
         turn = int(journal["turn"])
-        staged = self.staging_dir / "turn"
+        staged = self.turns_dir / STAGING / turn_dir_name(turn)
         if staged.exists():
             staged.rename(self.turns_dir / turn_dir_name(turn))
+        if staged.parent.exists():
+            staged.parent.rmdir()
         checkpoint("archive-moved")
         if (self.staging_dir / "state.yaml").exists():
             os.replace(self.staging_dir / "state.yaml", self.campaign_dir / "state.yaml")
@@ -352,25 +367,34 @@ class Store:
         for name in journal["remove_orders"]:
             (self.orders_dir / name).unlink(missing_ok=True)
         checkpoint("orders-removed")
-        templates = self.staging_dir / "templates"
+        templates = self.orders_dir / "templates" / STAGING
         for path in sorted(templates.glob("*.yaml")) if templates.exists() else []:
-            (self.orders_dir / "templates").mkdir(parents=True, exist_ok=True)
             os.replace(path, self.orders_dir / "templates" / path.name)
+        if templates.exists():
+            shutil.rmtree(templates)
         for name in journal["remove_templates"]:
             (self.orders_dir / "templates" / name).unlink(missing_ok=True)
         checkpoint("templates-written")
-        (self.staging_dir / JOURNAL).unlink()
-        checkpoint("journal-removed")
-        shutil.rmtree(self.staging_dir)
+        # One rename marks the switch as finished; what is left of the folder is then only rubbish.
+        self.staging_dir.rename(self.campaign_dir / FINISHED)
+        checkpoint("finished")
+        shutil.rmtree(self.campaign_dir / FINISHED)
         return turn
 
     def discard_staging(self) -> None:
-        if self.staging_dir.exists():
-            shutil.rmtree(self.staging_dir)
+        for folder in self.staging_dirs:
+            if folder.exists():
+                shutil.rmtree(folder)
 
     def recover(self) -> str:
         """Finish or undo a resolution that was interrupted; says what it did ("" when nothing)."""
-        if not self.staging_dir.exists():
+        if (self.campaign_dir / FINISHED).exists():
+            shutil.rmtree(self.campaign_dir / FINISHED)
+            turns = self.archived_turns()
+            return (
+                f"Turn {turns[-1] if turns else 0} had been resolved by an interrupted run; it is complete."
+            )
+        if not any(folder.exists() for folder in self.staging_dirs):
             return ""
         if (self.staging_dir / JOURNAL).exists():
             turn = self.switch_in()

@@ -389,3 +389,66 @@ def test_misuse_is_explained(world: Campaign, tmp_path: Path) -> None:
     assert cli("new", "--root", plain, "--factions", "2").code == 0
     done = cli("resolve", "--root", plain, "--if-due")
     assert done.code == 2 and "is not the top folder of a git repository" in done.err
+
+
+# -- one deadline, one turn; the clock dates commits (issue 8, point 11) ----------------------------------
+
+
+def test_the_now_button_pressed_twice_resolves_one_turn(make_world: Callable[..., Campaign]) -> None:
+    # A breaker that never trips: only the one-deadline rule stands between the presses and turn 2.
+    world = make_world(circuit_breaker={"max_missing_share": 1.0})
+    world.submit("red")
+    world.submit("blue")
+    before_deadline = FRIDAY_DEADLINE - timedelta(days=2)
+    first = world.resolve("--commit", now=before_deadline)  # the workflow's "now" box
+    assert first.code == 0, first.err
+    assert "Turn 1 is resolved before it is due, at the GM's request." in first.out
+    second = world.resolve("--commit", now=before_deadline + timedelta(minutes=1))
+    assert second.code == 1
+    assert (
+        "turn 2 was not resolved: it is not due, and turn 1 was already resolved for the same deadline"
+        in (second.err)
+    )
+    assert "one deadline gives one turn" in second.err and "--force" in second.err
+    assert world.tags() == ["turn-1"] and status(world) == ""
+    forced = world.resolve("--commit", "--force", now=before_deadline + timedelta(minutes=2))
+    assert forced.code == 0, forced.err
+    assert world.tags() == ["turn-1", "turn-2"]
+
+
+def test_the_now_button_obeys_the_circuit_breaker(world: Campaign) -> None:
+    world.submit("red")
+    done = world.resolve("--commit", now=FRIDAY_DEADLINE - timedelta(days=2))
+    assert done.code == 1
+    assert "2 of 3 active factions have no orders, more than the circuit breaker allows" in done.err
+    assert world.tags() == []
+    assert world.resolve("--commit", "--force", now=FRIDAY_DEADLINE - timedelta(days=2)).code == 0
+    assert world.tags() == ["turn-1"]
+
+
+def test_now_never_dates_the_commit(world: Campaign) -> None:
+    import time
+
+    for faction in ALL:
+        world.submit(faction)
+    world.sync(world.ci)
+    started = int(time.time())
+    done = cli("resolve", "--root", world.ci, "--if-due", "--commit", "--now", AFTER_GRACE.isoformat())
+    assert done.code == 0, done.err
+    finished = int(time.time())
+    dates = world.git(world.ci, "log", "-1", "--format=%at %ct").split()
+    assert all(started <= int(stamp) <= finished for stamp in dates), (dates, started, finished)
+    tagged = world.git(world.ci, "for-each-ref", "--format=%(taggerdate:unix)", "refs/tags/turn-1")
+    assert started <= int(tagged) <= finished
+    # So the next turn opens now, not at the --now moment, and its deadline follows the clock.
+    opened = gitflow.turn_opened_at(gitflow.open_repo(world.ci), 2)
+    assert started <= opened.timestamp() <= finished
+
+
+def test_now_may_not_lie_ahead_of_the_clock_when_committing(world: Campaign) -> None:
+    for faction in ALL:
+        world.submit(faction)
+    world.sync(world.ci)
+    done = cli("resolve", "--root", world.ci, "--if-due", "--commit", "--now", "2999-01-01T00:00Z")
+    assert done.code == 2 and "--now 2999-01-01T00:00Z is later than the clock" in done.err
+    assert world.tags() == []

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import yaml
 
@@ -232,16 +233,9 @@ class Campaign:
         # The bot's commit takes the clock's time; git reads that from these variables when set,
         # which is how the simulation's clock stands in for the real one.
         stamp = moment.strftime("%Y-%m-%dT%H:%M:%S+0000")
-        saved = {name: os.environ.get(name) for name in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE")}
-        os.environ.update(dict.fromkeys(saved, stamp))
-        try:
+        dates = {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+        with mock.patch.dict(os.environ, dates):
             done = cli("resolve", "--root", self.ci, "--now", moment.isoformat(), *args)
-        finally:
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
         self.clock = max(self.clock, moment)
         if push and done.code == 0 and self.head() != self.git(self.ci, "rev-parse", "origin/main"):
             self.git(

@@ -17,11 +17,11 @@ $(STAMP): pyproject.toml tools/editor/package-lock.json
 	  { echo "needs Python 3.11 or newer: install it or run make PYTHON=/path/to/python3.11"; exit 2; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[site,dev]'
 	$(BIN)/npm ci --prefix tools/editor --no-audit --no-fund --silent
 	@touch $(STAMP)
 
-install: $(STAMP)  ## create .venv and install the project with its dev tools
+install: $(STAMP)  ## create .venv and install the project with its site and dev tools
 
 demo: $(STAMP)  ## bots play 8 turns of a 4-nation campaign in .demo/nations, print them, build its site
 	$(BIN)/campaign demo --ruleset nations --turns 8 --seed 1 --factions 4
@@ -48,7 +48,7 @@ site: $(STAMP)  ## write the site's pages into site/ and build it into public/ (
 serve: site  ## build the site, then serve it on http://127.0.0.1:8000 (ROOT=DIR as for site)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -f $(ROOT)/mkdocs.yml --dev-addr 127.0.0.1:8000
 
-bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; the site at 50 and 500 turns
+bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; check on hostile files; the site at 50 and 500 turns
 	$(BIN)/python -m resolver.bench
 	$(BIN)/python -m resolver.publish.bench
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -96,6 +97,85 @@ def build(root: Path, factions: int, armies: int, seed: int) -> None:
         canonical.write_atomic(store.orders_dir / f"{f}.yaml", canonical.dump(doc))
 
 
+def bench_pr_check(stray_files: int = 1500) -> tuple[float, str]:
+    """The whole ``campaign check --pr`` process on a pull request adding ``stray_files`` files beside
+    the author's orders: the seconds it takes and its verdict. It must refuse in well under a second."""
+    import subprocess
+
+    with tempfile.TemporaryDirectory(prefix="campaign-bench-pr-") as tmp:
+        root = Path(tmp)
+        players = {"gm": {"logins": ["gm"]}, "factions": {"red": {"logins": ["alice"]}}}
+        new_campaign(root, "nations", 1, default_factions(2, 1), name="Bench PR", players=players)
+        env = {
+            "GIT_CONFIG_GLOBAL": "/dev/null",
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_NAME": "bench",
+            "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+            "GIT_COMMITTER_NAME": "bench",
+            "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+            "PATH": "/usr/bin:/bin",
+        }
+
+        def git(*args: str) -> None:
+            subprocess.run(["git", "-C", tmp, *args], env=env, check=True, capture_output=True)
+
+        git("init", "--quiet", "--initial-branch=main")
+        git("add", "--all")
+        git("commit", "--quiet", "-m", "start")
+        git("switch", "--quiet", "-c", "junk")
+        (root / "junk").mkdir()
+        for n in range(stray_files):
+            (root / "junk" / f"{n:05}.yaml").write_text("[" * 200)
+        shutil.copy(root / "orders" / "templates" / "red.yaml", root / "orders" / "red.yaml")
+        git("add", "--all")
+        git("commit", "--quiet", "-m", "junk")
+        command = [sys.executable, "-m", "resolver.cli", "check", "--pr", "--root", tmp]
+        command += ["--base", "main", "--head", "junk", "--author", "alice", "--comment", f"{tmp}/comment.md"]
+        seconds, done = timed(lambda: subprocess.run(command, capture_output=True, text=True, check=False))
+        return seconds, "refused" if done.returncode == 1 else f"exit {done.returncode}: {done.stderr[-200:]}"
+
+
+def hostile_files(campaign: str) -> dict[str, str]:
+    """The slowest files of the hostile corpus (tests/security/hostile.py), near the 64 KiB cap."""
+    head = f"campaign: {campaign}\nturn: 1\nfaction: red\n"
+    size = 60 * 1024
+    return {
+        "64 KiB of unclosed '{'": "{" * size,
+        "30,000 levels of '['": head + "orders: " + "[" * 30000 + "]" * 30000,
+        "6,000 keys in an unclosed '{'": head + "orders: {" + ", ".join(f"k{i}: 1" for i in range(6000)),
+        "60 KiB of one plain word": head + "orders: " + "-[" * (size // 2 - 40),
+        "a number of 30,000 digits": head + "orders:\n  - action: explore\n    army: " + "9" * 30000,
+    }
+
+
+def hostile_rows() -> list[tuple[str, str]]:
+    """Time the whole ``campaign check`` process, start-up included, on the worst hostile files."""
+    root = Path(tempfile.mkdtemp(prefix="campaign-bench-hostile-"))
+    try:
+        game = new_campaign(root, "nations", 1, default_factions(3, 1), name="Hostile")
+        path = root / "orders" / "red.yaml"
+        command = [sys.executable, "-m", "resolver.cli", "check", "--root", str(root)]
+
+        def check_process(text: str, expect: int) -> float:
+            path.write_text(text, encoding="utf-8")
+            seconds, code = timed(lambda: subprocess.run(command, capture_output=True).returncode, 3)
+            assert code == expect, f"campaign check exited {code}"
+            return seconds
+
+        valid = check_process(f"campaign: {game.campaign}\nturn: 1\nfaction: red\norders: []\n", 0)
+        rows = [("campaign check process, a valid file", f"{valid * 1000:8.0f} ms")]
+        times = {name: check_process(text, 1) for name, text in hostile_files(game.campaign).items()}
+        for name, seconds in times.items():
+            rows.append((f"  refusing {name}", f"{seconds * 1000:8.0f} ms"))
+        worst = max(times, key=lambda name: times[name])
+        rows.append(
+            ("campaign check process, worst hostile file", f"{times[worst] * 1000:8.0f} ms  ({worst})")
+        )
+        return rows
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m resolver.bench", description=__doc__)
     parser.add_argument("--factions", type=int, default=100)
@@ -139,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
 
         full_time, _ = timed(lambda: resolve(root))
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        pr_seconds, pr_verdict = bench_pr_check()
+        pr_check = (pr_seconds * 1000, pr_verdict)
         orders = sum(len(f.orders) for f in files.values())
         rows = [
             (
@@ -162,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
             ("peak memory: Python heap during resolve", f"{core_peak / 1e6:8.1f} MB"),
             ("peak memory: process RSS", f"{rss:8.1f} MB"),
             ("setup (not measured above)", f"{build_time:8.1f} s"),
+            ("check --pr, 1,500 stray files (whole process)", "{:8.0f} ms  ({})".format(*pr_check)),
+            *hostile_rows(),
         ]
         width = max(len(k) for k, _ in rows)
         print(f"{'benchmark':<{width}}  figure (× = ratio to the bare YAML work, same run)")

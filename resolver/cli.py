@@ -1,25 +1,30 @@
 """The ``campaign`` command line.
 
-Every subcommand takes ``--root DIR`` (default: the current folder) and
-``--help``. Exit codes: 0 success, 1 rejected input, 2 misuse of the command.
+Every subcommand takes ``--root DIR`` and ``--help``. Without ``--root`` a command finds its campaign as
+git finds its repository: in the current folder or the nearest folder above it that holds
+``campaign/campaign.yaml`` (``new`` and ``demo`` work in the current folder). Exit codes: 0 success,
+1 rejected input, 2 misuse of the command.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import sys
 import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from tqdm import tqdm
 
 from . import __version__, workflow
 from .core.issues import CampaignError
-from .core.orders import OrderFile
+from .core.orders import GM, OrderFile
+from .core.text import visible
+from .core.words import plural
 from .ruleset import RULESETS
 from .store import Store, environment_error
 from .views import event_lines
@@ -37,20 +42,58 @@ orders/ holds this turn's order files (orders/<faction>.yaml). Typical use:
 """
 
 
+# The commands that make a campaign where they are told to, instead of looking for one.
+MAKERS = ("new", "demo")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, naming an unknown option as unknown and suggesting the nearest known one."""
+
+    def commands(self) -> dict[str, Parser]:
+        """The subcommands' parsers by name (none for a subcommand's own parser)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return dict(action.choices)
+        return {}
+
+    def unknown(self, words: Sequence[str]) -> NoReturn:
+        word = words[0]
+        known = [option for action in self._actions for option in action.option_strings]
+        known += list(self.commands())
+        close = difflib.get_close_matches(word.partition("=")[0], known, n=1)
+        kind = "option" if word.startswith("-") else "argument"
+        self.error(f"unknown {kind} '{word}'" + (f" (did you mean {close[0]}?)" if close else ""))
+
+
 def _root_parent() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument(
         "--root",
         type=Path,
-        default=Path("."),
+        default=None,
         metavar="DIR",
-        help="the campaign repository (default: the current folder)",
+        help="the campaign repository (default: the current folder or the nearest one above it that "
+        "holds campaign/campaign.yaml)",
     )
     return parent
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def find_root(start: Path) -> Path:
+    """The campaign around ``start``: the folder itself or its nearest parent holding campaign/campaign.yaml,
+    as git finds a repository from any of its subfolders."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / "campaign" / "campaign.yaml").is_file():
+            return folder
+    raise CampaignError(
+        f"no campaign in {start} or any folder above it (none holds campaign/campaign.yaml)",
+        "run this inside a campaign repository, pass --root DIR, or create one with: campaign new",
+        code=2,
+    )
+
+
+def build_parser() -> Parser:
+    parser = Parser(
         prog="campaign",
         description="Run a play-by-post strategy campaign: check order files, resolve turns "
         "deterministically, "
@@ -60,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"campaign-kit {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the full traceback of an internal error")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     root = _root_parent()
 
     p = sub.add_parser(
@@ -105,6 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--base", metavar="REV", help="the base branch's commit (with --pr)")
     pr.add_argument("--head", metavar="REV", help="the pull request's head commit (with --pr)")
     pr.add_argument("--author", metavar="LOGIN", help="the pull request author's GitHub login (with --pr)")
+    pr.add_argument(
+        "--author-id",
+        type=int,
+        metavar="ID",
+        help="the author's numeric GitHub account id (with --pr): matched against 'ids' in players.yaml",
+    )
     pr.add_argument(
         "--comment", type=Path, metavar="FILE", help="write the Markdown comment here (default: print it)"
     )
@@ -221,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    args.root = args.root or Path(".")
     if args.players:
         factions, players = workflow.factions_from_players(args.players)
     else:
@@ -239,13 +289,10 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def format_file(of: OrderFile) -> list[str]:
-    lines = [of.path]
-    for order in of.orders:
-        lines.append(f"  {order.number}. {order.action}: {of.echo.get(order.number, '(not understood)')}")
-    for issue in of.issues:
-        lines.extend("  " + line for line in issue.format().splitlines())
-    lines.append(of.summary())
-    return lines
+    """The check's report of one file, for a terminal: player text is shown with its control
+    characters escaped, so an order file cannot send escape sequences to the GM's terminal."""
+    lines = [of.path, *("  " + line for line in of.echo_lines()), of.summary()]
+    return [visible(line) for line in lines]
 
 
 def file_json(of: OrderFile) -> dict[str, Any]:
@@ -260,9 +307,10 @@ def file_json(of: OrderFile) -> dict[str, Any]:
                 "number": o.number,
                 "action": o.action,
                 "args": dict(o.args),
-                "understood": of.echo.get(o.number, ""),
+                "understood": of.understood(o),
+                "ok": not any(i.is_error and i.order == o.number for i in of.issues),
             }
-            for o in of.orders
+            for o in of.written
         ],
         "errors": [i.to_data() for i in of.errors],
         "warnings": [i.to_data() for i in of.warnings],
@@ -272,8 +320,8 @@ def file_json(of: OrderFile) -> dict[str, Any]:
 def cmd_check(args: argparse.Namespace) -> int:
     if args.pr:
         return check_pr(args)
-    if args.base or args.head or args.author or args.comment:
-        raise CampaignError("--base, --head, --author and --comment go with --pr", code=2)
+    if args.base or args.head or args.author or args.author_id is not None or args.comment:
+        raise CampaignError("--base, --head, --author, --author-id and --comment go with --pr", code=2)
     files = workflow.check(args.root, args.files or None)
     if args.format == "json":
         print(json.dumps({"files": [file_json(f) for f in files], "ok": all(f.ok for f in files)}, indent=2))
@@ -297,16 +345,16 @@ def check_pr(args: argparse.Namespace) -> int:
             "for example: campaign check --pr --base origin/main --head HEAD --author alice",
             code=2,
         )
-    report = check_pull_request(args.root, args.base, args.head, args.author)
+    report = check_pull_request(args.root, args.base, args.head, args.author, args.author_id)
     for line in report.annotations():
-        print(line)
+        print(visible(line))
     comment = report.markdown()
     if args.comment:
         args.comment.parent.mkdir(parents=True, exist_ok=True)
         args.comment.write_text(comment, encoding="utf-8")
         print(f"{'accepted' if report.ok else 'refused'}; the comment is in {args.comment}")
     else:
-        print(comment, end="")
+        print(visible(comment), end="")
     return 0 if report.ok else 1
 
 
@@ -340,11 +388,11 @@ def cmd_resolve_git(args: argparse.Namespace) -> int:
                 print("\n".join(format_file(of)), file=sys.stderr)
         raise
     for note in outcome.notes:
-        print(note)
+        print(visible(note))
     if outcome.resolved and outcome.game and outcome.result:
         game, result = outcome.game, outcome.result
         print_turn(game, result.turn, [e.to_data() for e in result.events])
-    print(outcome.message)
+    print(visible(outcome.message))
     return 0
 
 
@@ -376,8 +424,24 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 def print_turn(game: Any, turn: int, events: list[dict[str, Any]], out: Any = None) -> None:
     write = out or print
     write(f"== Turn {turn}: {game.calendar.date(turn).label} ==")
-    for line in event_lines(game, events):
-        write(f"  - {line}")
+    for line in merge_repeats(event_lines(game, events)):
+        write(visible(f"  - {line}").replace("\n", "\\n"))
+
+
+def merge_repeats(sentences: Iterable[str]) -> list[str]:
+    """Each distinct sentence once, where it first appears, with how often it was said: three identical
+    musters read "Menfell musters Levy at Castfell (3 times).", not three lines."""
+    counts: dict[str, int] = {}
+    for sentence in sentences:
+        counts[sentence] = counts.get(sentence, 0) + 1
+    merged = []
+    for sentence, count in counts.items():
+        if count > 1:
+            body = sentence.rstrip(".!?")
+            how_often = "twice" if count == 2 else f"{count} times"
+            sentence = f"{body} ({how_often}){sentence[len(body) :]}"
+        merged.append(sentence)
+    return merged
 
 
 def _bar(items: Iterable[Any], desc: str, total: int | None = None) -> Iterable[Any]:
@@ -398,9 +462,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
             verdict = "MISMATCH" if not c.ok else ("edited by the GM" if c.notes else "matches the archive")
         print(f"{c.name}: {verdict}")
         for problem in c.problems:
-            print(f"  - {problem}")
+            print(visible(f"  - {problem}"))
         for note in c.notes:
-            print(f"  - note: {note}")
+            print(visible(f"  - note: {note}"))
     turn_checks = [c for c in checks if not c.where]
     bad = [c for c in checks if not c.ok]
     print(f"{sum(c.ok for c in turn_checks)} of {len(turn_checks)} turn(s) replay byte-identically.")
@@ -412,9 +476,11 @@ def cmd_template(args: argparse.Namespace) -> int:
     store.require()
     state = store.state()
     game = store.game(state)
-    if args.faction not in game.factions:
+    if args.faction not in (*game.factions, GM):
         raise CampaignError(
-            f"unknown faction '{args.faction}'", f"factions: {', '.join(game.factions)}", code=2
+            f"unknown faction '{args.faction}'",
+            f"factions: {', '.join(game.factions)}, or gm for the GM",
+            code=2,
         )
     text = store.render_template(game, state, args.faction)
     if args.output:
@@ -444,7 +510,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    root = args.root if args.root != Path(".") else workflow.demo_root(Path("."), args.ruleset)
+    root = args.root or workflow.demo_root(Path("."), args.ruleset)
     if args.turns < 1:
         raise CampaignError("--turns must be at least 1", code=2)
     workflow.prepare_demo_folder(root)
@@ -455,7 +521,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f"(seed {args.seed}) "
         f"in {root}"
     )
-    kinds: dict[str, int] = {}
+    kinds: dict[str, int] = {}  # events of each kind, hidden ones included
     for _ in _bar(range(args.turns), "resolving"):
         game, result = workflow.play_bot_turn(root)
         events = [e.to_data() for e in result.events]
@@ -466,20 +532,43 @@ def cmd_demo(args: argparse.Namespace) -> int:
     store = Store(root)
     print("Standings:")
     for row in game.ruleset.standings(game, store.state()):
-        numbers = ", ".join(f"{k} {v}" for k, v in row.items() if k not in ("faction", "name", "status"))
-        print(f"  {row['name']} ({row['faction']}, {row['status']}): {numbers}")
-    print("Events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+        # Column names read as the site's standings table shows them: "static_assets" is "static assets".
+        numbers = ", ".join(
+            f"{k.replace('_', ' ')} {v}" for k, v in row.items() if k not in ("faction", "name", "status")
+        )
+        print(visible(f"  {row['name']} ({row['faction']}, {row['status']}): {numbers}"))
+    # The most frequent first; ties in the order of their words.
+    tallies = sorted(kinds.items(), key=lambda item: (-item[1], game.ruleset.tally(item[0], item[1])))
+    print(
+        f"In {plural(args.turns, 'turn')}: " + ", ".join(game.ruleset.tally(k, n) for k, n in tallies) + "."
+    )
     print(f"The campaign is in {root}; replay it with: campaign verify --root {root}")
     return 0
 
 
-def cmd_site(args: argparse.Namespace) -> int:
-    from .publish import build_site
+# The packages of the `site` extra (and what they bring): a player's install has none of them.
+SITE_MODULES = ("folium", "branca", "mkdocs", "material", "xstatic")
 
+
+def cmd_site(args: argparse.Namespace) -> int:
     total = len(Store(args.root).archived_turns())
-    report = build_site(
-        args.root, args.out, run_mkdocs=not args.no_build, progress=lambda xs: _bar(xs, "replaying", total)
-    )
+    try:
+        from .publish import build_site
+
+        report = build_site(
+            args.root,
+            args.out,
+            run_mkdocs=not args.no_build,
+            progress=lambda xs: _bar(xs, "replaying", total),
+        )
+    except ModuleNotFoundError as missing:
+        if (missing.name or "").partition(".")[0] not in SITE_MODULES:
+            raise
+        raise CampaignError(
+            f"building the site needs the site tools, and {missing.name} is not installed",
+            "install them with: pip install '.[site]' in the campaign repository (make install does it too)",
+            code=2,
+        ) from None
     took = ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())
     print(
         f"Wrote {report.pages} pages for {report.turns} resolved turn(s) into {report.docs_dir} "
@@ -503,19 +592,40 @@ COMMANDS = {
 }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # Name the unknown word where it was given: after the command, that command's options count.
+        command = parser if args.command is None else parser.commands()[args.command]
+        command.unknown(unknown)
+    if args.command is None:
+        parser.error(f"a command is needed: one of {', '.join(COMMANDS)} (campaign --help explains them)")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse(argv)
     try:
-        return COMMANDS[args.command](args)
+        if args.root is None and args.command not in MAKERS:
+            args.root = find_root(Path.cwd())
+        status = COMMANDS[args.command](args)
+        sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
+        return status
+    except BrokenPipeError:
+        # The reader closed the pipe (`campaign resolve | head`): nobody is left to tell, so stop quietly.
+        # Python's documented way: point standard output at devnull so the flush at exit cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except CampaignError as error:
-        print(error.format(), file=sys.stderr)
+        print(visible(error.format()), file=sys.stderr)
         return error.code
     except Exception as error:
         problem = environment_error(error)
         if problem is None:
             return internal_error(args, error)
-        print(problem.format(), file=sys.stderr)
+        print(visible(problem.format()), file=sys.stderr)
         return problem.code
     except KeyboardInterrupt:
         print("interrupted; nothing was written by the step in progress", file=sys.stderr)
@@ -527,7 +637,7 @@ def internal_error(args: argparse.Namespace, error: Exception) -> int:
     if args.debug or os.environ.get("CAMPAIGN_DEBUG"):
         traceback.print_exc()
     print(
-        f"internal error: {type(error).__name__}: {error}\n"
+        f"internal error: {type(error).__name__}: {visible(str(error))}\n"
         "    This is a bug in the engine, not in your orders. Run again with --debug and report it.",
         file=sys.stderr,
     )

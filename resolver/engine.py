@@ -15,7 +15,7 @@ from typing import Any
 from .absence import AbsentPolicy, apply_policy, stand_in_orders
 from .core import canonical, gm
 from .core.calendar import GameDate
-from .core.dice import Dice, Roll, TurnSeed
+from .core.dice import Dice, Roll, RollLabel, TurnSeed, roll_label
 from .core.events import Event
 from .core.orders import GM, Order, OrderFile
 from .core.phases import State
@@ -91,8 +91,11 @@ class TurnContext:
             reason=reason,
         )
 
-    def roll(self, label: str, expr: str, *, factions: Iterable[str] = (), decided: str = "") -> Roll:
-        return self.dice.roll(f"t{self.turn}/{label}", expr, factions=factions, decided=decided)
+    def roll(self, label: RollLabel, expr: str, *, factions: Iterable[str] = (), decided: str = "") -> Roll:
+        """Roll and log; ``label`` comes from ``roll_label`` so it names only stable identities."""
+        if not isinstance(label, RollLabel):
+            raise TypeError(f"build roll labels with roll_label(), not from free text: {label!r}")
+        return self.dice.roll(roll_label(f"t{self.turn}", label), expr, factions=factions, decided=decided)
 
 
 @dataclass

@@ -192,7 +192,8 @@ def commit_turn(repo: git.Repo, message: str, tag: str) -> git.Commit:
     repo.git.add("--all", "--", *COMMITTED)
     checkpoint("added")
     bot = git.Actor(BOT_NAME, BOT_EMAIL)
-    commit = repo.index.commit(message, author=bot, committer=bot)
+    # skip_hooks: no hook of the clone runs while CI holds the bot token (GitPython runs them itself).
+    commit = repo.index.commit(message, author=bot, committer=bot, skip_hooks=True)
     checkpoint("committed")
     tag_turn(repo, tag, commit.hexsha, message)
     checkpoint("tagged")
@@ -339,7 +340,7 @@ def run_resolution(
     that is not due, or was resolved by a run that held the lock first, is left alone and reported;
     a run that was interrupted is finished or undone first (see ``recover_interrupted``).
     """
-    from .workflow import expect_next_turn, resolve
+    from .workflow import Rejected, expect_next_turn, resolve
 
     store = Store(root)
     store.require()
@@ -382,6 +383,11 @@ def run_resolution(
         submitted = {p.stem for p in store.order_paths()}
         decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)
         if if_due and not decision.due:
+            # A file that fails the check can reach the branch (the GM may merge past a red check):
+            # say so now, not only when the deadline comes and the turn is refused.
+            files = store.check(game, state)
+            if any(not f.ok for f in files):
+                raise Rejected(files, not_due=decision.reason.split(";")[0])
             return Outcome(False, decision.reason[0].upper() + decision.reason[1:], turn, notes=notes)
         if decision.due:
             notes.append(f"Turn {turn} is due: {decision.reason}.")

@@ -8,13 +8,22 @@ A pull request passes when:
 
 - its author is listed in the base branch's ``campaign/players.yaml``, as a player or as the GM;
 - it changes only the author's own ``orders/<faction>.yaml`` (``orders/gm.yaml`` for the GM); the GM
-  may also change files in ``campaign/``, which passes but is flagged for a careful review;
+  may also change the files of ``campaign/`` (never the archive, ``campaign/turns/``), which passes but
+  is flagged for a careful review;
 - every order file it adds or changes validates against the current state;
 - it is not stale: no file is for a turn that is over, and the branch does not start from an older
   state of the campaign. The second test compares ``campaign/state.yaml`` where the branch left the
   base (their merge base) with the base itself, by git object id: if the base's state has changed
   since (a turn was resolved, or the GM edited the state), the orders were written against a state
   that is gone, even if they still parse.
+
+What the pull request changes is judged on the result of merging it: git computes the merge of head
+into base (``git merge-tree --write-tree``, git 2.38 or newer) and the check compares that tree with
+the base. So a branch with a tangled history (several merge bases, an "evil" merge that undoes a GM
+commit) is judged by what it would really do to the base, and a branch that conflicts is refused.
+
+Authors are matched on their GitHub account id when ``campaign/players.yaml`` records ``ids`` and the
+workflow passes ``--author-id``: a login passes to a new account when its owner renames theirs.
 
 The result is a Markdown comment for the pull request and GitHub annotations (``::error file=…``).
 """
@@ -97,16 +106,16 @@ def _commit(repo: git.Repo, rev: str, what: str) -> git.Commit:
         ) from None
 
 
-def _blob(commit: git.Commit, path: str) -> git.Blob | None:
+def _blob(tree: git.Tree, path: str) -> git.Blob | None:
     try:
-        item = commit.tree / path
+        item = tree / path
     except KeyError:
         return None
     return item if isinstance(item, git.Blob) else None
 
 
-def _read(commit: git.Commit, path: str, limit: int | None = None) -> bytes | None:
-    blob = _blob(commit, path)
+def _read(tree: git.Tree, path: str, limit: int | None = None) -> bytes | None:
+    blob = _blob(tree, path)
     if blob is None:
         return None
     if limit is not None and blob.size > limit:
@@ -114,63 +123,114 @@ def _read(commit: git.Commit, path: str, limit: int | None = None) -> bytes | No
     return blob.data_stream.read()
 
 
-def changes(repo: git.Repo, base: git.Commit, head: git.Commit) -> list[Change]:
-    """What the pull request changes: the diff from where it left the base to its head."""
-    out = repo.git.diff("--name-status", "--no-renames", "-z", f"{base.hexsha}...{head.hexsha}")
-    parts = [p for p in out.split("\0") if p]
+def merge_result(repo: git.Repo, base: git.Commit, head: git.Commit) -> tuple[git.Tree | None, list[str]]:
+    """The tree that merging head into base gives, or None and the conflicting paths.
+
+    Git merges the way the merge button would, whatever the history: with several merge bases it
+    merges them first (a virtual base), so nothing a tangled history hides escapes the comparison."""
+    status, out, err = repo.git.execute(
+        ["git", "merge-tree", "--write-tree", "--no-messages", "--name-only", "-z", base.hexsha, head.hexsha],
+        with_extended_output=True,
+        with_exceptions=False,
+        strip_newline_in_stdout=False,
+    )
+    fields = out.split("\0")
+    if status == 0:
+        return git.Tree(repo, bytes.fromhex(fields[0]), git.Tree.tree_id << 12, ""), []
+    if status == 1:
+        return None, sorted({path for path in fields[1:] if path})
+    raise CampaignError(
+        f"git cannot compute the merge of the pull request: {err.strip() or f'exit {status}'}",
+        "the pull-request check needs git 2.38 or newer (git merge-tree --write-tree)",
+        code=2,
+    )
+
+
+def changes(repo: git.Repo, base: git.Tree, merged: git.Tree, limit: int) -> tuple[list[Change], int]:
+    """What merging the pull request would change in the base: at most ``limit`` changes (in path
+    order), and how many there are in all. Modes come with the diff: no file is opened here."""
+    out = repo.git.diff_tree("-r", "--raw", "--no-renames", "-z", base.hexsha, merged.hexsha)
+    fields = out.split("\0")
     found = []
-    for status, path in zip(parts[0::2], parts[1::2], strict=True):
-        blob = None if status.startswith("D") else _tree_item(head, path)
-        found.append(Change(path, status[0], blob.mode if blob is not None else 0))
-    return found
+    count = 0
+    for meta, path in zip(fields[0::2], fields[1::2], strict=False):
+        if not meta.startswith(":"):
+            break
+        count += 1
+        if len(found) < limit:
+            _, new_mode, _, _, status = meta[1:].split(" ")
+            found.append(Change(path, status[0], int(new_mode, 8)))
+    return found, count
 
 
-def _tree_item(commit: git.Commit, path: str) -> Any:
-    try:
-        return commit.tree / path
-    except KeyError:
-        return None
+@dataclass
+class Member:
+    """Who may write a faction's orders (or the GM's): GitHub logins, and account ids when recorded."""
+
+    logins: list[str]
+    ids: list[int]
+
+    def matches(self, login: str, author_id: int | None) -> bool:
+        if author_id is not None and self.ids:
+            return author_id in self.ids  # an id never passes to another account; a login can
+        return login in self.logins
 
 
-def _players(raw: bytes | None) -> tuple[dict[str, list[str]], list[str]]:
-    """Logins of each faction and of the GM, lower-cased: GitHub logins ignore case."""
+def _member(info: Any, where: str) -> Member:
+    info = info if isinstance(info, dict) else {}
+    ids = info.get("ids") or []
+    if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+        raise CampaignError(
+            f"campaign/players.yaml: {where}: 'ids' must be a list of GitHub account ids (whole numbers)",
+            "write for example 'ids: [583231]'; https://api.github.com/users/LOGIN shows a login's id",
+        )
+    return Member([str(login).lower() for login in (info.get("logins") or [])], list(ids))
+
+
+def _players(raw: bytes | None) -> tuple[dict[str, Member], Member]:
+    """Each faction's members and the GM's; logins lower-cased, as GitHub logins ignore case."""
     data = canonical.load(raw) if raw else None
     if not isinstance(data, dict):
         raise CampaignError("campaign/players.yaml is missing or unreadable on the base branch")
-    factions = {
-        str(f): [str(login).lower() for login in ((info or {}).get("logins") or [])]
-        for f, info in (data.get("factions") or {}).items()
-    }
-    gm = [str(login).lower() for login in ((data.get("gm") or {}).get("logins") or [])]
-    return factions, gm
+    factions = {str(f): _member(info, f"faction {f}") for f, info in (data.get("factions") or {}).items()}
+    return factions, _member(data.get("gm"), "gm")
 
 
 # -- the check ---------------------------------------------------------------------------------------
 
 
-def check_pull_request(root: Path, base_rev: str, head_rev: str, author: str) -> PrReport:
+MAX_CHANGES = 100  # beyond this a pull request is refused as a whole, before any file is read
+MAX_LISTED = 10  # the paths refused one by one; the rest are counted
+ARCHIVE = "campaign/turns/"
+WORKFLOWS = ".github/"
+
+
+def check_pull_request(
+    root: Path, base_rev: str, head_rev: str, author: str, author_id: int | None = None
+) -> PrReport:
     repo = open_repo(root)
     base = _commit(repo, base_rev, "base")
     head = _commit(repo, head_rev, "head")
-    merge_bases = repo.merge_base(base, head)
+    merge_bases = repo.merge_base(base, head, all=True)
     if not merge_bases:
         raise CampaignError(
             "the pull request's branch shares no history with the base branch",
             "open the pull request from a branch of this repository or of a fork of it",
         )
-    factions, gm_logins = _players(_read(base, "campaign/players.yaml"))
+    factions, gm = _players(_read(base.tree, "campaign/players.yaml"))
     login = author.strip().lower()
     report = PrReport(
         author=author,
-        factions=sorted(f for f, logins in factions.items() if login in logins),
-        is_gm=login in gm_logins,
+        factions=sorted(f for f, member in factions.items() if member.matches(login, author_id)),
+        is_gm=gm.matches(login, author_id),
         turn=0,
         campaign="",
         date="",
         base=base.hexsha,
         head=head.hexsha,
     )
-    if not report.factions and not report.is_gm:
+    known_elsewhere = _identify(report, login, author_id, {**factions, GM: gm})
+    if not report.factions and not report.is_gm and not known_elsewhere:
         report.problems.append(
             Issue(
                 "error",
@@ -180,13 +240,21 @@ def check_pull_request(root: Path, base_rev: str, head_rev: str, author: str) ->
                 "campaign/players.yaml",
             )
         )
-    orders, campaign = _sort_changes(report, changes(repo, base, head), factions)
-    if not _campaign_files_parse(report, head, campaign):
+    merged, conflicts = merge_result(repo, base, head)
+    if merged is None:
+        report.problems.append(_conflict(conflicts))
+        return report
+    diff, count = changes(repo, base.tree, merged, MAX_CHANGES + 1)
+    if count > MAX_CHANGES:
+        _too_many(report, diff, count)
+        return report
+    orders, campaign = _sort_changes(report, diff, factions)
+    if not _campaign_files_parse(report, merged, campaign):
         return report
     with tempfile.TemporaryDirectory(prefix="campaign-check-") as tmp:
         folder = Path(tmp) / "campaign"
         folder.mkdir()
-        for name, raw in _campaign_folder(base, head, campaign).items():
+        for name, raw in _campaign_folder(base.tree, merged, campaign).items():
             (folder / name).write_bytes(raw)
         store = Store(Path(tmp))
         try:
@@ -214,16 +282,77 @@ def check_pull_request(root: Path, base_rev: str, head_rev: str, author: str) ->
             if change.status == "D":
                 report.withdrawn.append(change.path)
                 continue
-            of = check_order_file(game, state, _read(head, change.path, MAX_BYTES) or b"", change.path)
+            of = check_order_file(game, state, _read(merged, change.path, MAX_BYTES) or b"", change.path)
             report.files.append(of)
             _stale_turn(report, of)
-    if any(c.status != "D" for c in orders):
-        _stale_branch(report, merge_bases[0], base)
+    if any(c.status != "D" for c in orders) or any(p.file.startswith(ARCHIVE) for p in report.problems):
+        _stale_branch(report, merge_bases, base)
     return report
 
 
+def _identify(report: PrReport, login: str, author_id: int | None, members: dict[str, Member]) -> bool:
+    """Refuse an author whose login is listed but whose account is not the one recorded for it, and ask
+    the GM to record the account id of members known by login alone. True when the author was refused
+    here."""
+    refused = False
+    if author_id is None:
+        return refused
+    for name, member in members.items():
+        who = "the GM" if name == GM else f"faction {name}"
+        if member.ids and author_id not in member.ids and login in member.logins:
+            refused = True
+            report.problems.append(
+                Issue(
+                    "error",
+                    f"the login {report.author} is listed for {who}, but this pull request comes from "
+                    f"another GitHub account (id {author_id}) than the one recorded for it; a login "
+                    "passes to a new account when its owner renames theirs",
+                    "if you are that player, ask the GM to add your account id to campaign/players.yaml",
+                    "campaign/players.yaml",
+                )
+            )
+        elif not member.ids and member.matches(login, author_id):
+            report.problems.append(
+                Issue(
+                    "warning",
+                    f"campaign/players.yaml knows {who} by login only; a login passes to a new account "
+                    "when its owner renames theirs",
+                    f"the GM adds 'ids: [{author_id}]' to {who} in campaign/players.yaml",
+                    "campaign/players.yaml",
+                )
+            )
+    return refused
+
+
+def _conflict(paths: list[str]) -> Issue:
+    shown = ", ".join(paths[:MAX_LISTED]) + (
+        f" and {len(paths) - MAX_LISTED} more" if len(paths) > MAX_LISTED else ""
+    )
+    return Issue(
+        "error",
+        f"this branch cannot be merged into the base branch without conflicts (in {shown})",
+        "make a new branch from main, write your orders there and open a new pull request",
+        paths[0] if len(paths) == 1 else "",
+    )
+
+
+def _too_many(report: PrReport, diff: list[Change], count: int) -> None:
+    report.problems.append(
+        Issue(
+            "error",
+            f"this pull request changes {count if count <= MAX_CHANGES else f'more than {MAX_CHANGES}'} "
+            "files; a pull request of orders changes one file, its author's orders/<faction>.yaml",
+            "make a new branch from main with only your order file in it",
+        )
+    )
+    for change in diff[:MAX_LISTED]:
+        report.problems.append(
+            Issue("error", f"this pull request may not change {change.path}", "", change.path)
+        )
+
+
 def _sort_changes(
-    report: PrReport, diff: list[Change], factions: dict[str, list[str]]
+    report: PrReport, diff: list[Change], factions: dict[str, Member]
 ) -> tuple[list[Change], list[Change]]:
     """Split the changed paths into the author's order files and the GM's campaign files; refuse the
     rest. A stranger's paths are not listed: the one problem to fix is being unknown."""
@@ -232,6 +361,7 @@ def _sort_changes(
     )
     orders: list[Change] = []
     campaign: list[Change] = []
+    refused = 0
     for change in diff:
         if change.path in allowed:
             if change.status != "D" and change.mode != REGULAR_FILE:
@@ -245,6 +375,10 @@ def _sort_changes(
                 )
             else:
                 orders.append(change)
+        elif change.path.startswith(ARCHIVE):
+            refused += 1
+            if refused <= MAX_LISTED:
+                report.problems.append(_archive_refusal(change.path, report.factions))
         elif report.is_gm and change.path.startswith("campaign/"):
             campaign.append(change)
             report.flagged.append(change.path)
@@ -257,22 +391,41 @@ def _sort_changes(
                 )
             )
         elif report.factions or report.is_gm:
-            report.problems.append(_refusal(change.path, sorted(allowed), factions))
+            refused += 1
+            if refused <= MAX_LISTED:
+                report.problems.append(_refusal(change.path, sorted(allowed), factions))
+    if refused > MAX_LISTED:
+        report.problems.append(
+            Issue(
+                "error",
+                f"and {refused - MAX_LISTED} more files that this pull request may not change",
+                "move these changes out of the pull request",
+            )
+        )
     return orders, campaign
 
 
-def _campaign_files_parse(report: PrReport, head: git.Commit, campaign: list[Change]) -> bool:
+def _campaign_files_parse(report: PrReport, merged: git.Tree, campaign: list[Change]) -> bool:
     """A GM's broken YAML file is named, rather than reported as a campaign that cannot be read."""
     ok = True
     for change in campaign:
         if change.status != "D" and change.path.endswith((".yaml", ".yml")):
             try:
-                canonical.load(_read(head, change.path) or b"")
+                canonical.load(_read(merged, change.path) or b"")
             except yaml.YAMLError as error:
                 ok = False
                 message = f"{change.path} is not valid YAML: {error}"
                 report.problems.append(Issue("error", message, "", change.path))
     return ok
+
+
+def _fresh_branch_hint(factions: list[str]) -> str:
+    faction = factions[0] if factions else GM
+    return (
+        f"close this pull request; make a new branch from main (git fetch origin, then git switch -c "
+        f"new-orders origin/main), write orders/{faction}.yaml from orders/templates/{faction}.yaml "
+        "(or: campaign template) and open a new pull request"
+    )
 
 
 def _stale_turn(report: PrReport, of: OrderFile) -> None:
@@ -293,34 +446,59 @@ def _stale_turn(report: PrReport, of: OrderFile) -> None:
     )
 
 
-def _stale_branch(report: PrReport, fork: git.Commit, base: git.Commit) -> None:
+def _stale_branch(report: PrReport, forks: list[git.Commit], base: git.Commit) -> None:
     """Orders are written against the state the branch started from; if the base's state has moved on
     since (a turn resolved, a GM edit), they are stale however well they parse."""
-    if _blob_id(fork, STATE) == _blob_id(base, STATE):
+    current = _blob_id(base.tree, STATE)
+    if any(_blob_id(fork.tree, STATE) == current for fork in forks):
         return
     report.stale = True
-    was = _turn_at(fork)
+    was = max((t for t in (_turn_at(fork) for fork in forks) if t is not None), default=None)
+    resolved = was is not None and was < report.turn
     since = (
-        f"turn {was} has been resolved since"
-        if was is not None and was < report.turn
-        else "the GM has changed the campaign's state since"
+        f"turn {was} has been resolved since" if resolved else "the GM has changed the campaign's state since"
+    )
+    # After a resolution the order file has moved into the archive: merging main into the branch
+    # would carry the edit there, so the way out is a fresh branch, not an update of this one.
+    hint = (
+        _fresh_branch_hint(report.factions)
+        if resolved
+        else "update the branch from the base branch (git pull origin main, or 'Update branch' on GitHub), "
+        "check your orders against the new state and push again"
     )
     report.problems.append(
         Issue(
             "error",
             f"stale branch: it starts from an older state of the campaign ({since}); "
             f"the current turn is {report.turn}",
-            "update the branch from the base branch (git pull origin main, or 'Update branch' on GitHub), "
-            "check your orders against the new state and push again",
+            hint,
             STATE,
         )
     )
 
 
-def _refusal(path: str, allowed: list[str], factions: dict[str, list[str]]) -> Issue:
+def _archive_refusal(path: str, factions: list[str]) -> Issue:
+    return Issue(
+        "error",
+        f"this pull request changes {path}, part of the record of a turn that is already resolved; "
+        "that record never changes, not even by the GM. This happens to a branch made before that turn "
+        "was resolved that edits its orders: the order file has moved into the archive since, and the "
+        "edit follows it there",
+        _fresh_branch_hint(factions),
+        path,
+    )
+
+
+def _refusal(path: str, allowed: list[str], factions: dict[str, Member]) -> Issue:
     owner = ORDER_FILE.fullmatch(path)
     if owner and owner.group(1) in factions:
         message = f"{path} belongs to another faction ({owner.group(1)}); a pull request may change only "
+    elif path.startswith(WORKFLOWS):
+        message = (
+            f"this pull request may not change {path}: the files in .github/ decide how pull requests "
+            "are checked and turns resolved, so only the GM changes them, on main; a pull request may "
+            "change only "
+        )
     else:
         message = f"this pull request may not change {path}; it may change only "
     return Issue(
@@ -331,25 +509,25 @@ def _refusal(path: str, allowed: list[str], factions: dict[str, list[str]]) -> I
     )
 
 
-def _campaign_folder(base: git.Commit, head: git.Commit, gm_changes: list[Change]) -> dict[str, bytes]:
+def _campaign_folder(base: git.Tree, merged: git.Tree, gm_changes: list[Change]) -> dict[str, bytes]:
     """The campaign files to check against: the base's, with the GM's own changes applied."""
     changed = {c.path for c in gm_changes if c.status != "D"}
     files = {}
     for name in CAMPAIGN_FILES:
         path = f"campaign/{name}"
-        raw = _read(head if path in changed else base, path)
+        raw = _read(merged if path in changed else base, path)
         if raw is not None:
             files[name] = raw
     return files
 
 
-def _blob_id(commit: git.Commit, path: str) -> str | None:
-    blob = _blob(commit, path)
+def _blob_id(tree: git.Tree, path: str) -> str | None:
+    blob = _blob(tree, path)
     return blob.hexsha if blob is not None else None
 
 
 def _turn_at(commit: git.Commit) -> int | None:
-    raw = _read(commit, STATE)
+    raw = _read(commit.tree, STATE)
     try:
         return int(canonical.load(raw)["turn"]) if raw else None
     except (yaml.YAMLError, KeyError, TypeError, ValueError):
@@ -405,18 +583,44 @@ def fenced(text: str) -> str:
 
 
 def file_block(of: OrderFile) -> list[str]:
-    lines = []
-    for order in of.orders:
-        lines.append(f"{order.number}. {order.action}: {of.echo.get(order.number, '(not understood)')}")
-    if of.issues:
-        if lines:
-            lines.append("")
-        for issue in of.issues:
-            lines.extend(issue.format().splitlines())
-    return lines
+    return of.echo_lines()
+
+
+SAFE_LITERAL = re.compile(r"[A-Za-z0-9./-]+")
+MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]<>&|~!#])")
+
+
+def escape(text: str) -> str:
+    """Sentences of the check in Markdown: on one line, with every character that could start a
+    link, an image, HTML, a table or emphasis escaped."""
+    return MARKDOWN_PUNCTUATION.sub(r"\\\1", " ".join(text.splitlines()))
+
+
+def literal(text: str) -> str:
+    """A name taken from the pull request (a path, a login): shown as written, never as Markdown.
+    Plain names stay plain so that the comment reads like the terminal's output."""
+    return text if SAFE_LITERAL.fullmatch(text) else code(text)
+
+
+def sentence(message: str, names: list[str]) -> str:
+    """A message of the check, with the names from the pull request in it quoted and the rest escaped."""
+    found = sorted({name for name in names if name and name in message}, key=len, reverse=True)
+    if not found:
+        return escape(message)
+    parts = []
+    position = 0
+    for match in re.finditer("|".join(map(re.escape, found)), message):
+        parts += [escape(message[position : match.start()]), literal(match.group())]
+        position = match.end()
+    return "".join([*parts, escape(message[position:])])
 
 
 def render_markdown(report: PrReport) -> str:
+    names = [report.author, *(p.file for p in report.problems)]
+
+    def text(message: str) -> str:
+        return sentence(message, names)
+
     who = ", ".join(f"{f} ({report.faction_names.get(f, f)})" for f in report.factions)
     roles = [r for r in (who, "the GM" if report.is_gm else "") if r]
     head = "✅ Orders accepted" if report.ok else "❌ Orders refused"
@@ -428,16 +632,19 @@ def render_markdown(report: PrReport) -> str:
         + (f" playing {' and '.join(roles)}" if roles else " (not a player of this campaign)")
         + "."
     )
-    if report.stale:
-        out += ["", f"> **Stale:** these orders do not match the current turn, which is **{report.turn}**."]
     errors = [p for p in report.problems if p.is_error]
     warnings = [p for p in report.problems if not p.is_error]
     if errors:
         out += ["", "### What must change", ""]
-        out += [f"- {code(p.file)}: {p.message}" + (f"  \n  fix: {p.hint}" if p.hint else "") for p in errors]
+        out += [
+            (f"- {code(p.file)}: " if p.file else "- ")
+            + text(p.message)
+            + (f"  \n  fix: {text(p.hint)}" if p.hint else "")
+            for p in errors
+        ]
     if warnings:
         out += ["", "### For the reviewer", ""]
-        out += [f"- ⚠️ {p.message}" + (f"  \n  {p.hint}" if p.hint else "") for p in warnings]
+        out += [f"- ⚠️ {text(p.message)}" + (f"  \n  {text(p.hint)}" if p.hint else "") for p in warnings]
     for of in report.files:
         out += ["", f"### {code(of.path)}: {of.summary().split(': ', 1)[1]}", ""]
         body = file_block(of)

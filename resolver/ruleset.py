@@ -25,6 +25,7 @@ from .core.issues import CampaignError
 from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
 from .core.rulesdoc import RulesSection, generic_sections
+from .core.words import amount, plural
 from .core.world import World
 
 RULESETS = ("nations", "factions")  # ids of the rulesets that ship with the engine
@@ -136,8 +137,26 @@ class Ruleset:
             for kind, spec in texts.items()
         }
 
+    @cached_property
+    def _tallies(self) -> dict[str, tuple[str, str]]:
+        # The engine's tallies.yaml names the shared event kinds; a ruleset's own file adds its kinds.
+        texts = canonical.read_yaml(Path(__file__).parent / "tallies.yaml")
+        path = self.folder / "tallies.yaml"
+        if path.exists():
+            texts.update(canonical.read_yaml(path) or {})
+        return {kind: (str(one), str(many)) for kind, (one, many) in texts.items()}
+
+    def tally(self, kind: str, count: int) -> str:
+        """A count of events of one kind in words, for summaries: tally('order_failed', 2) is
+        '2 orders failed'. A kind without an entry in tallies.yaml still reads as words."""
+        words = kind.replace("_", " ")
+        one, many = self._tallies.get(kind, (f"{words} event", f"{words} events"))
+        return plural(count, one, many)
+
     def _text_context(self, event: Mapping[str, Any], game: Game) -> dict[str, Any]:
         return {
+            "plural": plural,
+            "amount": amount,
             "e": event,
             "d": event.get("data", {}),
             "name": game.name_of,
@@ -166,6 +185,11 @@ class Ruleset:
         weight, template = entry
         text = " ".join(template.render(self._text_context(event, game)).split())
         return (weight, text) if text else None
+
+    def introduction(self, rules: Mapping[str, Any]) -> str:
+        """The rules page's opening paragraph. A ruleset whose summary names numbers fills them from the
+        effective rules here, so a house rule changes the introduction too."""
+        return self.summary
 
     def rules_sections(self, game: Game) -> list[RulesSection]:
         """The ruleset's own part of the rules pages: costs, units, settlements, combat, in words and
@@ -200,6 +224,11 @@ class Ruleset:
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         """What a player needs in front of them when writing orders (template comments, reports)."""
         raise NotImplementedError
+
+    def places_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        """The places an order may name and who holds them, for the faction's order template; by
+        default nothing (a ruleset whose map is in the template's status lines needs no more)."""
+        return []
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
         """One row per faction, best first: {"faction", ...numbers}."""

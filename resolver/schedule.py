@@ -11,6 +11,7 @@ The settings, as ``campaign new`` writes them::
       grace_hours: 1                               # late orders are still taken for this long
       paused: false                                # true: nothing resolves until the GM unpauses
       extend: {turn: 0, hours: 0}                  # more time for one turn only
+      wait_for_gm: false                           # true: an early turn waits for orders/gm.yaml
     absent_players: {policy: hold, eliminate_after: 3}
     circuit_breaker: {max_missing_share: 0.5}
 """
@@ -25,9 +26,14 @@ from typing import Any
 
 from .absence import AbsentPolicy
 from .core.issues import CampaignError
+from .core.orders import GM
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 WHERE = "campaign/campaign.yaml"
+NO_GM_ORDERS = (
+    "no GM orders (orders/gm.yaml) are merged, so a GM pull request still open waits for the next turn "
+    "(schedule.wait_for_gm: true in campaign/campaign.yaml holds an early turn for them)"
+)
 
 
 def default_settings() -> dict[str, Any]:
@@ -39,6 +45,7 @@ def default_settings() -> dict[str, Any]:
             "grace_hours": 1,
             "paused": False,
             "extend": {"turn": 0, "hours": 0},
+            "wait_for_gm": False,
         },
         "absent_players": AbsentPolicy().to_data(),
         "circuit_breaker": {"max_missing_share": 0.5},
@@ -54,6 +61,7 @@ class Schedule:
     paused: bool = False
     extend_turn: int = 0
     extend: timedelta = timedelta(0)
+    wait_for_gm: bool = False  # a turn all factions have sent waits for orders/gm.yaml until the deadline
 
     def describe(self) -> str:
         if self.weekday is not None:
@@ -100,7 +108,7 @@ def _number(value: Any, name: str, where: str, *, minimum: float = 0) -> float:
 
 
 def _schedule(data: Any, where: str) -> Schedule:
-    data = _mapping(data, "schedule", where, ("deadline", "grace_hours", "paused", "extend"))
+    data = _mapping(data, "schedule", where, ("deadline", "grace_hours", "paused", "extend", "wait_for_gm"))
     deadline = _mapping(
         data.get("deadline"), "schedule.deadline", where, ("weekday", "time", "days_after_resolution")
     )
@@ -122,9 +130,10 @@ def _schedule(data: Any, where: str) -> Schedule:
             )
         weekday = WEEKDAYS.index(name)
     at = _time(deadline.get("time", "18:00"), where)
-    paused = data.get("paused", False)
-    if not isinstance(paused, bool):
-        raise CampaignError(f"{where}: 'schedule.paused' must be true or false")
+    paused, wait_for_gm = data.get("paused", False), data.get("wait_for_gm", False)
+    for name, value in (("paused", paused), ("wait_for_gm", wait_for_gm)):
+        if not isinstance(value, bool):
+            raise CampaignError(f"{where}: 'schedule.{name}' must be true or false", f"write {name}: true")
     extend = _mapping(data.get("extend"), "schedule.extend", where, ("turn", "hours"))
     extend_turn = int(_number(extend.get("turn", 0), "schedule.extend.turn", where))
     return Schedule(
@@ -135,6 +144,7 @@ def _schedule(data: Any, where: str) -> Schedule:
         paused=paused,
         extend_turn=extend_turn,
         extend=timedelta(hours=_number(extend.get("hours", 0), "schedule.extend.hours", where)),
+        wait_for_gm=wait_for_gm,
     )
 
 
@@ -207,7 +217,23 @@ def due(
     when = deadline(settings.schedule, turn, opened_at)
     after = when + settings.schedule.grace
     if not missing:
-        return Due(True, f"every active faction has sent orders for turn {turn}", when, after)
+        if GM in sent:
+            return Due(True, f"every active faction and the GM have sent orders for turn {turn}", when, after)
+        if not settings.schedule.wait_for_gm:
+            # CI sees the branch, not pull requests: a GM file still under review is left for next turn.
+            return Due(
+                True, f"every active faction has sent orders for turn {turn}; {NO_GM_ORDERS}", when, after
+            )
+        if now < after:
+            return Due(
+                False,
+                f"turn {turn} is not due: every active faction has sent orders, but the GM's "
+                "orders/gm.yaml is not merged yet and schedule.wait_for_gm is on; the turn resolves as soon "
+                f"as it is merged, or after {stamp(after)} (in {span(after - now)})",
+                when,
+                after,
+            )
+        return Due(True, f"the deadline {stamp(when)} and its grace have passed; {NO_GM_ORDERS}", when, after)
     waiting = f"no orders yet from {', '.join(missing)}"
     if now >= after:
         return Due(

@@ -31,7 +31,7 @@ from .core.phases import State
 from .core.world import World
 from .engine import TurnResult
 from .ruleset import Game, get_ruleset, merge_rules
-from .validate import check_order_file
+from .validate import check_order_file, refuse_twin_files
 
 ENGINE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SCHEMA_FILE = "orders.schema.json"
@@ -186,6 +186,7 @@ class Store:
             if not path.is_file():
                 raise CampaignError(f"no such order file: {path}", "check the path", code=2)
             files.append(check_order_file(game, state, path.read_bytes(), self.display(path)))
+        refuse_twin_files(files)
         return files
 
     # -- writing ------------------------------------------------------------------------------------
@@ -199,13 +200,13 @@ class Store:
             autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
         )
 
-    def write_schema(self, game: Game) -> Path:
+    def write_schema(self, game: Game, folder: Path | None = None) -> Path:
         import json
 
         schema = order_file_schema(
             game.ruleset.title, game.campaign, game.factions, game.actions, gm_actions(game)
         )
-        path = self.orders_dir / SCHEMA_FILE
+        path = (folder or self.orders_dir) / SCHEMA_FILE
         canonical.write_atomic(path, (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
         return path
 
@@ -228,6 +229,12 @@ class Store:
                 )
             elif (folder / f"{faction}.yaml").exists():
                 (folder / f"{faction}.yaml").unlink()
+
+    def write_player_aids(self, game: Game, state: State) -> None:
+        """The schema and the templates, from the effective rules (the ruleset's with the house rules),
+        so a house rule reaches players' editors and templates with the next turn."""
+        self.write_schema(game)
+        self.write_templates(game, state)
 
     # -- resolving a turn: stage, then switch in -----------------------------------------------------
 
@@ -329,6 +336,8 @@ class Store:
                 },
             )
             canonical.write_atomic(self.staging_dir / "state.yaml", state_raw)
+            # The player aids of the next turn (see write_player_aids), staged like the rest.
+            self.write_schema(game, self.orders_dir / "templates" / STAGING)
             self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
         except BaseException:
             with suppress(OSError):  # never hide the first error behind a failed clean-up
@@ -368,6 +377,8 @@ class Store:
             (self.orders_dir / name).unlink(missing_ok=True)
         checkpoint("orders-removed")
         templates = self.orders_dir / "templates" / STAGING
+        if (templates / SCHEMA_FILE).exists():
+            os.replace(templates / SCHEMA_FILE, self.orders_dir / SCHEMA_FILE)
         for path in sorted(templates.glob("*.yaml")) if templates.exists() else []:
             os.replace(path, self.orders_dir / "templates" / path.name)
         if templates.exists():

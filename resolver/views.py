@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .core import gm
 from .core.events import visible
+from .core.orders import GM
 from .core.phases import State
 from .engine import TurnResult
 from .ruleset import Game
@@ -63,9 +65,13 @@ def render_reports(store: Store, game: Game, result: TurnResult) -> dict[str, st
 
 
 def order_template_context(game: Game, state: State, faction: str) -> dict[str, Any]:
+    """What the order template shows a faction, or the GM (``faction`` is ``gm``): its position, every
+    order it may give, and examples."""
     turn = int(state["turn"])
+    playing_gm = faction == GM
+    specs = gm.actions(game) if playing_gm else game.actions
     examples = []
-    for spec in game.actions.values():
+    for spec in specs.values():
         fields = ", ".join(f"{f.name}{'' if f.required else '?'}" for f in spec.fields)
         examples.append(
             {
@@ -76,13 +82,20 @@ def order_template_context(game: Game, state: State, faction: str) -> dict[str, 
                 "example": spec.example,
             }
         )
+    if playing_gm:
+        status = [
+            f"{f}: {game.name_of(f)}, {state['factions'][f].get('status', 'active')}" for f in game.factions
+        ]
     return {
         "game": game,
         "faction": faction,
-        "name": game.name_of(faction),
+        "name": "the GM" if playing_gm else game.name_of(faction),
         "turn": turn,
         "date": game.calendar.date(turn).label,
-        "status": game.ruleset.status_lines(game, state, faction),
+        "status": status if playing_gm else game.ruleset.status_lines(game, state, faction),
+        "places": [] if playing_gm else game.ruleset.places_lines(game, state, faction),
         "actions": examples,
-        "examples": game.ruleset.order_examples(game, state, faction),
+        "examples": gm.examples(game, state)
+        if playing_gm
+        else game.ruleset.order_examples(game, state, faction),
     }

@@ -121,7 +121,7 @@ def new_campaign(
         if not force:
             turn = store.state().get("turn", "?") if (store.campaign_dir / "state.yaml").exists() else "?"
             raise CampaignError(
-                f"{store.display(store.campaign_dir)} already holds a campaign (turn {turn})",
+                f"{store.root.resolve()} already holds a campaign (campaign/campaign.yaml, turn {turn})",
                 "pass --force to erase it and start again",
                 code=1,
             )
@@ -140,13 +140,16 @@ def new_campaign(
     }
     players = players or {}
     roster = {"gm": {"logins": list((players.get("gm") or {}).get("logins", []))}, "factions": {}}
+    if (players.get("gm") or {}).get("ids"):
+        roster["gm"]["ids"] = list(players["gm"]["ids"])
     for f in factions:
         given = (players.get("factions") or {}).get(f.id) or {}
         roster["factions"][f.id] = {"name": f.name, "color": f.color, "logins": list(given.get("logins", []))}
+        if given.get("ids"):  # GitHub account ids: the pull-request check trusts them over logins
+            roster["factions"][f.id]["ids"] = list(given["ids"])
     store.create(config, roster, world, state, HOUSE_RULES_HEADER)
     game = store.game(state)
-    store.write_schema(game)
-    store.write_templates(game, state)
+    store.write_player_aids(game, state)
     return game
 
 
@@ -160,12 +163,19 @@ def check(root: Path, paths: Iterable[Path] | None = None) -> list[OrderFile]:
 class Rejected(CampaignError):
     """Resolution refused because order files have errors; carries the checked files for display."""
 
-    def __init__(self, files: list[OrderFile]) -> None:
+    def __init__(self, files: list[OrderFile], *, not_due: str = "") -> None:
         bad = [f.path for f in files if not f.ok]
-        super().__init__(
-            f"the turn was not resolved: {len(bad)} order file(s) have errors ({', '.join(bad)})",
-            "fix them (campaign check shows each problem) or remove them, then resolve again",
-        )
+        listed = f"{len(bad)} order file(s) have errors ({', '.join(bad)})"
+        if not_due:  # found early, so the GM hears of it before the deadline rather than at it
+            super().__init__(
+                f"{not_due}, but {listed}: the turn cannot be resolved until they are fixed",
+                "fix them (campaign check shows each problem), or revert the merge that brought them in",
+            )
+        else:
+            super().__init__(
+                f"the turn was not resolved: {listed}",
+                "fix them (campaign check shows each problem) or remove them, then resolve again",
+            )
         self.files = files
 
 

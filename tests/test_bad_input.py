@@ -121,7 +121,8 @@ def test_bad_file_is_located_and_changes_nothing(name: str, campaign: Path, run)
     ]
     assert located and fragment in located[0], out
     assert "fix:" in out, out
-    assert "red.yaml: 0 orders accepted" in out
+    summary = out.splitlines()[-1]  # what would happen, counted: nothing goes through as it stands
+    assert summary.startswith("red.yaml: ") and ("rejected (" in summary or "0 orders accepted" in summary)
     code, _, err = run("resolve", "--root", campaign)
     assert code == 1 and "the turn was not resolved" in err and f"orders/red.yaml:{line}:{col}" in err
     assert tree_bytes(campaign) == before
@@ -151,3 +152,36 @@ def test_gm_orders_are_checked_too(campaign: Path, run) -> None:
     )
     code, out, _ = run("check", "--root", campaign)
     assert code == 1 and "orders/gm.yaml:6:14: error: unknown faction 'purple'" in out
+
+
+def test_an_invalid_order_is_echoed_as_understood_then_its_error(campaign: Path, run) -> None:
+    (campaign / "orders/red.yaml").write_text(
+        HEAD + f"orders:\n  - action: recruit\n    settlement: {red_capital(campaign)}\n    class: troops\n"
+        "    name: Pikes\n    trait: long spears\n"
+        "  - action: build\n    army: '9'\n    type: farming\n    name: Newby\n"
+        "  - action: upgrade\n    settlement: Nowhere\n"
+    )
+    code, out, _ = run("check", "--root", campaign)
+    assert code == 1
+    lines = out.splitlines()
+    build = lines.index("  2. build: army 9; type farming; name Newby")
+    assert lines[build + 1].startswith("     orders/red.yaml:11:11: error: you have no army '9'")
+    assert lines[build + 2].strip().startswith("fix: ")
+    assert "  3. upgrade: settlement Nowhere" in lines
+    assert "(not understood)" not in out
+    assert lines[-1] == "red.yaml: 1 order accepted, 2 rejected (2 errors), 0 warnings"
+
+
+def test_every_warning_has_a_fix_line(campaign: Path, run) -> None:
+    capital = red_capital(campaign)
+    (campaign / "orders/red.yaml").write_text(
+        HEAD + f"orders:\n  - action: recruit\n    settlement: {capital}\n    class: elite\n    name: Guard\n"
+        "  - action: defend\n    army: '1'\n"
+    )
+    code, out, _ = run("check", "--root", campaign)
+    assert code == 0, out
+    lines = [line.strip() for line in out.splitlines()]
+    warnings = [i for i, line in enumerate(lines) if ": warning: " in line]
+    assert len(warnings) == 3, out  # unspent stat points, no trait, defending inside a settlement
+    for i in warnings:
+        assert lines[i + 1].startswith("fix: ") and len(lines[i + 1]) > len("fix: "), lines[i]

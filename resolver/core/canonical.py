@@ -20,11 +20,14 @@ from typing import Any
 
 import yaml
 
+from . import text as player_text
+
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # Text that stays unquoted: it starts with a letter and cannot be read back as anything but text.
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*")
 _RESERVED = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _scalar(value: Any) -> str:
@@ -43,8 +46,12 @@ def _scalar(value: Any) -> str:
     if isinstance(value, str):
         if _PLAIN.fullmatch(value) and value.lower() not in _RESERVED:
             return value
-        # A JSON string is a valid YAML double-quoted scalar with the same meaning.
-        return json.dumps(value, ensure_ascii=False)
+        if _SURROGATE.search(value):
+            raise ValueError(f"canonical YAML has no place for a lone surrogate in {value!r}")
+        # A JSON string is a valid YAML double-quoted scalar with the same meaning. JSON leaves
+        # DEL, C1 controls, noncharacters and line separators raw, which YAML forbids or folds:
+        # those are escaped too, so whatever text reaches the state, its reader reads it back.
+        return player_text.escape_refused(json.dumps(value, ensure_ascii=False))
     raise TypeError(f"canonical YAML holds plain data only, not {type(value).__name__}")
 
 
@@ -97,7 +104,14 @@ def dump(data: Any) -> bytes:
 
 def load(raw: bytes | str) -> Any:
     """Load trusted, engine-written YAML (state, world, archives)."""
-    return yaml.load(raw, Loader=_Loader)
+    try:
+        return yaml.load(raw, Loader=_Loader)
+    except yaml.reader.ReaderError:
+        # Earlier writers left DEL, C1 controls and noncharacters raw inside quoted text,
+        # which the reader refuses. The writer quotes every non-ASCII text, so escaping them
+        # in place gives back exactly the text that was meant, and the campaign stays readable.
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        return yaml.load(player_text.escape_refused_in_file(text), Loader=_Loader)
 
 
 def digest(raw: bytes) -> str:

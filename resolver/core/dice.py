@@ -23,7 +23,7 @@ Expressions:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +74,51 @@ class Expression:
             target_cmp=m["tcmp"],
             target=int(m["target"]) if m["target"] is not None else None,
         )
+
+
+_SEGMENT = re.compile(r"[A-Za-z0-9_.:-]+")
+
+
+class RollLabel(str):
+    """A roll label built by :func:`roll_label`; the turn context takes no other kind of label."""
+
+    __slots__ = ()
+
+
+LabelPart = str | int | list[str] | tuple[str, ...] | set[str] | frozenset[str]
+
+
+def roll_label(*parts: LabelPart) -> RollLabel:
+    """Join stable identities into a roll label, e.g. ``battle/D4/red:o2/blue+red/r1/red-u3/1``.
+
+    A label may hold only what cannot change when an unrelated faction changes its orders: the turn,
+    a tile, faction, army and unit ids, an order's number in its own faction's file, a round. Counters
+    of earlier events are exactly what must never appear, and nothing here can tell a counter from an
+    id, so the callers name their parts; this helper makes the spelling canonical and refuses parts
+    that cannot be spelt canonically (floats, booleans, empty or separator-bearing text). A collection
+    (the two sides of a battle) is sorted, so the order its members were found in does not matter.
+    """
+    if not parts:
+        raise ValueError("a roll label needs at least one part")
+    return RollLabel("/".join(_label_segment(part) for part in parts))
+
+
+def _label_segment(part: LabelPart) -> str:
+    if isinstance(part, RollLabel):
+        return str(part)  # already canonical: a label extended by further parts
+    if isinstance(part, (bool, float)):
+        raise TypeError(f"roll label parts are ids or whole numbers, not {type(part).__name__}: {part!r}")
+    if isinstance(part, int):
+        return str(part)
+    if isinstance(part, str):
+        if not _SEGMENT.fullmatch(part):
+            raise ValueError(f"roll label part {part!r} must be letters, digits and _ . : - only")
+        return part
+    if isinstance(part, (list, tuple, set, frozenset)):
+        if not part or any(isinstance(member, Collection) and not isinstance(member, str) for member in part):
+            raise ValueError(f"a roll label collection holds one or more plain ids: {part!r}")
+        return "+".join(sorted({_label_segment(member) for member in part}))
+    raise TypeError(f"roll label parts are ids or whole numbers, not {type(part).__name__}: {part!r}")
 
 
 def _meets(value: int, cmp: str, bound: int) -> bool:

@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from . import text as player_text
 from .issues import Issue
-from .yamlsafe import Located, Path
+from .yamlsafe import Located, Path, refused_character_issue
 
 Kind = Literal["text", "int", "bool", "choice", "list", "counts", "mapping"]
 
@@ -30,6 +31,7 @@ class Field:
     maximum: int | None = None
     items: Literal["text", "choice"] = "text"  # element kind of a "list"
     max_length: int = 2000  # characters, for text
+    multiline: bool = False  # text that may hold line breaks and tabs (narrations, notes); names never do
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,11 @@ class FieldChecker:
                 order=order,
             )
             return False, None
+        index = player_text.first_refused(value, multiline=f.multiline)
+        if index is not None:
+            line, col = self.located.pos(path)
+            self.issues.append(refused_character_issue(self.file, line, col, value, index, order))
+            return False, None
         if choices and value not in choices:
             self.error(path, f"'{value}' is not a valid {f.name}", choice_hint(value, choices), order=order)
             return False, None
@@ -202,10 +209,20 @@ class FieldChecker:
 
     def _range(self, f: Field, value: int, path: Path, order: int) -> tuple[bool, Any]:
         if f.minimum is not None and value < f.minimum:
-            self.error(path, f"'{f.name}' must be at least {f.minimum}, got {value}", order=order)
+            self.error(
+                path,
+                f"'{f.name}' must be at least {f.minimum}, got {value}",
+                f"write {f.minimum} or more",
+                order=order,
+            )
             return False, None
         if f.maximum is not None and value > f.maximum:
-            self.error(path, f"'{f.name}' must be at most {f.maximum}, got {value}", order=order)
+            self.error(
+                path,
+                f"'{f.name}' must be at most {f.maximum}, got {value}",
+                f"write {f.maximum} or less",
+                order=order,
+            )
             return False, None
         return True, value
 

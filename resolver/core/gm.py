@@ -7,7 +7,8 @@ becomes an event, so the archive shows each intervention.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .fields import ActionSpec, Field, choice_hint
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 _FACTION = Field("faction", "text", "The faction concerned.", required=True)
 _VISIBILITY = Field("to", "list", "Factions who see it; leave out for a public event.")
+_REASON = Field("reason", "text", "Why, told in the chronicle and the faction's report.", max_length=400)
 
 
 def actions(game: Game) -> dict[str, ActionSpec]:
@@ -29,12 +31,13 @@ def actions(game: Game) -> dict[str, ActionSpec]:
         _FACTION,
         Field("resource", "choice", "Which stock.", required=True, choices=stock),
         Field("amount", "int", "How much.", required=True, minimum=1),
-        Field("reason", "text", "Why, for the chronicle."),
+        _REASON,
     )
     item_fields = (
         _FACTION,
         Field("item", "text", "The item's name.", required=True),
         Field("count", "int", "How many.", default=1, minimum=1),
+        _REASON,
     )
     specs = [
         ActionSpec(
@@ -79,7 +82,7 @@ def actions(game: Game) -> dict[str, ActionSpec]:
             "Tell of an event in the chronicle.",
             (
                 Field("headline", "text", "A short title.", required=True, max_length=120),
-                Field("text", "text", "What happened.", max_length=4000),
+                Field("text", "text", "What happened.", max_length=4000, multiline=True),
                 Field("place", "text", "Where (a location id)."),
                 _VISIBILITY,
             ),
@@ -91,7 +94,9 @@ def actions(game: Game) -> dict[str, ActionSpec]:
             (
                 _FACTION,
                 Field("subject", "text", "What is ruled on, e.g. advancement:irrigation.", required=True),
-                Field("ruling", "text", "The ruling in words, for the chronicle.", required=True),
+                Field(
+                    "ruling", "text", "The ruling in words, for the chronicle.", required=True, multiline=True
+                ),
                 Field("grants", "mapping", "The mechanical effect, as the ruleset understands it."),
             ),
             cost="GM",
@@ -100,9 +105,65 @@ def actions(game: Game) -> dict[str, ActionSpec]:
     return {s.name: s for s in specs}
 
 
+def examples(game: Game, state: State) -> list[dict[str, Any]]:
+    """One example of every GM order for the GM's template, naming this campaign's own factions, stocks
+    and pieces so each example reads as something the GM could send."""
+    faction = game.factions[0] if game.factions else "FACTION"
+    stock = next(iter(game.ruleset.stock_names(game)), "STOCK")
+    kind, piece_id, piece = next(
+        (
+            (kind, pid, dict(data))
+            for kind, collection in game.ruleset.entity_kinds.items()
+            for pid, data in sorted(state.get(collection, {}).items())
+        ),
+        ("KIND", "ID", {}),
+    )
+    piece.pop("id", None)
+    # The shape of a real piece, kept short: one element of each list (an army's first unit, say).
+    piece = {key: value[:1] if isinstance(value, list) else value for key, value in piece.items()}
+    subjects = game.ruleset.judgement_subjects(game, state, faction)
+    narrate: dict[str, Any] = {"action": "narrate", "headline": "A storm comes in from the sea"}
+    narrate["text"] = "Roads flood and the harvest is late."
+    if piece.get("location"):
+        narrate["place"] = piece["location"]
+    return [
+        {"action": "grant", "faction": faction, "resource": stock, "amount": 5,
+         "reason": "A salt caravan pays tribute"},
+        {"action": "take", "faction": faction, "resource": stock, "amount": 2,
+         "reason": "Floods spoil the stores"},
+        {"action": "give_item", "faction": faction, "item": "silver chalice", "count": 1,
+         "reason": "Found in the old crypt"},
+        {"action": "take_item", "faction": faction, "item": "silver chalice",
+         "reason": "Stolen in the night"},
+        {"action": "modifier", "target": faction, "name": "defence", "value": 1},
+        {"action": "place", "kind": kind, "id": f"{piece_id}-gm", "data": piece},
+        {"action": "remove", "kind": kind, "id": piece_id},
+        narrate,
+        {"action": "narrate", "headline": "A secret letter", "text": "Only its reader knows what it says.",
+         "to": [faction]},
+        {"action": "judge", "faction": faction, "subject": subjects[0] if subjects else "SUBJECT",
+         "ruling": "What the GM decides, in words for the chronicle"},
+    ]  # fmt: skip
+
+
 def _find_piece(game: Game, state: State, kind: str, piece: str) -> Mapping[str, Any] | None:
     collection = game.ruleset.entity_kinds.get(kind, "")
     return state.get(collection, {}).get(piece)
+
+
+def unstorable(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """Where data read from YAML holds what the state cannot: the canonical writer takes plain
+    text, whole numbers, finite numbers, booleans, null, lists and mappings, nothing else."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from unstorable(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from unstorable(item, (*path, index))
+    elif isinstance(value, float) and not math.isfinite(value):
+        yield path, f"{value!r} is not a number the state can hold"
+    elif value is not None and not isinstance(value, str | int | float):
+        yield path, f"{value!s} is a {type(value).__name__}, which the state cannot hold; quote it as text"
 
 
 def check(game: Game, state: State, of: OrderFile) -> None:
@@ -117,7 +178,10 @@ def check(game: Game, state: State, of: OrderFile) -> None:
             have = account.get(key, 0)
             if have < o["amount"]:
                 of.warn(
-                    o, "amount", f"{o['faction']} has only {have} {o['resource']}; the take stops at zero"
+                    o,
+                    "amount",
+                    f"{o['faction']} has only {have} {o['resource']}; the take stops at zero",
+                    f"take at most {have}, or leave it if emptying the stock is what you mean",
                 )
         elif o.action == "modifier":
             target = o["target"]
@@ -130,8 +194,12 @@ def check(game: Game, state: State, of: OrderFile) -> None:
         elif o.action == "place":
             if _find_piece(game, state, o["kind"], o["id"]) is not None:
                 of.error(o, "id", f"there is already a {o['kind']} '{o['id']}'", "choose a new id")
-            for problem in game.ruleset.check_entity(o["kind"], o["data"], game, state):
-                of.error(o, "data", problem)
+            bad = list(unstorable(o["data"]))
+            for where, problem in bad:
+                of.error(o, ("data", *where), problem, "write a whole number, or text in quotes")
+            if not bad:
+                for problem in game.ruleset.check_entity(o["kind"], o["data"], game, state):
+                    of.error(o, "data", problem, f"correct the {o['kind']}'s fields under 'data'")
         elif o.action == "remove":
             if _find_piece(game, state, o["kind"], o["id"]) is None:
                 of.error(o, "id", f"there is no {o['kind']} '{o['id']}'", "check the id in the state")
@@ -148,9 +216,44 @@ def check(game: Game, state: State, of: OrderFile) -> None:
                 of.error(o, "subject", f"nothing of {o['faction']} awaits a ruling on '{o['subject']}'", hint)
             for problem in game.ruleset.judgement_problems(game, o["subject"], o.get("grants") or {}):
                 of.error(o, "grants", problem)
-        of.echo[o.number] = f"GM {o.action}: " + ", ".join(
-            f"{k}={v}" for k, v in o.args.items() if k != "action"
+        of.echo[o.number] = sentence(game, state, o.args)
+
+
+def sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
+    """A GM order in words, as the check echoes it: what the GM will do, to whom, and why."""
+    action = order["action"]
+    who = f"{game.name_of(order['faction'])} ({order['faction']})" if "faction" in order else ""
+    why = f": {order['reason']}" if order.get("reason") else ""
+    if action in ("grant", "take", "give_item", "take_item"):
+        giving = action in ("grant", "give_item")
+        what = (
+            f"{order['amount']} {order['resource']}"
+            if "amount" in order
+            else f"{order['count']} × {order['item']}"
         )
+        return f"{'give' if giving else 'take'} {what} {'to' if giving else 'from'} {who}{why}"
+    if action == "modifier":
+        if not order["value"]:
+            return f"remove the modifier '{order['name']}' from {order['target']}"
+        return f"set the modifier '{order['name']}' of {order['target']} to {order['value']:+d}"
+    if action == "place":
+        data = order["data"]
+        # The echo also describes refused orders, whose fields may be of any type.
+        location, owner_id = data.get("location"), data.get("owner")
+        where = f" at {game.place_label(location)}" if isinstance(location, str) and location else ""
+        owner = f" for {game.name_of(owner_id)}" if isinstance(owner_id, str) and owner_id else ""
+        return f"place {order['kind']} '{order['id']}'{where}{owner}"
+    if action == "remove":
+        piece = _find_piece(game, state, order["kind"], order["id"]) or {}
+        known = [str(piece[k]) for k in ("name",) if piece.get(k)]
+        if piece.get("location"):
+            known.append(f"at {game.place_label(piece['location'])}")
+        return f"remove {order['kind']} '{order['id']}'" + (f" ({' '.join(known)})" if known else "")
+    if action == "narrate":
+        seen = ", ".join(game.name_of(f) for f in order.get("to") or []) or "everyone"
+        where = f" at {game.place_label(order['place'])}" if order.get("place") else ""
+        return f"tell the chronicle “{order['headline']}”{where}, seen by {seen}"
+    return f"rule on {order['subject']} for {who}: {order['ruling']}"  # judge
 
 
 def run_phase(ctx: TurnContext, state: State) -> State:
@@ -180,8 +283,15 @@ def run_phase(ctx: TurnContext, state: State) -> State:
             items[a["item"]] = have + count if o.action == "give_item" else have - count
             if not items[a["item"]]:
                 del items[a["item"]]
+            # Older archives have no reason on item events; one is recorded only when the GM gave it.
+            why = {"reason": a["reason"]} if a.get("reason") else {}
             ctx.emit(
-                f"gm_{o.action}", actors=[a["faction"]], faction=a["faction"], item=a["item"], count=count
+                f"gm_{o.action}",
+                actors=[a["faction"]],
+                faction=a["faction"],
+                item=a["item"],
+                count=count,
+                **why,
             )
         elif o.action == "modifier":
             target = state["factions"].get(a["target"]) or next(

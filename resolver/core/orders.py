@@ -26,12 +26,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import text as player_text
 from .canonical import digest
 from .fields import ActionSpec, FieldChecker, action_schema, choice_hint, suggest
 from .issues import Issue
-from .yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml
+from .yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, refused_character_issue
 
 ENVELOPE_KEYS = ("campaign", "turn", "faction", "orders", "press", "rumors")
+# The limits of one order file, the same in every ruleset (the README lists them). The counts keep
+# a file's cost to check and resolve bounded; the lengths keep the newspaper readable.
+ORDERS_PER_FILE = 500
+ARTICLES_PER_FILE = 10
+RUMORS_PER_FILE = 10
 HEADLINE_MAX = 120
 ARTICLE_MAX = 4000
 RUMOR_MAX = 400
@@ -74,6 +80,9 @@ class OrderFile:
     issues: list[Issue] = field(default_factory=list)
     located: Located | None = None
     echo: dict[int, str] = field(default_factory=dict)  # order number -> how the engine understood it
+    written: list[Order] = field(default_factory=list)  # every order with a known action, valid or not
+    actions_written: dict[int, str] = field(default_factory=dict)  # order number -> action, as written
+    checked: bool = False  # the orders were checked against the state (the envelope was right)
 
     @property
     def digest(self) -> str:
@@ -108,17 +117,71 @@ class OrderFile:
     def error(self, order: Order | None, name: FieldPath, message: str, hint: str = "") -> None:
         self._add("error", order, name, message, hint)
 
-    def warn(self, order: Order | None, name: FieldPath, message: str, hint: str = "") -> None:
+    def warn(self, order: Order | None, name: FieldPath, message: str, hint: str) -> None:
+        """A warning always says what to do about it: ``hint`` is required."""
         self._add("warning", order, name, message, hint)
 
+    def understood(self, order: Order) -> str:
+        """How the engine read an order: the ruleset's sentence, or else its fields in words (an order
+        whose check stopped at an error was still read; only its meaning on the map is unknown)."""
+        return self.echo.get(order.number) or describe_fields(order)
+
+    def echo_lines(self) -> list[str]:
+        """Every order as the engine read it, each followed by its own problems, then the file's."""
+        lines: list[str] = []
+        written = {order.number: order for order in self.written}
+        for number, action in sorted(self.actions_written.items()):
+            order = written.get(number)
+            text = self.understood(order) if order else "not an order the engine knows"
+            lines.append(f"{number}. {action}: {text}")
+            for issue in self.issues:
+                if issue.order == number:
+                    lines.extend("   " + line for line in issue.format().splitlines())
+        for issue in self.issues:
+            if issue.order not in self.actions_written:
+                lines.extend(issue.format().splitlines())
+        return lines
+
     def summary(self) -> str:
-        accepted = len(self.orders) if self.ok else 0
-        e, w = len(self.errors), len(self.warnings)
+        """What would happen to the file's orders, counted: accepted, rejected and why."""
         name = self.path.rsplit("/", 1)[-1]
-        return (
-            f"{name}: {accepted} order{'s' if accepted != 1 else ''} accepted, "
-            f"{e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}"
-        )
+        rejected = {i.order for i in self.errors if i.order is not None}
+        in_file = sum(1 for i in self.errors if i.order is None or i.order not in self.actions_written)
+        total = max(len(self.actions_written), len(rejected))
+        warnings = _count(len(self.warnings), "warning")
+        if self.errors and not self.checked and total:
+            return (
+                f"{name}: 0 orders accepted, {_count(total, 'order')} not checked "
+                f"({_count(len(self.errors), 'error')} in the file), {warnings}"
+            )
+        accepted = f"{name}: {_count(total - len(rejected), 'order')} accepted"
+        if not self.errors or not total:
+            return f"{accepted}, {_count(len(self.errors), 'error')}, {warnings}"
+        parts = [accepted]
+        if rejected:
+            parts.append(f"{len(rejected)} rejected ({_count(len(self.errors) - in_file, 'error')})")
+        if in_file:
+            parts.append(f"{_count(in_file, 'error')} outside the orders")
+        return ", ".join([*parts, warnings])
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(_words(item) for item in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key} {_words(item)}" for key, item in value.items())
+    return str(value)
+
+
+def describe_fields(order: Order) -> str:
+    """An order's fields in words, for an order the ruleset gave no sentence: 'army 1; path NW, N'."""
+    return "; ".join(f"{key} {_words(value)}" for key, value in order.args.items() if key != "action")
 
 
 @dataclass(frozen=True)
@@ -172,6 +235,8 @@ def parse_order_file(
             ("orders",), "'orders' must be a list of '- action: …' items", "start each order with '- action:'"
         )
         raw_orders = []
+    if not _within_cap(checker, "orders", raw_orders, ORDERS_PER_FILE, "orders"):
+        raw_orders = []
     for i, item in enumerate(raw_orders):
         path_i = ("orders", i)
         if not isinstance(item, dict):
@@ -179,9 +244,12 @@ def parse_order_file(
                 path_i,
                 f"order {i + 1} must be a mapping that starts with 'action:'",
                 "write it as '- action: NAME' followed by its fields",
+                order=i + 1,
             )
+            of.actions_written[i + 1] = "?"
             continue
         action = item.get("action")
+        of.actions_written[i + 1] = str(action) if isinstance(action, str | int) else "?"
         if not isinstance(action, str):
             checker.error(
                 path_i,
@@ -199,7 +267,8 @@ def parse_order_file(
             )
             continue
         values = checker.check_action(specs[action], item, path_i, i + 1)
-        of.orders.append(Order(number=i + 1, action=action, args=values))
+        of.written.append(Order(number=i + 1, action=action, args=values))
+        of.orders.append(of.written[-1])
     _check_press(of, data, checker)
     of.issues.extend(checker.issues)
     # Orders with field errors are dropped above; a file with any error is rejected as a whole
@@ -257,6 +326,8 @@ def _check_press(of: OrderFile, data: dict, checker: FieldChecker) -> None:
     if not isinstance(press, list):
         checker.error(("press",), "'press' must be a list of articles with a headline and a body")
         press = []
+    if not _within_cap(checker, "press", press, ARTICLES_PER_FILE, "press articles"):
+        press = []
     for i, item in enumerate(press):
         where = ("press", i)
         if not isinstance(item, dict) or set(item) - {"headline", "body"} or "headline" not in item:
@@ -277,10 +348,17 @@ def _check_press(of: OrderFile, data: dict, checker: FieldChecker) -> None:
                 "shorten the article",
             )
             continue
+        index = player_text.first_refused(headline)
+        if index is not None:  # a headline is one line; the body may have many
+            line, col = checker.located.pos((*where, "headline"))
+            checker.issues.append(refused_character_issue(checker.file, line, col, headline, index))
+            continue
         of.press.append(Article(headline.strip(), body.strip()))
     rumors = data.get("rumors") or []
     if not isinstance(rumors, list):
         checker.error(("rumors",), "'rumors' must be a list of short texts")
+        rumors = []
+    if not _within_cap(checker, "rumors", rumors, RUMORS_PER_FILE, "rumours"):
         rumors = []
     for i, rumor in enumerate(rumors):
         if not isinstance(rumor, str) or len(rumor) > RUMOR_MAX:
@@ -291,6 +369,17 @@ def _check_press(of: OrderFile, data: dict, checker: FieldChecker) -> None:
             )
             continue
         of.rumors.append(rumor.strip())
+
+
+def _within_cap(checker: FieldChecker, key: str, items: list[Any], cap: int, what: str) -> bool:
+    if len(items) <= cap:
+        return True
+    checker.error(
+        (key,),
+        f"the file has {len(items)} {what}; an order file holds at most {cap}",
+        f"keep the {cap} that matter most",
+    )
+    return False
 
 
 def order_file_schema(
@@ -319,10 +408,15 @@ def order_file_schema(
                 "enum": [*factions, GM],
                 "description": "Your faction id; it must match the file name.",
             },
-            "orders": {"type": "array", "description": "Your orders, carried out in this order."},
+            "orders": {
+                "type": "array",
+                "maxItems": ORDERS_PER_FILE,
+                "description": "Your orders, carried out in this order.",
+            },
             "press": {
                 "type": "array",
                 "description": "Signed articles for the campaign newspaper.",
+                "maxItems": ARTICLES_PER_FILE,
                 "items": {
                     "type": "object",
                     "required": ["headline"],
@@ -336,6 +430,7 @@ def order_file_schema(
             "rumors": {
                 "type": "array",
                 "description": "Anonymous rumours for the newspaper.",
+                "maxItems": RUMORS_PER_FILE,
                 "items": {"type": "string", "maxLength": RUMOR_MAX},
             },
         },

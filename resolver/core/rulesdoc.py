@@ -8,6 +8,7 @@ values and are escaped when rendered.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,40 @@ def words(key: str) -> str:
     """'max_rounds' -> 'Max rounds'."""
     text = str(key).replace("_", " ").strip()
     return text[:1].upper() + text[1:]
+
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number_word(count: Any) -> str:
+    """A small count in words for prose ('three action points'), larger ones in digits."""
+    number = int(count)
+    return NUMBER_WORDS[number] if 0 <= number < len(NUMBER_WORDS) else str(number)
+
+
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*)\}")
+
+
+def fill(text: str, rules: Mapping[str, Any]) -> str:
+    """Prose kept in the rules data (house-rule notes, trait summaries) names its numbers as
+    ``{combat.max_rounds}``; they are read from the effective rules, so a house rule changes the prose
+    too. A placeholder that names no number is left as written."""
+
+    def value(match: re.Match[str]) -> str:
+        node: Any = rules
+        for key in match.group(1).split("."):
+            if not isinstance(node, Mapping):
+                return match.group(0)
+            node = node.get(int(key) if key.isdigit() and int(key) in node else key)
+        return match.group(0) if node is None or isinstance(node, Mapping | list) else str(node)
+
+    return _PLACEHOLDER.sub(value, str(text))
+
+
+def filled_notes(rules: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The ruleset's house-rule notes with their numbers filled in from the effective rules."""
+    notes = [n for n in rules.get("house_rules", []) or [] if isinstance(n, Mapping)]
+    return [{**note, "text": fill(str(note.get("text", "")), rules)} for note in notes]
 
 
 def flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:

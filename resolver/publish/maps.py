@@ -1,9 +1,16 @@
 """The interactive world map: one folium page for the whole campaign, with a turn slider.
 
-Terrain is drawn once by folium as GeoJSON polygons; what stands on the map (the
-ruleset's ``map_pieces``) is stored per turn as compact data and drawn by
-``campaign-map.js``, which the slider re-runs for the chosen turn. Pages embed the same
-file in an iframe with ``#turn=N``, so a chronicle of 500 turns shares one map file.
+folium lays out the page and loads Leaflet; everything drawn on the map (the terrain
+polygons, named places, and what stands on the map, the ruleset's ``map_pieces``, per
+turn) is compact JSON data drawn by ``campaign-map.js``, which the slider re-runs for the
+chosen turn. Pages embed the same file in an iframe with ``#turn=N``, so a chronicle of
+500 turns shares one map file.
+
+No name ever passes through folium: branca renders what a folium element outputs a second
+time, as the *source* of a new, unsandboxed Jinja template, so a settlement called
+``{{ 6*7 }}`` would print 42 and one called ``{{`` would break the build. The data is
+written into the finished page instead (``DATA_ID``), as JSON that the script reads and
+shows with ``textContent``.
 
 Offline: Leaflet comes from the ``xstatic-leaflet`` package (the version folium pins) and
 is copied into the site; folium's CDN links (jQuery, Bootstrap, Font Awesome) are dropped,
@@ -15,7 +22,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -121,6 +127,12 @@ def map_data(history: History) -> dict[str, Any]:
     for loc in world.locations.values():
         if loc.place:
             places.append([loc.place, loc.center[1], loc.center[0], loc.label != loc.place])
+    terrains = list(dict.fromkeys(loc.terrain for loc in world.locations.values()))
+    tiles = [
+        # [[lat, lng], ...], tile label, index in "terrains", place name ("" for none)
+        [[[y, x] for x, y in loc.polygon], loc.label, terrains.index(loc.terrain), loc.place or ""]
+        for loc in world.locations.values()
+    ]
     xmin, ymin, xmax, ymax = world.bounds()
     return {
         "bounds": [[ymin, xmin], [ymax, xmax]],
@@ -131,9 +143,8 @@ def map_data(history: History) -> dict[str, Any]:
         "labels": {loc: world[loc].label for loc in sorted(used)},
         "places": places,
         "kinds": list(kinds),
-        "terrains": [
-            [t, terrain_color(t)] for t in dict.fromkeys(loc.terrain for loc in world.locations.values())
-        ],
+        "terrains": [[t, terrain_color(t)] for t in terrains],
+        "tiles": tiles,
         "strings": list(strings),
         "turns": turns,
         "pieces": pieces,
@@ -146,29 +157,34 @@ def script_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+DATA_ID = "campaign-map-data"
+_DATA_SLOT = "</head>"
+
+
 class _CampaignLayer(MacroElement):
-    """Hands the per-turn data to campaign-map.js, which draws pieces, slider and legend."""
+    """Starts campaign-map.js on the folium map. Its template holds no data at all: branca renders a
+    MacroElement's output again as template source, so the data goes into the page after rendering."""
 
     _template = Template(
         """
         {% macro script(this, kwargs) %}
-        campaignMap({{ this._parent.get_name() }}, {{ this.data }});
+        var data = JSON.parse(document.getElementById("DATA_ID").textContent);
+        campaignMap({{ this._parent.get_name() }}, data);
         {% endmacro %}
-        """
+        """.replace("DATA_ID", DATA_ID)
     )
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
+    def __init__(self) -> None:
         super().__init__()
         self._name = "CampaignLayer"
         self._id = "pieces"
-        self.data = script_json(data)
 
 
 def world_map_html(history: History, assets: str, title: str) -> str:
     """The map page. ``assets`` is the relative URL of the site's campaign assets folder."""
     world = history.game.world
     xmin, ymin, xmax, ymax = world.bounds()
-    figure = Figure(title=escape(title))  # branca prints the title as it is
+    figure = Figure(title=escape(title))  # branca prints the title as it is (a value, not template source)
     figure._id = "figure"
     fmap = folium.Map(
         crs="Simple",
@@ -189,27 +205,8 @@ def world_map_html(history: History, assets: str, title: str) -> str:
         ("campaign_map_css", f"{assets}/campaign-map.css"),
     ]
     figure.add_child(fmap)
-    terrain = folium.GeoJson(
-        _terrain_geojson(world),
-        name="Terrain",
-        style_function=lambda f: {
-            "fillColor": terrain_color(f["properties"]["terrain"]),
-            "fillOpacity": 1.0,
-            "color": "#6b6256",
-            "weight": 0.6,
-            "opacity": 0.5,
-        },
-        highlight_function=lambda f: {"weight": 2.5, "opacity": 1.0, "color": "#222222"},
-        tooltip=folium.GeoJsonTooltip(
-            fields=["label", "terrain", "place"], aliases=["Tile", "Terrain", "Place"], labels=True
-        ),
-        smooth_factor=0,
-    )
-    terrain._id = "terrain"
-    terrain.add_to(fmap)
-    layer = _CampaignLayer(map_data(history))
-    layer.add_to(fmap)
-    script = Element(f'<script src="{assets}/campaign-map.js"></script>')
+    _CampaignLayer().add_to(fmap)
+    script = Element(f'<script src="{escape(assets)}/campaign-map.js"></script>')
     script._id = "script"
     figure.header.add_child(script, name="campaign_map_js")
     # No icon of its own: without this line the browser asks the server for /favicon.ico.
@@ -218,17 +215,9 @@ def world_map_html(history: History, assets: str, title: str) -> str:
     # Let readers zoom the page on phones (folium forbids it), and say the page's language.
     html = html.replace(", maximum-scale=1.0, user-scalable=no", "")
     html = html.replace("<html>", '<html lang="en">', 1)
-    return "\n".join(line.rstrip() for line in html.splitlines() if line.strip()) + "\n"
-
-
-def _terrain_geojson(world: World) -> dict[str, Any]:
-    collection = world.to_geojson()
-    for feature in collection["features"]:
-        props = feature["properties"]
-        # folium's tooltip writes these with innerHTML: escape them, and show "—" for no place.
-        feature["properties"] = {
-            "label": escape(str(props["label"])),
-            "terrain": escape(str(props["terrain"])),
-            "place": escape(str(props["place"])) if props.get("place") else "—",
-        }
-    return collection
+    html = "\n".join(line.rstrip() for line in html.splitlines() if line.strip()) + "\n"
+    # Only now, past every template, the data: JSON that cannot end its <script> element.
+    if html.count(_DATA_SLOT) != 1:
+        raise RuntimeError(f"folium's page has no single {_DATA_SLOT} to put the map data before")
+    data = f'<script type="application/json" id="{DATA_ID}">{script_json(map_data(history))}</script>\n'
+    return html.replace(_DATA_SLOT, data + _DATA_SLOT)

@@ -24,7 +24,7 @@ from markupsafe import Markup
 from ..core.gm import actions as gm_actions
 from ..core.issues import CampaignError
 from ..core.orders import order_file_schema
-from ..core.rulesdoc import RulesSection, RulesTable, flatten, words
+from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
 from ..engine import ENGINE_PHASES
 from ..store import ENGINE_TEMPLATES, Store
 from . import plots, text
@@ -500,7 +500,7 @@ class SitePages:
 
     def rules(self) -> None:
         rules = self.game.rules
-        notes = [n for n in rules.get("house_rules", []) or [] if isinstance(n, Mapping)]
+        notes = filled_notes(rules)
         sections = self.game.ruleset.rules_sections(self.game)
 
         shown: set[int] = set()

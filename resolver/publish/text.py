@@ -4,14 +4,18 @@ Pages are Markdown, and player text (press, rumours, names of factions, settleme
 and units) must come out as text, never as HTML or Markdown. Two contexts exist:
 
 - Markdown text (headings, list items, paragraphs): HTML is escaped *and* every
-  character Markdown gives a meaning to is backslash-escaped, so ``![x](http://…)``
-  cannot become an image that loads from outside the site, and ``{: onclick=…}``
-  cannot become an attribute.
+  character Markdown gives a meaning to is escaped, so ``![x](http://…)`` cannot
+  become an image that loads from outside the site, and ``{: onclick=…}`` cannot
+  become an attribute.
 - Raw HTML blocks (tables, press articles, ``<pre>``): Markdown leaves their content
   alone, so HTML escaping alone is right there, and backslashes would show.
 
 The page templates escape for Markdown by default (``finalize``) and use ``|h`` inside
 HTML blocks; forgetting ``|h`` shows a stray backslash, never a hole.
+
+In both contexts the braces of player text become entities (``&#123;``), which show as braces:
+an extension or MkDocs plugin that reads pages as Jinja templates (mkdocs-macros, say, added to
+a GM's mkdocs.yml) finds no ``{{``, ``{%`` or ``{#`` to run, and attr_list no ``{:``.
 """
 
 from __future__ import annotations
@@ -23,9 +27,14 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..core.words import noun_plural, plural
+
+__all__ = ["dice_summary", "finalize", "h", "md", "noun_plural", "para", "plural", "roll_lines"]
+
 # Python-Markdown's backslash escapes (its ESCAPED_CHARS, with the tables extension's "|"); ">" is left to
-# HTML escaping, which turns it into an entity that cannot start a quote.
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|])")
+# HTML escaping, which turns it into an entity that cannot start a quote, and braces become entities.
+_BRACES = str.maketrans({"{": "&#123;", "}": "&#125;"})
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]()#+\-.!|])")
 
 
 def md(value: Any) -> Markup:
@@ -38,14 +47,14 @@ def md(value: Any) -> Markup:
         return Markup(str(value))
     text = " ".join(str(value).split())
     # Backslashes first, then entities: an entity's "#" must not be escaped.
-    return Markup(html.escape(_MD_SPECIAL.sub(r"\\\1", text), quote=True))
+    return Markup(html.escape(_MD_SPECIAL.sub(r"\\\1", text), quote=True).translate(_BRACES))
 
 
 def h(value: Any) -> Markup:
-    """Text for an HTML block or attribute: HTML escaped, nothing else."""
+    """Text for an HTML block or attribute: HTML escaped, and braces as entities (see above)."""
     if isinstance(value, Markup):
         return value
-    return Markup(html.escape("" if value is None else str(value), quote=True))
+    return Markup(html.escape("" if value is None else str(value), quote=True).translate(_BRACES))
 
 
 def para(value: Any) -> Markup:
@@ -58,10 +67,6 @@ def para(value: Any) -> Markup:
 def finalize(value: Any) -> Any:
     """Jinja ``finalize``: every plain value printed by a page template is Markdown-escaped."""
     return md(value) if not isinstance(value, Markup) else value
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def dice_summary(event: Mapping[str, Any]) -> str:
@@ -95,10 +100,3 @@ def roll_lines(event: Mapping[str, Any]) -> list[str]:
         faces = ", ".join(str(d) for d in r["dice"])
         lines.append(f"{r['expr']} → {faces}" + (f": {r['decided']}" if r.get("decided") else ""))
     return lines
-
-
-def noun_plural(word: str) -> str:
-    """'army' -> 'armies', 'settlement' -> 'settlements' (enough for piece kinds)."""
-    if word.endswith("y") and word[-2:-1] not in tuple("aeiou"):
-        return word[:-1] + "ies"
-    return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")

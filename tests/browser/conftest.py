@@ -6,6 +6,7 @@ a browser here. Without it these tests fail, with the command that installs it: 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import threading
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 
 from ..site.demo import DemoSite, demo_site
+from ..site.hostile import RULESETS, HostileSite, hostile_site
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--mute-audio"]
@@ -34,18 +36,46 @@ class Served:
     folder: Path
 
 
-@pytest.fixture(scope="session")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    site = demo_site(tmp_path_factory.getbasetemp() / "demo-site")
-    handler = functools.partial(_Quiet, directory=str(site.public))
+LOCAL_BASES: list[str] = []  # every server the tests started: the only places a page may load from
+
+
+@contextlib.contextmanager
+def serve(folder: Path) -> Iterator[str]:
+    """Serve a folder from 127.0.0.1 on a free port; yields the base URL."""
+    handler = functools.partial(_Quiet, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    LOCAL_BASES.append(base)
     try:
-        yield Served(site, f"http://127.0.0.1:{server.server_address[1]}/", site.public)
+        yield base
     finally:
+        LOCAL_BASES.remove(base)
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    site = demo_site(tmp_path_factory.getbasetemp() / "demo-site")
+    with serve(site.public) as base:
+        yield Served(site, base, site.public)
+
+
+@dataclass
+class HostileServed:
+    site: HostileSite
+    base: str
+
+
+@pytest.fixture(scope="session", params=RULESETS)
+def hostile_served(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[HostileServed]:
+    site = hostile_site(tmp_path_factory.getbasetemp() / "hostile-sites", request.param)
+    with serve(site.public) as base:
+        yield HostileServed(site, base)
 
 
 @pytest.fixture(scope="session")
@@ -84,7 +114,7 @@ def page(browser: Any, served: Served) -> Iterator[tuple[Any, Watch]]:
 
     def route(route: Any) -> None:
         url = route.request.url
-        if url.startswith(served.base) or url.startswith(("data:", "blob:", "about:")):
+        if url.startswith((served.base, *LOCAL_BASES)) or url.startswith(("data:", "blob:", "about:")):
             route.continue_()
         else:
             watch.outside.append(url)

@@ -2,7 +2,7 @@ from collections import Counter
 
 import pytest
 
-from resolver.core.dice import Dice, Expression, TurnSeed
+from resolver.core.dice import Dice, Expression, TurnSeed, roll_label
 from resolver.core.rng import Stream, derive_key
 
 
@@ -107,3 +107,30 @@ def test_rejection_sampling_is_unbiased_enough() -> None:
     counts = Counter(s.between(1, 6) for _ in range(60000))
     assert set(counts) == {1, 2, 3, 4, 5, 6}
     assert all(abs(n - 10000) < 500 for n in counts.values()), counts
+
+
+def test_roll_label_joins_stable_identities_canonically() -> None:
+    assert roll_label("battle", "D4", "red", "order", 2) == "battle/D4/red/order/2"
+    # The sides of a battle are a set: found in either order, they spell the same label.
+    assert roll_label("battle", {"red", "blue"}, ["red-a2", "blue-a1"]) == "battle/blue+red/blue-a1+red-a2"
+    assert roll_label("battle", ("blue", "red")) == roll_label("battle", ["red", "blue", "red"])
+    # A label extends a label without being re-checked part by part.
+    assert roll_label(roll_label("battle", "D4"), "r1", "u3", 1) == "battle/D4/r1/u3/1"
+
+
+@pytest.mark.parametrize(
+    "part",
+    [1.0, float("nan"), True, None, "", "a/b", "a+b", "two words", "é", [], [["nested"]], {"k": 1.5}],
+)
+def test_roll_label_refuses_parts_that_are_not_plain_ids(part) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        roll_label("battle", part)
+
+
+def test_turn_context_takes_only_labels_built_by_the_helper() -> None:
+    from resolver.engine import TurnContext
+
+    ctx = TurnContext(game=None, turn=4, date=None, dice=dice(), orders={}, posting_order=[])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        ctx.roll("battle1/red-a1", "1d10")  # type: ignore[arg-type]
+    assert ctx.roll(roll_label("battle", "D4"), "1d10").label == "t4/battle/D4"

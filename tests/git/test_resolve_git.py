@@ -48,7 +48,7 @@ def test_resolving_makes_one_commit_and_one_tag(world: Campaign) -> None:
     before = world.head()
     done = world.resolve("--if-due", "--commit")
     assert done.code == 0, done.err
-    assert "Turn 1 is due: every active faction has sent orders for turn 1." in done.out
+    assert "Turn 1 is due: every active faction has sent orders for turn 1; no GM orders" in done.out
     assert "Turn 1 resolved: commit" in done.out and "tag turn-1" in done.out
     assert world.git(world.ci, "rev-list", "--count", f"{before}..HEAD") == "1"
     assert world.git(world.ci, "log", "-1", "--format=%s|%an|%ae") == (
@@ -186,6 +186,48 @@ def test_a_paused_campaign_waits(make_world: Callable[..., Campaign]) -> None:
     done = world.resolve("--if-due", "--commit", now=AFTER_GRACE + timedelta(days=30))
     assert done.code == 0 and "The campaign is paused by the GM" in done.out
     assert world.tags() == []
+
+
+def test_a_broken_file_merged_past_the_check_is_reported_at_once(world: Campaign) -> None:
+    """The GM can merge past a red check; the next scheduled run says so, not only the deadline's."""
+    broken = (
+        "campaign: git-test\nturn: 1\nfaction: red\norders:\n  - action: move\n    army: '9'\n    path: [N]\n"
+    )
+    world.merge(world.pull_request("alice", "red-typo", {"orders/red.yaml": broken}))
+    before = world.head()
+    done = world.resolve("--if-due", "--commit", now=FRIDAY_DEADLINE - timedelta(days=2))
+    assert done.code == 1
+    assert "turn 1 is not due: no orders yet from blue, green, but 1 order file(s) have errors" in done.err
+    assert "orders/red.yaml:6:11: error: you have no army '9'" in done.err
+    assert "revert the merge" in done.err
+    assert world.head() == before and world.tags() == [] and status(world) == ""
+
+
+def test_without_gm_orders_an_early_turn_says_a_gm_pull_request_waits(world: Campaign) -> None:
+    for faction in ALL:
+        world.submit(faction)
+    done = world.resolve("--if-due", "--commit", now=FRIDAY_DEADLINE - timedelta(days=2))
+    assert done.code == 0 and world.tags() == ["turn-1"]
+    assert "no GM orders (orders/gm.yaml) are merged, so a GM pull request still open waits" in done.out
+
+
+def test_wait_for_gm_holds_an_early_turn_until_the_gm_file_is_merged(
+    make_world: Callable[..., Campaign],
+) -> None:
+    world = make_world(schedule={"wait_for_gm": True})
+    for faction in ALL:
+        world.submit(faction)
+    early = FRIDAY_DEADLINE - timedelta(days=2)
+    done = world.resolve("--if-due", "--commit", now=early)
+    assert done.code == 0 and world.tags() == []
+    assert "orders/gm.yaml is not merged yet and schedule.wait_for_gm is on" in done.out
+    gm_orders = (
+        "campaign: git-test\nturn: 1\nfaction: gm\norders:\n  - action: narrate\n    headline: Floods\n"
+    )
+    world.merge(world.pull_request("dora", "gm-t1", {"orders/gm.yaml": gm_orders}))
+    done = world.resolve("--if-due", "--commit", now=early)
+    assert done.code == 0 and world.tags() == ["turn-1"]
+    assert "every active faction and the GM have sent orders for turn 1" in done.out
 
 
 def test_an_extension_moves_this_turns_deadline_only(make_world: Callable[..., Campaign]) -> None:

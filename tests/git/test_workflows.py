@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -10,10 +11,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from .gitsim import Campaign
+
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = REPO / ".github" / "workflows"
 BIN = Path(sys.executable).parent
-NAMES = ("orders-check.yml", "orders-comment.yml", "resolve.yml")
+NAMES = ("orders-check.yml", "resolve.yml")
+USES = re.compile(r"^\s*(- )?uses:")
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
 
 
@@ -33,7 +37,7 @@ def steps(workflow: dict) -> list[dict]:
     return [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
 
 
-def test_the_three_workflows_exist() -> None:
+def test_the_two_workflows_exist() -> None:
     assert sorted(p.name for p in WORKFLOWS.glob("*.yml")) == sorted(NAMES)
 
 
@@ -80,7 +84,7 @@ def test_every_suppression_gives_its_reason() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_actions_are_pinned_to_commits(name: str) -> None:
-    lines = [line for line in (WORKFLOWS / name).read_text().splitlines() if "uses:" in line]
+    lines = [line for line in (WORKFLOWS / name).read_text().splitlines() if USES.match(line)]
     assert lines
     for line in lines:
         assert PINNED.match(line.split("uses:", 1)[1].strip()), line
@@ -91,34 +95,109 @@ def test_permissions_start_from_nothing(name: str) -> None:
     assert load(name)["permissions"] == {}
 
 
-def test_the_check_is_read_only_and_uses_no_secret() -> None:
+def test_the_check_runs_from_the_default_branch_on_every_pull_request() -> None:
+    """pull_request would run the pull request's own copy of this workflow; pull_request_target runs the
+    default branch's. No paths filter: a branch that touches only campaign/turns/ is checked too."""
     flow = load("orders-check.yml")
-    assert flow["on"] == {"pull_request": {"paths": ["orders/**"]}}
-    assert flow["jobs"]["check"]["permissions"] == {"contents": "read"}
+    assert flow["on"] == {"pull_request_target": {"types": ["opened", "synchronize", "reopened", "edited"]}}
     text = (WORKFLOWS / "orders-check.yml").read_text()
-    assert "secrets." not in text and "pull_request_target" not in text
+    assert "secrets." not in text
+    for other in NAMES:
+        assert "pull_request:" not in (WORKFLOWS / other).read_text().replace("pull_request_target:", "")
+        assert "workflow_run" not in load(other)["on"]
+
+
+GIT_WRITES_FILES = re.compile(
+    r"\bgit\b[^\n]*\b(checkout|switch|worktree|reset|restore|merge|pull|clone|apply|am)\b"
+)
+
+
+def test_no_step_checks_out_installs_or_runs_the_pull_request() -> None:
+    flow = load("orders-check.yml")
+    for step in steps(flow):
+        uses = step.get("uses", "")
+        assert not uses.startswith("./"), "a local action would come from the checkout"
+        if uses.startswith("actions/checkout@"):
+            assert step["with"]["ref"] == "${{ github.event.repository.default_branch }}"
+            assert step["with"]["persist-credentials"] is False
+            assert "path" not in step["with"] and "repository" not in step["with"]
+        run = step.get("run", "")
+        assert "${{" not in run, "expressions reach run steps through env only"
+        assert not GIT_WRITES_FILES.search(run), run
+        assert "cd " not in run
+        for line in run.splitlines():
+            if "pip install" in line:
+                assert line.strip() == "python -m pip install --quiet .", line
+        if "refs/pull/" in run:
+            assert "fetch --no-tags --quiet origin" in run and ":refs/campaign-kit/pull-request" in run
     run = next(s["run"] for s in steps(flow) if "campaign check --pr" in s.get("run", ""))
-    assert "--base" in run and "--head" in run and '--author "$AUTHOR"' in run and "--comment" in run
-    # The checker is installed from the base branch, never from the pull request's folder.
-    checkouts = [s for s in steps(flow) if s.get("uses", "").startswith("actions/checkout@")]
-    assert checkouts[0]["with"]["ref"] == "${{ github.event.pull_request.base.sha }}"
-    assert checkouts[1]["with"]["path"] == "pr"
-    assert "pip install --quiet ." in next(s["run"] for s in steps(flow) if "pip install" in s.get("run", ""))
-    upload = next(s for s in steps(flow) if s.get("uses", "").startswith("actions/upload-artifact@"))
-    assert upload["if"] == "${{ !cancelled() }}" and upload["with"]["path"] == "report/"
+    assert '--root . --base HEAD --head "$HEAD_SHA"' in run
+    assert '--author "$AUTHOR" --author-id "$AUTHOR_ID"' in run
+    env = next(s["env"] for s in steps(flow) if "campaign check --pr" in s.get("run", ""))
+    assert env["AUTHOR_ID"] == "${{ github.event.pull_request.user.id }}"
 
 
-def test_the_comment_treats_the_artifact_as_data() -> None:
-    flow = load("orders-comment.yml")
-    assert flow["on"] == {"workflow_run": {"workflows": ["Orders check"], "types": ["completed"]}}
-    job = flow["jobs"]["comment"]
-    assert job["permissions"] == {"actions": "read", "pull-requests": "write"}
-    assert not any(s.get("uses", "").startswith("actions/checkout@") for s in steps(flow))
-    assert not any("run" in s for s in steps(flow))
-    script = next(s["with"]["script"] for s in steps(flow) if "script" in s.get("with", {}))
-    assert "/^[1-9][0-9]{0,9}$/.test(numberText)" in script
-    assert "sha !== run.head_sha" in script and "pr.head.sha !== run.head_sha" in script
+def test_only_the_report_job_may_write_and_it_runs_nothing_of_the_pull_request() -> None:
+    flow = load("orders-check.yml")
+    check, report = flow["jobs"]["check"], flow["jobs"]["report"]
+    assert check["permissions"] == {"contents": "read"}
+    assert report["permissions"] == {"statuses": "write", "pull-requests": "write"}
+    assert report["needs"] == "check" and report["if"] == "${{ !cancelled() }}"
+    assert not any("run" in step for step in report["steps"])
+    assert [step["uses"].split("@")[0] for step in report["steps"]] == [
+        "actions/download-artifact",
+        "actions/github-script",
+    ]
+    script = report["steps"][1]["with"]["script"]
     assert "${{" not in script
+    assert "createCommitStatus" in script and "sha: pr.head.sha" in script
+    assert "context: 'Orders gate'" in script
+    assert report["steps"][1]["env"]["VERDICT"] == "${{ needs.check.result }}"
+
+
+def _run_step(flow: dict, name: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    script = next(s["run"] for s in steps(flow) if s.get("name") == name)
+    path = f"{BIN}:{os.environ['PATH']}"
+    return subprocess.run(
+        ["bash", "-e", "-c", script], cwd=cwd, env={**os.environ, **env, "PATH": path},
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+
+
+def test_the_workflow_steps_judge_a_pull_request_that_rewrites_them(world: Campaign) -> None:
+    """The check's own shell steps, run as written against a pull request that replaces the workflow:
+    the pull request is fetched as data, refused in words, and nothing of it reaches the disk."""
+    hostile = "on: pull_request\njobs: {check: {runs-on: ubuntu-latest, steps: [{run: 'exit 0'}]}}\n"
+    pr = world.pull_request(
+        "alice",
+        "green-light",
+        {"orders/red.yaml": world.bot_orders("red"), ".github/workflows/orders-check.yml": hostile},
+    )
+    world.git(world.clone("alice"), "push", "--quiet", "origin", f"{pr.head}:refs/pull/7/head")
+    runner = world.ci
+    world.sync(runner)
+    before = world.head(runner)
+    flow = load("orders-check.yml")
+    env = {
+        "TOKEN": "not-a-token",
+        "PR_NUMBER": "7",
+        "AUTHOR": "alice",
+        "AUTHOR_ID": "1001",
+        "HEAD_SHA": pr.head,
+        "BASE_REF": "main",
+        "DEFAULT_BRANCH": "main",
+    }
+    fetched = _run_step(flow, "Fetch the pull request's commits, as data", runner, env)
+    assert fetched.returncode == 0, fetched.stderr
+    assert world.git(runner, "rev-parse", "refs/campaign-kit/pull-request") == pr.head
+    checked = _run_step(flow, "Check the pull request", runner, env)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    comment = (runner / "report/comment.md").read_text()
+    assert "may not change .github/workflows/orders-check.yml" in comment
+    # The runner's checkout is still the default branch, file for file.
+    assert world.head(runner) == before
+    assert world.git(runner, "status", "--porcelain", "--untracked-files=no") == ""
+    assert not (runner / ".github").exists()  # the campaign has no workflows; the PR's copy is not written
 
 
 def test_resolve_runs_one_at_a_time_and_publishes() -> None:
@@ -135,4 +214,18 @@ def test_resolve_runs_one_at_a_time_and_publishes() -> None:
     for action in ("actions/upload-pages-artifact", "actions/configure-pages", "actions/deploy-pages"):
         assert action in uses
     assert flow["jobs"]["deploy"]["environment"]["name"] == "github-pages"
-    assert any(s.get("run") == "make site" for s in steps(flow))
+    assert any(s.get("run") == ".venv/bin/campaign site" for s in steps(flow))
+
+
+def test_resolve_installs_no_dev_tools_and_runs_no_git_hook() -> None:
+    flow = load("resolve.yml")
+    runs = [s.get("run", "") for s in steps(flow)]
+    assert not any("make install" in run or "[dev]" in run or "make " in run for run in runs)
+    install = next(run for run in runs if "pip install" in run)
+    # The engine and the site tools (the job builds the site), nothing of the [dev] extra.
+    assert ".venv/bin/python -m pip install --quiet '.[site]'\n" in install
+    push = next(run for run in runs if "push --atomic" in run)
+    assert "git -c core.hooksPath=/dev/null " in push
+    resolve = next(s for s in steps(flow) if s.get("id") == "resolve")
+    assert resolve["env"]["GIT_CONFIG_KEY_0"] == "core.hooksPath"
+    assert resolve["env"]["GIT_CONFIG_VALUE_0"] == "/dev/null"

@@ -34,6 +34,9 @@ def test_scenario(path: Path) -> None:
         )
         return
     result = sc.resolve(files)
+    # A forced roll whose label nothing rolled is a stale fixture: its dice silently stopped mattering.
+    unused = sorted(set(sc.data.get("rolls") or {}) - {roll.label for roll in result.rolls})
+    assert not unused, f"forced rolls never rolled (labels changed?): {unused}"
     for dotted, value in (expect.get("state") or {}).items():
         assert lookup(result.state, dotted) == value, (
             f"{dotted}: {lookup(result.state, dotted)!r} != {value!r}"

@@ -7,15 +7,19 @@ Markdown that must come out as text, with images that would load from outside th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from resolver import workflow
 from resolver.bots import bot_order_file
 from resolver.core import canonical
+from resolver.core.phases import State
 from resolver.publish import SiteReport, build_site
+from resolver.ruleset import Game
 from resolver.store import Store
 
 SCRIPT = "<script>alert(1)</script>"
@@ -46,28 +50,61 @@ class DemoSite:
     press_turn: int  # the turn whose newspaper carries the <script> article
 
 
-def make_campaign(root: Path, turns: int = TURNS) -> int:
-    """Create and play the campaign; returns the turn that carries the hostile press."""
+OrderEdit = Callable[[int, str, dict[str, Any]], None]  # turn, faction, the bot's order file to change
+GmOrders = Callable[[int, Game, State], list[dict[str, Any]]]  # turn, game, state: the GM's orders
+
+
+def play_campaign(
+    root: Path,
+    ruleset: str,
+    seed: int,
+    name: str,
+    players: dict[str, Any],
+    turns: int,
+    edit: OrderEdit,
+    gm: GmOrders,
+) -> None:
+    """Create a campaign for ``players`` and play ``turns`` turns: bots write the orders, ``edit`` changes
+    them, and the GM gives the orders ``gm`` returns (none when it returns an empty list)."""
     root.mkdir(parents=True, exist_ok=True)
     players_file = root / "players-in.yaml"
-    players_file.write_text(yaml.safe_dump(PLAYERS), encoding="utf-8")
-    factions, players = workflow.factions_from_players(players_file)
-    workflow.new_campaign(root, "nations", 3, factions, name="Test of the Site", players=players)
-    press_turn = 2
+    players_file.write_text(yaml.safe_dump(players), encoding="utf-8")
+    factions, chosen = workflow.factions_from_players(players_file)
+    workflow.new_campaign(root, ruleset, seed, factions, name=name, players=chosen)
     for turn in range(1, turns + 1):
         store = Store(root)
         state = store.state()
         game = store.game(state)
         for faction in game.factions:
             doc = yaml.safe_load(bot_order_file(game, state, faction).raw)
-            if turn == press_turn and faction == "red":
-                doc["press"] = [*doc.get("press", []), PRESS]
-                doc["rumors"] = [*doc.get("rumors", []), RUMOR]
+            edit(turn, faction, doc)
             canonical.write_atomic(store.orders_dir / f"{faction}.yaml", yaml.safe_dump(doc).encode())
-        if turn == 3:
-            gm = {"campaign": game.campaign, "turn": turn, "faction": "gm", "orders": [TALE]}
-            canonical.write_atomic(store.orders_dir / "gm.yaml", yaml.safe_dump(gm).encode())
+        orders = gm(turn, game, state)
+        if orders:
+            doc = {"campaign": game.campaign, "turn": turn, "faction": "gm", "orders": orders}
+            canonical.write_atomic(store.orders_dir / "gm.yaml", yaml.safe_dump(doc).encode())
         workflow.resolve(root)
+
+
+def make_campaign(root: Path, turns: int = TURNS) -> int:
+    """Create and play the campaign; returns the turn that carries the hostile press."""
+    press_turn = 2
+
+    def edit(turn: int, faction: str, doc: dict[str, Any]) -> None:
+        if turn == press_turn and faction == "red":
+            doc["press"] = [*doc.get("press", []), PRESS]
+            doc["rumors"] = [*doc.get("rumors", []), RUMOR]
+
+    play_campaign(
+        root,
+        "nations",
+        3,
+        "Test of the Site",
+        PLAYERS,
+        turns,
+        edit,
+        lambda turn, game, state: [TALE] if turn == 3 else [],
+    )
     return press_turn
 
 

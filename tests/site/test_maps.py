@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
+from html import escape
 from types import SimpleNamespace
 
 import folium
@@ -13,6 +15,8 @@ import xstatic.pkg.leaflet as xstatic_leaflet
 from resolver.core.world import generate_hex, generate_provinces, generate_square
 from resolver.publish.history import TurnRecord
 from resolver.publish.maps import folium_leaflet_version, leaflet_files, map_data, script_json, world_map_html
+
+from .pagecheck import map_page_data
 
 WORLDS = {
     "square": lambda: generate_square(4, 6, 5),
@@ -66,7 +70,9 @@ def test_map_page_loads_only_local_files_and_holds_every_polygon(kind: str) -> N
         assert url.startswith("../assets/campaign/") or url == "data:,", url  # data:, is "no favicon"
     assert "http://" not in page and "https://" not in page
     assert "</script><b>" not in page  # player text stays inside its JSON string
-    assert page.count('"type": "Feature"') == len(world)
+    data, _ = map_page_data(page)
+    assert len(data["tiles"]) == len(world)
+    assert {tile[1] for tile in data["tiles"]} == {loc.label for loc in world.locations.values()}
     assert "<title>Map &lt;of&gt; it</title>" in page
     assert "user-scalable=no" not in page and '<html lang="en">' in page
 
@@ -81,6 +87,32 @@ def test_vendored_leaflet_matches_the_version_folium_links() -> None:
     assert "leaflet" in dict(folium.Map.default_js)
     files = leaflet_files()
     assert {"leaflet.js", "leaflet.css"} <= set(files) and any(p.startswith("images/") for p in files)
+
+
+TEMPLATE_PROBES = ("Probe {{ 6*7 }}", "Broken {{", "{%", "{% raw %}", "{#", "}}", "<script>alert(1)</script>")
+
+
+@pytest.mark.parametrize("probe", TEMPLATE_PROBES)
+def test_names_on_the_map_are_data_never_template_source(probe: str) -> None:
+    """branca renders folium's output again as a Jinja template: no name may be in that output. Before
+    the fix, a settlement called "Probe {{ 6*7 }}" showed as "Probe 42" and one called "Broken {{" broke
+    the build."""
+    world = WORLDS["square"]()
+    first = next(iter(world.locations))
+    world.locations[first] = replace(world.locations[first], label=probe, place=probe)
+    history = fake_history(world)
+    history.records[0].pieces[1]["label"] = probe  # the settlement
+    history.game.name_of = lambda faction: probe
+    page = world_map_html(history, "../assets/campaign", probe)
+    assert "Probe 42" not in page
+    data, rest = map_page_data(page)
+    assert data["factions"][0]["name"] == probe
+    assert probe in data["strings"]
+    assert any(place[0] == probe for place in data["places"])
+    assert any(tile[1] == probe and tile[3] == probe for tile in data["tiles"])
+    title = f"<title>{escape(probe)}</title>"  # the page title, a value in branca's template, escaped
+    assert rest.count(title) == 1
+    assert probe not in rest.replace(title, "") and escape(probe) not in rest.replace(title, "")
 
 
 def test_script_json_cannot_close_the_script_element() -> None:

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from resolver.cli import main
+from resolver.core.rulesdoc import filled_notes
 from resolver.core.issues import CampaignError
 from resolver.publish import build_site
 from resolver.publish.history import load_history
@@ -19,20 +20,7 @@ from resolver.publish.text import md
 from resolver.store import Store
 
 from .demo import OUTSIDE, SCRIPT, TURNS, DemoSite
-
-URL_ATTRIBUTES = ("src", "href", "srcset", "action", "data", "poster", "formaction")
-
-
-class Elements(HTMLParser):
-    """Every start tag of a page with its attributes, as the browser would see them."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str]]] = []
-        self.feed(text)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, {k: v or "" for k, v in attrs}))
+from .pagecheck import URL_ATTRIBUTES, read_page
 
 
 def html_pages(site: DemoSite) -> list[Path]:
@@ -50,7 +38,7 @@ def test_every_resolved_turn_has_a_chronicle_page_and_a_newspaper_issue(site: De
 
 def test_no_page_or_stylesheet_loads_anything_from_outside(site: DemoSite) -> None:
     for page in html_pages(site):
-        for tag, attrs in Elements(page.read_text(encoding="utf-8")).tags:
+        for tag, attrs in read_page(page.read_text(encoding="utf-8")).tags:
             for name in URL_ATTRIBUTES:
                 value = attrs.get(name, "").strip()
                 if tag == "a" and name == "href":
@@ -64,7 +52,7 @@ def test_player_text_is_never_markup(site: DemoSite) -> None:
     for page in html_pages(site):
         text = page.read_text(encoding="utf-8")
         assert SCRIPT not in text, page
-        for tag, attrs in Elements(text).tags:
+        for tag, attrs in read_page(text).tags:
             assert tag not in ("iframe", "img") or OUTSIDE not in attrs.get("src", ""), page
             assert not any(OUTSIDE in attrs.get(name, "") for name in URL_ATTRIBUTES), (page, tag, attrs)
             assert not any(k.startswith("on") for k in attrs), (page, tag, attrs)
@@ -83,7 +71,7 @@ def test_rules_pages_cover_the_phase_table_every_order_and_every_house_rule(site
     for section in game.ruleset.rules_sections(game):
         assert f"## {section.title}" in rules
     keys = [k for section in game.ruleset.rules_sections(game) for k in section.keys]
-    marked = [n for n in game.rules["house_rules"] if any(n["rule"].split(".")[0] == k for k in keys)]
+    marked = [n for n in filled_notes(game.rules) if any(n["rule"].split(".")[0] == k for k in keys)]
     assert len(marked) >= 10
     for note in marked:  # each house rule is marked once, in the section that explains its data
         assert rules.count(str(md(note["text"]))) == 1, note["rule"]

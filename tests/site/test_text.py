@@ -19,11 +19,18 @@ HOSTILE = [
     "*bold* _it_ `code` # not a heading | a | b |",
     "&lt;b&gt; and & and \\*",
     'O\'Neil "quoted"',
+    "Probe {{ 6*7 }} Broken {{ {% raw %} {# x #} }}",
 ]
 
 
 def render(source: str) -> str:
     return markdown.markdown(source, extensions=EXTENSIONS)
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_escaped_text_gives_a_jinja_reader_of_the_page_nothing_to_run(text: str) -> None:
+    for escaped in (md(text), h(text), para(text)):
+        assert "{" not in escaped and "}" not in escaped
 
 
 @pytest.mark.parametrize("text", HOSTILE)

@@ -28,14 +28,17 @@ class Factions(Ruleset):
     title = "Factions"
     summary = (
         "Guilds, cults and noble houses compete for a city: lieutenants act once a turn with units at their "
-        "side, 2d6 decide in four bands, forces combine by doubling, and influence with the city's powers, "
-        "stealth and upkeep in capital and reach shape the rest."
+        "side, dice decide in bands of success, forces combine by doubling, and influence, stealth and "
+        "upkeep shape the rest."
     )
     source = "“Faction Turn” (seed 002)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"asset": "assets", "location": "locations"}
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
+
+    def introduction(self, rules: Mapping[str, Any]) -> str:
+        return rulesdoc.introduction(rules)
 
     def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
         return orders.action_specs(rules)
@@ -123,6 +126,22 @@ class Factions(Ruleset):
                 "Items: " + ", ".join(f"{name} ×{n}" for name, n in sorted(f["items"].items())) + "."
             )
         return lines
+
+    def places_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        """One line per locale: its locations by id and who holds each, so orders can name them."""
+        by_locale: dict[str, list[str]] = {}
+        for lid, location in sorted(state["locations"].items()):
+            holder = location.get("holder")
+            if holder is None:
+                who = "public"
+            elif holder == faction:
+                who = "yours"
+            elif m.is_npc(game.rules, holder):
+                who = m.npc_name(game.rules, holder)
+            else:
+                who = game.name_of(holder)
+            by_locale.setdefault(location["locale"], []).append(f"{lid} ({who})")
+        return [f"{locale}: {', '.join(places)}." for locale, places in by_locale.items()]
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
         rows = []
@@ -235,25 +254,33 @@ class Factions(Ruleset):
         if kind == "asset":
             if data.get("owner") not in game.factions:
                 problems.append(f"'owner' must be one of: {', '.join(game.factions)}")
-            if data.get("type") not in rules["asset_types"]:
+            if not isinstance(data.get("type"), str) or data["type"] not in rules["asset_types"]:
                 problems.append(f"'type' must be one of: {', '.join(rules['asset_types'])}")
-            if data.get("location") not in state["locations"]:
+            if not isinstance(data.get("location"), str) or data["location"] not in state["locations"]:
                 problems.append("'location' must be a location id such as p-varnel/tavern")
             if data.get("type") == "lieutenant":
-                if not isinstance(data.get("level"), int) or data["level"] < 1:
+                level = data.get("level")
+                if isinstance(level, bool) or not isinstance(level, int) or level < 1:
                     problems.append("a lieutenant needs a 'level' of 1 or more")
                 ratings = data.get("ratings")
-                if not isinstance(ratings, dict) or set(ratings) - set(rules["ratings"]):
-                    problems.append(f"a lieutenant needs 'ratings' among: {', '.join(rules['ratings'])}")
+                if (
+                    not isinstance(ratings, dict)
+                    or set(ratings) - set(rules["ratings"])
+                    or any(isinstance(v, bool) or not isinstance(v, int) for v in ratings.values())
+                ):
+                    problems.append(
+                        f"a lieutenant needs 'ratings' among: {', '.join(rules['ratings'])}, as whole numbers"
+                    )
         elif kind == "location":
-            if data.get("locale") not in game.world:
+            if not isinstance(data.get("locale"), str) or data["locale"] not in game.world:
                 problems.append("'locale' must be a locale id of the world, such as p-varnel")
-            if data.get("kind") not in rules["location_kinds"]:
+            if not isinstance(data.get("kind"), str) or data["kind"] not in rules["location_kinds"]:
                 problems.append(f"'kind' must be one of: {', '.join(rules['location_kinds'])}")
             if not data.get("name"):
                 problems.append("a location needs a 'name'")
             holder = data.get("holder")
-            if holder is not None and holder not in game.factions and holder not in rules["npc_factions"]:
+            holders = (*game.factions, *rules["npc_factions"])
+            if holder is not None and (not isinstance(holder, str) or holder not in holders):
                 problems.append("'holder' must be a faction, an NPC faction or null")
         return problems
 

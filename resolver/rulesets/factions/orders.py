@@ -380,7 +380,12 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
         if a["id"] not in sketch.instructed
     ]
     if idle and of.ok:
-        of.warn(None, "orders", f"lieutenant(s) without an action this turn: {', '.join(idle)}")
+        of.warn(
+            None,
+            "orders",
+            f"lieutenant(s) without an action this turn: {', '.join(idle)}",
+            "give each of them an order, or leave them idle if that is the plan",
+        )
 
 
 # -- echoes -------------------------------------------------------------------------------------------------

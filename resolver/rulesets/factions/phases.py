@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ...core.dice import roll_label
 from ...core.orders import Order
 from ...core.phases import State
 from . import model as m
@@ -178,13 +179,14 @@ def execute(ctx: TurnContext, state: State, plan: Plan, took_backup: bool = Fals
     ex = Execution(ctx, state, plan, band="success", data=_base_data(ctx, state, plan, took_backup))
     rolls = []
     if action.rolls:
-        label = f"{faction}/{plan.lieutenant['id']}/{action.id}"
+        # One action per lieutenant a turn, so faction, lieutenant and action name the roll for good.
+        label = roll_label(faction, plan.lieutenant["id"], action.id)
         scope = [faction] + ([plan.target] if plan.target in state["factions"] else [])
         if plan.stealthy:
             sneak_rating = str(rules["stealth"]["rating"])
             sneak, sneak_band = roll_task(
                 ctx,
-                f"{label}/sneak",
+                roll_label(label, "sneak"),
                 m.rating_of(plan.lieutenant, sneak_rating),
                 scope,
                 f"{plan.lieutenant['id']} sneaks",

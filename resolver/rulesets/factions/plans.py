@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core.fields import choice_hint, suggest
 from ...core.phases import State
 from ...ruleset import Game
 from . import model as m
@@ -166,10 +167,7 @@ class Reader:
     def _location(self, plan: Plan, name: str = "location", *, in_locale: bool = True) -> str:
         where = plan.args.get(name)
         if where not in self.state["locations"]:
-            here = m.locations_in(self.state, plan.locale)
-            raise Reject(
-                name, f"there is no location '{where}'", f"locations in {plan.locale}: {', '.join(here)}"
-            )
+            raise Reject(name, f"there is no location '{where}'", self._locations_hint(plan, str(where)))
         if in_locale and self.locale(where) != plan.locale:
             raise Reject(
                 name,
@@ -177,6 +175,19 @@ class Reader:
                 "an action happens in the acting lieutenant's locale; move there first with move_minion",
             )
         return str(where)
+
+    def _locations_hint(self, plan: Plan, where: str) -> str:
+        """The locations of the locale the order names (LOCALE/PLACE); the lieutenant's own locale's
+        when it names none; the locales themselves when the one named does not exist."""
+        named = where.split("/", 1)[0] if "/" in where else plan.locale
+        locales = sorted({str(location["locale"]) for location in self.state["locations"].values()})
+        if named not in locales:
+            return f"a location is LOCALE/PLACE, and no locale is called '{named}': " + choice_hint(
+                named, locales
+            )
+        here = m.locations_in(self.state, named)
+        guess = suggest(where, here)
+        return f"{guess + ' L' if guess else 'l'}ocations in {named}: {', '.join(here)}"
 
     def _own(self, plan: Plan, name: str, kinds: tuple[str, ...]) -> m.Asset:
         aid = plan.args.get(name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.rulesdoc import RulesSection, RulesTable
+from ...core.rulesdoc import RulesSection, RulesTable, number_word
 from .catalogue import catalogue
 from .tasks import best_force, combination_bonus
 
@@ -28,6 +28,15 @@ def _words(band: str) -> str:
 def _cost(cost: Mapping[str, Any], *more: str) -> str:
     parts = [f"{n} {k}" for k, n in cost.items()] + list(more)
     return ", ".join(parts) or "—"
+
+
+def introduction(rules: Rules) -> str:
+    return (
+        "Guilds, cults and noble houses compete for a city: lieutenants act once a turn with units at their "
+        f"side, {rules['tasks']['dice']} decide in {number_word(len(rules['tasks']['bands']))} bands, forces "
+        "combine by doubling, and influence with the city's powers, stealth and upkeep in capital and reach "
+        "shape the rest."
+    )
 
 
 def sections(rules: Rules) -> list[RulesSection]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from ...core.dice import Roll
+from ...core.dice import Roll, RollLabel
 from . import model as m
 
 if TYPE_CHECKING:
@@ -219,7 +219,7 @@ def reaches(band: str, least: str) -> bool:
 
 
 def roll_task(
-    ctx: TurnContext, label: str, modifier: int, factions: Sequence[str], decided: str
+    ctx: TurnContext, label: RollLabel, modifier: int, factions: Sequence[str], decided: str
 ) -> tuple[Roll, str]:
     """2d6 + modifier, labelled and logged; returns the roll and its band."""
     dice = str(ctx.rules["tasks"]["dice"])

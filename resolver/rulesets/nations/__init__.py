@@ -1,6 +1,6 @@
 """The nations ruleset (seed 003, Trektek's "Cost Actions").
 
-Nations on an 8-neighbour square grid spend three action points a turn on
+Nations on an 8-neighbour square grid spend action points each turn on
 advancements, recruits, settlements and upgrades, march armies in posting order,
 fight with d10s, and besiege, capture, raid or raze settlements.
 """
@@ -16,7 +16,7 @@ from ...core.phases import PhaseFn, State
 from ...core.rulesdoc import RulesSection
 from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
-from . import bot, orders, phases, rulesdoc, setup
+from . import agreements, bot, orders, phases, rulesdoc, setup
 from . import model as m
 
 GRANT_KEYS = ("income", "attack", "defence", "settlement_defence", "unlock")
@@ -26,14 +26,17 @@ class Nations(Ruleset):
     id = "nations"
     title = "Nations"
     summary = (
-        "Nations on a square grid spend three action points a turn to research, recruit, found and "
-        "upgrade settlements; armies march in posting order, fight with d10s and besiege settlements."
+        "Nations on a square grid spend action points each turn to research, recruit, found and "
+        "upgrade settlements; armies march in posting order, fight with dice and besiege settlements."
     )
     source = "Trektek, “Cost Actions” (seed 003)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies", "settlement": "settlements"}
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
+
+    def introduction(self, rules: Mapping[str, Any]) -> str:
+        return rulesdoc.introduction(rules)
 
     def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
         return orders.action_specs(rules, ("N", "NE", "E", "SE", "S", "SW", "W", "NW"))
@@ -91,6 +94,18 @@ class Nations(Ruleset):
             )
         if f.get("contacts"):
             lines.append("In contact with: " + ", ".join(game.name_of(c) for c in f["contacts"]) + ".")
+        for agreement in agreements.agreements_of(state, faction):
+            partner = game.name_of(next(p for p in agreement["parties"] if p != faction))
+            if agreement["kind"] == "alliance":
+                lines.append(f"Alliance with {partner} since turn {agreement['since']}.")
+                continue
+            gives = agreement["gives"]
+            route = "–".join(agreement["route"])
+            received = sum(v for p, v in gives.items() if p != faction)
+            lines.append(
+                f"Trade with {partner} until turn {agreement['until']}: you send {gives[faction]} and "
+                f"receive {received} resources a turn along {route}."
+            )
         return lines
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
@@ -173,7 +188,7 @@ class Nations(Ruleset):
         owner = data.get("owner")
         if owner not in game.factions:
             problems.append(f"'owner' must be one of: {', '.join(game.factions)}")
-        if data.get("location") not in game.world:
+        if not isinstance(data.get("location"), str) or data["location"] not in game.world:
             problems.append("'location' must be a tile id such as C4")
         if kind == "army":
             units = data.get("units")
@@ -189,6 +204,13 @@ class Nations(Ruleset):
                 if missing:
                     problems.append(f"a unit is missing: {', '.join(missing)}")
                     break
+                if any(isinstance(unit[s], bool) or not isinstance(unit[s], int) for s in m.STATS):
+                    problems.append(f"a unit's {', '.join(m.STATS)} must be whole numbers")
+                    break
+                traits = unit.get("traits", [])
+                if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
+                    problems.append("a unit's 'traits' must be a list of names")
+                    break
             leaders = sum(1 for u in units if isinstance(u, dict) and u.get("class") == "leader")
             leaders += sum(
                 1 for a in m.armies_of(state, str(owner)) for u in a["units"] if u["class"] == "leader"
@@ -198,14 +220,17 @@ class Nations(Ruleset):
             if "name" not in data:
                 problems.append("an army needs a 'name', e.g. \"7\"")
         elif kind == "settlement":
-            stype = data.get("type")
-            if stype not in game.rules["settlements"]:
+            stype, level = data.get("type"), data.get("level", 0)
+            if not isinstance(stype, str) or stype not in game.rules["settlements"]:
                 problems.append(f"'type' must be one of: {', '.join(game.rules['settlements'])}")
-            elif not 1 <= int(data.get("level", 0)) <= int(game.rules["settlements"][stype]["max_level"]):
+            elif isinstance(level, bool) or not isinstance(level, int):
+                problems.append("'level' must be a whole number")
+            elif not 1 <= level <= int(game.rules["settlements"][stype]["max_level"]):
                 problems.append("'level' is out of range for that type")
             if not data.get("name") or m.settlement_named(state, str(data.get("name"))):
                 problems.append("a settlement needs a new, unique 'name'")
-            if data.get("location") in game.world and m.settlement_at(state, str(data["location"])):
+            location = data.get("location")
+            if isinstance(location, str) and location in game.world and m.settlement_at(state, location):
                 problems.append("that tile already has a settlement")
         return problems
 

@@ -152,6 +152,14 @@ def _military(d: Draft, armies: list[dict], home: dict | None, rng: Any) -> None
             fast_units = [u for u in army["units"] if u["move"] > 1]
             if fast_units:
                 d.add({"action": "split", "army": name, "units": [fast_units[0]["id"]]})
+                # The scout leaves at once, so the recruits mustering at home join the main army.
+                scout = m.split_names(state, nation, name)[0]
+                site = _build_site(game, state, here, rules)
+                path = (
+                    _path(game, here, site, rules)[: fast_units[0]["move"]] if site and site != here else []
+                )
+                if path:
+                    d.add({"action": "move", "army": scout, "path": path})
                 continue
         if not d.explored and here not in state["factions"][nation].get("explored", []):
             d.explored = d.add({"action": "explore", "army": name})

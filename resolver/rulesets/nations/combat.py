@@ -2,8 +2,12 @@
 
 House rules fill what the seed leaves open (all in rules data): at most
 ``max_rounds`` rounds; a natural 10 always hits and a 1 always misses; hits go
-to the enemy's troops first and its leader last; no retreats. Stealthed units
-strike first in round one with +2 attack before anyone else fires.
+to the enemy's troops first and its leader last; no retreats.
+
+Each round is fought in volleys. Traits with ``strikes_first`` fire before the
+rest, in the order of their ``volley`` number: stealthed units first (round one
+only, with +2 attack), then other units that attack first, then everyone else.
+Units of the same volley fire simultaneously.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.dice import Roll
+from ...core.dice import Roll, RollLabel, roll_label
 from ...core.phases import State
 from . import model as m
 
@@ -36,7 +40,7 @@ class Fighter:
 
 @dataclass
 class Battle:
-    label: str
+    label: RollLabel
     place: str
     fighters: list[Fighter]
     rolls: list[Roll] = field(default_factory=list)
@@ -64,9 +68,7 @@ def _target(enemies: list[Fighter], pending: dict[int, int], order: list[str]) -
     return min(alive, key=lambda f: (rank.get(f.unit["class"], len(rank)), f.defence, f.unit["id"]))
 
 
-def _volley(
-    ctx: TurnContext, battle: Battle, shooters: list[Fighter], round_no: int, bonus: int, tag: str
-) -> None:
+def _volley(ctx: TurnContext, battle: Battle, shooters: list[Fighter], round_no: int, tag: str) -> None:
     """Everyone in ``shooters`` fires at once; casualties fall after the volley."""
     rules = ctx.rules
     order = list(rules["combat"]["target_order"])
@@ -78,9 +80,9 @@ def _volley(
             target = _target(enemies, pending, order)
             if target is None:
                 break
-            need = hit_target(rules, shooter.attack + bonus, target.defence)
+            need = hit_target(rules, shooter.attack + _round_attack(rules, shooter, round_no), target.defence)
             roll = ctx.roll(
-                f"{battle.label}/r{round_no}{tag}/{shooter.unit['id']}/{k + 1}",
+                roll_label(battle.label, f"r{round_no}{tag}", shooter.unit["id"], k + 1),
                 f"1d{rules['combat']['die']}>={need}",
                 factions=factions,
             )
@@ -101,7 +103,7 @@ def fight(
     defenders: list[dict],
     place: str,
     defender_bonus: int,
-    label: str,
+    label: RollLabel,
 ) -> Battle:
     """Fight it out; the dead are removed from their armies. Returns the battle for the event."""
     rules = ctx.rules
@@ -123,19 +125,49 @@ def fight(
                     Fighter(side, army, unit, unit["attack"] + att, unit["defence"] + dfc, unit["hp"])
                 )
     battle = Battle(label, place, fighters)
-    stealth_bonus = int(rules["traits"]["stealth"]["first_round_attack"])
     for round_no in range(1, int(rules["combat"]["max_rounds"]) + 1):
         if not battle.side("attacker") or not battle.side("defender"):
             break
         battle.rounds = round_no
-        first = [f for f in battle.fighters if f.alive and m.is_stealthed(f.unit)] if round_no == 1 else []
-        if first:
-            _volley(ctx, battle, first, round_no, stealth_bonus, "s")
-        rest = [f for f in battle.fighters if f.alive and f not in first]
-        _volley(ctx, battle, rest, round_no, 0, "")
+        volleys: dict[tuple[int, str], list[Fighter]] = {}
+        for fighter in battle.fighters:
+            if fighter.alive:
+                volleys.setdefault(_volley_of(rules, fighter.unit, round_no), []).append(fighter)
+        for (_, tag), shooters in sorted(volleys.items()):
+            # A unit killed by an earlier volley of this round never fires.
+            _volley(ctx, battle, [f for f in shooters if f.alive], round_no, tag)
     for army in {id(f.army): f.army for f in fighters}.values():
         army["units"] = [f.unit for f in fighters if f.army is army and f.alive]
     return battle
+
+
+LAST_VOLLEY = (1_000_000, "")  # units without a first-strike trait this round fire last, untagged
+
+
+def _volley_of(rules: Mapping[str, Any], unit: dict[str, Any], round_no: int) -> tuple[int, str]:
+    """The volley a unit fires in this round: the earliest its traits give it, else the last.
+
+    The tag marks the volley in roll labels (``r1s`` for round one's stealth volley).
+    """
+    volleys = [LAST_VOLLEY]
+    for trait in unit.get("traits", []):
+        first = (rules["traits"].get(trait) or {}).get("strikes_first")
+        if first and (round_no == 1 or not first.get("first_round_only")):
+            volleys.append((int(first["volley"]), str(first["tag"])))
+    return min(volleys)
+
+
+def _round_attack(rules: Mapping[str, Any], fighter: Fighter, round_no: int) -> int:
+    """Attack bonuses of traits for this round: stealth's +2 in the first round."""
+    if round_no != 1:
+        return 0
+    return max(
+        (
+            int((rules["traits"].get(t) or {}).get("first_round_attack", 0))
+            for t in fighter.unit.get("traits", [])
+        ),
+        default=0,
+    )
 
 
 def _mod(state: State, army: dict, key: str) -> int:

@@ -56,10 +56,6 @@ def unit_weight(unit: Unit, rules: Rules) -> int:
     return weight
 
 
-def is_stealthed(unit: Unit) -> bool:
-    return "stealth" in unit.get("traits", [])
-
-
 def next_army_name(state: State, nation: str) -> str:
     taken = {a["name"] for a in armies_of(state, nation)}
     n = 1
@@ -69,11 +65,14 @@ def next_army_name(state: State, nation: str) -> str:
 
 
 def split_names(state: State, nation: str, name: str) -> tuple[str, str]:
-    """Army 1 splits into 1a (the rest) and 1b (the units split off); letters skip names in use."""
+    """The names after a split, as ``(split_off, remaining)``: army 1 becomes 1a and 1b.
+
+    The seed's template names the units splitting off first and the remaining units second, and its
+    example letters them 1a and 1b in that order; letters already in use are skipped.
+    """
     taken = {a["name"] for a in armies_of(state, nation)} - {name}
-    base = name
-    letters = [c for c in "abcdefghijklmnopqrstuvwxyz" if f"{base}{c}" not in taken]
-    return f"{base}{letters[0]}", f"{base}{letters[1]}"
+    letters = [c for c in "abcdefghijklmnopqrstuvwxyz" if f"{name}{c}" not in taken]
+    return f"{name}{letters[0]}", f"{name}{letters[1]}"
 
 
 def new_id(state: State, nation: str, kind: str) -> str:

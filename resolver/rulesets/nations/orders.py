@@ -9,19 +9,27 @@ cannot know, the moves of other nations, turns into warnings, not errors.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...core.fields import ActionSpec, Field, choice_hint
 from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...ruleset import Game
+from . import agreements as ag
 from . import model as m
 
 Rules = Mapping[str, Any]
 
 _ARMY = Field("army", "text", "The army's name, e.g. 1 or 1a.", required=True)
-_ACTIONS = Field("actions", "int", "Action points to put into it this turn.", default=1, minimum=1)
+# Multi-turn work takes the action points that are left (up to what it still needs) unless the order
+# names a number: a player who writes one build order expects the nation's whole turn to go into it.
+_ACTIONS = Field(
+    "actions",
+    "int",
+    "Action points to put in now; if left out, all that are left, up to what it needs.",
+    minimum=1,
+)
 ON_FALL = ("capture", "raid", "raze")
 
 
@@ -30,6 +38,9 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
     build_types = ("capital", *rules["build"]["types"])
     per_turn = int(rules["actions"]["per_turn"])
     b, fast = rules["build"], rules["actions"]["fast_movement"]
+    agree_ap = int(rules["agreements"]["actions"])
+    stat_costs = ", ".join(f"{stat} {cost}" for stat, cost in rules["recruit"]["stat_point_cost"].items())
+    explorations, reach = rules["exploration"]["per_turn"], rules["marauding"]["range"]
     specs = [
         ActionSpec(
             "move",
@@ -80,13 +91,14 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
         ),
         ActionSpec(
             "defend",
-            "Hold and defend: +1 defence this turn if the army does not move and is not in a settlement.",
+            f"Hold and defend: +{rules['combat']['defend_stance_bonus']} defence this turn if the army does "
+            "not move and is not in a settlement.",
             (_ARMY,),
             cost="free",
         ),
         ActionSpec(
             "split",
-            "Split units off an army: army 1 becomes 1a (the rest) and 1b (the units named).",
+            "Split units off an army: army 1 becomes 1a (the units named) and 1b (the rest).",
             (
                 _ARMY,
                 Field("units", "list", "Ids of the units that split off.", required=True, minimum=1),
@@ -113,7 +125,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                 Field(
                     "stats",
                     "counts",
-                    "Stat points spent: attack, defence (1 point each), move, hp, attacks (2 points each).",
+                    f"Stat points spent; each +1 costs: {stat_costs}.",
                     choices=m.STATS,
                 ),
             ),
@@ -127,9 +139,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                 _ARMY,
                 Field("type", "choice", "Settlement type.", required=True, choices=build_types),
                 Field("name", "text", "Its name.", required=True, max_length=40),
-                Field(
-                    "actions", "int", "Action points to put in now.", default=1, minimum=1, maximum=per_turn
-                ),
+                replace(_ACTIONS, maximum=per_turn),
             ),
             cost=f"{b['actions']} actions, {b['resources']} resources",
         ),
@@ -138,9 +148,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
             "Raise a settlement one level.",
             (
                 Field("settlement", "text", "The settlement.", required=True),
-                Field(
-                    "actions", "int", "Action points to put in now.", default=1, minimum=1, maximum=per_turn
-                ),
+                replace(_ACTIONS, maximum=per_turn),
             ),
             cost="by level",
         ),
@@ -155,12 +163,11 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                     required=True,
                     max_length=40,
                 ),
-                Field(
-                    "actions", "int", "Action points to put in now.", default=1, minimum=1, maximum=per_turn
-                ),
-                Field("note", "text", "What you hope it does, for the GM.", max_length=400),
+                replace(_ACTIONS, maximum=per_turn),
+                Field("note", "text", "What you hope it does, for the GM.", max_length=400, multiline=True),
             ),
-            cost="level × 1 action, level × resources",
+            cost=f"level × {rules['advancement']['actions_per_level']} action, "
+            f"level × {rules['advancement']['resources_per_level']} resources",
         ),
         ActionSpec(
             "work",
@@ -174,14 +181,15 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
         ),
         ActionSpec(
             "explore",
-            "Explore the army's tile (one army per nation per turn).",
+            f"Explore the army's tile ({explorations} army per nation per turn).",
             (_ARMY,),
             cost="free",
             example={"action": "explore", "army": "1"},
         ),
         ActionSpec(
             "maraud",
-            "Raid the land around a foreign settlement within one tile: steal resources, kill population.",
+            f"Raid the land around a foreign settlement within {reach} tile: steal resources, kill "
+            "population.",
             (
                 _ARMY,
                 Field("settlement", "text", "The settlement marauded.", required=True),
@@ -196,6 +204,45 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
                 Field("destroy", "bool", "Destroy the road instead.", default=False),
             ),
             cost=f"{rules['roads']['build_cost']} resources; destroying {rules['roads']['destroy_cost']}",
+        ),
+        ActionSpec(
+            "agree",
+            "Make an agreement with a nation you have met: a trade each turn along a road route, a "
+            "one-off payment (for mercenaries, say), or an alliance. Both nations order it, each from its "
+            "own side; it is made only if the two orders match.",
+            (
+                Field("partner", "text", "The other nation, by id.", required=True),
+                Field("kind", "choice", "trade, payment or alliance.", required=True, choices=ag.KINDS),
+                Field(
+                    "give", "int", "Resources you hand over (each turn, for a trade).", default=0, minimum=0
+                ),
+                Field("get", "int", "Resources you receive (each turn, for a trade).", default=0, minimum=0),
+                Field("route", "list", "A trade's road tiles, next to each other, e.g. [D4, E4, F5]."),
+                Field(
+                    "turns",
+                    "int",
+                    "How many turns a trade runs.",
+                    default=1,
+                    minimum=1,
+                    maximum=int(rules["agreements"]["trade_max_turns"]),
+                ),
+                Field("end", "bool", "End the trade or alliance you have with the partner.", default=False),
+                Field("note", "text", "What a payment is for, for the record.", max_length=200),
+            ),
+            cost=(
+                f"{agree_ap} action{'s' if agree_ap != 1 else ''}; resources as agreed"
+                if agree_ap
+                else "free; resources as agreed"
+            ),
+            example={
+                "action": "agree",
+                "partner": "blue",
+                "kind": "trade",
+                "give": 2,
+                "get": 2,
+                "route": ["D4", "E4"],
+                "turns": 3,
+            },
         ),
     ]
     return {s.name: s for s in specs}
@@ -216,6 +263,7 @@ class Sketch:
     new_projects: dict[str, dict[str, Any]] = field(default_factory=dict)
     building: set[str] = field(default_factory=set)  # locations of settlements begun this turn
     roads: set[str] = field(default_factory=set)
+    agreed: set[tuple[str, str]] = field(default_factory=set)  # (partner, kind) ordered so far
     foreign_armies: dict[str, str] = field(default_factory=dict)  # other nations' army ids -> owner name
 
 
@@ -311,6 +359,15 @@ def _spend(of: OrderFile, sk: Sketch, order: Order, ap: int, resources: int, wha
     return ok
 
 
+def _actions_now(of: OrderFile, sk: Sketch, o: Order, needed: int) -> int:
+    """The action points an order of multi-turn work puts in now: as written, or else what is left (at
+    least one, so a nation with none left hears so). The number is written into the order, so the
+    resolver carries out exactly what the check echoed."""
+    actions = min(int(o["actions"]) if "actions" in o.args else max(sk.ap, 1), needed)
+    of.orders[of.orders.index(o)] = replace(o, args={**o.args, "actions": actions})
+    return actions
+
+
 def _own_settlement(game: Game, state: State, of: OrderFile, order: Order, name_field: str) -> dict | None:
     s = m.settlement_named(state, order[name_field])
     mine = [x["name"] for x in m.settlements_of(state, of.faction or "")]
@@ -389,6 +446,7 @@ def _move(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None
                 "path",
                 f"{game.world[tile].label} holds foreign forces now; the move stops there if "
                 "they are still there when it is carried out",
+                "nothing to fix if that risk is fine; otherwise choose a path around that tile",
             )
             break
     start = army["location"]
@@ -441,6 +499,7 @@ def _attack(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> No
             "target",
             f"{game.name_of(nation)} has nothing at {game.world[where].label} right now; the "
             "attack happens only if it is there when your orders are carried out",
+            "keep it if you expect them to arrive first; otherwise target a nation on your army's tile",
         )
     what = (
         f"assault on {settlement['name']} ({o['on_fall']} if it falls)"
@@ -484,7 +543,12 @@ def _defend(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> No
     if army is None:
         return
     if m.settlement_at(state, army["location"]):
-        of.warn(o, "army", "the defend bonus does not apply to units in a settlement")
+        of.warn(
+            o,
+            "army",
+            "the defend bonus does not apply to units in a settlement",
+            "drop the defend order; the settlement's own bonus defends them",
+        )
     army["defend"] = True
     of.echo[o.number] = (
         f"army {o['army']} holds at {game.world[army['location']].label} and defends (+1 defence)"
@@ -515,15 +579,15 @@ def _split(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> Non
     if len(set(wanted)) == len(ids):
         of.error(o, "units", "a split must leave at least one unit behind", "name fewer units")
         return
-    stay, go = m.split_names(
+    go, stay = m.split_names(
         {"armies": {n: {"owner": sk.nation, "name": n} for n in sk.armies}}, sk.nation, o["army"]
     )
     del sk.armies[o["army"]]
-    sk.armies[stay] = {**army, "units": [u for u in army["units"] if u["id"] not in wanted]}
     sk.armies[go] = {**army, "units": [u for u in army["units"] if u["id"] in wanted]}
+    sk.armies[stay] = {**army, "units": [u for u in army["units"] if u["id"] not in wanted]}
     of.echo[o.number] = (
-        f"army {o['army']} splits: {stay} keeps {len(ids) - len(set(wanted))} unit(s), "
-        f"{go} takes {', '.join(wanted)}"
+        f"army {o['army']} splits: {go} takes {', '.join(wanted)}, "
+        f"{stay} keeps the other {len(ids) - len(set(wanted))} unit(s)"
     )
 
 
@@ -577,9 +641,19 @@ def _recruit(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> N
         )
         return
     if points < int(cls["stat_points"]):
-        of.warn(o, "stats", f"{int(cls['stat_points']) - points} stat point(s) left unspent")
+        of.warn(
+            o,
+            "stats",
+            f"{int(cls['stat_points']) - points} stat point(s) left unspent",
+            "spend them with 'stats', e.g. stats: {attack: 1}",
+        )
     if not o.get("trait") and int(cls.get("traits", 0)):
-        of.warn(o, "trait", f"{o['class']} have {cls['traits']} trait(s); none given")
+        of.warn(
+            o,
+            "trait",
+            f"{o['class']} have {cls['traits']} trait(s); none given",
+            "add 'trait:', e.g. trait: stealth, or any word for flavour",
+        )
     if not _spend(of, sk, o, 1, int(cls["resources"]), f"recruiting {o['class']}"):
         return
     turns = int(cls["turns"])
@@ -624,7 +698,7 @@ def _build(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> Non
         )
         return
     b = rules["build"]
-    actions = min(o["actions"], int(b["actions"]))
+    actions = _actions_now(of, sk, o, int(b["actions"]))
     if not _spend(of, sk, o, actions, int(b["resources"]), "founding a settlement"):
         return
     sk.building.add(where)
@@ -660,7 +734,7 @@ def _upgrade(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> N
         return
     to = s["level"] + 1
     needed, upfront, per_action = m.upgrade_cost(rules, to)
-    actions = min(o["actions"], needed)
+    actions = _actions_now(of, sk, o, needed)
     if not _spend(of, sk, o, actions, upfront + per_action * actions, f"upgrading {s['name']}"):
         return
     sk.new_projects[s["id"]] = {"kind": "upgrade"}
@@ -689,7 +763,7 @@ def _advance(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> N
         return
     to = current + 1
     needed, cost = m.advancement_cost(rules, to)
-    actions = min(o["actions"], needed)
+    actions = _actions_now(of, sk, o, needed)
     if not _spend(of, sk, o, actions, cost, f"advancement {name} level {to}"):
         return
     sk.new_projects[f"adv:{name}"] = {"kind": "advance"}
@@ -720,16 +794,16 @@ def _work(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None
         of.error(o, "project", f"project {p['name']} already has work ordered above", "order it once")
         return
     left = int(p["needed"]) - int(p["progress"])
-    actions = o["actions"]
     if p["kind"] == "recruit":
-        if actions != 1:
+        if o.get("actions", 1) != 1:
             of.error(o, "actions", "training takes exactly 1 action each turn", "write actions: 1")
             return
         s = state["settlements"].get(p["settlement"])
         if s and s.get("siege"):
             of.error(o, "project", f"{s['name']} is under siege: training there is halted")
             return
-    actions = min(actions, left)
+        left = 1
+    actions = _actions_now(of, sk, o, left)
     per_action = int(p.get("resources_per_action", 0))
     if not _spend(of, sk, o, actions, per_action * actions, f"work on {p['name']}"):
         return
@@ -814,6 +888,74 @@ def _road(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None
         of.echo[o.number] = f"build a road on {where}"
 
 
+def _agree(game: Game, state: State, of: OrderFile, sk: Sketch, o: Order) -> None:
+    terms = ag.terms_of(sk.nation, o)
+    others = [f for f in game.factions if f != sk.nation]
+    if terms.partner not in others:
+        of.error(o, "partner", f"'{terms.partner}' is not another nation", choice_hint(terms.partner, others))
+        return
+    partner = game.name_of(terms.partner)
+    met = state["factions"][sk.nation].get("contacts", [])
+    if game.rules["agreements"]["requires_contact"] and terms.partner not in met:
+        of.error(
+            o,
+            "partner",
+            f"you have not met {partner}: agreements need a tile shared once",
+            "meet them first; nations meet when their units or settlements share a tile",
+        )
+        return
+    key = (terms.partner, terms.kind)
+    if key in sk.agreed:
+        of.error(o, "kind", f"a {terms.kind} with {partner} is already ordered above", "order it once")
+        return
+    if terms.end:
+        if terms.kind not in ag.STANDING:
+            of.error(o, "end", "a payment is made once and has nothing to end", "drop 'end'")
+        elif ag.standing_between(state, sk.nation, terms.partner, terms.kind) is None:
+            of.error(o, "end", f"you have no {terms.kind} with {partner} to end", "drop this order")
+        else:
+            sk.agreed.add(key)
+            of.echo[o.number] = terms.describe()
+        return
+    if terms.kind == "alliance":
+        extra = [name for name in ("give", "get", "route") if o.get(name)]
+        if extra:
+            of.error(
+                o, extra[0], f"an alliance has no '{extra[0]}'", "use a payment or a trade for resources"
+            )
+            return
+        if ag.allied(state, sk.nation, terms.partner):
+            of.warn(o, "kind", f"you are already allied with {partner}; the order renews the alliance")
+    elif not terms.give and not terms.get:
+        of.error(o, "give", f"a {terms.kind} moves resources: give, get or both", "add give: N or get: N")
+        return
+    if terms.kind == "trade":
+        if not terms.route:
+            of.error(o, "route", "a trade needs a road route", "add route: [tile, tile, ...] along roads")
+            return
+        problem = ag.route_problem(game.world, terms.route)
+        if problem:
+            of.error(o, "route", problem, "list road tiles in order, each next to the one before")
+            return
+        roads = state.get("roads", {})
+        missing = [t for t in terms.route if t not in roads and t not in sk.roads]
+        if missing:
+            of.warn(
+                o,
+                "route",
+                f"{missing[0]} has no road now; the goods travel only while every tile of the route has one",
+                "build the road first (action: road)",
+            )
+    elif terms.route:
+        of.error(o, "route", f"only a trade has a route, not a {terms.kind}", "drop 'route'")
+        return
+    what = "the payment" if terms.kind == "payment" else "this turn's trade"
+    ap = int(game.rules["agreements"]["actions"])
+    if _spend(of, sk, o, ap, terms.give, f"{what} with {partner}"):
+        sk.agreed.add(key)
+        of.echo[o.number] = terms.describe() + f"; made only if {partner} orders the same from its side"
+
+
 CHECKS: dict[str, Callable[[Game, State, OrderFile, Sketch, Order], None]] = {
     "move": _move,
     "attack": _attack,
@@ -829,4 +971,5 @@ CHECKS: dict[str, Callable[[Game, State, OrderFile, Sketch, Order], None]] = {
     "explore": _explore,
     "maraud": _maraud,
     "road": _road,
+    "agree": _agree,
 }

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...core.dice import RollLabel, roll_label
 from ...core.orders import Order
 from ...core.phases import State
 from . import model as m
+from .agreements import run_agreements
 from .combat import Battle, fight, losses
 
 if TYPE_CHECKING:
@@ -112,6 +114,15 @@ def _meet(ctx: TurnContext, state: State, nation: str, location: str) -> None:
     ctx.scratch.setdefault("met", []).extend((location, nation, other) for other in sorted(others))
 
 
+def _step(nation: str, o: Order) -> RollLabel:
+    """The stable identity of one order for roll labels: its nation and its place in that nation's file.
+
+    Neither depends on anything another nation does, so an unrelated battle, march or recruit earlier in
+    the posting order cannot move the dice of this order's rolls.
+    """
+    return roll_label(nation, "order", o.number)
+
+
 def _attack(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     army = _army(ctx, nation, o)
     where = army["location"]
@@ -120,14 +131,14 @@ def _attack(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     enemy = target if target in ctx.game.factions else (named["owner"] if named else "")
     settlement = m.settlement_at(state, where)
     if settlement and settlement["owner"] == enemy:
-        _assault(ctx, state, nation, army, settlement, o["on_fall"])
+        _assault(ctx, state, nation, settlement, o["on_fall"], _step(nation, o))
         return
     defenders = [a for a in _index(ctx).at(where) if a["owner"] == enemy and a["units"]]
     if not defenders:
         raise OrderFailed(f"{ctx.game.name_of(enemy)} has nothing at {ctx.game.world[where].label} to attack")
     in_own = m.settlement_at(state, where)
     bonus = m.settlement_defence(ctx.rules, state, in_own) if in_own and in_own["owner"] == enemy else 0
-    _battle(ctx, state, nation, [army], defenders, where, bonus, kind="battle")
+    _battle(ctx, state, nation, [army], defenders, where, bonus, _step(nation, o), kind="battle")
     # A counter-attack out of a besieged settlement forfeits its defence bonus for the rest of the siege.
     if in_own and in_own["owner"] == nation and (in_own.get("siege") or {}).get("owner") == enemy:
         in_own["siege"]["bonus_lost"] = True
@@ -141,12 +152,19 @@ def _battle(
     defenders: list[dict],
     where: str,
     bonus: int,
+    step: RollLabel,
     kind: str,
     **extra: Any,
 ) -> bool:
     """Fight and record it; True when the defenders are wiped out and an attacker survives."""
-    n = ctx.scratch["battles"] = ctx.scratch.get("battles", 0) + 1
-    label = f"battle{n}/{attackers[0]['id']}"
+    # The place and the attack order name the battle; the sides and armies make the log readable.
+    label = roll_label(
+        "battle",
+        where,
+        step,
+        {army["owner"] for army in attackers + defenders},
+        {army["id"] for army in attackers + defenders},
+    )
     before = {a["id"]: len(a["units"]) for a in attackers + defenders}
     battle = fight(ctx, state, attackers, defenders, where, bonus, label)
     for a in defenders:
@@ -180,7 +198,9 @@ def _outcome(battle: Battle) -> str:
     return "attacker" if attackers else "defender"
 
 
-def _assault(ctx: TurnContext, state: State, nation: str, army: dict, settlement: dict, on_fall: str) -> None:
+def _assault(
+    ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall: str, step: RollLabel
+) -> None:
     rules = ctx.rules
     attackers = [a for a in _index(ctx).at(settlement["location"]) if a["owner"] == nation and a["units"]]
     weight = sum(m.unit_weight(u, rules) for a in attackers for u in a["units"])
@@ -212,16 +232,19 @@ def _assault(ctx: TurnContext, state: State, nation: str, army: dict, settlement
             defenders,
             settlement["location"],
             bonus,
+            step,
             kind="assault",
             settlement=settlement["name"],
             needed=attackers_needed,
         )
         if not won:
             return
-    _fall(ctx, state, nation, settlement, on_fall)
+    _fall(ctx, state, nation, settlement, on_fall, step)
 
 
-def _fall(ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall: str) -> None:
+def _fall(
+    ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall: str, step: RollLabel
+) -> None:
     rules = ctx.rules
     owner, level = settlement["owner"], settlement["level"]
     base = dict(
@@ -238,7 +261,7 @@ def _fall(ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall
         del state["projects"][p["id"]]
     if on_fall == "raid":
         roll = ctx.roll(
-            f"raid/{settlement['id']}",
+            roll_label("raid", settlement["id"], step),
             f"{level}d{rules['siege']['raid_die']}",
             factions=[nation, owner],
             decided=f"resources {nation} takes from {settlement['name']}",
@@ -248,7 +271,7 @@ def _fall(ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall
         ctx.emit("settlement_falls", rolls=[roll], gained=roll.total, **base)
     elif on_fall == "raze":
         roll = ctx.roll(
-            f"raze/{settlement['id']}",
+            roll_label("raze", settlement["id"], step),
             f"{level}d{rules['siege']['raze_die']}",
             factions=[nation, owner],
             decided=f"population {owner} loses",
@@ -310,7 +333,8 @@ def _split(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     staying = [u for u in army["units"] if u["id"] not in wanted]
     if not going or not staying:
         raise OrderFailed(f"army {o['army']} no longer has those units to split off")
-    stay_name, go_name = m.split_names(state, nation, army["name"])
+    go_name, stay_name = m.split_names(state, nation, army["name"])
+    # The units named leave as a new army; the rest keep the army's id (and any siege it holds).
     new = {
         **army,
         "id": m.new_id(state, nation, "a"),
@@ -488,8 +512,9 @@ def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     where = army["location"]
     place = ctx.game.world[where].place
     bonus = int(rules["place_bonus"]) if place else 0
+    label = roll_label("explore", where, _step(nation, o))
     roll = ctx.roll(
-        f"explore/{nation}",
+        label,
         f"1d{rules['die']}{bonus:+d}" if bonus else f"1d{rules['die']}",
         factions=[nation],
     )
@@ -500,7 +525,7 @@ def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     stock = state["factions"][nation]["stock"]
     if outcome in ("resources", "population"):
         found = ctx.roll(
-            f"explore/{nation}/find", entry["dice"], factions=[nation], decided=f"{outcome} found"
+            roll_label(label, "find"), entry["dice"], factions=[nation], decided=f"{outcome} found"
         )
         amount = found.total
         rolls.append(found)
@@ -549,6 +574,10 @@ def _maraud(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     victim["population"] = victim.get("population", 0) - killed
     mine = state["factions"][nation]["stock"]
     mine["resources"] = mine.get("resources", 0) + stolen
+    # Marauders standing on a road also skim the trade that passes along it (agreements phase).
+    ctx.scratch.setdefault("marauders", []).append(
+        {"owner": nation, "name": army["name"], "location": army["location"]}
+    )
     ctx.emit(
         "maraud",
         actors=[nation, s["owner"]],
@@ -579,7 +608,7 @@ def _road(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
 
 
 def _noop(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    """Defend stances are set before anyone moves (see run_orders)."""
+    """Defend stances are set before anyone moves (see run_orders); agreements have a phase of their own."""
 
 
 EXECUTE: dict[str, Callable[[TurnContext, State, str, Order], None]] = {
@@ -597,6 +626,7 @@ EXECUTE: dict[str, Callable[[TurnContext, State, str, Order], None]] = {
     "explore": _explore,
     "maraud": _maraud,
     "road": _road,
+    "agree": _noop,
 }
 
 
@@ -814,5 +844,6 @@ PHASES = {
     "sieges": run_sieges,
     "completion": run_completion,
     "income": run_income,
+    "agreements": run_agreements,
     "contact": run_contact,
 }

@@ -9,13 +9,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.rulesdoc import RulesSection, RulesTable
+from ...core.rulesdoc import RulesSection, RulesTable, fill, number_word
 from . import model as m
 
 
 def _list(items: list[str], last: str = "and") -> str:
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def introduction(rules: Mapping[str, Any]) -> str:
+    return (
+        f"Nations on a square grid spend {number_word(rules['actions']['per_turn'])} action points a turn to "
+        "research, recruit, found and upgrade settlements; armies march in posting order, fight with "
+        f"d{rules['combat']['die']}s and besiege settlements."
+    )
 
 
 def sections(rules: Mapping[str, Any]) -> list[RulesSection]:
@@ -29,6 +37,7 @@ def sections(rules: Mapping[str, Any]) -> list[RulesSection]:
         _exploration(rules),
         _advancements(rules),
         _raids_and_roads(rules),
+        _agreements(rules),
         _start(rules),
     ]
 
@@ -162,7 +171,7 @@ def _units(r: Mapping[str, Any]) -> RulesSection:
             RulesTable(
                 "Traits with an effect",
                 ("Trait", "Effect"),
-                tuple((name, t.get("summary", "")) for name, t in traits.items()),
+                tuple((name, fill(t.get("summary", ""), r)) for name, t in traits.items()),
             )
         )
         blocks.append("Any other trait is flavour: it is kept as written and has no effect in the rules.")
@@ -186,7 +195,6 @@ def _movement(r: Mapping[str, Any]) -> RulesSection:
 def _combat(r: Mapping[str, Any]) -> RulesSection:
     c = r["combat"]
     die = int(c["die"])
-    stealth = (r.get("traits") or {}).get("stealth")
     steps = [
         f"Each round, every unit of both sides rolls a d{die} for each of its attacks. A roll of "
         f"**{c['base_target']} or more hits**, adjusted by the attacker's attack minus the target's "
@@ -200,9 +208,13 @@ def _combat(r: Mapping[str, Any]) -> RulesSection:
         f"An army that holds and defends gets +{c['defend_stance_bonus']} defence, if it neither moves nor "
         "stands in a settlement. Units in their own settlement add its defence bonus when attacked there.",
     ]
-    if stealth:
+    first = _first_strikes(r.get("traits") or {})
+    if first:
         steps.append(
-            f"Stealthed units strike first in the first round with +{stealth['first_round_attack']} attack."
+            "Some units fire before the rest of the round: "
+            + _list(first, "then")
+            + ". Each of these fires as a volley of its own, in that order, before everyone else; units of "
+            "the same volley fire at the same time, and a unit killed by an earlier volley does not fire."
         )
     blocks: list[str | RulesTable] = [
         "A battle starts when an army attacks another nation's armies on its own tile. "
@@ -216,9 +228,22 @@ def _combat(r: Mapping[str, Any]) -> RulesSection:
         chance = (die - need + 1) * 100 // die
         targets.append((f"{diff:+d}" if diff else "0", f"{need}+", f"{chance}%"))
     blocks.append(
-        RulesTable("Number needed to hit", ("Attack − defence", "d10 roll", "Chance"), tuple(targets))
+        RulesTable("Number needed to hit", ("Attack − defence", f"d{die} roll", "Chance"), tuple(targets))
     )
     return RulesSection("Combat", tuple(blocks), keys=("combat",))
+
+
+def _first_strikes(traits: Mapping[str, Any]) -> list[str]:
+    """The first-strike volleys in firing order, in words, from the traits' ``strikes_first`` data."""
+    volleys = sorted(
+        (int(t["strikes_first"]["volley"]), name, t) for name, t in traits.items() if t.get("strikes_first")
+    )
+    words = []
+    for _, name, trait in volleys:
+        when = " in the first round" if trait["strikes_first"].get("first_round_only") else " in every round"
+        bonus = f", with +{trait['first_round_attack']} attack" if trait.get("first_round_attack") else ""
+        words.append(f"units with the trait **{name}**{when}{bonus}")
+    return words
 
 
 def _sieges(r: Mapping[str, Any]) -> RulesSection:
@@ -307,6 +332,29 @@ def _raids_and_roads(r: Mapping[str, Any]) -> RulesSection:
             f"on a tile within {rd['reach']} of one of the nation's armies.",
         ),
         keys=("marauding", "roads"),
+    )
+
+
+def _agreements(r: Mapping[str, Any]) -> RulesSection:
+    ag = r["agreements"]
+    met = "Nations that have shared a tile at least once" if ag.get("requires_contact") else "Any two nations"
+    cost = int(ag["actions"])
+    return RulesSection(
+        "Diplomacy and agreements",
+        (
+            f"{met} may make agreements. Each side writes the same agreement as an order "
+            "(action `agree`) from its own side, naming the partner, what it gives and what it gets; the "
+            "agreement is made only when the two orders mirror each other in the same turn, and then "
+            f"everyone hears of it. Agreeing costs {cost} action point{'s' if cost != 1 else ''}.",
+            "A **trade** sends resources both ways every turn, for up to "
+            f"{ag['trade_max_turns']} turns, along a route of road tiles next to each other; the goods "
+            "travel only while every tile of the route has a road. A **payment** hands resources over "
+            "once, for mercenaries or anything else agreed. An **alliance** is recorded and announced. "
+            "Either side ends a trade or an alliance on its own.",
+            f"An army of a third nation that marauds from a road tile of a trade route carries off "
+            f"{ag['marauder_share_percent']}% of each side's goods that turn (rounded down).",
+        ),
+        keys=("agreements",),
     )
 
 

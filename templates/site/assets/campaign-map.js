@@ -1,7 +1,8 @@
 /* The campaign map: draws what stands on the map for one turn, a turn slider and a legend.
  *
- * The page's folium map calls campaignMap(map, data) once. Player-chosen names only ever reach the
- * page through textContent, never as HTML. The URL hash chooses the view:
+ * The page's folium map calls campaignMap(map, data) once, with the JSON data the page carries in a
+ * <script type="application/json"> element. Names (of tiles, places, factions, pieces) only ever reach
+ * the page through textContent, never as HTML. The URL hash chooses the view:
  *   #turn=N           the turn shown first (default: the latest)
  *   controls=none     no slider and no legend (small maps); controls=legend keeps the legend only
  */
@@ -71,6 +72,37 @@
     container.setAttribute("role", "application");
     container.setAttribute("aria-roledescription", "map");
     map.fitBounds(data.bounds, { padding: [8, 8] });
+
+    // The terrain: one polygon a tile, its name and terrain in a tooltip.
+    function tileInfo(tile) {
+      var box = node("table", "cm-tile");
+      [
+        ["Tile", tile[1]],
+        ["Terrain", data.terrains[tile[2]][0]],
+        ["Place", tile[3] || "\u2014"],
+      ].forEach(function (row) {
+        var tr = node("tr");
+        tr.appendChild(node("th", null, row[0]));
+        tr.appendChild(node("td", null, row[1]));
+        box.appendChild(tr);
+      });
+      return box;
+    }
+
+    var terrainLayer = L.layerGroup().addTo(map);
+    var plain = { fillOpacity: 1.0, color: "#6b6256", weight: 0.6, opacity: 0.5 };
+    var lit = { weight: 2.5, opacity: 1.0, color: "#222222" };
+    data.tiles.forEach(function (tile) {
+      var polygon = L.polygon(tile[0], L.extend({ fillColor: data.terrains[tile[2]][1], smoothFactor: 0 }, plain));
+      polygon.bindTooltip(tileInfo(tile), { sticky: true });
+      polygon.on("mouseover", function () {
+        polygon.setStyle(lit);
+      });
+      polygon.on("mouseout", function () {
+        polygon.setStyle(plain);
+      });
+      terrainLayer.addLayer(polygon);
+    });
 
     // Named places: a dot and a name that shows once the map is zoomed in far enough to read it.
     var placeLayer = L.layerGroup().addTo(map);

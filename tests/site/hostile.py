@@ -1,0 +1,205 @@
+"""Campaigns whose every player-chosen name and text is hostile, in both rulesets, and their built sites.
+
+Each probe is a piece of text that means something to one of the layers a name passes through on its way
+to a page: Jinja (and branca, which renders folium's output a second time), HTML and Markdown. A page is
+sound when each probe shows as the very text the player wrote: ``Probe {{ 6*7 }}``, never ``Probe 42``,
+and never an element, a link or emphasis. The scripts set ``window.ckHostile``, so a browser can tell
+whether any of them ran.
+
+Short fields (a settlement or unit name has a length limit) get one probe each, in turn; long fields
+(press, rumours, profiles, GM tales, faction names) get all of them at once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from resolver.publish import SiteReport, build_site
+
+from .demo import play_campaign
+
+# Each probe is told apart by its first word (``PROBE_MARKS``): wherever that word shows on a page,
+# the whole probe must show, unchanged.
+PROBES = (
+    "Probe {{ 6*7 }}",
+    "Broken {{ {% {# }}",
+    "Rawtext {% raw %} | *em* __b__ `c`",
+    "<script>window.ckHostile=1</script>",
+    "<img src=x onerror=window.ckHostile=2>",
+    "[Linkprobe](javascript:window.ckHostile=3)",
+)
+PROBE_MARKS = ("Probe", "Broken", "Rawtext", "ckHostile=1", "ckHostile=2", "Linkprobe")
+EVERY_PROBE = " ".join(PROBES)
+HEADLINE = " ".join(PROBES[:4])  # press and GM headlines are limited to 120 characters
+RULESETS = ("nations", "factions")
+TURNS = 3
+
+
+def probes() -> Iterator[str]:
+    """Each probe in turn, numbered after the first round: a settlement's name must be unique."""
+    for round_number in itertools.count(1):
+        for probe in PROBES:
+            yield probe if round_number == 1 else f"{probe} {round_number}"
+
+
+def players() -> dict[str, Any]:
+    return {
+        "factions": {
+            # The bots put faction names in their headlines, which are limited to 120 characters.
+            "red": {
+                "name": " ".join(PROBES[:3]),
+                "color": "#c0392b",
+                "profile": f"{EVERY_PROBE}\n\n{EVERY_PROBE}",
+            },
+            "blue": {"name": PROBES[3], "color": "#2e6fbd", "profile": PROBES[1]},
+            "green": {"name": PROBES[4], "color": "#2e8b57"},
+            "gold": {"name": PROBES[5], "color": "#b8860b"},
+        }
+    }
+
+
+def _name_player_fields(orders: list[dict[str, Any]], names: Iterator[str]) -> None:
+    """Every free name or text a player's order may carry gets a probe."""
+    for order in orders:
+        for field in ("name", "trait"):  # nations: recruit (unit name, trait), build (settlement name)
+            if field in order:
+                order[field] = next(names)
+        if order.get("action") == "advance":
+            order["note"] = EVERY_PROBE
+
+
+def _nations_gm(game: Any, state: Any) -> list[dict[str, Any]]:
+    """The GM names an army, its units and a settlement, tells a tale, grants and gives items."""
+    taken = {s["location"] for s in state["settlements"].values()} | {
+        a["location"] for a in state["armies"].values()
+    }
+    free = [loc.id for loc in game.world.locations.values() if loc.terrain != "water" and loc.id not in taken]
+    unit = {"class": "troops", "attack": 1, "defence": 1, "hp": 1, "move": 1, "attacks": 1}
+    orders: list[dict[str, Any]] = [
+        {
+            "action": "place",
+            "kind": "settlement",
+            "id": f"red-hostile-s{i}",
+            "data": {"owner": "red", "location": free[i], "type": "standard", "level": 1, "name": name},
+        }
+        for i, name in enumerate([EVERY_PROBE, *PROBES])
+    ]
+    orders.append(
+        {
+            "action": "place",
+            "kind": "army",
+            "id": "red-hostile-a1",
+            "data": {
+                "owner": "red",
+                "location": free[len(PROBES) + 1],
+                "name": EVERY_PROBE,
+                "units": [
+                    {**unit, "id": f"red-hostile-u{i}", "name": name, "traits": [name]}
+                    for i, name in enumerate(PROBES)
+                ],
+            },
+        }
+    )
+    return orders
+
+
+def _factions_gm(game: Any, state: Any) -> list[dict[str, Any]]:
+    """The GM names lieutenants and places of the city."""
+    locales = list(game.world.locations)
+    kinds = list(game.rules["location_kinds"])
+    orders: list[dict[str, Any]] = []
+    for i, name in enumerate([EVERY_PROBE, *PROBES]):
+        orders.append(
+            {
+                "action": "place",
+                "kind": "location",
+                "id": f"{locales[i % len(locales)]}/hostile-{i}",
+                "data": {
+                    "locale": locales[i % len(locales)],
+                    "kind": kinds[0],
+                    "name": name,
+                    "holder": "red",
+                },
+            }
+        )
+        home = state["factions"]["red"]["home"]
+        orders.append(
+            {
+                "action": "place",
+                "kind": "asset",
+                "id": f"red-hostile-l{i}",
+                "data": {
+                    "owner": "red",
+                    "type": "lieutenant",
+                    "location": home,
+                    "name": name,
+                    "level": 1,
+                    "ratings": {"charm": 1},
+                },
+            }
+        )
+    return orders
+
+
+def _gm_orders(game: Any, state: Any) -> list[dict[str, Any]]:
+    common = [
+        {"action": "narrate", "headline": HEADLINE, "text": f"{EVERY_PROBE}\n\n{EVERY_PROBE}"},
+        {
+            "action": "grant",
+            "faction": "red",
+            "resource": game.ruleset.stock_names(game)[0],
+            "amount": 1,
+            "reason": EVERY_PROBE,
+        },
+        {"action": "give_item", "faction": "red", "item": EVERY_PROBE},
+    ]
+    own = _nations_gm(game, state) if game.ruleset.id == "nations" else _factions_gm(game, state)
+    return [*common, *own]
+
+
+def make_hostile_campaign(root: Path, ruleset: str, turns: int = TURNS) -> None:
+    names = probes()
+
+    def edit(turn: int, faction: str, doc: dict[str, Any]) -> None:
+        _name_player_fields(doc.get("orders", []), names)
+        doc["press"] = [{"headline": HEADLINE, "body": f"{EVERY_PROBE}\n\n{EVERY_PROBE}"}]
+        doc["rumors"] = [EVERY_PROBE]
+
+    play_campaign(
+        root,
+        ruleset,
+        5,
+        "Hostile names",
+        players(),
+        turns,
+        edit,
+        lambda turn, game, state: _gm_orders(game, state) if turn == 1 else [],
+    )
+
+
+@dataclass(frozen=True)
+class HostileSite:
+    ruleset: str
+    root: Path
+    public: Path
+    report: SiteReport
+
+
+_BUILT: dict[str, HostileSite] = {}
+
+
+def hostile_site(base: Path, ruleset: str) -> HostileSite:
+    """Build once per test session and ruleset, whichever test folder asks first."""
+    if ruleset not in _BUILT:
+        root = base / f"hostile-{ruleset}"
+        shutil.rmtree(root, ignore_errors=True)  # what an earlier, failed build left
+        make_hostile_campaign(root, ruleset)
+        report = build_site(root)
+        assert report.out is not None
+        _BUILT[ruleset] = HostileSite(ruleset, root, report.out, report)
+    return _BUILT[ruleset]

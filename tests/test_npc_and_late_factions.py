@@ -79,7 +79,9 @@ def test_add_faction_is_checked_before_anything_changes(nations: Path) -> None:
         nations,
         "  - {action: add_faction, id: red, name: Again}\n"
         "  - {action: add_faction, id: Bad Id, name: Bad}\n"
-        "  - {action: add_faction, id: teal, name: Teal, color: teal}\n",
+        "  - {action: add_faction, id: teal, name: Teal, color: teal}\n"
+        "  - {action: add_faction, id: sky, name: Sky}\n"
+        "  - {action: add_faction, id: sky, name: Sky again}\n",
     )
     (of,) = check(nations)
     assert [i.message for i in of.errors] == [
@@ -87,6 +89,7 @@ def test_add_faction_is_checked_before_anything_changes(nations: Path) -> None:
         "'Bad Id' is not a usable faction id: lower-case letters, digits and dashes, starting with a letter; "
         "not 'gm'",
         "'teal' is not a colour",
+        "there is already a faction 'sky'",
     ]
     assert all(i.hint for i in of.errors)
 

@@ -232,6 +232,7 @@ def unstorable(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[t
 def check(game: Game, state: State, of: OrderFile) -> None:
     """Semantic checks of the GM's file, run by both ``check`` and ``resolve``."""
     factions = list(game.factions)
+    joining: list[str] = []  # factions added by earlier orders of this file
     for o in of.orders:
         if "faction" in o.args and o["faction"] not in factions:
             of.error(o, "faction", f"unknown faction '{o['faction']}'", choice_hint(o["faction"], factions))
@@ -278,9 +279,12 @@ def check(game: Game, state: State, of: OrderFile) -> None:
             if o["faction"] == o["other"]:
                 of.error(o, "other", "a relation joins two different factions", "name another faction")
         elif o.action == "add_faction":
-            taken = faction_records.id_problem(o["id"], state["factions"])
+            taken = faction_records.id_problem(o["id"], [*state["factions"], *joining])
+            joining.append(o["id"])
             for problem in [taken] if taken else game.ruleset.join_problems(game, state, o["id"]):
-                of.error(o, "id", problem, "choose another id" if taken else "")
+                of.error(
+                    o, "id", problem, "choose another id" if taken else "make room first, or wait a turn"
+                )
             if not _COLOR.fullmatch(o["color"]):
                 of.error(o, "color", f"'{o['color']}' is not a colour", "write '#' and six hex digits")
         elif o.action == "judge":

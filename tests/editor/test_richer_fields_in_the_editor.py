@@ -62,8 +62,9 @@ def test_editor_completes_a_nested_order(factions_campaign: Path, run) -> None:
         body = "orders:\n  - action: rally\n    lieutenant: red-l1\n    backup:\n      action: \n"
         actions = completions_in(ls, run, factions_campaign, "red", body, "    backup:\n      action: ")
         assert {"rally", "influence", "recruit"} <= actions
-        body = body.replace("action: \n", "action: rally\n      \n")
-        fields = completions_in(ls, run, factions_campaign, "red", body, "      action: rally\n      ")
+        # Another faction's file: a document is opened once per server.
+        body = body.replace("red-l1", "blue-l1").replace("action: \n", "action: rally\n      \n")
+        fields = completions_in(ls, run, factions_campaign, "blue", body, "      action: rally\n      ")
         assert "units" in fields and "backup" not in fields  # one level deep only
     finally:
         ls.close()

@@ -80,6 +80,12 @@ class Game:
         return loc
 
 
+@dataclass
+class TurnMemory:
+    """What the phases of one turn tell each other, never saved. A ruleset declares its own subclass with
+    typed fields (armies that moved, units assigned...) and names it in ``Ruleset.turn_memory``."""
+
+
 def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
     """Deep-merge house rules over defaults; mappings merge, anything else replaces."""
     merged = copy.deepcopy(dict(defaults))
@@ -99,6 +105,7 @@ class Ruleset:
     summary: ClassVar[str] = ""
     source: ClassVar[str] = ""  # the game the rules come from
     entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
+    turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
 
     @cached_property
     def folder(self) -> Path:

@@ -19,6 +19,7 @@ from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
 from . import bot, orders, phases, rulesdoc, setup
 from . import model as m
+from .plans import FactionsTurn
 
 INFLUENCE = "influence:"  # GM grants of influence name the NPC faction: influence:watch
 
@@ -33,6 +34,7 @@ class Factions(Ruleset):
     )
     source = "“Faction Turn” (seed 002)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"asset": "assets", "location": "locations"}
+    turn_memory = FactionsTurn
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES

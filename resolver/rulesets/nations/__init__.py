@@ -18,6 +18,7 @@ from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
 from . import agreements, bot, orders, phases, rulesdoc, setup
 from . import model as m
+from .plans import NationsTurn
 
 GRANT_KEYS = ("income", "attack", "defence", "settlement_defence", "unlock")
 
@@ -31,6 +32,7 @@ class Nations(Ruleset):
     )
     source = "Trektek, “Cost Actions” (seed 003)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies", "settlement": "settlements"}
+    turn_memory = NationsTurn
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES

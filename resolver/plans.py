@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .engine import TurnContext
 
 P = TypeVar("P")
+T = TypeVar("T")
 
 
 class Reject(Exception):
@@ -37,6 +38,7 @@ class Reject(Exception):
         self.message = message
         self.hint = hint
         self.failure = failure or message
+        self.others: list[Reject] = []  # more problems found by the same reading, each with its own field
 
 
 class Reading:
@@ -57,6 +59,20 @@ class Reading:
         if self.checked is not None:
             self.checked.warn(self.order, field, message, hint)
 
+    def each(self, *reads: Callable[[], T]) -> tuple[T, ...]:
+        """Read several independent things an order names (an army and a settlement), so that when more
+        than one is wrong the player hears of all of them at once."""
+        found, rejects = [], []
+        for read in reads:
+            try:
+                found.append(read())
+            except Reject as reject:
+                rejects.append(reject)
+        if rejects:
+            rejects[0].others = rejects[1:]
+            raise rejects[0]
+        return tuple(found)
+
     def doubt(self, field: FieldPath | None, message: str, hint: str, *, failure: str) -> None:
         """A condition other factions' orders may still change: a warning now, a failure if it holds then."""
         if self.checking:
@@ -71,7 +87,8 @@ def plan_or_error(of: OrderFile, reading: Reading, order: Order, read: Callable[
     try:
         return read(order)
     except Reject as reject:
-        of.error(order, reject.field, reject.message, reject.hint)
+        for problem in [reject, *reject.others]:
+            of.error(order, problem.field, problem.message, problem.hint)
         return None
 
 

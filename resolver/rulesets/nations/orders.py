@@ -254,19 +254,25 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
     nation = of.faction or ""
     sketch = copy.deepcopy(state)
     memory = NationsTurn(armies=m.ArmyIndex(sketch))
-    memory.defending = {(nation, o["army"]) for o in of.orders if o.action == "defend"}
     reading = NationReading(game, sketch, nation, memory, checked=of)
+    defending = {o["army"] for o in of.orders if o.action == "defend"}
     for order in list(of.orders):
         plan = plan_or_error(of, reading, order, partial(PLANS[order.action], reading))
-        if plan is None or not _afford(of, reading, plan):
-            continue
-        if game.actions[order.action].field("actions"):
+        if plan is not None and game.actions[order.action].field("actions"):
             # Written into the order, so the resolver puts in exactly the action points echoed here.
             of.orders[of.orders.index(order)] = replace(order, args={**order.args, "actions": plan.actions})
-        plan.sure()
-        if plan.tiles:  # the sketch assumes a march goes all the way; the warnings said where it may stop
-            memory.armies.move(plan.army or {}, plan.tiles[-1])
-        of.echo[order.number] = plan.echo
+        if plan is not None and _afford(of, reading, plan):
+            plan.sure()
+            if plan.tiles:  # the sketch assumes a march goes all the way; the warnings said where it may stop
+                memory.armies.move(plan.army or {}, plan.tiles[-1])
+            of.echo[order.number] = plan.echo
+        if order.action == "move" and order["army"] in defending:
+            of.error(
+                order,
+                "army",
+                f"army {order['army']} is ordered to defend, so it cannot move this turn",
+                "drop either the defend or the move order",
+            )
     if reading.actions_left > 0 and not any(o.action == "work" for o in of.orders):
         pending = [p["name"] for p in m.projects_of(state, nation)]
         if pending:

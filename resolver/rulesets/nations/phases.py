@@ -35,10 +35,8 @@ def run_orders(ctx: Context, state: State) -> State:
     # Stances are declared with the orders but hold from the start of the turn, before anyone moves.
     for nation, of in ctx.orders.items():
         for order in of.orders:
-            if order.action == "defend":
-                memory.defending.add((nation, order["army"]))
-                if army := memory.armies.named(nation, order["army"]):
-                    army["stance"] = "defend"
+            if order.action == "defend" and (army := memory.armies.named(nation, order["army"])):
+                army["stance"] = "defend"
     for nation in ctx.posting_order:
         of = ctx.orders.get(nation)
         reading = NationReading(ctx.game, state, nation, memory)

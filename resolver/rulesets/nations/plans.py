@@ -29,7 +29,6 @@ class NationsTurn(TurnMemory):
     armies: m.ArmyIndex = field(default_factory=lambda: m.ArmyIndex({"armies": {}}))
     moved: set[str] = field(default_factory=set)  # army ids that marched (or joined one that did)
     engaged: set[str] = field(default_factory=set)  # army ids attacked on their tile: they stay put
-    defending: set[tuple[str, str]] = field(default_factory=set)  # (nation, army name) holding to defend
     marauded: set[str] = field(default_factory=set)  # ids of the settlements marauded and the marauders
     marauders: list[dict[str, str]] = field(default_factory=list)  # for the trade routes they stand on
     sieges_laid: set[str] = field(default_factory=set)  # settlement ids
@@ -153,12 +152,6 @@ def move(r: NationReading, o: Order) -> Plan:
     tiles, problem = m.walk(r.game.world, rules, army["location"], o["path"])
     if problem:
         raise Reject("path", problem, "choose another route")
-    if (r.faction, name) in r.memory.defending:
-        raise Reject(
-            "army",
-            f"army {name} is ordered to defend, so it cannot move this turn",
-            "drop either the defend or the move order",
-        )
     for tile in tiles[:-1]:
         if _foreign_forces(r.state, r.memory.armies, tile, r.faction):
             r.warn(
@@ -211,6 +204,7 @@ def attack(r: NationReading, o: Order) -> Plan:
             "target",
             f"'{target}' is neither a nation nor a settlement",
             choice_hint(target, [f for f in game.factions if f != r.faction]),
+            failure=f"{target} no longer stands",
         )
     settlement = m.settlement_at(r.state, where)
     assault = settlement if settlement and settlement["owner"] == enemy else None
@@ -233,7 +227,7 @@ def attack(r: NationReading, o: Order) -> Plan:
 
 
 def siege(r: NationReading, o: Order) -> Plan:
-    army, s = r.army(o), r.foreign_settlement(o, "settlement")
+    army, s = r.each(lambda: r.army(o), lambda: r.foreign_settlement(o, "settlement"))
     need = int(r.rules["siege"]["min_units"])
     if len(army["units"]) < need:
         raise Reject(
@@ -322,7 +316,7 @@ def split(r: NationReading, o: Order) -> Plan:
 
 
 def merge(r: NationReading, o: Order) -> Plan:
-    army, into = r.army(o), r.army(o, "into")
+    army, into = r.each(lambda: r.army(o), lambda: r.army(o, "into"))
     if o["army"] == o["into"]:
         raise Reject("into", "an army cannot merge into itself")
     if army["location"] != into["location"]:
@@ -563,7 +557,7 @@ def explore(r: NationReading, o: Order) -> Plan:
 
 
 def maraud(r: NationReading, o: Order) -> Plan:
-    army, s = r.army(o), r.foreign_settlement(o, "settlement")
+    army, s = r.each(lambda: r.army(o), lambda: r.foreign_settlement(o, "settlement"))
     reach, distance = (
         int(r.rules["marauding"]["range"]),
         r.game.world.distance(army["location"], s["location"]),
@@ -606,7 +600,10 @@ def road(r: NationReading, o: Order) -> Plan:
         world.distance(a["location"], where) <= reach for a in m.armies_of(r.state, r.faction) if a["units"]
     ):
         raise Reject(
-            "location", f"none of your armies is within {reach} tile of {where}", "bring an army closer"
+            "location",
+            f"none of your armies is within {reach} tile of {where}",
+            "bring an army closer",
+            failure=f"none of your armies is within {reach} tile of {where} any more",
         )
     roads = r.state.get("roads", {})
     if o["destroy"]:

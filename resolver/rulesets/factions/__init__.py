@@ -53,6 +53,9 @@ class Factions(Ruleset):
     ) -> State:
         return setup.initial_state(world, rules, factions, seed)
 
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        return setup.fill_state(rules, partial, factions)
+
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         orders.check_orders(game, state, of)
 

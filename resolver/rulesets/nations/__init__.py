@@ -14,7 +14,7 @@ from ...core.fields import ActionSpec
 from ...core.orders import OrderFile
 from ...core.phases import PhaseFn, State
 from ...core.rulesdoc import RulesSection
-from ...core.world import World
+from ...core.world import HEX_STEPS, SQUARE_STEPS, World
 from ...ruleset import FactionSetup, Game, Ruleset
 from . import agreements, bot, orders, phases, rulesdoc, setup
 from . import model as m
@@ -41,7 +41,8 @@ class Nations(Ruleset):
         return rulesdoc.introduction(rules)
 
     def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
-        return orders.action_specs(rules, ("N", "NE", "E", "SE", "S", "SW", "W", "NW"))
+        steps = HEX_STEPS if rules["world"]["kind"] == "hex" else SQUARE_STEPS
+        return orders.action_specs(rules, tuple(steps))
 
     def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
         return setup.generate_world(seed, rules, factions)
@@ -50,6 +51,9 @@ class Nations(Ruleset):
         self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
     ) -> State:
         return setup.initial_state(world, rules, factions, seed)
+
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        return setup.fill_state(rules, partial, factions)
 
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         orders.check_orders(game, state, of)

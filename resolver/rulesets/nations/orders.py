@@ -30,6 +30,7 @@ _ACTIONS = Field(
     minimum=1,
 )
 ON_FALL = ("capture", "raid", "raze")
+_NUMBERS = {6: "six", 8: "eight"}  # the directions of a hex and of a square grid
 
 
 def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionSpec]:
@@ -43,7 +44,7 @@ def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionS
     specs = [
         ActionSpec(
             "move",
-            "Move an army one tile per movement point, in any of eight directions.",
+            f"Move an army one tile per movement point, in any of {_NUMBERS[len(directions)]} directions.",
             (
                 _ARMY,
                 Field(

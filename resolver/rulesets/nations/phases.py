@@ -19,7 +19,7 @@ from ...plans import plan_or_failure
 from . import model as m
 from .agreements import run_agreements
 from .combat import Battle, fight, losses
-from .plans import PLANS, NationReading, NationsTurn, Plan
+from .plans import PLANS, NationReading, NationsTurn, Plan, foreign_forces
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
@@ -63,12 +63,9 @@ def _move(ctx: Context, state: State, plan: Plan) -> None:
     army, nation, rules = plan.army or {}, plan.nation, ctx.rules
     start = army["location"]
     here, visited, stopped = start, [], ""
-    for tile in plan.tiles:
-        here = tile
+    for here in plan.tiles:
         visited.append(here)
-        foreign = ctx.memory.armies.foreign_at(here, nation) or [
-            s for s in [m.settlement_at(state, here)] if s and s["owner"] != nation
-        ]
+        foreign = foreign_forces(state, ctx.memory.armies, here, nation)
         if rules["movement"]["stop_at_foreigners"] and foreign and len(visited) < len(plan.tiles):
             stopped = "foreigners"
             break
@@ -347,69 +344,9 @@ def _advance_project(ctx: Context, plan: Plan, project: dict) -> None:
     )
 
 
-def _recruit(ctx: Context, state: State, plan: Plan) -> None:
-    s, o = plan.settlement or {}, plan.order
-    traits = [o["trait"]] if o.get("trait") else []
-    p = _project(
-        state,
-        plan.nation,
-        "recruit",
-        f"{o['class']} {o['name']} at {s['name']}",
-        int(ctx.rules["unit_classes"][o["class"]]["turns"]),
-        settlement=s["id"],
-        unit={"class": o["class"], "name": o["name"], "traits": traits, "stats": dict(o.get("stats", {}))},
-    )
-    _advance_project(ctx, plan, p)
-
-
-def _build(ctx: Context, state: State, plan: Plan) -> None:
-    o = plan.order
-    p = _project(
-        state,
-        plan.nation,
-        "build",
-        f"{o['type']} settlement {o['name']}",
-        int(ctx.rules["build"]["actions"]),
-        location=plan.where,
-        type=o["type"],
-        settlement_name=o["name"],
-    )
-    _advance_project(ctx, plan, p)
-
-
-def _upgrade(ctx: Context, state: State, plan: Plan) -> None:
-    s = plan.settlement or {}
-    to = s["level"] + 1
-    needed, _, per_action = m.upgrade_cost(ctx.rules, to)
-    p = _project(
-        state,
-        plan.nation,
-        "upgrade",
-        f"{s['name']} to level {to}",
-        needed,
-        settlement=s["id"],
-        level=to,
-        resources_per_action=per_action,
-    )
-    _advance_project(ctx, plan, p)
-
-
-def _advance(ctx: Context, state: State, plan: Plan) -> None:
-    nation, o = plan.nation, plan.order
-    name = o["advancement"].strip().lower()
-    level = state["factions"][nation].get("advancements", {}).get(name, {}).get("level", 0) + 1
-    needed, _ = m.advancement_cost(ctx.rules, level)
-    p = _project(
-        state,
-        nation,
-        "advance",
-        f"advancement {name} level {level}",
-        needed,
-        advancement=name,
-        level=level,
-        note=o.get("note", ""),
-    )
-    _advance_project(ctx, plan, p)
+def _begin(ctx: Context, state: State, plan: Plan) -> None:
+    """Start the work the plan describes (a recruit, a settlement, an upgrade, an advancement)."""
+    _advance_project(ctx, plan, _project(state, plan.nation, **(plan.project or {})))
 
 
 def _work(ctx: Context, state: State, plan: Plan) -> None:
@@ -505,10 +442,10 @@ EFFECTS: dict[str, Callable[[Context, State, Plan], None]] = {
     "siege": _siege,
     "split": _split,
     "merge": _merge,
-    "recruit": _recruit,
-    "build": _build,
-    "upgrade": _upgrade,
-    "advance": _advance,
+    "recruit": _begin,
+    "build": _begin,
+    "upgrade": _begin,
+    "advance": _begin,
     "work": _work,
     "explore": _explore,
     "maraud": _maraud,

@@ -56,7 +56,7 @@ class Plan:
     sure: Callable[[], None] = _nothing  # its certain consequences on the view it was read against
     army: m.Army | None = None
     settlement: m.Settlement | None = None  # the settlement it acts on (assaulted, when an attack)
-    project: dict | None = None
+    project: dict[str, Any] | None = None  # the project worked on, or the one a new work begins
     enemy: str = ""  # the nation attacked
     defenders: list[m.Army] = field(default_factory=list)
     tiles: list[str] = field(default_factory=list)  # every tile a march enters, in order
@@ -153,7 +153,7 @@ def move(r: NationReading, o: Order) -> Plan:
     if problem:
         raise Reject("path", problem, "choose another route")
     for tile in tiles[:-1]:
-        if _foreign_forces(r.state, r.memory.armies, tile, r.faction):
+        if foreign_forces(r.state, r.memory.armies, tile, r.faction):
             r.warn(
                 "path",
                 f"{r.label(tile)} holds foreign forces now; the move stops there if "
@@ -174,7 +174,7 @@ def move(r: NationReading, o: Order) -> Plan:
     )
 
 
-def _foreign_forces(state: State, armies: m.ArmyIndex, tile: str, nation: str) -> bool:
+def foreign_forces(state: State, armies: m.ArmyIndex, tile: str, nation: str) -> bool:
     """Whether a march entering the tile meets another nation's army or settlement there."""
     settlement = m.settlement_at(state, tile)
     return bool(armies.foreign_at(tile, nation)) or bool(settlement and settlement["owner"] != nation)
@@ -377,7 +377,27 @@ def recruit(r: NationReading, o: Order) -> Plan:
     echo = (
         f"recruit {o['class']} '{o['name']}' at {s['name']}: {cls['resources']} resources, 1 action; {when}"
     )
-    return Plan(o, r.faction, echo, 1, int(cls["resources"]), f"recruiting {o['class']}", settlement=s)
+    traits = [o["trait"]] if o.get("trait") else []
+    return Plan(
+        o,
+        r.faction,
+        echo,
+        1,
+        int(cls["resources"]),
+        f"recruiting {o['class']}",
+        project={
+            "kind": "recruit",
+            "title": f"{o['class']} {o['name']} at {s['name']}",
+            "needed": turns,
+            "settlement": s["id"],
+            "unit": {
+                "class": o["class"],
+                "name": o["name"],
+                "traits": traits,
+                "stats": dict(o.get("stats", {})),
+            },
+        },
+    )
 
 
 def build(r: NationReading, o: Order) -> Plan:
@@ -421,8 +441,14 @@ def build(r: NationReading, o: Order) -> Plan:
         int(b["resources"]),
         "founding a settlement",
         sure=lambda: r.memory.sites.add(where),
-        army=army,
-        where=where,
+        project={
+            "kind": "build",
+            "title": f"{o['type']} settlement {o['name']}",
+            "needed": int(b["actions"]),
+            "location": where,
+            "type": o["type"],
+            "settlement_name": o["name"],
+        },
     )
 
 
@@ -461,7 +487,14 @@ def upgrade(r: NationReading, o: Order) -> Plan:
         upfront + per_action * actions,
         f"upgrading {s['name']}",
         sure=lambda: r.memory.begun.add((r.faction, s["id"])),
-        settlement=s,
+        project={
+            "kind": "upgrade",
+            "title": f"{s['name']} to level {to}",
+            "needed": needed,
+            "settlement": s["id"],
+            "level": to,
+            "resources_per_action": per_action,
+        },
     )
 
 
@@ -478,7 +511,8 @@ def advance(r: NationReading, o: Order) -> Plan:
     if running or (r.faction, f"adv:{name}") in r.memory.begun:
         hint = f"use: action: work, project: {running['name']}" if running else "order it once"
         raise Reject("advancement", f"{name} is already being developed", hint)
-    needed, cost = m.advancement_cost(rules, current + 1)
+    level = current + 1
+    needed, cost = m.advancement_cost(rules, level)
     actions = r.actions_now(o, needed)
     if name not in rules["advancements"]:
         r.warn(
@@ -486,17 +520,23 @@ def advance(r: NationReading, o: Order) -> Plan:
             f"'{name}' is not in the catalogue; the GM will rule on what it grants",
             "catalogue: " + ", ".join(rules["advancements"]),
         )
-    echo = (
-        f"advancement {name} level {current + 1}: {cost} resources, {needed} action(s) in all, {actions} now"
-    )
+    echo = f"advancement {name} level {level}: {cost} resources, {needed} action(s) in all, {actions} now"
     return Plan(
         o,
         r.faction,
         echo,
         actions,
         cost,
-        f"advancement {name} level {current + 1}",
+        f"advancement {name} level {level}",
         sure=lambda: r.memory.begun.add((r.faction, f"adv:{name}")),
+        project={
+            "kind": "advance",
+            "title": f"advancement {name} level {level}",
+            "needed": needed,
+            "advancement": name,
+            "level": level,
+            "note": o.get("note", ""),
+        },
     )
 
 

@@ -6,6 +6,7 @@ problem: the player as an error or a warning with its fix, or the faction as an 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from pathlib import Path
 
@@ -103,3 +104,19 @@ def test_every_phase_of_a_turn_shares_the_memory_its_ruleset_declares(fixture: s
     sc.resolve(sc.order_files())
     assert seen and all(m is seen[0] for m in seen)  # one memory for the whole turn
     assert type(seen[0]) is memory
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        "nations/move_seed_example_split_1a_1b.yaml",
+        "nations/move_merge_armies.yaml",
+        "nations/roads_build_five_destroy_three.yaml",
+    ],
+)
+def test_checking_plays_orders_on_a_sketch_and_leaves_the_state_alone(fixture: str) -> None:
+    sc = Scenario(FIXTURES / fixture)
+    before = copy.deepcopy(sc.state)
+    files = sc.order_files()
+    assert all(f.ok for f in files.values()) and any(f.echo for f in files.values())
+    assert sc.state == before

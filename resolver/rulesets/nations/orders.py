@@ -3,7 +3,6 @@ uses too (``plans``)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import partial
@@ -16,7 +15,7 @@ from ...plans import plan_or_error
 from ...ruleset import Game
 from . import agreements as ag
 from . import model as m
-from .plans import PLANS, NationReading, NationsTurn, Plan
+from .plans import PLANS, NationReading, NationsTurn, Plan, sketch_of
 
 Rules = Mapping[str, Any]
 
@@ -253,7 +252,7 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
     resources), so later orders are checked against what the earlier ones leave: an army split into 1a
     and 1b, a stock already spent. What it cannot know, the moves of other nations, turns into warnings."""
     nation = of.faction or ""
-    sketch = copy.deepcopy(state)
+    sketch = sketch_of(state, nation)
     memory = NationsTurn(armies=m.ArmyIndex(sketch))
     reading = NationReading(game, sketch, nation, memory, checked=of)
     defending = {o["army"] for o in of.orders if o.action == "defend"}

@@ -19,7 +19,7 @@ from ...plans import plan_or_failure
 from . import model as m
 from .agreements import run_agreements
 from .combat import Battle, fight, losses
-from .plans import PLANS, NationReading, NationsTurn, Plan, foreign_forces
+from .plans import PLANS, NationReading, NationsTurn, Plan
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
@@ -61,14 +61,10 @@ def run_orders(ctx: Context, state: State) -> State:
 
 def _move(ctx: Context, state: State, plan: Plan) -> None:
     army, nation, rules = plan.army or {}, plan.nation, ctx.rules
-    start = army["location"]
-    here, visited, stopped = start, [], ""
-    for here in plan.tiles:
-        visited.append(here)
-        foreign = foreign_forces(state, ctx.memory.armies, here, nation)
-        if rules["movement"]["stop_at_foreigners"] and foreign and len(visited) < len(plan.tiles):
-            stopped = "foreigners"
-            break
+    start, visited, stopped = army["location"], plan.tiles, ""
+    if plan.where and rules["movement"]["stop_at_foreigners"]:
+        visited, stopped = plan.tiles[: plan.tiles.index(plan.where) + 1], "foreigners"
+    here = visited[-1]
     ctx.memory.armies.move(army, here)
     for tile in visited:
         _meet(ctx, state, nation, tile)

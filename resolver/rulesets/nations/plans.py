@@ -9,6 +9,7 @@ is in ``phases``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,18 @@ class NationsTurn(TurnMemory):
     agreed: set[tuple[str, str, str]] = field(default_factory=set)  # (nation, partner, kind)
 
 
+def sketch_of(state: State, nation: str) -> State:
+    """The state as a nation's own orders may change it for the checker: its armies, stock and counters
+    copied, the rest shared (nothing else is written on a sketch), so checking a file costs what the
+    nation owns, not what the whole map holds."""
+    # A sketch moves, renames, splits and merges armies, but never changes a unit.
+    mine = {
+        aid: {**a, "units": list(a["units"])} for aid, a in state["armies"].items() if a["owner"] == nation
+    }
+    factions = {**state["factions"], nation: copy.deepcopy(state["factions"][nation])}
+    return {**state, "armies": {**state["armies"], **mine}, "factions": factions}
+
+
 def _nothing() -> None:
     """Most orders change nothing for sure until the resolver carries them out."""
 
@@ -60,7 +73,7 @@ class Plan:
     enemy: str = ""  # the nation attacked
     defenders: list[m.Army] = field(default_factory=list)
     tiles: list[str] = field(default_factory=list)  # every tile a march enters, in order
-    where: str = ""  # the tile of a road or of a new settlement
+    where: str = ""  # the tile of a road, or where a march meets foreign forces
     details: dict[str, Any] = field(default_factory=dict)  # what the reading settled, for the event
 
 
@@ -152,15 +165,15 @@ def move(r: NationReading, o: Order) -> Plan:
     tiles, problem = m.walk(r.game.world, rules, army["location"], o["path"])
     if problem:
         raise Reject("path", problem, "choose another route")
-    for tile in tiles[:-1]:
-        if foreign_forces(r.state, r.memory.armies, tile, r.faction):
-            r.warn(
-                "path",
-                f"{r.label(tile)} holds foreign forces now; the move stops there if "
-                "they are still there when it is carried out",
-                "nothing to fix if that risk is fine; otherwise choose a path around that tile",
-            )
-            break
+    # The first tile short of the end where foreign forces stand: the march halts there.
+    halt = next((t for t in tiles[:-1] if foreign_forces(r.state, r.memory.armies, t, r.faction)), "")
+    if halt:
+        r.warn(
+            "path",
+            f"{r.label(halt)} holds foreign forces now; the move stops there if "
+            "they are still there when it is carried out",
+            "nothing to fix if that risk is fine; otherwise choose a path around that tile",
+        )
     route = " → ".join(r.label(t) for t in [army["location"], *tiles])
     return Plan(
         o,
@@ -171,6 +184,7 @@ def move(r: NationReading, o: Order) -> Plan:
         sure=lambda: r.memory.moved.add(army["id"]),
         army=army,
         tiles=tiles,
+        where=halt,
     )
 
 

@@ -60,6 +60,8 @@ def _nothing() -> None:
 
 @dataclass
 class Plan:
+    """One order as read against one view of the state: what it acts on, what it costs, what it means."""
+
     order: Order
     nation: str
     echo: str  # the order as the checker understood it
@@ -78,6 +80,9 @@ class Plan:
 
 
 class NationReading(Reading):
+    """A nation's orders read against a sketch (checker) or the live state (resolver), with the turn's
+    memory: the armies by name and place, and what earlier orders of the turn have done."""
+
     def __init__(
         self, game: Game, state: State, nation: str, memory: NationsTurn, checked: OrderFile | None = None
     ) -> None:

@@ -44,6 +44,20 @@ def _home(world: World, rules: Mapping[str, Any], col: int, row: int, taken: set
     return str(best[2])
 
 
+# A nation's record before the game gives it anything; fixtures and new campaigns start from it.
+BLANK_NATION = {
+    "status": "active",
+    "missed_turns": 0,
+    "stock": {"resources": 0, "population": 0},
+    "items": {},
+    "modifiers": {},
+    "advancements": {},
+    "contacts": [],
+    "explored": [],
+    "counters": {},
+}
+
+
 def initial_state(world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int) -> State:
     start = rules["start"]
     spacing = int(start["spacing"])
@@ -61,17 +75,10 @@ def initial_state(world: World, rules: Mapping[str, Any], factions: list[Faction
     taken: set[str] = set()
     for i, f in enumerate(factions):
         state["factions"][f.id] = {
+            **copy.deepcopy(BLANK_NATION),
             "name": f.name,
             "color": f.color,
-            "status": "active",
-            "missed_turns": 0,
             "stock": {"resources": int(start["resources"]), "population": int(start["population"])},
-            "items": {},
-            "modifiers": {},
-            "advancements": {},
-            "contacts": [],
-            "explored": [],
-            "counters": {},
         }
         home = _home(
             world, rules, (i % cols) * spacing + spacing // 2, (i // cols) * spacing + spacing // 2, taken
@@ -98,19 +105,6 @@ def initial_state(world: World, rules: Mapping[str, Any], factions: list[Faction
                 )
         state["armies"][aid] = {"id": aid, "owner": f.id, "name": "1", "location": home, "units": units}
     return state
-
-
-BLANK_NATION = {
-    "status": "active",
-    "missed_turns": 0,
-    "stock": {"resources": 0, "population": 0},
-    "items": {},
-    "modifiers": {},
-    "advancements": {},
-    "contacts": [],
-    "explored": [],
-    "counters": {},
-}
 
 
 def fill_state(rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:

@@ -86,6 +86,27 @@ class Game:
         return loc
 
 
+@dataclass
+class TurnMemory:
+    """What the phases of one turn tell each other, never saved. A ruleset declares its own subclass with
+    typed fields (armies that moved, units assigned...) and names it in ``Ruleset.turn_memory``."""
+
+
+def fill_factions(state: State, factions: list[str], blank: Mapping[str, Any]) -> None:
+    """Give each faction the blank record, a name and a colour, under what ``state`` already says of it
+    (mappings such as ``stock`` merge one level deep)."""
+    given = state.setdefault("factions", {})
+    for faction in factions:
+        merged = copy.deepcopy(dict(blank))
+        merged.update({"name": faction.capitalize(), "color": "#888888"})
+        for key, value in (given.get(faction) or {}).items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+        given[faction] = merged
+
+
 def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
     """Deep-merge house rules over defaults; mappings merge, anything else replaces."""
     merged = copy.deepcopy(dict(defaults))
@@ -106,6 +127,7 @@ class Ruleset:
     source: ClassVar[str] = ""  # the game the rules come from
     entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
     can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
+    turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
 
     @cached_property
     def folder(self) -> Path:
@@ -218,6 +240,14 @@ class Ruleset:
         self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
     ) -> State:
         raise NotImplementedError
+
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        """A whole state from a hand-written part of one (a scenario fixture): each faction and each piece
+        gets what the part leaves out. By default a copy with the turn and the factions' records filled."""
+        state = copy.deepcopy(dict(partial))
+        state.setdefault("turn", 1)
+        fill_factions(state, factions, {"status": "active", "missed_turns": 0, "stock": {}, "counters": {}})
+        return state
 
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         """Semantic checks against the state; report through ``of.error``/``of.warn``, fill ``of.echo``."""

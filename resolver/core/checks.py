@@ -37,7 +37,18 @@ from typing import Any, Protocol
 
 from .dice import Modifier, Roll, RollLabel, roll_label
 
-__all__ = ["Check", "CheckResult", "Modifier", "Opposed", "Pool", "Roller", "Row", "opposed", "roll_pool"]
+__all__ = [
+    "Check",
+    "CheckResult",
+    "Modifier",
+    "Opposed",
+    "Pool",
+    "Roller",
+    "Row",
+    "ledger_text",
+    "opposed",
+    "roll_pool",
+]
 
 _DICE = re.compile(r"^(?P<count>\d*)d(?P<sides>\d+)$")
 _SUCCESS = re.compile(r"^(?P<cmp><=|>=)(?P<value>\d+)$")
@@ -318,3 +329,15 @@ def _after(at: str, previous: Row) -> int:
     if previous.high is None:
         raise ValueError(f"{at}: the row before it is open above, so no row can follow it")
     return previous.high + 1
+
+
+def ledger_text(roll: Mapping[str, Any]) -> str:
+    """An archived roll's modifier ledger in words, for reports and the chronicle: 'force +3, stealth −3'.
+    Modifiers worth nothing are left out; a roll without a ledger gives ''."""
+    parts = []
+    for entry in roll.get("modifiers") or []:
+        value = int(entry["value"])
+        if value:
+            sign = "+" if value > 0 else "−"
+            parts.append(f"{str(entry['source']).replace('_', ' ')} {sign}{abs(value)}")
+    return ", ".join(parts)

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import gm
 from .absence import AbsentPolicy, apply_policy, stand_in_orders
-from .core import gm
 from .core.calendar import GameDate
 from .core.dice import Dice, Roll, RollLabel, TurnSeed, roll_label
 from .core.events import Event

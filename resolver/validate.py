@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .core import gm
+from . import gm
 from .core.issues import Issue
 from .core.orders import GM, Expectation, OrderFile, parse_order_file
 from .core.phases import State

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .core import gm
+from . import gm
 from .core.checks import ledger_text
 from .core.events import visible
 from .core.orders import GM

@@ -142,7 +142,9 @@ def opposed(
     if len(pools) != 2 or pools[0][0] == pools[1][0]:
         raise ValueError("an opposed roll compares exactly two pools with different names")
     first, second = (
-        roll_pool(roller, roll_label(label, name), pool, factions=factions, decided=f"{decided} {name}".strip())
+        roll_pool(
+            roller, roll_label(label, name), pool, factions=factions, decided=f"{decided} {name}".strip()
+        )
         for name, pool in pools
     )
     return Opposed(first, second)

@@ -106,7 +106,10 @@ def generic_sections(rules: Mapping[str, Any]) -> list[RulesSection]:
 
 
 def check_table(
-    check: Check, caption: str, headings: Mapping[str, str] | None = None, cells: Mapping[str, Any] | None = None
+    check: Check,
+    caption: str,
+    headings: Mapping[str, str] | None = None,
+    cells: Mapping[str, Any] | None = None,
 ) -> RulesTable:
     """Any check of the rules data as a table: the totals of each row, its result, and one column for
     each further value the rows carry (the dice a find rolls, the units it gives…).
@@ -120,10 +123,16 @@ def check_table(
     for row in check.table:
         extra += [key for key in row.data if key not in extra]
     default_total = {"successes": "Successes", "face": "Face"}.get(check.read, "Total")
-    columns = (named.get("total", default_total), named.get("result", "Result"), *(named.get(k, words(k)) for k in extra))
+    columns = (
+        named.get("total", default_total),
+        named.get("result", "Result"),
+        *(named.get(k, words(k)) for k in extra),
+    )
     rows = []
     for row in check.table:
-        values = [spell[k](row.data[k]) if k in spell and k in row.data else row.data.get(k, "—") for k in extra]
+        values = [
+            spell[k](row.data[k]) if k in spell and k in row.data else row.data.get(k, "—") for k in extra
+        ]
         result = spell["result"](row.result) if "result" in spell else words(row.result)
         rows.append((row.span(), result, *values))
     return RulesTable(caption, columns, tuple(rows))
@@ -132,4 +141,6 @@ def check_table(
 def check_modifiers(check: Check, texts: Mapping[str, str] | None = None) -> str:
     """The check's declared modifiers in words: '+3 at a named place'; ``texts`` words them by name."""
     named = dict(texts or {})
-    return ", ".join(f"{value:+d} {named.get(name, words(name).lower())}" for name, value in check.declared.items())
+    return ", ".join(
+        f"{value:+d} {named.get(name, words(name).lower())}" for name, value in check.declared.items()
+    )

@@ -78,10 +78,14 @@ def test_task_check_sums_modifiers_reads_the_band_and_logs_the_ledger() -> None:
 def test_band_edges_and_totals_beyond_the_table() -> None:
     check = Check.parse("task", TASK)
     reads = [check.row(total).result for total in (-4, 3, 4, 6, 7, 9, 10, 30)]
-    assert reads == ["complete_failure", "complete_failure", "failure", "failure", "success", "success"] + [
-        "complete_success"
-    ] * 2
-    exploration = Check.parse("x", {"dice": "1d10", "table": [{"min": 1, "max": 4, "result": "a"}, {"min": 5, "result": "b"}]})
+    assert (
+        reads
+        == ["complete_failure", "complete_failure", "failure", "failure", "success", "success"]
+        + ["complete_success"] * 2
+    )
+    exploration = Check.parse(
+        "x", {"dice": "1d10", "table": [{"min": 1, "max": 4, "result": "a"}, {"min": 5, "result": "b"}]}
+    )
     assert exploration.row(0).result == "a"  # below the first row: the first row
 
 
@@ -167,9 +171,16 @@ def test_bad_check_data_is_refused_with_its_path(data: dict, problem: str) -> No
 def test_rules_page_table_comes_from_the_same_data() -> None:
     table = check_table(Check.parse("recruiting", RECRUITING), "Recruiting")
     assert table.columns == ("Successes", "Result", "Units")
-    assert table.rows == (("0 or less", "Nobody comes", "—"), ("1", "One unit", 1), ("2 or more", "Two units", 2))
+    assert table.rows == (
+        ("0 or less", "Nobody comes", "—"),
+        ("1", "One unit", 1),
+        ("2 or more", "Two units", 2),
+    )
     assert check_modifiers(Check.parse("recruiting", RECRUITING)) == "-2 winter, +1 summer"
-    assert Check.parse("d100", D100).dice_text() == "1d100; each die showing 96 or more is rolled again and added"
+    assert (
+        Check.parse("d100", D100).dice_text()
+        == "1d100; each die showing 96 or more is rolled again and added"
+    )
 
 
 @pytest.mark.parametrize("ruleset", ["nations", "factions"])

@@ -13,7 +13,6 @@ from ...core.checks import Check
 from ...core.rulesdoc import RulesSection, RulesTable, check_modifiers, check_table, fill, number_word
 from . import model as m
 
-
 PLACES = {"named_place": "at a named place"}
 
 

@@ -45,3 +45,19 @@ def test_the_walk_sees_relative_imports_that_climb_out_of_the_core(tmp_path: Pat
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..engine import TurnContext\n"
     )
     assert (3, "resolver.engine") in imported_modules(climbing)
+
+
+def test_rulesets_roll_only_through_the_turn_context() -> None:
+    """Issue 10 point 4: every ruleset roll goes through ``ctx.roll`` (which takes only labels built by
+    ``roll_label``) or a check that calls it; no ruleset reaches the turn's dice directly."""
+    rulesets = CORE.parent / "rulesets"
+    direct = []
+    for path in sorted(rulesets.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            # ctx.dice.roll(...), ctx.dice.log …: the turn's dice used behind the labelling helper's back
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
+                if node.value.attr == "dice":
+                    direct.append(f"{path.name}:{node.lineno}: .dice.{node.attr}")
+            if isinstance(node, ast.ImportFrom) and any(a.name in ("Dice", "TurnSeed") for a in node.names):
+                direct.append(f"{path.name}:{node.lineno}: imports the turn's dice")
+    assert direct == []

@@ -55,9 +55,9 @@ def test_rulesets_roll_only_through_the_turn_context() -> None:
     for path in sorted(rulesets.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             # ctx.dice.roll(...), ctx.dice.log …: the turn's dice used behind the labelling helper's back
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
-                if node.value.attr == "dice":
-                    direct.append(f"{path.name}:{node.lineno}: .dice.{node.attr}")
+            on_dice = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+            if on_dice and node.value.attr == "dice":
+                direct.append(f"{path.name}:{node.lineno}: .dice.{node.attr}")
             if isinstance(node, ast.ImportFrom) and any(a.name in ("Dice", "TurnSeed") for a in node.names):
                 direct.append(f"{path.name}:{node.lineno}: imports the turn's dice")
     assert direct == []

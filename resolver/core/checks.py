@@ -227,6 +227,8 @@ class Check:
             raise ValueError(f"{where}.read: one of {', '.join(READS)}, not {read!r}")
         if (read == "successes") != bool(_SUCCESS.match(success)):
             raise ValueError(f"{where}.success: a successes check names its target as <=3 or >=5")
+        if read == "face" and (count_from or int(match["count"] or 1) != 1):
+            raise ValueError(f"{where}.read: a face is read from one die, not {data['dice']}")
         short = str(data.get("short", "none"))
         if short not in SHORT_RULES:
             raise ValueError(f"{where}.short: one of {', '.join(SHORT_RULES)}, not {short!r}")
@@ -253,7 +255,10 @@ class Check:
         """The dice in words for the rules page: '2d6', 'WR d6', '1d100, open-ended from 96'."""
         text = f"{self.count_from} d{self.sides}" if self.count_from else f"{self.count}d{self.sides}"
         if self.read == "successes":
-            text += f", counting each die of {self.success} as a success"
+            bound = _SUCCESS.match(self.success)
+            assert bound is not None  # parse() refuses a successes check without a target
+            side = "or less" if bound["cmp"] == "<=" else "or more"
+            text += f", each die showing {bound['value']} {side} counting as a success"
         if "at" in self.explode:
             which = "the first die" if self.explode.get("first") == 1 else "each die"
             times = " once" if self.explode.get("times") == 1 else ""

@@ -98,6 +98,9 @@ def generic_sections(rules: Mapping[str, Any]) -> list[RulesSection]:
     for key, value in rules.items():
         if key in SHARED_KEYS:
             continue
+        if key == "checks":
+            sections += [check_section(Check.from_rules(rules, check_id)) for check_id in value]
+            continue
         rows = tuple((words(path) if path else words(key), v) for path, v in flatten(value))
         sections.append(
             RulesSection(words(key), (RulesTable(words(key), ("Setting", "Value"), rows),), keys=(str(key),))
@@ -143,4 +146,14 @@ def check_modifiers(check: Check, texts: Mapping[str, str] | None = None) -> str
     named = dict(texts or {})
     return ", ".join(
         f"{value:+d} {named.get(name, words(name).lower())}" for name, value in check.declared.items()
+    )
+
+
+def check_section(check: Check) -> RulesSection:
+    """A check on its own: its dice and declared modifiers in a sentence, then its table."""
+    text = f"Roll {check.dice_text()}"
+    if check.declared:
+        text += f"; modifiers: {check_modifiers(check)}"
+    return RulesSection(
+        words(check.id), (text + ".", check_table(check, words(check.id))), keys=(f"checks.{check.id}",)
     )

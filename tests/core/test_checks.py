@@ -160,6 +160,7 @@ def test_opposed_pools_compare_and_name_their_rolls() -> None:
         ({"dice": "2d6", "read": "successes", "table": [{"result": "a"}]}, "success"),
         ({"dice": "2d6", "count": "WR", "table": [{"result": "a"}]}, "not both"),
         ({"dice": "2d6", "short": "borrow", "table": [{"result": "a"}]}, "short"),
+        ({"dice": "2d6", "read": "face", "table": [{"result": "a"}]}, "one die"),
     ],
 )
 def test_bad_check_data_is_refused_with_its_path(data: dict, problem: str) -> None:
@@ -189,3 +190,17 @@ def test_every_check_of_the_shipped_rules_parses(ruleset: str) -> None:
     assert rules["checks"]
     for check_id in rules["checks"]:
         assert Check.from_rules(rules, check_id).table
+
+
+def test_a_ruleset_without_its_own_rules_words_still_shows_every_check_as_a_table() -> None:
+    from resolver.core.rulesdoc import generic_sections
+
+    sections = generic_sections({"checks": {"recruiting": RECRUITING}, "upkeep": {"gold": 1}})
+    recruiting = sections[0]
+    assert recruiting.title == "Recruiting" and recruiting.keys == ("checks.recruiting",)
+    assert (
+        recruiting.blocks[0]
+        == "Roll WR d6, each die showing 3 or less counting as a success; modifiers: -2 winter, +1 summer."
+    )
+    assert recruiting.blocks[1] == check_table(Check.parse("recruiting", RECRUITING), "Recruiting")
+    assert [s.title for s in sections] == ["Recruiting", "Upkeep"]

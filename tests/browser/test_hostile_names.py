@@ -12,6 +12,7 @@ from typing import Any
 from resolver.core.world import generate_square
 from resolver.publish.history import TurnRecord
 from resolver.publish.maps import world_map_html
+from resolver.ruleset import Ruleset
 
 from ..site.hostile import EVERY_PROBE, PROBES
 from .conftest import HostileServed, Served, Watch
@@ -78,7 +79,10 @@ def test_hostile_tile_and_place_names_show_as_text(page: Page, served: Served) -
     first = next(iter(world.locations))
     world.locations[first] = replace(world.locations[first], label=EVERY_PROBE, place=PROBES[0])
     history = type("H", (), {})()
-    history.game = type("G", (), {"world": world, "factions": ("red",), "name_of": staticmethod(str)})()
+    history.game = type(
+        "G", (), {"world": world, "factions": ("red",), "name_of": staticmethod(str), "ruleset": Ruleset()}
+    )()
+    history.state = {}
     history.colors = {"red": "#c0392b"}
     history.records = [TurnRecord(0, None, [], [], [])]
     (served.folder / "map" / "test-hostile-tiles.html").write_text(

@@ -38,6 +38,7 @@ def test_home_page_loads_with_standings_and_map(page: Page, served: Served) -> N
     assert heading(tab.locator("h1").first) == "Test of the Site"
     game = Store(served.site.root).game()
     assert tab.locator("table tbody tr").count() == len(game.factions)
+    tab.locator("iframe.ck-map").scroll_into_view_if_needed()  # the map loads as it comes into view
     frame = tab.frame_locator("iframe.ck-map")
     frame.locator("path.leaflet-interactive").first.wait_for()
     assert frame.locator("path.leaflet-interactive").count() == len(game.world)
@@ -94,6 +95,7 @@ def test_map_draws_every_polygon_and_the_slider_changes_the_pieces(page: Page, s
 
 def test_chronicle_map_opens_at_its_own_turn(page: Page, served: Served) -> None:
     tab = visit(page, served, "chronicle/turn-2/")
+    tab.locator("iframe.ck-map").scroll_into_view_if_needed()
     frame = tab.frame_locator("iframe.ck-map")
     frame.locator("path.leaflet-interactive").first.wait_for()
     assert frame.locator(".folium-map").get_attribute("data-turn") == "2"

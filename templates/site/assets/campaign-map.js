@@ -247,6 +247,11 @@
     var terrainLayer = L.layerGroup().addTo(map);
     var plain = { fillOpacity: 1.0, color: "#6b6256", weight: 0.6, opacity: 0.5 };
     var lit = { weight: 2.5, opacity: 1.0, color: "#222222" };
+    // Chromium makes an SVG shape with focus listeners (Leaflet adds them for tooltips) a tab stop: a
+    // tile is never one, the pieces are what a keyboard reader steps through.
+    function noTabStop(polygon) {
+      polygon.getElement().setAttribute("tabindex", "-1");
+    }
     function hoverable(polygon, normal) {
       polygon.on("mouseover", function () {
         polygon.setStyle(lit);
@@ -260,6 +265,7 @@
       polygon.bindTooltip(infoTable(tileRows(tile)), { sticky: true });
       hoverable(polygon, plain);
       terrainLayer.addLayer(polygon);
+      noTabStop(polygon);
     });
 
     // Areas: the parts of a location where pieces stand (a locale's locations, say), drawn inside it.
@@ -272,6 +278,8 @@
       });
       hoverable(polygon, areaStyle);
       terrainLayer.addLayer(polygon);
+      noTabStop(polygon);
+      polygon.getElement().setAttribute("data-area", data.strings[area[1]]);
     });
 
     // Column and row names around a grid, as its tile names are made of them ("A10").
@@ -456,6 +464,7 @@
           if (el) {
             el.setAttribute("aria-label", group.length + " pieces: " + group.map(pieceName).join("; "));
             el.setAttribute("data-count", String(group.length));
+            if (first[6] >= 0) el.setAttribute("data-area", data.strings[areas[first[6]][1]]);
           }
           return;
         }
@@ -470,6 +479,7 @@
           if (el) {
             el.setAttribute("aria-label", pieceName(p));
             el.setAttribute("data-count", "1");
+            if (p[6] >= 0) el.setAttribute("data-area", data.strings[areas[p[6]][1]]);
           }
         });
       });
@@ -563,6 +573,12 @@
         });
         bindInfo(mark, box, box.cloneNode(true), HIT);
         markLayer.addLayer(mark);
+        var kinds = {};
+        group.forEach(function (m) {
+          kinds[markKinds[m[0]]] = true;
+        });
+        mark.getElement().setAttribute("data-kinds", Object.keys(kinds).sort().join(" "));
+        mark.getElement().setAttribute("data-place", end[3] >= 0 ? data.strings[areas[end[3]][1]] : data.tiles[end[2]][1]);
         mark.getElement().setAttribute(
           "aria-label",
           group

@@ -13,7 +13,7 @@ from resolver.store import Store
 from resolver.workflow import default_factions, new_campaign
 
 
-def game_of(root: Path, ruleset: str):
+def game_of(root: Path, ruleset: str) -> tuple[Any, Any]:  # the game and its first state
     new_campaign(root, ruleset, 1, default_factions(4, 1), name="Marks")
     store = Store(root)
     return store.game(), store.state()

@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("Bytes per page: what a browser with an empty cache fetches (uncompressed), in KB")
     print()
-    print("| turns | page | page KB | scripts, styles KB | map KB (in view) | total KB | search index KB |")
+    print("| turns | page | page KB | scripts, styles KB | map KB | with map KB | search index KB |")
     print("|---:|---|" + "---:|" * 5)
     for turns, *_ in rows:
         out = base / f"public-{turns}"

@@ -660,6 +660,19 @@
       draw(index);
     });
 
+    // The page may change the map's size after it is drawn (late fonts in the turn bar, a phone turned
+    // on its side): Leaflet then measures it again, so shapes and pieces stay where they belong.
+    if ("ResizeObserver" in window) {
+      var size = map.getSize();
+      new ResizeObserver(function () {
+        var now = { x: container.clientWidth, y: container.clientHeight };
+        if (now.x === size.x && now.y === size.y) return;
+        size = now;
+        map.invalidateSize();
+        declutter();
+      }).observe(container);
+    }
+
     zoomClass();
     draw(index);
   };

@@ -446,7 +446,7 @@
             return data.kinds[p[1]] === "settlement";
           })[0] || group[0];
           var made = pieceIcon(first, group.some(changed), group.length);
-          var at = p6At(first);
+          var at = standsAt(first);
           var marker = L.marker(at, { icon: made.icon, keyboard: true, riseOnHover: true });
           var list = node("div", "cm-stack-info");
           group.forEach(function (p) {
@@ -486,7 +486,7 @@
       return rows.length;
     }
 
-    function p6At(p) {
+    function standsAt(p) {
       return p[6] >= 0 ? areas[p[6]][3][0] : data.locations[p[0]];
     }
 

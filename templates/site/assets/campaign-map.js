@@ -535,6 +535,7 @@
               iconAnchor: [HIT / 2, HIT / 2],
             }),
             keyboard: true,
+            zIndexOffset: -1000, // under the pieces, as the marks are
           });
           var text = data.strings[m[3]];
           bindInfo(head, node("div", "cm-info", text), node("div", "cm-info", text), HIT / 2);
@@ -560,16 +561,17 @@
         group.forEach(function (m) {
           box.appendChild(node("div", "cm-event", data.strings[m[3]]));
         });
-        // Up and to the right of the place's middle, where its pieces stand.
+        // Up and to the right of the place's middle, clear of a piece standing there (HIT wide).
         var mark = L.marker([end[0], end[1]], {
           icon: L.divIcon({
             className: "cm-mark cm-mark-" + markKinds[top[0]],
             html: markSvg(markKinds[top[0]], who ? who.color : NEUTRAL, HIT),
             iconSize: [HIT, HIT],
-            iconAnchor: [2, HIT + 4],
+            iconAnchor: [-HIT / 2, HIT * 1.5],
           }),
           keyboard: true,
           riseOnHover: true,
+          zIndexOffset: -1000, // under the pieces: a mark never hides a piece from a pointer or a finger
         });
         bindInfo(mark, box, box.cloneNode(true), HIT);
         markLayer.addLayer(mark);

@@ -27,7 +27,6 @@ def on_env(env: Any, config: Any, files: Any) -> Any:
     return env
 
 
-
 # on-demand.js (in assets/campaign) holds the search index back and loads maps as they scroll into view.
 # It must run before the theme's bundle, which asks for the index while it starts, and MkDocs prints extra
 # scripts after the bundle; and a map's iframe must not load before it, so its address moves to data-src.

@@ -9,7 +9,7 @@ the CLI and the site only ever talk to this interface.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
@@ -105,6 +105,29 @@ def fill_factions(state: State, factions: list[str], blank: Mapping[str, Any]) -
             else:
                 merged[key] = value
         given[faction] = merged
+
+
+MARK_KINDS = ("march", "battle", "siege", "capture", "raid", "raze", "founded", "change")
+
+
+@dataclass(frozen=True)
+class MapMark:
+    """Something that happened in a turn, drawn on the site's map over that turn's pieces.
+
+    ``kind`` is one of ``MARK_KINDS``: a march is an arrow along ``path``; the others are a mark on the
+    last place of ``path`` (a battle, a siege, a capture, a raid, a razing, a new settlement or holding,
+    and "change" for anything else that changed there). ``path`` holds location ids of the world, or ids
+    of the ruleset's ``map_areas``. ``owner`` is the faction whose colour it takes (None: unknown), and
+    ``text`` the sentence a reader sees on it."""
+
+    kind: str
+    path: tuple[str, ...]
+    owner: str | None
+    text: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in MARK_KINDS or not self.path:
+            raise ValueError(f"a map mark needs a kind from {', '.join(MARK_KINDS)} and a place")
 
 
 def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
@@ -281,6 +304,17 @@ class Ruleset:
         """Standing orders the ruleset reads (``core.standing``): sections of the order file kept in the
         state until the faction changes them. None by default."""
         return {}
+
+    def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
+        """What a turn's public events (as archived) look like on the map: arrows and marks, from the
+        places the events carry. By default nothing."""
+        return []
+
+    def map_areas(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """Places inside the world's locations that the map draws as parts of them: one mapping per area
+        with ``id``, ``location`` (the world location it lies in) and ``label``. A piece whose mapping
+        has ``area`` stands in that part. By default none."""
+        return []
 
     def stock_names(self, game: Game) -> tuple[str, ...]:
         """The stocks GM orders grant and take; by default the rules data's ``stock`` list."""

@@ -3,12 +3,14 @@
 Bots play one synthetic nations campaign (4 factions, seed 1); its site is built at turn 50
 and again at turn 500 (the same campaign played on). Each build is the whole of ``campaign
 site``: replaying the archive, writing the pages, and ``mkdocs build``. The table gives the
-time of each step, the built site's size, and its size per turn.
+time of each step, the built site's size, and its size per turn; then the bytes a reader's browser
+fetches for the home page, the latest chronicle turn and the map page.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tempfile
@@ -23,6 +25,47 @@ from .site import build_site
 def folder_size(folder: Path) -> tuple[int, int]:
     files = [p for p in folder.rglob("*") if p.is_file()]
     return sum(p.stat().st_size for p in files), len(files)
+
+
+# Scripts, images and stylesheets; and the theme's search worker, which its settings name and it starts.
+_REFERENCES = re.compile(
+    r'<(?:script|img)\b[^>]*?\bsrc="([^"#?]+)|<link\b[^>]*?\bhref="([^"#?]+\.css)"|"search": ?"([^"]+\.js)"'
+)
+_MAP_FRAME = re.compile(r'<iframe\b[^>]*?\b(?:data-)?src="([^"#?]+)')
+
+
+def _referenced(public: Path, page: Path) -> list[Path]:
+    """The scripts, stylesheets and images a page loads, as files of the built site."""
+    html = page.read_text(encoding="utf-8")
+    found = []
+    for match in _REFERENCES.finditer(html):
+        url = match.group(1) or match.group(2) or match.group(3)
+        if url.startswith(("data:", "http:", "https:", "//")):
+            continue
+        path = (page.parent / url).resolve()
+        if path.is_file() and path.is_relative_to(public.resolve()):
+            found.append(path)
+    return found
+
+
+def page_weight(public: Path, page: str) -> tuple[int, int, int]:
+    """Bytes a reader's browser fetches for a page of the built site, uncompressed and with an empty
+    cache: (the page, its scripts and stylesheets, its embedded map with the map's own files). The
+    search index is not counted: it is fetched only when the reader searches."""
+    path = public / page
+    assets = sum(p.stat().st_size for p in set(_referenced(public, path)))
+    frames = [(path.parent / url).resolve() for url in _MAP_FRAME.findall(path.read_text(encoding="utf-8"))]
+    embedded = 0
+    for frame in {f for f in frames if f.is_file()}:
+        embedded += frame.stat().st_size + sum(p.stat().st_size for p in set(_referenced(public, frame)))
+    return path.stat().st_size, assets, embedded
+
+
+def weight_rows(public: Path, last_turn: int) -> list[tuple[str, tuple[int, int, int]]]:
+    pages = [("home", "index.html"), ("map", "map/index.html")]
+    if last_turn:
+        pages.insert(1, (f"chronicle turn {last_turn}", f"chronicle/turn-{last_turn}/index.html"))
+    return [(name, page_weight(public, page)) for name, page in pages]
 
 
 def play(root: Path, until: int) -> float:
@@ -76,6 +119,23 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("replay: the archive replayed turn by turn (as `campaign verify` does); pages: Markdown, map and")
     print("charts written into site/; mkdocs: `mkdocs build`. Sizes include the theme's own assets.")
+    print()
+    print("Bytes per page: what a browser with an empty cache fetches (uncompressed), in KB")
+    print()
+    print("| turns | page | page KB | scripts, styles KB | map KB | with map KB | search index KB |")
+    print("|---:|---|" + "---:|" * 5)
+    for turns, *_ in rows:
+        out = base / f"public-{turns}"
+        index = (out / "search" / "search_index.json").stat().st_size
+        for name, (page, assets, embedded) in weight_rows(out, turns):
+            total = page + assets + embedded
+            print(
+                f"| {turns} | {name} | {page / 1024:.0f} | {assets / 1024:.0f} | {embedded / 1024:.0f} | "
+                f"{total / 1024:.0f} | {index / 1024:.0f} |"
+            )
+    print()
+    print("The search index is fetched only when the reader opens the search; a map embedded in a page only")
+    print("when it scrolls into view (the map page's map is in view at once).")
     if args.keep is None:
         shutil.rmtree(base)
     return 0

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
 
 try:
     import fcntl
@@ -28,6 +29,7 @@ from .core.gm import actions as gm_actions
 from .core.issues import CampaignError
 from .core.orders import OrderFile, order_file_schema
 from .core.phases import State
+from .core.stillness import holding_still
 from .core.world import World
 from .engine import TurnResult
 from .ruleset import Game, get_ruleset, merge_rules
@@ -54,6 +56,9 @@ def checkpoint(step: str) -> None:
 
 
 _WORLDS: dict[tuple[str, int, int], World] = {}  # the last world read, by path, mtime and size
+# Jinja environments by template folders: building one compiled every template again on each call.
+# The loader still notices a template edited on disk (auto_reload), so sharing them changes no output.
+_TEMPLATE_ENVIRONMENTS: dict[tuple[str, ...], jinja2.Environment] = {}
 
 
 # What the machine, not the campaign, got wrong: the words a GM searches for, by errno and by the
@@ -182,23 +187,28 @@ class Store:
 
     def check(self, game: Game, state: State, paths: Iterable[Path] | None = None) -> list[OrderFile]:
         files = []
-        for path in self.order_paths() if paths is None else paths:
-            if not path.is_file():
-                raise CampaignError(f"no such order file: {path}", "check the path", code=2)
-            files.append(check_order_file(game, state, path.read_bytes(), self.display(path)))
+        with holding_still(state):  # every file is checked against the same, unchanged state
+            for path in self.order_paths() if paths is None else paths:
+                if not path.is_file():
+                    raise CampaignError(f"no such order file: {path}", "check the path", code=2)
+                files.append(check_order_file(game, state, path.read_bytes(), self.display(path)))
         refuse_twin_files(files)
         return files
 
     # -- writing ------------------------------------------------------------------------------------
 
     def templates(self) -> jinja2.Environment:
-        search = [str(p) for p in (self.root / "templates", ENGINE_TEMPLATES) if p.is_dir()]
-        return jinja2.Environment(
-            loader=jinja2.FileSystemLoader(search),
-            undefined=jinja2.StrictUndefined,
-            keep_trailing_newline=True,
-            autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
-        )
+        import jinja2  # only commands that write templates or reports need it: `check` starts faster
+
+        search = tuple(str(p.resolve()) for p in (self.root / "templates", ENGINE_TEMPLATES) if p.is_dir())
+        if search not in _TEMPLATE_ENVIRONMENTS:
+            _TEMPLATE_ENVIRONMENTS[search] = jinja2.Environment(
+                loader=jinja2.FileSystemLoader(list(search)),
+                undefined=jinja2.StrictUndefined,
+                keep_trailing_newline=True,
+                autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
+            )
+        return _TEMPLATE_ENVIRONMENTS[search]
 
     def write_schema(self, game: Game, folder: Path | None = None) -> Path:
         import json
@@ -312,7 +322,7 @@ class Store:
                 "missing": result.missing,
                 "absent_players": result.absent.to_data(),
                 "house_rules": game.house_rules,
-                "world_digest": canonical.data_digest(game.world.to_data()),
+                "world_digest": game.world.digest,
                 "state_before_digest": canonical.digest(before_raw),
                 "previous_turn_digest": previous.get("self", "-"),
             }

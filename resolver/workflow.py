@@ -22,6 +22,7 @@ from .core import canonical
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.phases import State
+from .core.stillness import holding_still
 from .engine import TurnResult, resolve_turn, turn_rumors
 from .ruleset import FactionSetup, Game, get_ruleset
 from .schedule import Settings, default_settings
@@ -200,24 +201,26 @@ def seal(
     rumours. The turn seed binds each entry's digest and, apart, the sorted rumours."""
     entries: dict[str, dict[str, Any]] = {}
     sealed: dict[str, OrderFile] = {}
-    for of in files:
-        if of.faction is None:
-            continue
-        entry = sealed_entry(of)
-        try:
-            raw = canonical.dump(entry)
-        except (TypeError, ValueError) as error:
-            raise CampaignError(
-                f"{of.path}: holds a value the turn archive cannot store ({error})",
-                "write plain text, whole numbers, true/false, lists and mappings only",
-            ) from None
-        entries[of.faction] = entry
-        sealed[of.faction] = reread = check_order_file(game, state, raw, of.path)
-        if not reread.ok:
-            raise CampaignError(
-                f"{of.path}: its archived form does not check as the file did: {reread.errors[0].format()}",
-                "report this with the file attached; meanwhile simplify the file's layout",
-            )
+    with holding_still(state):  # every file is checked again against the same, unchanged state
+        for of in files:
+            if of.faction is None:
+                continue
+            entry = sealed_entry(of)
+            try:
+                raw = canonical.dump(entry)
+            except (TypeError, ValueError) as error:
+                raise CampaignError(
+                    f"{of.path}: holds a value the turn archive cannot store ({error})",
+                    "write plain text, whole numbers, true/false, lists and mappings only",
+                ) from None
+            entries[of.faction] = entry
+            sealed[of.faction] = reread = check_order_file(game, state, raw, of.path)
+            if not reread.ok:
+                raise CampaignError(
+                    f"{of.path}: its archived form does not check as the file did: "
+                    f"{reread.errors[0].format()}",
+                    "report this with the file attached; meanwhile simplify the file's layout",
+                )
     return entries, sealed, turn_rumors({of.faction: of for of in files if of.faction})
 
 
@@ -362,12 +365,16 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
     if canonical.data_digest(state) != inputs.get("state_before_digest"):
         problems.append("the state before this turn differs from the replay of the turns before it")
     game = store.game(state, house_rules=inputs.get("house_rules") or {})
-    if canonical.data_digest(game.world.to_data()) != inputs.get("world_digest"):
+    if game.world.digest != inputs.get("world_digest"):
         problems.append("campaign/world.yaml has changed since this turn was resolved")
     archived = canonical.load(orders_raw) or {}
     files = {}
-    for faction, entry in sorted((archived.get("orders") or {}).items()):
-        of = check_order_file(game, state, canonical.dump(entry), f"orders/{faction}.yaml")
+    with holding_still(state):
+        checked = {
+            faction: check_order_file(game, state, canonical.dump(entry), f"orders/{faction}.yaml")
+            for faction, entry in sorted((archived.get("orders") or {}).items())
+        }
+    for faction, of in checked.items():
         if not of.ok:
             problems.append(f"archived orders no longer validate: {of.errors[0].format()}")
         if of.digest != (inputs.get("order_digests") or {}).get(faction):

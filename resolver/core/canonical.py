@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from . import canonical_reader
 from . import text as player_text
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -103,7 +104,19 @@ def dump(data: Any) -> bytes:
 
 
 def load(raw: bytes | str) -> Any:
-    """Load trusted, engine-written YAML (state, world, archives)."""
+    """Load trusted, engine-written YAML (state, world, archives).
+
+    What this module wrote goes through ``canonical_reader``, which reads exactly that subset;
+    anything else (a GM's hand edit, an older writer's layout) is read by PyYAML as before."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        return canonical_reader.read(text)
+    except (UnicodeDecodeError, canonical_reader.NotCanonical):
+        return load_with_pyyaml(raw)
+
+
+def load_with_pyyaml(raw: bytes | str) -> Any:
+    """Load engine-written YAML with PyYAML, whatever its layout."""
     try:
         return yaml.load(raw, Loader=_Loader)
     except yaml.reader.ReaderError:

@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ...core import stillness
 from ...core.phases import State
 from ...core.world import World
 
@@ -24,7 +25,18 @@ STATS = ("attack", "defence", "hp", "attacks", "move")
 # -- armies and units ----------------------------------------------------------------------------------
 
 
+def _grouped(pieces: Mapping[str, dict[str, Any]], field: str) -> dict[Any, list[dict[str, Any]]]:
+    """Pieces by the value of one field, each group in the state's order."""
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for piece in pieces.values():
+        groups.setdefault(piece[field], []).append(piece)
+    return groups
+
+
 def armies_of(state: State, nation: str) -> list[Army]:
+    owned = stillness.table(state, "nations/armies-by-owner", lambda s: _grouped(s["armies"], "owner"))
+    if owned is not None:
+        return list(owned.get(nation, ()))
     return [a for a in state["armies"].values() if a["owner"] == nation]
 
 
@@ -33,6 +45,9 @@ def army_named(state: State, nation: str, name: str) -> Army | None:
 
 
 def armies_at(state: State, location: str) -> list[Army]:
+    placed = stillness.table(state, "nations/armies-by-location", lambda s: _grouped(s["armies"], "location"))
+    if placed is not None:
+        return list(placed.get(location, ()))
     return [a for a in state["armies"].values() if a["location"] == location]
 
 
@@ -153,15 +168,35 @@ class ArmyIndex:
 
 
 def settlements_of(state: State, nation: str) -> list[Settlement]:
+    owned = stillness.table(
+        state, "nations/settlements-by-owner", lambda s: _grouped(s["settlements"], "owner")
+    )
+    if owned is not None:
+        return list(owned.get(nation, ()))
     return [s for s in state["settlements"].values() if s["owner"] == nation]
 
 
 def settlement_at(state: State, location: str) -> Settlement | None:
+    placed = stillness.table(
+        state, "nations/settlements-by-location", lambda s: _grouped(s["settlements"], "location")
+    )
+    if placed is not None:
+        return placed[location][0] if location in placed else None
     return next((s for s in state["settlements"].values() if s["location"] == location), None)
+
+
+def _settlements_by_name(state: State) -> dict[str, Settlement]:
+    named: dict[str, Settlement] = {}
+    for settlement in state["settlements"].values():
+        named.setdefault(settlement["name"].casefold(), settlement)
+    return named
 
 
 def settlement_named(state: State, name: str) -> Settlement | None:
     key = name.casefold()
+    named = stillness.table(state, "nations/settlements-by-name", _settlements_by_name)
+    if named is not None:
+        return named.get(key)
     return next((s for s in state["settlements"].values() if s["name"].casefold() == key), None)
 
 
@@ -228,6 +263,9 @@ def income_bonus(state: State, rules: Rules, nation: str) -> dict[str, int]:
 
 
 def projects_of(state: State, nation: str) -> list[dict[str, Any]]:
+    owned = stillness.table(state, "nations/projects-by-owner", lambda s: _grouped(s["projects"], "owner"))
+    if owned is not None:
+        return list(owned.get(nation, ()))
     return [p for p in state["projects"].values() if p["owner"] == nation]
 
 

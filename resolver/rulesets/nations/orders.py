@@ -264,7 +264,8 @@ class Sketch:
     building: set[str] = field(default_factory=set)  # locations of settlements begun this turn
     roads: set[str] = field(default_factory=set)
     agreed: set[tuple[str, str]] = field(default_factory=set)  # (partner, kind) ordered so far
-    foreign_armies: dict[str, str] = field(default_factory=dict)  # other nations' army ids -> owner name
+    # The name of the nation owning another nation's army id; asked only when an army name is wrong.
+    foreign_owner: Callable[[str], str | None] = lambda army_id: None
 
 
 def check_orders(game: Game, state: State, of: OrderFile) -> None:
@@ -285,9 +286,7 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
             }
             for a in m.armies_of(state, nation)
         },
-        foreign_armies={
-            a["id"]: game.name_of(a["owner"]) for a in state["armies"].values() if a["owner"] != nation
-        },
+        foreign_owner=lambda army_id: _foreign_owner(game, state, nation, army_id),
     )
     defend_names = {o["army"] for o in of.orders if o.action == "defend"}
     for order in of.orders:
@@ -313,13 +312,20 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
 # -- helpers --------------------------------------------------------------------------------------------
 
 
+def _foreign_owner(game: Game, state: State, nation: str, army_id: str) -> str | None:
+    """The name of the nation owning another nation's army ``army_id``, for the error that says so.
+    Asked only when a name is not one of the player's armies, so a valid file never pays for it."""
+    army = state["armies"].get(army_id)
+    return game.name_of(army["owner"]) if army is not None and army["owner"] != nation else None
+
+
 def _army(of: OrderFile, sk: Sketch, order: Order, name_field: str = "army") -> dict[str, Any] | None:
     name = order[name_field]
     army = sk.armies.get(name)
     if army is None:
         theirs = list(sk.armies)
         hint = choice_hint(name, theirs) if theirs else "you have no armies"
-        other = sk.foreign_armies.get(name)
+        other = sk.foreign_owner(name)
         if other:
             of.error(
                 order,

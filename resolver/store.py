@@ -330,7 +330,10 @@ class Store:
             events_raw = canonical.write_yaml(stage / "events.yaml", result.events_data())
             state_raw = canonical.dump(result.state)
             reports = {}
-            for faction, text in render_reports(self, game, result).items():
+            with holding_still(result.state):  # reports and templates read the new state, never change it
+                rendered = render_reports(self, game, result)
+                self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
+            for faction, text in rendered.items():
                 reports[faction] = canonical.digest(text.encode())
                 canonical.write_atomic(stage / "reports" / f"{faction}.md", text.encode())
             bots = {f: canonical.digest(of.raw) for f, of in result.stand_ins.items()}
@@ -346,9 +349,9 @@ class Store:
                 },
             )
             canonical.write_atomic(self.staging_dir / "state.yaml", state_raw)
-            # The player aids of the next turn (see write_player_aids), staged like the rest.
+            # The player aids of the next turn (see write_player_aids), staged like the rest: the
+            # templates were staged with the reports above.
             self.write_schema(game, self.orders_dir / "templates" / STAGING)
-            self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
         except BaseException:
             with suppress(OSError):  # never hide the first error behind a failed clean-up
                 self.discard_staging()

@@ -90,29 +90,49 @@ def split_names(state: State, nation: str, name: str) -> tuple[str, str]:
     return f"{name}{letters[0]}", f"{name}{letters[1]}"
 
 
-def new_id(state: State, nation: str, kind: str) -> str:
-    """The next free id of a kind; ids already in use (a piece the GM placed) are skipped, never reused."""
+def new_id(state: State, nation: str, kind: str, unit_ids: set[tuple[str, str]] | None = None) -> str:
+    """The next free id of a kind; ids already in use (a piece the GM placed) are skipped, never reused.
+
+    ``unit_ids``, when given, holds (owner, unit id) for every unit in the state, kept in step by the caller
+    (``make_unit`` adds the ids it makes): a loop making many pieces then looks each id up instead of
+    scanning every army for it."""
     counters = state["factions"][nation].setdefault("counters", {})
     n = counters.get(kind, 0) + 1
-    while _id_in_use(state, nation, f"{nation}-{kind}{n}"):
+    while _id_in_use(state, nation, f"{nation}-{kind}{n}", unit_ids):
         n += 1
     counters[kind] = n
     return f"{nation}-{kind}{n}"
 
 
-def _id_in_use(state: State, nation: str, piece: str) -> bool:
+def all_unit_ids(state: State) -> set[tuple[str, str]]:
+    return {(a["owner"], u["id"]) for a in state.get("armies", {}).values() for u in a["units"]}
+
+
+def _id_in_use(state: State, nation: str, piece: str, unit_ids: set[tuple[str, str]] | None = None) -> bool:
     if any(piece in state.get(c, {}) for c in ("armies", "settlements", "projects")):
         return True
+    if unit_ids is not None:
+        return (nation, piece) in unit_ids
     return any(
         u["id"] == piece for a in state.get("armies", {}).values() if a["owner"] == nation for u in a["units"]
     )
 
 
 def make_unit(
-    state: State, nation: str, rules: Rules, cls: str, name: str, traits: list[str], stats: Mapping[str, int]
+    state: State,
+    nation: str,
+    rules: Rules,
+    cls: str,
+    name: str,
+    traits: list[str],
+    stats: Mapping[str, int],
+    unit_ids: set[tuple[str, str]] | None = None,
 ) -> Unit:
     base = rules["unit_classes"][cls]["base"]
-    unit: Unit = {"id": new_id(state, nation, "u"), "class": cls, "name": name, "traits": list(traits)}
+    uid = new_id(state, nation, "u", unit_ids)
+    if unit_ids is not None:
+        unit_ids.add((nation, uid))
+    unit: Unit = {"id": uid, "class": cls, "name": name, "traits": list(traits)}
     for stat in STATS:
         unit[stat] = int(base[stat]) + int(stats.get(stat, 0))
     return unit

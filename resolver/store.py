@@ -152,6 +152,12 @@ class Store:
     def state(self) -> State:
         return canonical.read_yaml(self.campaign_dir / "state.yaml")
 
+    def state_and_raw(self) -> tuple[State, bytes]:
+        """The state with the bytes it was read from, so that a resolve need not write it out again to
+        learn its digest."""
+        raw = (self.campaign_dir / "state.yaml").read_bytes()
+        return canonical.load_cached(raw), raw
+
     def game(self, state: State | None = None, house_rules: dict[str, Any] | None = None) -> Game:
         config = self.config()
         ruleset = get_ruleset(config["ruleset"])
@@ -284,6 +290,7 @@ class Store:
         result: TurnResult,
         entries: dict[str, dict[str, Any]],
         rumors: list[str],
+        state_before_raw: bytes | None = None,
     ) -> Path:
         """Archive a resolved turn and move the campaign on to the next one, all or nothing.
 
@@ -303,8 +310,14 @@ class Store:
         try:
             self.discard_staging()
             stage = self.turns_dir / STAGING / turn_dir_name(result.turn)
-            before_raw = canonical.dump(state_before)
             previous = self.turn_digests(result.turn - 1)
+            # The file the state was read from is what the writer made of it when its digest is the
+            # one the previous turn archived (the writer's output reads back to data it writes out
+            # the same); otherwise (a GM's edit) the state is written out again.
+            if state_before_raw is not None and canonical.digest(state_before_raw) == previous.get("state"):
+                before_raw = state_before_raw
+            else:
+                before_raw = canonical.dump(state_before)
             orders_raw = canonical.write_yaml(stage / ORDERS_FILE, {"orders": entries, "rumors": rumors})
             for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
                 canonical.write_atomic(stage / "bot-orders" / f"{faction}.yaml", of.raw)
@@ -349,6 +362,7 @@ class Store:
                 },
             )
             canonical.write_atomic(self.staging_dir / "state.yaml", state_raw)
+            canonical.remember(state_raw, result.state)  # the next command reads it from the cache
             # The player aids of the next turn (see write_player_aids), staged like the rest: the
             # templates were staged with the reports above.
             self.write_schema(game, self.orders_dir / "templates" / STAGING)

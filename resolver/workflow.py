@@ -248,7 +248,7 @@ def resolve(
         note = store.recover()
         if note.startswith("Turn "):
             raise FinishedInterrupted(note)
-        state = store.state()
+        state, state_raw = store.state_and_raw()
         expect_next_turn(store, state)
         game = store.game(state)
         files = store.check(game, state)
@@ -257,7 +257,7 @@ def resolve(
         entries, sealed, rumors = seal(game, state, files)
         absent = Settings.from_config(store.config()).absent
         result = resolve_turn(game, state, sealed, posting_order, forced_rolls, absent=absent, rumors=rumors)
-        store.archive(game, state, result, entries, rumors)
+        store.archive(game, state, result, entries, rumors, state_raw)
     return game, result
 
 

@@ -184,4 +184,71 @@ def write_yaml(path: Path, data: Any) -> bytes:
 
 
 def read_yaml(path: Path) -> Any:
-    return load(path.read_bytes())
+    """Read an engine-written file; a big one comes from the read cache when it holds its bytes."""
+    return load_cached(path.read_bytes())
+
+
+def load_cached(raw: bytes) -> Any:
+    """``load``, through the read cache for big files."""
+    if len(raw) < CACHED_SIZE:
+        return load(raw)
+    key = digest(raw)
+    cached = _cache_read(key)
+    if cached is not None:
+        return cached
+    data = load(raw)
+    remember(raw, data, key)
+    return data
+
+
+# -- the read cache ------------------------------------------------------------------------------------
+#
+# A big campaign's state and world take seconds to parse even with the fast reader, and every command
+# parses them again: `campaign check` of one file paid for the whole state. So the data of each big
+# file read or written is also kept as JSON, which Python parses many times faster, in a cache folder
+# outside the repository, under the SHA-256 of the YAML bytes it was read from. The digest is the
+# guard: a file edited by hand has another digest and is parsed again; an entry is only written after
+# its JSON was read back equal to the data (JSON has no integer keys, for one). Nothing is ever looked
+# up by name, so an entry can never be stale; old entries are pruned.
+
+CACHED_SIZE = 256 * 1024  # smaller files parse faster than the cache pays back
+CACHE_ENTRIES = 24
+CACHE_VARIABLE = "CAMPAIGN_KIT_CACHE"  # a folder, or "off"
+
+
+def cache_dir() -> Path | None:
+    chosen = os.environ.get(CACHE_VARIABLE)
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "campaign-kit" / "read-cache"
+
+
+def _cache_read(key: str) -> Any:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        return json.loads((folder / f"{key}.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def remember(raw: bytes, data: Any, key: str | None = None) -> None:
+    """Keep ``data``, which ``raw`` reads as, in the read cache (when it is big and JSON holds it
+    exactly); a cache that cannot be written is simply not used."""
+    folder = cache_dir()
+    if folder is None or len(raw) < CACHED_SIZE:
+        return
+    try:
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+        if json.loads(text) != data:
+            return
+        write_atomic(folder / f"{key or digest(raw)}.json", text.encode("utf-8"))
+        entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+        for old in entries[:-CACHE_ENTRIES]:
+            old.unlink(missing_ok=True)
+    except (OSError, TypeError, ValueError):
+        return

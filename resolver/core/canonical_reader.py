@@ -33,6 +33,8 @@ _FLOAT = re.compile(r"-?[0-9]+\.[0-9]+(?:e[-+][0-9]+)?")
 # where JSON joins them, and JSON has no \x, \U or the other YAML-only escapes (which make
 # ``scanstring`` fail, and so the file go to PyYAML).
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# In ASCII text (the usual case, checked at once) the refused characters are the controls.
+_ASCII_REFUSED = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
 _CONSTANTS: dict[str, Any] = {"null": None, "true": True, "false": False}
 _WAITING = object()  # a frame with nothing waiting for a value
 
@@ -46,7 +48,8 @@ def read(text: str) -> Any:
     if not text.endswith("\n") or "\r" in text or "\t" in text:
         raise NotCanonical("line breaks or tabs the writer does not use")
     # Raw characters YAML refuses or reads as line breaks; the writer escapes them all.
-    if player_text.first_refused_in_file(text) is not None or _SURROGATE_ESCAPE.search(text):
+    refused = _ASCII_REFUSED.search(text) if text.isascii() else player_text.first_refused_in_file(text)
+    if refused is not None or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
         raise NotCanonical("a character or escape the writer does not write")
     lines = text.split("\n")
     lines.pop()
@@ -59,6 +62,7 @@ def _read_block(lines: list[str]) -> Any:
     # Frames of the open collections: [column, container, key or marker waiting for its value].
     stack: list[list[Any]] = []
     root: Any = None
+    words: dict[str, Any] = {}  # plain tokens already read: keys and names repeat on many lines
     for line in lines:
         content = line.lstrip(" ")
         col = len(line) - len(content)
@@ -78,9 +82,19 @@ def _read_block(lines: list[str]) -> Any:
             top[1].append(_inline(content))
             top[2] = _WAITING
             continue
-        key = _scalar(content[1 : end - 1], quoted=True) if content[0] == '"' else _scalar(content[:end])
+        if content[0] == '"':
+            key = _scalar(content[1 : end - 1], quoted=True)
+        else:
+            token = content[:end]
+            key = words.get(token, _WAITING)
+            if key is _WAITING:
+                key = words[token] = _scalar(token)
         rest = content[end:]
-        frame = _frame(stack, col, dash=False)
+        top = stack[-1] if stack else None
+        if top is not None and top[0] == col and top[2] is _WAITING and type(top[1]) is dict:
+            frame = top  # the next key of the mapping being read: the usual line
+        else:
+            frame = _frame(stack, col, dash=False)
         if frame is None:
             frame = _push(stack, col, {})
             root = frame[1]
@@ -90,7 +104,13 @@ def _read_block(lines: list[str]) -> Any:
         if rest == ":":
             frame[2] = key
         elif rest.startswith(": "):
-            mapping[key] = _inline(rest[2:])
+            token = rest[2:]
+            value = words.get(token, _WAITING)
+            if value is _WAITING:
+                value = _inline(token)
+                if type(value) is not dict and type(value) is not list:  # never share a container
+                    words[token] = value
+            mapping[key] = value
         else:
             raise NotCanonical(f"not a key and value: {line!r}")
     if not stack or any(frame[2] is not _WAITING for frame in stack):

@@ -90,7 +90,8 @@ def build(root: Path, factions: int, armies: int, seed: int) -> None:
     attackers: dict[str, set[str]] = {}
     for i, f in enumerate(ids):
         enemy = owned[ids[(i + 1) % len(ids)]]
-        mine = sorted(owned[f], key=lambda a: a["id"])[1 : 1 + min(ATTACKS, per - 1)]
+        attacks = min(ATTACKS, per - 1) if len(ids) > 1 else 0  # a lone faction has nobody to attack
+        mine = sorted(owned[f], key=lambda a: a["id"])[1 : 1 + attacks]
         for k, army in enumerate(mine):
             army["location"] = enemy[(k + len(mine)) % len(enemy)]["location"]
         attackers[f] = {a["id"] for a in mine}

@@ -37,6 +37,7 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _ASCII_REFUSED = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
 _CONSTANTS: dict[str, Any] = {"null": None, "true": True, "false": False}
 _WAITING = object()  # a frame with nothing waiting for a value
+_ITEM = object()  # a list whose new item's value follows on the dash's line
 
 
 class NotCanonical(ValueError):
@@ -71,13 +72,13 @@ def _read_block(lines: list[str]) -> Any:
             if frame is None:
                 frame = _push(stack, col, [])
                 root = frame[1]
-            frame[2] = True  # the item's value follows on this line, two columns further
+            frame[2] = _ITEM  # the item's value follows on this line, two columns further
             col += 2
             content = content[2:]
         end = _key_end(content)
         if end is None:
             top = stack[-1] if stack else None
-            if top is None or top[2] is not True or col != top[0] + 2:
+            if top is None or top[2] is not _ITEM or col != top[0] + 2:
                 raise NotCanonical(f"a value where none is expected: {line!r}")
             top[1].append(_inline(content))
             top[2] = _WAITING
@@ -137,11 +138,11 @@ def _frame(stack: list[list[Any]], col: int, *, dash: bool) -> list[Any] | None:
         parent = top[1]
         # A list item's value sits on the dash's line two columns in; a key's block value is a
         # mapping two columns in, or a list at the key's own column.
-        fits = col == top[0] if dash and waiting is not True else col == top[0] + 2
+        fits = col == top[0] if dash and waiting is not _ITEM else col == top[0] + 2
         if not fits:
             raise NotCanonical("a block value at the wrong indentation")
         child: Any = [] if dash else {}
-        if waiting is True:
+        if waiting is _ITEM:
             parent.append(child)
         else:
             parent[waiting] = child

@@ -59,7 +59,7 @@ def build(root: Path, factions: int, armies: int, seed: int) -> None:
     """A nations campaign of ``factions`` factions and about ``armies`` armies, with every faction's
     orders written. Linear in its size: each piece is made once, and lookups go through tables
     built once (the engine's own helpers scan the state, which made this quadratic)."""
-    game = new_campaign(root, "nations", seed, default_factions(factions, seed), name="Bench")
+    game = new_campaign(root, "nations", seed, default_factions(factions, seed, most=factions), name="Bench")
     store = Store(root)
     state = store.state()
     world, rules = game.world, game.rules

@@ -63,11 +63,13 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "campaign"
 
 
-def default_factions(count: int, seed: int) -> list[FactionSetup]:
+def default_factions(count: int, seed: int, most: int = 200) -> list[FactionSetup]:
+    """``count`` factions with generated names; ``most`` is the command line's limit (the benchmark
+    goes beyond it)."""
     from .core.world import make_names
 
-    if not 1 <= count <= 200:
-        raise CampaignError(f"a campaign needs between 1 and 200 factions, not {count}", code=2)
+    if not 1 <= count <= most:
+        raise CampaignError(f"a campaign needs between 1 and {most} factions, not {count}", code=2)
     names = make_names(seed, count, "faction-names")
     setups = []
     for i in range(count):

@@ -28,6 +28,7 @@ except ImportError:  # Windows: players never need the lock, only the CI runner 
 
 from . import schedule
 from .core import canonical
+from .core import factions as faction_records
 from .core.issues import CampaignError
 from .core.orders import GM
 from .engine import TurnResult, seeded_posting_order
@@ -379,7 +380,7 @@ def run_resolution(
                 f"to resolve turn {turn} again, delete the old tag first: git tag -d {tag} "
                 f"(and git push origin :refs/tags/{tag})",
             )
-        active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
+        active = faction_records.awaited(state, game.factions)  # NPC factions are the bot's: never waited for
         submitted = {p.stem for p in store.order_paths()}
         decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)
         if if_due and not decision.due:

@@ -25,6 +25,8 @@ except ImportError:  # Windows: a GM's single shell needs no lock
 
 from . import __version__
 from .core import canonical
+from .core import factions as faction_records
+from .core.fields import ids_in
 from .core.gm import actions as gm_actions
 from .core.issues import CampaignError
 from .core.orders import OrderFile, order_file_schema
@@ -172,7 +174,8 @@ class Store:
             rules=merge_rules(ruleset.default_rules(), house),
             house_rules=house,
             world=self.world(),
-            factions=tuple(state_factions),
+            # Sorted as the state file holds them, so a faction added during a replay keeps its place.
+            factions=tuple(sorted(state_factions)),
             faction_names={
                 f: (players.get(f) or {}).get("name") or d.get("name", f) for f, d in state_factions.items()
             },
@@ -216,12 +219,23 @@ class Store:
             )
         return _TEMPLATE_ENVIRONMENTS[search]
 
-    def write_schema(self, game: Game, folder: Path | None = None) -> Path:
+    @staticmethod
+    def schema(game: Game, state: State) -> dict[str, Any]:
+        """The order files' JSON Schema for the turn of ``state`` (reference fields offer its ids)."""
+        return order_file_schema(
+            game.ruleset.title,
+            game.campaign,
+            game.factions,
+            game.actions,
+            gm_actions(game),
+            game.standing,
+            ids_in(state),
+        )
+
+    def write_schema(self, game: Game, state: State, folder: Path | None = None) -> Path:
         import json
 
-        schema = order_file_schema(
-            game.ruleset.title, game.campaign, game.factions, game.actions, gm_actions(game)
-        )
+        schema = self.schema(game, state)
         path = (folder or self.orders_dir) / SCHEMA_FILE
         canonical.write_atomic(path, (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
         return path
@@ -236,10 +250,12 @@ class Store:
         )
 
     def write_templates(self, game: Game, state: State, folder: Path | None = None) -> None:
-        """Each active faction's template for the turn of ``state``; a faction out of the game has none."""
+        """Each active faction's template for the turn of ``state``; a faction out of the game has none,
+        nor has an NPC faction, which the bot plays."""
         folder = folder or self.orders_dir / "templates"
+        awaited = faction_records.awaited(state, game.factions)
         for faction in game.factions:
-            if state["factions"][faction].get("status", "active") == "active":
+            if faction in awaited:
                 canonical.write_atomic(
                     folder / f"{faction}.yaml", self.render_template(game, state, faction).encode()
                 )
@@ -249,7 +265,7 @@ class Store:
     def write_player_aids(self, game: Game, state: State) -> None:
         """The schema and the templates, from the effective rules (the ruleset's with the house rules),
         so a house rule reaches players' editors and templates with the next turn."""
-        self.write_schema(game)
+        self.write_schema(game, state)
         self.write_templates(game, state)
 
     # -- resolving a turn: stage, then switch in -----------------------------------------------------
@@ -321,6 +337,8 @@ class Store:
             orders_raw = canonical.write_yaml(stage / ORDERS_FILE, {"orders": entries, "rumors": rumors})
             for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
                 canonical.write_atomic(stage / "bot-orders" / f"{faction}.yaml", of.raw)
+            for faction, of in result.npc_orders.items():  # the bot's orders for NPC factions, likewise
+                canonical.write_atomic(stage / "npc-orders" / f"{faction}.yaml", of.raw)
             if previous.get("state") != canonical.digest(before_raw):
                 canonical.write_atomic(stage / "state-before.yaml", before_raw)  # the GM edited the state
             inputs = {
@@ -343,29 +361,31 @@ class Store:
             events_raw = canonical.write_yaml(stage / "events.yaml", result.events_data())
             state_raw = canonical.dump(result.state)
             reports = {}
-            with holding_still(result.state):  # reports and templates read the new state, never change it
+            with holding_still(result.state):  # reports read the new state, never change it
                 rendered = render_reports(self, game, result)
-                self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
             for faction, text in rendered.items():
                 reports[faction] = canonical.digest(text.encode())
                 canonical.write_atomic(stage / "reports" / f"{faction}.md", text.encode())
             bots = {f: canonical.digest(of.raw) for f, of in result.stand_ins.items()}
-            canonical.write_yaml(
-                stage / DIGEST_FILE,
-                {
-                    "state": canonical.digest(state_raw),
-                    "events": canonical.digest(events_raw),
-                    "inputs": input_digests(inputs),
-                    "orders": canonical.digest(orders_raw),
-                    "reports": reports,
-                    "bot_orders": bots,
-                },
-            )
+            digests = {
+                "state": canonical.digest(state_raw),
+                "events": canonical.digest(events_raw),
+                "inputs": input_digests(inputs),
+                "orders": canonical.digest(orders_raw),
+                "reports": reports,
+                "bot_orders": bots,
+            }
+            if result.npc_orders:  # only campaigns with NPC factions: older archives keep their digests
+                digests["npc_orders"] = {f: canonical.digest(of.raw) for f, of in result.npc_orders.items()}
+            canonical.write_yaml(stage / DIGEST_FILE, digests)
             canonical.write_atomic(self.staging_dir / "state.yaml", state_raw)
             canonical.remember(state_raw, result.state)  # the next command reads it from the cache
-            # The player aids of the next turn (see write_player_aids), staged like the rest: the
-            # templates were staged with the reports above.
-            self.write_schema(game, self.orders_dir / "templates" / STAGING)
+            if set(result.state["factions"]) != set(game.factions):  # the GM brought a faction in
+                game = self.game(result.state, game.house_rules)
+            # The player aids of the next turn (see write_player_aids), staged like the rest.
+            self.write_schema(game, result.state, self.orders_dir / "templates" / STAGING)
+            with holding_still(result.state):  # templates read the new state, never change it
+                self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
         except BaseException:
             with suppress(OSError):  # never hide the first error behind a failed clean-up
                 self.discard_staging()
@@ -379,7 +399,7 @@ class Store:
                 "remove_templates": sorted(
                     f"{f}.yaml"
                     for f in game.factions
-                    if result.state["factions"][f].get("status", "active") != "active"
+                    if f not in faction_records.awaited(result.state, game.factions)
                 ),
             },
         )

@@ -34,7 +34,7 @@ def _grouped(pieces: Mapping[str, dict[str, Any]], field: str) -> dict[Any, list
 
 
 def armies_of(state: State, nation: str) -> list[Army]:
-    owned = stillness.table(state, "nations/armies-by-owner", lambda s: _grouped(s["armies"], "owner"))
+    owned = stillness.table(state["armies"], "nations/armies-by-owner", lambda a: _grouped(a, "owner"))
     if owned is not None:
         return list(owned.get(nation, ()))
     return [a for a in state["armies"].values() if a["owner"] == nation]
@@ -45,7 +45,7 @@ def army_named(state: State, nation: str, name: str) -> Army | None:
 
 
 def armies_at(state: State, location: str) -> list[Army]:
-    placed = stillness.table(state, "nations/armies-by-location", lambda s: _grouped(s["armies"], "location"))
+    placed = stillness.table(state["armies"], "nations/armies-by-location", lambda a: _grouped(a, "location"))
     if placed is not None:
         return list(placed.get(location, ()))
     return [a for a in state["armies"].values() if a["location"] == location]
@@ -189,7 +189,7 @@ class ArmyIndex:
 
 def settlements_of(state: State, nation: str) -> list[Settlement]:
     owned = stillness.table(
-        state, "nations/settlements-by-owner", lambda s: _grouped(s["settlements"], "owner")
+        state["settlements"], "nations/settlements-by-owner", lambda s: _grouped(s, "owner")
     )
     if owned is not None:
         return list(owned.get(nation, ()))
@@ -198,23 +198,23 @@ def settlements_of(state: State, nation: str) -> list[Settlement]:
 
 def settlement_at(state: State, location: str) -> Settlement | None:
     placed = stillness.table(
-        state, "nations/settlements-by-location", lambda s: _grouped(s["settlements"], "location")
+        state["settlements"], "nations/settlements-by-location", lambda s: _grouped(s, "location")
     )
     if placed is not None:
         return placed[location][0] if location in placed else None
     return next((s for s in state["settlements"].values() if s["location"] == location), None)
 
 
-def _settlements_by_name(state: State) -> dict[str, Settlement]:
+def _settlements_by_name(settlements: Mapping[str, Settlement]) -> dict[str, Settlement]:
     named: dict[str, Settlement] = {}
-    for settlement in state["settlements"].values():
+    for settlement in settlements.values():
         named.setdefault(settlement["name"].casefold(), settlement)
     return named
 
 
 def settlement_named(state: State, name: str) -> Settlement | None:
     key = name.casefold()
-    named = stillness.table(state, "nations/settlements-by-name", _settlements_by_name)
+    named = stillness.table(state["settlements"], "nations/settlements-by-name", _settlements_by_name)
     if named is not None:
         return named.get(key)
     return next((s for s in state["settlements"].values() if s["name"].casefold() == key), None)
@@ -283,7 +283,7 @@ def income_bonus(state: State, rules: Rules, nation: str) -> dict[str, int]:
 
 
 def projects_of(state: State, nation: str) -> list[dict[str, Any]]:
-    owned = stillness.table(state, "nations/projects-by-owner", lambda s: _grouped(s["projects"], "owner"))
+    owned = stillness.table(state["projects"], "nations/projects-by-owner", lambda p: _grouped(p, "owner"))
     if owned is not None:
         return list(owned.get(nation, ()))
     return [p for p in state["projects"].values() if p["owner"] == nation]

@@ -7,7 +7,6 @@ state, the events and the roll log. Everything else is a shell around it.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -194,7 +193,7 @@ def resolve_turn(
         gm_orders=files.get(GM),
         memory=game.ruleset.turn_memory(),
     )
-    state = copy.deepcopy(state)
+    state = canonical.plain_copy(state)
     ctx.phase = "gm"
     state = gm.run_phase(ctx, state)
     if missing:

@@ -14,9 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
-from typing import Any, ClassVar
-
-import jinja2
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core import canonical
 from .core.calendar import Calendar
@@ -28,6 +26,9 @@ from .core.rulesdoc import RulesSection, generic_sections
 from .core.standing import StandingSection
 from .core.words import amount, plural
 from .core.world import World
+
+if TYPE_CHECKING:
+    import jinja2
 
 RULESETS = ("nations", "factions")  # ids of the rulesets that ship with the engine
 
@@ -169,6 +170,8 @@ class Ruleset:
         path = self.folder / "events.yaml"
         if path.exists():
             texts.update(canonical.read_yaml(path))
+        import jinja2  # imported on first use: `campaign check` describes no event and starts faster
+
         env = jinja2.Environment(
             undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
         )
@@ -181,6 +184,8 @@ class Ruleset:
         path = self.folder / "headlines.yaml"
         if path.exists():
             texts.update(canonical.read_yaml(path) or {})
+        import jinja2
+
         env = jinja2.Environment(
             undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
         )

@@ -17,8 +17,10 @@ import re
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
+from resolver.core import canonical
 from resolver.core.rng import Stream, stream
 
 Point = tuple[float, float]
@@ -144,6 +146,12 @@ class World:
         xs = [x for loc in self.locations.values() for x, _ in loc.polygon]
         ys = [y for loc in self.locations.values() for _, y in loc.polygon]
         return min(xs), min(ys), max(xs), max(ys)
+
+    @cached_property
+    def digest(self) -> str:
+        """The digest of the world's canonical data, which every turn's inputs record. A world never
+        changes, so a replay of hundreds of turns serialises it once rather than once a turn."""
+        return canonical.data_digest(self.to_data())
 
     def to_data(self) -> dict[str, Any]:
         """Plain str/int/float/list data; a location without a place has no "place" key."""

@@ -17,9 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import yaml
+
 from ..store import Store
 from ..workflow import default_factions, new_campaign, play_bot_turn
-from .site import build_site
+from .site import DOCS_DIR, SETTINGS, build_site, run_build
 
 
 def folder_size(folder: Path) -> tuple[int, int]:
@@ -76,6 +78,46 @@ def play(root: Path, until: int) -> float:
     return time.perf_counter() - start
 
 
+def mkdocs_floor(root: Path, folder: Path) -> tuple[float, int]:
+    """The least ``mkdocs build`` can cost for this site: the same Markdown files (each a one-line
+    page), the same navigation and theme, no plugin, no map, no chart. Returns seconds and pages."""
+    generated = yaml.safe_load((root / SETTINGS).read_text(encoding="utf-8"))
+    docs = folder / "docs"
+    if folder.exists():
+        shutil.rmtree(folder)
+    pages = sorted((root / DOCS_DIR).rglob("*.md"))
+    for page in pages:
+        target = docs / page.relative_to(root / DOCS_DIR)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(f"# {page.stem}\n", encoding="utf-8")
+    config = {
+        "site_name": generated["site_name"],
+        "docs_dir": "docs",
+        "use_directory_urls": True,
+        "theme": {"name": generated["theme"]["name"], "font": False},
+        "nav": generated["nav"],
+    }
+    (folder / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    start = time.perf_counter()
+    run_build(folder / "mkdocs.yml", folder / "public", strict=False, epoch=0)
+    return time.perf_counter() - start, len(pages)
+
+
+def floor_rows(rows: list[tuple[int, float, float, int]]) -> list[str]:
+    """The site against its MkDocs floor, turn count by turn count; the target is the longest run."""
+    lines = ["| turns | site build s | MkDocs floor s | floor pages | ratio |", "|---:|---:|---:|---:|---:|"]
+    for turns, total, floor, pages in rows:
+        lines.append(f"| {turns} | {total:.1f} | {floor:.1f} | {pages} | {total / floor:.2f}× |")
+    turns, total, floor, _ = max(rows)
+    ratio = total / floor
+    lines.append("")
+    lines.append(
+        f"Target (issue 14): the {turns}-turn site build / its MkDocs floor = {ratio:.2f}× "
+        f"(target < 2×): {'met' if ratio < 2 else 'NOT MET'}"
+    )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -90,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(root)
     new_campaign(root, "nations", 1, default_factions(4, 1), name="Site bench")
     rows = []
+    floors: list[tuple[int, float, float, int]] = []
     for turns in lengths:
         played = play(root, turns)
         print(f"bots played up to turn {turns} in {played:.1f} s; building the site…", file=sys.stderr)
@@ -100,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         size, count = folder_size(out)
         docs, _ = folder_size(root / "site")
         rows.append((turns, report, total, size, count, docs))
+        floors.append((turns, total, *mkdocs_floor(root, base / f"floor-{turns}")))
     print()
     print("Campaign site: `campaign site` on a bot-played nations campaign (4 factions); one build each")
     print()
@@ -119,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("replay: the archive replayed turn by turn (as `campaign verify` does); pages: Markdown, map and")
     print("charts written into site/; mkdocs: `mkdocs build`. Sizes include the theme's own assets.")
+    print()
+    print("\n".join(floor_rows(floors)))
+    replay = {turns: report.seconds["replay"] / turns * 1000 for turns, report, *_ in rows}
+    print("replay per turn: " + ", ".join(f"{ms:.0f} ms at {turns} turns" for turns, ms in replay.items()))
     print()
     print("Bytes per page: what a browser with an empty cache fetches (uncompressed), in KB")
     print()

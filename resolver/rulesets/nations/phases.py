@@ -490,6 +490,12 @@ def run_sieges(ctx: Context, state: State) -> State:
 
 def run_completion(ctx: Context, state: State) -> State:
     rules = ctx.rules
+    # Nothing moves or dies while projects complete, so the units and armies by tile are gathered once
+    # and kept in step with what this phase adds, rather than scanned for each new piece.
+    unit_ids = m.all_unit_ids(state)
+    armies_by_tile: dict[str, list[m.Army]] = {}
+    for army in state["armies"].values():
+        armies_by_tile.setdefault(army["location"], []).append(army)
     for pid in sorted(state["projects"]):
         p = state["projects"][pid]
         if int(p["progress"]) < int(p["needed"]):
@@ -507,7 +513,7 @@ def run_completion(ctx: Context, state: State) -> State:
                     reason=f"{p['settlement_name']} could not be founded: the site is taken",
                 )
                 continue
-            sid = m.new_id(state, nation, "s")
+            sid = m.new_id(state, nation, "s", unit_ids)
             state["settlements"][sid] = {
                 "id": sid,
                 "name": p["settlement_name"],
@@ -563,18 +569,18 @@ def run_completion(ctx: Context, state: State) -> State:
                 continue
             spec = p["unit"]
             unit = m.make_unit(
-                state, nation, rules, spec["class"], spec["name"], spec["traits"], spec["stats"]
+                state, nation, rules, spec["class"], spec["name"], spec["traits"], spec["stats"], unit_ids
             )
             army = next(
                 (
                     a
-                    for a in sorted(m.armies_at(state, s["location"]), key=lambda a: a["name"])
+                    for a in sorted(armies_by_tile.get(s["location"], []), key=lambda a: a["name"])
                     if a["owner"] == nation
                 ),
                 None,
             )
             if army is None:
-                aid = m.new_id(state, nation, "a")
+                aid = m.new_id(state, nation, "a", unit_ids)
                 army = {
                     "id": aid,
                     "owner": nation,
@@ -583,6 +589,7 @@ def run_completion(ctx: Context, state: State) -> State:
                     "units": [],
                 }
                 state["armies"][aid] = army
+                armies_by_tile.setdefault(army["location"], []).append(army)
             army["units"].append(unit)
             ctx.emit(
                 "unit_mustered",
@@ -637,13 +644,13 @@ def run_contact(ctx: Context, state: State) -> State:
                 other.append(a)
                 other.sort()
             ctx.emit("contact", actors=[a, b], place=location)
+    # Who still has an army or a settlement, gathered once: elimination removes neither.
+    standing = {a["owner"] for a in state["armies"].values()} | {
+        s["owner"] for s in state["settlements"].values()
+    }
     for nation in ctx.game.factions:
         f = state["factions"][nation]
-        if (
-            f.get("status", "active") == "active"
-            and not m.armies_of(state, nation)
-            and not m.settlements_of(state, nation)
-        ):
+        if f.get("status", "active") == "active" and nation not in standing:
             f["status"] = "eliminated"
             for pid in [p["id"] for p in m.projects_of(state, nation)]:
                 del state["projects"][pid]

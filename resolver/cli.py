@@ -136,9 +136,14 @@ def build_parser() -> Parser:
         "a roll; --sealed also encrypts orders, reports, views and the full state. The GM stores the "
         f"key as the repository secret {sealing.KEY_VARIABLE}.",
     )
-    keys.add_argument("--sealed", action="store_true", help="a sealed campaign (needs --key-file or --show-key)")
     keys.add_argument(
-        "--key-file", type=Path, metavar="FILE", help="make a campaign key and write it to FILE (outside campaign/)"
+        "--sealed", action="store_true", help="a sealed campaign (needs --key-file or --show-key)"
+    )
+    keys.add_argument(
+        "--key-file",
+        type=Path,
+        metavar="FILE",
+        help="make a campaign key and write it to FILE (outside campaign/)",
     )
     keys.add_argument(
         "--show-key", action="store_true", help="make a campaign key and print it once (only on a terminal)"
@@ -393,7 +398,9 @@ def cmd_new(args: argparse.Namespace) -> int:
             print(f"  the secret key is in {args.key_file}: store it as the repository secret "
                   f"{sealing.KEY_VARIABLE}, keep a copy offline, and never commit it")  # fmt: skip
         else:
-            print(f"  store this secret key as the repository secret {sealing.KEY_VARIABLE}; it is shown once:")
+            print(
+                f"  store this secret key as the repository secret {sealing.KEY_VARIABLE}; it is shown once:"
+            )
             print(f"  {key}")
     return 0
 
@@ -538,7 +545,8 @@ def warn_predictable(salt: str) -> None:
         print(
             "warning: this campaign has no campaign key, so its dice are predictable: a player can compute "
             "their rolls before sending orders\n"
-            f"    fix: make a key (campaign new --key-file) and store it as the secret {sealing.KEY_VARIABLE}",
+            "    fix: make a key (campaign new --key-file) and store it as the secret "
+            f"{sealing.KEY_VARIABLE}",
             file=sys.stderr,
         )
 
@@ -592,7 +600,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     turn_checks = [c for c in checks if not c.where]
     bad = [c for c in checks if not c.ok]
     if any(c.partial for c in turn_checks):
-        print(f"{sum(c.ok for c in turn_checks)} of {len(turn_checks)} sealed turn(s) match in their public parts.")
+        print(
+            f"{sum(c.ok for c in turn_checks)} of {len(turn_checks)} sealed turn(s) match "
+            "in their public parts."
+        )
     else:
         print(f"{sum(c.ok for c in turn_checks)} of {len(turn_checks)} turn(s) replay byte-identically.")
     return 1 if bad else 0

@@ -286,7 +286,9 @@ class Ruleset:
                     else {k: copy.deepcopy(v) for k, v in entry.items() if k in self.public_faction_keys}
                     for f, entry in value.items()
                 }
-            elif isinstance(value, dict) and any(isinstance(r, dict) and "owner" in r for r in value.values()):
+            elif isinstance(value, dict) and any(
+                isinstance(r, dict) and "owner" in r for r in value.values()
+            ):
                 view[key] = {
                     rid: copy.deepcopy(record)
                     for rid, record in value.items()

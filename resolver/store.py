@@ -22,8 +22,7 @@ try:
 except ImportError:  # Windows: a GM's single shell needs no lock
     fcntl = None  # type: ignore[assignment]
 
-from . import __version__
-from . import sealing
+from . import __version__, sealing
 from .core import canonical
 from .core.gm import actions as gm_actions
 from .core.issues import CampaignError
@@ -401,7 +400,11 @@ class Store:
             stage = self.turns_dir / STAGING / turn_dir_name(result.turn)
             before_raw = canonical.dump(state_before)
             previous = self.turn_digests(result.turn - 1)
-            archived_orders = {"orders": entries, "rumors": rumors, **({"refused": refused} if refused else {})}
+            archived_orders = {
+                "orders": entries,
+                "rumors": rumors,
+                **({"refused": refused} if refused else {}),
+            }
             orders_raw = canonical.dump(archived_orders)
             self.write_secret(stage / ORDERS_FILE, orders_raw)
             for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
@@ -597,7 +600,14 @@ class Store:
 
     def reset(self) -> None:
         """Remove a campaign's files (``campaign new --force``); hand-written files elsewhere stay."""
-        for name in ("campaign.yaml", "players.yaml", "rules.yaml", "world.yaml", "state.yaml", "state.yaml.age"):
+        for name in (
+            "campaign.yaml",
+            "players.yaml",
+            "rules.yaml",
+            "world.yaml",
+            "state.yaml",
+            "state.yaml.age",
+        ):
             (self.campaign_dir / name).unlink(missing_ok=True)
         if self.turns_dir.exists():
             shutil.rmtree(self.turns_dir)

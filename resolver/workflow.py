@@ -174,7 +174,9 @@ def new_campaign(
             roster["factions"][f.id]["recipients"] = [str(r) for r in given["recipients"]]
     opening = {}
     if key is not None:
-        opening = {"next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, config["campaign"], 1))}
+        opening = {
+            "next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, config["campaign"], 1))
+        }
     store.create(config, roster, world, state, HOUSE_RULES_HEADER, opening)
     if sealed:
         ignore_plain_files(store.root)

@@ -1,0 +1,138 @@
+"""A sealed demo and the dice salt: what the archive publishes, and what nobody can foresee."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+
+from resolver import sealing, workflow
+from resolver.cli import main
+from resolver.core import canonical
+from resolver.engine import resolve_turn
+from resolver.store import Store
+from resolver.validate import check_order_file
+
+
+def run(*args: str | Path) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        code = main([str(a) for a in args])
+    return code, out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def sealed_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("sealed") / "demo"
+    code, out = run("demo", "--ruleset", "factions", "--sealed", "--turns", "3", "--root", root, "--quiet")
+    assert code == 0, out
+    return root
+
+
+def test_the_sealed_demo_archive_holds_no_plain_secret(sealed_demo: Path) -> None:
+    campaign = sealed_demo / "campaign"
+    assert (sealed_demo / workflow.DEMO_KEY).is_file()  # the key: in the demo folder, outside campaign/
+    assert not (campaign / sealing.PUBLISHED_KEY).exists()
+    for turn in ("0001", "0002", "0003"):
+        folder = campaign / "turns" / turn
+        plain = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+        assert plain >= {"orders.yaml.age", "events.yaml.age", "public-events.yaml", "public-state.yaml"}
+        assert not {"orders.yaml", "events.yaml", "state.yaml"} & plain
+        assert not [p for p in plain if p.startswith(("reports/", "views/")) and not p.endswith(".age")]
+        public = canonical.read_yaml(folder / "public-events.yaml")["events"]
+        assert public and all(e["visibility"] == "public" for e in public)
+    key = sealing.read_key_text((sealed_demo / workflow.DEMO_KEY).read_text())
+    events = canonical.load(sealing.decrypt_with_key((campaign / "turns/0001/events.yaml.age").read_bytes(), key))
+    assert any(e["visibility"] != "public" for e in events["events"])  # there were secrets to keep
+    assert (campaign / "state.yaml.age").is_file()
+
+
+def test_the_sealed_demo_verifies_with_the_key_then_after_unseal_without_it(sealed_demo: Path) -> None:
+    key = sealed_demo / workflow.DEMO_KEY
+    code, out = run("verify", "--root", sealed_demo, "--key-file", key)
+    assert code == 0 and "3 of 3 turn(s) replay byte-identically" in out, out
+    code, out = run("verify", "--root", sealed_demo)
+    assert code == 0 and "public parts match" in out, out
+    assert run("unseal", "--root", sealed_demo, "--key-file", key)[0] == 0
+    try:
+        code, out = run("verify", "--all", "--root", sealed_demo)
+        assert code == 0 and "3 of 3 turn(s) replay byte-identically" in out, out
+    finally:
+        (sealed_demo / "campaign" / sealing.PUBLISHED_KEY).unlink()
+
+
+def test_every_revealed_salt_matches_its_commitment_and_a_forged_one_is_caught(sealed_demo: Path) -> None:
+    store = Store(sealed_demo)
+    for turn in store.archived_turns():
+        inputs = canonical.read_yaml(store.turns_dir / f"{turn:04d}" / "inputs.yaml")
+        assert sealing.salt_commitment(inputs["salt"]) == store.salt_commitment(turn)
+    forged = store.turns_dir / "0002" / "inputs.yaml"
+    original = forged.read_bytes()
+    inputs = canonical.load(original)
+    inputs["salt"] = "0" * 64
+    forged.write_bytes(canonical.dump(inputs))
+    try:
+        problems = workflow.salt_problems(store, 2, inputs, "turn 2")
+        assert problems and "does not match its commitment" in problems[0]
+        code, out = run("verify", "--root", sealed_demo)
+        assert code == 1 and "does not match its commitment" in out
+    finally:
+        forged.write_bytes(original)
+
+
+def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: Path) -> None:
+    """The attacker knows everything but the salt: the state (say, after the game), the other orders,
+    and may edit their own file at will. Every roll they compute differs from the dice really rolled."""
+    key = sealing.read_key_text((sealed_demo / workflow.DEMO_KEY).read_text())
+    sealing.use_key_file(sealed_demo / workflow.DEMO_KEY)
+    try:
+        store = Store(sealed_demo)
+        replayed = list(workflow.replay_archive(store, 2))
+        state = replayed[0].result.state
+        game = store.game(state)
+        archived = canonical.load(store.read_secret(store.turns_dir / "0002" / "orders.yaml") or b"")
+        files = {
+            f: check_order_file(game, state, canonical.dump(entry), f"orders/{f}.yaml")
+            for f, entry in archived["orders"].items()
+        }
+        salt = sealing.turn_salt(key, game.campaign, 2)
+        real = resolve_turn(game, state, files, replayed[1].result.posting_order, salt=salt)
+        assert real.rolls
+        for guess in ("", sealing.turn_salt("AGE-SECRET-KEY-1GUESS", game.campaign, 2)):
+            foreseen = resolve_turn(game, state, files, replayed[1].result.posting_order, salt=guess)
+            keys = {r.label: r for r in foreseen.rolls}
+            for roll in real.rolls:
+                # The stream behind each roll is keyed by the salt: no roll's key can be computed.
+                assert real.seed.key_for(roll.scope) != foreseen.seed.key_for(roll.scope)
+            assert [r.dice for r in real.rolls] != [keys[r.label].dice for r in real.rolls if r.label in keys]
+        # Editing one's own orders moves the rolls that concern them, still under the unknown salt.
+        assert real.seed.salt == salt and real.seed.hex == canonical.read_yaml(
+            store.turns_dir / "0002" / "inputs.yaml"
+        )["turn_seed"]
+    finally:
+        sealing.forget_key()
+
+
+def test_resolve_warns_when_the_dice_are_predictable(tmp_path: Path) -> None:
+    assert run("new", "--root", tmp_path, "--ruleset", "factions", "--factions", "2")[0] == 0
+    code, out = run("resolve", "--root", tmp_path)
+    assert code == 0 and "dice are predictable" in out
+
+
+def test_a_key_given_at_new_salts_an_open_campaign(tmp_path: Path) -> None:
+    key = tmp_path / "key.txt"
+    root = tmp_path / "c"
+    assert run("new", "--root", root, "--factions", "2", "--key-file", key)[0] == 0
+    code, out = run("resolve", "--root", root)
+    assert code == 2 and "needs the campaign key" in out  # the dice were committed: no key, no turn
+    code, out = run("resolve", "--root", root, "--key-file", key)
+    assert code == 0 and "predictable" not in out, out
+    assert run("verify", "--root", root)[0] == 0
+
+
+def test_show_key_refuses_to_print_into_a_log(tmp_path: Path) -> None:
+    code, out = run("new", "--root", tmp_path, "--sealed", "--show-key")
+    assert code == 2 and "only on a terminal" in out
+    assert "AGE-SECRET-KEY" not in out

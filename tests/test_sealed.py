@@ -44,7 +44,9 @@ def test_the_sealed_demo_archive_holds_no_plain_secret(sealed_demo: Path) -> Non
         public = canonical.read_yaml(folder / "public-events.yaml")["events"]
         assert public and all(e["visibility"] == "public" for e in public)
     key = sealing.read_key_text((sealed_demo / workflow.DEMO_KEY).read_text())
-    events = canonical.load(sealing.decrypt_with_key((campaign / "turns/0001/events.yaml.age").read_bytes(), key))
+    events = canonical.load(
+        sealing.decrypt_with_key((campaign / "turns/0001/events.yaml.age").read_bytes(), key)
+    )
     assert any(e["visibility"] != "public" for e in events["events"])  # there were secrets to keep
     assert (campaign / "state.yaml.age").is_file()
 
@@ -108,9 +110,10 @@ def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: 
                 assert real.seed.key_for(roll.scope) != foreseen.seed.key_for(roll.scope)
             assert [r.dice for r in real.rolls] != [keys[r.label].dice for r in real.rolls if r.label in keys]
         # Editing one's own orders moves the rolls that concern them, still under the unknown salt.
-        assert real.seed.salt == salt and real.seed.hex == canonical.read_yaml(
-            store.turns_dir / "0002" / "inputs.yaml"
-        )["turn_seed"]
+        assert (
+            real.seed.salt == salt
+            and real.seed.hex == canonical.read_yaml(store.turns_dir / "0002" / "inputs.yaml")["turn_seed"]
+        )
     finally:
         sealing.forget_key()
 

@@ -112,7 +112,9 @@ def test_three_sealed_turns_through_git_keep_every_secret(tmp_path: Path) -> Non
                 sealed = cli("seal", "--root", clone, path)
                 assert sealed.code == 0, sealed.err
             pr = world.pull_request(LOGIN_OF[faction], f"{faction}-t{turn}", {})
-            assert world.git(clone, "show", "--name-only", "--format=", pr.head) == f"orders/{faction}.yaml.age"
+            assert (
+                world.git(clone, "show", "--name-only", "--format=", pr.head) == f"orders/{faction}.yaml.age"
+            )
             result = world.check(pr)
             assert result.code == 0, result.out + result.comment
             assert "not checked" in result.comment and "sealed" in result.comment

@@ -158,6 +158,7 @@ def build_parser() -> Parser:
     )
     p.add_argument("files", nargs="*", type=Path, metavar="FILE", help="order files (default: orders/*.yaml)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    key_option(p)
     pr = p.add_argument_group(
         "pull requests",
         "With --pr, check a pull request from git objects: may its author change these files, do its "
@@ -254,6 +255,19 @@ def build_parser() -> Parser:
         "key and to your faction's own recipients. Commit only the .age file.",
     )
     p.add_argument("file", type=Path, metavar="FILE", help="the order file, e.g. orders/red.yaml")
+    key_option(p)
+
+    p = sub.add_parser(
+        "seal-campaign",
+        parents=[root],
+        help="seal an open campaign from the current turn on",
+        description="Turn an open campaign into a sealed one: the turns already resolved stay public; the "
+        "state, and every turn from now on, are sealed. Makes the campaign key (--key-file FILE writes it "
+        "there, --show-key prints it once on a terminal), or, when the campaign has one already, takes "
+        "it from --key-file.",
+    )
+    p.add_argument("--key-file", type=Path, metavar="FILE", help="where the key is written (or read from)")
+    p.add_argument("--show-key", action="store_true", help="print the new key once (only on a terminal)")
 
     p = sub.add_parser(
         "unseal",
@@ -272,6 +286,7 @@ def build_parser() -> Parser:
         "units, places, action points and unfinished work as comments.",
     )
     p.add_argument("faction", help="the faction id")
+    key_option(p)
     p.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of standard output"
     )
@@ -754,6 +769,22 @@ def cmd_seal(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_seal_campaign(args: argparse.Namespace) -> int:
+    from .sealed import seal_campaign
+
+    if args.key_file is not None and args.key_file.is_file():
+        sealing.use_key_file(args.key_file)
+    args.sealed = True
+    made = seal_campaign(Store(args.root), lambda: make_key(args))
+    print("The campaign is sealed from this turn on; players read their position with campaign view.")
+    if made is not None and args.show_key:
+        print(f"Store this secret key as the repository secret {sealing.KEY_VARIABLE}; it is shown once:")
+        print(f"  {made}")
+    elif made is not None:
+        print(f"The new key is in {args.key_file}: store it as the repository secret {sealing.KEY_VARIABLE}.")
+    return 0
+
+
 def cmd_unseal(args: argparse.Namespace) -> int:
     from .sealed import publish_key
 
@@ -773,6 +804,7 @@ COMMANDS = {
     "site": cmd_site,
     "view": cmd_view,
     "seal": cmd_seal,
+    "seal-campaign": cmd_seal_campaign,
     "unseal": cmd_unseal,
 }
 
@@ -795,7 +827,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.root is None and args.command not in MAKERS:
             args.root = find_root(Path.cwd())
-        if getattr(args, "key_file", None) is not None and args.command not in MAKERS:
+        if getattr(args, "key_file", None) is not None and args.command not in (*MAKERS, "seal-campaign"):
             sealing.use_key_file(args.key_file)
         status = COMMANDS[args.command](args)
         sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit

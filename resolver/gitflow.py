@@ -384,7 +384,7 @@ def run_resolution(
             )
         active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
         suffix = ".yaml.age" if store.sealed else ".yaml"
-        submitted = {p.name.removesuffix(suffix) for p in store.order_paths()}
+        submitted = {p.name.removesuffix(suffix) for p in store.submitted_paths()}
         decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)
         if if_due and not decision.due and store.sealed:
             return Outcome(False, decision.reason[0].upper() + decision.reason[1:], turn, notes=notes)

@@ -8,6 +8,7 @@ order file and encrypts it for the campaign's key and the faction's own recipien
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,3 +106,46 @@ def publish_key(store: Store) -> str:
     path = store.campaign_dir / sealing.PUBLISHED_KEY
     canonical.write_atomic(path, f"# the campaign key, published after the game\n{key}\n".encode())
     return store.display(path)
+
+
+def seal_campaign(store: Store, make_key: Callable[[], str | None]) -> str | None:
+    """Seal an open campaign from its current turn on: the turns already resolved stay public, the
+    state and everything after are sealed. A campaign whose dice are already committed to a key keeps
+    that key (given with --key-file); otherwise ``make_key`` makes one. Returns a new key, or None."""
+    from .workflow import ignore_plain_files
+
+    store.require()
+    if store.sealed:
+        raise CampaignError("this campaign is sealed already", code=2)
+    config = store.config()
+    made = None
+    if config.get("recipient"):
+        key = sealing.campaign_key()
+        if key is None or sealing.public_of(key) != config["recipient"]:
+            raise CampaignError(
+                "this campaign already has a key, to which its dice are committed",
+                "pass that key with --key-file (it is sealed to the same key)",
+                code=2,
+            )
+    else:
+        made = key = make_key()
+        if key is None:
+            raise CampaignError(
+                "sealing needs a new key kept somewhere: pass --key-file FILE or --show-key", code=2
+            )
+    state = store.state()
+    canonical.write_yaml(
+        store.campaign_dir / "campaign.yaml", {**config, "sealed": True, "recipient": sealing.public_of(key)}
+    )
+    game = store.game(state)
+    for faction in game.factions:  # an unreadable recipient is named before anything is sealed
+        for text in store.recipients([faction]):
+            sealing.recipient(text, f"campaign/players.yaml: {faction}: recipients")
+    archived = store.archived_turns()
+    store.write_secret(store.campaign_dir / "state.yaml", canonical.dump(state))
+    canonical.write_atomic(store.campaign_dir / "state.yaml", store.public_view(game, state))
+    store.write_views(game, state, store.turns_dir / turn_dir_name(archived[-1] if archived else 0))
+    for template in sorted((store.orders_dir / "templates").glob("*.yaml")):
+        template.unlink()  # they show each faction's position
+    ignore_plain_files(store.root)
+    return made

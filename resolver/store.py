@@ -260,11 +260,20 @@ class Store:
             },
         )
 
-    def order_paths(self) -> list[Path]:
+    def sealed_order_paths(self) -> list[Path]:
+        """A sealed campaign's order files, ``orders/<faction>.yaml.age``: what its turn is resolved from."""
         if not self.orders_dir.exists():
             return []
-        if self.sealed:
-            return sorted(p for p in self.orders_dir.glob(f"*.yaml{sealing.SUFFIX}") if p.is_file())
+        return sorted(p for p in self.orders_dir.glob(f"*.yaml{sealing.SUFFIX}") if p.is_file())
+
+    def submitted_paths(self) -> list[Path]:
+        """The order files a resolution reads: plain ones, or a sealed campaign's sealed ones."""
+        return self.sealed_order_paths() if self.sealed else self.order_paths()
+
+    def order_paths(self) -> list[Path]:
+        """The plain order files (a sealed campaign's players' drafts, which campaign check reads)."""
+        if not self.orders_dir.exists():
+            return []
         return sorted(
             p for p in self.orders_dir.glob("*.y*ml") if p.is_file() and p.suffix in (".yaml", ".yml")
         )
@@ -464,7 +473,7 @@ class Store:
             self.staging_dir / JOURNAL,
             {
                 "turn": result.turn,
-                "remove_orders": sorted(p.name for p in self.order_paths())
+                "remove_orders": sorted(p.name for p in self.sealed_order_paths())
                 if self.sealed
                 else sorted(f"{f}.yaml" for f in entries),
                 "remove_templates": sorted(
@@ -611,7 +620,7 @@ class Store:
             (self.campaign_dir / name).unlink(missing_ok=True)
         if self.turns_dir.exists():
             shutil.rmtree(self.turns_dir)
-        for path in self.order_paths():
+        for path in [*self.order_paths(), *self.sealed_order_paths()]:
             path.unlink()
         if (self.orders_dir / "templates").exists():
             shutil.rmtree(self.orders_dir / "templates")

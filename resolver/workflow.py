@@ -348,7 +348,7 @@ def open_sealed_orders(
     fails alone: its faction is told why in a private event, and nothing of it is printed."""
     files: list[OrderFile] = []
     refused: dict[str, str] = {}
-    for path in store.order_paths():
+    for path in store.sealed_order_paths():
         faction = path.name.removesuffix(f".yaml{sealing.SUFFIX}")
         if faction not in (*game.factions, GM):
             continue  # the pull-request check lets no such file in; a stray one is not a faction's
@@ -517,7 +517,7 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
         )
     elif {f: text.encode() for f, text in render_reports(store, game, result).items()} != reports:
         notes.append("the reports render differently today: templates/ changed since this turn was resolved")
-    if store.sealed:
+    if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():  # sealed (a campaign may be sealed mid-game)
         problems += sealed_problems(store, game, result, folder, digests)
     return Replayed(turn, state, result, problems, notes)
 
@@ -588,7 +588,8 @@ def verify_public(store: Store, turns: Iterable[int]) -> list[TurnCheck]:
         if turn > 1 and inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
             problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
         problems += salt_problems(store, turn, inputs, where)
-        problems += public_problems(folder, digests)
+        if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():
+            problems += public_problems(folder, digests)
         note = "public parts only: the replay of the sealed files needs the campaign key"
         checks.append(TurnCheck(turn, not problems, problems, [note], partial=True))
     return checks
@@ -661,9 +662,18 @@ def verify(
             f"archived turns: {archived[0]}–{archived[-1]}" if archived else "no turn is archived yet",
             code=2,
         )
-    if store.sealed and store.secret_key() is None:
-        return verify_public(store, sorted(wanted))
     newest = archived[-1] if archived else 0
+    if store.sealed and store.secret_key() is None:
+        checks = verify_public(store, sorted(wanted))
+        if archived and max(wanted, default=0) == newest:
+            live = store.campaign_dir / "state.yaml"
+            published = store.turns_dir / turn_dir_name(newest) / PUBLIC_STATE
+            if published.is_file() and _read(live) != _read(published):
+                note = (
+                    f"campaign/state.yaml differs from the public state turn {newest} left: the GM edited it"
+                )
+                checks.append(TurnCheck(newest + 1, True, [], [note], where="campaign/state.yaml"))
+        return checks
     last = max(wanted) if wanted else 0
     results = []
     state: State = (

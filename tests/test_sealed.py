@@ -139,3 +139,90 @@ def test_show_key_refuses_to_print_into_a_log(tmp_path: Path) -> None:
     code, out = run("new", "--root", tmp_path, "--sealed", "--show-key")
     assert code == 2 and "only on a terminal" in out
     assert "AGE-SECRET-KEY" not in out
+
+
+def test_the_key_file_may_not_go_into_campaign(tmp_path: Path) -> None:
+    code, out = run("new", "--root", tmp_path, "--sealed", "--key-file", tmp_path / "campaign" / "key.txt")
+    assert code == 2 and "inside campaign/" in out
+    assert not (tmp_path / "campaign" / "key.txt").exists()
+
+
+def test_the_envelope_check_reads_recipients_without_a_key() -> None:
+    from resolver.prcheck import envelope_issues
+
+    campaign, _ = sealing.new_key()
+    player, _ = sealing.new_key()
+    own = [sealing.public_of(player)]
+    sealed = sealing.encrypt(b"orders: []\n", [sealing.public_of(campaign), *own])
+    stanzas = sealing.read_header(sealed)
+    assert [s.kind for s in stanzas if s.kind in sealing.RECIPIENT_TYPES] == ["X25519", "X25519"]
+    assert envelope_issues(sealed, "orders/red.yaml.age", own) == []
+    # Sealed to three keys while the faction has one: someone else may read it.
+    extra, _ = sealing.new_key()
+    wide = sealing.encrypt(b"x", [sealing.public_of(k) for k in (campaign, player, extra)])
+    assert [i.severity for i in envelope_issues(wide, "orders/red.yaml.age", own)] == ["warning"]
+    # Not age at all, or too large: refused.
+    assert envelope_issues(b"orders: []\n", "orders/red.yaml.age", own)[0].is_error
+    assert envelope_issues(b"x" * 200_000, "orders/red.yaml.age", own)[0].is_error
+
+
+def test_an_ssh_recipient_is_matched_by_its_tag(tmp_path: Path) -> None:
+    import subprocess
+
+    from resolver.prcheck import envelope_issues
+
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "id")], check=True)
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "other")], check=True)
+    mine = (tmp_path / "id.pub").read_text().strip()
+    other = (tmp_path / "other.pub").read_text().strip()
+    campaign, _ = sealing.new_key()
+    sealed = sealing.encrypt(b"x", [sealing.public_of(campaign), mine])
+    assert envelope_issues(sealed, "orders/blue.yaml.age", [mine]) == []
+    stranger = sealing.encrypt(b"x", [sealing.public_of(campaign), other])
+    assert "not your faction's" in envelope_issues(stranger, "orders/blue.yaml.age", [mine])[0].message
+    # The player's own SSH identity opens what was sealed to them.
+    identity = sealing.load_identity(tmp_path / "id")
+    assert sealing.decrypt(sealed, [identity]) == b"x"
+
+
+def test_an_open_campaign_sealed_in_mid_game_keeps_its_past_and_seals_its_future(tmp_path: Path) -> None:
+    root, key = tmp_path / "c", tmp_path / "key.txt"
+    assert run("new", "--root", root, "--ruleset", "factions", "--factions", "2")[0] == 0
+    assert run("resolve", "--root", root)[0] == 0
+    code, out = run("seal-campaign", "--root", root, "--key-file", key)
+    assert code == 0, out
+    assert not list((root / "orders" / "templates").glob("*.yaml"))
+    assert (root / "campaign" / "state.yaml.age").is_file()
+    assert "/.view/" in (root / ".gitignore").read_text()
+    code, out = run("resolve", "--root", root, "--key-file", key)
+    assert code == 0, out
+    assert (root / "campaign" / "turns" / "0001" / "events.yaml").is_file()  # the open turn stays as it was
+    assert (root / "campaign" / "turns" / "0002" / "events.yaml.age").is_file()
+    code, out = run("verify", "--root", root, "--key-file", key)
+    assert code == 0 and "2 of 2 turn(s) replay byte-identically" in out, out
+    code, out = run("verify", "--root", root)
+    assert code == 0 and "public parts match" in out, out
+
+
+def test_check_reads_plain_drafts_in_a_sealed_campaign(sealed_demo: Path, tmp_path: Path) -> None:
+    """A player's `campaign check` (no argument) checks their plain draft, never the sealed files."""
+    (sealed_demo / "orders" / "red.yaml.age").write_bytes(b"sealed\n")
+    try:
+        code, out = run("check", "--root", sealed_demo, "--key-file", sealed_demo / workflow.DEMO_KEY)
+        assert code == 0 and "No order files" in out, out
+    finally:
+        (sealed_demo / "orders" / "red.yaml.age").unlink()
+
+
+def test_a_sealed_file_swapped_after_the_turn_is_caught_without_the_key(sealed_demo: Path) -> None:
+    """Even re-sealing the very same report changes its bytes, which digest.yaml binds."""
+    report = sealed_demo / "campaign" / "turns" / "0002" / "reports" / "red.md.age"
+    original = report.read_bytes()
+    key = sealing.read_key_text((sealed_demo / workflow.DEMO_KEY).read_text())
+    text = sealing.decrypt_with_key(original, key)
+    report.write_bytes(sealing.encrypt(text, Store(sealed_demo).recipients(["red"])))
+    try:
+        code, out = run("verify", "--root", sealed_demo)
+        assert code == 1 and "the sealed files differ" in out, out
+    finally:
+        report.write_bytes(original)

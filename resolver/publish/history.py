@@ -75,16 +75,20 @@ def load_sealed_history(store: Store) -> History:
     game = store.game(state)
 
     def record(turn: int) -> TurnRecord:
+        # A campaign sealed in mid-game (campaign seal-campaign) has open turns before its sealed ones.
         folder = store.turns_dir / turn_dir_name(turn)
-        after = canonical.read_yaml(folder / PUBLIC_STATE)
-        events = canonical.read_yaml(folder / PUBLIC_EVENTS)["events"] if turn else []
-        return TurnRecord(
-            turn,
-            game.calendar.date(turn) if turn else None,
-            _public(events),
-            [],
-            game.ruleset.map_pieces(game, after),
-        )
+        events = []
+        for name in (PUBLIC_EVENTS, "events.yaml"):
+            if turn and (folder / name).is_file():
+                events = canonical.read_yaml(folder / name)["events"]
+                break
+        after = None
+        if (folder / PUBLIC_STATE).is_file():
+            after = canonical.read_yaml(folder / PUBLIC_STATE)
+        elif turn == 0 and (folder / "state.yaml").is_file():
+            after = game.ruleset.faction_view(game, canonical.read_yaml(folder / "state.yaml"), None)
+        pieces = game.ruleset.map_pieces(game, after) if after is not None else []
+        return TurnRecord(turn, game.calendar.date(turn) if turn else None, _public(events), [], pieces)
 
     turns = [record(turn) for turn in store.archived_turns()]
     return History(game, state, record(0), turns, faction_colors(store, game), store.config(), sealed=True)

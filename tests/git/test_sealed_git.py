@@ -166,7 +166,7 @@ def test_three_sealed_turns_through_git_keep_every_secret(tmp_path: Path) -> Non
 
 
 def test_a_plain_order_file_is_refused_in_a_sealed_campaign(tmp_path: Path) -> None:
-    ids, roster = identities(tmp_path)
+    _, roster = identities(tmp_path)
     world = Campaign.create(
         tmp_path / "game",
         roster=roster,

@@ -40,6 +40,17 @@ def identities(base: Path) -> tuple[dict[str, Path], dict[str, Any]]:
     return paths, roster
 
 
+def sealed_world(tmp_path: Path) -> tuple[dict[str, Path], Campaign]:
+    """A sealed factions campaign on origin, its key in the GM's folder (outside every clone)."""
+    ids, roster = identities(tmp_path)
+    world = Campaign.create(
+        tmp_path / "game",
+        roster=roster,
+        options=("--ruleset", "factions", "--sealed", "--key-file", str(tmp_path / "game" / "gm-key.txt")),
+    )
+    return ids, world
+
+
 def with_key(world: Campaign) -> Any:
     key = sealing.read_key_text((world.base / "gm-key.txt").read_text(encoding="utf-8"))
     return mock.patch.dict(os.environ, {sealing.KEY_VARIABLE: key})
@@ -79,12 +90,7 @@ def all_objects(world: Campaign) -> bytes:
 
 
 def test_three_sealed_turns_through_git_keep_every_secret(tmp_path: Path) -> None:
-    ids, roster = identities(tmp_path)
-    world = Campaign.create(
-        tmp_path / "game",
-        roster=roster,
-        options=("--ruleset", "factions", "--sealed", "--key-file", str(tmp_path / "game" / "gm-key.txt")),
-    )
+    ids, world = sealed_world(tmp_path)
     gm = world.clone("dora")
     assert (gm / "campaign" / "state.yaml.age").is_file()
     assert not list((gm / "orders").glob("templates/*.yaml"))  # templates would show positions
@@ -166,12 +172,7 @@ def test_three_sealed_turns_through_git_keep_every_secret(tmp_path: Path) -> Non
 
 
 def test_a_plain_order_file_is_refused_in_a_sealed_campaign(tmp_path: Path) -> None:
-    _, roster = identities(tmp_path)
-    world = Campaign.create(
-        tmp_path / "game",
-        roster=roster,
-        options=("--ruleset", "factions", "--sealed", "--key-file", str(tmp_path / "game" / "gm-key.txt")),
-    )
+    _, world = sealed_world(tmp_path)
     # .gitignore keeps plain drafts out of commits; a player who forces one in is still refused.
     alice = world.clone("alice")
     (alice / "orders" / "red.yaml").write_bytes(b"faction: red\n")

@@ -226,3 +226,24 @@ def test_a_sealed_file_swapped_after_the_turn_is_caught_without_the_key(sealed_d
         assert code == 1 and "the sealed files differ" in out, out
     finally:
         report.write_bytes(original)
+
+
+def test_a_faction_sees_its_own_pieces_and_nothing_concealed_of_the_others(sealed_demo: Path) -> None:
+    sealing.use_key_file(sealed_demo / workflow.DEMO_KEY)
+    try:
+        store = Store(sealed_demo)
+        state = store.state()
+        game = store.game(state)
+    finally:
+        sealing.forget_key()
+    hidden = next(a for a in state["assets"].values() if a["owner"] == "blue")
+    hidden["concealed"] = True
+    mine = game.ruleset.faction_view(game, state, "blue")
+    theirs = game.ruleset.faction_view(game, state, "red")
+    public = game.ruleset.faction_view(game, state, None)
+    assert hidden["id"] in mine["assets"]
+    assert hidden["id"] not in theirs["assets"] and hidden["id"] not in public["assets"]
+    assert mine["factions"]["blue"] == state["factions"]["blue"]
+    assert "stock" not in theirs["factions"]["blue"] and "stock" not in public["factions"]["blue"]
+    assert theirs["factions"]["red"] == state["factions"]["red"]
+    assert all(a["owner"] == "red" or not a.get("concealed") for a in theirs["assets"].values())

@@ -100,20 +100,27 @@ def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: 
             for f, entry in archived["orders"].items()
         }
         salt = sealing.turn_salt(key, game.campaign, 2)
-        real = resolve_turn(game, state, files, replayed[1].result.posting_order, salt=salt)
-        assert real.rolls
-        for guess in ("", sealing.turn_salt("AGE-SECRET-KEY-1GUESS", game.campaign, 2)):
-            foreseen = resolve_turn(game, state, files, replayed[1].result.posting_order, salt=guess)
-            keys = {r.label: r for r in foreseen.rolls}
-            for roll in real.rolls:
-                # The stream behind each roll is keyed by the salt: no roll's key can be computed.
-                assert real.seed.key_for(roll.scope) != foreseen.seed.key_for(roll.scope)
-            assert [r.dice for r in real.rolls] != [keys[r.label].dice for r in real.rolls if r.label in keys]
-        # Editing one's own orders moves the rolls that concern them, still under the unknown salt.
-        assert (
-            real.seed.salt == salt
-            and real.seed.hex == canonical.read_yaml(store.turns_dir / "0002" / "inputs.yaml")["turn_seed"]
-        )
+        order = replayed[1].result.posting_order
+        real = resolve_turn(game, state, files, order, salt=salt)
+        # The archived turn is exactly this resolution: the revealed salt reproduces every roll.
+        assert real.seed.hex == canonical.read_yaml(store.turns_dir / "0002" / "inputs.yaml")["turn_seed"]
+        # Red tries every version of its file it likes (here: as sent, and with its last order dropped),
+        # computing the turn with each salt it could guess; the dice really rolled for that version
+        # follow from the secret salt, and none of their streams is the one red computed.
+        edited = dict(archived["orders"]["red"], orders=archived["orders"]["red"]["orders"][:-1])
+        for version in (archived["orders"]["red"], edited):
+            tried = {
+                **files,
+                "red": check_order_file(game, state, canonical.dump(version), "orders/red.yaml"),
+            }
+            truth = resolve_turn(game, state, tried, order, salt=salt)
+            assert truth.rolls
+            for guess in ("", sealing.turn_salt("AGE-SECRET-KEY-1GUESS", game.campaign, 2)):
+                foreseen = resolve_turn(game, state, tried, order, salt=guess)
+                drawn = {r.label: r.dice for r in foreseen.rolls}
+                for roll in truth.rolls:
+                    assert truth.seed.key_for(roll.scope) != foreseen.seed.key_for(roll.scope), roll.label
+                assert [r.dice for r in truth.rolls] != [drawn.get(r.label) for r in truth.rolls]
     finally:
         sealing.forget_key()
 

@@ -229,7 +229,7 @@ class Store:
         return {"next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, game.campaign, turn))}
 
     def write_views(self, game: Game, state: State, folder: Path) -> dict[str, str]:
-        """Each faction's view of ``state``, sealed to it, and the public view; their digests."""
+        """Each faction's view of ``state``, sealed to that faction (and the campaign); their digests."""
         digests = {}
         for faction in game.factions:
             raw = canonical.dump(game.ruleset.faction_view(game, state, faction))

@@ -40,6 +40,9 @@ orders/ holds this turn's order files (orders/<faction>.yaml). Typical use:
   campaign resolve                                       resolve the turn
   campaign verify --all                                  replay the archive
   campaign demo                                          watch bots play 8 turns
+
+A sealed campaign (campaign new --sealed --key-file FILE) keeps orders, reports and the state
+encrypted; players run campaign view, then campaign seal orders/<faction>.yaml.
 """
 
 

@@ -653,8 +653,8 @@ def cmd_template(args: argparse.Namespace) -> int:
 def cmd_schema(args: argparse.Namespace) -> int:
     store = Store(args.root)
     store.require()
-    game = store.game()
-    path = store.write_schema(game)
+    state = store.state()
+    path = store.write_schema(store.game(state), state)
     if args.output and str(args.output) == "-":
         sys.stdout.write(path.read_text(encoding="utf-8"))
     elif args.output:

@@ -28,6 +28,7 @@ except ImportError:  # Windows: players never need the lock, only the CI runner 
 
 from . import schedule
 from .core import canonical
+from .core import factions as faction_records
 from .core.issues import CampaignError
 from .core.orders import GM
 from .engine import TurnResult, seeded_posting_order
@@ -382,7 +383,7 @@ def run_resolution(
                 f"to resolve turn {turn} again, delete the old tag first: git tag -d {tag} "
                 f"(and git push origin :refs/tags/{tag})",
             )
-        active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
+        active = faction_records.awaited(state, game.factions)  # NPC factions are the bot's: never waited for
         suffix = ".yaml.age" if store.sealed else ".yaml"
         submitted = {p.name.removesuffix(suffix) for p in store.submitted_paths()}
         decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)

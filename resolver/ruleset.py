@@ -25,6 +25,7 @@ from .core.issues import CampaignError
 from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
 from .core.rulesdoc import RulesSection, generic_sections
+from .core.standing import StandingSection
 from .core.words import amount, plural
 from .core.world import World
 
@@ -64,6 +65,11 @@ class Game:
     def actions(self) -> dict[str, ActionSpec]:
         return self.ruleset.actions(self.rules)
 
+    @cached_property
+    def standing(self) -> dict[str, StandingSection]:
+        """The standing sections an order file may hold besides ``orders`` (policies, programs)."""
+        return self.ruleset.standing_sections(self.rules)
+
     def name_of(self, faction: str) -> str:
         return self.faction_names.get(faction, faction)
 
@@ -78,6 +84,27 @@ class Game:
                 else location.label
             )
         return loc
+
+
+@dataclass
+class TurnMemory:
+    """What the phases of one turn tell each other, never saved. A ruleset declares its own subclass with
+    typed fields (armies that moved, units assigned...) and names it in ``Ruleset.turn_memory``."""
+
+
+def fill_factions(state: State, factions: list[str], blank: Mapping[str, Any]) -> None:
+    """Give each faction the blank record, a name and a colour, under what ``state`` already says of it
+    (mappings such as ``stock`` merge one level deep)."""
+    given = state.setdefault("factions", {})
+    for faction in factions:
+        merged = copy.deepcopy(dict(blank))
+        merged.update({"name": faction.capitalize(), "color": "#888888"})
+        for key, value in (given.get(faction) or {}).items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+        given[faction] = merged
 
 
 def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
@@ -99,6 +126,8 @@ class Ruleset:
     summary: ClassVar[str] = ""
     source: ClassVar[str] = ""  # the game the rules come from
     entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
+    can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
+    turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
 
     @cached_property
     def folder(self) -> Path:
@@ -212,6 +241,14 @@ class Ruleset:
     ) -> State:
         raise NotImplementedError
 
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        """A whole state from a hand-written part of one (a scenario fixture): each faction and each piece
+        gets what the part leaves out. By default a copy with the turn and the factions' records filled."""
+        state = copy.deepcopy(dict(partial))
+        state.setdefault("turn", 1)
+        fill_factions(state, factions, {"status": "active", "missed_turns": 0, "stock": {}, "counters": {}})
+        return state
+
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         """Semantic checks against the state; report through ``of.error``/``of.warn``, fill ``of.echo``."""
         raise NotImplementedError
@@ -240,6 +277,11 @@ class Ruleset:
         ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker)."""
         raise NotImplementedError
 
+    def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
+        """Standing orders the ruleset reads (``core.standing``): sections of the order file kept in the
+        state until the faction changes them. None by default."""
+        return {}
+
     def stock_names(self, game: Game) -> tuple[str, ...]:
         """The stocks GM orders grant and take; by default the rules data's ``stock`` list."""
         return tuple(game.rules.get("stock", ()))
@@ -258,6 +300,15 @@ class Ruleset:
     ) -> str:
         """Apply a GM ruling on something the rules leave open; return what it did, in words."""
         raise CampaignError(f"the {self.id} ruleset has no judgements for '{subject}'")
+
+    def join_problems(self, game: Game, state: State, faction: str) -> list[str]:
+        """Why a new faction cannot join now (no room left on the map, say); empty when it can."""
+        return []
+
+    def join_faction(self, game: Game, state: State, faction: str, name: str, color: str, kind: str) -> str:
+        """Add a faction mid-campaign (GM ``add_faction``): its record, made by ``core.factions.new_faction``,
+        and its starting pieces. Returns what it was given, in words. Only with ``can_add_factions``."""
+        raise CampaignError(f"the {self.id} ruleset cannot add a faction mid-campaign")
 
     def judgement_subjects(self, game: Game, state: State, faction: str) -> list[str]:
         return []

@@ -24,6 +24,8 @@ except ImportError:  # Windows: a GM's single shell needs no lock
 
 from . import __version__, sealing
 from .core import canonical
+from .core import factions as faction_records
+from .core.fields import ids_in
 from .core.gm import actions as gm_actions
 from .core.issues import CampaignError
 from .core.orders import OrderFile, order_file_schema
@@ -254,7 +256,8 @@ class Store:
             rules=merge_rules(ruleset.default_rules(), house),
             house_rules=house,
             world=self.world(),
-            factions=tuple(state_factions),
+            # Sorted as the state file holds them, so a faction added during a replay keeps its place.
+            factions=tuple(sorted(state_factions)),
             faction_names={
                 f: (players.get(f) or {}).get("name") or d.get("name", f) for f, d in state_factions.items()
             },
@@ -304,12 +307,23 @@ class Store:
             autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
         )
 
-    def write_schema(self, game: Game, folder: Path | None = None) -> Path:
+    @staticmethod
+    def schema(game: Game, state: State) -> dict[str, Any]:
+        """The order files' JSON Schema for the turn of ``state`` (reference fields offer its ids)."""
+        return order_file_schema(
+            game.ruleset.title,
+            game.campaign,
+            game.factions,
+            game.actions,
+            gm_actions(game),
+            game.standing,
+            ids_in(state),
+        )
+
+    def write_schema(self, game: Game, state: State, folder: Path | None = None) -> Path:
         import json
 
-        schema = order_file_schema(
-            game.ruleset.title, game.campaign, game.factions, game.actions, gm_actions(game)
-        )
+        schema = self.schema(game, state)
         path = (folder or self.orders_dir) / SCHEMA_FILE
         canonical.write_atomic(path, (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
         return path
@@ -324,10 +338,12 @@ class Store:
         )
 
     def write_templates(self, game: Game, state: State, folder: Path | None = None) -> None:
-        """Each active faction's template for the turn of ``state``; a faction out of the game has none."""
+        """Each active faction's template for the turn of ``state``; a faction out of the game has none,
+        nor has an NPC faction, which the bot plays."""
         folder = folder or self.orders_dir / "templates"
+        awaited = faction_records.awaited(state, game.factions)
         for faction in game.factions:
-            if state["factions"][faction].get("status", "active") == "active":
+            if faction in awaited:
                 canonical.write_atomic(
                     folder / f"{faction}.yaml", self.render_template(game, state, faction).encode()
                 )
@@ -338,7 +354,7 @@ class Store:
         """The schema and the templates, from the effective rules (the ruleset's with the house rules),
         so a house rule reaches players' editors and templates with the next turn. A sealed campaign
         publishes no templates: they show a faction's position, which players read from their view."""
-        self.write_schema(game)
+        self.write_schema(game, state)
         if not self.sealed:
             self.write_templates(game, state)
 
@@ -418,6 +434,8 @@ class Store:
             self.write_secret(stage / ORDERS_FILE, orders_raw)
             for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
                 self.write_secret(stage / "bot-orders" / f"{faction}.yaml", of.raw)
+            for faction, of in result.npc_orders.items():  # the bot's orders for NPC factions, likewise
+                self.write_secret(stage / "npc-orders" / f"{faction}.yaml", of.raw)
             if previous.get("state") != canonical.digest(before_raw):
                 self.write_secret(stage / "state-before.yaml", before_raw)  # the GM edited the state
             inputs = {
@@ -454,6 +472,10 @@ class Store:
                 "reports": reports,
                 "bot_orders": bots,
             }
+            if result.npc_orders:  # only campaigns with NPC factions: older archives keep their digests
+                digests["npc_orders"] = {f: canonical.digest(of.raw) for f, of in result.npc_orders.items()}
+            if set(result.state["factions"]) != set(game.factions):  # the GM brought a faction in
+                game = self.game(result.state, game.house_rules)
             if self.sealed:
                 digests.update(self.seal_turn(game, result, stage))
             canonical.write_yaml(stage / DIGEST_FILE, digests)
@@ -461,7 +483,7 @@ class Store:
             if self.sealed:
                 canonical.write_atomic(self.staging_dir / "state.yaml", self.public_view(game, result.state))
             # The player aids of the next turn (see write_player_aids), staged like the rest.
-            self.write_schema(game, self.orders_dir / "templates" / STAGING)
+            self.write_schema(game, result.state, self.orders_dir / "templates" / STAGING)
             if not self.sealed:
                 self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
         except BaseException:
@@ -479,7 +501,7 @@ class Store:
                 "remove_templates": sorted(
                     f"{f}.yaml"
                     for f in game.factions
-                    if result.state["factions"][f].get("status", "active") != "active"
+                    if f not in faction_records.awaited(result.state, game.factions)
                 ),
             },
         )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .core import gm
+from .core import canonical, gm, relations, standing
 from .core.events import visible
 from .core.orders import GM
 from .core.phases import State
@@ -87,15 +87,38 @@ def order_template_context(game: Game, state: State, faction: str) -> dict[str, 
             f"{f}: {game.name_of(f)}, {state['factions'][f].get('status', 'active')}" for f in game.factions
         ]
     return {
+        "standing": [] if playing_gm else standing_blocks(game, state, faction),
         "game": game,
         "faction": faction,
         "name": "the GM" if playing_gm else game.name_of(faction),
         "turn": turn,
         "date": game.calendar.date(turn).label,
-        "status": status if playing_gm else game.ruleset.status_lines(game, state, faction),
+        "status": status
+        if playing_gm
+        else [
+            *game.ruleset.status_lines(game, state, faction),
+            *relations.lines_for(state, faction, game.name_of),
+        ],
         "places": [] if playing_gm else game.ruleset.places_lines(game, state, faction),
         "actions": examples,
         "examples": gm.examples(game, state)
         if playing_gm
         else game.ruleset.order_examples(game, state, faction),
     }
+
+
+def standing_blocks(game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+    """Each standing section for the faction's template: what its fields mean, and the section as YAML,
+    pre-filled with what the faction has in force (left commented out while it keeps the defaults, so
+    sending the template changes nothing)."""
+    blocks = []
+    written = standing.stored(state, faction)
+    for name, section in game.standing.items():
+        if name in written:
+            text = canonical.dump({name: written[name]}).decode()
+        else:
+            shown = canonical.dump({name: section.defaults()}).decode()
+            text = "".join(f"# {line}\n" for line in shown.splitlines())
+        fields = section.field_words()
+        blocks.append({"name": name, "summary": section.summary, "fields": fields, "text": text})
+    return blocks

@@ -19,6 +19,7 @@ from . import __version__, sealing
 from .absence import AbsentPolicy
 from .bots import bot_order_file
 from .core import canonical
+from .core import factions as faction_records
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.phases import State
@@ -103,7 +104,7 @@ def factions_from_players(path: Path) -> tuple[list[FactionSetup], dict[str, Any
     setups = []
     for i, (fid, info) in enumerate(data["factions"].items()):
         info = info or {}
-        if not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", str(fid)) or fid == GM:
+        if faction_records.id_problem(str(fid), ()):
             raise CampaignError(
                 f"{path}: '{fid}' is not a usable faction id",
                 "use lower-case letters, digits and dashes, starting with a letter; not 'gm'",
@@ -503,6 +504,11 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
         problems.append("the bot's replayed orders for absent factions differ from bot-orders/")
     if {f: canonical.digest(raw) for f, raw in bots.items()} != digests.get("bot_orders"):
         problems.append(f"{where}/bot-orders/ no longer matches digest.yaml")
+    npcs = secret_files(store, folder / "npc-orders", ".yaml")
+    if npcs != {f: of.raw for f, of in result.npc_orders.items()}:
+        problems.append("the bot's replayed orders for NPC factions differ from npc-orders/")
+    if {f: canonical.digest(raw) for f, raw in npcs.items()} != digests.get("npc_orders", {}):
+        problems.append(f"{where}/npc-orders/ no longer matches digest.yaml")
     if canonical.data_digest(result.state) != digests.get("state"):
         problems.append("the replayed state differs from the archived digest")
     events_raw = canonical.dump(result.events_data())
@@ -718,11 +724,7 @@ def play_bot_turn(root: Path, factions: Iterable[str] | None = None) -> tuple[Ga
     store = Store(root)
     state = store.state()
     game = store.game(state)
-    chosen = [
-        f
-        for f in (factions if factions is not None else game.factions)
-        if state["factions"][f].get("status", "active") == "active"
-    ]
+    chosen = faction_records.awaited(state, factions if factions is not None else game.factions)
     for faction in chosen:
         of = bot_order_file(game, state, faction)
         if store.sealed:  # as a player's campaign seal would: to the campaign and the faction

@@ -21,9 +21,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from ..core import factions as faction_records
+from ..core import relations
+from ..core.fields import kind_words
 from ..core.gm import actions as gm_actions
 from ..core.issues import CampaignError
-from ..core.orders import order_file_schema
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
 from ..engine import ENGINE_PHASES
 from ..store import ENGINE_TEMPLATES, Store
@@ -502,6 +504,9 @@ class SitePages:
         rules = self.game.rules
         notes = filled_notes(rules)
         sections = self.game.ruleset.rules_sections(self.game)
+        relations_rules = relations.rules_section(self.game.rules)
+        if relations_rules is not None:
+            sections = [*sections, relations_rules]
 
         shown: set[int] = set()
 
@@ -540,6 +545,8 @@ class SitePages:
             "rules/orders.md",
             actions=list(self.game.actions.values()),
             gm=list(gm_actions(self.game).values()),
+            standing=list(self.game.standing.values()),
+            kind_words=kind_words,
             yaml_example=_yaml_example,
         )
         overrides = [(path, value) for path, value in flatten(self.game.house_rules)]
@@ -549,15 +556,13 @@ class SitePages:
 
     def play(self) -> None:
         game, state = self.game, self.history.state
-        active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
+        active = faction_records.awaited(state, game.factions)  # those with a template: no NPC faction
         templates = []
         for f in [] if self.history.sealed else active:  # a sealed campaign's templates show positions
             body = self.store.render_template(game, state, f)
             self.files[f"play/templates/{f}.yaml"] = body.encode()
             templates.append({"faction": f, "body": body, "file": f"play/templates/{f}.yaml"})
-        schema = order_file_schema(
-            game.ruleset.title, game.campaign, game.factions, game.actions, gm_actions(game)
-        )
+        schema = self.store.schema(game, state)
         self.files["play/orders.schema.json"] = (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
         example = next((dict(s.example) for s in game.actions.values() if s.example), {})
         self.render(

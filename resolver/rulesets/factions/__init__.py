@@ -19,6 +19,7 @@ from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
 from . import bot, orders, phases, rulesdoc, setup
 from . import model as m
+from .plans import FactionsTurn
 
 INFLUENCE = "influence:"  # GM grants of influence name the NPC faction: influence:watch
 
@@ -33,6 +34,7 @@ class Factions(Ruleset):
     )
     source = "“Faction Turn” (seed 002)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"asset": "assets", "location": "locations"}
+    turn_memory = FactionsTurn
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
@@ -50,6 +52,9 @@ class Factions(Ruleset):
         self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
     ) -> State:
         return setup.initial_state(world, rules, factions, seed)
+
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        return setup.fill_state(rules, partial, factions)
 
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         orders.check_orders(game, state, of)

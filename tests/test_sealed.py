@@ -100,8 +100,8 @@ def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: 
             for f, entry in archived["orders"].items()
         }
         salt = sealing.turn_salt(key, game.campaign, 2)
-        order = replayed[1].result.posting_order
-        real = resolve_turn(game, state, files, order, salt=salt)
+        order, rumors = replayed[1].result.posting_order, archived["rumors"]
+        real = resolve_turn(game, state, files, order, salt=salt, rumors=rumors)
         # The archived turn is exactly this resolution: the revealed salt reproduces every roll.
         assert real.seed.hex == canonical.read_yaml(store.turns_dir / "0002" / "inputs.yaml")["turn_seed"]
         # Red tries every version of its file it likes (here: as sent, and with its last order dropped),
@@ -113,10 +113,10 @@ def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: 
                 **files,
                 "red": check_order_file(game, state, canonical.dump(version), "orders/red.yaml"),
             }
-            truth = resolve_turn(game, state, tried, order, salt=salt)
+            truth = resolve_turn(game, state, tried, order, salt=salt, rumors=rumors)
             assert truth.rolls
             for guess in ("", sealing.turn_salt("AGE-SECRET-KEY-1GUESS", game.campaign, 2)):
-                foreseen = resolve_turn(game, state, tried, order, salt=guess)
+                foreseen = resolve_turn(game, state, tried, order, salt=guess, rumors=rumors)
                 drawn = {r.label: r.dice for r in foreseen.rolls}
                 for roll in truth.rolls:
                     assert truth.seed.key_for(roll.scope) != foreseen.seed.key_for(roll.scope), roll.label

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -209,6 +209,7 @@ class Replayed:
     state_before: State
     result: TurnResult | None  # None when the turn could not be replayed
     problems: list[str]
+    orders: dict[str, OrderFile] = field(default_factory=dict)  # the archived files, as the engine read them
 
 
 def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
@@ -241,7 +242,7 @@ def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
                 problems.append(f"archived orders no longer validate: {of.errors[0].format()}")
             files[path.stem] = of
         if problems:
-            yield Replayed(turn, state, None, problems)
+            yield Replayed(turn, state, None, problems, files)
             return
         absent = AbsentPolicy.from_data(inputs.get("absent_players"), f"{store.display(folder)}/inputs.yaml")
         result = resolve_turn(game, state, files, list(inputs["posting_order"]), absent=absent)
@@ -255,7 +256,7 @@ def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
             problems.append("the replayed events and rolls differ from events.yaml")
         if result.seed.hex != inputs["turn_seed"]:
             problems.append("the turn seed differs")
-        yield Replayed(turn, state, result, problems)
+        yield Replayed(turn, state, result, problems, files)
         if problems:
             return
         state = result.state

@@ -22,9 +22,31 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or noun_plural(word))}"
 
 
-# Stocks named in the rules data that are counted nouns, by their plural name; every other stock
-# (population, capital, reach) is a mass noun and reads the same for any amount.
-_COUNTED_STOCKS = {"resources": "resource", "units": "unit", "successes": "success"}
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def count_words(count: int) -> str:
+    """A small count as a word, as prose writes it ("three Levies"); 11 and more as figures."""
+    return _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else str(count)
+
+
+def name_plural(name: str) -> str:
+    """The plural of a name that may already be one: 'Levy' -> 'Levies', but 'Spearmen' and 'Riders' stay."""
+    return name if name.endswith(("men", "folk", "s")) else noun_plural(name)
+
+
+def tally_names(names: list[str]) -> str:
+    """Things named one by one, counted: ['Levy', 'Levy', 'Archer'] is 'two Levies and one Archer'."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    parts = [f"{count_words(n)} {name if n == 1 else name_plural(name)}" for name, n in counts.items()]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# Stocks named in the rules data (and the nations' unit classes) that are counted nouns, by their plural
+# name; every other stock (population, capital, reach) is a mass noun and reads the same for any amount.
+_COUNTED_STOCKS = {"resources": "resource", "units": "unit", "successes": "success", "troops": "troop"}
 
 
 def amount(count: int, stock: str) -> str:

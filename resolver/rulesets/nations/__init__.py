@@ -14,9 +14,10 @@ from ...core.fields import ActionSpec
 from ...core.orders import OrderFile
 from ...core.phases import PhaseFn, State
 from ...core.rulesdoc import RulesSection
+from ...core.words import amount
 from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
-from . import agreements, bot, orders, phases, rulesdoc, setup
+from . import agreements, bot, orders, phases, rulesdoc, setup, story
 from . import model as m
 
 GRANT_KEYS = ("income", "attack", "defence", "settlement_defence", "unlock")
@@ -31,6 +32,20 @@ class Nations(Ruleset):
     )
     source = "Trektek, “Cost Actions” (seed 003)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies", "settlement": "settlements"}
+    place_kinds: ClassVar[tuple[str, ...]] = ("settlement", "ruin")
+
+    def entity_names(self, game: Game, state: State) -> dict[str, str]:
+        names = super().entity_names(game, state)
+        for army in state["armies"].values():  # names repeat between nations: say whose it is
+            names[army["id"]] = f"{game.name_of(army['owner'])} army {army['name']}"
+            for unit in army["units"]:
+                names[unit["id"]] = f"{game.name_of(army['owner'])}'s {unit['name']}"
+        return names
+
+    def story(self, event: Mapping[str, Any], game: Game, before: State, after: State) -> list[str]:
+        if event["kind"] in ("battle", "assault"):
+            return story.battle_story(event, game, before, after)
+        return []
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
@@ -155,7 +170,7 @@ class Nations(Ruleset):
                     "location": a["location"],
                     "owner": a["owner"],
                     "label": f"{game.name_of(a['owner'])} army {a['name']}",
-                    "detail": ", ".join(f"{n} {c}" for c, n in sorted(classes.items())),
+                    "detail": ", ".join(amount(n, c) for c, n in sorted(classes.items())),
                     "size": len(a["units"]),
                 }
             )

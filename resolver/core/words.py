@@ -36,11 +36,12 @@ def name_plural(name: str) -> str:
 
 
 def tally_names(names: list[str]) -> str:
-    """Things named one by one, counted: ['Levy', 'Levy', 'Archer'] is 'two Levies and one Archer'."""
+    """Things named one by one, counted: ['Levy', 'Levy', 'Archer'] is 'two Levies and Archer' (a unit's
+    name may be a plural noun already, "Riders": one of them is named without a count)."""
     counts: dict[str, int] = {}
     for name in names:
         counts[name] = counts.get(name, 0) + 1
-    parts = [f"{count_words(n)} {name if n == 1 else name_plural(name)}" for name, n in counts.items()]
+    parts = [name if n == 1 else f"{count_words(n)} {name_plural(name)}" for name, n in counts.items()]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 

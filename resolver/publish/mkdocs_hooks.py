@@ -43,7 +43,7 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
     href = (base.rstrip("/") + "/" + feed) if base else posixpath.relpath(feed, folder or ".")
     # Titles and descriptions reach here escaped once already (the site's settings and front matter);
     # unescaping first and escaping again prints each exactly once, whichever way it came.
-    title = _attr(page.title or site)
+    title = _attr((page.meta or {}).get("title") or page.title or site)  # the page's own, not its menu label
     description = _attr((page.meta or {}).get("description") or config.get("site_description") or "")
     tags = [
         f'<link rel="alternate" type="application/atom+xml" title="{_attr(site)}: every turn" '

@@ -155,7 +155,8 @@ class SitePages:
     def headlines_of(self, rec: TurnRecord) -> list[str]:
         if rec.turn not in self._headlines:
             found = headlines(self.game, rec.events, rec.turn)
-            self._headlines[rec.turn] = found or [f"All quiet: {self.date_label(rec.turn)}"]
+            # Without news the headline names the turn; its date is printed beside it already.
+            self._headlines[rec.turn] = found or [f"All quiet in turn {rec.turn}"]
         return self._headlines[rec.turn]
 
     def _numeric_columns(self) -> list[str]:

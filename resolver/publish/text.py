@@ -156,7 +156,7 @@ def roll_lines(event: Mapping[str, Any], names: Mapping[str, str] | None = None)
 
 _LINK = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((https?://[^\s()<>\"']+)\)")  # an image is not a link
 _STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
-_EMPHASIS = re.compile(r"(?<![\w*])[*_](?=\S)(.+?)(?<=\S)[*_](?![\w*])")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")  # not "_": snake_case stays as is
 _BULLET = re.compile(r"^\s*[-*]\s+(.*)$")
 _NUMBERED = re.compile(r"^\s*\d{1,3}[.)]\s+(.*)$")
 

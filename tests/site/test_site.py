@@ -32,7 +32,7 @@ def test_every_resolved_turn_has_a_chronicle_page_and_a_newspaper_issue(site: De
     for turn in range(1, TURNS + 1):
         assert (site.public / "chronicle" / f"turn-{turn}" / "index.html").is_file()
         issue = site.public / "newspaper" / f"turn-{turn}" / "index.html"
-        assert f"Issue {turn}, " in issue.read_text(encoding="utf-8")
+        assert f"Issue {turn} of the newspaper" in issue.read_text(encoding="utf-8")
     assert not (site.public / "chronicle" / f"turn-{TURNS + 1}").exists()
 
 

@@ -187,6 +187,11 @@ def test_the_deadline_is_the_schedules_rule_or_its_date_in_git(tmp_path: Path) -
     ):
         subprocess.run(["git", *args], cwd=root, env=env, check=True)
     assert next_deadline(root, config, 1) == "Fri 2024-01-05 18:00 UTC, then 1 hour of grace"
+    # The home page prints it in a <time> element, which a small script also shows in the reader's time.
+    build_site(root, run_mkdocs=False)
+    home = (root / "site" / "index.md").read_text(encoding="utf-8")
+    assert '<time class="ck-deadline" datetime="2024-01-05T18:00:00Z">Fri 2024-01-05 18:00 UTC' in home
+    assert 'querySelectorAll("time.ck-deadline")' in home and "toLocaleString" in home
 
 
 class Headings(HTMLParser):

@@ -9,6 +9,7 @@ images inside HTML blocks need URLs, computed here from the page's output URL.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import html
 import json
 import posixpath
@@ -438,8 +439,8 @@ class SitePages:
             short_label=self.short_label,
         )
 
-    def articles(self) -> dict[str, list[dict[str, Any]]]:
-        """Every signed article by faction, newest first."""
+    @functools.cached_property
+    def _articles(self) -> dict[str, list[dict[str, Any]]]:
         found: dict[str, list[dict[str, Any]]] = {f: [] for f in self.game.factions}
         for rec in reversed(self.history.turns):
             for e in rec.events:
@@ -453,6 +454,10 @@ class SitePages:
                         }
                     )
         return found
+
+    def articles(self) -> dict[str, list[dict[str, Any]]]:
+        """Every signed article by faction, newest first."""
+        return self._articles
 
     def newspaper_by_faction(self) -> None:
         """A page per faction with every article it signed ("all articles by Thornwyn"), and their index."""
@@ -727,14 +732,7 @@ class SitePages:
         return found[:limit]
 
     def press_of(self, faction: str, limit: int = 10) -> list[dict[str, Any]]:
-        found = []
-        for rec in reversed(self.history.turns):
-            for e in rec.events:
-                if e["kind"] == "press" and (e.get("actors") or [None])[0] == faction:
-                    found.append({"turn": rec.turn, "headline": e["data"].get("headline", "")})
-            if len(found) >= limit:
-                break
-        return found[:limit]
+        return self.articles()[faction][:limit]
 
     # -- rules --------------------------------------------------------------------------------------------
 

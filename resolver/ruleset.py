@@ -26,7 +26,7 @@ from .core.issues import CampaignError
 from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
 from .core.rulesdoc import RulesSection, generic_sections
-from .core.words import amount, count_words, noun_plural, plural, tally_names
+from .core.words import amount, noun_plural, number_word, plural, tally_names
 from .core.world import World
 
 RULESETS = ("nations", "factions")  # ids of the rulesets that ship with the engine
@@ -177,7 +177,7 @@ class Ruleset:
         return {
             "plural": plural,
             "amount": amount,
-            "count": count_words,
+            "count": number_word,
             "tally": tally_names,
             "noun_plural": noun_plural,
             "e": event,

@@ -6,6 +6,8 @@ count reads the same everywhere.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def noun_plural(word: str) -> str:
     """'army' -> 'armies', 'settlement' -> 'settlements', 'fortress' -> 'fortresses'."""
@@ -22,12 +24,13 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or noun_plural(word))}"
 
 
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-def count_words(count: int) -> str:
-    """A small count as a word, as prose writes it ("three Levies"); 11 and more as figures."""
-    return _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else str(count)
+def number_word(count: Any) -> str:
+    """A small count in words for prose ('three action points', 'three Levies'), larger ones in digits."""
+    number = int(count)
+    return NUMBER_WORDS[number] if 0 <= number < len(NUMBER_WORDS) else str(number)
 
 
 def name_plural(name: str) -> str:
@@ -41,7 +44,7 @@ def tally_names(names: list[str]) -> str:
     counts: dict[str, int] = {}
     for name in names:
         counts[name] = counts.get(name, 0) + 1
-    parts = [name if n == 1 else f"{count_words(n)} {name_plural(name)}" for name, n in counts.items()]
+    parts = [name if n == 1 else f"{number_word(n)} {name_plural(name)}" for name, n in counts.items()]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 

@@ -676,7 +676,7 @@ class SitePages:
                     {
                         "column": col,
                         "src": path,
-                        "alt": plots.describe_series(self.game.name_of(f), col, turns, values),
+                        "alt": plots.describe_series(self.game.name_of(f), words(col).lower(), turns, values),
                         "values": values,
                     }
                 )

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.rulesdoc import RulesSection, RulesTable, number_word
+from ...core.rulesdoc import RulesSection, RulesTable
+from ...core.words import number_word
 from .catalogue import catalogue
 from .tasks import best_force, combination_bonus
 

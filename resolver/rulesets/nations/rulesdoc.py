@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.rulesdoc import RulesSection, RulesTable, fill, number_word
+from ...core.rulesdoc import RulesSection, RulesTable, fill
+from ...core.words import number_word
 from . import model as m
 
 

@@ -331,3 +331,5 @@ def test_faction_charts_have_a_key_for_every_line(factions_site: FactionSite) ->
     text = read_page(key).text
     others = [NAMES[f] for f in Store(factions_site.root).game().factions if f != "red"]
     assert "Thornwyn" in text and f"Grey lines: {', '.join(others)}" in text
+    # Every chart says what it shows in words: "static assets", never the column's id.
+    assert "static_assets" not in article_text(factions_site.public / "factions" / "red" / "index.html")

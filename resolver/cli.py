@@ -26,7 +26,7 @@ from .core.orders import GM, OrderFile
 from .core.text import visible
 from .core.words import plural
 from .ruleset import RULESETS
-from .store import Store
+from .store import Store, environment_error
 from .views import event_lines
 
 EPILOG = """\
@@ -182,15 +182,21 @@ def build_parser() -> Parser:
     p.add_argument(
         "--commit",
         action="store_true",
-        help="commit the turn as the bot ('Turn N resolved') and tag it turn-N; refuses on a dirty tree",
+        help="commit the turn as the bot ('Turn N resolved') and tag it turn-N; refuses on a dirty tree, "
+        "and, without --if-due, when the previous turn was already resolved for the same deadline; "
+        "finishes or undoes an interrupted resolution first",
     )
     p.add_argument(
-        "--force", action="store_true", help="with --if-due: resolve even if the circuit breaker trips"
+        "--force",
+        action="store_true",
+        help="with --if-due or --commit: resolve even if the circuit breaker trips, or if the previous "
+        "turn was already resolved for the same deadline",
     )
     p.add_argument(
         "--now",
         metavar="WHEN",
-        help="the moment to judge the deadline by, ISO 8601 (default: the clock; for tests and rehearsals)",
+        help="the moment to judge the deadline by, ISO 8601, no later than the clock (default: the "
+        "clock; for tests and rehearsals). The commit is always dated by the clock",
     )
 
     p = sub.add_parser(
@@ -363,9 +369,17 @@ def cmd_resolve_git(args: argparse.Namespace) -> int:
             "--posting-order does not go with --if-due or --commit: git history gives the posting order",
             code=2,
         )
-    if args.force and not args.if_due:
-        raise CampaignError("--force goes with --if-due (it overrides the circuit breaker)", code=2)
-    now = parse_moment(args.now) if args.now else datetime.now(UTC)
+    now = datetime.now(UTC)
+    if args.now:
+        moment = parse_moment(args.now)
+        if args.commit and moment > now:
+            raise CampaignError(
+                f"--now {args.now} is later than the clock ({now:%Y-%m-%d %H:%M} UTC)",
+                "--now only asks whether a turn would be due at a moment already past; to resolve "
+                "before the deadline, run campaign resolve --commit (add --force if it is refused)",
+                code=2,
+            )
+        now = moment
     try:
         outcome = run_resolution(args.root, now, if_due=args.if_due, commit=args.commit, force=args.force)
     except workflow.Rejected as rejected:
@@ -386,10 +400,13 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     if args.if_due or args.commit:
         return cmd_resolve_git(args)
     if args.force or args.now:
-        raise CampaignError("--force and --now go with --if-due", code=2)
+        raise CampaignError("--force and --now go with --if-due or --commit", code=2)
     order = [s.strip() for s in args.posting_order.split(",")] if args.posting_order else None
     try:
         game, result = workflow.resolve(args.root, posting_order=order)
+    except workflow.FinishedInterrupted as finished:
+        print(finished.message)
+        return 0
     except workflow.Rejected as rejected:
         for of in rejected.files:
             if not of.ok:
@@ -440,11 +457,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print("No archived turns to verify yet.")
         return 0
     for c in checks:
-        print(f"turn {c.turn}: {'identical' if c.ok else 'MISMATCH'}")
+        verdict = "MISMATCH" if not c.ok else ("identical, with GM edits" if c.notes else "identical")
+        if c.where:
+            verdict = "MISMATCH" if not c.ok else ("edited by the GM" if c.notes else "matches the archive")
+        print(f"{c.name}: {verdict}")
         for problem in c.problems:
             print(visible(f"  - {problem}"))
+        for note in c.notes:
+            print(visible(f"  - note: {note}"))
+    turn_checks = [c for c in checks if not c.where]
     bad = [c for c in checks if not c.ok]
-    print(f"{len(checks) - len(bad)} of {len(checks)} turn(s) replay byte-identically.")
+    print(f"{sum(c.ok for c in turn_checks)} of {len(turn_checks)} turn(s) replay byte-identically.")
     return 1 if bad else 0
 
 
@@ -598,18 +621,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CampaignError as error:
         print(visible(error.format()), file=sys.stderr)
         return error.code
+    except Exception as error:
+        problem = environment_error(error)
+        if problem is None:
+            return internal_error(args, error)
+        print(visible(problem.format()), file=sys.stderr)
+        return problem.code
     except KeyboardInterrupt:
         print("interrupted; nothing was written by the step in progress", file=sys.stderr)
         return 130
-    except Exception as error:  # the last line of defence: no traceback reaches a player
-        if args.debug or os.environ.get("CAMPAIGN_DEBUG"):
-            traceback.print_exc()
-        print(
-            f"internal error: {type(error).__name__}: {visible(str(error))}\n"
-            "    This is a bug in the engine, not in your orders. Run again with --debug and report it.",
-            file=sys.stderr,
-        )
-        return 3
+
+
+def internal_error(args: argparse.Namespace, error: Exception) -> int:
+    """The last line of defence: no traceback reaches a player."""
+    if args.debug or os.environ.get("CAMPAIGN_DEBUG"):
+        traceback.print_exc()
+    print(
+        f"internal error: {type(error).__name__}: {visible(str(error))}\n"
+        "    This is a bug in the engine, not in your orders. Run again with --debug and report it.",
+        file=sys.stderr,
+    )
+    return 3
 
 
 if __name__ == "__main__":

@@ -8,12 +8,12 @@ state, the events and the roll log. Everything else is a shell around it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .absence import AbsentPolicy, apply_policy, stand_in_orders
-from .core import gm
+from .core import canonical, gm
 from .core.calendar import GameDate
 from .core.dice import Dice, Roll, RollLabel, TurnSeed, roll_label
 from .core.events import Event
@@ -35,6 +35,8 @@ ENGINE_PHASES = {
         "summary": "Signed articles and anonymous rumours from the order files go to the newspaper.",
     },
 }
+# The turn seed's entry for the turn's rumours, bound apart from their authors; no faction id has a '*'.
+RUMORS_DIGEST_KEY = "*rumors"
 
 
 @dataclass
@@ -129,6 +131,11 @@ def seeded_posting_order(seed: int, turn: int, factions: Iterable[str]) -> list[
     return order
 
 
+def turn_rumors(files: Mapping[str, OrderFile]) -> list[str]:
+    """Every player's rumour of the turn, in an order that says nothing of who wrote which: sorted."""
+    return sorted(rumor for faction, of in files.items() if faction != GM for rumor in of.rumors)
+
+
 def resolve_turn(
     game: Game,
     state: State,
@@ -136,7 +143,10 @@ def resolve_turn(
     posting_order: list[str] | None = None,
     forced_rolls: Mapping[str, list[int]] | None = None,
     absent: AbsentPolicy | None = None,
+    rumors: Sequence[str] | None = None,
 ) -> TurnResult:
+    """Resolve one turn. ``rumors`` are the turn's rumours when the files were archived without them
+    (a replay); by default they are read from the files."""
     turn = int(state["turn"])
     bad = [f.path for f in files.values() if not f.ok]
     if bad:
@@ -148,6 +158,9 @@ def resolve_turn(
     stand_ins = stand_in_orders(game, state, missing, policy)
     digests = {f: files[f].digest if f in files else "-" for f in game.factions}
     digests[GM] = files[GM].digest if GM in files else "-"
+    rumors = sorted(rumors) if rumors is not None else turn_rumors(files)
+    if rumors:
+        digests[RUMORS_DIGEST_KEY] = canonical.data_digest(rumors)
     seed = TurnSeed(game.seed, turn, digests)
     order = posting_order or seeded_posting_order(game.seed, turn, game.factions)
     order = [f for f in order if f in files and f != GM] + [f for f in order if f not in files and f != GM]
@@ -184,7 +197,7 @@ def resolve_turn(
             continue  # the newspaper prints what players wrote, never a bot's filler
         for article in of.press:
             ctx.emit("press", actors=[f], headline=article.headline, body=article.body)
-        for rumor in of.rumors:
-            ctx.emit("rumor", text=rumor)  # no actors: rumours are anonymous
+    for rumor in rumors:
+        ctx.emit("rumor", text=rumor)  # no actors, and sorted: nothing in the events names the author
     state["turn"] = turn + 1
     return TurnResult(turn, state, ctx.events, list(ctx.dice.log), seed, order, missing, policy, stand_ins)

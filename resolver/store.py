@@ -6,13 +6,21 @@ is canonical YAML through atomic renames; a resolve that fails writes nothing.
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
+
+try:
+    import fcntl
+except ImportError:  # Windows: a GM's single shell needs no lock
+    fcntl = None  # type: ignore[assignment]
 
 from . import __version__
 from .core import canonical
@@ -27,9 +35,56 @@ from .validate import check_order_file, refuse_twin_files
 
 ENGINE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SCHEMA_FILE = "orders.schema.json"
+ARCHIVE_FORMAT = 2  # 2: one orders.yaml per turn, rumours apart from their authors, chained digests
+ORDERS_FILE = "orders.yaml"
+DIGEST_FILE = "digest.yaml"
+STAGING = ".resolving"  # campaign/.resolving/: a resolution being written, before it is switched in
+JOURNAL = "journal.yaml"
+FINISHED = ".resolved"  # campaign/.resolved/: the staging folder once everything is switched in
+CRASH_VARIABLE = "CAMPAIGN_TEST_KILL_AT"
+
+
+def checkpoint(step: str) -> None:
+    """A named step of a resolution. The crash tests set CAMPAIGN_TEST_KILL_AT to a step's name to
+    kill the process right there, the way a cancelled CI job or a power cut would."""
+    if os.environ.get(CRASH_VARIABLE) == step:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 _WORLDS: dict[tuple[str, int, int], World] = {}  # the last world read, by path, mtime and size
+
+
+# What the machine, not the campaign, got wrong: the words a GM searches for, by errno and by the
+# message git prints for the same failure.
+ENVIRONMENT_ERRORS = (
+    ((errno.ENOSPC, errno.EDQUOT), ("No space left on device", "Out of diskspace", "quota"), "disk full"),
+    ((errno.EROFS,), ("Read-only file system",), "read-only file system"),
+    ((errno.EACCES, errno.EPERM), ("Permission denied",), "permission denied"),
+)
+
+
+def environment_error(error: BaseException) -> CampaignError | None:
+    """A failure of the disk or of permissions, said as such; None for anything else."""
+    text = str(error)
+    for code, words, label in ENVIRONMENT_ERRORS:
+        if (isinstance(error, OSError) and error.errno in code) or any(w in text for w in words):
+            said = error.strerror if isinstance(error, OSError) and error.strerror else text
+            said = str(getattr(error, "stderr", "") or said).strip().removeprefix("stderr:").strip(" '\n")
+            where = getattr(error, "filename", None)
+            detail = f"{where}: {said}" if where else said
+            return CampaignError(
+                f"{label}: {detail}",
+                "free space or fix the folder's permissions, then run the command again: an interrupted "
+                "resolution is finished or undone by the next campaign resolve",
+            )
+    return None
+
+
+def input_digests(inputs: dict[str, Any]) -> dict[str, str]:
+    """One digest per entry of a turn's inputs, so that verify can name the entry that was edited."""
+    return {key: canonical.data_digest(value) for key, value in inputs.items()}
 
 
 def turn_dir_name(turn: int) -> str:
@@ -145,13 +200,13 @@ class Store:
             autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
         )
 
-    def write_schema(self, game: Game) -> Path:
+    def write_schema(self, game: Game, folder: Path | None = None) -> Path:
         import json
 
         schema = order_file_schema(
             game.ruleset.title, game.campaign, game.factions, game.actions, gm_actions(game)
         )
-        path = self.orders_dir / SCHEMA_FILE
+        path = (folder or self.orders_dir) / SCHEMA_FILE
         canonical.write_atomic(path, (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
         return path
 
@@ -164,8 +219,9 @@ class Store:
             .render(order_template_context(game, state, faction))
         )
 
-    def write_templates(self, game: Game, state: State) -> None:
-        folder = self.orders_dir / "templates"
+    def write_templates(self, game: Game, state: State, folder: Path | None = None) -> None:
+        """Each active faction's template for the turn of ``state``; a faction out of the game has none."""
+        folder = folder or self.orders_dir / "templates"
         for faction in game.factions:
             if state["factions"][faction].get("status", "active") == "active":
                 canonical.write_atomic(
@@ -180,11 +236,52 @@ class Store:
         self.write_schema(game)
         self.write_templates(game, state)
 
+    # -- resolving a turn: stage, then switch in -----------------------------------------------------
+
+    @property
+    def staging_dir(self) -> Path:
+        return self.campaign_dir / STAGING
+
+    @property
+    def staging_dirs(self) -> tuple[Path, ...]:
+        """Each staged file waits next to where it goes, so that moving it in is a rename on one file
+        system: the turn's archive in campaign/turns/, templates in orders/templates/, the rest here."""
+        return (
+            self.turns_dir / STAGING,
+            self.orders_dir / "templates" / STAGING,
+            self.staging_dir,
+            self.campaign_dir / FINISHED,
+        )
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold an exclusive lock on ``campaign/`` while resolving: a second resolve waits, then sees
+        the turn moved on. The lock is the folder itself, so it leaves no file behind."""
+        if fcntl is None:
+            yield
+            return
+        fd = os.open(self.campaign_dir, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
     def archive(
-        self, game: Game, state_before: State, result: TurnResult, files: dict[str, OrderFile]
+        self,
+        game: Game,
+        state_before: State,
+        result: TurnResult,
+        entries: dict[str, dict[str, Any]],
+        rumors: list[str],
     ) -> Path:
-        """Write the turn's archive, then the new state, then clear the orders. Nothing is half-written:
-        the archive is assembled in a temporary folder and renamed into place."""
+        """Archive a resolved turn and move the campaign on to the next one, all or nothing.
+
+        ``entries`` are the sealed order files (see ``workflow.seal``) and ``rumors`` the turn's
+        rumours apart from their authors. Everything is first written into ``campaign/.resolving/``;
+        the journal written last is the moment the turn counts as resolved, and ``switch_in`` then
+        moves the files into place with renames. Interrupted before the journal, the next run throws
+        the staging folder away; after it, the next run finishes the switch (``recover``)."""
         from .views import render_reports
 
         final = self.turns_dir / turn_dir_name(result.turn)
@@ -193,20 +290,18 @@ class Store:
                 f"turn {result.turn} is already archived in {self.display(final)}",
                 "the campaign state and its archive disagree; restore campaign/ from git",
             )
-        tmp = self.turns_dir / f".{turn_dir_name(result.turn)}.partial"
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        before_raw = canonical.dump(state_before)
-        previous = self.result_digest(result.turn - 1)
-        for faction, of in files.items():
-            canonical.write_atomic(tmp / "orders" / f"{faction}.yaml", of.raw)
-        for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
-            canonical.write_atomic(tmp / "bot-orders" / f"{faction}.yaml", of.raw)
-        if previous is not None and previous != canonical.digest(before_raw):
-            canonical.write_atomic(tmp / "state-before.yaml", before_raw)  # the GM edited state between turns
-        canonical.write_yaml(
-            tmp / "inputs.yaml",
-            {
+        try:
+            self.discard_staging()
+            stage = self.turns_dir / STAGING / turn_dir_name(result.turn)
+            before_raw = canonical.dump(state_before)
+            previous = self.turn_digests(result.turn - 1)
+            orders_raw = canonical.write_yaml(stage / ORDERS_FILE, {"orders": entries, "rumors": rumors})
+            for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
+                canonical.write_atomic(stage / "bot-orders" / f"{faction}.yaml", of.raw)
+            if previous.get("state") != canonical.digest(before_raw):
+                canonical.write_atomic(stage / "state-before.yaml", before_raw)  # the GM edited the state
+            inputs = {
+                "format": ARCHIVE_FORMAT,
                 "turn": result.turn,
                 "engine": __version__,
                 "ruleset": game.ruleset.id,
@@ -219,27 +314,104 @@ class Store:
                 "house_rules": game.house_rules,
                 "world_digest": canonical.data_digest(game.world.to_data()),
                 "state_before_digest": canonical.digest(before_raw),
-            },
-        )
-        events_raw = canonical.write_yaml(tmp / "events.yaml", result.events_data())
-        state_raw = canonical.dump(result.state)
-        for faction, text in render_reports(self, game, result).items():
-            canonical.write_atomic(tmp / "reports" / f"{faction}.md", text.encode())
+                "previous_turn_digest": previous.get("self", "-"),
+            }
+            canonical.write_yaml(stage / "inputs.yaml", inputs)
+            events_raw = canonical.write_yaml(stage / "events.yaml", result.events_data())
+            state_raw = canonical.dump(result.state)
+            reports = {}
+            for faction, text in render_reports(self, game, result).items():
+                reports[faction] = canonical.digest(text.encode())
+                canonical.write_atomic(stage / "reports" / f"{faction}.md", text.encode())
+            bots = {f: canonical.digest(of.raw) for f, of in result.stand_ins.items()}
+            canonical.write_yaml(
+                stage / DIGEST_FILE,
+                {
+                    "state": canonical.digest(state_raw),
+                    "events": canonical.digest(events_raw),
+                    "inputs": input_digests(inputs),
+                    "orders": canonical.digest(orders_raw),
+                    "reports": reports,
+                    "bot_orders": bots,
+                },
+            )
+            canonical.write_atomic(self.staging_dir / "state.yaml", state_raw)
+            # The player aids of the next turn (see write_player_aids), staged like the rest.
+            self.write_schema(game, self.orders_dir / "templates" / STAGING)
+            self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
+        except BaseException:
+            with suppress(OSError):  # never hide the first error behind a failed clean-up
+                self.discard_staging()
+            raise
+        checkpoint("staged")
         canonical.write_yaml(
-            tmp / "digest.yaml",
+            self.staging_dir / JOURNAL,
             {
-                "state": canonical.digest(state_raw),
-                "events": canonical.digest(events_raw),
+                "turn": result.turn,
+                "remove_orders": sorted(f"{f}.yaml" for f in entries),
+                "remove_templates": sorted(
+                    f"{f}.yaml"
+                    for f in game.factions
+                    if result.state["factions"][f].get("status", "active") != "active"
+                ),
             },
         )
-        tmp.rename(final)
-        canonical.write_atomic(self.campaign_dir / "state.yaml", state_raw)
-        for faction in files:
-            path = self.orders_dir / f"{faction}.yaml"
-            if path.exists():
-                path.unlink()
-        self.write_player_aids(game, result.state)
+        checkpoint("journaled")
+        self.switch_in()
         return final
+
+    def switch_in(self) -> int:
+        """Carry out a journaled resolution; every step may run again after an interruption."""
+        journal = canonical.read_yaml(self.staging_dir / JOURNAL)
+        turn = int(journal["turn"])
+        staged = self.turns_dir / STAGING / turn_dir_name(turn)
+        if staged.exists():
+            staged.rename(self.turns_dir / turn_dir_name(turn))
+        if staged.parent.exists():
+            staged.parent.rmdir()
+        checkpoint("archive-moved")
+        if (self.staging_dir / "state.yaml").exists():
+            os.replace(self.staging_dir / "state.yaml", self.campaign_dir / "state.yaml")
+        checkpoint("state-replaced")
+        for name in journal["remove_orders"]:
+            (self.orders_dir / name).unlink(missing_ok=True)
+        checkpoint("orders-removed")
+        templates = self.orders_dir / "templates" / STAGING
+        if (templates / SCHEMA_FILE).exists():
+            os.replace(templates / SCHEMA_FILE, self.orders_dir / SCHEMA_FILE)
+        for path in sorted(templates.glob("*.yaml")) if templates.exists() else []:
+            os.replace(path, self.orders_dir / "templates" / path.name)
+        if templates.exists():
+            shutil.rmtree(templates)
+        for name in journal["remove_templates"]:
+            (self.orders_dir / "templates" / name).unlink(missing_ok=True)
+        checkpoint("templates-written")
+        # One rename marks the switch as finished; what is left of the folder is then only rubbish.
+        self.staging_dir.rename(self.campaign_dir / FINISHED)
+        checkpoint("finished")
+        shutil.rmtree(self.campaign_dir / FINISHED)
+        return turn
+
+    def discard_staging(self) -> None:
+        for folder in self.staging_dirs:
+            if folder.exists():
+                shutil.rmtree(folder)
+
+    def recover(self) -> str:
+        """Finish or undo a resolution that was interrupted; says what it did ("" when nothing)."""
+        if (self.campaign_dir / FINISHED).exists():
+            shutil.rmtree(self.campaign_dir / FINISHED)
+            turns = self.archived_turns()
+            return (
+                f"Turn {turns[-1] if turns else 0} had been resolved by an interrupted run; it is complete."
+            )
+        if not any(folder.exists() for folder in self.staging_dirs):
+            return ""
+        if (self.staging_dir / JOURNAL).exists():
+            turn = self.switch_in()
+            return f"Turn {turn} had been resolved by an interrupted run; its files are now all in place."
+        self.discard_staging()
+        return "An interrupted resolution had left unfinished files in campaign/.resolving/; removed."
 
     # -- the archive ----------------------------------------------------------------------------------
 
@@ -252,12 +424,18 @@ class Store:
             if p.is_dir() and p.name.isdigit() and int(p.name) > 0
         )
 
-    def result_digest(self, turn: int) -> str | None:
+    def turn_digests(self, turn: int) -> dict[str, Any]:
+        """What a turn's archive commits to: ``state`` (the state after it) and ``self`` (the digest
+        of its digest file, which the next turn's inputs chain to); empty when it is not archived."""
         if turn == 0:
             path = self.turns_dir / turn_dir_name(0) / "state.yaml"
-            return canonical.digest(path.read_bytes()) if path.exists() else None
-        path = self.turns_dir / turn_dir_name(turn) / "digest.yaml"
-        return canonical.read_yaml(path)["state"] if path.exists() else None
+            raw = path.read_bytes() if path.exists() else None
+            return {"state": canonical.digest(raw), "self": canonical.digest(raw)} if raw else {}
+        path = self.turns_dir / turn_dir_name(turn) / DIGEST_FILE
+        if not path.exists():
+            return {}
+        raw = path.read_bytes()
+        return {**canonical.load(raw), "self": canonical.digest(raw)}
 
     def create(
         self,

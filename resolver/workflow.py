@@ -22,10 +22,10 @@ from .core import canonical
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.phases import State
-from .engine import TurnResult, resolve_turn
+from .engine import TurnResult, resolve_turn, turn_rumors
 from .ruleset import FactionSetup, Game, get_ruleset
 from .schedule import Settings, default_settings
-from .store import Store, turn_dir_name
+from .store import ARCHIVE_FORMAT, DIGEST_FILE, ORDERS_FILE, Store, input_digests, turn_dir_name
 from .validate import check_order_file
 
 PALETTE = (
@@ -179,20 +179,82 @@ class Rejected(CampaignError):
         self.files = files
 
 
+class FinishedInterrupted(CampaignError):
+    """An interrupted run had already resolved the turn; this run only put its files in place."""
+
+    def __init__(self, note: str) -> None:
+        super().__init__(note, code=0)
+
+
+def sealed_entry(of: OrderFile) -> dict[str, Any]:
+    """An order file as the archive keeps it: its data without the rumours, whose authors stay unknown."""
+    data = of.located.data if of.located is not None else {}
+    return {key: value for key, value in data.items() if key != "rumors"}
+
+
+def seal(
+    game: Game, state: State, files: Iterable[OrderFile]
+) -> tuple[dict[str, dict[str, Any]], dict[str, OrderFile], list[str]]:
+    """The accepted files in their archived form: the entries of ``orders.yaml``, the same entries
+    checked again as the engine will read them (live and in every replay alike), and the turn's
+    rumours. The turn seed binds each entry's digest and, apart, the sorted rumours."""
+    entries: dict[str, dict[str, Any]] = {}
+    sealed: dict[str, OrderFile] = {}
+    for of in files:
+        if of.faction is None:
+            continue
+        entry = sealed_entry(of)
+        try:
+            raw = canonical.dump(entry)
+        except (TypeError, ValueError) as error:
+            raise CampaignError(
+                f"{of.path}: holds a value the turn archive cannot store ({error})",
+                "write plain text, whole numbers, true/false, lists and mappings only",
+            ) from None
+        entries[of.faction] = entry
+        sealed[of.faction] = reread = check_order_file(game, state, raw, of.path)
+        if not reread.ok:
+            raise CampaignError(
+                f"{of.path}: its archived form does not check as the file did: {reread.errors[0].format()}",
+                "report this with the file attached; meanwhile simplify the file's layout",
+            )
+    return entries, sealed, turn_rumors({of.faction: of for of in files if of.faction})
+
+
+def expect_next_turn(store: Store, state: State) -> None:
+    """The live state must continue the archive: a ``turn:`` edited by hand would make a history
+    that can never verify, so it is refused before anything is written."""
+    archived = store.archived_turns()
+    newest = archived[-1] if archived else 0
+    turn = state.get("turn")
+    if turn != newest + 1:
+        raise CampaignError(
+            f"campaign/state.yaml says turn {turn}, but the archive ends with turn {newest}, "
+            f"so the next turn is {newest + 1}",
+            f"put 'turn: {newest + 1}' back in campaign/state.yaml (or restore it from git); the turn "
+            "number follows the archive and is never edited by hand",
+        )
+
+
 def resolve(
     root: Path, *, posting_order: list[str] | None = None, forced_rolls: dict[str, list[int]] | None = None
 ) -> tuple[Game, TurnResult]:
     store = Store(root)
     store.require()
-    state = store.state()
-    game = store.game(state)
-    files = store.check(game, state)
-    if any(not f.ok for f in files):
-        raise Rejected(files)
-    by_faction = {f.faction: f for f in files if f.faction}
-    absent = Settings.from_config(store.config()).absent
-    result = resolve_turn(game, state, by_faction, posting_order, forced_rolls, absent=absent)
-    store.archive(game, state, result, by_faction)
+    with store.lock():
+        note = store.recover()
+        if note.startswith("Turn "):
+            raise FinishedInterrupted(note)
+        state = store.state()
+        expect_next_turn(store, state)
+        game = store.game(state)
+        files = store.check(game, state)
+        if any(not f.ok for f in files):
+            raise Rejected(files)
+        entries, sealed, rumors = seal(game, state, files)
+        absent = Settings.from_config(store.config()).absent
+        result = resolve_turn(game, state, sealed, posting_order, forced_rolls, absent=absent, rumors=rumors)
+        store.archive(game, state, result, entries, rumors)
     return game, result
 
 
@@ -201,6 +263,12 @@ class TurnCheck:
     turn: int
     ok: bool
     problems: list[str]
+    notes: list[str] = field(default_factory=list)  # GM edits and other facts that are not faults
+    where: str = ""  # what was checked, when it is not an archived turn
+
+    @property
+    def name(self) -> str:
+        return self.where or f"turn {self.turn}"
 
 
 @dataclass
@@ -209,7 +277,134 @@ class Replayed:
     state_before: State
     result: TurnResult | None  # None when the turn could not be replayed
     problems: list[str]
+    notes: list[str] = field(default_factory=list)
     orders: dict[str, OrderFile] = field(default_factory=dict)  # the archived files, as the engine read them
+
+
+def state_differences(before: Any, after: Any, path: str = "", limit: int = 8) -> list[str]:
+    """Where two states differ, as dotted paths with the old and new values: how a GM edit is named."""
+    found: list[str] = []
+
+    def walk(old: Any, new: Any, where: str) -> None:
+        if len(found) >= limit or old == new:
+            return
+        if isinstance(old, dict) and isinstance(new, dict):
+            for key in sorted(set(old) | set(new), key=str):
+                walk(
+                    old.get(key, "(absent)"),
+                    new.get(key, "(absent)"),
+                    f"{where}.{key}" if where else str(key),
+                )
+        elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+            for index, (a, b) in enumerate(zip(old, new, strict=True)):
+                walk(a, b, f"{where}[{index}]")
+        else:
+            short = [text if len(text) < 40 else text[:37] + "…" for text in (repr(old), repr(new))]
+            found.append(f"{where or '(the whole state)'}: {short[0]} → {short[1]}")
+
+    walk(before, after, path)
+    return found
+
+
+def _read(path: Path) -> bytes | None:
+    return path.read_bytes() if path.is_file() else None
+
+
+def replay_turn(store: Store, turn: int, state: State) -> Replayed:
+    """Replay one archived turn from the state the turns before it left, against everything its
+    archive commits to: inputs, sealed orders and rumours, seed, state, events, reports, bot orders."""
+    from .views import render_reports
+
+    folder = store.turns_dir / turn_dir_name(turn)
+    where = store.display(folder)
+    problems: list[str] = []
+    notes: list[str] = []
+    inputs_raw, digest_raw = _read(folder / "inputs.yaml"), _read(folder / DIGEST_FILE)
+    orders_raw = _read(folder / ORDERS_FILE)
+    if inputs_raw is None or digest_raw is None or orders_raw is None:
+        absent = [
+            n
+            for n, r in (("inputs.yaml", inputs_raw), (DIGEST_FILE, digest_raw), (ORDERS_FILE, orders_raw))
+            if r is None
+        ]
+        return Replayed(
+            turn, state, None, [f"{where}/{', '.join(absent)} missing: the archive is incomplete"]
+        )
+    inputs, digests = canonical.load(inputs_raw), canonical.load(digest_raw)
+    if inputs.get("format") != ARCHIVE_FORMAT:
+        older = f"{where} is in archive format {inputs.get('format', 1)}, not {ARCHIVE_FORMAT}"
+        hint = f"verify it with the engine that resolved it ({inputs.get('engine', '?')})"
+        return Replayed(turn, state, None, [f"{older}: {hint}"])
+    bound = digests.get("inputs") or {}
+    edited_inputs = sorted(set(input_digests(inputs).items()) ^ set(bound.items()))
+    if edited_inputs or canonical.dump(inputs) != inputs_raw:
+        names = ", ".join(sorted({key for key, _ in edited_inputs})) or "its layout"
+        problems.append(f"{where}/inputs.yaml was edited after the turn was resolved: {names}")
+    if canonical.digest(orders_raw) != digests.get("orders"):
+        problems.append(
+            f"{where}/orders.yaml was edited after the turn was resolved (it no longer matches digest.yaml)"
+        )
+    if inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
+        problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
+    if inputs.get("turn") != turn:
+        problems.append(f"{where}/inputs.yaml names turn {inputs.get('turn')}")
+    if inputs.get("engine") != __version__:
+        notes.append(f"resolved by engine {inputs.get('engine')}, replayed with engine {__version__}")
+    edited = _read(folder / "state-before.yaml")
+    if edited is not None:
+        gm_state = canonical.load(edited)
+        changes = state_differences(state, gm_state)
+        if gm_state.get("turn") != turn:
+            problems.append(f"{where}/state-before.yaml names turn {gm_state.get('turn')}, not {turn}")
+        notes.append(
+            "the GM edited the state before resolving: " + "; ".join(changes or ["no visible change"])
+        )
+        state = gm_state
+    if canonical.data_digest(state) != inputs.get("state_before_digest"):
+        problems.append("the state before this turn differs from the replay of the turns before it")
+    game = store.game(state, house_rules=inputs.get("house_rules") or {})
+    if canonical.data_digest(game.world.to_data()) != inputs.get("world_digest"):
+        problems.append("campaign/world.yaml has changed since this turn was resolved")
+    archived = canonical.load(orders_raw) or {}
+    files = {}
+    for faction, entry in sorted((archived.get("orders") or {}).items()):
+        of = check_order_file(game, state, canonical.dump(entry), f"orders/{faction}.yaml")
+        if not of.ok:
+            problems.append(f"archived orders no longer validate: {of.errors[0].format()}")
+        if of.digest != (inputs.get("order_digests") or {}).get(faction):
+            problems.append(
+                f"{where}/orders.yaml: the orders of {faction} differ from their digest in inputs.yaml"
+            )
+        files[faction] = of
+    rumors = list(archived.get("rumors") or [])
+    if problems:
+        return Replayed(turn, state, None, problems, notes, files)
+    absent = AbsentPolicy.from_data(inputs.get("absent_players"), f"{where}/inputs.yaml")
+    result = resolve_turn(game, state, files, list(inputs["posting_order"]), absent=absent, rumors=rumors)
+    if dict(result.seed.digests) != inputs.get("order_digests"):
+        problems.append(f"{where}/inputs.yaml: the order digests differ from the archived orders and rumours")
+    if result.seed.hex != inputs.get("turn_seed"):
+        problems.append("the turn seed differs")
+    bots = {p.stem: p.read_bytes() for p in sorted((folder / "bot-orders").glob("*.yaml"))}
+    if bots != {f: of.raw for f, of in result.stand_ins.items()}:
+        problems.append("the bot's replayed orders for absent factions differ from bot-orders/")
+    if {f: canonical.digest(raw) for f, raw in bots.items()} != digests.get("bot_orders"):
+        problems.append(f"{where}/bot-orders/ no longer matches digest.yaml")
+    if canonical.data_digest(result.state) != digests.get("state"):
+        problems.append("the replayed state differs from the archived digest")
+    events_raw = canonical.dump(result.events_data())
+    if events_raw != _read(folder / "events.yaml"):
+        problems.append("the replayed events and rolls differ from events.yaml")
+    if canonical.digest(events_raw) != digests.get("events"):
+        problems.append(f"{where}/digest.yaml: the events digest differs from the replayed events")
+    reports = {p.stem: p.read_bytes() for p in sorted((folder / "reports").glob("*.md"))}
+    if {f: canonical.digest(raw) for f, raw in reports.items()} != digests.get("reports"):
+        problems.append(
+            f"{where}/reports/ was edited after the turn was resolved (it no longer matches digest.yaml)"
+        )
+    elif {f: text.encode() for f, text in render_reports(store, game, result).items()} != reports:
+        notes.append("the reports render differently today: templates/ changed since this turn was resolved")
+    return Replayed(turn, state, result, problems, notes, files)
 
 
 def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
@@ -223,43 +418,42 @@ def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
             "the initial state (campaign/turns/0000/state.yaml) is missing; nothing can be replayed"
         )
     state: State = canonical.read_yaml(start)
-    for turn in [t for t in store.archived_turns() if t <= last]:
-        folder = store.turns_dir / turn_dir_name(turn)
-        problems: list[str] = []
-        inputs = canonical.read_yaml(folder / "inputs.yaml")
-        edited = folder / "state-before.yaml"
-        if edited.exists():
-            state = canonical.read_yaml(edited)  # the GM edited the state by hand before this turn
-        if canonical.data_digest(state) != inputs["state_before_digest"]:
-            problems.append("the state before this turn differs from the replay of the turns before it")
-        game = store.game(state, house_rules=inputs.get("house_rules") or {})
-        if canonical.data_digest(game.world.to_data()) != inputs["world_digest"]:
-            problems.append("campaign/world.yaml has changed since this turn was resolved")
-        files = {}
-        for path in sorted((folder / "orders").glob("*.yaml")) if (folder / "orders").exists() else []:
-            of = check_order_file(game, state, path.read_bytes(), f"orders/{path.name}")
-            if not of.ok:
-                problems.append(f"archived orders no longer validate: {of.errors[0].format()}")
-            files[path.stem] = of
-        if problems:
-            yield Replayed(turn, state, None, problems, files)
+    archived = store.archived_turns()
+    for turn in range(1, last + 1):
+        if turn not in archived:
+            yield Replayed(
+                turn,
+                state,
+                None,
+                [f"turn {turn} is missing from the archive (campaign/turns/{turn_dir_name(turn)}/)"],
+            )
             return
-        absent = AbsentPolicy.from_data(inputs.get("absent_players"), f"{store.display(folder)}/inputs.yaml")
-        result = resolve_turn(game, state, files, list(inputs["posting_order"]), absent=absent)
-        bots = {p.stem: p.read_bytes() for p in sorted((folder / "bot-orders").glob("*.yaml"))}
-        if bots != {f: of.raw for f, of in result.stand_ins.items()}:
-            problems.append("the bot's replayed orders for absent factions differ from bot-orders/")
-        digest = canonical.read_yaml(folder / "digest.yaml")
-        if canonical.data_digest(result.state) != digest["state"]:
-            problems.append("the replayed state differs from the archived digest")
-        if canonical.dump(result.events_data()) != (folder / "events.yaml").read_bytes():
-            problems.append("the replayed events and rolls differ from events.yaml")
-        if result.seed.hex != inputs["turn_seed"]:
-            problems.append("the turn seed differs")
-        yield Replayed(turn, state, result, problems, files)
-        if problems:
+        replayed = replay_turn(store, turn, state)
+        yield replayed
+        if replayed.problems or replayed.result is None:
             return
-        state = result.state
+        state = replayed.result.state
+
+
+def check_live_state(store: Store, newest: int, replayed: State) -> TurnCheck:
+    """The live state against the archive: the turn after the newest one, and the state it left
+    unless the GM edited it since (a GM edit is named, and archived as such at the next resolve)."""
+    where = "campaign/state.yaml"
+    try:
+        live = store.state()
+    except (OSError, yaml.YAMLError) as error:
+        return TurnCheck(newest + 1, False, [f"{where} cannot be read: {error}"], where=where)
+    if not isinstance(live, dict) or live.get("turn") != newest + 1:
+        turn = live.get("turn") if isinstance(live, dict) else None
+        return TurnCheck(
+            newest + 1, False,
+            [f"{where} says turn {turn}, but the archive ends with turn {newest}: a turn was deleted from "
+             "campaign/turns/, or the turn number was edited by hand"],
+            where=where,
+        )  # fmt: skip
+    changes = state_differences(replayed, live)
+    notes = [f"the GM edited the state after turn {newest}: " + "; ".join(changes)] if changes else []
+    return TurnCheck(newest + 1, True, [], notes, where=where)
 
 
 def verify(
@@ -267,7 +461,8 @@ def verify(
     turns: Iterable[int] | None = None,
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda xs: xs,
 ) -> list[TurnCheck]:
-    """Replay archived turns from the initial state and compare every output byte for byte."""
+    """Replay archived turns from the initial state and compare everything the archive commits to;
+    verifying up to the newest turn also checks the live state against it."""
     store = Store(root)
     store.require()
     archived = store.archived_turns()
@@ -279,14 +474,23 @@ def verify(
             f"archived turns: {archived[0]}–{archived[-1]}" if archived else "no turn is archived yet",
             code=2,
         )
-    if not wanted:
-        return []
-    last = max(wanted)
+    newest = archived[-1] if archived else 0
+    last = max(wanted) if wanted else 0
     results = []
-    steps = progress(replay_archive(store, last))
-    for replayed in steps:
+    state: State = (
+        canonical.read_yaml(store.turns_dir / turn_dir_name(0) / "state.yaml") if newest == 0 else {}
+    )
+    broken = False
+    for replayed in progress(replay_archive(store, last)):
         if replayed.turn in wanted or replayed.problems:
-            results.append(TurnCheck(replayed.turn, not replayed.problems, replayed.problems))
+            results.append(TurnCheck(replayed.turn, not replayed.problems, replayed.problems, replayed.notes))
+        broken = broken or bool(replayed.problems)
+        if replayed.result is not None:
+            state = replayed.result.state
+    if last == newest and not broken and state:
+        live = check_live_state(store, newest, state)
+        if (turns is None and archived) or live.problems or live.notes:
+            results.append(live)
     return results
 
 

@@ -157,7 +157,7 @@ def test_resolve_archives_and_verify_replays(campaign: Path, run) -> None:
     assert code == 0 and "Turn 1 resolved" in out and "explores" in out
     archive = campaign / "campaign/turns/0001"
     for rel in (
-        "orders/red.yaml",
+        "orders.yaml",
         "inputs.yaml",
         "events.yaml",
         "digest.yaml",

@@ -246,6 +246,8 @@ def test_each_faction_has_a_page_of_its_articles(factions_site: FactionSite) -> 
         encoding="utf-8"
     )
     assert "A word from Thornwyn" not in other
+    faction_page = (factions_site.public / "factions" / "red" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../../newspaper/factions/red/">All articles by Thornwyn</a>' in faction_page
     assert 'href="../factions/red/">all articles by Thornwyn</a>' in issue(factions_site.public, 2)
 
 

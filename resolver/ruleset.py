@@ -9,6 +9,7 @@ the CLI and the site only ever talk to this interface.
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,7 +25,7 @@ from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
 from .core.rulesdoc import RulesSection, generic_sections
 from .core.standing import StandingSection
-from .core.words import amount, plural
+from .core.words import amount, noun_plural, number_word, plural, tally_names
 from .core.world import World
 
 if TYPE_CHECKING:
@@ -152,6 +153,7 @@ class Ruleset:
     entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
     can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
     turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
+    place_kinds: ClassVar[tuple[str, ...]] = ()  # map piece kinds that are places (a page each on the site)
 
     @cached_property
     def folder(self) -> Path:
@@ -178,8 +180,9 @@ class Ruleset:
         return {kind: env.from_string(text.strip()) for kind, text in texts.items()}
 
     @cached_property
-    def _headline_texts(self) -> dict[str, tuple[int, jinja2.Template]]:
+    def _headline_texts(self) -> dict[str, tuple[int, tuple[jinja2.Template, ...]]]:
         # The engine's headlines.yaml covers the shared event kinds; a ruleset's own file adds its kinds.
+        # An entry's ``text`` is one template or a list of them, worded differently (see ``headline``).
         texts = canonical.read_yaml(Path(__file__).parent / "headlines.yaml")
         path = self.folder / "headlines.yaml"
         if path.exists():
@@ -189,8 +192,25 @@ class Ruleset:
         env = jinja2.Environment(
             undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
         )
+        found = {}
+        for kind, spec in texts.items():
+            options = spec["text"] if isinstance(spec["text"], list) else [spec["text"]]
+            found[kind] = (int(spec["weight"]), tuple(env.from_string(str(t).strip()) for t in options))
+        return found
+
+    @cached_property
+    def _group_texts(self) -> dict[str, tuple[tuple[str, ...], jinja2.Template]]:
+        # groups.yaml: a sentence for several events of one kind told together ("musters three Levies").
+        texts: dict[str, Any] = {}
+        for folder in (Path(__file__).parent, self.folder):
+            path = folder / "groups.yaml"
+            if path.exists():
+                texts.update(canonical.read_yaml(path) or {})
+        env = jinja2.Environment(
+            undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
+        )
         return {
-            kind: (int(spec["weight"]), env.from_string(str(spec["text"]).strip()))
+            kind: (tuple(spec.get("same", ())), env.from_string(str(spec["text"]).strip()))
             for kind, spec in texts.items()
         }
 
@@ -214,6 +234,9 @@ class Ruleset:
         return {
             "plural": plural,
             "amount": amount,
+            "count": number_word,
+            "tally": tally_names,
+            "noun_plural": noun_plural,
             "e": event,
             "d": event.get("data", {}),
             "name": game.name_of,
@@ -232,16 +255,69 @@ class Ruleset:
             return f"{event['kind']}: {event.get('data', {})}"
         return template.render(self._text_context(event, game))
 
-    def headline(self, event: Mapping[str, Any], game: Game) -> tuple[int, str] | None:
+    def groups_with(self, first: Mapping[str, Any], event: Mapping[str, Any]) -> bool:
+        """Whether ``event`` may be told in one sentence with ``first`` (see groups.yaml): the same kind,
+        doers, place and values of the entry's ``same`` keys, and no dice of its own."""
+        entry = self._group_texts.get(first["kind"])
+        if entry is None or event["kind"] != first["kind"] or event.get("rolls") or first.get("rolls"):
+            return False
+        if event.get("actors") != first.get("actors") or event.get("place") != first.get("place"):
+            return False
+        data, other = first.get("data", {}), event.get("data", {})
+        return all(data.get(key) == other.get(key) for key in entry[0])
+
+    def describe_group(self, events: list[Mapping[str, Any]], game: Game) -> str:
+        """One sentence for events that ``groups_with`` put together; a single event reads as usual."""
+        if len(events) == 1 or events[0]["kind"] not in self._group_texts:
+            return " ".join(self.describe(e, game) for e in events)
+        context = self._text_context(events[0], game)
+        context["events"] = [e.get("data", {}) for e in events]
+        return self._group_texts[events[0]["kind"]][1].render(context)
+
+    def entity_names(self, game: Game, state: State) -> dict[str, str]:
+        """Readers' names for the ids the engine writes in dice and events (``red-u1`` is "Spearmen"):
+        factions, and every entity of the state with an ``id`` and a ``name``."""
+        names = {f: game.name_of(f) for f in game.factions}
+
+        def walk(value: Any) -> None:
+            if isinstance(value, Mapping):
+                if isinstance(value.get("id"), str) and isinstance(value.get("name"), str):
+                    names.setdefault(value["id"], value["name"])
+                for item in value.values():
+                    walk(item)
+            elif isinstance(value, list):
+                for item in value:
+                    walk(item)
+
+        walk({k: v for k, v in state.items() if k != "factions"})
+        return names
+
+    def story(self, event: Mapping[str, Any], game: Game, before: State, after: State) -> list[str]:
+        """More sentences for an event that deserves a paragraph of its own in the chronicle (a battle,
+        round by round), from the event, its dice and the states around the turn; by default none."""
+        return []
+
+    def place_id(self, piece: Mapping[str, Any]) -> str:
+        """Which place a map piece of one of ``place_kinds`` is: by default its location, so what stands
+        on one tile (a settlement, later its ruins) is one place through the turns."""
+        return str(piece.get("location"))
+
+    def headline(self, event: Mapping[str, Any], game: Game, turn: int = 0) -> tuple[int, str] | None:
         """A newspaper headline for a public event and its weight (the most newsworthy first), or None
         when the event is not news. By default from ``headlines.yaml`` (``kind: {weight, text}``) of the
-        engine and of the ruleset; a text that renders empty means "not news this time"."""
+        engine and of the ruleset; a text that renders empty means "not news this time". A kind with
+        several texts gets one chosen by a label made of the turn and the event itself: the same event
+        always reads the same, rebuild after rebuild, and the next turn's news is worded differently."""
         entry = self._headline_texts.get(event["kind"])
         if entry is None:
             return None
-        weight, template = entry
-        text = " ".join(template.render(self._text_context(event, game)).split())
-        return (weight, text) if text else None
+        weight, templates = entry
+        context = self._text_context(event, game)
+        rendered = [" ".join(t.render(context).split()) for t in templates]
+        options = [text for text in rendered if text]
+        if not options:
+            return None
+        return weight, options[choice_of(headline_label(turn, event), len(options))]
 
     def introduction(self, rules: Mapping[str, Any]) -> str:
         """The rules page's opening paragraph. A ruleset whose summary names numbers fills them from the
@@ -393,6 +469,18 @@ class Ruleset:
     def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
         """Example orders for the faction's template; by default the order models' own examples."""
         return [dict(spec.example) for spec in game.actions.values() if spec.example]
+
+
+def headline_label(turn: int, event: Mapping[str, Any]) -> str:
+    """The stable identity of an event in a turn: its turn, kind, doers, place and data."""
+    return f"headline/t{turn}/{event['kind']}/{canonical.data_digest(event.get('data', {}))}/" + "+".join(
+        [*map(str, event.get("actors", [])), str(event.get("place", ""))]
+    )
+
+
+def choice_of(label: str, count: int) -> int:
+    """One of ``count`` options, fixed by the label (never a random draw, never a counter)."""
+    return int(hashlib.sha256(label.encode()).hexdigest()[:12], 16) % count
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:

@@ -406,6 +406,7 @@ class Replayed:
     result: TurnResult | None  # None when the turn could not be replayed
     problems: list[str]
     notes: list[str] = field(default_factory=list)
+    orders: dict[str, OrderFile] = field(default_factory=dict)  # the archived files, as the engine read them
 
 
 def state_differences(before: Any, after: Any, path: str = "", limit: int = 8) -> list[str]:
@@ -510,7 +511,7 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
         files[faction] = of
     rumors = list(archived.get("rumors") or [])
     if problems:
-        return Replayed(turn, state, None, problems, notes)
+        return Replayed(turn, state, None, problems, notes, files)
     absent = AbsentPolicy.from_data(inputs.get("absent_players"), f"{where}/inputs.yaml")
     result = resolve_turn(
         game, state, files, list(inputs["posting_order"]), absent=absent, rumors=rumors,
@@ -546,7 +547,7 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
         notes.append("the reports render differently today: templates/ changed since this turn was resolved")
     if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():  # sealed (a campaign may be sealed mid-game)
         problems += sealed_problems(store, game, result, folder, digests)
-    return Replayed(turn, state, result, problems, notes)
+    return Replayed(turn, state, result, problems, notes, files)
 
 
 def secret_files(store: Store, folder: Path, suffix: str) -> dict[str, bytes]:

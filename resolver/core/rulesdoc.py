@@ -39,15 +39,6 @@ def words(key: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
-def number_word(count: Any) -> str:
-    """A small count in words for prose ('three action points'), larger ones in digits."""
-    number = int(count)
-    return NUMBER_WORDS[number] if 0 <= number < len(NUMBER_WORDS) else str(number)
-
-
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*)\}")
 
 

@@ -6,6 +6,8 @@ count reads the same everywhere.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def noun_plural(word: str) -> str:
     """'army' -> 'armies', 'settlement' -> 'settlements', 'fortress' -> 'fortresses'."""
@@ -22,9 +24,33 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or noun_plural(word))}"
 
 
-# Stocks named in the rules data that are counted nouns, by their plural name; every other stock
-# (population, capital, reach) is a mass noun and reads the same for any amount.
-_COUNTED_STOCKS = {"resources": "resource", "units": "unit", "successes": "success"}
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number_word(count: Any) -> str:
+    """A small count in words for prose ('three action points', 'three Levies'), larger ones in digits."""
+    number = int(count)
+    return NUMBER_WORDS[number] if 0 <= number < len(NUMBER_WORDS) else str(number)
+
+
+def name_plural(name: str) -> str:
+    """The plural of a name that may already be one: 'Levy' -> 'Levies', but 'Spearmen' and 'Riders' stay."""
+    return name if name.endswith(("men", "folk", "s")) else noun_plural(name)
+
+
+def tally_names(names: list[str]) -> str:
+    """Things named one by one, counted: ['Levy', 'Levy', 'Archer'] is 'two Levies and Archer' (a unit's
+    name may be a plural noun already, "Riders": one of them is named without a count)."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    parts = [name if n == 1 else f"{number_word(n)} {name_plural(name)}" for name, n in counts.items()]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# Stocks named in the rules data (and the nations' unit classes) that are counted nouns, by their plural
+# name; every other stock (population, capital, reach) is a mass noun and reads the same for any amount.
+_COUNTED_STOCKS = {"resources": "resource", "units": "unit", "successes": "success", "troops": "troop"}
 
 
 def amount(count: int, stock: str) -> str:

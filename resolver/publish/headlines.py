@@ -14,13 +14,13 @@ from ..ruleset import Game
 NOT_NEWS = ("press", "rumor")  # the newspaper prints these in full, under their own headings
 
 
-def headlines(game: Game, events: Iterable[Mapping[str, Any]], limit: int = 6) -> list[str]:
+def headlines(game: Game, events: Iterable[Mapping[str, Any]], turn: int = 0, limit: int = 6) -> list[str]:
     """The most newsworthy lines of a turn, best first; events of equal weight keep their order."""
     ranked: list[tuple[int, int, str]] = []
     for i, event in enumerate(events):
         if event.get("visibility") != "public" or event["kind"] in NOT_NEWS:
             continue
-        found = game.ruleset.headline(event, game)
+        found = game.ruleset.headline(event, game, turn)
         if found:
             ranked.append((-found[0], i, found[1]))
     seen: set[str] = set()

@@ -8,13 +8,14 @@ interface: public events, standings and map pieces.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import canonical
 from ..core.calendar import GameDate
 from ..core.issues import CampaignError
+from ..core.orders import OrderFile
 from ..core.phases import State
 from ..ruleset import Game
 from ..store import PUBLIC_EVENTS, PUBLIC_STATE, Store, turn_dir_name
@@ -28,6 +29,12 @@ class TurnRecord:
     events: list[dict[str, Any]]  # the public events, as archived
     standings: list[dict[str, Any]]
     pieces: list[dict[str, Any]]
+    # Readers' names of the ids in the turn's dice and events (units, armies, lieutenants, factions).
+    names: dict[str, str] = field(default_factory=dict)
+    # Each faction's orders as the engine read them: the lines `campaign check` prints.
+    orders: dict[str, list[str]] = field(default_factory=dict)
+    # More sentences for some events (a battle, round by round), by the event's index in ``events``.
+    stories: dict[int, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -116,13 +123,30 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
     start_state = canonical.read_yaml(start_path)
     ruleset = game.ruleset
 
-    def record(turn: int, events: list[dict[str, Any]], after: State) -> TurnRecord:
+    def record(
+        turn: int,
+        events: list[dict[str, Any]],
+        after: State,
+        before: State | None = None,
+        orders: Mapping[str, OrderFile] | None = None,
+    ) -> TurnRecord:
+        # Units lost in the turn are named only in the state before it.
+        names = {**ruleset.entity_names(game, before), **ruleset.entity_names(game, after)} if before else {}
+        public = _public(events)
+        stories = {}
+        for index, event in enumerate(public if before else []):
+            told = ruleset.story(event, game, before, after)  # type: ignore[arg-type]
+            if told:
+                stories[index] = told
         return TurnRecord(
             turn,
             game.calendar.date(turn) if turn > 0 else None,
-            _public(events),
+            public,
             ruleset.standings(game, after),
             ruleset.map_pieces(game, after),
+            names,
+            {faction: of.echo_lines() for faction, of in sorted((orders or {}).items())},
+            stories,
         )
 
     turns = []
@@ -134,7 +158,9 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
                 "run campaign verify to see every mismatch; the site is only built from a sound archive",
             )
         events = [e.to_data() for e in replayed.result.events]
-        turns.append(record(replayed.turn, events, replayed.result.state))
+        turns.append(
+            record(replayed.turn, events, replayed.result.state, replayed.state_before, replayed.orders)
+        )
     return History(
         game, state, record(0, [], start_state), turns, faction_colors(store, game), store.config()
     )

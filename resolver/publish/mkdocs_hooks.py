@@ -1,4 +1,5 @@
-"""MkDocs hook loaded by the generated settings: newspaper issues show in-game dates.
+"""MkDocs hook loaded by the generated settings: newspaper issues show in-game dates, and every page's
+head links the feed and carries Open Graph tags.
 
 The blog plugin needs a calendar date per post, so each turn gets a stand-in date
 (``pages.turn_date``). Wherever the theme prints a post's date, this hook prints the
@@ -8,6 +9,8 @@ turn's in-game date instead, from ``extra.campaign.turn_dates`` in the settings.
 from __future__ import annotations
 
 import datetime as dt
+import html
+import posixpath
 import re
 from typing import Any
 
@@ -35,7 +38,7 @@ _BUNDLE = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.m
 _MAP_FRAME = re.compile(r'<iframe\b[^>]*\bclass="ck-map[^>]*>')
 
 
-def on_post_page(output: str, page: Any, config: Any) -> str:
+def _on_demand(output: str) -> str:
     script, bundle = _ON_DEMAND.search(output), _BUNDLE.search(output)
     if script is None or bundle is None:
         return output
@@ -45,3 +48,42 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
         return output
     output = output[: script.start()] + output[script.end() :]
     return output[: bundle.start()] + script.group(0).rstrip("\n") + "\n" + output[bundle.start() :]
+
+
+def _head_tags(output: str, page: Any, config: Any) -> str:
+    """The head of every page links the Atom feed, and carries Open Graph tags, so a link to a turn
+    pasted into a chat shows a preview: title, description and, with a ``site_url``, the address."""
+    campaign = (config.get("extra") or {}).get("campaign") or {}
+    feed = campaign.get("feed")
+    if not feed or "</head>" not in output:
+        return output
+    site = config.get("site_name") or ""
+    here = page.url or ""
+    folder = here if here.endswith("/") or not here else posixpath.dirname(here) + "/"
+    base = config.get("site_url") or ""
+    href = (base.rstrip("/") + "/" + feed) if base else posixpath.relpath(feed, folder or ".")
+    # Titles and descriptions reach here escaped once already (the site's settings and front matter);
+    # unescaping first and escaping again prints each exactly once, whichever way it came.
+    title = _attr((page.meta or {}).get("title") or page.title or site)  # the page's own, not its menu label
+    description = _attr((page.meta or {}).get("description") or config.get("site_description") or "")
+    tags = [
+        f'<link rel="alternate" type="application/atom+xml" title="{_attr(site)}: every turn" '
+        f'href="{_attr(href)}">',
+        '<meta property="og:type" content="website">',
+        f'<meta property="og:site_name" content="{_attr(site)}">',
+        f'<meta property="og:title" content="{title}">',
+    ]
+    if description:
+        tags.append(f'<meta property="og:description" content="{description}">')
+    if getattr(page, "canonical_url", None):
+        tags.append(f'<meta property="og:url" content="{_attr(page.canonical_url)}">')
+    head, _, rest = output.partition("</head>")
+    return head + "\n".join(tags) + "\n</head>" + rest
+
+
+def _attr(value: Any) -> str:
+    return html.escape(html.unescape(str(value)), quote=True)
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    return _head_tags(_on_demand(output), page, config)

@@ -9,6 +9,7 @@ images inside HTML blocks need URLs, computed here from the page's output URL.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import html
 import json
 import posixpath
@@ -30,6 +31,7 @@ from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, wor
 from ..engine import ENGINE_PHASES
 from ..gm import actions as gm_actions
 from ..store import ENGINE_TEMPLATES, Store
+from ..validate import check_order_file
 from . import plots, text
 from .headlines import headlines
 from .history import History, TurnRecord
@@ -41,6 +43,7 @@ MAP_PAGE = "map/world.html"
 SITE_TEMPLATES = ENGINE_TEMPLATES / "site"
 EPOCH = dt.date(2000, 1, 1)  # the blog needs calendar dates: turn N is published on EPOCH + N - 1 days
 MARKER = "<!-- Written by `campaign site`: edit site/welcome.md or templates/site/, not this file. -->"
+FEED = "feed.xml"
 MAX_NAV_CHILDREN = 12  # more siblings than this in one navigation section get grouped
 
 
@@ -70,6 +73,18 @@ def issue_src(turn: int) -> str:
 
 def issue_url(turn: int) -> str:
     return f"newspaper/turn-{turn}/"  # the blog's post_url_format is "{slug}"
+
+
+def orders_src(turn: int) -> str:
+    return f"chronicle/orders/turn-{turn}.md"
+
+
+def by_faction_src(faction: str) -> str:
+    return f"newspaper/factions/{faction}.md"
+
+
+def place_src(slug: str) -> str:
+    return f"places/{slug}.md"
 
 
 def year_src(year: int) -> str:
@@ -107,7 +122,12 @@ class SitePages:
             keep_trailing_newline=True,
         )
         self.env.filters.update(
-            h=text.h, md=text.md, para=text.para, plural=text.plural, noun_plural=text.noun_plural
+            h=text.h,
+            md=text.md,
+            para=text.para,
+            article=text.article,
+            plural=text.plural,
+            noun_plural=text.noun_plural,
         )
         self._headlines: dict[int, list[str]] = {}
         self.numeric = self._numeric_columns()
@@ -139,8 +159,9 @@ class SitePages:
 
     def headlines_of(self, rec: TurnRecord) -> list[str]:
         if rec.turn not in self._headlines:
-            found = headlines(self.game, rec.events)
-            self._headlines[rec.turn] = found or [f"All quiet: {self.date_label(rec.turn)}"]
+            found = headlines(self.game, rec.events, rec.turn)
+            # Without news the headline names the turn; its date is printed beside it already.
+            self._headlines[rec.turn] = found or [f"All quiet in turn {rec.turn}"]
         return self._headlines[rec.turn]
 
     def _numeric_columns(self) -> list[str]:
@@ -158,12 +179,15 @@ class SitePages:
     def build(self) -> dict[str, bytes]:
         self.assets()
         self.chronicle()
+        self.orders()
         self.newspaper()
         self.world_map()
+        self.places()
         self.factions()
         self.rules()
         self.play()
         self.home()
+        self.feed()
         return self.files
 
     def assets(self) -> None:
@@ -179,7 +203,7 @@ class SitePages:
     def home(self) -> None:
         last = self.history.last
         current = self.history.current_turn
-        deadline = next_deadline(self.store.root, self.history.config, current)
+        deadline, deadline_at = deadline_of(self.store.root, self.history.config, current)
         self.render(
             "home.md.j2",
             "index.md",
@@ -187,6 +211,9 @@ class SitePages:
             current=current,
             current_date=self.game.calendar.date(current).label if current > 0 else "",
             deadline=deadline,
+            deadline_at=deadline_at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if deadline_at else "",
+            sent=self.orders_sent(),
+            repository=repository_links(self.history.config),
             standings=self.standings_rows(self.history.standings()),
             columns=self.numeric,
             last=last,
@@ -197,6 +224,24 @@ class SitePages:
         # Mark the page as generated, so an old hand-written index.md is told apart (site.adopt_legacy_index).
         head, sep, rest = self.files["index.md"].decode().partition("\n---\n")
         self.files["index.md"] = f"{head}{sep}{MARKER}\n{rest}".encode()
+
+    def orders_sent(self) -> list[dict[str, Any]]:
+        """Each active faction and whether its order file for the current turn is in orders/ now: read when
+        the site is built (a file for another turn, or another faction's, does not count)."""
+        state, current = self.history.state, self.history.current_turn
+        sent: set[str] = set()
+        for path in self.store.order_paths():
+            try:
+                of = check_order_file(self.game, state, path.read_bytes(), self.store.display(path))
+            except CampaignError:
+                continue
+            if of.turn == current and of.faction in self.game.factions and path.stem == of.faction:
+                sent.add(of.faction)
+        return [
+            {"faction": f, "sent": f in sent}
+            for f in self.game.factions
+            if state["factions"][f].get("status", "active") == "active"
+        ]
 
     def standings_rows(self, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         return [{**row, "name": self.game.name_of(row["faction"])} for row in rows]
@@ -273,6 +318,7 @@ class SitePages:
             next=nxt,
             chronicle_src=chronicle_src,
             issue=issue_src(rec.turn),
+            orders_page=orders_src(rec.turn) if rec.orders else None,
             headlines=self.headlines_of(rec),
             sections=self.prose(rec),
             press=sum(1 for e in rec.events if e["kind"] == "press"),
@@ -284,23 +330,40 @@ class SitePages:
 
     def prose(self, rec: TurnRecord) -> list[dict[str, Any]]:
         """The turn's public events as sections (one per phase, in turn order) of paragraphs: consecutive
-        events led by the same faction make one paragraph; an event with dice gets its own, with a summary."""
+        events led by the same faction make one paragraph, and events of one kind that a ruleset tells
+        together make one sentence ("musters three Levies"); an event with dice, or with a story of its
+        own (a battle), gets its own paragraph, with the dice in a fold. What "In brief" already says
+        (a turn's interpretation, in the factions game) is not said again."""
         titles = {ENGINE_PHASES["before"]["id"]: ENGINE_PHASES["before"]["title"]}
         titles.update({p.id: p.title for p in self.game.phases})
-        sections: dict[str, list[dict[str, Any]]] = {}
-        for e in rec.events:
+        ruleset = self.game.ruleset
+        in_brief = set(self.headlines_of(rec))
+        groups: list[tuple[int, list[dict[str, Any]]]] = []  # (index of the first event, the events)
+        for index, e in enumerate(rec.events):
             if e["kind"] in ("press", "rumor"):
                 continue
-            paragraphs = sections.setdefault(e.get("phase") or "", [])
-            lead = (e.get("actors") or [None])[0]
-            sentence = self.game.ruleset.describe(e, self.game)
-            if e.get("rolls") or not paragraphs or paragraphs[-1]["lead"] != lead or paragraphs[-1]["dice"]:
+            if groups and ruleset.groups_with(groups[-1][1][0], e) and index - 1 not in rec.stories:
+                groups[-1][1].append(e)
+            else:
+                groups.append((index, [e]))
+        sections: dict[str, list[dict[str, Any]]] = {}
+        for index, events in groups:
+            first = events[0]
+            sentence = ruleset.describe_group(events, self.game)
+            if sentence in in_brief:
+                continue
+            paragraphs = sections.setdefault(first.get("phase") or "", [])
+            lead = (first.get("actors") or [None])[0]
+            story = rec.stories.get(index, [])
+            alone = bool(first.get("rolls") or story)
+            if alone or not paragraphs or paragraphs[-1]["lead"] != lead or paragraphs[-1]["alone"]:
                 paragraphs.append(
                     {
                         "lead": lead,
-                        "sentences": [sentence],
-                        "dice": text.dice_summary(e),
-                        "rolls": text.roll_lines(e),
+                        "sentences": [sentence, *story],
+                        "alone": alone,
+                        "dice": text.dice_summary(first, rec.names),
+                        "rolls": text.roll_lines(first, rec.names),
                     }
                 )
             else:
@@ -308,6 +371,7 @@ class SitePages:
         return [
             {"title": titles.get(phase, words(phase) or "Events"), "paragraphs": paragraphs}
             for phase, paragraphs in sections.items()
+            if paragraphs
         ]
 
     def pieces_by_owner(self, rec: TurnRecord) -> list[dict[str, Any]]:
@@ -357,7 +421,9 @@ class SitePages:
                 press=press,
                 rumors=rumors,
                 chronicle=chronicle_src(rec.turn),
+                by_faction=by_faction_src,
             )
+        self.newspaper_by_faction()
         cal = self.game.calendar
         years: dict[int, list[TurnRecord]] = {}
         for rec in self.history.turns:
@@ -376,6 +442,179 @@ class SitePages:
             headlines=self.headlines_of,
             short_label=self.short_label,
         )
+
+    @functools.cached_property
+    def _articles(self) -> dict[str, list[dict[str, Any]]]:
+        found: dict[str, list[dict[str, Any]]] = {f: [] for f in self.game.factions}
+        for rec in reversed(self.history.turns):
+            for e in rec.events:
+                if e["kind"] == "press" and e.get("actors") and e["actors"][0] in found:
+                    found[e["actors"][0]].append(
+                        {
+                            "turn": rec.turn,
+                            "label": self.short_label(rec.turn),
+                            "headline": e["data"].get("headline", ""),
+                            "body": e["data"].get("body", ""),
+                        }
+                    )
+        return found
+
+    def articles(self) -> dict[str, list[dict[str, Any]]]:
+        """Every signed article by faction, newest first."""
+        return self._articles
+
+    def newspaper_by_faction(self) -> None:
+        """A page per faction with every article it signed ("all articles by Thornwyn"), and their index."""
+        articles = self.articles()
+        for faction, found in articles.items():
+            self.render(
+                "newspaper-faction.md.j2",
+                by_faction_src(faction),
+                faction=faction,
+                articles=found,
+                issue_src=issue_src,
+            )
+        self.render(
+            "newspaper-factions.md.j2",
+            "newspaper/factions/index.md",
+            counts=[(f, len(found)) for f, found in articles.items()],
+            by_faction=by_faction_src,
+        )
+
+    # -- orders, as the engine read them --------------------------------------------------------------------
+
+    def orders(self) -> None:
+        """Each resolved turn's orders as the engine understood them: the lines ``campaign check`` prints
+        (the echo), faction by faction, beside the chronicle of the turn."""
+        turns = [rec for rec in self.history.turns if rec.orders]
+        for i, rec in enumerate(turns):
+            self.render(
+                "orders-turn.md.j2",
+                orders_src(rec.turn),
+                rec=rec,
+                date=rec.date.label if rec.date else "",
+                chronicle=chronicle_src(rec.turn),
+                prev=turns[i - 1] if i else None,
+                next=turns[i + 1] if i + 1 < len(turns) else None,
+                orders_src=orders_src,
+            )
+        self.render(
+            "orders-index.md.j2",
+            "chronicle/orders/index.md",
+            turns=turns,
+            orders_src=orders_src,
+            short_label=self.short_label,
+        )
+
+    # -- places -------------------------------------------------------------------------------------------
+
+    def place_histories(self) -> dict[str, dict[str, Any]]:
+        """Every place the ruleset names (settlements, holdings…) through the turns: who held it, what it
+        was, and the public events at its location, keyed by a slug for its page."""
+        ruleset = self.game.ruleset
+        places: dict[str, dict[str, Any]] = {}
+        for rec in self.history.records:
+            for piece in rec.pieces:
+                if piece.get("kind") not in ruleset.place_kinds:
+                    continue
+                key = ruleset.place_id(piece)
+                place = places.setdefault(
+                    key, {"key": key, "location": piece.get("location"), "rows": [], "events": []}
+                )
+                place["label"] = piece.get("label", key)
+                row = {
+                    "owner": piece.get("owner"),
+                    "label": piece.get("label", key),
+                    "kind": piece.get("kind"),
+                    "detail": piece.get("detail", ""),
+                }
+                rows = place["rows"]
+                if rows and rows[-1]["row"] == row and rows[-1]["last"] == rec.turn - 1:
+                    rows[-1]["last"] = rec.turn
+                else:
+                    rows.append({"row": row, "first": rec.turn, "last": rec.turn})
+        world = self.game.world
+        for place in places.values():
+            loc = place["location"]
+            place["where"] = world[loc].label if loc in world else str(loc or "")
+        by_location: dict[str, list[dict[str, Any]]] = {}
+        for place in places.values():
+            by_location.setdefault(str(place["location"]), []).append(place)
+        for rec in self.history.turns:
+            for e in rec.events:
+                if e["kind"] in ("press", "rumor") or e.get("place") not in by_location:
+                    continue
+                sentence = self.game.ruleset.describe(e, self.game)
+                for place in by_location[e["place"]]:
+                    place["events"].append({"turn": rec.turn, "text": sentence, "kind": e["kind"]})
+        slugs: dict[str, dict[str, Any]] = {}
+        for place in sorted(places.values(), key=lambda p: (str(p["label"]).lower(), p["key"])):
+            base = _slug(f"{place['label']}-{place['where']}") or "place"
+            slug, n = base, 2
+            while slug in slugs:
+                slug, n = f"{base}-{n}", n + 1
+            slugs[slug] = place
+        return slugs
+
+    def places(self) -> None:
+        places = self.place_histories()
+        for slug, place in places.items():
+            self.render(
+                "place.md.j2",
+                place_src(slug),
+                place=place,
+                chronicle_src=chronicle_src,
+                turn_label=lambda turn: "the start" if turn == 0 else f"turn {turn}",
+            )
+        self.render(
+            "places-index.md.j2",
+            "places/index.md",
+            places=[(slug, place) for slug, place in places.items()],
+            place_src=place_src,
+        )
+
+    # -- the feed -----------------------------------------------------------------------------------------
+
+    def feed(self) -> None:
+        """An Atom feed of the resolved turns, newest first: each entry is a turn's newspaper issue, with
+        its headlines and links to the issue and the chronicle. A static file; no network."""
+        base = _site_base(self.history.config)
+        updated = f"{turn_date(self.history.last.turn).isoformat()}T00:00:00Z"
+        campaign = _xml(self.game.campaign)
+        entries = []
+        for rec in reversed(self.history.turns):
+            lines = self.headlines_of(rec)
+            issue = base + issue_url(rec.turn)
+            chronicle = base + page_url(chronicle_src(rec.turn))
+            summary = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+            content = (
+                f'<ul>{summary}</ul><p><a href="{html.escape(base + page_url(chronicle_src(rec.turn)))}">'
+                f"The chronicle of turn {rec.turn}</a></p>"
+            )
+            entries.append(
+                "  <entry>\n"
+                f"    <title>{_xml(f'Turn {rec.turn}, {self.date_label(rec.turn)}: {lines[0]}')}</title>\n"
+                f"    <id>tag:campaign-kit,2000:{campaign}/turn/{rec.turn}</id>\n"
+                f'    <link rel="alternate" type="text/html" href="{_xml(issue)}"/>\n'
+                f'    <link rel="related" type="text/html" href="{_xml(chronicle)}"/>\n'
+                f"    <updated>{turn_date(rec.turn).isoformat()}T00:00:00Z</updated>\n"
+                f'    <content type="html">{_xml(content)}</content>\n'
+                "  </entry>\n"
+            )
+        subtitle = f"Every resolved turn of {self.game.name}, a campaign of {self.game.ruleset.title}"
+        self.files[FEED] = (
+            '<?xml version="1.0" encoding="utf-8"?>\n'
+            '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+            f"  <title>{_xml(self.game.name)}</title>\n"
+            f"  <subtitle>{_xml(subtitle)}</subtitle>\n"
+            f"  <id>tag:campaign-kit,2000:{campaign}</id>\n"
+            f'  <link rel="alternate" type="text/html" href="{_xml(base or "./")}"/>\n'
+            f'  <link rel="self" type="application/atom+xml" href="{_xml(base + FEED)}"/>\n'
+            f"  <updated>{updated}</updated>\n"
+            f"  <author><name>{_xml(self.game.name)}</name></author>\n"
+            f"{''.join(entries)}"
+            "</feed>\n"
+        ).encode()
 
     # -- the map ------------------------------------------------------------------------------------------
 
@@ -441,7 +680,7 @@ class SitePages:
                     {
                         "column": col,
                         "src": path,
-                        "alt": plots.describe_series(self.game.name_of(f), col, turns, values),
+                        "alt": plots.describe_series(self.game.name_of(f), words(col).lower(), turns, values),
                         "values": values,
                     }
                 )
@@ -459,6 +698,12 @@ class SitePages:
                 total=len(current),
                 columns=self.numeric,
                 charts=own,
+                color=self.history.colors[f],
+                others=[
+                    {"faction": o, "name": self.game.name_of(o)}
+                    for o in factions[:MAX_NAV_CHILDREN]
+                    if o != f
+                ],
                 turns=turns,
                 kinds=kinds,
                 deeds=self.deeds(f),
@@ -491,14 +736,7 @@ class SitePages:
         return found[:limit]
 
     def press_of(self, faction: str, limit: int = 10) -> list[dict[str, Any]]:
-        found = []
-        for rec in reversed(self.history.turns):
-            for e in rec.events:
-                if e["kind"] == "press" and (e.get("actors") or [None])[0] == faction:
-                    found.append({"turn": rec.turn, "headline": e["data"].get("headline", "")})
-            if len(found) >= limit:
-                break
-        return found[:limit]
+        return self.articles()[faction][:limit]
 
     # -- rules --------------------------------------------------------------------------------------------
 
@@ -602,18 +840,23 @@ def next_deadline(root: Path, config: Mapping[str, Any], turn: int) -> str:
     turn (as the resolve workflow counts it); elsewhere, as in the demo, it is the rule ("every Friday at
     18:00 UTC…"). Never the clock: the same repository always gives the same page.
     """
+    return deadline_of(root, config, turn)[0]
+
+
+def deadline_of(root: Path, config: Mapping[str, Any], turn: int) -> tuple[str, dt.datetime | None]:
+    """The deadline in words (see ``next_deadline``) and, when it is a date, the moment itself."""
     if "schedule" not in config:
-        return ""
+        return "", None
     try:
         from .. import schedule
     except ImportError:  # a campaign kit without deadlines
-        return ""
+        return "", None
     try:
         settings = schedule.Settings.from_config(config)
     except CampaignError:
-        return "not readable: see campaign/campaign.yaml"
+        return "not readable: see campaign/campaign.yaml", None
     if settings.schedule.paused:
-        return "none: the campaign is paused"
+        return "none: the campaign is paused", None
     try:
         import git
 
@@ -621,8 +864,31 @@ def next_deadline(root: Path, config: Mapping[str, Any], turn: int) -> str:
 
         when = schedule.deadline(settings.schedule, turn, turn_opened_at(git.Repo(root), turn))
     except (CampaignError, git.GitError, ValueError):
-        return settings.schedule.describe()
-    return f"{schedule.stamp(when)}, then {schedule.hours(settings.schedule.grace)} of grace"
+        return settings.schedule.describe(), None
+    return f"{schedule.stamp(when)}, then {schedule.hours(settings.schedule.grace)} of grace", when
+
+
+def repository_links(config: Mapping[str, Any]) -> dict[str, str]:
+    """The campaign's repository and where to open a pull request, from ``repository:`` (and optionally
+    ``pull_requests:``) in campaign/campaign.yaml; only plain http(s) addresses, else nothing."""
+    repository = str(config.get("repository") or "").strip().rstrip("/")
+    if not _WEB_ADDRESS.fullmatch(repository):
+        return {}
+    links = {"repository": repository}
+    pull = str(config.get("pull_requests") or "").strip()
+    host = repository.split("/")[2].lower()
+    if _WEB_ADDRESS.fullmatch(pull):
+        links["pull_request"] = pull
+    elif host == "github.com" or host.endswith(".github.com"):
+        links["pull_request"] = f"{repository}/compare"
+    elif "gitlab" in host:
+        links["pull_request"] = f"{repository}/-/merge_requests/new"
+    elif "codeberg" in host or "gitea" in host or "forgejo" in host:
+        links["pull_request"] = f"{repository}/compare"
+    return links
+
+
+_WEB_ADDRESS = re.compile(r"https?://[A-Za-z0-9.-]+(?::\d+)?(?:/[A-Za-z0-9._~%!$&'*+,;=:@/-]*)?")
 
 
 def group_eras(entries: list[Any], years: list[int], year_name: str, size: int = 10) -> list[Any]:
@@ -646,15 +912,36 @@ def _yaml_example(example: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _slug(text: str) -> str:
+    """A file name from a place's name: lower-case letters, digits and dashes."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-")
+
+
+def _xml(text: str) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _site_base(config: Mapping[str, Any]) -> str:
+    """The site's address with a final slash, from ``site_url:`` in campaign/campaign.yaml, or ""."""
+    url = site_url(config)
+    return url if not url or url.endswith("/") else url + "/"
+
+
+def site_url(config: Mapping[str, Any]) -> str:
+    """``site_url:`` of campaign/campaign.yaml when it is a plain http(s) address, else ""."""
+    url = str(config.get("site_url") or "").strip()
+    return url if _WEB_ADDRESS.fullmatch(url) else ""
+
+
 def _tidy(body: str) -> str:
     """At most one blank line in a row, and one newline at the end: stable, diff-friendly pages."""
     return re.sub(r"\n{3,}", "\n\n", body).strip() + "\n"
 
 
 def read_welcome(site_dir: Path) -> str:
-    """The GM's site/welcome.md or, until there is one, the template's text saying where to write it."""
-    path = site_dir / "welcome.md"
-    if not path.is_file():
-        own = site_dir.parent / "templates" / "site" / "welcome.md"
-        path = own if own.is_file() else SITE_TEMPLATES / "welcome.md"
-    return path.read_text(encoding="utf-8")
+    """The GM's site/welcome.md (or the campaign's templates/site/welcome.md); until there is one the home
+    page has no welcome text: a placeholder saying where to write it would be published to every reader."""
+    for path in (site_dir / "welcome.md", site_dir.parent / "templates" / "site" / "welcome.md"):
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    return ""

@@ -32,14 +32,25 @@ import yaml
 from ..core.issues import CampaignError
 from ..store import Store
 from .history import History, load_history
-from .pages import ASSETS, MARKER, ON_DEMAND, SitePages, read_welcome, turn_date
+from .pages import ASSETS, FEED, MARKER, ON_DEMAND, SitePages, read_welcome, site_url, turn_date
 
 DOCS_DIR = "site"
 OUT_DIR = "public"
 SETTINGS = "mkdocs.generated.yml"
 CONFIG = "mkdocs.yml"
 WELCOME = "welcome.md"
-GENERATED = ("index.md", "chronicle", "newspaper", "map", "factions", "rules", "play", "assets/campaign")
+GENERATED = (
+    "index.md",
+    "chronicle",
+    "newspaper",
+    "map",
+    "places",
+    "factions",
+    "rules",
+    "play",
+    "assets/campaign",
+    FEED,
+)
 
 CONFIG_STUB = f"""\
 # Settings of the campaign site. `campaign site` writes the generated pages into {DOCS_DIR}/ and the
@@ -169,9 +180,21 @@ def settings(history: History, pages: SitePages, notes: list[str]) -> dict[str, 
     game = history.game
     nav: list[Any] = [
         {"Home": "index.md"},
-        {"Chronicle": pages.nav.chronicle},
-        {"Newspaper": ["newspaper/index.md", {"All issues": "newspaper/issues.md"}]},
-        {"Map": "map/index.md"},
+        {
+            "Chronicle": [
+                *pages.nav.chronicle[:1],
+                {"Orders": "chronicle/orders/index.md"},
+                *pages.nav.chronicle[1:],
+            ]
+        },
+        {
+            "Newspaper": [
+                "newspaper/index.md",
+                {"All issues": "newspaper/issues.md"},
+                {"By faction": "newspaper/factions/index.md"},
+            ]
+        },
+        {"Map": ["map/index.md", {"Places": "places/index.md"}]},
         {"Factions": pages.nav.factions},
         {"Rules": ["rules/index.md", {"Orders": "rules/orders.md"}, {"House rules": "rules/house-rules.md"}]},
         {"How to play": ["play/index.md", {"Templates": "play/templates.md"}]},
@@ -180,7 +203,7 @@ def settings(history: History, pages: SitePages, notes: list[str]) -> dict[str, 
         nav.append({"Notes": notes})
     name = html.escape(game.name)  # the theme prints these as HTML
     title = html.escape(game.ruleset.title)
-    return {
+    found: dict[str, Any] = {
         "site_name": name,
         "site_description": f"{name}: a play-by-post campaign of {title}",
         "docs_dir": DOCS_DIR,
@@ -249,16 +272,21 @@ def settings(history: History, pages: SitePages, notes: list[str]) -> dict[str, 
         "extra": {
             "generator": False,
             "campaign": {
+                "feed": FEED,
                 "turn_dates": {
                     turn_date(rec.turn).isoformat(): f"{rec.date.label} (turn {rec.turn})"
                     for rec in history.turns
                     if rec.date
-                }
+                },
             },
         },
         "exclude_docs": f"/{WELCOME}\n",
         "nav": nav,
     }
+    url = site_url(history.config)
+    if url:  # absolute addresses for the sitemap, canonical links and link previews (see mkdocs_hooks)
+        found["site_url"] = url
+    return found
 
 
 def write_settings(root: Path, data: dict[str, Any]) -> None:

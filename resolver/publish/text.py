@@ -20,6 +20,7 @@ a GM's mkdocs.yml) finds no ``{{``, ``{%`` or ``{#`` to run, and attr_list no ``
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Mapping
@@ -30,7 +31,19 @@ from markupsafe import Markup
 from ..core.checks import ledger_text
 from ..core.words import noun_plural, plural
 
-__all__ = ["dice_summary", "finalize", "h", "md", "noun_plural", "para", "plural", "roll_lines"]
+__all__ = [
+    "article",
+    "dice_summary",
+    "finalize",
+    "h",
+    "md",
+    "noun_plural",
+    "para",
+    "plural",
+    "readable",
+    "roll_lines",
+    "roll_words",
+]
 
 # Python-Markdown's backslash escapes (its ESCAPED_CHARS, with the tables extension's "|"); ">" is left to
 # HTML escaping, which turns it into an entity that cannot start a quote, and braces become entities.
@@ -70,17 +83,56 @@ def finalize(value: Any) -> Any:
     return md(value) if not isinstance(value, Markup) else value
 
 
-def dice_summary(event: Mapping[str, Any]) -> str:
+_DICE = re.compile(r"(?P<count>\d+)d(?P<sides>\d+)(?P<modifier>[+-]\d+)?(?:>=(?P<target>\d+))?$")
+
+
+def readable(text: str, names: Mapping[str, str]) -> str:
+    """Engine text with the ids it names (``red-u1``, ``green-l2``, ``blue``) replaced by readers' names."""
+    if not names:
+        return text
+    return _id_pattern(tuple(sorted(names, key=len, reverse=True))).sub(lambda m: names[m.group(0)], text)
+
+
+@functools.lru_cache(maxsize=64)
+def _id_pattern(ids: tuple[str, ...]) -> re.Pattern[str]:
+    # An id is a whole word: "red" in "red-u1" or "reduced" is not the faction red.
+    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
+
+
+def roll_words(roll: Mapping[str, Any], *, verdict: bool = True) -> str:
+    """One roll with its faces, modifier and total, and its target when it has one:
+    ``2d6-2: 6 + 6 − 2 = 10`` or ``1d10, 6 or more needed: 5, a miss``."""
+    faces = [str(d) for d in roll["dice"]]
+    found = _DICE.match(str(roll["expr"]))
+    if found is None:
+        return f"{roll['expr']}: {', '.join(faces)}" + (f" = {roll['total']}" if len(faces) > 1 else "")
+    modifier = int(found["modifier"] or 0)
+    shown = " + ".join(faces)
+    if modifier:
+        shown += f" {'+' if modifier > 0 else '−'} {abs(modifier)}"
+    if len(faces) > 1 or modifier:
+        shown += f" = {roll['total']}"
+    ledger = ledger_text(roll)  # what changed the roll, by source (issue 10's modifier ledger)
+    if ledger:
+        shown += f" ({ledger})"
+    die = f"{found['count']}d{found['sides']}"
+    if found["target"]:
+        judged = (
+            "" if "success" not in roll or not verdict else (", a hit" if roll["success"] else ", a miss")
+        )
+        return f"{die}, {found['target']} or more needed: {shown}{judged}"
+    return f"{die}{found['modifier'] or ''}: {shown}"
+
+
+def dice_summary(event: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
     """One short line for the dice of an event: what was rolled and how it went, ruleset-neutral."""
     rolls = event.get("rolls") or []
     if not rolls:
         return ""
     if len(rolls) == 1:
         r = rolls[0]
-        faces = ", ".join(str(d) for d in r["dice"])
-        total = f" = {r['total']}" if len(r["dice"]) > 1 else ""
-        decided = f" ({r['decided']})" if r.get("decided") else ""
-        return f"{r['expr']}: {faces}{total}{decided}"
+        decided = f" ({readable(str(r['decided']), names or {})})" if r.get("decided") else ""
+        return roll_words(r) + decided
     by_expr: dict[str, list[Mapping[str, Any]]] = {}
     for r in rolls:
         by_expr.setdefault(str(r["expr"]), []).append(r)
@@ -94,12 +146,77 @@ def dice_summary(event: Mapping[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def roll_lines(event: Mapping[str, Any]) -> list[str]:
+def roll_lines(event: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
     """Every roll of an event in words, for a collapsible list under the summary."""
-    lines = []
-    for r in event.get("rolls") or []:
-        faces = ", ".join(str(d) for d in r["dice"])
-        ledger = ledger_text(r)
-        line = f"{r['expr']} → {faces}" + (f" ({ledger})" if ledger else "")
-        lines.append(line + (f": {r['decided']}" if r.get("decided") else ""))
-    return lines
+    return [
+        f"{readable(str(r['decided']), names or {})} ({roll_words(r, verdict=False)})"
+        if r.get("decided")
+        else roll_words(r)
+        for r in event.get("rolls") or []
+    ]
+
+
+# -- player articles: a small safe subset of Markdown, rendered here over escaped text --------------------
+
+_LINK = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((https?://[^\s()<>\"']+)\)")  # an image is not a link
+_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")  # not "_": snake_case stays as is
+_BULLET = re.compile(r"^\s*[-*]\s+(.*)$")
+_NUMBERED = re.compile(r"^\s*\d{1,3}[.)]\s+(.*)$")
+
+
+def _inline(line: str) -> str:
+    """One line of an article: escaped first (``h``), then emphasis made from the escaped text, and plain
+    http(s) links put back, so nothing the player typed is ever read as HTML, a template or Markdown."""
+    links: list[str] = []
+    line = line.replace("\x00", "")  # the placeholder of a link below
+
+    def link(found: re.Match[str]) -> str:
+        # The URL is checked before escaping: only http(s), no quotes, spaces or angle brackets.
+        links.append(f'<a href="{h(found[2])}" rel="nofollow noopener ugc">{h(found[1])}</a>')
+        return f"\x00{len(links) - 1}\x00"
+
+    # The article sits in a raw HTML block, which Markdown leaves alone: HTML escaping is enough (``h``).
+    text = str(h(_LINK.sub(link, line)))
+    text = _STRONG.sub(r"<strong>\1</strong>", text)
+    text = _EMPHASIS.sub(r"<em>\1</em>", text)
+    return re.sub("\x00(\\d+)\x00", lambda m: links[int(m[1])], text)
+
+
+def article(value: Any) -> Markup:
+    """A player's article as HTML for a raw HTML block: paragraphs (blank lines), ``*emphasis*`` and
+    ``**strong**``, lists (``- item`` or ``1. item``) and plain http(s) links ``[words](https://…)``.
+    Everything else shows as the text it is. No blank line is written: it would end the HTML block."""
+    blocks: list[str] = []
+    paragraph: list[str] = []
+    items: list[str] = []
+    kind = ""
+
+    def close() -> None:
+        nonlocal kind
+        if paragraph:
+            blocks.append("<p>" + "<br>\n".join(paragraph) + "</p>")
+            paragraph.clear()
+        if items:
+            tag = "ol" if kind == "ol" else "ul"
+            blocks.append(f"<{tag}>" + "".join(f"<li>{i}</li>" for i in items) + f"</{tag}>")
+            items.clear()
+        kind = ""
+
+    for raw in str(value or "").splitlines():
+        line = raw.strip()
+        bullet, numbered = _BULLET.match(line), _NUMBERED.match(line)
+        if not line:
+            close()
+        elif bullet or numbered:
+            wanted = "ul" if bullet else "ol"
+            if paragraph or (items and kind != wanted):
+                close()
+            kind = wanted
+            items.append(_inline((bullet or numbered)[1]))  # type: ignore[index]
+        else:
+            if items:
+                close()
+            paragraph.append(_inline(line))
+    close()
+    return Markup("\n".join(blocks))

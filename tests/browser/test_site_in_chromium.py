@@ -37,7 +37,7 @@ def test_home_page_loads_with_standings_and_map(page: Page, served: Served) -> N
     tab = visit(page, served, "")
     assert heading(tab.locator("h1").first) == "Test of the Site"
     game = Store(served.site.root).game()
-    assert tab.locator("table tbody tr").count() == len(game.factions)
+    assert tab.locator(".ck-standings table tbody tr").count() == len(game.factions)
     tab.locator("iframe.ck-map").scroll_into_view_if_needed()  # the map loads as it comes into view
     frame = tab.frame_locator("iframe.ck-map")
     frame.locator("path.leaflet-interactive").first.wait_for()
@@ -49,7 +49,7 @@ def test_every_resolved_turn_has_a_chronicle_page_and_a_newspaper_issue(page: Pa
     for turn in range(1, TURNS + 1):
         for path, says in (
             (f"chronicle/turn-{turn}/", rf"<h1[^>]*>Turn {turn}:"),
-            (f"newspaper/turn-{turn}/", rf"<em>Issue {turn}, "),
+            (f"newspaper/turn-{turn}/", rf"<em>Issue {turn} of the newspaper\."),
         ):
             response = tab.request.get(served.base + path)  # through the browser's network stack
             assert response.status == 200, path
@@ -57,7 +57,7 @@ def test_every_resolved_turn_has_a_chronicle_page_and_a_newspaper_issue(page: Pa
     # The newest of each is read in full, and the lists link every turn.
     assert heading(visit(page, served, f"chronicle/turn-{TURNS}/").locator("h1")).startswith(f"Turn {TURNS}:")
     issue = visit(page, served, f"newspaper/turn-{TURNS}/")
-    assert issue.locator(".md-content em", has_text=f"Issue {TURNS},").count() == 1
+    assert issue.locator(".md-content em", has_text=f"Issue {TURNS} of the newspaper").count() == 1
     for listing, pattern in (("newspaper/issues/", "newspaper/turn-"), ("chronicle/", "chronicle/turn-")):
         tab = visit(page, served, listing)
         hrefs = tab.eval_on_selector_all(".md-content a[href]", "links => links.map(a => a.href)")

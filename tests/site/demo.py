@@ -108,6 +108,21 @@ def make_campaign(root: Path, turns: int = TURNS) -> int:
     return press_turn
 
 
+def commit_new_campaign(root: Path, home: Path) -> None:
+    """Make ``root`` a git repository whose one commit, on Monday 2024-01-01 12:00 UTC, opens turn 1: with
+    the default schedule its deadline is Friday 2024-01-05 18:00 UTC."""
+    import subprocess
+
+    when = {"GIT_AUTHOR_DATE": "2024-01-01T12:00:00Z", "GIT_COMMITTER_DATE": "2024-01-01T12:00:00Z"}
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", **when}
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "new"],
+    ):
+        subprocess.run(["git", *args], cwd=root, env=env, check=True)
+
+
 _BUILT: dict[str, DemoSite] = {}
 
 

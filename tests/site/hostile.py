@@ -35,6 +35,10 @@ PROBES = (
 )
 PROBE_MARKS = ("Probe", "Broken", "Rawtext", "ckHostile=1", "ckHostile=2", "Linkprobe")
 EVERY_PROBE = " ".join(PROBES)
+# Articles may use a little formatting (``*emphasis*``): their probes keep every layer's syntax but the
+# emphasis, which is told apart by its own first word and checked in test_site_prose.py.
+FORMATTED = "Formatted {% raw %} | *em* __b__ `c` {{ 6*7 }}"
+ARTICLE = " ".join([*(p for p in PROBES if not p.startswith("Rawtext")), FORMATTED])
 HEADLINE = " ".join(PROBES[:4])  # press and GM headlines are limited to 120 characters
 RULESETS = ("nations", "factions")
 TURNS = 3
@@ -167,7 +171,7 @@ def make_hostile_campaign(root: Path, ruleset: str, turns: int = TURNS) -> None:
 
     def edit(turn: int, faction: str, doc: dict[str, Any]) -> None:
         _name_player_fields(doc.get("orders", []), names)
-        doc["press"] = [{"headline": HEADLINE, "body": f"{EVERY_PROBE}\n\n{EVERY_PROBE}"}]
+        doc["press"] = [{"headline": HEADLINE, "body": f"{ARTICLE}\n\n{ARTICLE}"}]
         doc["rumors"] = [EVERY_PROBE]
 
     play_campaign(

@@ -7,7 +7,7 @@ import html
 import markdown
 import pytest
 
-from resolver.publish.text import dice_summary, h, md, noun_plural, para, roll_lines
+from resolver.publish.text import dice_summary, h, md, noun_plural, para, readable, roll_lines, roll_words
 
 EXTENSIONS = ["attr_list", "md_in_html", "admonition", "tables", "fenced_code", "toc"]
 HOSTILE = [
@@ -77,8 +77,21 @@ def test_dice_summary_is_short_and_counts_successes() -> None:
         ]
     }
     assert dice_summary(many) == "5 rolls of 1d10>=6, 3 successful"
-    assert roll_lines(many)[1] == "1d10>=6 → 6: shot 1"
+    assert roll_lines(many)[1] == "shot 1 (1d10, 6 or more needed: 6)"
     assert dice_summary({}) == ""
+
+
+def test_dice_show_their_faces_modifier_total_and_target() -> None:
+    assert roll_words({"expr": "2d6-2", "dice": [6, 5], "total": 9}) == "2d6-2: 6 + 5 − 2 = 9"
+    assert roll_words({"expr": "2d6+1", "dice": [1, 3], "total": 5}) == "2d6+1: 1 + 3 + 1 = 5"
+    assert roll_words({"expr": "1d5", "dice": [4], "total": 4}) == "1d5: 4"
+    miss = {"expr": "1d10>=7", "dice": [5], "total": 5, "success": False}
+    assert roll_words(miss) == "1d10, 7 or more needed: 5, a miss"
+    names = {"red-u1": "Spearmen", "blue-u8": "Levy", "blue": "Menfell", "red": "Stermere"}
+    event = {"rolls": [{**miss, "decided": "red-u1 misses blue-u8"}]}
+    assert roll_lines(event, names) == ["Spearmen misses Levy (1d10, 7 or more needed: 5)"]
+    # Ids are whole words: "reduced" and "blue-u80" are not the faction red or the unit blue-u8.
+    assert readable("red reduced blue-u80 blue-u8", names) == "Stermere reduced blue-u80 Levy"
 
 
 def test_noun_plural() -> None:

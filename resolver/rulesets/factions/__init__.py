@@ -48,6 +48,10 @@ class Factions(Ruleset):
     source = "“Faction Turn” (seed 002)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"asset": "assets", "location": "locations"}
     turn_memory = FactionsTurn
+    place_kinds: ClassVar[tuple[str, ...]] = ("holding",)
+
+    def place_id(self, piece: Mapping[str, Any]) -> str:
+        return str(piece["label"])  # a locale has several places (a manor, a tavern…), each named once
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
@@ -78,11 +82,11 @@ class Factions(Ruleset):
     def rules_sections(self, game: Game) -> list[RulesSection]:
         return rulesdoc.sections(game.rules)
 
-    def headline(self, event: Mapping[str, Any], game: Game) -> tuple[int, str] | None:
+    def headline(self, event: Mapping[str, Any], game: Game, turn: int = 0) -> tuple[int, str] | None:
         """The newspaper prints the turn's interpretation; the engine's own kinds keep their headlines."""
         if event["kind"] == "headline":
             return int(game.rules["interpretation"]["headline_weight"]), self.describe(event, game)
-        return super().headline(event, game)
+        return super().headline(event, game, turn)
 
     # -- stocks: capital and reach, and influence per NPC faction ------------------------------------------
 

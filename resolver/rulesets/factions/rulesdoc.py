@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.checks import Check
-from ...core.rulesdoc import RulesSection, RulesTable, check_table, number_word
+from ...core.rulesdoc import RulesSection, RulesTable, check_table
+from ...core.words import number_word
 from .catalogue import catalogue
 from .tasks import best_force, combination_bonus
 

@@ -15,9 +15,10 @@ from ...core.orders import OrderFile
 from ...core.phases import PhaseFn, State
 from ...core.rulesdoc import RulesSection
 from ...core.standing import StandingSection
+from ...core.words import amount
 from ...core.world import HEX_STEPS, SQUARE_STEPS, World
 from ...ruleset import FactionSetup, Game, MapMark, Ruleset
-from . import agreements, bot, orders, phases, policies, rulesdoc, setup
+from . import agreements, bot, orders, phases, policies, rulesdoc, setup, story
 from . import model as m
 from .plans import NationsTurn
 
@@ -35,6 +36,20 @@ class Nations(Ruleset):
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies", "settlement": "settlements"}
     can_add_factions = True
     turn_memory = NationsTurn
+    place_kinds: ClassVar[tuple[str, ...]] = ("settlement", "ruin")
+
+    def entity_names(self, game: Game, state: State) -> dict[str, str]:
+        names = super().entity_names(game, state)
+        for army in state["armies"].values():  # names repeat between nations: say whose it is
+            names[army["id"]] = f"{game.name_of(army['owner'])} army {army['name']}"
+            for unit in army["units"]:
+                names[unit["id"]] = f"{game.name_of(army['owner'])}'s {unit['name']}"
+        return names
+
+    def story(self, event: Mapping[str, Any], game: Game, before: State, after: State) -> list[str]:
+        if event["kind"] in ("battle", "assault"):
+            return story.battle_story(event, game, before, after)
+        return []
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
@@ -174,7 +189,7 @@ class Nations(Ruleset):
                     "location": a["location"],
                     "owner": a["owner"],
                     "label": f"{game.name_of(a['owner'])} army {a['name']}",
-                    "detail": ", ".join(f"{n} {c}" for c, n in sorted(classes.items())),
+                    "detail": ", ".join(amount(n, c) for c, n in sorted(classes.items())),
                     "size": len(a["units"]),
                 }
             )

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.checks import Check
-from ...core.rulesdoc import RulesSection, RulesTable, check_modifiers, check_table, fill, number_word
+from ...core.rulesdoc import RulesSection, RulesTable, check_modifiers, check_table, fill
+from ...core.words import number_word
 from . import model as m
 
 PLACES = {"named_place": "at a named place"}

@@ -172,11 +172,8 @@ class Ruleset:
         path = self.folder / "events.yaml"
         if path.exists():
             texts.update(canonical.read_yaml(path))
-        import jinja2  # imported on first use: `campaign check` describes no event and starts faster
 
-        env = jinja2.Environment(
-            undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
-        )
+        env = _sentence_environment()
         return {kind: env.from_string(text.strip()) for kind, text in texts.items()}
 
     @cached_property
@@ -187,11 +184,8 @@ class Ruleset:
         path = self.folder / "headlines.yaml"
         if path.exists():
             texts.update(canonical.read_yaml(path) or {})
-        import jinja2
 
-        env = jinja2.Environment(
-            undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
-        )
+        env = _sentence_environment()
         found = {}
         for kind, spec in texts.items():
             options = spec["text"] if isinstance(spec["text"], list) else [spec["text"]]
@@ -206,9 +200,7 @@ class Ruleset:
             path = folder / "groups.yaml"
             if path.exists():
                 texts.update(canonical.read_yaml(path) or {})
-        env = jinja2.Environment(
-            undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
-        )
+        env = _sentence_environment()
         return {
             kind: (tuple(spec.get("same", ())), env.from_string(str(spec["text"]).strip()))
             for kind, spec in texts.items()
@@ -490,3 +482,12 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         )
     module = import_module(f"resolver.rulesets.{ruleset_id}")
     return module.RULESET
+
+
+def _sentence_environment() -> jinja2.Environment:
+    """The environment of the rulesets' sentence files (events, headlines, groups): strict, unescaped
+    (the pages escape what they show). Jinja2 is imported on first use: `campaign check` describes no
+    event and starts faster without it."""
+    import jinja2
+
+    return jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)

@@ -114,7 +114,7 @@ def roll_words(roll: Mapping[str, Any], *, verdict: bool = True) -> str:
         shown += f" = {roll['total']}"
     ledger = ledger_text(roll)  # what changed the roll, by source (issue 10's modifier ledger)
     if ledger:
-        shown += f" ({ledger})"
+        shown += f", with {ledger}"
     die = f"{found['count']}d{found['sides']}"
     if found["target"]:
         judged = (

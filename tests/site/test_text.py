@@ -108,7 +108,7 @@ def test_the_dice_fold_shows_each_rolls_modifier_ledger() -> None:
     """Issue 10 point 2: what changed a roll is listed with it in the chronicle's dice fold."""
     ledger = [{"source": "force", "value": 3}, {"source": "plan", "value": 0}, {"source": "stealth", "value": -3}]
     task = {"expr": "2d6", "dice": [4, 5], "total": 9, "decided": "l1: attack: success", "modifiers": ledger}
-    assert roll_lines({"rolls": [task]}) == ["2d6 → 4, 5 (force +3, stealth −3): l1: attack: success"]
+    assert roll_lines({"rolls": [task]}) == ["l1: attack: success (2d6: 4 + 5 = 9, with force +3, stealth −3)"]
 
 
 def test_a_factions_report_shows_each_rolls_modifier_ledger() -> None:

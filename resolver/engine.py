@@ -12,9 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import gm
 from .absence import AbsentPolicy, apply_policy, stand_in_orders
 from .bots import bot_order_file
-from .core import canonical, gm, relations, standing
+from .core import canonical, relations, standing
 from .core import factions as faction_records
 from .core.calendar import GameDate
 from .core.dice import Dice, Roll, RollLabel, TurnSeed, roll_label

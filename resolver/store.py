@@ -26,12 +26,12 @@ from . import __version__
 from .core import canonical
 from .core import factions as faction_records
 from .core.fields import ids_in
-from .core.gm import actions as gm_actions
 from .core.issues import CampaignError
 from .core.orders import OrderFile, order_file_schema
 from .core.phases import State
 from .core.world import World
 from .engine import TurnResult
+from .gm import actions as gm_actions
 from .ruleset import Game, get_ruleset, merge_rules
 from .validate import check_order_file, refuse_twin_files
 

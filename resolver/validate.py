@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import gm
 from .core import factions as faction_records
-from .core import gm
 from .core.fields import ids_in
 from .core.issues import Issue
 from .core.orders import GM, Expectation, OrderFile, parse_order_file

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .core import canonical, gm, relations, standing
+from . import gm
+from .core import canonical, relations, standing
+from .core.checks import ledger_text
 from .core.events import visible
 from .core.orders import GM
 from .core.phases import State
@@ -31,7 +33,10 @@ def roll_summary(event: dict[str, Any]) -> str:
     if not rolls:
         return ""
     return "; ".join(
-        f"{r['expr']} → {r['dice']}" + (f" = {r['total']}" if len(r["dice"]) > 1 else "") for r in rolls[:6]
+        f"{r['expr']} → {r['dice']}"
+        + (f" = {r['total']}" if len(r["dice"]) > 1 else "")
+        + (f" ({ledger_text(r)})" if ledger_text(r) else "")
+        for r in rolls[:6]
     ) + (" …" if len(rolls) > 6 else "")
 
 

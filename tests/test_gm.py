@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from resolver.core import gm
+from resolver import gm
 from resolver.store import Store
 
 GRANT = (

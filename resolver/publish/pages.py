@@ -24,10 +24,11 @@ from markupsafe import Markup
 from ..core import factions as faction_records
 from ..core import relations
 from ..core.fields import kind_words
-from ..core.gm import actions as gm_actions
 from ..core.issues import CampaignError
+from ..core.phases import by_season
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
 from ..engine import ENGINE_PHASES
+from ..gm import actions as gm_actions
 from ..store import ENGINE_TEMPLATES, Store
 from . import plots, text
 from .headlines import headlines
@@ -529,10 +530,19 @@ class SitePages:
             ENGINE_PHASES["after"],
         ]
         cal = self.game.calendar
+        seasons = by_season(self.game.phases, cal)
         self.render(
             "rules.md.j2",
             "rules/index.md",
             phases=phases,
+            seasons={
+                season: [
+                    ENGINE_PHASES["before"],
+                    *({"title": p.title} for p in steps),
+                    ENGINE_PHASES["after"],
+                ]
+                for season, steps in (seasons or {}).items()
+            },
             calendar=cal,
             time_notes=notes_for(RulesSection("Time", (), keys=("calendar",))),
             turn_notes=notes_for(RulesSection("The turn", (), keys=("turn_sequence", "gm"))),

@@ -214,3 +214,13 @@ def matches(actual: Any, expected: Any) -> bool:
             and all(matches(a, e) for a, e in zip(actual, expected, strict=True))
         )
     return actual == expected
+
+
+def resolve_accepted(path: Path, fixture: dict[str, Any]) -> TurnResult:
+    """Write a fixture made in a test to ``path``, check that every order file is accepted, resolve it."""
+    path.write_text(yaml.safe_dump(fixture, sort_keys=False), encoding="utf-8")
+    scenario = Scenario(path)
+    files = scenario.order_files()
+    rejected = {f: [i.message for i in of.errors] for f, of in files.items() if not of.ok}
+    assert not rejected, rejected
+    return scenario.resolve(files)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ...core.checks import Modifier
 from ...core.dice import roll_label
 from ...core.orders import Order
 from ...core.phases import State
@@ -187,7 +188,7 @@ def execute(ctx: TurnContext, state: State, plan: Plan, took_backup: bool = Fals
             sneak, sneak_band = roll_task(
                 ctx,
                 roll_label(label, "sneak"),
-                m.rating_of(plan.lieutenant, sneak_rating),
+                [Modifier("rating", m.rating_of(plan.lieutenant, sneak_rating))],
                 scope,
                 f"{plan.lieutenant['id']} sneaks",
             )
@@ -196,7 +197,8 @@ def execute(ctx: TurnContext, state: State, plan: Plan, took_backup: bool = Fals
             ex.data.update(sneak=sneak_band, hidden=ex.hidden)
             rolls.append(sneak)
         modifier, parts = _modifier(ctx, state, plan, ex.data)
-        roll, ex.band = roll_task(ctx, label, modifier, scope, f"{plan.lieutenant['id']}: {action.title}")
+        ledger = [Modifier(source, value) for source, value in parts.items()]
+        roll, ex.band = roll_task(ctx, label, ledger, scope, f"{plan.lieutenant['id']}: {action.title}")
         ex.data.update(band=ex.band, total=roll.total, modifier=modifier, parts=parts)
         rolls.append(roll)
     EFFECTS[action.id](ex)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...core.checks import Check
 from ...core.dice import RollLabel, roll_label
 from ...core.orders import Order
 from ...core.phases import State
@@ -508,24 +509,18 @@ def _work(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
 
 def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     army = _army(ctx, nation, o)
-    rules = ctx.rules["exploration"]
     where = army["location"]
     place = ctx.game.world[where].place
-    bonus = int(rules["place_bonus"]) if place else 0
+    check = Check.from_rules(ctx.rules, "exploration")
     label = roll_label("explore", where, _step(nation, o))
-    roll = ctx.roll(
-        label,
-        f"1d{rules['die']}{bonus:+d}" if bonus else f"1d{rules['die']}",
-        factions=[nation],
-    )
-    entry = next(
-        (e for e in rules["table"] if int(e["min"]) <= roll.total <= int(e["max"])), rules["table"][-1]
-    )
-    outcome, amount, rolls = entry["outcome"], 0, [roll]
+    bonus = [check.modifier("named_place")] if place else []
+    explored = check.roll(ctx, label, modifiers=bonus, factions=[nation])
+    roll, entry = explored.roll, explored.row
+    outcome, amount, rolls = entry.result, 0, [roll]
     stock = state["factions"][nation]["stock"]
     if outcome in ("resources", "population"):
         found = ctx.roll(
-            roll_label(label, "find"), entry["dice"], factions=[nation], decided=f"{outcome} found"
+            roll_label(label, "find"), str(entry.get("dice")), factions=[nation], decided=f"{outcome} found"
         )
         amount = found.total
         rolls.append(found)
@@ -539,7 +534,6 @@ def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
             name = "Volunteers" if cls == "troops" else f"Hero of {place or ctx.game.world[where].label}"
             army["units"].append(m.make_unit(state, nation, ctx.rules, cls, name, [], stats))
         amount = count
-    roll.decided = f"exploration: {outcome}"
     state["factions"][nation].setdefault("explored", []).append(where)
     state["factions"][nation]["explored"].sort()
     ctx.emit(

@@ -13,15 +13,15 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import factions as faction_records
-from . import relations
-from .fields import ActionSpec, Field, choice_hint
-from .orders import OrderFile
-from .phases import State
+from .core import factions as faction_records
+from .core import relations
+from .core.fields import ActionSpec, Field, choice_hint
+from .core.orders import OrderFile
+from .core.phases import State
 
 if TYPE_CHECKING:
-    from ..engine import TurnContext
-    from ..ruleset import Game
+    from .engine import TurnContext
+    from .ruleset import Game
 
 _FACTION = Field("faction", "text", "The faction concerned.", required=True)
 _VISIBILITY = Field("to", "list", "Factions who see it; leave out for a public event.")

@@ -29,7 +29,7 @@ from .core.standing import StandingSection
 from .core.words import amount, plural
 from .core.world import World
 
-RULESETS = ("nations", "factions")  # ids of the rulesets that ship with the engine
+RULESETS = ("nations", "factions", "seasons")  # ids of the rulesets that ship with the engine
 
 
 @dataclass(frozen=True)

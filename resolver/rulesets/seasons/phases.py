@@ -1,0 +1,901 @@
+"""One function per procedure of the seasons' phase table (rules.yaml ``turn_sequence``).
+
+Every test is a check of the rules data (``core.checks``): its dice, modifiers and table live there,
+the code only says which modifiers apply. What a season shares between its steps (the invasions
+declared, the battles fought) is kept in ``ctx.scratch``; what the next seasons need (battles won this
+year, morale shaken) is kept on the nation's record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from ...core.checks import Check, CheckResult, Modifier
+from ...core.dice import roll_label
+from ...core.orders import Order
+from ...core.phases import State
+from . import model as m
+from .battle import Side, fight
+from .setup import new_unit
+
+INVASIONS = "invasions"  # ctx.scratch: [{attacker, army, province}] of this season
+
+
+def _check(ctx: Any, check_id: str) -> Check:
+    return Check.from_rules(ctx.rules, check_id)
+
+
+def _orders(ctx: Any, nation: str, action: str) -> list[Order]:
+    of = ctx.orders.get(nation)
+    return [order for order in (of.orders if of else []) if order.action == action]
+
+
+# -- recruiting ----------------------------------------------------------------------------------------
+
+
+def recruiting_rolls(ctx: Any, state: State) -> State:
+    """Each spring: TECH + WAR RATING (the Marshal's) + PROVINCE (provinces held) + DEF."""
+    per_province = int(ctx.rules["recruiting"]["per_province"])
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        record["year"] = {}  # a new year: last year's battles are what diplomacy reads, kept apart
+        marshal = m.marshal_of(state, nation)
+        provinces = len(m.provinces_of(state, nation))
+        rolls = (
+            int(record["tech"]) + m.war_rating(marshal) + per_province * provinces + int(record["defence"])
+        )
+        free = int(record.pop("free_rolls", 0))
+        record["rolls"] = rolls + free
+        ctx.emit(
+            "recruiting_rolls",
+            actors=[nation],
+            visible_to=[nation],
+            rolls_total=rolls + free,
+            free=free,
+            tech=record["tech"],
+            war_rating=m.war_rating(marshal),
+            provinces=provinces,
+            defence=record["defence"],
+        )
+    return state
+
+
+def buy_rolls(ctx: Any, state: State) -> State:
+    price = int(ctx.rules["recruiting"]["resource_for_roll"])
+    for nation in m.nations(state):
+        for order in _orders(ctx, nation, "buy_rolls"):
+            stock = state["factions"][nation]["stock"]
+            bought = min(int(order["rolls"]), int(stock["resources"]) // price)
+            if bought < int(order["rolls"]):
+                ctx.order_failed(
+                    nation, order, f"only {stock['resources']} resources for {order['rolls']} rolls"
+                )
+            stock["resources"] -= bought * price
+            state["factions"][nation]["rolls"] += bought
+            if bought:
+                ctx.emit(
+                    "rolls_bought", actors=[nation], visible_to=[nation], bought=bought, cost=bought * price
+                )
+    return state
+
+
+def pay_tribute(ctx: Any, state: State) -> State:
+    """A nation in enforced peace pays one recruiting roll to the nation that won the war."""
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        winner = record.get("enforced_peace")
+        if winner and winner in state["factions"] and record["rolls"] > 0:
+            record["rolls"] -= 1
+            state["factions"][winner]["rolls"] = int(state["factions"][winner].get("rolls", 0)) + 1
+            ctx.emit("tribute_roll", actors=[nation, winner])
+    return state
+
+
+def hero_availability(ctx: Any, state: State) -> State:
+    check = _check(ctx, "hero_availability")
+    for nation in m.nations(state):
+        result = check.roll(ctx, roll_label("hero", nation), factions=[nation])
+        state["factions"][nation]["hero"] = result.result == "hero"
+        ctx.emit("hero", actors=[nation], rolls=[result.roll], found=result.result == "hero")
+    return state
+
+
+def recruit(ctx: Any, state: State) -> State:
+    """Each recruiting roll spent reads the army-type table on the nation's column; under shaken morale an
+    opposition die of 6 loses the recruit. New units wait in the capital (``organize`` places them)."""
+    army_type, fails_on = _check(ctx, "army_type"), int(ctx.rules["recruiting"]["opposition_fails_on"])
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        for order in _orders(ctx, nation, "recruit"):
+            wanted = min(int(order["rolls"]), int(record["rolls"]))
+            for number in range(1, wanted + 1):
+                record["rolls"] -= 1
+                label = roll_label("recruit", nation, f"o{order.number}", number)
+                row = army_type.roll(ctx, label, factions=[nation])
+                rolls = [row.roll]
+                code = str(row.row.get(record["column"]))
+                if int(record.get("opposition", 0)):
+                    opposition = ctx.roll(roll_label(label, "opposition"), "1d6", factions=[nation])
+                    rolls.append(opposition)
+                    if opposition.total >= fails_on:
+                        ctx.emit(
+                            "recruit_refused", actors=[nation], visible_to=[nation], rolls=rolls, code=code
+                        )
+                        continue
+                record["next_unit"] = int(record.get("next_unit", 0)) + 1
+                unit = new_unit(f"{nation}-n{record['next_unit']}", code, ctx.rules)
+                record.setdefault("recruits", []).append(unit)
+                record["season"]["recruited"] = int(record["season"].get("recruited", 0)) + 1
+                ctx.emit(
+                    "recruited",
+                    actors=[nation],
+                    visible_to=[nation],
+                    rolls=rolls,
+                    code=code,
+                    unit_name=ctx.rules["units"][code]["name"],
+                )
+    return state
+
+
+def organize(ctx: Any, state: State) -> State:
+    """New units join the nation's army in its capital (a new army under a Captain if none is there)."""
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        recruits = record.pop("recruits", [])
+        if not recruits:
+            continue
+        capital = record["capital"]
+        army = next((a for a in m.armies_of(state, nation) if a["location"] == capital), None)
+        if army is None:
+            army_id = f"{nation}-a{sum(1 for a in state['armies'] if a.startswith(nation + '-a')) + 1}"
+            while army_id in state["armies"]:
+                army_id += "x"
+            free = next(
+                (
+                    c["id"]
+                    for c in state["commanders"].values()
+                    if c["owner"] == nation
+                    and not any(a.get("commander") == c["id"] for a in state["armies"].values())
+                ),
+                None,
+            )
+            army = {"id": army_id, "owner": nation, "location": capital, "commander": free, "units": []}
+            state["armies"][army_id] = army
+        army["units"].extend(recruits)
+        ctx.emit("organized", actors=[nation], place=capital, units=len(recruits))
+    return state
+
+
+def upkeep(ctx: Any, state: State) -> State:
+    """This season's recruits cost their upkeep until next spring; spring pays for every unit. A
+    nation that cannot pay sees its newest units go home."""
+    for nation in m.nations(state):
+        _pay_upkeep(ctx, state, nation, only_new=ctx.date.season != "Spring")
+    return state
+
+
+def _pay_upkeep(ctx: Any, state: State, nation: str, *, only_new: bool) -> None:
+    record, per = state["factions"][nation], int(ctx.rules["maintenance"]["per"])
+    units = [u for a in m.armies_of(state, nation) for u in a["units"]] + list(record.get("recruits", []))
+    if only_new:
+        units = [u for u in units if not u.get("paid")]
+    halves = sum(m.upkeep_halves(ctx.rules, u) for u in units)
+    cost = -(-halves // per)
+    record["stock"]["resources"] = max(0, int(record["stock"]["resources"]) - cost)
+    for unit in units:
+        unit["paid"] = True
+    if cost:
+        ctx.emit("upkeep", actors=[nation], visible_to=[nation], cost=cost, units=len(units))
+
+
+# -- war -----------------------------------------------------------------------------------------------
+
+
+def _declare(state: State, nation: str, enemy: str) -> None:
+    for one, other in ((nation, enemy), (enemy, nation)):
+        wars = state["factions"][one]["wars"]
+        if other not in wars:
+            wars.append(other)
+            wars.sort()
+
+
+def _make_peace(state: State, nation: str, enemy: str) -> None:
+    for one, other in ((nation, enemy), (enemy, nation)):
+        if other in state["factions"][one]["wars"]:
+            state["factions"][one]["wars"].remove(other)
+
+
+def going_to_war(ctx: Any, state: State) -> State:
+    """A nation that orders war on a neighbour tests whether its people follow (house rule)."""
+    check = _check(ctx, "going_to_war")
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        if record.get("enforced_peace"):
+            continue
+        for order in _orders(ctx, nation, "declare_war"):
+            enemy = str(order["nation"])
+            if m.at_war(state, nation, enemy) or enemy not in state["factions"]:
+                continue
+            _war_test(ctx, state, check, nation, enemy, roll_label("war", nation, enemy))
+    return state
+
+
+def _war_test(ctx: Any, state: State, check: Check, nation: str, enemy: str, label: Any) -> CheckResult:
+    record = state["factions"][nation]
+    mods = []
+    if record["diplomacy"].get("war_success"):
+        mods.append(check.modifier("deceived"))
+    if record["interest"] in ("loot", "conquest"):
+        mods.append(check.modifier(f"{record['interest']}_interest"))
+    if int(record.get("shaken", 0)):
+        mods.append(check.modifier("shaken"))
+    if record["diplomacy"].get("tribute_to"):
+        mods.append(check.modifier("tribute"))
+    result = check.roll(ctx, label, modifiers=mods, factions=[nation])
+    if result.result == "goes_to_war":
+        _declare(state, nation, enemy)
+    ctx.emit("war_test", actors=[nation, enemy], rolls=[result.roll], war=result.result == "goes_to_war")
+    return result
+
+
+def _targets(ctx: Any, state: State, nation: str, enemy: str) -> list[str]:
+    """Enemy provinces next to the nation's own, the fewest defending units first (house rule)."""
+    world = ctx.game.world
+    own = set(m.provinces_of(state, nation))
+    near = sorted({p for p in m.provinces_of(state, enemy) if own & set(world.neighbours(p))})
+    if not near:  # no common border: a raid reaches the enemy's nearest province (the Piorad sail)
+        near = sorted(m.provinces_of(state, enemy))
+    return sorted(near, key=lambda p: (sum(len(a["units"]) for a in m.armies_at(state, p)), p))
+
+
+def choose_province(ctx: Any, state: State) -> State:
+    invasions = ctx.scratch.setdefault(INVASIONS, [])
+    for nation in m.nations(state):
+        armies = [a for a in m.armies_of(state, nation) if a["units"] and not a.get("besieging")]
+        if not state["factions"][nation]["wars"] or not armies:
+            continue
+        ordered = _orders(ctx, nation, "invade")
+        if ordered:
+            province = str(ordered[0]["province"])
+            enemy = state["provinces"][province]["owner"]
+            if enemy not in state["factions"][nation]["wars"]:
+                ctx.order_failed(nation, ordered[0], "that province's owner is not at war with you")
+                continue
+        else:  # the default when the order file is silent: the weakest border province of the first enemy
+            enemy = state["factions"][nation]["wars"][0]
+            choices = _targets(ctx, state, nation, enemy)
+            if not choices:
+                continue
+            province = choices[0]
+        army = max(armies, key=lambda a: (len(a["units"]), a["id"]))
+        invasions.append(
+            {"attacker": nation, "army": army["id"], "province": province, "from": army["location"]}
+        )
+        ctx.emit("invasion_planned", actors=[nation], visible_to=[nation], place=province)
+    return state
+
+
+def invade(ctx: Any, state: State) -> State:
+    """Aggressors march on their target; an undefended province raises a local lord's army."""
+    for invasion in ctx.scratch.get(INVASIONS, []):
+        army, province = state["armies"][invasion["army"]], invasion["province"]
+        owner = state["provinces"][province]["owner"]
+        army["location"] = province
+        ctx.emit("invaded", actors=[invasion["attacker"], owner], place=province)
+        if not [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]:
+            _local_army(ctx, state, province, owner)
+    return state
+
+
+def _local_army(ctx: Any, state: State, province: str, owner: str) -> None:
+    spec = ctx.rules["defensive_army"]
+    rolls = int(spec["rolls"]) + int(spec["season"][ctx.date.season])
+    column = _check(ctx, "army_column").roll(ctx, roll_label("levy", province, "column"), factions=[owner])
+    army_type = _check(ctx, "army_type")
+    units, all_rolls = [], [column.roll]
+    for number in range(1, int(rolls * float(spec["units_per_roll"])) + 1):
+        row = army_type.roll(ctx, roll_label("levy", province, number), factions=[owner])
+        all_rolls.append(row.roll)
+        units.append(
+            new_unit(f"levy-{province}-t{ctx.turn}-u{number}", str(row.row.get(column.result)), ctx.rules)
+        )
+    captain = f"levy-{province}-t{ctx.turn}"
+    base = int(ctx.rules["start"]["captain_reputation"])
+    state["commanders"][captain] = {
+        "id": captain,
+        "owner": owner,
+        "rank": "captain",
+        "reputation": base,
+        "wr_penalty": int(spec["captain_wr_penalty"]),
+        "attributes": [],
+        "weapon": None,
+        "wounded": 0,
+        "levy": True,
+    }
+    state["armies"][captain] = {
+        "id": captain,
+        "owner": owner,
+        "location": province,
+        "commander": captain,
+        "units": units,
+        "levy": True,
+    }
+    ctx.emit(
+        "levy_raised",
+        actors=[owner],
+        place=province,
+        rolls=all_rolls,
+        units=len(units),
+        army_type=column.result,
+    )
+
+
+def battle(ctx: Any, state: State) -> State:
+    """Each invasion is fought; the winner loots; a winning local levy rolls for staying at war."""
+    for invasion in ctx.scratch.get(INVASIONS, []):
+        _fight_invasion(ctx, state, invasion)
+    for army_id in sorted(state["armies"]):
+        army = state["armies"][army_id]
+        army["units"] = [u for u in army["units"] if not u.pop("routed", False)]
+        if not army["units"]:
+            del state["armies"][army_id]
+    return state
+
+
+def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None:
+    province, attacker = invasion["province"], invasion["attacker"]
+    army = state["armies"].get(invasion["army"])
+    owner = state["provinces"][province]["owner"]
+    defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
+    if army is None or not defenders:
+        return
+    defending = defenders[0]
+    first = Side(attacker, army["units"], attacking=True, cinc=army.get("commander"))
+    second = Side(owner, defending["units"], attacking=False, cinc=defending.get("commander"))
+    outcome = fight(ctx, province, ctx.game.world[province].terrain, first, second)
+    loser = None if outcome.winner is None else (owner if outcome.winner == attacker else attacker)
+    for nation, result in (
+        (attacker, _result(outcome.winner, attacker)),
+        (owner, _result(outcome.winner, owner)),
+    ):
+        if nation in state["factions"] and result != "draw":
+            m.tally(state, nation, result)
+            year = state["factions"][nation]["year"]
+            enemy = owner if nation == attacker else attacker
+            key = f"{result}:{enemy}"
+            year[key] = int(year.get(key, 0)) + 1
+        for unit in (army if nation == attacker else defending)["units"]:
+            if not unit.get("routed"):
+                unit.setdefault("results", []).append(result)
+    ctx.emit(
+        "battle",
+        actors=[attacker, owner],
+        place=province,
+        rolls=outcome.rolls,
+        winner=outcome.winner,
+        loser=loser,
+        rounds=outcome.rounds,
+        routed=sorted(u["id"] for u in first.units + second.units if u.get("routed")),
+    )
+    if outcome.winner == attacker:
+        _conquer(ctx, state, province, attacker, owner, defending)
+    else:
+        army["location"] = invasion["from"]
+        if outcome.winner == owner and defending.get("levy"):
+            _staying_at_war(ctx, state, defending)
+    if outcome.winner is not None:
+        _loot(ctx, state, outcome.winner, army if outcome.winner == attacker else defending, province, loser)
+
+
+def _result(winner: str | None, nation: str) -> str:
+    return "draw" if winner is None else "won" if winner == nation else "lost"
+
+
+def _conquer(ctx: Any, state: State, province: str, attacker: str, owner: str, defending: dict) -> None:
+    if m.is_piorad(ctx.rules, attacker):
+        return  # the Piorad loot and go home; they never hold land
+    state["provinces"][province].update(owner=attacker, conquered=True)
+    if owner in state["factions"]:
+        m.tally(state, owner, "provinces_lost")
+        capital = state["factions"][owner]["capital"]
+        if state["provinces"].get(capital, {}).get("owner") == owner:
+            defending["location"] = capital
+    ctx.emit("province_taken", actors=[attacker, owner], place=province)
+
+
+def _staying_at_war(ctx: Any, state: State, levy: dict) -> None:
+    """A local lord's winning army: most go home; veterans may stay in the nation's service."""
+    result = _check(ctx, "staying_at_war").roll(ctx, roll_label("stay", levy["id"]), factions=[levy["owner"]])
+    veteran = m.morale_rank(ctx.rules, "Veteran")
+    kept = (
+        []
+        if result.result == "disband"
+        else [
+            u
+            for u in levy["units"]
+            if not u.get("routed") and m.morale_rank(ctx.rules, u["morale"]) >= veteran
+        ]
+    )
+    owner = levy["owner"]
+    if kept and owner in state["factions"]:
+        state["factions"][owner].setdefault("recruits", []).extend(kept)
+    levy["units"] = []
+    ctx.emit("staying_at_war", actors=[owner], rolls=[result.roll], result=result.result, kept=len(kept))
+
+
+def _loot(ctx: Any, state: State, winner: str, army: dict, province: str, loser: str | None) -> None:
+    check = _check(ctx, "loot")
+    commander = m.commander(state, army)
+    mods = []
+    if m.is_piorad(ctx.rules, winner):
+        mods.append(check.modifier("piorad"))
+    if commander and "treasure_hunter" in commander.get("attributes", []):
+        mods.append(check.modifier("treasure_hunter"))
+    result = check.roll(
+        ctx,
+        roll_label("loot", province, winner),
+        count=m.war_rating(commander),
+        modifiers=mods,
+        factions=[winner],
+    )
+    gained = max(0, result.total) * int(result.row.get("resources_per_success", 1))
+    if winner in state["factions"]:
+        state["factions"][winner]["stock"]["resources"] += gained
+    if m.is_piorad(ctx.rules, winner):
+        state["provinces"][province]["looted"] = True
+    ctx.emit("loot", actors=[winner], place=province, rolls=[result.roll], resources=gained)
+
+
+# -- experience and national morale ----------------------------------------------------------------------
+
+
+def experience(ctx: Any, state: State) -> State:
+    """Successful battles raise a unit's morale (2 / 3 / 4 from Poor / Normal / Veteran); a lost battle
+    resets its count, a draw does not count."""
+    needed = ctx.rules["morale_gain"]
+    for army in sorted(state["armies"].values(), key=lambda a: a["id"]):
+        for unit in army["units"]:
+            for result in unit.pop("results", []):
+                if result == "lost":
+                    unit["wins"] = 0
+                elif result == "won":
+                    unit["wins"] = int(unit.get("wins", 0)) + 1
+                    if unit["morale"] in needed and unit["wins"] >= int(needed[unit["morale"]]):
+                        unit["morale"], unit["wins"] = m.morale_step(ctx.rules, unit["morale"], 1), 0
+                        ctx.emit(
+                            "unit_veteran", actors=[army["owner"]], unit=unit["id"], morale=unit["morale"]
+                        )
+    return state
+
+
+def morale_adjustment(ctx: Any, state: State) -> State:
+    """National morale moves one level: up for a season of victories without defeat, down for defeats
+    without victory or a province lost (house rule)."""
+    low, high = int(ctx.rules["national_morale"]["min"]), int(ctx.rules["national_morale"]["max"])
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        won, lost = m.count(state, nation, "won"), m.count(state, nation, "lost")
+        step = (
+            1
+            if won and not lost
+            else -1
+            if (lost and not won) or m.count(state, nation, "provinces_lost")
+            else 0
+        )
+        new = max(low, min(high, int(record["morale"]) + step))
+        if new != record["morale"]:
+            ctx.emit("national_morale", actors=[nation], before=record["morale"], after=new)
+            record["morale"] = new
+    return state
+
+
+def morale_check(ctx: Any, state: State) -> State:
+    """Will to fight: 2 dice against the national morale (a die at or under it succeeds), so a 6 always
+    fails and a 1 always succeeds."""
+    base = _check(ctx, "will_to_fight")
+    bounds = ctx.rules["national_morale"]
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        if (
+            not record["wars"]
+            and not m.count(state, nation, "lost")
+            and not m.count(state, nation, "provinces_lost")
+        ):
+            continue  # a nation at peace and unharmed has nothing to test
+        level = max(int(bounds["min"]), min(int(bounds["max"]), int(record["morale"])))
+        check = replace(base, success=f"<={level}")
+        mods = []
+        if m.count(state, nation, "won"):
+            mods.append(check.modifier("won_battle"))
+        if m.count(state, nation, "lost"):
+            mods.append(check.modifier("lost_battle"))
+        if m.count(state, nation, "refused") >= 3:
+            mods.append(check.modifier("refused_battle"))
+        mods += [check.modifier("lost_province")] * m.count(state, nation, "provinces_lost")
+        mods += [check.modifier("shaken")] * int(record.get("shaken", 0))
+        result = check.roll(ctx, roll_label("will", nation, ctx.phase), modifiers=mods, factions=[nation])
+        if result.result == "carry_on":
+            record["shaken"], record["opposition"] = 0, 0
+        elif result.result == "shaken":
+            record["shaken"], record["opposition"] = int(record.get("shaken", 0)) + 1, 1
+        else:
+            _disaster(ctx, state, nation)
+        ctx.emit("will_to_fight", actors=[nation], rolls=[result.roll], result=result.result, morale=level)
+    return state
+
+
+def _disaster(ctx: Any, state: State, nation: str) -> None:
+    record, bounds = state["factions"][nation], ctx.rules["national_morale"]
+    record["morale"] = max(int(bounds["min"]), int(record["morale"]) - int(bounds["disaster_drop"]))
+    record["unrest"] = int(bounds["unrest_seasons"])
+    winner = record["wars"][0] if record["wars"] else None
+    record["enforced_peace"] = winner
+    record["peace_seasons"] = int(bounds["enforced_peace_seasons"])
+    for enemy in list(record["wars"]):
+        _make_peace(state, nation, enemy)
+    record["shaken"] = 0
+
+
+# -- trade and the season's end ------------------------------------------------------------------------
+
+
+def trade(ctx: Any, state: State, season_successes: int = 0) -> State:
+    """Each province rolls for trade; the season adds or takes successes. This is each season's closing
+    roll, so the season's tallies are folded into the year here."""
+    check = _check(ctx, "trade")
+    world = ctx.game.world
+    for nation in m.nations(state):
+        record, total, rolls = state["factions"][nation], 0, []
+        for pid in m.provinces_of(state, nation):
+            province = state["provinces"][pid]
+            if province["conquered"] or pid in state["sieges"] or province["looted"]:
+                continue
+            mods = [Modifier("season", season_successes)] if season_successes else []
+            owners_near = {state["provinces"][n]["owner"] for n in world.neighbours(pid)}
+            if owners_near & set(record["wars"]):
+                mods.append(check.modifier("adjacent_enemy"))
+            if not record["wars"]:
+                mods.append(check.modifier("at_peace"))
+            if province["pole"]:
+                mods.append(check.modifier("pole"))
+            elif province["capital"]:
+                mods.append(check.modifier("capital"))
+            if int(record.get("unrest", 0)):
+                mods.append(check.modifier("unrest"))
+            if owners_near & set(record["diplomacy"].get("offended", [])):
+                mods.append(check.modifier("offended_neighbour"))
+            result = check.roll(ctx, roll_label("trade", pid), modifiers=mods, factions=[nation])
+            total += int(result.row.get("resources", 0))
+            rolls.append(result.roll)
+        record["stock"]["resources"] += total
+        ctx.emit("trade", actors=[nation], visible_to=[nation], rolls=rolls, resources=total)
+    _end_season(state)
+    return state
+
+
+def _end_season(state: State) -> None:
+    for province in state["provinces"].values():
+        province["conquered"] = province["looted"] = False
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        record["season"] = {}
+        record["unrest"] = max(0, int(record.get("unrest", 0)) - 1)
+        if record.get("enforced_peace"):
+            record["peace_seasons"] = int(record.get("peace_seasons", 1)) - 1
+            if record["peace_seasons"] <= 0:
+                record["enforced_peace"] = None
+
+
+# -- winter: the Piorad, disbanding, leaders, weapons, diplomacy ---------------------------------------------
+
+
+def piorad_war(ctx: Any, state: State) -> State:
+    """The Piorad test for war against the nation holding the most land (the richest prey)."""
+    check = _check(ctx, "going_to_war")
+    for people in m.npcs(state):
+        victims = sorted(m.nations(state), key=lambda n: (-len(m.provinces_of(state, n)), n))
+        if victims and m.armies_of(state, people):
+            _war_test(ctx, state, check, people, victims[0], roll_label("war", people))
+    return state
+
+
+def piorad_target(ctx: Any, state: State) -> State:
+    invasions = ctx.scratch.setdefault(INVASIONS, [])
+    for people in m.npcs(state):
+        armies = [a for a in m.armies_of(state, people) if a["units"]]
+        for enemy in state["factions"][people]["wars"]:
+            choices = _targets(ctx, state, people, enemy)
+            if choices and armies:
+                invasions.append(
+                    {
+                        "attacker": people,
+                        "army": armies[0]["id"],
+                        "province": choices[0],
+                        "from": armies[0]["location"],
+                    }
+                )
+                ctx.emit("invasion_planned", actors=[people], place=choices[0])
+                break
+    return state
+
+
+def piorad_invade(ctx: Any, state: State) -> State:
+    return invade(ctx, state)
+
+
+def piorad_loot(ctx: Any, state: State) -> State:
+    """The Piorad withdraw home after the battle, at peace again until next winter; if the defender kept
+    to its fort they loot anyway (the battle step loots after a victory)."""
+    for invasion in ctx.scratch.get(INVASIONS, []):
+        people = invasion["attacker"]
+        if not m.is_piorad(ctx.rules, people):
+            continue
+        army = state["armies"].get(invasion["army"])
+        province = invasion["province"]
+        if army is not None and army["location"] == province and not state["provinces"][province]["looted"]:
+            _loot(ctx, state, people, army, province, state["provinces"][province]["owner"])
+        if army is not None:
+            army["location"] = state["factions"][people]["capital"]
+        for enemy in list(state["factions"][people]["wars"]):
+            _make_peace(state, people, enemy)
+        ctx.emit("piorad_withdraw", actors=[people], place=state["factions"][people]["capital"])
+    return state
+
+
+def disband_or_not(ctx: Any, state: State) -> State:
+    """Every unit not besieging tests; the CinC's reputation adds or takes a success."""
+    check = _check(ctx, "disband")
+    for army_id in sorted(state["armies"]):
+        army = state["armies"][army_id]
+        if army.get("besieging") or army["owner"] not in m.nations(state):
+            continue
+        commander = m.commander(state, army)
+        reputation = int(commander["reputation"]) if commander else 0
+        mods = [check.modifier("famous_cinc")] if reputation > 6 else []
+        mods += [check.modifier("obscure_cinc")] if reputation < 2 else []
+        kept = []
+        for unit in army["units"]:
+            result = check.roll(
+                ctx, roll_label("disband", unit["id"]), modifiers=mods, factions=[army["owner"]]
+            )
+            goes = _disbands(ctx, state, army["owner"], unit, result)
+            if not goes:
+                kept.append(unit)
+            ctx.emit(
+                "disband_test",
+                actors=[army["owner"]],
+                rolls=[result.roll],
+                unit=unit["id"],
+                code=unit["code"],
+                result=result.result,
+                disbanded=goes,
+            )
+        army["units"] = kept
+        if not kept:
+            del state["armies"][army_id]
+    return state
+
+
+def _disbands(ctx: Any, state: State, nation: str, unit: Mapping[str, Any], result: CheckResult) -> bool:
+    """Whether the unit goes home: by the row, then for want of the resource that keeps it."""
+    if result.result == "disband":
+        return True
+    floor = "Veteran" if result.result == "below_veteran_disband" else "Normal"
+    if m.morale_rank(ctx.rules, unit["morale"]) < m.morale_rank(ctx.rules, floor):
+        return True
+    stock = state["factions"][nation]["stock"]
+    cost = int(result.row.get("upkeep", 0))
+    if stock["resources"] < cost:
+        return True
+    stock["resources"] -= cost
+    return False
+
+
+def leader_death(ctx: Any, state: State) -> State:
+    """Every commander of a nation tests (house rule); a dead Marshal's best Captain takes his place."""
+    check = _check(ctx, "leader_death")
+    for cid in sorted(state["commanders"]):
+        commander = state["commanders"][cid]
+        if commander.get("levy") or commander["owner"] not in m.nations(state):
+            continue
+        mods = [check.modifier("wounded")] if int(commander.get("wounded", 0)) else []
+        result = check.roll(ctx, roll_label("death", cid), modifiers=mods, factions=[commander["owner"]])
+        if result.result == "dies":
+            _bury(ctx, state, commander)
+        ctx.emit(
+            "leader_check",
+            actors=[commander["owner"]],
+            rolls=[result.roll],
+            commander=cid,
+            rank=commander["rank"],
+            died=result.result == "dies",
+        )
+    return state
+
+
+def _bury(ctx: Any, state: State, commander: Mapping[str, Any]) -> None:
+    nation = commander["owner"]
+    del state["commanders"][commander["id"]]
+    state["factions"][nation]["year"]["leader_lost"] = 1
+    for army in state["armies"].values():
+        if army.get("commander") == commander["id"]:
+            army["commander"] = None
+    if commander["rank"] == "marshal":
+        captains = sorted(
+            (c for c in state["commanders"].values() if c["owner"] == nation and not c.get("levy")),
+            key=lambda c: (-int(c["reputation"]), c["id"]),
+        )
+        if captains:
+            captains[0]["rank"] = "marshal"
+            ctx.emit("promoted", actors=[nation], commander=captains[0]["id"])
+
+
+def weapons(ctx: Any, state: State) -> State:
+    """A weapon may surface in each nation; its Marshal (or best Captain) bears it if he bears none."""
+    check = _check(ctx, "weapon_found")
+    for nation in m.nations(state):
+        result = check.roll(ctx, roll_label("weapon", nation), factions=[nation])
+        if result.result != "weapon":
+            continue
+        bearers = sorted(
+            (
+                c
+                for c in state["commanders"].values()
+                if c["owner"] == nation and not c.get("weapon") and not c.get("levy")
+            ),
+            key=lambda c: (c["rank"] != "marshal", -int(c["reputation"]), c["id"]),
+        )
+        if bearers:
+            bearers[0]["weapon"] = f"weapon-{nation}-t{ctx.turn}"
+        ctx.emit("weapon", actors=[nation], rolls=[result.roll], bearer=bearers[0]["id"] if bearers else None)
+    return state
+
+
+STANCES = ("friendly", "deceiving", "intimidating", "dominating")
+
+
+def diplomacy(ctx: Any, state: State) -> State:
+    """Each nation's diplomat: the stance die, then the stance's success count and its table."""
+    stance_check = _check(ctx, "stance")
+    for nation in m.nations(state):
+        for order in _orders(ctx, nation, "diplomat")[:1]:
+            target = str(order["nation"])
+            if target not in m.nations(state):
+                ctx.order_failed(nation, order, "the diplomat's target is not a nation")
+                continue
+            stance = stance_check.roll(
+                ctx,
+                roll_label("stance", nation, target),
+                modifiers=_stance_modifiers(stance_check, state, nation, target),
+                factions=[nation, target],
+            )
+            check = _check(ctx, f"diplomacy_{stance.result}")
+            column = STANCES.index(stance.result)
+            mods = [
+                Modifier(name, int(values[column]))
+                for name, values in ctx.rules["diplomacy_interest"].items()
+                if _interest_applies(state, name, nation, target) and int(values[column])
+            ]
+            result = check.roll(
+                ctx, roll_label("diplomacy", nation, target), modifiers=mods, factions=[nation, target]
+            )
+            _diplomatic_result(ctx, state, nation, target, stance.result, result)
+            ctx.emit(
+                "diplomacy",
+                actors=[nation, target],
+                rolls=[stance.roll, result.roll],
+                stance=stance.result,
+                result=result.result,
+            )
+    return state
+
+
+def _stance_modifiers(check: Check, state: State, nation: str, target: str) -> list[Modifier]:
+    year, theirs = state["factions"][nation]["year"], state["factions"][target]
+    won, lost = int(year.get(f"won:{target}", 0)), int(year.get(f"lost:{target}", 0))
+    mods = []
+    if won > lost:
+        mods.append(check.modifier("won_more"))
+    if lost > won:
+        mods.append(check.modifier("lost_more"))
+    if theirs["year"].get("leader_lost"):
+        mods.append(check.modifier("leader_lost"))
+    if theirs.get("hero"):
+        mods.append(check.modifier("hero_employed"))
+    return mods
+
+
+def _interest_applies(state: State, name: str, nation: str, target: str) -> bool:
+    ours, theirs = state["factions"][nation], state["factions"][target]
+    land_ours, land_theirs = len(m.provinces_of(state, nation)), len(m.provinces_of(state, target))
+    tests = {
+        "target_conquest": theirs["interest"] == "conquest",
+        "own_conquest": ours["interest"] == "conquest",
+        "target_colonizing": theirs["interest"] == "colonizing",
+        "own_colonizing": ours["interest"] == "colonizing",
+        "target_loot": theirs["interest"] == "loot",
+        "own_loot": ours["interest"] == "loot",
+        "target_at_war": bool(theirs["wars"]),
+        "own_at_war": bool(ours["wars"]),
+        "target_at_peace": not theirs["wars"],
+        "own_at_peace": not ours["wars"],
+        "target_richer": theirs["stock"]["resources"] > ours["stock"]["resources"],
+        "own_richer": ours["stock"]["resources"] > theirs["stock"]["resources"],
+        "target_more_land": land_theirs > land_ours,
+        "target_less_land": land_theirs < land_ours,
+    }
+    return tests[name]
+
+
+def _diplomatic_result(
+    ctx: Any, state: State, nation: str, target: str, stance: str, result: CheckResult
+) -> None:
+    ours, theirs = state["factions"][nation]["diplomacy"], state["factions"][target]["diplomacy"]
+    outcome = result.result
+    if outcome == "considers_alliance" or (outcome == "good_progress" and ours.get(f"progress:{target}")):
+        ours[f"progress:{target}"] = 1
+        if outcome == "good_progress" or ours.get(f"considered:{target}"):
+            ours.setdefault("allies", []).append(target)
+        ours[f"considered:{target}"] = 1
+    elif outcome == "good_progress":
+        ours[f"progress:{target}"] = 1
+    elif outcome == "diplomatic_blow":
+        for key in (f"progress:{target}", f"considered:{target}"):
+            ours.pop(key, None)
+    elif outcome.startswith("war_success"):
+        theirs["war_success"] = 1
+        theirs["choice"] = {"war_success_choice_plus": 1, "war_success_choice_minus": -1}.get(outcome, 0)
+        if outcome == "war_success_no_attack":
+            theirs["no_attack"] = nation
+    elif outcome == "choice_minus":
+        theirs["choice"] = -1
+    elif outcome == "threat_resented":
+        offended = ours.setdefault("offended", [])
+        if target not in offended:
+            offended.append(target)
+    elif outcome == "tribute":
+        if m.at_war(state, nation, target):
+            _make_peace(state, nation, target)
+            state["factions"][target]["enforced_peace"] = nation
+            state["factions"][target]["peace_seasons"] = int(
+                ctx.rules["national_morale"]["enforced_peace_seasons"]
+            )
+        else:
+            theirs["tribute_to"] = nation
+    elif outcome == "war_declared":
+        free = ctx.roll(
+            roll_label("insult", target, nation), str(result.row.get("free_rolls")), factions=[target]
+        )
+        state["factions"][target]["free_rolls"] = (
+            int(state["factions"][target].get("free_rolls", 0)) + free.total
+        )
+        _declare(state, target, nation)
+
+
+PHASES = {
+    "recruiting_rolls": recruiting_rolls,
+    "buy_rolls": buy_rolls,
+    "pay_tribute": pay_tribute,
+    "hero_availability": hero_availability,
+    "recruit": recruit,
+    "organize": organize,
+    "upkeep": upkeep,
+    "going_to_war": going_to_war,
+    "choose_province": choose_province,
+    "invade": invade,
+    "battle": battle,
+    "experience": experience,
+    "morale_adjustment": morale_adjustment,
+    "morale_check": morale_check,
+    "trade": trade,
+    "piorad_war": piorad_war,
+    "piorad_target": piorad_target,
+    "piorad_invade": piorad_invade,
+    "piorad_loot": piorad_loot,
+    "disband_or_not": disband_or_not,
+    "leader_death": leader_death,
+    "weapons": weapons,
+    "diplomacy": diplomacy,
+}

@@ -88,6 +88,8 @@ def build_province_world(locales: dict[str, list[str] | None]) -> World:
 def build_state(ruleset_id: str, rules: dict[str, Any], spec: dict[str, Any], factions: list[str]) -> dict:
     if ruleset_id == "factions":
         return build_factions_state(rules, spec, factions)
+    if ruleset_id == "seasons":
+        return build_seasons_state(rules, spec, factions)
     state = copy.deepcopy(spec)
     state.setdefault("turn", 1)
     for key in ("armies", "settlements", "projects", "roads", "ruins"):
@@ -147,6 +149,62 @@ def build_factions_state(rules: dict[str, Any], spec: dict[str, Any], factions: 
             asset.setdefault("level", rules["asset_types"][asset["type"]].get("level", 1))
     for pid, project in state["projects"].items():
         project.setdefault("id", pid)
+    return state
+
+
+SEASONS_BLANK = {
+    "status": "active",
+    "missed_turns": 0,
+    "stock": {"resources": 0},
+    "tech": 1,
+    "defence": 1,
+    "morale": 4,
+    "shaken": 0,
+    "unrest": 0,
+    "enforced_peace": None,
+    "interest": "colonizing",
+    "wars": [],
+    "rolls": 0,
+    "season": {},
+    "year": {},
+    "diplomacy": {},
+    "hero": False,
+    "column": "A",
+}
+
+
+def build_seasons_state(rules: dict[str, Any], spec: dict[str, Any], factions: list[str]) -> dict:
+    """Fill a hand-written seasons state: provinces default to plain land, units to their code's morale,
+    commanders to captains of reputation 3; the capital is the province marked ``capital``."""
+    state = copy.deepcopy(spec)
+    state.setdefault("turn", 1)
+    for key in ("provinces", "armies", "commanders", "sieges"):
+        state.setdefault(key, {})
+    for province in state["provinces"].values():
+        for flag in ("capital", "pole", "fort", "looted", "conquered"):
+            province.setdefault(flag, False)
+        province.setdefault("owner", None)
+    fill_factions(state, factions, SEASONS_BLANK, {})
+    for faction, record in state["factions"].items():
+        capital = next(
+            (p for p, v in sorted(state["provinces"].items()) if v["capital"] and v["owner"] == faction), None
+        )
+        record.setdefault("capital", capital)
+    for aid, army in state["armies"].items():
+        army.setdefault("id", aid)
+        army.setdefault("commander", None)
+        for number, unit in enumerate(army.get("units", []), 1):
+            unit.setdefault("id", f"{aid}-u{number}")
+            unit.setdefault("morale", rules["units"][unit["code"]]["morale"])
+            unit.setdefault("wins", 0)
+            unit.setdefault("hits", 0)
+    for cid, commander in state["commanders"].items():
+        commander.setdefault("id", cid)
+        commander.setdefault("rank", "captain")
+        commander.setdefault("reputation", 3)
+        commander.setdefault("attributes", [])
+        commander.setdefault("weapon", None)
+        commander.setdefault("wounded", 0)
     return state
 
 

@@ -194,6 +194,10 @@ def _pay_upkeep(ctx: Any, state: State, nation: str, *, only_new: bool) -> None:
 
 
 def _declare(state: State, nation: str, enemy: str) -> None:
+    """War both ways; ``nation`` is the aggressor, the one that invades when its orders are silent."""
+    attacking = state["factions"][nation].setdefault("attacking", [])
+    if enemy not in attacking:
+        attacking.append(enemy)
     for one, other in ((nation, enemy), (enemy, nation)):
         wars = state["factions"][one]["wars"]
         if other not in wars:
@@ -205,6 +209,8 @@ def _make_peace(state: State, nation: str, enemy: str) -> None:
     for one, other in ((nation, enemy), (enemy, nation)):
         if other in state["factions"][one]["wars"]:
             state["factions"][one]["wars"].remove(other)
+        if other in state["factions"][one].get("attacking", []):
+            state["factions"][one]["attacking"].remove(other)
 
 
 def going_to_war(ctx: Any, state: State) -> State:
@@ -263,9 +269,13 @@ def choose_province(ctx: Any, state: State) -> State:
             if enemy not in state["factions"][nation]["wars"]:
                 ctx.order_failed(nation, ordered[0], "that province's owner is not at war with you")
                 continue
-        else:  # the default when the order file is silent: the weakest border province of the first enemy
-            enemy = state["factions"][nation]["wars"][0]
-            choices = _targets(ctx, state, nation, enemy)
+        else:  # silent orders: the aggressor invades the weakest border province of its first war
+            wars = [
+                e
+                for e in state["factions"][nation].get("attacking", [])
+                if e in state["factions"][nation]["wars"]
+            ]
+            choices = _targets(ctx, state, nation, wars[0]) if wars else []
             if not choices:
                 continue
             province = choices[0]
@@ -496,14 +506,14 @@ def morale_check(ctx: Any, state: State) -> State:
     fails and a 1 always succeeds."""
     base = _check(ctx, "will_to_fight")
     bounds = ctx.rules["national_morale"]
-    for nation in m.nations(state):
+    # Who tests is settled before any die: one nation's disaster ends its enemies' wars too.
+    testing = [
+        n
+        for n in m.nations(state)
+        if state["factions"][n]["wars"] or m.count(state, n, "lost") or m.count(state, n, "provinces_lost")
+    ]
+    for nation in testing:
         record = state["factions"][nation]
-        if (
-            not record["wars"]
-            and not m.count(state, nation, "lost")
-            and not m.count(state, nation, "provinces_lost")
-        ):
-            continue  # a nation at peace and unharmed has nothing to test
         level = max(int(bounds["min"]), min(int(bounds["max"]), int(record["morale"])))
         check = replace(base, success=f"<={level}")
         mods = []

@@ -287,6 +287,10 @@ class Ruleset:
         """Problems with the mechanical effect of a GM ruling; an empty list means it can be applied."""
         return []
 
+    def orderable(self, game: Game, state: State, faction: str) -> list[str]:
+        """The actions the faction may give this turn, for its template; by default every one."""
+        return list(game.actions)
+
     def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
         """Example orders for the faction's template; by default the order models' own examples."""
         return [dict(spec.example) for spec in game.actions.values() if spec.example]

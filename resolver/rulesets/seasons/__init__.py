@@ -54,6 +54,9 @@ class Seasons(Ruleset):
     def bot_orders(self, game: Game, state: State, faction: str) -> dict[str, Any]:
         return bot.orders_for(game, state, faction)
 
+    def orderable(self, game: Game, state: State, faction: str) -> list[str]:
+        return orders.allowed(game, state)
+
     def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
         """Only what this season allows goes into the template."""
         can = orders.allowed(game, state)

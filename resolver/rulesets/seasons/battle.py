@@ -97,8 +97,8 @@ def exchange(attacking_successes: int, defending_successes: int) -> int:
 def _pairs(rules: Rules, first: Side, second: Side) -> list[tuple[dict, dict, int, int]]:
     """(unit of first, unit of second, first's spare units behind it, second's): strongest against
     strongest, the spares of the larger side dealt out from the strongest pair down."""
-    ours = sorted(first.standing(), key=lambda u: (-m.rep(rules, u), u["id"]))
-    theirs = sorted(second.standing(), key=lambda u: (-m.rep(rules, u), u["id"]))
+    ours = sorted(first.standing(), key=lambda u: (-m.fighting_rep(rules, u), u["id"]))
+    theirs = sorted(second.standing(), key=lambda u: (-m.fighting_rep(rules, u), u["id"]))
     engaged = min(len(ours), len(theirs))
     spare_ours, spare_theirs = len(ours) - engaged, len(theirs) - engaged
     pairs = []
@@ -140,7 +140,7 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                     ctx,
                     melee,
                     roll_label("battle", province, unit["id"], f"r{number}", "attack"),
-                    math.ceil(m.rep(rules, unit) / 2),
+                    math.ceil(m.fighting_rep(rules, unit) / 2),
                     attack_modifiers(rules, unit, enemy, side, extra=back, season=season, terrain=terrain),
                     [side.owner, other.owner],
                 )
@@ -148,7 +148,7 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                     ctx,
                     melee,
                     roll_label("battle", province, enemy["id"], f"r{number}", "defence"),
-                    m.rep(rules, enemy) // 2,
+                    m.fighting_rep(rules, enemy) // 2,
                     defence_modifiers(rules, enemy, other, terrain=terrain),
                     [side.owner, other.owner],
                 )
@@ -158,7 +158,7 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                 outcome.hits[enemy["id"]] = int(enemy["hits"])
         for side in (first, second):
             for unit in side.standing():
-                if unit["hits"] >= m.rep(rules, unit):
+                if unit["hits"] >= m.fighting_rep(rules, unit):
                     unit["routed"] = True
     left_first, left_second = len(first.standing()), len(second.standing())
     if left_first != left_second:

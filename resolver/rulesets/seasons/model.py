@@ -119,3 +119,8 @@ def count(state: State, nation: str, key: str) -> int:
 
 def is_piorad(rules: Rules, faction: str) -> bool:
     return faction == str(rules["piorad"]["id"])
+
+
+def fighting_rep(rules: Rules, unit: Mapping[str, Any]) -> int:
+    """REP in battle: a unit tired by foraging fights one level lower in its next battle."""
+    return max(1, rep(rules, unit) - (1 if unit.get("exhausted") else 0))

@@ -16,8 +16,10 @@ from ...core.checks import Check, CheckResult, Modifier
 from ...core.dice import roll_label
 from ...core.orders import Order
 from ...core.phases import State
+from ...core.standing import in_force
 from . import model as m
 from .battle import Side, fight
+from .orders import INSTRUCTIONS
 from .setup import new_unit
 
 INVASIONS = "invasions"  # ctx.scratch: [{attacker, army, province}] of this season
@@ -136,6 +138,8 @@ def recruit(ctx: Any, state: State) -> State:
                     code=code,
                     unit_name=ctx.rules["units"][code]["name"],
                 )
+        if ctx.date.season == "Spring":  # every unit, new or carried on, is paid for until next spring
+            _pay_upkeep(ctx, state, nation, only_new=False)
     return state
 
 
@@ -177,10 +181,20 @@ def upkeep(ctx: Any, state: State) -> State:
 
 
 def _pay_upkeep(ctx: Any, state: State, nation: str, *, only_new: bool) -> None:
+    """Upkeep in half resources, rounded up for the nation; a nation whose standing instructions say
+    ``forage`` lets each army's units forage first, and a unit that forages costs nothing."""
     record, per = state["factions"][nation], int(ctx.rules["maintenance"]["per"])
-    units = [u for a in m.armies_of(state, nation) for u in a["units"]] + list(record.get("recruits", []))
-    if only_new:
-        units = [u for u in units if not u.get("paid")]
+    foraging = in_force(state, nation, ctx.game.standing[INSTRUCTIONS])["forage"] and not only_new
+    units: list[dict[str, Any]] = []
+    for army in m.armies_of(state, nation):
+        for unit in army["units"]:
+            if only_new and unit.get("paid"):
+                continue
+            if foraging and _forages(ctx, state, army, unit):
+                unit["paid"] = True
+                continue
+            units.append(unit)
+    units += [u for u in record.get("recruits", []) if not (only_new and u.get("paid"))]
     halves = sum(m.upkeep_halves(ctx.rules, u) for u in units)
     cost = -(-halves // per)
     record["stock"]["resources"] = max(0, int(record["stock"]["resources"]) - cost)
@@ -188,6 +202,26 @@ def _pay_upkeep(ctx: Any, state: State, nation: str, *, only_new: bool) -> None:
         unit["paid"] = True
     if cost:
         ctx.emit("upkeep", actors=[nation], visible_to=[nation], cost=cost, units=len(units))
+
+
+def _forages(ctx: Any, state: State, army: Mapping[str, Any], unit: dict[str, Any]) -> bool:
+    """Foraging instead of upkeep: the resource found pays for the unit; 1 success tires it (−1 REP in
+    its next battle), none finds nothing and the nation pays."""
+    check = _check(ctx, "foraging")
+    commander = m.commander(state, army)
+    mods = [check.modifier("logistic")] if commander and "logistic" in commander.get("attributes", []) else []
+    result = check.roll(ctx, roll_label("forage", unit["id"]), modifiers=mods, factions=[army["owner"]])
+    if result.result == "exhausted":
+        unit["exhausted"] = True
+    ctx.emit(
+        "forage",
+        actors=[army["owner"]],
+        visible_to=[army["owner"]],
+        rolls=[result.roll],
+        unit=unit["id"],
+        result=result.result,
+    )
+    return result.result != "nothing"
 
 
 # -- war -----------------------------------------------------------------------------------------------
@@ -348,10 +382,59 @@ def battle(ctx: Any, state: State) -> State:
         _fight_invasion(ctx, state, invasion)
     for army_id in sorted(state["armies"]):
         army = state["armies"][army_id]
-        army["units"] = [u for u in army["units"] if not u.pop("routed", False)]
         if not army["units"]:
             del state["armies"][army_id]
     return state
+
+
+def _recover(ctx: Any, state: State, army: dict[str, Any]) -> None:
+    """Every damaged unit tests against its REP: light damage helps, heavy harms, beyond 3 × REP it is
+    destroyed; a unit not routed gets a success. Units of one type with one success each merge into one;
+    a unit with one success and no partner is lost, like one with none."""
+    check, rules = _check(ctx, "recovery"), ctx.rules
+    outcomes: dict[str, str] = {}
+    rolls = []
+    for unit in army["units"]:
+        hits, rep = int(unit.get("hits", 0)), m.rep(rules, unit)
+        if not hits:
+            continue
+        if hits > 3 * rep:
+            outcomes[unit["id"]] = "destroyed"
+            continue
+        mods = [check.modifier("light_damage")] if hits <= rep else []
+        mods += [check.modifier("heavy_damage")] if hits > 2 * rep else []
+        mods += [] if unit.get("routed") else [check.modifier("not_routed")]
+        result = check.roll(ctx, roll_label("recover", unit["id"]), modifiers=mods, factions=[army["owner"]])
+        rolls.append(result.roll)
+        outcomes[unit["id"]] = result.result
+    merging: dict[str, list[dict[str, Any]]] = {}
+    for unit in army["units"]:
+        if outcomes.get(unit["id"]) == "merge":
+            merging.setdefault(unit["code"], []).append(unit)
+    kept = []
+    for unit in army["units"]:
+        outcome = outcomes.get(unit["id"], "unharmed")
+        partners = merging.get(unit["code"], [])
+        if (
+            outcome == "merge"
+            and len(partners) >= 2
+            and partners.index(unit) % 2 == 0
+            and partners.index(unit) + 1 < len(partners)
+        ):
+            outcome = "merged"  # it absorbs the next unit of its type; that one is gone
+        if outcome in ("unharmed", "recovered", "merged"):
+            unit["hits"] = 0
+            unit.pop("routed", None)
+            kept.append(unit)
+    if outcomes:
+        ctx.emit(
+            "recovery",
+            actors=[army["owner"]],
+            rolls=rolls,
+            outcomes=outcomes,
+            lost=sorted(u["id"] for u in army["units"] if u not in kept),
+        )
+    army["units"] = kept
 
 
 def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None:
@@ -387,6 +470,7 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         winner=outcome.winner,
         loser=loser,
         rounds=outcome.rounds,
+        hits=dict(sorted(outcome.hits.items())),
         routed=sorted(u["id"] for u in first.units + second.units if u.get("routed")),
     )
     if outcome.winner == attacker:
@@ -397,6 +481,58 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
             _staying_at_war(ctx, state, defending)
     if outcome.winner is not None:
         _loot(ctx, state, outcome.winner, army if outcome.winner == attacker else defending, province, loser)
+    for side_army, nation in ((army, attacker), (defending, owner)):
+        for unit in side_army["units"]:
+            unit.pop("exhausted", None)
+        _marshal_fate(ctx, state, side_army, _result(outcome.winner, nation))
+        _recover(ctx, state, side_army)
+
+
+def _marshal_fate(ctx: Any, state: State, army: dict[str, Any], result: str) -> None:
+    """A Marshal whose own unit (the army's first) routed tests his fate on the table of the battle's
+    outcome (house rule: in an automated battle his unit's rout is the seed's "kill" result)."""
+    commander = m.commander(state, army)
+    if (
+        not commander
+        or commander["rank"] != "marshal"
+        or not army["units"]
+        or not army["units"][0].get("routed")
+    ):
+        return
+    won = result == "won"
+    check = _check(ctx, "marshal_fate_won" if won else "marshal_fate_lost")
+    mods = [check.modifier("won")] if won else []
+    mods += [check.modifier("lost")] if result == "lost" else []
+    if int(army["units"][0].get("hits", 0)) > 3 * m.rep(ctx.rules, army["units"][0]):
+        mods.append(check.modifier("unit_destroyed"))
+    if "lucky" in commander.get("attributes", []):
+        mods.append(check.modifier("lucky"))
+    fate = check.roll(
+        ctx,
+        roll_label("fate", commander["id"]),
+        count=m.war_rating(commander),
+        modifiers=mods,
+        factions=[army["owner"]],
+    )
+    rolls = [fate.roll]
+    if fate.row.get("seasons"):
+        seasons = ctx.roll(
+            roll_label("fate", commander["id"], "seasons"),
+            str(fate.row.get("seasons")),
+            factions=[army["owner"]],
+        )
+        rolls.append(seasons)
+        commander["wounded"] = int(seasons.total)
+    if fate.result == "wounded_minus_wr":
+        commander["wr_penalty"] = int(commander.get("wr_penalty", 0)) + 1
+    if fate.result in ("captured", "captured_wounded"):
+        commander["captured"] = True
+        army["commander"] = None
+    ctx.emit(
+        "marshal_fate", actors=[army["owner"]], rolls=rolls, commander=commander["id"], result=fate.result
+    )
+    if fate.result == "died":
+        _bury(ctx, state, commander)
 
 
 def _result(winner: str | None, nation: str) -> str:
@@ -586,6 +722,11 @@ def trade(ctx: Any, state: State, season_successes: int = 0) -> State:
 
 
 def _end_season(state: State) -> None:
+    for commander in state["commanders"].values():
+        if not commander.get("levy"):
+            commander.pop("wr_penalty", None)  # a Marshal's −1 WR after a hard-won battle lasts one season
+        if int(commander.get("wounded", 0)):
+            commander["wounded"] = int(commander["wounded"]) - 1
     for province in state["provinces"].values():
         province["conquered"] = province["looted"] = False
     for nation in m.nations(state):

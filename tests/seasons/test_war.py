@@ -111,7 +111,7 @@ def test_foraging_rows_and_the_standing_instruction(tmp_path: Path) -> None:
     del fixture["standing"]
     result = resolve_accepted(tmp_path / "g.yaml", fixture)
     assert not _events(result, "forage")
-    assert [e for e in _events(result, "upkeep") if e["actors"] == ["red"]][0]["data"] == {
+    assert next(e for e in _events(result, "upkeep") if e["actors"] == ["red"])["data"] == {
         "cost": 3,
         "units": 4,
     }

@@ -18,8 +18,6 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from tqdm import tqdm
-
 from . import __version__, workflow
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
@@ -446,7 +444,16 @@ def merge_repeats(sentences: Iterable[str]) -> list[str]:
 
 def _bar(items: Iterable[Any], desc: str, total: int | None = None) -> Iterable[Any]:
     """A progress bar on standard error when it is a terminal; silent in CI and pipes."""
+    from tqdm import tqdm  # imported here: `campaign check` shows no bar and starts faster
+
     return tqdm(items, desc=desc, total=total, unit="turn", file=sys.stderr, disable=None, leave=False)
+
+
+def _bar_write(line: str) -> None:
+    """Print a line above a running progress bar."""
+    from tqdm import tqdm
+
+    tqdm.write(line)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -528,7 +535,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for e in events:
             kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
         if not args.quiet:
-            print_turn(game, result.turn, events, out=tqdm.write)
+            print_turn(game, result.turn, events, out=_bar_write)
     store = Store(root)
     print("Standings:")
     for row in game.ruleset.standings(game, store.state()):

@@ -7,10 +7,9 @@ state, the events and the roll log. Everything else is a shell around it.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from . import gm
 from .absence import AbsentPolicy, apply_policy, stand_in_orders
@@ -23,7 +22,7 @@ from .core.events import Event
 from .core.orders import GM, Order, OrderFile
 from .core.phases import State
 from .core.rng import Stream, derive_key
-from .ruleset import Game
+from .ruleset import Game, TurnMemory
 
 ENGINE_PHASES = {
     "before": {
@@ -53,8 +52,11 @@ ENGINE_PHASES = {
 RUMORS_DIGEST_KEY = "*rumors"
 
 
+Memory = TypeVar("Memory", bound=TurnMemory)
+
+
 @dataclass
-class TurnContext:
+class TurnContext(Generic[Memory]):
     """What a phase may read besides the state, and where it reports what happened."""
 
     game: Game
@@ -66,7 +68,7 @@ class TurnContext:
     gm_orders: OrderFile | None = None
     phase: str = ""
     events: list[Event] = field(default_factory=list)
-    scratch: dict[str, Any] = field(default_factory=dict)  # memory between phases of this turn, never saved
+    memory: Memory = field(default_factory=TurnMemory)  # type: ignore[assignment]  # the ruleset's own
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -189,8 +191,9 @@ def resolve_turn(
         orders={f: files[f] if f in files else bots[f] for f in order if f in files or f in bots},
         posting_order=order,
         gm_orders=files.get(GM),
+        memory=game.ruleset.turn_memory(),
     )
-    state = copy.deepcopy(state)
+    state = canonical.plain_copy(state)
     ctx.phase = "gm"
     state = gm.run_phase(ctx, state)
     if missing:

@@ -9,14 +9,12 @@ the CLI and the site only ever talk to this interface.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
-from typing import Any, ClassVar
-
-import jinja2
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core import canonical
 from .core.calendar import Calendar
@@ -28,6 +26,9 @@ from .core.rulesdoc import RulesSection, generic_sections
 from .core.standing import StandingSection
 from .core.words import amount, plural
 from .core.world import World
+
+if TYPE_CHECKING:
+    import jinja2
 
 RULESETS = ("nations", "factions", "seasons")  # ids of the rulesets that ship with the engine
 
@@ -86,6 +87,50 @@ class Game:
         return loc
 
 
+@dataclass
+class TurnMemory:
+    """What the phases of one turn tell each other, never saved. A ruleset declares its own subclass with
+    typed fields (armies that moved, units assigned...) and names it in ``Ruleset.turn_memory``."""
+
+
+def fill_factions(state: State, factions: list[str], blank: Mapping[str, Any]) -> None:
+    """Give each faction the blank record, a name and a colour, under what ``state`` already says of it
+    (mappings such as ``stock`` merge one level deep)."""
+    given = state.setdefault("factions", {})
+    for faction in factions:
+        merged = copy.deepcopy(dict(blank))
+        merged.update({"name": faction.capitalize(), "color": "#888888"})
+        for key, value in (given.get(faction) or {}).items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+        given[faction] = merged
+
+
+MARK_KINDS = ("march", "battle", "siege", "capture", "raid", "raze", "founded", "change")
+
+
+@dataclass(frozen=True)
+class MapMark:
+    """Something that happened in a turn, drawn on the site's map over that turn's pieces.
+
+    ``kind`` is one of ``MARK_KINDS``: a march is an arrow along ``path``; the others are a mark on the
+    last place of ``path`` (a battle, a siege, a capture, a raid, a razing, a new settlement or holding,
+    and "change" for anything else that changed there). ``path`` holds location ids of the world, or ids
+    of the ruleset's ``map_areas``. ``owner`` is the faction whose colour it takes (None: unknown), and
+    ``text`` the sentence a reader sees on it."""
+
+    kind: str
+    path: tuple[str, ...]
+    owner: str | None
+    text: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in MARK_KINDS or not self.path:
+            raise ValueError(f"a map mark needs a kind from {', '.join(MARK_KINDS)} and a place")
+
+
 def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
     """Deep-merge house rules over defaults; mappings merge, anything else replaces."""
     merged = copy.deepcopy(dict(defaults))
@@ -106,6 +151,7 @@ class Ruleset:
     source: ClassVar[str] = ""  # the game the rules come from
     entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
     can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
+    turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
 
     @cached_property
     def folder(self) -> Path:
@@ -124,6 +170,8 @@ class Ruleset:
         path = self.folder / "events.yaml"
         if path.exists():
             texts.update(canonical.read_yaml(path))
+        import jinja2  # imported on first use: `campaign check` describes no event and starts faster
+
         env = jinja2.Environment(
             undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
         )
@@ -136,6 +184,8 @@ class Ruleset:
         path = self.folder / "headlines.yaml"
         if path.exists():
             texts.update(canonical.read_yaml(path) or {})
+        import jinja2
+
         env = jinja2.Environment(
             undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
         )
@@ -219,6 +269,14 @@ class Ruleset:
     ) -> State:
         raise NotImplementedError
 
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        """A whole state from a hand-written part of one (a scenario fixture): each faction and each piece
+        gets what the part leaves out. By default a copy with the turn and the factions' records filled."""
+        state = copy.deepcopy(dict(partial))
+        state.setdefault("turn", 1)
+        fill_factions(state, factions, {"status": "active", "missed_turns": 0, "stock": {}, "counters": {}})
+        return state
+
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         """Semantic checks against the state; report through ``of.error``/``of.warn``, fill ``of.echo``."""
         raise NotImplementedError
@@ -251,6 +309,17 @@ class Ruleset:
         """Standing orders the ruleset reads (``core.standing``): sections of the order file kept in the
         state until the faction changes them. None by default."""
         return {}
+
+    def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
+        """What a turn's public events (as archived) look like on the map: arrows and marks, from the
+        places the events carry. By default nothing."""
+        return []
+
+    def map_areas(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """Places inside the world's locations that the map draws as parts of them: one mapping per area
+        with ``id``, ``location`` (the world location it lies in) and ``label``. A piece whose mapping
+        has ``area`` stands in that part. By default none."""
+        return []
 
     def stock_names(self, game: Game) -> tuple[str, ...]:
         """The stocks GM orders grant and take; by default the rules data's ``stock`` list."""

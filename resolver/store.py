@@ -13,9 +13,10 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
 
 try:
     import fcntl
@@ -29,6 +30,7 @@ from .core.fields import ids_in
 from .core.issues import CampaignError
 from .core.orders import OrderFile, order_file_schema
 from .core.phases import State
+from .core.stillness import holding_still
 from .core.world import World
 from .engine import TurnResult
 from .gm import actions as gm_actions
@@ -56,6 +58,9 @@ def checkpoint(step: str) -> None:
 
 
 _WORLDS: dict[tuple[str, int, int], World] = {}  # the last world read, by path, mtime and size
+# Jinja environments by template folders: building one compiled every template again on each call.
+# The loader still notices a template edited on disk (auto_reload), so sharing them changes no output.
+_TEMPLATE_ENVIRONMENTS: dict[tuple[str, ...], jinja2.Environment] = {}
 
 
 # What the machine, not the campaign, got wrong: the words a GM searches for, by errno and by the
@@ -149,6 +154,12 @@ class Store:
     def state(self) -> State:
         return canonical.read_yaml(self.campaign_dir / "state.yaml")
 
+    def state_and_raw(self) -> tuple[State, bytes]:
+        """The state with the bytes it was read from, so that a resolve need not write it out again to
+        learn its digest."""
+        raw = (self.campaign_dir / "state.yaml").read_bytes()
+        return canonical.load_cached(raw), raw
+
     def game(self, state: State | None = None, house_rules: dict[str, Any] | None = None) -> Game:
         config = self.config()
         ruleset = get_ruleset(config["ruleset"])
@@ -185,23 +196,28 @@ class Store:
 
     def check(self, game: Game, state: State, paths: Iterable[Path] | None = None) -> list[OrderFile]:
         files = []
-        for path in self.order_paths() if paths is None else paths:
-            if not path.is_file():
-                raise CampaignError(f"no such order file: {path}", "check the path", code=2)
-            files.append(check_order_file(game, state, path.read_bytes(), self.display(path)))
+        with holding_still(state):  # every file is checked against the same, unchanged state
+            for path in self.order_paths() if paths is None else paths:
+                if not path.is_file():
+                    raise CampaignError(f"no such order file: {path}", "check the path", code=2)
+                files.append(check_order_file(game, state, path.read_bytes(), self.display(path)))
         refuse_twin_files(files)
         return files
 
     # -- writing ------------------------------------------------------------------------------------
 
     def templates(self) -> jinja2.Environment:
-        search = [str(p) for p in (self.root / "templates", ENGINE_TEMPLATES) if p.is_dir()]
-        return jinja2.Environment(
-            loader=jinja2.FileSystemLoader(search),
-            undefined=jinja2.StrictUndefined,
-            keep_trailing_newline=True,
-            autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
-        )
+        import jinja2  # only commands that write templates or reports need it: `check` starts faster
+
+        search = tuple(str(p.resolve()) for p in (self.root / "templates", ENGINE_TEMPLATES) if p.is_dir())
+        if search not in _TEMPLATE_ENVIRONMENTS:
+            _TEMPLATE_ENVIRONMENTS[search] = jinja2.Environment(
+                loader=jinja2.FileSystemLoader(list(search)),
+                undefined=jinja2.StrictUndefined,
+                keep_trailing_newline=True,
+                autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
+            )
+        return _TEMPLATE_ENVIRONMENTS[search]
 
     @staticmethod
     def schema(game: Game, state: State) -> dict[str, Any]:
@@ -290,6 +306,7 @@ class Store:
         result: TurnResult,
         entries: dict[str, dict[str, Any]],
         rumors: list[str],
+        state_before_raw: bytes | None = None,
     ) -> Path:
         """Archive a resolved turn and move the campaign on to the next one, all or nothing.
 
@@ -309,8 +326,14 @@ class Store:
         try:
             self.discard_staging()
             stage = self.turns_dir / STAGING / turn_dir_name(result.turn)
-            before_raw = canonical.dump(state_before)
             previous = self.turn_digests(result.turn - 1)
+            # The file the state was read from is what the writer made of it when its digest is the
+            # one the previous turn archived (the writer's output reads back to data it writes out
+            # the same); otherwise (a GM's edit) the state is written out again.
+            if state_before_raw is not None and canonical.digest(state_before_raw) == previous.get("state"):
+                before_raw = state_before_raw
+            else:
+                before_raw = canonical.dump(state_before)
             orders_raw = canonical.write_yaml(stage / ORDERS_FILE, {"orders": entries, "rumors": rumors})
             for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
                 canonical.write_atomic(stage / "bot-orders" / f"{faction}.yaml", of.raw)
@@ -330,7 +353,7 @@ class Store:
                 "missing": result.missing,
                 "absent_players": result.absent.to_data(),
                 "house_rules": game.house_rules,
-                "world_digest": canonical.data_digest(game.world.to_data()),
+                "world_digest": game.world.digest,
                 "state_before_digest": canonical.digest(before_raw),
                 "previous_turn_digest": previous.get("self", "-"),
             }
@@ -338,7 +361,9 @@ class Store:
             events_raw = canonical.write_yaml(stage / "events.yaml", result.events_data())
             state_raw = canonical.dump(result.state)
             reports = {}
-            for faction, text in render_reports(self, game, result).items():
+            with holding_still(result.state):  # reports read the new state, never change it
+                rendered = render_reports(self, game, result)
+            for faction, text in rendered.items():
                 reports[faction] = canonical.digest(text.encode())
                 canonical.write_atomic(stage / "reports" / f"{faction}.md", text.encode())
             bots = {f: canonical.digest(of.raw) for f, of in result.stand_ins.items()}
@@ -354,11 +379,13 @@ class Store:
                 digests["npc_orders"] = {f: canonical.digest(of.raw) for f, of in result.npc_orders.items()}
             canonical.write_yaml(stage / DIGEST_FILE, digests)
             canonical.write_atomic(self.staging_dir / "state.yaml", state_raw)
+            canonical.remember(state_raw, result.state)  # the next command reads it from the cache
             if set(result.state["factions"]) != set(game.factions):  # the GM brought a faction in
                 game = self.game(result.state, game.house_rules)
             # The player aids of the next turn (see write_player_aids), staged like the rest.
             self.write_schema(game, result.state, self.orders_dir / "templates" / STAGING)
-            self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
+            with holding_still(result.state):  # templates read the new state, never change it
+                self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
         except BaseException:
             with suppress(OSError):  # never hide the first error behind a failed clean-up
                 self.discard_staging()

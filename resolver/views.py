@@ -5,6 +5,7 @@ They read archived (serialised) events and the state; they never change either.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import gm
@@ -40,21 +41,35 @@ def roll_summary(event: dict[str, Any]) -> str:
     ) + (" …" if len(rolls) > 6 else "")
 
 
+def private_events(events: list[dict[str, Any]], factions: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each faction's events that were not public, in the turn's order: what it alone (or with a few
+    others) saw. One pass over the events, however many factions there are."""
+    seen: dict[str, list[dict[str, Any]]] = {faction: [] for faction in factions}
+    for event in events:
+        if event["visibility"] != "public":
+            for faction in event["visibility"]:
+                if faction in seen:
+                    seen[faction].append(event)
+    return seen
+
+
 def render_reports(store: Store, game: Game, result: TurnResult) -> dict[str, str]:
+    """Each faction's report: the events it saw that were not public, and where it stands. The public
+    events are the same for everyone, so a report counts them and points to the turn's chronicle page
+    instead of copying them (copied, they made every report as long as the whole turn)."""
     events = [e.to_data() for e in result.events]
-    # Each event is described once, however many factions saw it.
-    described = [
-        {
-            "text": game.ruleset.describe(e, game),
-            "dice": roll_summary(e),
-            "phase": e["phase"],
-            "visibility": e["visibility"],
-        }
-        for e in events
-    ]
+    public = sum(1 for e in events if e["visibility"] == "public")
+    seen = private_events(events, game.factions)
+    described: dict[int, dict[str, Any]] = {}  # each event described once, however many factions saw it
     template = store.templates().get_template("report.md.j2")
     reports = {}
     for faction in game.factions:
+        for event in seen[faction]:
+            if id(event) not in described:
+                described[id(event)] = {
+                    "text": game.ruleset.describe(event, game),
+                    "dice": roll_summary(event),
+                }
         reports[faction] = template.render(
             game=game,
             faction=faction,
@@ -62,7 +77,9 @@ def render_reports(store: Store, game: Game, result: TurnResult) -> dict[str, st
             turn=result.turn,
             date=game.calendar.date(result.turn).label,
             next_date=game.calendar.date(result.turn + 1).label,
-            events=visible(described, faction),
+            events=[described[id(event)] for event in seen[faction]],
+            public=public,
+            chronicle=f"chronicle/turn-{result.turn}/",
             status=game.ruleset.status_lines(game, result.state, faction),
             missed=faction in result.missing,
         )

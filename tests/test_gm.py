@@ -56,7 +56,7 @@ def test_gm_orders_are_echoed_in_sentences(campaign: Path, run) -> None:
     assert "=" not in out and "'red'" not in out  # no key=value, no Python reprs
 
 
-def test_a_gm_reason_reaches_the_chronicle_and_the_report(campaign: Path, run) -> None:
+def test_a_gm_reason_reaches_the_chronicle_to_which_the_report_points(campaign: Path, run) -> None:
     (campaign / "orders/gm.yaml").write_text(GRANT)
     code, out, err = run("resolve", "--root", campaign)
     assert code == 0, err
@@ -64,5 +64,7 @@ def test_a_gm_reason_reaches_the_chronicle_and_the_report(campaign: Path, run) -
     told = f"The GM grants 5 resources to {red}: A salt caravan pays tribute."
     assert told in out
     assert f"The GM gives 1 × silver chalice to {red}: Found in the old crypt." in out
-    assert told in (campaign / "campaign/turns/0001/reports/red.md").read_text()
+    # A grant is public: the chronicle tells it, and red's report points there instead of copying it.
+    report = (campaign / "campaign/turns/0001/reports/red.md").read_text()
+    assert told not in report and "`chronicle/turn-1/`" in report
     assert run("verify", "--root", campaign, "--all")[0] == 0

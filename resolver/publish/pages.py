@@ -36,6 +36,7 @@ from .history import History, TurnRecord
 from .maps import leaflet_files, world_map_html
 
 ASSETS = "assets/campaign"
+ON_DEMAND = "on-demand.js"  # loads the search index and the maps only when the reader wants them
 MAP_PAGE = "map/world.html"
 SITE_TEMPLATES = ENGINE_TEMPLATES / "site"
 EPOCH = dt.date(2000, 1, 1)  # the blog needs calendar dates: turn N is published on EPOCH + N - 1 days
@@ -166,7 +167,7 @@ class SitePages:
         return self.files
 
     def assets(self) -> None:
-        for name in ("campaign.css", "campaign-map.css", "campaign-map.js"):
+        for name in ("campaign.css", "campaign-map.css", "campaign-map.js", ON_DEMAND):
             self.files[f"{ASSETS}/{name}"] = self._asset(name)
         for name, data in leaflet_files().items():
             self.files[f"{ASSETS}/vendor/leaflet/{name}"] = data

@@ -8,7 +8,6 @@ resolver, and compares.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,47 +16,23 @@ import yaml
 
 from resolver.core.canonical import dump
 from resolver.core.orders import OrderFile
-from resolver.core.world import Location, World, generate_square
+from resolver.core.world import Location, World, generate_hex, generate_square
 from resolver.engine import TurnResult, resolve_turn
 from resolver.ruleset import Game, get_ruleset, merge_rules
 from resolver.validate import check_order_file
 
-BLANK_FACTION = {
-    "status": "active",
-    "missed_turns": 0,
-    "stock": {"resources": 0, "population": 0},
-    "items": {},
-    "modifiers": {},
-    "advancements": {},
-    "contacts": [],
-    "explored": [],
-    "counters": {},
-}
-
-
-def fill_factions(state: dict, factions: list[str], blank: dict, extra: dict) -> None:
-    """Each faction is the blank, then ``extra``, then what the fixture gives (mappings merge one level)."""
-    given = state.setdefault("factions", {})
-    for f in factions:
-        merged = copy.deepcopy(blank)
-        merged.update({"name": f.capitalize(), "color": "#888888", **extra})
-        for key, value in (given.get(f) or {}).items():
-            if isinstance(value, dict) and isinstance(merged.get(key), dict):
-                merged[key] = {**merged[key], **value}
-            else:
-                merged[key] = value
-        given[f] = merged
-
 
 def build_world(spec: dict[str, Any]) -> World:
-    """All plains, except the tiles listed per terrain; named places by tile.
+    """A grid of plains (``kind``: square, the default, or hex), except the tiles listed per terrain;
+    named places by tile.
 
     With ``locales`` (each locale id and the ids it borders), a province world instead: a row of
     unit squares, adjacent as listed in either direction.
     """
     if "locales" in spec:
         return build_province_world(spec["locales"])
-    base = generate_square(
+    generate = {"square": generate_square, "hex": generate_hex}[spec.get("kind", "square")]
+    base = generate(
         0, int(spec.get("width", 8)), int(spec.get("height", 8)), terrain=(("plains", 1.0),), place_share=0.0
     )
     terrain = {tile: name for name, tiles in spec.get("terrain", {}).items() for tile in tiles}
@@ -85,129 +60,6 @@ def build_province_world(locales: dict[str, list[str] | None]) -> World:
     return World("province", 0, len(locations), 1, locations)
 
 
-def build_state(ruleset_id: str, rules: dict[str, Any], spec: dict[str, Any], factions: list[str]) -> dict:
-    if ruleset_id == "factions":
-        return build_factions_state(rules, spec, factions)
-    if ruleset_id == "seasons":
-        return build_seasons_state(rules, spec, factions)
-    state = copy.deepcopy(spec)
-    state.setdefault("turn", 1)
-    for key in ("armies", "settlements", "projects", "roads", "ruins"):
-        state.setdefault(key, {})
-    fill_factions(state, factions, BLANK_FACTION, {})
-    classes = rules.get("unit_classes", {})
-    for aid, army in state["armies"].items():
-        army.setdefault("id", aid)
-        for i, unit in enumerate(army.get("units", [])):
-            base = dict(classes.get(unit.get("class", "troops"), {}).get("base", {}))
-            filled = {
-                "class": "troops",
-                "name": unit.get("class", "troops").capitalize(),
-                "traits": [],
-                **base,
-            }
-            filled.update(unit)
-            filled.setdefault("id", f"{army['owner']}-{aid}-u{i + 1}")
-            army["units"][i] = filled
-    for sid, s in state["settlements"].items():
-        s.setdefault("id", sid)
-        s.setdefault("name", sid.capitalize())
-    for pid, p in state["projects"].items():
-        p.setdefault("id", pid)
-    return state
-
-
-FACTIONS_BLANK = {
-    "status": "active",
-    "missed_turns": 0,
-    "stock": {"capital": 0, "reach": 0},
-    "influence": {},
-    "allies": [],
-    "items": {},
-    "modifiers": {},
-    "counters": {},
-}
-
-
-def build_factions_state(rules: dict[str, Any], spec: dict[str, Any], factions: list[str]) -> dict:
-    """Fill a hand-written factions state: locations from their ids (locale/kind), assets from their types."""
-    state = copy.deepcopy(spec)
-    state.setdefault("turn", 1)
-    for key in ("locations", "assets", "projects"):
-        state.setdefault(key, {})
-    fill_factions(state, factions, FACTIONS_BLANK, {"cohesion": rules["start"]["cohesion"]})
-    for lid, loc in state["locations"].items():
-        locale, kind = lid.split("/", 1)
-        loc.setdefault("id", lid)
-        loc.setdefault("locale", locale)
-        loc.setdefault("kind", kind)
-        loc.setdefault("name", f"{kind.capitalize()} of {locale.capitalize()}")
-        loc.setdefault("holder", None)
-    for aid, asset in state["assets"].items():
-        asset.setdefault("id", aid)
-        if rules["asset_types"][asset["type"]]["kind"] == "unit":
-            asset.setdefault("level", rules["asset_types"][asset["type"]].get("level", 1))
-    for pid, project in state["projects"].items():
-        project.setdefault("id", pid)
-    return state
-
-
-SEASONS_BLANK = {
-    "status": "active",
-    "missed_turns": 0,
-    "stock": {"resources": 0},
-    "tech": 1,
-    "defence": 1,
-    "morale": 4,
-    "shaken": 0,
-    "unrest": 0,
-    "enforced_peace": None,
-    "interest": "colonizing",
-    "wars": [],
-    "rolls": 0,
-    "season": {},
-    "year": {},
-    "diplomacy": {},
-    "hero": False,
-    "column": "A",
-}
-
-
-def build_seasons_state(rules: dict[str, Any], spec: dict[str, Any], factions: list[str]) -> dict:
-    """Fill a hand-written seasons state: provinces default to plain land, units to their code's morale,
-    commanders to captains of reputation 3; the capital is the province marked ``capital``."""
-    state = copy.deepcopy(spec)
-    state.setdefault("turn", 1)
-    for key in ("provinces", "armies", "commanders", "sieges"):
-        state.setdefault(key, {})
-    for province in state["provinces"].values():
-        for flag in ("capital", "pole", "fort", "looted", "conquered"):
-            province.setdefault(flag, False)
-        province.setdefault("owner", None)
-    fill_factions(state, factions, SEASONS_BLANK, {})
-    for faction, record in state["factions"].items():
-        capital = next(
-            (p for p, v in sorted(state["provinces"].items()) if v["capital"] and v["owner"] == faction), None
-        )
-        record.setdefault("capital", capital)
-    for aid, army in state["armies"].items():
-        army.setdefault("id", aid)
-        army.setdefault("commander", None)
-        for number, unit in enumerate(army.get("units", []), 1):
-            unit.setdefault("id", f"{aid}-u{number}")
-            unit.setdefault("morale", rules["units"][unit["code"]]["morale"])
-            unit.setdefault("wins", 0)
-            unit.setdefault("hits", 0)
-    for cid, commander in state["commanders"].items():
-        commander.setdefault("id", cid)
-        commander.setdefault("rank", "captain")
-        commander.setdefault("reputation", 3)
-        commander.setdefault("attributes", [])
-        commander.setdefault("weapon", None)
-        commander.setdefault("wounded", 0)
-    return state
-
-
 class Scenario:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -215,7 +67,7 @@ class Scenario:
         ruleset = get_ruleset(self.data.get("ruleset", "nations"))
         rules = merge_rules(ruleset.default_rules(), self.data.get("rules") or {})
         factions = list(self.data.get("factions", ["red", "blue"]))
-        self.state = build_state(ruleset.id, rules, self.data.get("state") or {}, factions)
+        self.state = ruleset.fill_state(rules, self.data.get("state") or {}, factions)
         self.game = Game(
             campaign="scenario",
             name=self.data.get("title", path.stem),

@@ -15,6 +15,7 @@ from typing import Any
 from ...core.fields import ActionSpec, Field
 from ...core.orders import Order, OrderFile
 from ...core.phases import State
+from ...plans import plan_or_error
 from ...ruleset import Game
 from . import model as m
 from .catalogue import Action, catalogue
@@ -202,10 +203,8 @@ class Sketch:
                 "give the other action to another lieutenant",
             )
             return
-        try:
-            plan = self.reader.plan(order.number, order.args)
-        except Reject as r:
-            of.error(order, r.field, r.message, r.hint)
+        plan = plan_or_error(of, self.reader, order, lambda o: self.reader.plan(o.number, o.args))
+        if plan is None:
             return
         hoped_short = m.can_pay(self.state, self.faction, plan.costs)
         if hoped_short:

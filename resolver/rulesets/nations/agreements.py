@@ -26,6 +26,9 @@ from ...core.phases import State
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
+    from .plans import NationsTurn
+
+    Context = TurnContext[NationsTurn]  # a turn of this ruleset, with its typed memory
 
 KINDS = ("trade", "payment", "alliance")
 STANDING = ("trade", "alliance")  # kinds that last beyond the turn they are made
@@ -114,7 +117,7 @@ def allied(state: State, a: str, b: str) -> bool:
 # -- the phase --------------------------------------------------------------------------------------------
 
 
-def run_agreements(ctx: TurnContext, state: State) -> State:
+def run_agreements(ctx: Context, state: State) -> State:
     """End, make, then carry out agreements; the orders were checked, the state may have moved since."""
     offers: dict[tuple[str, str, str], dict[str, Terms]] = {}
     for nation in ctx.posting_order:
@@ -144,7 +147,7 @@ def run_agreements(ctx: TurnContext, state: State) -> State:
     return state
 
 
-def _unmatched(ctx: TurnContext, terms: Terms, why: str) -> None:
+def _unmatched(ctx: Context, terms: Terms, why: str) -> None:
     ctx.emit(
         "agreement_unmatched",
         actors=[terms.nation, terms.partner],
@@ -155,7 +158,7 @@ def _unmatched(ctx: TurnContext, terms: Terms, why: str) -> None:
     )
 
 
-def _end(ctx: TurnContext, state: State, terms: Terms) -> None:
+def _end(ctx: Context, state: State, terms: Terms) -> None:
     agreement = standing_between(state, terms.nation, terms.partner, terms.kind)
     if agreement is None:
         ctx.emit(
@@ -173,7 +176,7 @@ def _end(ctx: TurnContext, state: State, terms: Terms) -> None:
     ctx.emit("agreement_ended", actors=agreement["parties"], deal=agreement["kind"], by=terms.nation)
 
 
-def _make(ctx: TurnContext, state: State, first: Terms, second: Terms) -> None:
+def _make(ctx: Context, state: State, first: Terms, second: Terms) -> None:
     parties = list(first.pair)
     if first.kind == "payment":
         paid = {first.nation: first.give, second.nation: second.give}
@@ -216,13 +219,13 @@ def _make(ctx: TurnContext, state: State, first: Terms, second: Terms) -> None:
     ctx.emit("agreement_made", actors=parties, deal=first.kind, **details)
 
 
-def _record_relation(ctx: TurnContext, state: State, parties: list[str], kind: str) -> None:
+def _record_relation(ctx: Context, state: State, parties: list[str], kind: str) -> None:
     """Keep the pair's relation in step with its alliance, when the rules data knows the relation."""
     if kind in relations.kinds(ctx.rules):
         relations.set_relation(state, ctx.rules, parties[0], parties[1], kind, ctx.turn)
 
 
-def _deliver(ctx: TurnContext, state: State, agreement: dict[str, Any]) -> None:
+def _deliver(ctx: Context, state: State, agreement: dict[str, Any]) -> None:
     """One turn of a trade: each side's goods travel the route; a marauder on it takes its share."""
     rules = ctx.rules["agreements"]
     roads = state.get("roads", {})
@@ -259,9 +262,9 @@ def _deliver(ctx: TurnContext, state: State, agreement: dict[str, Any]) -> None:
         ctx.emit("agreement_ended", actors=parties, deal="trade", by="")
 
 
-def _marauder_on(ctx: TurnContext, route: list[str], parties: list[str]) -> dict[str, Any] | None:
+def _marauder_on(ctx: Context, route: list[str], parties: list[str]) -> dict[str, Any] | None:
     """The first army of a third nation that marauded this turn from a road tile of the route."""
-    marauders = ctx.scratch.get("marauders", [])
+    marauders = ctx.memory.marauders
     return next((a for a in marauders if a["location"] in route and a["owner"] not in parties), None)
 
 

@@ -24,6 +24,9 @@ from . import policies
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
+    from .plans import NationsTurn
+
+    Context = TurnContext[NationsTurn]  # a turn of this ruleset, with its typed memory
 
 
 @dataclass
@@ -70,7 +73,7 @@ def _target(enemies: list[Fighter], pending: dict[int, int], order: list[str]) -
     return min(alive, key=lambda f: (rank.get(f.unit["class"], len(rank)), f.defence, f.unit["id"]))
 
 
-def _volley(ctx: TurnContext, battle: Battle, shooters: list[Fighter], round_no: int, tag: str) -> None:
+def _volley(ctx: Context, battle: Battle, shooters: list[Fighter], round_no: int, tag: str) -> None:
     """Everyone in ``shooters`` fires at once; casualties fall after the volley."""
     rules = ctx.rules
     order = list(rules["combat"]["target_order"])
@@ -99,7 +102,7 @@ def _volley(ctx: TurnContext, battle: Battle, shooters: list[Fighter], round_no:
 
 
 def fight(
-    ctx: TurnContext,
+    ctx: Context,
     state: State,
     attackers: list[dict],
     defenders: list[dict],
@@ -111,7 +114,7 @@ def fight(
     rules = ctx.rules
     stance = int(rules["combat"]["defend_stance_bonus"])
     in_settlement = m.settlement_at(state, place) is not None
-    moved = ctx.scratch.setdefault("moved", set())
+    moved = ctx.memory.moved
     fighters: list[Fighter] = []
     for side, armies in (("attacker", attackers), ("defender", defenders)):
         for army in armies:

@@ -362,7 +362,7 @@ def _start(r: Mapping[str, Any]) -> RulesSection:
             f"Each nation starts with a level {s['capital_level']} capital, {s['resources']} resources, "
             f"{s['population']} population and one army: {army}. Capitals are placed about "
             f"{s['spacing']} tiles apart.",
-            f"The map is a square grid that grows with the number of nations ({w['width_per_faction']} "
+            f"The map is a {w['kind']} grid that grows with the number of nations ({w['width_per_faction']} "
             f"tiles of width per nation, at least {w['min_size']} tiles a side).",
         ),
         keys=("start", "world"),

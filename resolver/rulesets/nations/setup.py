@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from ...core.factions import PLAYER, new_faction
 from ...core.phases import State
-from ...core.world import World, generate_square, make_names
-from ...ruleset import FactionSetup
+from ...core.world import World, generate_hex, generate_square, make_names
+from ...ruleset import FactionSetup, fill_factions
 from . import model as m
 
 
@@ -23,7 +24,8 @@ def world_size(rules: Mapping[str, Any], factions: int) -> tuple[int, int]:
 
 def generate_world(seed: int, rules: Mapping[str, Any], factions: int) -> World:
     width, height = world_size(rules, factions)
-    return generate_square(seed, width, height)
+    generate = generate_hex if rules["world"]["kind"] == "hex" else generate_square
+    return generate(seed, width, height)
 
 
 def _home(world: World, rules: Mapping[str, Any], col: int, row: int, taken: set[str]) -> str:
@@ -41,6 +43,20 @@ def _home(world: World, rules: Mapping[str, Any], col: int, row: int, taken: set
     if best is None:
         raise ValueError("the world has no land for a capital")
     return str(best[2])
+
+
+# A nation's record before the game gives it anything; fixtures and new campaigns start from it.
+BLANK_NATION = {
+    "status": "active",
+    "missed_turns": 0,
+    "stock": {"resources": 0, "population": 0},
+    "items": {},
+    "modifiers": {},
+    "advancements": {},
+    "contacts": [],
+    "explored": [],
+    "counters": {},
+}
 
 
 def initial_state(world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int) -> State:
@@ -140,3 +156,33 @@ def join(
     )
     found_nation(state, rules, setup, home, capital, kind)
     return f"capital {capital} at {world[home].label} and army 1"
+
+
+def fill_state(rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+    """A whole state from a hand-written part: nations from the blank, armies' units from their class
+    (base stats, a name, an id from the army's), settlements and projects their ids from their keys."""
+    state = copy.deepcopy(dict(partial))
+    state.setdefault("turn", 1)
+    for key in ("armies", "settlements", "projects", "roads", "ruins"):
+        state.setdefault(key, {})
+    fill_factions(state, factions, BLANK_NATION)
+    classes = rules.get("unit_classes", {})
+    for aid, army in state["armies"].items():
+        army.setdefault("id", aid)
+        for i, unit in enumerate(army.get("units", [])):
+            cls = unit.get("class", "troops")
+            filled = {
+                "class": "troops",
+                "name": cls.capitalize(),
+                "traits": [],
+                **classes.get(cls, {}).get("base", {}),
+            }
+            filled.update(unit)
+            filled.setdefault("id", f"{army['owner']}-{aid}-u{i + 1}")
+            army["units"][i] = filled
+    for sid, settlement in state["settlements"].items():
+        settlement.setdefault("id", sid)
+        settlement.setdefault("name", sid.capitalize())
+    for pid, project in state["projects"].items():
+        project.setdefault("id", pid)
+    return state

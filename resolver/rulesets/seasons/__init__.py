@@ -30,6 +30,7 @@ class Seasons(Ruleset):
     )
     source = "“Campaign Rules Update” (seed 004)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies"}
+    turn_memory = phases.SeasonTurn
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
@@ -47,6 +48,9 @@ class Seasons(Ruleset):
         self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
     ) -> State:
         return setup.initial_state(world, rules, factions, seed)
+
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        return setup.fill_state(rules, partial, factions)
 
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         orders.check_orders(game, state, of)

@@ -1,15 +1,15 @@
 """One function per procedure of the seasons' phase table (rules.yaml ``turn_sequence``).
 
 Every test is a check of the rules data (``core.checks``): its dice, modifiers and table live there,
-the code only says which modifiers apply. What a season shares between its steps (the invasions
-declared, the battles fought) is kept in ``ctx.scratch``; what the next seasons need (battles won this
-year, morale shaken) is kept on the nation's record.
+the code only says which modifiers apply. What a season's steps share (the invasions chosen) is kept
+in the turn's memory (``SeasonTurn``); what later seasons need (battles won this year, morale shaken)
+is kept on the nation's record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...core.checks import Check, CheckResult, Modifier
@@ -17,12 +17,18 @@ from ...core.dice import roll_label
 from ...core.orders import Order
 from ...core.phases import State
 from ...core.standing import in_force
+from ...ruleset import TurnMemory
 from . import model as m
 from .battle import Side, fight
 from .orders import INSTRUCTIONS
 from .setup import new_unit
 
-INVASIONS = "invasions"  # ctx.scratch: [{attacker, army, province}] of this season
+
+@dataclass
+class SeasonTurn(TurnMemory):
+    """What the steps of one season tell each other: the invasions chosen, for the march and the battles."""
+
+    invasions: list[dict[str, str]] = field(default_factory=list)  # {attacker, army, province, from}
 
 
 def _check(ctx: Any, check_id: str) -> Check:
@@ -291,7 +297,7 @@ def _targets(ctx: Any, state: State, nation: str, enemy: str) -> list[str]:
 
 
 def choose_province(ctx: Any, state: State) -> State:
-    invasions = ctx.scratch.setdefault(INVASIONS, [])
+    invasions = ctx.memory.invasions
     for nation in m.nations(state):
         armies = [a for a in m.armies_of(state, nation) if a["units"] and not a.get("besieging")]
         if not state["factions"][nation]["wars"] or not armies:
@@ -323,7 +329,7 @@ def choose_province(ctx: Any, state: State) -> State:
 
 def invade(ctx: Any, state: State) -> State:
     """Aggressors march on their target; an undefended province raises a local lord's army."""
-    for invasion in ctx.scratch.get(INVASIONS, []):
+    for invasion in ctx.memory.invasions:
         army, province = state["armies"][invasion["army"]], invasion["province"]
         owner = state["provinces"][province]["owner"]
         army["location"] = province
@@ -378,7 +384,7 @@ def _local_army(ctx: Any, state: State, province: str, owner: str) -> None:
 
 def battle(ctx: Any, state: State) -> State:
     """Each invasion is fought; the winner loots; a winning local levy rolls for staying at war."""
-    for invasion in ctx.scratch.get(INVASIONS, []):
+    for invasion in ctx.memory.invasions:
         _fight_invasion(ctx, state, invasion)
     for army_id in sorted(state["armies"]):
         army = state["armies"][army_id]
@@ -753,7 +759,7 @@ def piorad_war(ctx: Any, state: State) -> State:
 
 
 def piorad_target(ctx: Any, state: State) -> State:
-    invasions = ctx.scratch.setdefault(INVASIONS, [])
+    invasions = ctx.memory.invasions
     for people in m.npcs(state):
         armies = [a for a in m.armies_of(state, people) if a["units"]]
         for enemy in state["factions"][people]["wars"]:
@@ -779,7 +785,7 @@ def piorad_invade(ctx: Any, state: State) -> State:
 def piorad_loot(ctx: Any, state: State) -> State:
     """The Piorad withdraw home after the battle, at peace again until next winter; if the defender kept
     to its fort they loot anyway (the battle step loots after a victory)."""
-    for invasion in ctx.scratch.get(INVASIONS, []):
+    for invasion in ctx.memory.invasions:
         people = invasion["attacker"]
         if not m.is_piorad(ctx.rules, people):
             continue

@@ -3,6 +3,7 @@ and the Piorad's home at the edge, each nation with a Marshal, a Captain and its
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,7 +11,7 @@ from ...core.factions import NPC, new_faction
 from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World, generate_provinces
-from ...ruleset import FactionSetup
+from ...ruleset import FactionSetup, fill_factions
 
 Rules = Mapping[str, Any]
 
@@ -154,4 +155,57 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     captain = f"{pid_}-captain"
     state["commanders"][captain] = _commander(captain, pid_, "captain", int(piorad["reputation"]))
     state["armies"][f"{pid_}-a1"] = _army(f"{pid_}-a1", pid_, home, captain, list(piorad["units"]), rules)
+    return state
+
+
+BLANK_NATION = {
+    "status": "active",
+    "missed_turns": 0,
+    "stock": {"resources": 0},
+    "tech": 1,
+    "defence": 1,
+    "morale": 4,
+    "shaken": 0,
+    "unrest": 0,
+    "enforced_peace": None,
+    "interest": "colonizing",
+    "wars": [],
+    "rolls": 0,
+    "season": {},
+    "year": {},
+    "diplomacy": {},
+    "hero": False,
+    "column": "A",
+}
+
+
+def fill_state(rules: Rules, partial: State, factions: list[str]) -> State:
+    """A whole state from a hand-written part (a scenario): provinces default to plain land, units to
+    their code's morale, commanders to Captains of reputation 3; a nation's capital is its province
+    marked ``capital``."""
+    state = copy.deepcopy(dict(partial))
+    state.setdefault("turn", 1)
+    for key in ("provinces", "armies", "commanders", "sieges"):
+        state.setdefault(key, {})
+    for province in state["provinces"].values():
+        for flag in ("capital", "pole", "fort", "looted", "conquered"):
+            province.setdefault(flag, False)
+        province.setdefault("owner", None)
+    fill_factions(state, factions, BLANK_NATION)
+    for faction, record in state["factions"].items():
+        capitals = [
+            p for p, v in sorted(state["provinces"].items()) if v["capital"] and v["owner"] == faction
+        ]
+        record.setdefault("capital", capitals[0] if capitals else None)
+    for army_id, army in state["armies"].items():
+        army.setdefault("id", army_id)
+        army.setdefault("commander", None)
+        for number, unit in enumerate(army.get("units", []), 1):
+            unit.setdefault("id", f"{army_id}-u{number}")
+            unit.setdefault("morale", rules["units"][unit["code"]]["morale"])
+            unit.setdefault("wins", 0)
+            unit.setdefault("hits", 0)
+    for commander_id, commander in state["commanders"].items():
+        defaults = _commander(commander_id, commander["owner"], "captain", 3)
+        state["commanders"][commander_id] = {**defaults, **commander}
     return state

@@ -9,7 +9,7 @@ from ...core.phases import State
 from ...core.rng import stream
 from ...ruleset import Game
 from . import model as m
-from .orders import allowed
+from .orders import INSTRUCTIONS, allowed
 
 
 def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
@@ -29,6 +29,24 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
         if units >= 4 and rng.below(3) > 0:
             weakest = min(others, key=lambda n: (sum(len(a["units"]) for a in m.armies_of(state, n)), n))
             orders.append({"action": "declare_war", "nation": weakest})
+    if "invade" in can and record.get("attacking"):
+        # A strong aggressor marches on an enemy fort next to its land; otherwise the default target.
+        own = set(m.provinces_of(state, nation))
+        forts = [
+            pid
+            for enemy in record["attacking"]
+            for pid in m.provinces_of(state, enemy)
+            if state["provinces"][pid]["fort"] and own & set(game.world.neighbours(pid))
+        ]
+        strongest = max((len(a["units"]) for a in m.armies_of(state, nation)), default=0)
+        if forts and strongest >= 6:
+            orders.append({"action": "invade", "province": forts[0]})
     if "diplomat" in can and others:
         orders.append({"action": "diplomat", "nation": rng.choice(others)})
-    return {"orders": orders}
+    # Standing instructions: a weak nation shuts its army in the fort when invaded; a poor one forages.
+    units = sum(len(a["units"]) for a in m.armies_of(state, nation))
+    instructions = {
+        "if_invaded": "fort" if units < 4 or (record["wars"] and not record.get("attacking")) else "fight",
+        "forage": int(record["stock"]["resources"]) < 4,
+    }
+    return {"orders": orders, INSTRUCTIONS: instructions}

@@ -334,9 +334,95 @@ def invade(ctx: Any, state: State) -> State:
         owner = state["provinces"][province]["owner"]
         army["location"] = province
         ctx.emit("invaded", actors=[invasion["attacker"], owner], place=province)
-        if not [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]:
+        defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
+        if not defenders:
             _local_army(ctx, state, province, owner)
+            defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
+        if defenders and _shuts_in(ctx, state, province, owner):  # a levy obeys the instruction too
+            _into_the_fort(ctx, state, invasion, army, defenders[0])
     return state
+
+
+def _shuts_in(ctx: Any, state: State, province: str, owner: str) -> bool:
+    """A nation whose standing instructions say ``if_invaded: fort`` shuts its army in the province's
+    fort rather than fight in the field (the default is to fight)."""
+    if owner not in m.nations(state) or not state["provinces"][province]["fort"]:
+        return False
+    return in_force(state, owner, ctx.game.standing[INSTRUCTIONS])["if_invaded"] == "fort"
+
+
+def _into_the_fort(ctx: Any, state: State, invasion: Mapping[str, Any], army: dict, defending: dict) -> None:
+    """The defender falls back into the fort; the aggressor lays a siege, except the Piorad, who loot the
+    land around it and go home."""
+    province = invasion["province"]
+    defending["in_fort"] = True
+    if not m.is_piorad(ctx.rules, invasion["attacker"]):
+        army["besieging"] = province
+        state["sieges"][province] = {"attacker": army["id"], "defender": defending["id"], "since": ctx.turn}
+    ctx.emit(
+        "into_the_fort",
+        actors=[defending["owner"], invasion["attacker"]],
+        place=province,
+        siege=province in state["sieges"],
+    )
+
+
+def sieges(ctx: Any, state: State) -> None:
+    """Every siege laid before this season: each unit of both sides tests (Siege skill +1, winter −1,
+    summer +1); the side left without units loses, and the other's units return to their standard
+    morale."""
+    check, season = _check(ctx, "siege"), ctx.date.season
+    for province, siege in sorted(state["sieges"].items()):
+        if siege["since"] == ctx.turn:
+            continue
+        armies = [state["armies"].get(siege["attacker"]), state["armies"].get(siege["defender"])]
+        rolls = []
+        for army in [a for a in armies if a]:
+            kept = []
+            for unit in army["units"]:
+                mods = [check.modifier("siege_skill")] if "siege" in m.skills(ctx.rules, unit) else []
+                mods += [check.modifier(season.lower())] if season.lower() in check.declared else []
+                result = check.roll(
+                    ctx, roll_label("siege", province, unit["id"]), modifiers=mods, factions=[army["owner"]]
+                )
+                rolls.append(result.roll)
+                if result.result == "morale_down":
+                    lower = m.morale_step(ctx.rules, unit["morale"], -1)
+                    if lower is None:
+                        continue
+                    unit["morale"] = lower
+                if result.result != "disbanded":
+                    kept.append(unit)
+            army["units"] = kept
+        attacker, defender = armies
+        left = {
+            "attacker": bool(attacker and attacker["units"]),
+            "defender": bool(defender and defender["units"]),
+        }
+        ctx.emit(
+            "siege",
+            actors=[a["owner"] for a in armies if a],
+            place=province,
+            rolls=rolls,
+            attacker_units=len(attacker["units"]) if attacker else 0,
+            defender_units=len(defender["units"]) if defender else 0,
+        )
+        if left["attacker"] and left["defender"]:
+            continue
+        del state["sieges"][province]
+        for army in [a for a in armies if a]:
+            army.pop("besieging", None)
+            army.pop("in_fort", None)
+            for unit in army["units"]:
+                unit["morale"] = ctx.rules["units"][unit["code"]]["morale"]
+        if left["attacker"] and defender is not None:
+            _conquer(ctx, state, province, attacker["owner"], defender["owner"], defender)
+        ctx.emit(
+            "siege_ended",
+            actors=[a["owner"] for a in armies if a],
+            place=province,
+            winner=attacker["owner"] if left["attacker"] else (defender or {}).get("owner"),
+        )
 
 
 def _local_army(ctx: Any, state: State, province: str, owner: str) -> None:
@@ -384,6 +470,7 @@ def _local_army(ctx: Any, state: State, province: str, owner: str) -> None:
 
 def battle(ctx: Any, state: State) -> State:
     """Each invasion is fought; the winner loots; a winning local levy rolls for staying at war."""
+    sieges(ctx, state)
     for invasion in ctx.memory.invasions:
         _fight_invasion(ctx, state, invasion)
     for army_id in sorted(state["armies"]):
@@ -448,8 +535,8 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
     army = state["armies"].get(invasion["army"])
     owner = state["provinces"][province]["owner"]
     defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
-    if army is None or not defenders:
-        return
+    if army is None or not defenders or defenders[0].get("in_fort"):
+        return  # no one to fight, or the defenders shut themselves in the fort
     defending = defenders[0]
     first = Side(attacker, army["units"], attacking=True, cinc=army.get("commander"))
     second = Side(owner, defending["units"], attacking=False, cinc=defending.get("commander"))
@@ -806,7 +893,7 @@ def disband_or_not(ctx: Any, state: State) -> State:
     check = _check(ctx, "disband")
     for army_id in sorted(state["armies"]):
         army = state["armies"][army_id]
-        if army.get("besieging") or army["owner"] not in m.nations(state):
+        if army.get("besieging") or army.get("in_fort") or army["owner"] not in m.nations(state):
             continue
         commander = m.commander(state, army)
         reputation = int(commander["reputation"]) if commander else 0

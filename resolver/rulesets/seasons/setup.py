@@ -102,21 +102,15 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
             setup.id,
             setup.name,
             setup.color,
-            stock={"resources": int(start["resources"])},
-            capital=home,
-            tech=int(start["tech"]),
-            defence=int(start["defence"]),
-            morale=int(start["national_morale"]),
-            shaken=0,
-            unrest=0,
-            enforced_peace=None,
-            interest=interest,
-            wars=[],
-            rolls=0,
-            season={},
-            year={},
-            diplomacy={},
-            hero=False,
+            **_nation_fields(
+                stock={"resources": int(start["resources"])},
+                capital=home,
+                tech=int(start["tech"]),
+                defence=int(start["defence"]),
+                morale=int(start["national_morale"]),
+                interest=interest,
+                column=column,
+            ),
         )
         marshal, captain = f"{setup.id}-marshal", f"{setup.id}-captain"
         state["commanders"][marshal] = _commander(
@@ -128,7 +122,6 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
         state["armies"][f"{setup.id}-a1"] = _army(
             f"{setup.id}-a1", setup.id, home, marshal, list(start["units"]), rules
         )
-        state["factions"][setup.id]["column"] = column
     home = homes[-1]
     pid_ = str(piorad["id"])
     state["factions"][pid_] = new_faction(
@@ -136,21 +129,14 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
         str(piorad["name"]),
         str(piorad["color"]),
         kind=NPC,
-        stock={"resources": 0},
-        capital=home,
-        tech=0,
-        defence=0,
-        morale=int(start["national_morale"]),
-        shaken=0,
-        unrest=0,
-        enforced_peace=None,
-        interest="loot",
-        wars=[],
-        rolls=0,
-        season={},
-        year={},
-        diplomacy={},
-        hero=False,
+        **_nation_fields(
+            capital=home,
+            tech=0,
+            defence=0,
+            morale=int(start["national_morale"]),
+            interest="loot",
+            column=None,
+        ),
     )
     captain = f"{pid_}-captain"
     state["commanders"][captain] = _commander(captain, pid_, "captain", int(piorad["reputation"]))
@@ -177,6 +163,14 @@ BLANK_NATION = {
     "hero": False,
     "column": "A",
 }
+
+
+def _nation_fields(**given: Any) -> dict[str, Any]:
+    """A nation's own fields (what every ruleset shares aside): the blank record, then ``given``."""
+    shared = ("status", "missed_turns")
+    fields = {key: copy.deepcopy(value) for key, value in BLANK_NATION.items() if key not in shared}
+    fields.update(given)
+    return fields
 
 
 def fill_state(rules: Rules, partial: State, factions: list[str]) -> State:

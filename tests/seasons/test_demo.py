@@ -58,3 +58,18 @@ def test_the_demo_replays_and_matches_its_golden_file(demo: Path) -> None:
 
     assert main(["verify", "--all", "--root", str(demo)]) == 0
     check_golden(demo, GOLDEN, DEMO_TURNS)
+
+
+def test_the_site_shows_the_four_seasons_tables_and_house_rules(demo: Path) -> None:
+    from resolver.cli import main
+
+    assert main(["site", "--root", str(demo)]) == 0
+    rules = (demo / "site/rules/index.md").read_text(encoding="utf-8")
+    for season in ("Spring", "Summer", "Fall", "Winter"):
+        assert f"| {season} | 1. GM rulings; 2. " in rules
+    assert "| Winter | 1. GM rulings; 2. The Piorad go to war; 3. The Piorad&#x27;s target" in rules
+    for table in ("Disband", "Trade", "Stance", "Will to fight", "Retreat", "Siege", "Recovery", "Strength"):
+        assert f"<caption>{table}</caption>" in rules
+    house = (demo / "site/rules/house-rules.md").read_text(encoding="utf-8")
+    assert "strength table runs from 2 to 18" in house and "Leader death \\(p60\\)" in house
+    assert (demo / "public/index.html").exists()

@@ -161,9 +161,13 @@ def resolve_turn(
     forced_rolls: Mapping[str, list[int]] | None = None,
     absent: AbsentPolicy | None = None,
     rumors: Sequence[str] | None = None,
+    salt: str = "",
+    refused: Mapping[str, str] | None = None,
 ) -> TurnResult:
     """Resolve one turn. ``rumors`` are the turn's rumours when the files were archived without them
-    (a replay); by default they are read from the files."""
+    (a replay); by default they are read from the files. ``salt`` is the turn's secret part of the
+    seed (see ``sealing.turn_salt``). ``refused`` names the factions of a sealed campaign whose order
+    file failed the full check at resolution, with the reason their faction alone is told."""
     turn = int(state["turn"])
     bad = [f.path for f in files.values() if not f.ok]
     if bad:
@@ -180,7 +184,7 @@ def resolve_turn(
     rumors = sorted(rumors) if rumors is not None else turn_rumors(files)
     if rumors:
         digests[RUMORS_DIGEST_KEY] = canonical.data_digest(rumors)
-    seed = TurnSeed(game.seed, turn, digests)
+    seed = TurnSeed(game.seed, turn, digests, salt)
     order = posting_order or seeded_posting_order(game.seed, turn, game.factions)
     order = [f for f in order if f in files and f != GM] + [f for f in order if f not in files and f != GM]
     ctx = TurnContext(
@@ -195,6 +199,8 @@ def resolve_turn(
     )
     state = canonical.plain_copy(state)
     ctx.phase = "gm"
+    for faction, reason in sorted((refused or {}).items()):
+        ctx.emit("orders_refused", actors=[faction], visible_to=[faction], reason=reason)
     state = gm.run_phase(ctx, state)
     if missing:
         # Only civil disorder changes what the absent factions do, so only it is named in the event.

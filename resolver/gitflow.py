@@ -92,23 +92,26 @@ def _has(tree: git.Tree, path: str) -> bool:
     return True
 
 
-def arrival_order(repo: git.Repo, factions: list[str], seed: int, turn: int, rev: str = "HEAD") -> list[str]:
+def arrival_order(
+    repo: git.Repo, factions: list[str], seed: int, turn: int, rev: str = "HEAD", suffix: str = ".yaml"
+) -> list[str]:
     """Posting order: factions sorted by when their ``orders/<faction>.yaml`` reached the branch.
 
     Walking first parents back from ``rev``, a file's arrival is the oldest commit of the unbroken run
     in which it exists; the previous resolution deleted every order file, so the run starts within the
     current turn. Editing a file later keeps its place. Files that arrived in the same commit, and the
-    factions without a file, follow the seeded order, which no player can influence.
+    factions without a file, follow the seeded order, which no player can influence. A sealed
+    campaign's order files end in ``.yaml.age`` (``suffix``).
     """
     tie = seeded_posting_order(seed, turn, factions)
     head = repo.commit(rev)
-    pending = {f for f in factions if f != GM and _has(head.tree, f"orders/{f}.yaml")}
+    pending = {f for f in factions if f != GM and _has(head.tree, f"orders/{f}{suffix}")}
     present = set(pending)
     age: dict[str, int] = {}
     depth = 0
     for depth, commit in enumerate(first_parent_chain(repo, rev)):
         for f in sorted(pending):
-            if not _has(commit.tree, f"orders/{f}.yaml"):
+            if not _has(commit.tree, f"orders/{f}{suffix}"):
                 age[f] = depth - 1
                 pending.discard(f)
         if not pending:
@@ -381,8 +384,11 @@ def run_resolution(
                 f"(and git push origin :refs/tags/{tag})",
             )
         active = faction_records.awaited(state, game.factions)  # NPC factions are the bot's: never waited for
-        submitted = {p.stem for p in store.order_paths()}
+        suffix = ".yaml.age" if store.sealed else ".yaml"
+        submitted = {p.name.removesuffix(suffix) for p in store.submitted_paths()}
         decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)
+        if if_due and not decision.due and store.sealed:
+            return Outcome(False, decision.reason[0].upper() + decision.reason[1:], turn, notes=notes)
         if if_due and not decision.due:
             # A file that fails the check can reach the branch (the GM may merge past a red check):
             # say so now, not only when the deadline comes and the turn is refused.
@@ -410,7 +416,7 @@ def run_resolution(
                     "or extend or pause the deadline in campaign/campaign.yaml",
                 )
             notes.append(f"The circuit breaker was overridden (--force): {missing} faction(s) silent.")
-        order = arrival_order(repo, list(game.factions), game.seed, turn)
+        order = arrival_order(repo, list(game.factions), game.seed, turn, suffix=suffix)
         previous = repo.head.commit.hexsha
         if commit:
             canonical.write_yaml(_marker(repo), {"turn": turn, "tag": tag, "previous": previous})

@@ -23,7 +23,7 @@ try:
 except ImportError:  # Windows: a GM's single shell needs no lock
     fcntl = None  # type: ignore[assignment]
 
-from . import __version__
+from . import __version__, sealing
 from .core import canonical
 from .core import factions as faction_records
 from .core.fields import ids_in
@@ -42,6 +42,10 @@ SCHEMA_FILE = "orders.schema.json"
 ARCHIVE_FORMAT = 2  # 2: one orders.yaml per turn, rumours apart from their authors, chained digests
 ORDERS_FILE = "orders.yaml"
 DIGEST_FILE = "digest.yaml"
+# A sealed campaign's archive publishes these next to its age files (see Store.archive).
+PUBLIC_EVENTS = "public-events.yaml"
+PUBLIC_STATE = "public-state.yaml"
+OPENING = "opening.yaml"  # campaign/turns/0000/opening.yaml: the commitment to turn 1's dice salt
 STAGING = ".resolving"  # campaign/.resolving/: a resolution being written, before it is switched in
 JOURNAL = "journal.yaml"
 FINISHED = ".resolved"  # campaign/.resolved/: the staging folder once everything is switched in
@@ -152,13 +156,108 @@ class Store:
         return _WORLDS[key]
 
     def state(self) -> State:
+        """The full state. A sealed campaign's is ``state.yaml.age``: opened with the campaign key
+        when this process has it, otherwise a player's own view (``campaign view``) stands in."""
+        if not (self.campaign_dir / f"state.yaml{sealing.SUFFIX}").exists():
+            return canonical.read_yaml(self.campaign_dir / "state.yaml")
+        if self.secret_key() is not None:
+            return canonical.load(self.open_sealed(self.campaign_dir / f"state.yaml{sealing.SUFFIX}"))
+        view = self.root / sealing.VIEW_DIR / "state.yaml"
+        if view.is_file():
+            return canonical.read_yaml(view)
+        raise CampaignError(
+            "this campaign is sealed: its state is encrypted, and you have neither the campaign key "
+            "nor a view of your own",
+            f"players: run campaign view (--identity PATH) first; the GM and CI: set {sealing.KEY_VARIABLE} "
+            "or pass --key-file",
+            code=2,
+        )
+
+    def public_state(self) -> State:
+        """What everyone may see of the state: the whole of it in an open campaign."""
         return canonical.read_yaml(self.campaign_dir / "state.yaml")
 
     def state_and_raw(self) -> tuple[State, bytes]:
         """The state with the bytes it was read from, so that a resolve need not write it out again to
-        learn its digest."""
+        learn its digest. A sealed campaign's full state is opened with the campaign key (``state``)."""
+        sealed = self.campaign_dir / f"state.yaml{sealing.SUFFIX}"
+        if sealed.exists() and self.secret_key() is not None:
+            raw = self.open_sealed(sealed)
+            return canonical.load(raw), raw
+        if sealed.exists():
+            return self.state(), b""  # a player's own view: nothing to archive from it
         raw = (self.campaign_dir / "state.yaml").read_bytes()
         return canonical.load_cached(raw), raw
+
+    # -- sealing --------------------------------------------------------------------------------------
+
+    @property
+    def sealed(self) -> bool:
+        return bool(self.config().get("sealed"))
+
+    def secret_key(self) -> str | None:
+        return sealing.campaign_key(self.campaign_dir)
+
+    def recipients(self, factions: Iterable[str] = ()) -> list[str]:
+        """Who can open a sealed file: the campaign's key, and the recipients of ``factions``."""
+        players = self.players().get("factions") or {}
+        found = [str(self.config()["recipient"])]
+        for faction in factions:
+            found += [str(r) for r in (players.get(faction) or {}).get("recipients") or []]
+        return found
+
+    def write_secret(self, path: Path, raw: bytes, readers: Iterable[str] = ()) -> bytes:
+        """Write a secret file: as it is in an open campaign; in a sealed one as ``NAME.age``, for the
+        campaign key and the factions in ``readers``. Returns what was written."""
+        if not self.sealed:
+            canonical.write_atomic(path, raw)
+            return raw
+        sealed = sealing.encrypt(raw, self.recipients(readers))
+        canonical.write_atomic(path.with_name(path.name + sealing.SUFFIX), sealed)
+        return sealed
+
+    def read_secret(self, path: Path) -> bytes | None:
+        """A secret file's content, opened with the campaign key if it is sealed; None if absent."""
+        if path.is_file():
+            return path.read_bytes()
+        sealed = path.with_name(path.name + sealing.SUFFIX)
+        return self.open_sealed(sealed) if sealed.is_file() else None
+
+    def open_sealed(self, sealed: Path) -> bytes:
+        key = self.secret_key()
+        if key is None:
+            raise CampaignError(
+                f"{self.display(sealed)} is sealed and this process has no campaign key",
+                f"set {sealing.KEY_VARIABLE} or pass --key-file (after the game: campaign unseal)",
+                code=2,
+            )
+        return sealing.decrypt_with_key(sealed.read_bytes(), key, self.display(sealed))
+
+    def salt_commitment(self, turn: int) -> str | None:
+        """The hash of turn ``turn``'s dice salt, committed when the turn opened; None if none was."""
+        if turn == 1:
+            path = self.turns_dir / turn_dir_name(0) / OPENING
+            return canonical.read_yaml(path).get("next_salt_commitment") if path.is_file() else None
+        path = self.turns_dir / turn_dir_name(turn - 1) / "inputs.yaml"
+        return canonical.read_yaml(path).get("next_salt_commitment") if path.is_file() else None
+
+    def commit_salt(self, game: Game, key: str | None, turn: int) -> dict[str, str]:
+        """The commitment to turn ``turn``'s salt, to publish as the turn opens (empty without a key)."""
+        if key is None:
+            return {}
+        return {"next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, game.campaign, turn))}
+
+    def write_views(self, game: Game, state: State, folder: Path) -> dict[str, str]:
+        """Each faction's view of ``state``, sealed to that faction (and the campaign); their digests."""
+        digests = {}
+        for faction in game.factions:
+            raw = canonical.dump(game.ruleset.faction_view(game, state, faction))
+            self.write_secret(folder / "views" / f"{faction}.yaml", raw, [faction])
+            digests[faction] = canonical.digest(raw)
+        return digests
+
+    def public_view(self, game: Game, state: State) -> bytes:
+        return canonical.dump(game.ruleset.faction_view(game, state, None))
 
     def game(self, state: State | None = None, house_rules: dict[str, Any] | None = None) -> Game:
         config = self.config()
@@ -181,7 +280,18 @@ class Store:
             },
         )
 
+    def sealed_order_paths(self) -> list[Path]:
+        """A sealed campaign's order files, ``orders/<faction>.yaml.age``: what its turn is resolved from."""
+        if not self.orders_dir.exists():
+            return []
+        return sorted(p for p in self.orders_dir.glob(f"*.yaml{sealing.SUFFIX}") if p.is_file())
+
+    def submitted_paths(self) -> list[Path]:
+        """The order files a resolution reads: plain ones, or a sealed campaign's sealed ones."""
+        return self.sealed_order_paths() if self.sealed else self.order_paths()
+
     def order_paths(self) -> list[Path]:
+        """The plain order files (a sealed campaign's players' drafts, which campaign check reads)."""
         if not self.orders_dir.exists():
             return []
         return sorted(
@@ -264,9 +374,11 @@ class Store:
 
     def write_player_aids(self, game: Game, state: State) -> None:
         """The schema and the templates, from the effective rules (the ruleset's with the house rules),
-        so a house rule reaches players' editors and templates with the next turn."""
+        so a house rule reaches players' editors and templates with the next turn. A sealed campaign
+        publishes no templates: they show a faction's position, which players read from their view."""
         self.write_schema(game, state)
-        self.write_templates(game, state)
+        if not self.sealed:
+            self.write_templates(game, state)
 
     # -- resolving a turn: stage, then switch in -----------------------------------------------------
 
@@ -307,6 +419,8 @@ class Store:
         entries: dict[str, dict[str, Any]],
         rumors: list[str],
         state_before_raw: bytes | None = None,
+        refused: dict[str, str] | None = None,
+        salt: dict[str, str] | None = None,
     ) -> Path:
         """Archive a resolved turn and move the campaign on to the next one, all or nothing.
 
@@ -314,7 +428,13 @@ class Store:
         rumours apart from their authors. Everything is first written into ``campaign/.resolving/``;
         the journal written last is the moment the turn counts as resolved, and ``switch_in`` then
         moves the files into place with renames. Interrupted before the journal, the next run throws
-        the staging folder away; after it, the next run finishes the switch (``recover``)."""
+        the staging folder away; after it, the next run finishes the switch (``recover``).
+
+        ``salt`` holds the turn's revealed dice salt and the commitment to the next turn's (inputs).
+        In a sealed campaign every secret file is written encrypted (``write_secret``), straight into
+        the staging folder, so no plain secret ever lies in the repository's tree; the public events
+        and the public view of the state are written next to them, and ``digest.yaml`` binds both the
+        plain texts and the sealed files."""
         from .views import render_reports
 
         final = self.turns_dir / turn_dir_name(result.turn)
@@ -334,13 +454,19 @@ class Store:
                 before_raw = state_before_raw
             else:
                 before_raw = canonical.dump(state_before)
-            orders_raw = canonical.write_yaml(stage / ORDERS_FILE, {"orders": entries, "rumors": rumors})
+            archived_orders = {
+                "orders": entries,
+                "rumors": rumors,
+                **({"refused": refused} if refused else {}),
+            }
+            orders_raw = canonical.dump(archived_orders)
+            self.write_secret(stage / ORDERS_FILE, orders_raw)
             for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
-                canonical.write_atomic(stage / "bot-orders" / f"{faction}.yaml", of.raw)
+                self.write_secret(stage / "bot-orders" / f"{faction}.yaml", of.raw)
             for faction, of in result.npc_orders.items():  # the bot's orders for NPC factions, likewise
-                canonical.write_atomic(stage / "npc-orders" / f"{faction}.yaml", of.raw)
+                self.write_secret(stage / "npc-orders" / f"{faction}.yaml", of.raw)
             if previous.get("state") != canonical.digest(before_raw):
-                canonical.write_atomic(stage / "state-before.yaml", before_raw)  # the GM edited the state
+                self.write_secret(stage / "state-before.yaml", before_raw)  # the GM edited the state
             inputs = {
                 "format": ARCHIVE_FORMAT,
                 "turn": result.turn,
@@ -356,18 +482,20 @@ class Store:
                 "world_digest": game.world.digest,
                 "state_before_digest": canonical.digest(before_raw),
                 "previous_turn_digest": previous.get("self", "-"),
+                **(salt or {}),
             }
             canonical.write_yaml(stage / "inputs.yaml", inputs)
-            events_raw = canonical.write_yaml(stage / "events.yaml", result.events_data())
+            events_raw = canonical.dump(result.events_data())
+            self.write_secret(stage / "events.yaml", events_raw)
             state_raw = canonical.dump(result.state)
             reports = {}
             with holding_still(result.state):  # reports read the new state, never change it
                 rendered = render_reports(self, game, result)
             for faction, text in rendered.items():
                 reports[faction] = canonical.digest(text.encode())
-                canonical.write_atomic(stage / "reports" / f"{faction}.md", text.encode())
+                self.write_secret(stage / "reports" / f"{faction}.md", text.encode(), [faction])
             bots = {f: canonical.digest(of.raw) for f, of in result.stand_ins.items()}
-            digests = {
+            digests: dict[str, Any] = {
                 "state": canonical.digest(state_raw),
                 "events": canonical.digest(events_raw),
                 "inputs": input_digests(inputs),
@@ -377,15 +505,20 @@ class Store:
             }
             if result.npc_orders:  # only campaigns with NPC factions: older archives keep their digests
                 digests["npc_orders"] = {f: canonical.digest(of.raw) for f, of in result.npc_orders.items()}
-            canonical.write_yaml(stage / DIGEST_FILE, digests)
-            canonical.write_atomic(self.staging_dir / "state.yaml", state_raw)
-            canonical.remember(state_raw, result.state)  # the next command reads it from the cache
             if set(result.state["factions"]) != set(game.factions):  # the GM brought a faction in
                 game = self.game(result.state, game.house_rules)
+            if self.sealed:
+                digests.update(self.seal_turn(game, result, stage))
+            canonical.write_yaml(stage / DIGEST_FILE, digests)
+            self.write_secret(self.staging_dir / "state.yaml", state_raw)
+            canonical.remember(state_raw, result.state)  # the next command reads it from the cache
+            if self.sealed:
+                canonical.write_atomic(self.staging_dir / "state.yaml", self.public_view(game, result.state))
             # The player aids of the next turn (see write_player_aids), staged like the rest.
             self.write_schema(game, result.state, self.orders_dir / "templates" / STAGING)
-            with holding_still(result.state):  # templates read the new state, never change it
-                self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
+            if not self.sealed:
+                with holding_still(result.state):  # templates read the new state, never change it
+                    self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
         except BaseException:
             with suppress(OSError):  # never hide the first error behind a failed clean-up
                 self.discard_staging()
@@ -395,7 +528,9 @@ class Store:
             self.staging_dir / JOURNAL,
             {
                 "turn": result.turn,
-                "remove_orders": sorted(f"{f}.yaml" for f in entries),
+                "remove_orders": sorted(p.name for p in self.sealed_order_paths())
+                if self.sealed
+                else sorted(f"{f}.yaml" for f in entries),
                 "remove_templates": sorted(
                     f"{f}.yaml"
                     for f in game.factions
@@ -407,6 +542,23 @@ class Store:
         self.switch_in()
         return final
 
+    def seal_turn(self, game: Game, result: TurnResult, stage: Path) -> dict[str, Any]:
+        """A sealed turn's public files and each faction's view; the digests that bind them, and the
+        sealed files as written (the plain texts' digests bind what is inside them)."""
+        public_events = {
+            "turn": result.turn,
+            "events": [e.to_data() for e in result.events if e.public],
+        }
+        events_raw = canonical.write_yaml(stage / PUBLIC_EVENTS, public_events)
+        state_raw = self.public_view(game, result.state)
+        canonical.write_atomic(stage / PUBLIC_STATE, state_raw)
+        views = self.write_views(game, result.state, stage)
+        return {
+            "views": views,
+            "public": {"events": canonical.digest(events_raw), "state": canonical.digest(state_raw)},
+            "sealed": sealed_digests(stage),
+        }
+
     def switch_in(self) -> int:
         """Carry out a journaled resolution; every step may run again after an interruption."""
         journal = canonical.read_yaml(self.staging_dir / JOURNAL)
@@ -417,8 +569,9 @@ class Store:
         if staged.parent.exists():
             staged.parent.rmdir()
         checkpoint("archive-moved")
-        if (self.staging_dir / "state.yaml").exists():
-            os.replace(self.staging_dir / "state.yaml", self.campaign_dir / "state.yaml")
+        for name in ("state.yaml", f"state.yaml{sealing.SUFFIX}"):
+            if (self.staging_dir / name).exists():
+                os.replace(self.staging_dir / name, self.campaign_dir / name)
         checkpoint("state-replaced")
         for name in journal["remove_orders"]:
             (self.orders_dir / name).unlink(missing_ok=True)
@@ -475,8 +628,7 @@ class Store:
         """What a turn's archive commits to: ``state`` (the state after it) and ``self`` (the digest
         of its digest file, which the next turn's inputs chain to); empty when it is not archived."""
         if turn == 0:
-            path = self.turns_dir / turn_dir_name(0) / "state.yaml"
-            raw = path.read_bytes() if path.exists() else None
+            raw = self.read_secret(self.turns_dir / turn_dir_name(0) / "state.yaml")
             return {"state": canonical.digest(raw), "self": canonical.digest(raw)} if raw else {}
         path = self.turns_dir / turn_dir_name(turn) / DIGEST_FILE
         if not path.exists():
@@ -491,22 +643,47 @@ class Store:
         world: World,
         state: State,
         house_rules_text: str,
+        opening: dict[str, str] | None = None,
     ) -> None:
         canonical.write_yaml(self.campaign_dir / "campaign.yaml", config)
         canonical.write_yaml(self.campaign_dir / "players.yaml", players)
         canonical.write_atomic(self.campaign_dir / "rules.yaml", house_rules_text.encode())
         canonical.write_yaml(self.campaign_dir / "world.yaml", world.to_data())
-        canonical.write_yaml(self.turns_dir / turn_dir_name(0) / "state.yaml", state)
-        canonical.write_yaml(self.campaign_dir / "state.yaml", state)
+        raw = canonical.dump(state)
+        start = self.turns_dir / turn_dir_name(0)
+        self.write_secret(start / "state.yaml", raw)
+        self.write_secret(self.campaign_dir / "state.yaml", raw)
+        if self.sealed:
+            game = self.game(state)
+            canonical.write_atomic(self.campaign_dir / "state.yaml", self.public_view(game, state))
+            canonical.write_atomic(start / PUBLIC_STATE, self.public_view(game, state))
+            self.write_views(game, state, start)
+        if opening:
+            canonical.write_yaml(start / OPENING, opening)
         self.orders_dir.mkdir(parents=True, exist_ok=True)
 
     def reset(self) -> None:
         """Remove a campaign's files (``campaign new --force``); hand-written files elsewhere stay."""
-        for name in ("campaign.yaml", "players.yaml", "rules.yaml", "world.yaml", "state.yaml"):
+        for name in (
+            "campaign.yaml",
+            "players.yaml",
+            "rules.yaml",
+            "world.yaml",
+            "state.yaml",
+            "state.yaml.age",
+        ):
             (self.campaign_dir / name).unlink(missing_ok=True)
         if self.turns_dir.exists():
             shutil.rmtree(self.turns_dir)
-        for path in self.order_paths():
+        for path in [*self.order_paths(), *self.sealed_order_paths()]:
             path.unlink()
         if (self.orders_dir / "templates").exists():
             shutil.rmtree(self.orders_dir / "templates")
+
+
+def sealed_digests(folder: Path) -> dict[str, str]:
+    """The digest of every sealed file under ``folder``, by its path there."""
+    return {
+        path.relative_to(folder).as_posix(): canonical.digest(path.read_bytes())
+        for path in sorted(folder.rglob(f"*{sealing.SUFFIX}"))
+    }

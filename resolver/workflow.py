@@ -15,19 +15,29 @@ from typing import Any
 
 import yaml
 
-from . import __version__
+from . import __version__, sealing
 from .absence import AbsentPolicy
 from .bots import bot_order_file
 from .core import canonical
 from .core import factions as faction_records
 from .core.issues import CampaignError
-from .core.orders import OrderFile
+from .core.orders import GM, OrderFile
 from .core.phases import State
 from .core.stillness import holding_still
 from .engine import TurnResult, resolve_turn, turn_rumors
 from .ruleset import FactionSetup, Game, get_ruleset
 from .schedule import Settings, default_settings
-from .store import ARCHIVE_FORMAT, DIGEST_FILE, ORDERS_FILE, Store, input_digests, turn_dir_name
+from .store import (
+    ARCHIVE_FORMAT,
+    DIGEST_FILE,
+    ORDERS_FILE,
+    PUBLIC_EVENTS,
+    PUBLIC_STATE,
+    Store,
+    input_digests,
+    sealed_digests,
+    turn_dir_name,
+)
 from .validate import check_order_file
 
 PALETTE = (
@@ -45,6 +55,7 @@ PALETTE = (
     ("navy", "#1f3a68"),
 )
 DEMO_MARKER = ".campaign-demo"
+DEMO_KEY = "campaign-key.txt"  # a sealed demo's key: in the demo folder, outside campaign/
 HOUSE_RULES_HEADER = """\
 # House rules of this campaign.
 #
@@ -118,7 +129,13 @@ def new_campaign(
     name: str = "",
     players: dict[str, Any] | None = None,
     force: bool = False,
+    key: str | None = None,
+    sealed: bool = False,
 ) -> Game:
+    """``key`` is the campaign's secret key (see ``sealing``): with it the dice of every turn gain a
+    salt committed in advance; ``sealed`` (which needs it) encrypts the campaign's secrets."""
+    if sealed and key is None:
+        raise CampaignError("a sealed campaign needs a campaign key", code=2)
     store = Store(root)
     ruleset = get_ruleset(ruleset_id)
     if store.exists():
@@ -142,6 +159,10 @@ def new_campaign(
         "engine": __version__,
         **default_settings(),
     }
+    if key is not None:
+        config["recipient"] = sealing.public_of(key)
+    if sealed:
+        config["sealed"] = True
     players = players or {}
     roster = {"gm": {"logins": list((players.get("gm") or {}).get("logins", []))}, "factions": {}}
     if (players.get("gm") or {}).get("ids"):
@@ -151,10 +172,34 @@ def new_campaign(
         roster["factions"][f.id] = {"name": f.name, "color": f.color, "logins": list(given.get("logins", []))}
         if given.get("ids"):  # GitHub account ids: the pull-request check trusts them over logins
             roster["factions"][f.id]["ids"] = list(given["ids"])
-    store.create(config, roster, world, state, HOUSE_RULES_HEADER)
+        if given.get("recipients"):  # age or SSH public keys: what a sealed campaign encrypts to
+            for number, text in enumerate(given["recipients"]):
+                sealing.recipient(text, f"players: {f.id}: recipients[{number}]")
+            roster["factions"][f.id]["recipients"] = [str(r) for r in given["recipients"]]
+    opening = {}
+    if key is not None:
+        opening = {
+            "next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, config["campaign"], 1))
+        }
+    store.create(config, roster, world, state, HOUSE_RULES_HEADER, opening)
+    if sealed:
+        ignore_plain_files(store.root)
     game = store.game(state)
     store.write_player_aids(game, state)
     return game
+
+
+SEALED_IGNORES = (f"/{sealing.VIEW_DIR}/", "/orders/*.yaml")
+
+
+def ignore_plain_files(root: Path) -> None:
+    """In a sealed campaign a player's view and plain order drafts never reach git: .gitignore."""
+    path = root / ".gitignore"
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    missing = [line for line in SEALED_IGNORES if line not in lines]
+    if missing:
+        header = ["# A sealed campaign: decrypted views and plain order drafts stay on your machine."]
+        path.write_text("\n".join([*lines, *header, *missing]) + "\n", encoding="utf-8")
 
 
 def check(root: Path, paths: Iterable[Path] | None = None) -> list[OrderFile]:
@@ -254,17 +299,90 @@ def resolve(
         note = store.recover()
         if note.startswith("Turn "):
             raise FinishedInterrupted(note)
+        key = store.secret_key()
+        if store.sealed and key is None:
+            raise CampaignError(
+                "this campaign is sealed: resolving it needs the campaign key",
+                f"CI holds it as the secret {sealing.KEY_VARIABLE}; locally pass --key-file",
+                code=2,
+            )
         state, state_raw = store.state_and_raw()
         expect_next_turn(store, state)
         game = store.game(state)
-        files = store.check(game, state)
-        if any(not f.ok for f in files):
-            raise Rejected(files)
+        refused: dict[str, str] = {}
+        if store.sealed:
+            files, refused = open_sealed_orders(store, game, state, key or "")
+        else:
+            files = store.check(game, state)
+            if any(not f.ok for f in files):
+                raise Rejected(files)
+        salt, salt_inputs = dice_salt(store, game, key, int(state["turn"]))
         entries, sealed, rumors = seal(game, state, files)
         absent = Settings.from_config(store.config()).absent
-        result = resolve_turn(game, state, sealed, posting_order, forced_rolls, absent=absent, rumors=rumors)
-        store.archive(game, state, result, entries, rumors, state_raw)
+        result = resolve_turn(
+            game, state, sealed, posting_order, forced_rolls, absent=absent, rumors=rumors,
+            salt=salt, refused=refused,
+        )  # fmt: skip
+        store.archive(
+            game,
+            state,
+            result,
+            entries,
+            rumors,
+            state_before_raw=state_raw,
+            refused=refused,
+            salt=salt_inputs,
+        )
     return game, result
+
+
+def dice_salt(store: Store, game: Game, key: str | None, turn: int) -> tuple[str, dict[str, str]]:
+    """The turn's dice salt, and what the archive's inputs record of it: the salt revealed, and the
+    commitment to the next turn's. Without a key the dice have no salt (and can be foreseen)."""
+    committed = store.salt_commitment(turn)
+    if key is None:
+        if committed:
+            raise CampaignError(
+                f"turn {turn}'s dice were committed to a secret salt when it opened: resolving it needs "
+                "the campaign key",
+                f"CI holds it as the secret {sealing.KEY_VARIABLE}; locally pass --key-file",
+                code=2,
+            )
+        return "", {}
+    salt = sealing.turn_salt(key, game.campaign, turn)
+    if committed and committed != sealing.salt_commitment(salt):
+        raise CampaignError(
+            "the campaign key given is not the one this campaign committed its dice to",
+            f"use the key stored as {sealing.KEY_VARIABLE} when the campaign was made",
+            code=2,
+        )
+    return salt, {"salt": salt, **store.commit_salt(game, key, turn + 1)}
+
+
+def open_sealed_orders(
+    store: Store, game: Game, state: State, key: str
+) -> tuple[list[OrderFile], dict[str, str]]:
+    """A sealed campaign's order files, opened and checked against the full state. A file that fails
+    fails alone: its faction is told why in a private event, and nothing of it is printed."""
+    files: list[OrderFile] = []
+    refused: dict[str, str] = {}
+    for path in store.sealed_order_paths():
+        faction = path.name.removesuffix(f".yaml{sealing.SUFFIX}")
+        if faction not in (*game.factions, GM):
+            continue  # the pull-request check lets no such file in; a stray one is not a faction's
+        try:
+            raw = sealing.decrypt_with_key(path.read_bytes(), key, store.display(path))
+        except sealing.SealedError:
+            refused[faction] = "the file was not sealed to the campaign's key (seal it with campaign seal)"
+            continue
+        of = check_order_file(game, state, raw, f"orders/{faction}.yaml")
+        if of.faction != faction and of.ok:
+            refused[faction] = f"orders/{faction}.yaml carries the orders of '{of.faction}'"
+        elif not of.ok:
+            refused[faction] = " ".join(of.errors[0].format().split())
+        else:
+            files.append(of)
+    return files, refused
 
 
 @dataclass
@@ -274,6 +392,7 @@ class TurnCheck:
     problems: list[str]
     notes: list[str] = field(default_factory=list)  # GM edits and other facts that are not faults
     where: str = ""  # what was checked, when it is not an archived turn
+    partial: bool = False  # a sealed turn checked without the key: its public parts only
 
     @property
     def name(self) -> str:
@@ -328,7 +447,7 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
     problems: list[str] = []
     notes: list[str] = []
     inputs_raw, digest_raw = _read(folder / "inputs.yaml"), _read(folder / DIGEST_FILE)
-    orders_raw = _read(folder / ORDERS_FILE)
+    orders_raw = store.read_secret(folder / ORDERS_FILE)
     if inputs_raw is None or digest_raw is None or orders_raw is None:
         absent = [
             n
@@ -354,11 +473,12 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
         )
     if inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
         problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
+    problems += salt_problems(store, turn, inputs, where)
     if inputs.get("turn") != turn:
         problems.append(f"{where}/inputs.yaml names turn {inputs.get('turn')}")
     if inputs.get("engine") != __version__:
         notes.append(f"resolved by engine {inputs.get('engine')}, replayed with engine {__version__}")
-    edited = _read(folder / "state-before.yaml")
+    edited = store.read_secret(folder / "state-before.yaml")
     if edited is not None:
         gm_state = canonical.load(edited)
         changes = state_differences(state, gm_state)
@@ -392,17 +512,20 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
     if problems:
         return Replayed(turn, state, None, problems, notes)
     absent = AbsentPolicy.from_data(inputs.get("absent_players"), f"{where}/inputs.yaml")
-    result = resolve_turn(game, state, files, list(inputs["posting_order"]), absent=absent, rumors=rumors)
+    result = resolve_turn(
+        game, state, files, list(inputs["posting_order"]), absent=absent, rumors=rumors,
+        salt=str(inputs.get("salt") or ""), refused=archived.get("refused") or {},
+    )  # fmt: skip
     if dict(result.seed.digests) != inputs.get("order_digests"):
         problems.append(f"{where}/inputs.yaml: the order digests differ from the archived orders and rumours")
     if result.seed.hex != inputs.get("turn_seed"):
         problems.append("the turn seed differs")
-    bots = {p.stem: p.read_bytes() for p in sorted((folder / "bot-orders").glob("*.yaml"))}
+    bots = secret_files(store, folder / "bot-orders", ".yaml")
     if bots != {f: of.raw for f, of in result.stand_ins.items()}:
         problems.append("the bot's replayed orders for absent factions differ from bot-orders/")
     if {f: canonical.digest(raw) for f, raw in bots.items()} != digests.get("bot_orders"):
         problems.append(f"{where}/bot-orders/ no longer matches digest.yaml")
-    npcs = {p.stem: p.read_bytes() for p in sorted((folder / "npc-orders").glob("*.yaml"))}
+    npcs = secret_files(store, folder / "npc-orders", ".yaml")
     if npcs != {f: of.raw for f, of in result.npc_orders.items()}:
         problems.append("the bot's replayed orders for NPC factions differ from npc-orders/")
     if {f: canonical.digest(raw) for f, raw in npcs.items()} != digests.get("npc_orders", {}):
@@ -410,18 +533,93 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
     if canonical.data_digest(result.state) != digests.get("state"):
         problems.append("the replayed state differs from the archived digest")
     events_raw = canonical.dump(result.events_data())
-    if events_raw != _read(folder / "events.yaml"):
+    if events_raw != store.read_secret(folder / "events.yaml"):
         problems.append("the replayed events and rolls differ from events.yaml")
     if canonical.digest(events_raw) != digests.get("events"):
         problems.append(f"{where}/digest.yaml: the events digest differs from the replayed events")
-    reports = {p.stem: p.read_bytes() for p in sorted((folder / "reports").glob("*.md"))}
+    reports = secret_files(store, folder / "reports", ".md")
     if {f: canonical.digest(raw) for f, raw in reports.items()} != digests.get("reports"):
         problems.append(
             f"{where}/reports/ was edited after the turn was resolved (it no longer matches digest.yaml)"
         )
     elif {f: text.encode() for f, text in render_reports(store, game, result).items()} != reports:
         notes.append("the reports render differently today: templates/ changed since this turn was resolved")
+    if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():  # sealed (a campaign may be sealed mid-game)
+        problems += sealed_problems(store, game, result, folder, digests)
     return Replayed(turn, state, result, problems, notes)
+
+
+def secret_files(store: Store, folder: Path, suffix: str) -> dict[str, bytes]:
+    """The files of one kind in an archive folder, by name without suffix; sealed ones opened."""
+    names = {p.name.removesuffix(sealing.SUFFIX).removesuffix(suffix) for p in folder.glob(f"*{suffix}*")}
+    return {name: store.read_secret(folder / f"{name}{suffix}") or b"" for name in sorted(names)}
+
+
+def salt_problems(store: Store, turn: int, inputs: dict[str, Any], where: str) -> list[str]:
+    """The revealed salt against the commitment made when the turn opened."""
+    committed = store.salt_commitment(turn)
+    salt = inputs.get("salt")
+    if committed is None:
+        return []
+    if not salt:
+        return [f"{where}/inputs.yaml reveals no dice salt, but one was committed when turn {turn} opened"]
+    if sealing.salt_commitment(str(salt)) != committed:
+        return [f"{where}/inputs.yaml: the revealed dice salt does not match its commitment"]
+    return []
+
+
+def public_problems(folder: Path, digests: dict[str, Any]) -> list[str]:
+    """What anyone can check of a sealed turn without the key: the public files and the sealed
+    files are those the turn committed to."""
+    where = folder.as_posix().split("/campaign/", 1)[-1]
+    problems = []
+    public = digests.get("public") or {}
+    for name, key in ((PUBLIC_EVENTS, "events"), (PUBLIC_STATE, "state")):
+        raw = _read(folder / name)
+        if raw is None or canonical.digest(raw) != public.get(key):
+            problems.append(f"campaign/{where}/{name} does not match digest.yaml")
+    if sealed_digests(folder) != digests.get("sealed"):
+        problems.append(f"campaign/{where}: the sealed files differ from those digest.yaml lists")
+    return problems
+
+
+def sealed_problems(
+    store: Store, game: Game, result: TurnResult, folder: Path, digests: dict[str, Any]
+) -> list[str]:
+    """A replayed sealed turn: each faction's view and the public files follow from the replay."""
+    problems = public_problems(folder, digests)
+    views = secret_files(store, folder / "views", ".yaml")
+    expected = {f: canonical.dump(game.ruleset.faction_view(game, result.state, f)) for f in game.factions}
+    if views != expected or {f: canonical.digest(v) for f, v in views.items()} != digests.get("views"):
+        problems.append("the factions' views differ from the replayed state")
+    if _read(folder / PUBLIC_STATE) != store.public_view(game, result.state):
+        problems.append(f"{PUBLIC_STATE} differs from the public view of the replayed state")
+    return problems
+
+
+def verify_public(store: Store, turns: Iterable[int]) -> list[TurnCheck]:
+    """Verify a sealed campaign without its key: the digests, their chain, the dice salts against
+    their commitments, the public files and the sealed files' envelopes. Replaying needs the key."""
+    checks = []
+    for turn in turns:
+        folder = store.turns_dir / turn_dir_name(turn)
+        where = store.display(folder)
+        inputs_raw, digest_raw = _read(folder / "inputs.yaml"), _read(folder / DIGEST_FILE)
+        if inputs_raw is None or digest_raw is None:
+            checks.append(TurnCheck(turn, False, [f"{where}: inputs.yaml or digest.yaml is missing"]))
+            continue
+        inputs, digests = canonical.load(inputs_raw), canonical.load(digest_raw)
+        problems = []
+        if input_digests(inputs) != digests.get("inputs") or canonical.dump(inputs) != inputs_raw:
+            problems.append(f"{where}/inputs.yaml was edited after the turn was resolved")
+        if turn > 1 and inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
+            problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
+        problems += salt_problems(store, turn, inputs, where)
+        if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():
+            problems += public_problems(folder, digests)
+        note = "public parts only: the replay of the sealed files needs the campaign key"
+        checks.append(TurnCheck(turn, not problems, problems, [note], partial=True))
+    return checks
 
 
 def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
@@ -430,11 +628,11 @@ def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
     Stops after the first turn with a problem: every later turn would start from a wrong state.
     """
     start = store.turns_dir / turn_dir_name(0) / "state.yaml"
-    if not start.exists():
+    if not start.exists() and not start.with_name(f"state.yaml{sealing.SUFFIX}").exists():
         raise CampaignError(
             "the initial state (campaign/turns/0000/state.yaml) is missing; nothing can be replayed"
         )
-    state: State = canonical.read_yaml(start)
+    state: State = canonical.load(store.read_secret(start) or b"")
     archived = store.archived_turns()
     for turn in range(1, last + 1):
         if turn not in archived:
@@ -492,10 +690,23 @@ def verify(
             code=2,
         )
     newest = archived[-1] if archived else 0
+    if store.sealed and store.secret_key() is None:
+        checks = verify_public(store, sorted(wanted))
+        if archived and max(wanted, default=0) == newest:
+            live = store.campaign_dir / "state.yaml"
+            published = store.turns_dir / turn_dir_name(newest) / PUBLIC_STATE
+            if published.is_file() and _read(live) != _read(published):
+                note = (
+                    f"campaign/state.yaml differs from the public state turn {newest} left: the GM edited it"
+                )
+                checks.append(TurnCheck(newest + 1, True, [], [note], where="campaign/state.yaml"))
+        return checks
     last = max(wanted) if wanted else 0
     results = []
     state: State = (
-        canonical.read_yaml(store.turns_dir / turn_dir_name(0) / "state.yaml") if newest == 0 else {}
+        canonical.load(store.read_secret(store.turns_dir / turn_dir_name(0) / "state.yaml") or b"")
+        if newest == 0
+        else {}
     )
     broken = False
     for replayed in progress(replay_archive(store, last)):
@@ -537,5 +748,9 @@ def play_bot_turn(root: Path, factions: Iterable[str] | None = None) -> tuple[Ga
     chosen = faction_records.awaited(state, factions if factions is not None else game.factions)
     for faction in chosen:
         of = bot_order_file(game, state, faction)
-        canonical.write_atomic(store.orders_dir / f"{faction}.yaml", of.raw)
+        if store.sealed:  # as a player's campaign seal would: to the campaign and the faction
+            raw = sealing.encrypt(of.raw, store.recipients([faction]))
+            canonical.write_atomic(store.orders_dir / f"{faction}.yaml{sealing.SUFFIX}", raw)
+        else:
+            canonical.write_atomic(store.orders_dir / f"{faction}.yaml", of.raw)
     return resolve(root)

@@ -189,18 +189,24 @@ class TurnSeed:
     campaign_seed: int
     turn: int
     digests: Mapping[str, str]  # faction -> sha256 of its order file ("-" when none)
+    # The turn's secret salt, revealed in the archive once the turn is resolved; without one (a
+    # campaign with no key) every roll is computable in advance from public data.
+    salt: str = ""
+
+    def _salted(self, parts: list[str]) -> list[str]:
+        return [*parts, f"salt={self.salt}"] if self.salt else parts
 
     @property
     def hex(self) -> str:
         parts = [f"{f}={d}" for f, d in sorted(self.digests.items())]
-        return derive_key("turn", self.campaign_seed, self.turn, *parts).hex()
+        return derive_key("turn", self.campaign_seed, self.turn, *self._salted(parts)).hex()
 
     def key_for(self, factions: Iterable[str]) -> bytes:
         scope = sorted(set(factions))
         if not scope:
             return bytes.fromhex(self.hex)
         parts = [f"{f}={self.digests.get(f, '-')}" for f in scope]
-        return derive_key("scope", self.campaign_seed, self.turn, *parts)
+        return derive_key("scope", self.campaign_seed, self.turn, *self._salted(parts))
 
 
 @dataclass

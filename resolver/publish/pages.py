@@ -187,7 +187,7 @@ class SitePages:
             current=current,
             current_date=self.game.calendar.date(current).label if current > 0 else "",
             deadline=deadline,
-            standings=self.standings_rows(self.game.ruleset.standings(self.game, self.history.state)),
+            standings=self.standings_rows(self.history.standings()),
             columns=self.numeric,
             last=last,
             headlines=self.headlines_of(last) if last.turn else [],
@@ -420,7 +420,7 @@ class SitePages:
             path = f"factions/charts/{col}.svg"
             self.files[path] = plots.line_chart(lines, turns, f"{words(col)} by turn").encode()
             charts.append({"column": col, "src": path, "lines": lines})
-        current = {r["faction"]: r for r in self.game.ruleset.standings(self.game, self.history.state)}
+        current = {r["faction"]: r for r in self.history.standings()}
         rank = {f: i + 1 for i, f in enumerate(current)}
         latest = self.pieces_by_owner(self.history.last)
         for f in factions:
@@ -569,7 +569,7 @@ class SitePages:
         game, state = self.game, self.history.state
         active = faction_records.awaited(state, game.factions)  # those with a template: no NPC faction
         templates = []
-        for f in active:
+        for f in [] if self.history.sealed else active:  # a sealed campaign's templates show positions
             body = self.store.render_template(game, state, f)
             self.files[f"play/templates/{f}.yaml"] = body.encode()
             templates.append({"faction": f, "body": body, "file": f"play/templates/{f}.yaml"})
@@ -585,6 +585,7 @@ class SitePages:
             example_faction=active[0] if active else (game.factions[0] if game.factions else "faction"),
             example=_yaml_example(example) if example else "",
             schema="play/orders.schema.json",
+            sealed=self.history.sealed,
         )
         self.render(
             "play-templates.md.j2",

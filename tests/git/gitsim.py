@@ -81,15 +81,23 @@ class Campaign:
 
     @classmethod
     def create(
-        cls, base: Path, *, settings: dict[str, Any] | None = None, seed: int = 5, name: str = "Git Test"
+        cls,
+        base: Path,
+        *,
+        settings: dict[str, Any] | None = None,
+        seed: int = 5,
+        name: str = "Git Test",
+        roster: dict[str, Any] | None = None,
+        options: tuple[str, ...] = (),
     ) -> Campaign:
+        """``roster`` replaces the players file, ``options`` go to campaign new (--sealed, ...)."""
         world = cls(base)
         base.mkdir(parents=True, exist_ok=True)
         world.git(base, "init", "--quiet", "--bare", "--initial-branch=main", str(world.origin))
         gm = world.clone("dora")
         players = base / "players.yaml"
-        players.write_text(yaml.safe_dump(PLAYERS), encoding="utf-8")
-        done = cli("new", "--root", gm, "--players", players, "--seed", str(seed), "--name", name)
+        players.write_text(yaml.safe_dump(roster or PLAYERS), encoding="utf-8")
+        done = cli("new", "--root", gm, "--players", players, "--seed", str(seed), "--name", name, *options)
         assert done.code == 0, done.err
         if settings:
             world.set_settings(gm, settings)

@@ -31,6 +31,8 @@ class Seasons(Ruleset):
     source = "“Campaign Rules Update” (seed 004)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies"}
     turn_memory = phases.SeasonTurn
+    # Who is at war with whom, and who is an NPC people, is common knowledge (orders are checked on it).
+    public_faction_keys: ClassVar[tuple[str, ...]] = ("name", "color", "status", "kind", "capital", "wars")
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES

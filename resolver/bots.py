@@ -27,6 +27,9 @@ def bot_order_file(game: Game, state: State, faction: str) -> OrderFile:
             doc["press"] = draft["press"]
         if draft.get("rumors"):
             doc["rumors"] = draft["rumors"]
+        for section in game.standing:  # standing orders the bot chose (seasons' instructions)
+            if section in draft:
+                doc[section] = draft[section]
         of = check_order_file(game, state, dump(doc), path, by_bot=True)
         bad = sorted({i.order for i in of.errors if i.order})
         if of.ok or not bad:

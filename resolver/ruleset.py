@@ -31,7 +31,7 @@ from .core.world import World
 if TYPE_CHECKING:
     import jinja2
 
-RULESETS = ("nations", "factions")  # ids of the rulesets that ship with the engine
+RULESETS = ("nations", "factions", "seasons")  # ids of the rulesets that ship with the engine
 
 
 @dataclass(frozen=True)
@@ -423,6 +423,10 @@ class Ruleset:
     def judgement_problems(self, game: Game, subject: str, grants: Mapping[str, Any]) -> list[str]:
         """Problems with the mechanical effect of a GM ruling; an empty list means it can be applied."""
         return []
+
+    def orderable(self, game: Game, state: State, faction: str) -> list[str]:
+        """The actions the faction may give this turn, for its template; by default every one."""
+        return list(game.actions)
 
     # What every faction may know of another: the rest of a faction's entry (stocks, influence,
     # counters) is its own business in a sealed campaign.

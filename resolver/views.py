@@ -92,8 +92,11 @@ def order_template_context(game: Game, state: State, faction: str) -> dict[str, 
     turn = int(state["turn"])
     playing_gm = faction == GM
     specs = gm.actions(game) if playing_gm else game.actions
+    can = None if playing_gm else set(game.ruleset.orderable(game, state, faction))
     examples = []
     for spec in specs.values():
+        if can is not None and spec.name not in can:
+            continue  # a ruleset whose orders depend on the season lists only this turn's
         fields = ", ".join(f"{f.name}{'' if f.required else '?'}" for f in spec.fields)
         examples.append(
             {

@@ -1,0 +1,139 @@
+"""The seasons ruleset (seed 004): the campaign layer of a miniatures wargame.
+
+A year is four turns, one per season, each with its own steps: nations recruit in spring, make war
+from spring to fall, and in winter face the Piorad's raid, the disband-or-not test and diplomacy.
+Most tests roll a few d6 and count those showing 1–3 (``core.checks``, ``read: successes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ...core.fields import ActionSpec
+from ...core.orders import OrderFile
+from ...core.phases import PhaseFn, State
+from ...core.standing import StandingSection
+from ...core.world import World
+from ...ruleset import FactionSetup, Game, Ruleset
+from . import bot, orders, phases, setup
+from . import model as m
+
+
+class Seasons(Ruleset):
+    id = "seasons"
+    title = "Seasons"
+    summary = (
+        "Nations on a map of provinces raise armies each spring, invade and fight from spring to fall, "
+        "and face the Piorad's raids, desertion and diplomacy every winter; each season has its own steps, "
+        "and most tests count the dice showing 1 to 3."
+    )
+    source = "“Campaign Rules Update” (seed 004)"
+    entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies"}
+    turn_memory = phases.SeasonTurn
+    # Who is at war with whom, and who is an NPC people, is common knowledge (orders are checked on it).
+    public_faction_keys: ClassVar[tuple[str, ...]] = ("name", "color", "status", "kind", "capital", "wars")
+
+    def phase_functions(self) -> Mapping[str, PhaseFn]:
+        return phases.PHASES
+
+    def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
+        return orders.action_specs(rules)
+
+    def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
+        return orders.standing_sections(rules)
+
+    def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
+        return setup.generate_world(seed, rules, factions)
+
+    def initial_state(
+        self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
+    ) -> State:
+        return setup.initial_state(world, rules, factions, seed)
+
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        return setup.fill_state(rules, partial, factions)
+
+    def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
+        orders.check_orders(game, state, of)
+
+    def bot_orders(self, game: Game, state: State, faction: str) -> dict[str, Any]:
+        return bot.orders_for(game, state, faction)
+
+    def orderable(self, game: Game, state: State, faction: str) -> list[str]:
+        return orders.allowed(game, state)
+
+    def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+        """Only what this season allows goes into the template."""
+        can = orders.allowed(game, state)
+        return [dict(spec.example) for name, spec in game.actions.items() if name in can and spec.example]
+
+    def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        record = state["factions"][faction]
+        season = orders.season_of(game, state)
+        lines = [
+            f"{season}: you may order {', '.join(orders.allowed(game, state)) or 'nothing'}.",
+            f"Resources {record['stock']['resources']}, recruiting rolls {record.get('rolls', 0)}, "
+            f"national morale {record['morale']}"
+            + (f" (shaken ×{record['shaken']})" if record.get("shaken") else "")
+            + (", in unrest" if record.get("unrest") else "")
+            + ".",
+            "At war with: " + (", ".join(game.name_of(n) for n in record["wars"]) or "nobody") + ".",
+        ]
+        for army in m.armies_of(state, faction):
+            commander = m.commander(state, army)
+            led = f" under {commander['id']} (WR {m.war_rating(commander)})" if commander else ""
+            units = ", ".join(f"{u['id']} {u['code']} {u['morale']}" for u in army["units"])
+            lines.append(f"Army {army['id']} at {game.place_label(army['location'])}{led}: {units}.")
+        held = m.provinces_of(state, faction)
+        lines.append("Provinces: " + ", ".join(f"{game.place_label(p)} [{p}]" for p in held) + ".")
+        return lines
+
+    def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
+        rows = []
+        for faction in game.factions:
+            record = state["factions"][faction]
+            rows.append(
+                {
+                    "faction": faction,
+                    "name": game.name_of(faction),
+                    "status": record.get("status", "active"),
+                    "provinces": len(m.provinces_of(state, faction)),
+                    "units": sum(len(a["units"]) for a in m.armies_of(state, faction)),
+                    "resources": record["stock"]["resources"],
+                    "morale": record["morale"],
+                }
+            )
+        return sorted(rows, key=lambda r: (-r["provinces"], -r["units"], -r["resources"], r["faction"]))
+
+    def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
+        pieces = []
+        for pid, province in sorted(state["provinces"].items()):
+            marks = [word for word in ("capital", "fort", "pole") if province[word]]
+            if marks:
+                owner = province["owner"]
+                pieces.append(
+                    {
+                        "kind": "fort" if province["fort"] else "capital",
+                        "location": pid,
+                        "owner": owner,
+                        "label": game.place_label(pid),
+                        "detail": ", ".join(marks) + (f" of {game.name_of(owner)}" if owner else ""),
+                        "size": 1,
+                    }
+                )
+        for _, army in sorted(state["armies"].items()):
+            pieces.append(
+                {
+                    "kind": "army",
+                    "location": army["location"],
+                    "owner": army["owner"],
+                    "label": army["id"],
+                    "detail": f"{len(army['units'])} units of {game.name_of(army['owner'])}",
+                    "size": len(army["units"]),
+                }
+            )
+        return pieces
+
+
+RULESET = Seasons()

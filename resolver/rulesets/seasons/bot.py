@@ -1,0 +1,52 @@
+"""Orders for a nation nobody plays: recruit with every roll, war on the weakest neighbour when strong,
+a diplomat every winter to the neighbour it fears most. Choices come from the campaign's seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.phases import State
+from ...core.rng import stream
+from ...ruleset import Game
+from . import model as m
+from .orders import INSTRUCTIONS, allowed
+
+
+def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
+    if nation not in m.nations(state):
+        return {"orders": []}  # the Piorad's decisions are their own tests in the winter steps
+    rng = stream(game.seed, f"seasons/bot/{nation}/turn{state['turn']}")
+    record, can = state["factions"][nation], allowed(game, state)
+    orders: list[dict[str, Any]] = []
+    neighbours = sorted(n for n in m.neighbours_of(game.world, state, nation) if n in m.nations(state))
+    others = neighbours or [n for n in m.nations(state) if n != nation]
+    if "buy_rolls" in can and int(record["stock"]["resources"]) > 8:
+        orders.append({"action": "buy_rolls", "rolls": 1 + rng.below(2)})
+    if "recruit" in can and int(record["rolls"]) > 0:
+        orders.append({"action": "recruit", "rolls": int(record["rolls"])})
+    if "declare_war" in can and not record["wars"] and others and not record.get("enforced_peace"):
+        units = sum(len(a["units"]) for a in m.armies_of(state, nation))
+        if units >= 4 and rng.below(3) > 0:
+            weakest = min(others, key=lambda n: (sum(len(a["units"]) for a in m.armies_of(state, n)), n))
+            orders.append({"action": "declare_war", "nation": weakest})
+    if "invade" in can and record.get("attacking"):
+        # A strong aggressor marches on an enemy fort next to its land; otherwise the default target.
+        own = set(m.provinces_of(state, nation))
+        forts = [
+            pid
+            for enemy in record["attacking"]
+            for pid in m.provinces_of(state, enemy)
+            if state["provinces"][pid]["fort"] and own & set(game.world.neighbours(pid))
+        ]
+        strongest = max((len(a["units"]) for a in m.armies_of(state, nation)), default=0)
+        if forts and strongest >= 6:
+            orders.append({"action": "invade", "province": forts[0]})
+    if "diplomat" in can and others:
+        orders.append({"action": "diplomat", "nation": rng.choice(others)})
+    # Standing instructions: a weak nation shuts its army in the fort when invaded; a poor one forages.
+    units = sum(len(a["units"]) for a in m.armies_of(state, nation))
+    instructions = {
+        "if_invaded": "fort" if units < 4 or (record["wars"] and not record.get("attacking")) else "fight",
+        "forage": int(record["stock"]["resources"]) < 4,
+    }
+    return {"orders": orders, INSTRUCTIONS: instructions}

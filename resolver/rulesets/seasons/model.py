@@ -1,0 +1,126 @@
+"""Reading the seasons state: nations, units, commanders and the numbers derived from them (no dice)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.factions import active, is_npc
+
+Rules = Mapping[str, Any]
+State = dict[str, Any]
+
+
+def nations(state: State) -> list[str]:
+    """The active player nations, in id order (the Piorad and any other NPC people excluded)."""
+    return [f for f in active(state, sorted(state["factions"])) if not is_npc(state, f)]
+
+
+def npcs(state: State) -> list[str]:
+    return [f for f in active(state, sorted(state["factions"])) if is_npc(state, f)]
+
+
+def rep(rules: Rules, unit: Mapping[str, Any]) -> int:
+    return next(int(level["rep"]) for level in rules["morale_levels"] if level["name"] == unit["morale"])
+
+
+def morale_step(rules: Rules, morale: str, step: int) -> str | None:
+    """The morale level ``step`` levels away; None below Poor (the unit is gone)."""
+    names = [str(level["name"]) for level in rules["morale_levels"]]
+    index = names.index(morale) + step
+    return None if index < 0 else names[min(index, len(names) - 1)]
+
+
+def morale_rank(rules: Rules, morale: str) -> int:
+    return [str(level["name"]) for level in rules["morale_levels"]].index(morale)
+
+
+def skills(rules: Rules, unit: Mapping[str, Any]) -> list[str]:
+    return list(rules["units"][unit["code"]]["skills"])
+
+
+def mounted(rules: Rules, unit: Mapping[str, Any]) -> bool:
+    return bool(rules["units"][unit["code"]]["mounted"])
+
+
+def armies_of(state: State, owner: str) -> list[dict[str, Any]]:
+    return [army for _, army in sorted(state["armies"].items()) if army["owner"] == owner]
+
+
+def armies_at(state: State, province: str) -> list[dict[str, Any]]:
+    return [army for _, army in sorted(state["armies"].items()) if army["location"] == province]
+
+
+def provinces_of(state: State, owner: str) -> list[str]:
+    return [pid for pid, p in sorted(state["provinces"].items()) if p["owner"] == owner]
+
+
+def commander(state: State, army: Mapping[str, Any]) -> dict[str, Any] | None:
+    return state["commanders"].get(army.get("commander") or "")
+
+
+def marshal_of(state: State, nation: str) -> dict[str, Any] | None:
+    return next(
+        (
+            c
+            for _, c in sorted(state["commanders"].items())
+            if c["owner"] == nation and c["rank"] == "marshal"
+        ),
+        None,
+    )
+
+
+def war_rating(commander_: Mapping[str, Any] | None) -> int:
+    """WR is the reputation, changed by a weapon or a wound; never below one die."""
+    if commander_ is None:
+        return 1
+    bonus = 1 if commander_.get("weapon") else 0
+    return max(1, int(commander_["reputation"]) + bonus - int(commander_.get("wr_penalty", 0)))
+
+
+def zone_of_command(commander_: Mapping[str, Any]) -> int:
+    """3 × reputation; Charisma makes it 4 ×, Poor charisma 2 ×; Unremarkable takes 2 off."""
+    attributes = commander_.get("attributes", [])
+    factor = 4 if "charisma" in attributes else 2 if "poor_charisma" in attributes else 3
+    return max(0, factor * int(commander_["reputation"]) - (2 if "unremarkable" in attributes else 0))
+
+
+def at_war(state: State, nation: str, other: str) -> bool:
+    return other in state["factions"][nation]["wars"]
+
+
+def neighbours_of(world: Any, state: State, nation: str) -> set[str]:
+    """Nations (and peoples) holding a province next to one of ``nation``'s."""
+    owners = set()
+    for pid in provinces_of(state, nation):
+        for near in world.neighbours(pid):
+            owner = state["provinces"][near]["owner"]
+            if owner and owner != nation:
+                owners.add(owner)
+    return owners
+
+
+def upkeep_halves(rules: Rules, unit: Mapping[str, Any]) -> int:
+    """A unit's upkeep in half resources: mounted 2, foot 1; Light halves it (rounded up)."""
+    cost = rules["maintenance"]
+    halves = int(cost["mounted"] if mounted(rules, unit) else cost["foot"])
+    return (halves + 1) // 2 if "light" in skills(rules, unit) else halves
+
+
+def tally(state: State, nation: str, key: str, amount: int = 1) -> None:
+    """Count something this season (battles won, provinces lost) for the morale steps."""
+    season = state["factions"][nation]["season"]
+    season[key] = int(season.get(key, 0)) + amount
+
+
+def count(state: State, nation: str, key: str) -> int:
+    return int(state["factions"][nation]["season"].get(key, 0))
+
+
+def is_piorad(rules: Rules, faction: str) -> bool:
+    return faction == str(rules["piorad"]["id"])
+
+
+def fighting_rep(rules: Rules, unit: Mapping[str, Any]) -> int:
+    """REP in battle: a unit tired by foraging fights one level lower in its next battle."""
+    return max(1, rep(rules, unit) - (1 if unit.get("exhausted") else 0))

@@ -1,0 +1,1145 @@
+"""One function per procedure of the seasons' phase table (rules.yaml ``turn_sequence``).
+
+Every test is a check of the rules data (``core.checks``): its dice, modifiers and table live there,
+the code only says which modifiers apply. What a season's steps share (the invasions chosen) is kept
+in the turn's memory (``SeasonTurn``); what later seasons need (battles won this year, morale shaken)
+is kept on the nation's record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ...core.checks import Check, CheckResult, Modifier
+from ...core.dice import roll_label
+from ...core.orders import Order
+from ...core.phases import State
+from ...core.standing import in_force
+from ...ruleset import TurnMemory
+from . import model as m
+from .battle import Side, fight
+from .orders import INSTRUCTIONS
+from .setup import new_unit
+
+
+@dataclass
+class SeasonTurn(TurnMemory):
+    """What the steps of one season tell each other: the invasions chosen, for the march and the battles."""
+
+    invasions: list[dict[str, str]] = field(default_factory=list)  # {attacker, army, province, from}
+
+
+def _check(ctx: Any, check_id: str) -> Check:
+    return Check.from_rules(ctx.rules, check_id)
+
+
+def _orders(ctx: Any, nation: str, action: str) -> list[Order]:
+    of = ctx.orders.get(nation)
+    return [order for order in (of.orders if of else []) if order.action == action]
+
+
+# -- recruiting ----------------------------------------------------------------------------------------
+
+
+def recruiting_rolls(ctx: Any, state: State) -> State:
+    """Each spring: TECH + WAR RATING (the Marshal's) + PROVINCE (provinces held) + DEF."""
+    per_province = int(ctx.rules["recruiting"]["per_province"])
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        record["year"] = {}  # a new year: last year's battles are what diplomacy reads, kept apart
+        marshal = m.marshal_of(state, nation)
+        provinces = len(m.provinces_of(state, nation))
+        rolls = (
+            int(record["tech"]) + m.war_rating(marshal) + per_province * provinces + int(record["defence"])
+        )
+        free = int(record.pop("free_rolls", 0))
+        record["rolls"] = rolls + free
+        ctx.emit(
+            "recruiting_rolls",
+            actors=[nation],
+            visible_to=[nation],
+            rolls_total=rolls + free,
+            free=free,
+            tech=record["tech"],
+            war_rating=m.war_rating(marshal),
+            provinces=provinces,
+            defence=record["defence"],
+        )
+    return state
+
+
+def buy_rolls(ctx: Any, state: State) -> State:
+    price = int(ctx.rules["recruiting"]["resource_for_roll"])
+    for nation in m.nations(state):
+        for order in _orders(ctx, nation, "buy_rolls"):
+            stock = state["factions"][nation]["stock"]
+            bought = min(int(order["rolls"]), int(stock["resources"]) // price)
+            if bought < int(order["rolls"]):
+                ctx.order_failed(
+                    nation, order, f"only {stock['resources']} resources for {order['rolls']} rolls"
+                )
+            stock["resources"] -= bought * price
+            state["factions"][nation]["rolls"] += bought
+            if bought:
+                ctx.emit(
+                    "rolls_bought", actors=[nation], visible_to=[nation], bought=bought, cost=bought * price
+                )
+    return state
+
+
+def pay_tribute(ctx: Any, state: State) -> State:
+    """A nation in enforced peace pays one recruiting roll to the nation that won the war."""
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        winner = record.get("enforced_peace")
+        if winner and winner in state["factions"] and record["rolls"] > 0:
+            record["rolls"] -= 1
+            state["factions"][winner]["rolls"] = int(state["factions"][winner].get("rolls", 0)) + 1
+            ctx.emit("tribute_roll", actors=[nation, winner])
+    return state
+
+
+def hero_availability(ctx: Any, state: State) -> State:
+    check = _check(ctx, "hero_availability")
+    for nation in m.nations(state):
+        result = check.roll(ctx, roll_label("hero", nation), factions=[nation])
+        state["factions"][nation]["hero"] = result.result == "hero"
+        ctx.emit("hero", actors=[nation], rolls=[result.roll], found=result.result == "hero")
+    return state
+
+
+def recruit(ctx: Any, state: State) -> State:
+    """Each recruiting roll spent reads the army-type table on the nation's column; under shaken morale an
+    opposition die of 6 loses the recruit. New units wait in the capital (``organize`` places them)."""
+    army_type, fails_on = _check(ctx, "army_type"), int(ctx.rules["recruiting"]["opposition_fails_on"])
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        for order in _orders(ctx, nation, "recruit"):
+            wanted = min(int(order["rolls"]), int(record["rolls"]))
+            for number in range(1, wanted + 1):
+                record["rolls"] -= 1
+                label = roll_label("recruit", nation, f"o{order.number}", number)
+                row = army_type.roll(ctx, label, factions=[nation])
+                rolls = [row.roll]
+                code = str(row.row.get(record["column"]))
+                if int(record.get("opposition", 0)):
+                    opposition = ctx.roll(roll_label(label, "opposition"), "1d6", factions=[nation])
+                    rolls.append(opposition)
+                    if opposition.total >= fails_on:
+                        ctx.emit(
+                            "recruit_refused", actors=[nation], visible_to=[nation], rolls=rolls, code=code
+                        )
+                        continue
+                record["next_unit"] = int(record.get("next_unit", 0)) + 1
+                unit = new_unit(f"{nation}-n{record['next_unit']}", code, ctx.rules)
+                record.setdefault("recruits", []).append(unit)
+                record["season"]["recruited"] = int(record["season"].get("recruited", 0)) + 1
+                ctx.emit(
+                    "recruited",
+                    actors=[nation],
+                    visible_to=[nation],
+                    rolls=rolls,
+                    code=code,
+                    unit_name=ctx.rules["units"][code]["name"],
+                )
+        if ctx.date.season == "Spring":  # every unit, new or carried on, is paid for until next spring
+            _pay_upkeep(ctx, state, nation, only_new=False)
+    return state
+
+
+def organize(ctx: Any, state: State) -> State:
+    """New units join the nation's army in its capital (a new army under a Captain if none is there)."""
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        recruits = record.pop("recruits", [])
+        if not recruits:
+            continue
+        capital = record["capital"]
+        army = next((a for a in m.armies_of(state, nation) if a["location"] == capital), None)
+        if army is None:
+            army_id = f"{nation}-a{sum(1 for a in state['armies'] if a.startswith(nation + '-a')) + 1}"
+            while army_id in state["armies"]:
+                army_id += "x"
+            free = next(
+                (
+                    c["id"]
+                    for c in state["commanders"].values()
+                    if c["owner"] == nation
+                    and not any(a.get("commander") == c["id"] for a in state["armies"].values())
+                ),
+                None,
+            )
+            army = {"id": army_id, "owner": nation, "location": capital, "commander": free, "units": []}
+            state["armies"][army_id] = army
+        army["units"].extend(recruits)
+        ctx.emit("organized", actors=[nation], place=capital, units=len(recruits))
+    return state
+
+
+def upkeep(ctx: Any, state: State) -> State:
+    """This season's recruits cost their upkeep until next spring; spring pays for every unit. A
+    nation that cannot pay sees its newest units go home."""
+    for nation in m.nations(state):
+        _pay_upkeep(ctx, state, nation, only_new=ctx.date.season != "Spring")
+    return state
+
+
+def _pay_upkeep(ctx: Any, state: State, nation: str, *, only_new: bool) -> None:
+    """Upkeep in half resources, rounded up for the nation; a nation whose standing instructions say
+    ``forage`` lets each army's units forage first, and a unit that forages costs nothing."""
+    record, per = state["factions"][nation], int(ctx.rules["maintenance"]["per"])
+    foraging = in_force(state, nation, ctx.game.standing[INSTRUCTIONS])["forage"] and not only_new
+    units: list[dict[str, Any]] = []
+    for army in m.armies_of(state, nation):
+        for unit in army["units"]:
+            if only_new and unit.get("paid"):
+                continue
+            if foraging and _forages(ctx, state, army, unit):
+                unit["paid"] = True
+                continue
+            units.append(unit)
+    units += [u for u in record.get("recruits", []) if not (only_new and u.get("paid"))]
+    halves = sum(m.upkeep_halves(ctx.rules, u) for u in units)
+    cost = -(-halves // per)
+    record["stock"]["resources"] = max(0, int(record["stock"]["resources"]) - cost)
+    for unit in units:
+        unit["paid"] = True
+    if cost:
+        ctx.emit("upkeep", actors=[nation], visible_to=[nation], cost=cost, units=len(units))
+
+
+def _forages(ctx: Any, state: State, army: Mapping[str, Any], unit: dict[str, Any]) -> bool:
+    """Foraging instead of upkeep: the resource found pays for the unit; 1 success tires it (−1 REP in
+    its next battle), none finds nothing and the nation pays."""
+    check = _check(ctx, "foraging")
+    commander = m.commander(state, army)
+    mods = [check.modifier("logistic")] if commander and "logistic" in commander.get("attributes", []) else []
+    result = check.roll(ctx, roll_label("forage", unit["id"]), modifiers=mods, factions=[army["owner"]])
+    if result.result == "exhausted":
+        unit["exhausted"] = True
+    ctx.emit(
+        "forage",
+        actors=[army["owner"]],
+        visible_to=[army["owner"]],
+        rolls=[result.roll],
+        unit=unit["id"],
+        result=result.result,
+    )
+    return result.result != "nothing"
+
+
+# -- war -----------------------------------------------------------------------------------------------
+
+
+def _declare(state: State, nation: str, enemy: str) -> None:
+    """War both ways; ``nation`` is the aggressor, the one that invades when its orders are silent."""
+    attacking = state["factions"][nation].setdefault("attacking", [])
+    if enemy not in attacking:
+        attacking.append(enemy)
+    for one, other in ((nation, enemy), (enemy, nation)):
+        wars = state["factions"][one]["wars"]
+        if other not in wars:
+            wars.append(other)
+            wars.sort()
+
+
+def _make_peace(state: State, nation: str, enemy: str) -> None:
+    for one, other in ((nation, enemy), (enemy, nation)):
+        if other in state["factions"][one]["wars"]:
+            state["factions"][one]["wars"].remove(other)
+        if other in state["factions"][one].get("attacking", []):
+            state["factions"][one]["attacking"].remove(other)
+
+
+def going_to_war(ctx: Any, state: State) -> State:
+    """A nation that orders war on a neighbour tests whether its people follow (house rule)."""
+    check = _check(ctx, "going_to_war")
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        if record.get("enforced_peace"):
+            continue
+        for order in _orders(ctx, nation, "declare_war"):
+            enemy = str(order["nation"])
+            if m.at_war(state, nation, enemy) or enemy not in state["factions"]:
+                continue
+            _war_test(ctx, state, check, nation, enemy, roll_label("war", nation, enemy))
+    return state
+
+
+def _war_test(ctx: Any, state: State, check: Check, nation: str, enemy: str, label: Any) -> CheckResult:
+    record = state["factions"][nation]
+    mods = []
+    if record["diplomacy"].get("war_success"):
+        mods.append(check.modifier("deceived"))
+    if record["interest"] in ("loot", "conquest"):
+        mods.append(check.modifier(f"{record['interest']}_interest"))
+    if int(record.get("shaken", 0)):
+        mods.append(check.modifier("shaken"))
+    if record["diplomacy"].get("tribute_to"):
+        mods.append(check.modifier("tribute"))
+    result = check.roll(ctx, label, modifiers=mods, factions=[nation])
+    if result.result == "goes_to_war":
+        _declare(state, nation, enemy)
+    ctx.emit("war_test", actors=[nation, enemy], rolls=[result.roll], war=result.result == "goes_to_war")
+    return result
+
+
+def _targets(ctx: Any, state: State, nation: str, enemy: str) -> list[str]:
+    """Enemy provinces next to the nation's own, the fewest defending units first (house rule)."""
+    world = ctx.game.world
+    own = set(m.provinces_of(state, nation))
+    near = sorted({p for p in m.provinces_of(state, enemy) if own & set(world.neighbours(p))})
+    if not near:  # no common border: a raid reaches the enemy's nearest province (the Piorad sail)
+        near = sorted(m.provinces_of(state, enemy))
+    return sorted(near, key=lambda p: (sum(len(a["units"]) for a in m.armies_at(state, p)), p))
+
+
+def choose_province(ctx: Any, state: State) -> State:
+    invasions = ctx.memory.invasions
+    for nation in m.nations(state):
+        armies = [a for a in m.armies_of(state, nation) if a["units"] and not a.get("besieging")]
+        if not state["factions"][nation]["wars"] or not armies:
+            continue
+        ordered = _orders(ctx, nation, "invade")
+        if ordered:
+            province = str(ordered[0]["province"])
+            enemy = state["provinces"][province]["owner"]
+            if enemy not in state["factions"][nation]["wars"]:
+                ctx.order_failed(nation, ordered[0], "that province's owner is not at war with you")
+                continue
+        else:  # silent orders: the aggressor invades the weakest border province of its first war
+            wars = [
+                e
+                for e in state["factions"][nation].get("attacking", [])
+                if e in state["factions"][nation]["wars"]
+            ]
+            choices = _targets(ctx, state, nation, wars[0]) if wars else []
+            if not choices:
+                continue
+            province = choices[0]
+        army = max(armies, key=lambda a: (len(a["units"]), a["id"]))
+        invasions.append(
+            {"attacker": nation, "army": army["id"], "province": province, "from": army["location"]}
+        )
+        ctx.emit("invasion_planned", actors=[nation], visible_to=[nation], place=province)
+    return state
+
+
+def invade(ctx: Any, state: State) -> State:
+    """Aggressors march on their target; an undefended province raises a local lord's army."""
+    for invasion in ctx.memory.invasions:
+        army, province = state["armies"][invasion["army"]], invasion["province"]
+        owner = state["provinces"][province]["owner"]
+        army["location"] = province
+        ctx.emit("invaded", actors=[invasion["attacker"], owner], place=province)
+        defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
+        if not defenders:
+            _local_army(ctx, state, province, owner)
+            defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
+        if defenders and _shuts_in(ctx, state, province, owner):  # a levy obeys the instruction too
+            _into_the_fort(ctx, state, invasion, army, defenders[0])
+    return state
+
+
+def _shuts_in(ctx: Any, state: State, province: str, owner: str) -> bool:
+    """A nation whose standing instructions say ``if_invaded: fort`` shuts its army in the province's
+    fort rather than fight in the field (the default is to fight)."""
+    if owner not in m.nations(state) or not state["provinces"][province]["fort"]:
+        return False
+    return in_force(state, owner, ctx.game.standing[INSTRUCTIONS])["if_invaded"] == "fort"
+
+
+def _into_the_fort(ctx: Any, state: State, invasion: Mapping[str, Any], army: dict, defending: dict) -> None:
+    """The defender falls back into the fort; the aggressor lays a siege, except the Piorad, who loot the
+    land around it and go home."""
+    province = invasion["province"]
+    defending["in_fort"] = True
+    if not m.is_piorad(ctx.rules, invasion["attacker"]):
+        army["besieging"] = province
+        state["sieges"][province] = {"attacker": army["id"], "defender": defending["id"], "since": ctx.turn}
+    ctx.emit(
+        "into_the_fort",
+        actors=[defending["owner"], invasion["attacker"]],
+        place=province,
+        siege=province in state["sieges"],
+    )
+
+
+def sieges(ctx: Any, state: State) -> None:
+    """Every siege laid before this season: each unit of both sides tests (Siege skill +1, winter −1,
+    summer +1); the side left without units loses, and the other's units return to their standard
+    morale."""
+    check, season = _check(ctx, "siege"), ctx.date.season
+    for province, siege in sorted(state["sieges"].items()):
+        if siege["since"] == ctx.turn:
+            continue
+        armies = [state["armies"].get(siege["attacker"]), state["armies"].get(siege["defender"])]
+        rolls = []
+        for army in [a for a in armies if a]:
+            kept = []
+            for unit in army["units"]:
+                mods = [check.modifier("siege_skill")] if "siege" in m.skills(ctx.rules, unit) else []
+                mods += [check.modifier(season.lower())] if season.lower() in check.declared else []
+                result = check.roll(
+                    ctx, roll_label("siege", province, unit["id"]), modifiers=mods, factions=[army["owner"]]
+                )
+                rolls.append(result.roll)
+                if result.result == "morale_down":
+                    lower = m.morale_step(ctx.rules, unit["morale"], -1)
+                    if lower is None:
+                        continue
+                    unit["morale"] = lower
+                if result.result != "disbanded":
+                    kept.append(unit)
+            army["units"] = kept
+        attacker, defender = armies
+        left = {
+            "attacker": bool(attacker and attacker["units"]),
+            "defender": bool(defender and defender["units"]),
+        }
+        ctx.emit(
+            "siege",
+            actors=[a["owner"] for a in armies if a],
+            place=province,
+            rolls=rolls,
+            attacker_units=len(attacker["units"]) if attacker else 0,
+            defender_units=len(defender["units"]) if defender else 0,
+        )
+        if left["attacker"] and left["defender"]:
+            continue
+        del state["sieges"][province]
+        for army in [a for a in armies if a]:
+            army.pop("besieging", None)
+            army.pop("in_fort", None)
+            for unit in army["units"]:
+                unit["morale"] = ctx.rules["units"][unit["code"]]["morale"]
+        if left["attacker"] and defender is not None:
+            _conquer(ctx, state, province, attacker["owner"], defender["owner"], defender)
+        ctx.emit(
+            "siege_ended",
+            actors=[a["owner"] for a in armies if a],
+            place=province,
+            winner=attacker["owner"] if left["attacker"] else (defender or {}).get("owner"),
+        )
+
+
+def _local_army(ctx: Any, state: State, province: str, owner: str) -> None:
+    spec = ctx.rules["defensive_army"]
+    rolls = int(spec["rolls"]) + int(spec["season"][ctx.date.season])
+    column = _check(ctx, "army_column").roll(ctx, roll_label("levy", province, "column"), factions=[owner])
+    army_type = _check(ctx, "army_type")
+    units, all_rolls = [], [column.roll]
+    for number in range(1, int(rolls * float(spec["units_per_roll"])) + 1):
+        row = army_type.roll(ctx, roll_label("levy", province, number), factions=[owner])
+        all_rolls.append(row.roll)
+        units.append(
+            new_unit(f"levy-{province}-t{ctx.turn}-u{number}", str(row.row.get(column.result)), ctx.rules)
+        )
+    captain = f"levy-{province}-t{ctx.turn}"
+    base = int(ctx.rules["start"]["captain_reputation"])
+    state["commanders"][captain] = {
+        "id": captain,
+        "owner": owner,
+        "rank": "captain",
+        "reputation": base,
+        "wr_penalty": int(spec["captain_wr_penalty"]),
+        "attributes": [],
+        "weapon": None,
+        "wounded": 0,
+        "levy": True,
+    }
+    state["armies"][captain] = {
+        "id": captain,
+        "owner": owner,
+        "location": province,
+        "commander": captain,
+        "units": units,
+        "levy": True,
+    }
+    ctx.emit(
+        "levy_raised",
+        actors=[owner],
+        place=province,
+        rolls=all_rolls,
+        units=len(units),
+        army_type=column.result,
+    )
+
+
+def battle(ctx: Any, state: State) -> State:
+    """Each invasion is fought; the winner loots; a winning local levy rolls for staying at war."""
+    sieges(ctx, state)
+    for invasion in ctx.memory.invasions:
+        _fight_invasion(ctx, state, invasion)
+    for army_id in sorted(state["armies"]):
+        army = state["armies"][army_id]
+        if not army["units"]:
+            del state["armies"][army_id]
+    return state
+
+
+def _recover(ctx: Any, state: State, army: dict[str, Any]) -> None:
+    """Every damaged unit tests against its REP: light damage helps, heavy harms, beyond 3 × REP it is
+    destroyed; a unit not routed gets a success. Units of one type with one success each merge into one;
+    a unit with one success and no partner is lost, like one with none."""
+    check, rules = _check(ctx, "recovery"), ctx.rules
+    outcomes: dict[str, str] = {}
+    rolls = []
+    for unit in army["units"]:
+        hits, rep = int(unit.get("hits", 0)), m.rep(rules, unit)
+        if not hits:
+            continue
+        if hits > 3 * rep:
+            outcomes[unit["id"]] = "destroyed"
+            continue
+        mods = [check.modifier("light_damage")] if hits <= rep else []
+        mods += [check.modifier("heavy_damage")] if hits > 2 * rep else []
+        mods += [] if unit.get("routed") else [check.modifier("not_routed")]
+        result = check.roll(ctx, roll_label("recover", unit["id"]), modifiers=mods, factions=[army["owner"]])
+        rolls.append(result.roll)
+        outcomes[unit["id"]] = result.result
+    merging: dict[str, list[dict[str, Any]]] = {}
+    for unit in army["units"]:
+        if outcomes.get(unit["id"]) == "merge":
+            merging.setdefault(unit["code"], []).append(unit)
+    kept = []
+    for unit in army["units"]:
+        outcome = outcomes.get(unit["id"], "unharmed")
+        partners = merging.get(unit["code"], [])
+        if (
+            outcome == "merge"
+            and len(partners) >= 2
+            and partners.index(unit) % 2 == 0
+            and partners.index(unit) + 1 < len(partners)
+        ):
+            outcome = "merged"  # it absorbs the next unit of its type; that one is gone
+        if outcome in ("unharmed", "recovered", "merged"):
+            unit["hits"] = 0
+            unit.pop("routed", None)
+            kept.append(unit)
+    if outcomes:
+        ctx.emit(
+            "recovery",
+            actors=[army["owner"]],
+            rolls=rolls,
+            outcomes=outcomes,
+            lost=sorted(u["id"] for u in army["units"] if u not in kept),
+        )
+    army["units"] = kept
+
+
+def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None:
+    province, attacker = invasion["province"], invasion["attacker"]
+    army = state["armies"].get(invasion["army"])
+    owner = state["provinces"][province]["owner"]
+    defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
+    if army is None or not defenders or defenders[0].get("in_fort"):
+        return  # no one to fight, or the defenders shut themselves in the fort
+    defending = defenders[0]
+    first = Side(attacker, army["units"], attacking=True, cinc=army.get("commander"))
+    second = Side(owner, defending["units"], attacking=False, cinc=defending.get("commander"))
+    outcome = fight(ctx, province, ctx.game.world[province].terrain, first, second)
+    loser = None if outcome.winner is None else (owner if outcome.winner == attacker else attacker)
+    for nation, result in (
+        (attacker, _result(outcome.winner, attacker)),
+        (owner, _result(outcome.winner, owner)),
+    ):
+        if nation in state["factions"] and result != "draw":
+            m.tally(state, nation, result)
+            year = state["factions"][nation]["year"]
+            enemy = owner if nation == attacker else attacker
+            key = f"{result}:{enemy}"
+            year[key] = int(year.get(key, 0)) + 1
+        for unit in (army if nation == attacker else defending)["units"]:
+            if not unit.get("routed"):
+                unit.setdefault("results", []).append(result)
+    ctx.emit(
+        "battle",
+        actors=[attacker, owner],
+        place=province,
+        rolls=outcome.rolls,
+        winner=outcome.winner,
+        loser=loser,
+        rounds=outcome.rounds,
+        hits=dict(sorted(outcome.hits.items())),
+        routed=sorted(u["id"] for u in first.units + second.units if u.get("routed")),
+    )
+    if outcome.winner == attacker:
+        _conquer(ctx, state, province, attacker, owner, defending)
+    else:
+        army["location"] = invasion["from"]
+        if outcome.winner == owner and defending.get("levy"):
+            _staying_at_war(ctx, state, defending)
+    if outcome.winner is not None:
+        _loot(ctx, state, outcome.winner, army if outcome.winner == attacker else defending, province, loser)
+    for side_army, nation in ((army, attacker), (defending, owner)):
+        for unit in side_army["units"]:
+            unit.pop("exhausted", None)
+        _marshal_fate(ctx, state, side_army, _result(outcome.winner, nation))
+        _recover(ctx, state, side_army)
+
+
+def _marshal_fate(ctx: Any, state: State, army: dict[str, Any], result: str) -> None:
+    """A Marshal whose own unit (the army's first) routed tests his fate on the table of the battle's
+    outcome (house rule: in an automated battle his unit's rout is the seed's "kill" result)."""
+    commander = m.commander(state, army)
+    if (
+        not commander
+        or commander["rank"] != "marshal"
+        or not army["units"]
+        or not army["units"][0].get("routed")
+    ):
+        return
+    won = result == "won"
+    check = _check(ctx, "marshal_fate_won" if won else "marshal_fate_lost")
+    mods = [check.modifier("won")] if won else []
+    mods += [check.modifier("lost")] if result == "lost" else []
+    if int(army["units"][0].get("hits", 0)) > 3 * m.rep(ctx.rules, army["units"][0]):
+        mods.append(check.modifier("unit_destroyed"))
+    if "lucky" in commander.get("attributes", []):
+        mods.append(check.modifier("lucky"))
+    fate = check.roll(
+        ctx,
+        roll_label("fate", commander["id"]),
+        count=m.war_rating(commander),
+        modifiers=mods,
+        factions=[army["owner"]],
+    )
+    rolls = [fate.roll]
+    if fate.row.get("seasons"):
+        seasons = ctx.roll(
+            roll_label("fate", commander["id"], "seasons"),
+            str(fate.row.get("seasons")),
+            factions=[army["owner"]],
+        )
+        rolls.append(seasons)
+        commander["wounded"] = int(seasons.total)
+    if fate.result == "wounded_minus_wr":
+        commander["wr_penalty"] = int(commander.get("wr_penalty", 0)) + 1
+    if fate.result in ("captured", "captured_wounded"):
+        commander["captured"] = True
+        army["commander"] = None
+    ctx.emit(
+        "marshal_fate", actors=[army["owner"]], rolls=rolls, commander=commander["id"], result=fate.result
+    )
+    if fate.result == "died":
+        _bury(ctx, state, commander)
+
+
+def _result(winner: str | None, nation: str) -> str:
+    return "draw" if winner is None else "won" if winner == nation else "lost"
+
+
+def _conquer(ctx: Any, state: State, province: str, attacker: str, owner: str, defending: dict) -> None:
+    if m.is_piorad(ctx.rules, attacker):
+        return  # the Piorad loot and go home; they never hold land
+    state["provinces"][province].update(owner=attacker, conquered=True)
+    if owner in state["factions"]:
+        m.tally(state, owner, "provinces_lost")
+        capital = state["factions"][owner]["capital"]
+        if state["provinces"].get(capital, {}).get("owner") == owner:
+            defending["location"] = capital
+    ctx.emit("province_taken", actors=[attacker, owner], place=province)
+
+
+def _staying_at_war(ctx: Any, state: State, levy: dict) -> None:
+    """A local lord's winning army: most go home; veterans may stay in the nation's service."""
+    result = _check(ctx, "staying_at_war").roll(ctx, roll_label("stay", levy["id"]), factions=[levy["owner"]])
+    veteran = m.morale_rank(ctx.rules, "Veteran")
+    kept = (
+        []
+        if result.result == "disband"
+        else [
+            u
+            for u in levy["units"]
+            if not u.get("routed") and m.morale_rank(ctx.rules, u["morale"]) >= veteran
+        ]
+    )
+    owner = levy["owner"]
+    if kept and owner in state["factions"]:
+        state["factions"][owner].setdefault("recruits", []).extend(kept)
+    levy["units"] = []
+    ctx.emit("staying_at_war", actors=[owner], rolls=[result.roll], result=result.result, kept=len(kept))
+
+
+def _loot(ctx: Any, state: State, winner: str, army: dict, province: str, loser: str | None) -> None:
+    check = _check(ctx, "loot")
+    commander = m.commander(state, army)
+    mods = []
+    if m.is_piorad(ctx.rules, winner):
+        mods.append(check.modifier("piorad"))
+    if commander and "treasure_hunter" in commander.get("attributes", []):
+        mods.append(check.modifier("treasure_hunter"))
+    result = check.roll(
+        ctx,
+        roll_label("loot", province, winner),
+        count=m.war_rating(commander),
+        modifiers=mods,
+        factions=[winner],
+    )
+    gained = max(0, result.total) * int(result.row.get("resources_per_success", 1))
+    if winner in state["factions"]:
+        state["factions"][winner]["stock"]["resources"] += gained
+    if m.is_piorad(ctx.rules, winner):
+        state["provinces"][province]["looted"] = True
+    ctx.emit("loot", actors=[winner], place=province, rolls=[result.roll], resources=gained)
+
+
+# -- experience and national morale ----------------------------------------------------------------------
+
+
+def experience(ctx: Any, state: State) -> State:
+    """Successful battles raise a unit's morale (2 / 3 / 4 from Poor / Normal / Veteran); a lost battle
+    resets its count, a draw does not count."""
+    needed = ctx.rules["morale_gain"]
+    for army in sorted(state["armies"].values(), key=lambda a: a["id"]):
+        for unit in army["units"]:
+            for result in unit.pop("results", []):
+                if result == "lost":
+                    unit["wins"] = 0
+                elif result == "won":
+                    unit["wins"] = int(unit.get("wins", 0)) + 1
+                    if unit["morale"] in needed and unit["wins"] >= int(needed[unit["morale"]]):
+                        unit["morale"], unit["wins"] = m.morale_step(ctx.rules, unit["morale"], 1), 0
+                        ctx.emit(
+                            "unit_veteran", actors=[army["owner"]], unit=unit["id"], morale=unit["morale"]
+                        )
+    return state
+
+
+def morale_adjustment(ctx: Any, state: State) -> State:
+    """National morale moves one level: up for a season of victories without defeat, down for defeats
+    without victory or a province lost (house rule)."""
+    low, high = int(ctx.rules["national_morale"]["min"]), int(ctx.rules["national_morale"]["max"])
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        won, lost = m.count(state, nation, "won"), m.count(state, nation, "lost")
+        step = (
+            1
+            if won and not lost
+            else -1
+            if (lost and not won) or m.count(state, nation, "provinces_lost")
+            else 0
+        )
+        new = max(low, min(high, int(record["morale"]) + step))
+        if new != record["morale"]:
+            ctx.emit("national_morale", actors=[nation], before=record["morale"], after=new)
+            record["morale"] = new
+    return state
+
+
+def morale_check(ctx: Any, state: State) -> State:
+    """Will to fight: 2 dice against the national morale (a die at or under it succeeds), so a 6 always
+    fails and a 1 always succeeds."""
+    base = _check(ctx, "will_to_fight")
+    bounds = ctx.rules["national_morale"]
+    # Who tests is settled before any die: one nation's disaster ends its enemies' wars too.
+    testing = [
+        n
+        for n in m.nations(state)
+        if state["factions"][n]["wars"] or m.count(state, n, "lost") or m.count(state, n, "provinces_lost")
+    ]
+    for nation in testing:
+        record = state["factions"][nation]
+        level = max(int(bounds["min"]), min(int(bounds["max"]), int(record["morale"])))
+        check = replace(base, success=f"<={level}")
+        mods = []
+        if m.count(state, nation, "won"):
+            mods.append(check.modifier("won_battle"))
+        if m.count(state, nation, "lost"):
+            mods.append(check.modifier("lost_battle"))
+        if m.count(state, nation, "refused") >= 3:
+            mods.append(check.modifier("refused_battle"))
+        mods += [check.modifier("lost_province")] * m.count(state, nation, "provinces_lost")
+        mods += [check.modifier("shaken")] * int(record.get("shaken", 0))
+        result = check.roll(ctx, roll_label("will", nation, ctx.phase), modifiers=mods, factions=[nation])
+        if result.result == "carry_on":
+            record["shaken"], record["opposition"] = 0, 0
+        elif result.result == "shaken":
+            record["shaken"], record["opposition"] = int(record.get("shaken", 0)) + 1, 1
+        else:
+            _disaster(ctx, state, nation)
+        ctx.emit("will_to_fight", actors=[nation], rolls=[result.roll], result=result.result, morale=level)
+    return state
+
+
+def _disaster(ctx: Any, state: State, nation: str) -> None:
+    record, bounds = state["factions"][nation], ctx.rules["national_morale"]
+    record["morale"] = max(int(bounds["min"]), int(record["morale"]) - int(bounds["disaster_drop"]))
+    record["unrest"] = int(bounds["unrest_seasons"])
+    winner = record["wars"][0] if record["wars"] else None
+    record["enforced_peace"] = winner
+    record["peace_seasons"] = int(bounds["enforced_peace_seasons"])
+    for enemy in list(record["wars"]):
+        _make_peace(state, nation, enemy)
+    record["shaken"] = 0
+
+
+# -- trade and the season's end ------------------------------------------------------------------------
+
+
+def trade(ctx: Any, state: State, season_successes: int = 0) -> State:
+    """Each province rolls for trade; the season adds or takes successes. This is each season's closing
+    roll, so the season's tallies are folded into the year here."""
+    check = _check(ctx, "trade")
+    world = ctx.game.world
+    for nation in m.nations(state):
+        record, total, rolls = state["factions"][nation], 0, []
+        for pid in m.provinces_of(state, nation):
+            province = state["provinces"][pid]
+            if province["conquered"] or pid in state["sieges"] or province["looted"]:
+                continue
+            mods = [Modifier("season", season_successes)] if season_successes else []
+            owners_near = {state["provinces"][n]["owner"] for n in world.neighbours(pid)}
+            if owners_near & set(record["wars"]):
+                mods.append(check.modifier("adjacent_enemy"))
+            if not record["wars"]:
+                mods.append(check.modifier("at_peace"))
+            if province["pole"]:
+                mods.append(check.modifier("pole"))
+            elif province["capital"]:
+                mods.append(check.modifier("capital"))
+            if int(record.get("unrest", 0)):
+                mods.append(check.modifier("unrest"))
+            if owners_near & set(record["diplomacy"].get("offended", [])):
+                mods.append(check.modifier("offended_neighbour"))
+            result = check.roll(ctx, roll_label("trade", pid), modifiers=mods, factions=[nation])
+            total += int(result.row.get("resources", 0))
+            rolls.append(result.roll)
+        record["stock"]["resources"] += total
+        ctx.emit("trade", actors=[nation], visible_to=[nation], rolls=rolls, resources=total)
+    _end_season(state)
+    return state
+
+
+def _end_season(state: State) -> None:
+    for commander in state["commanders"].values():
+        if not commander.get("levy"):
+            commander.pop("wr_penalty", None)  # a Marshal's −1 WR after a hard-won battle lasts one season
+        if int(commander.get("wounded", 0)):
+            commander["wounded"] = int(commander["wounded"]) - 1
+    for province in state["provinces"].values():
+        province["conquered"] = province["looted"] = False
+    for nation in m.nations(state):
+        record = state["factions"][nation]
+        record["season"] = {}
+        record["unrest"] = max(0, int(record.get("unrest", 0)) - 1)
+        if record.get("enforced_peace"):
+            record["peace_seasons"] = int(record.get("peace_seasons", 1)) - 1
+            if record["peace_seasons"] <= 0:
+                record["enforced_peace"] = None
+
+
+# -- winter: the Piorad, disbanding, leaders, weapons, diplomacy ---------------------------------------------
+
+
+def piorad_war(ctx: Any, state: State) -> State:
+    """The Piorad test for war against the nation holding the most land (the richest prey)."""
+    check = _check(ctx, "going_to_war")
+    for people in m.npcs(state):
+        victims = sorted(m.nations(state), key=lambda n: (-len(m.provinces_of(state, n)), n))
+        if victims and m.armies_of(state, people):
+            _war_test(ctx, state, check, people, victims[0], roll_label("war", people))
+    return state
+
+
+def piorad_target(ctx: Any, state: State) -> State:
+    invasions = ctx.memory.invasions
+    for people in m.npcs(state):
+        armies = [a for a in m.armies_of(state, people) if a["units"]]
+        for enemy in state["factions"][people]["wars"]:
+            choices = _targets(ctx, state, people, enemy)
+            if choices and armies:
+                invasions.append(
+                    {
+                        "attacker": people,
+                        "army": armies[0]["id"],
+                        "province": choices[0],
+                        "from": armies[0]["location"],
+                    }
+                )
+                ctx.emit("invasion_planned", actors=[people], place=choices[0])
+                break
+    return state
+
+
+def piorad_invade(ctx: Any, state: State) -> State:
+    return invade(ctx, state)
+
+
+def piorad_loot(ctx: Any, state: State) -> State:
+    """The Piorad withdraw home after the battle, at peace again until next winter; if the defender kept
+    to its fort they loot anyway (the battle step loots after a victory)."""
+    for invasion in ctx.memory.invasions:
+        people = invasion["attacker"]
+        if not m.is_piorad(ctx.rules, people):
+            continue
+        army = state["armies"].get(invasion["army"])
+        province = invasion["province"]
+        if army is not None and army["location"] == province and not state["provinces"][province]["looted"]:
+            _loot(ctx, state, people, army, province, state["provinces"][province]["owner"])
+        if army is not None:
+            army["location"] = state["factions"][people]["capital"]
+        for enemy in list(state["factions"][people]["wars"]):
+            _make_peace(state, people, enemy)
+        ctx.emit("piorad_withdraw", actors=[people], place=state["factions"][people]["capital"])
+    return state
+
+
+def disband_or_not(ctx: Any, state: State) -> State:
+    """Every unit not besieging tests; the CinC's reputation adds or takes a success."""
+    check = _check(ctx, "disband")
+    for army_id in sorted(state["armies"]):
+        army = state["armies"][army_id]
+        if army.get("besieging") or army.get("in_fort") or army["owner"] not in m.nations(state):
+            continue
+        commander = m.commander(state, army)
+        reputation = int(commander["reputation"]) if commander else 0
+        mods = [check.modifier("famous_cinc")] if reputation > 6 else []
+        mods += [check.modifier("obscure_cinc")] if reputation < 2 else []
+        kept = []
+        for unit in army["units"]:
+            result = check.roll(
+                ctx, roll_label("disband", unit["id"]), modifiers=mods, factions=[army["owner"]]
+            )
+            goes = _disbands(ctx, state, army["owner"], unit, result)
+            if not goes:
+                kept.append(unit)
+            ctx.emit(
+                "disband_test",
+                actors=[army["owner"]],
+                rolls=[result.roll],
+                unit=unit["id"],
+                code=unit["code"],
+                result=result.result,
+                disbanded=goes,
+            )
+        army["units"] = kept
+        if not kept:
+            del state["armies"][army_id]
+    return state
+
+
+def _disbands(ctx: Any, state: State, nation: str, unit: Mapping[str, Any], result: CheckResult) -> bool:
+    """Whether the unit goes home: by the row, then for want of the resource that keeps it."""
+    if result.result == "disband":
+        return True
+    floor = "Veteran" if result.result == "below_veteran_disband" else "Normal"
+    if m.morale_rank(ctx.rules, unit["morale"]) < m.morale_rank(ctx.rules, floor):
+        return True
+    stock = state["factions"][nation]["stock"]
+    cost = int(result.row.get("upkeep", 0))
+    if stock["resources"] < cost:
+        return True
+    stock["resources"] -= cost
+    return False
+
+
+def leader_death(ctx: Any, state: State) -> State:
+    """Every commander of a nation tests (house rule); a dead Marshal's best Captain takes his place."""
+    check = _check(ctx, "leader_death")
+    for cid in sorted(state["commanders"]):
+        commander = state["commanders"][cid]
+        if commander.get("levy") or commander["owner"] not in m.nations(state):
+            continue
+        mods = [check.modifier("wounded")] if int(commander.get("wounded", 0)) else []
+        result = check.roll(ctx, roll_label("death", cid), modifiers=mods, factions=[commander["owner"]])
+        if result.result == "dies":
+            _bury(ctx, state, commander)
+        ctx.emit(
+            "leader_check",
+            actors=[commander["owner"]],
+            rolls=[result.roll],
+            commander=cid,
+            rank=commander["rank"],
+            died=result.result == "dies",
+        )
+    return state
+
+
+def _bury(ctx: Any, state: State, commander: Mapping[str, Any]) -> None:
+    nation = commander["owner"]
+    del state["commanders"][commander["id"]]
+    state["factions"][nation]["year"]["leader_lost"] = 1
+    for army in state["armies"].values():
+        if army.get("commander") == commander["id"]:
+            army["commander"] = None
+    if commander["rank"] == "marshal":
+        captains = sorted(
+            (c for c in state["commanders"].values() if c["owner"] == nation and not c.get("levy")),
+            key=lambda c: (-int(c["reputation"]), c["id"]),
+        )
+        if captains:
+            captains[0]["rank"] = "marshal"
+            ctx.emit("promoted", actors=[nation], commander=captains[0]["id"])
+
+
+def weapons(ctx: Any, state: State) -> State:
+    """A weapon may surface in each nation; its Marshal (or best Captain) bears it if he bears none."""
+    check = _check(ctx, "weapon_found")
+    for nation in m.nations(state):
+        result = check.roll(ctx, roll_label("weapon", nation), factions=[nation])
+        if result.result != "weapon":
+            continue
+        bearers = sorted(
+            (
+                c
+                for c in state["commanders"].values()
+                if c["owner"] == nation and not c.get("weapon") and not c.get("levy")
+            ),
+            key=lambda c: (c["rank"] != "marshal", -int(c["reputation"]), c["id"]),
+        )
+        if bearers:
+            bearers[0]["weapon"] = f"weapon-{nation}-t{ctx.turn}"
+        ctx.emit("weapon", actors=[nation], rolls=[result.roll], bearer=bearers[0]["id"] if bearers else None)
+    return state
+
+
+STANCES = ("friendly", "deceiving", "intimidating", "dominating")
+
+
+def diplomacy(ctx: Any, state: State) -> State:
+    """Each nation's diplomat: the stance die, then the stance's success count and its table."""
+    stance_check = _check(ctx, "stance")
+    for nation in m.nations(state):
+        for order in _orders(ctx, nation, "diplomat")[:1]:
+            target = str(order["nation"])
+            if target not in m.nations(state):
+                ctx.order_failed(nation, order, "the diplomat's target is not a nation")
+                continue
+            stance = stance_check.roll(
+                ctx,
+                roll_label("stance", nation, target),
+                modifiers=_stance_modifiers(stance_check, state, nation, target),
+                factions=[nation, target],
+            )
+            check = _check(ctx, f"diplomacy_{stance.result}")
+            column = STANCES.index(stance.result)
+            mods = [
+                Modifier(name, int(values[column]))
+                for name, values in ctx.rules["diplomacy_interest"].items()
+                if _interest_applies(state, name, nation, target) and int(values[column])
+            ]
+            result = check.roll(
+                ctx, roll_label("diplomacy", nation, target), modifiers=mods, factions=[nation, target]
+            )
+            _diplomatic_result(ctx, state, nation, target, stance.result, result)
+            ctx.emit(
+                "diplomacy",
+                actors=[nation, target],
+                rolls=[stance.roll, result.roll],
+                stance=stance.result,
+                result=result.result,
+            )
+    return state
+
+
+def _stance_modifiers(check: Check, state: State, nation: str, target: str) -> list[Modifier]:
+    year, theirs = state["factions"][nation]["year"], state["factions"][target]
+    won, lost = int(year.get(f"won:{target}", 0)), int(year.get(f"lost:{target}", 0))
+    mods = []
+    if won > lost:
+        mods.append(check.modifier("won_more"))
+    if lost > won:
+        mods.append(check.modifier("lost_more"))
+    if theirs["year"].get("leader_lost"):
+        mods.append(check.modifier("leader_lost"))
+    if theirs.get("hero"):
+        mods.append(check.modifier("hero_employed"))
+    return mods
+
+
+def _interest_applies(state: State, name: str, nation: str, target: str) -> bool:
+    ours, theirs = state["factions"][nation], state["factions"][target]
+    land_ours, land_theirs = len(m.provinces_of(state, nation)), len(m.provinces_of(state, target))
+    tests = {
+        "target_conquest": theirs["interest"] == "conquest",
+        "own_conquest": ours["interest"] == "conquest",
+        "target_colonizing": theirs["interest"] == "colonizing",
+        "own_colonizing": ours["interest"] == "colonizing",
+        "target_loot": theirs["interest"] == "loot",
+        "own_loot": ours["interest"] == "loot",
+        "target_at_war": bool(theirs["wars"]),
+        "own_at_war": bool(ours["wars"]),
+        "target_at_peace": not theirs["wars"],
+        "own_at_peace": not ours["wars"],
+        "target_richer": theirs["stock"]["resources"] > ours["stock"]["resources"],
+        "own_richer": ours["stock"]["resources"] > theirs["stock"]["resources"],
+        "target_more_land": land_theirs > land_ours,
+        "target_less_land": land_theirs < land_ours,
+    }
+    return tests[name]
+
+
+def _diplomatic_result(
+    ctx: Any, state: State, nation: str, target: str, stance: str, result: CheckResult
+) -> None:
+    ours, theirs = state["factions"][nation]["diplomacy"], state["factions"][target]["diplomacy"]
+    outcome = result.result
+    if outcome == "considers_alliance" or (outcome == "good_progress" and ours.get(f"progress:{target}")):
+        ours[f"progress:{target}"] = 1
+        if outcome == "good_progress" or ours.get(f"considered:{target}"):
+            ours.setdefault("allies", []).append(target)
+        ours[f"considered:{target}"] = 1
+    elif outcome == "good_progress":
+        ours[f"progress:{target}"] = 1
+    elif outcome == "diplomatic_blow":
+        for key in (f"progress:{target}", f"considered:{target}"):
+            ours.pop(key, None)
+    elif outcome.startswith("war_success"):
+        theirs["war_success"] = 1
+        theirs["choice"] = {"war_success_choice_plus": 1, "war_success_choice_minus": -1}.get(outcome, 0)
+        if outcome == "war_success_no_attack":
+            theirs["no_attack"] = nation
+    elif outcome == "choice_minus":
+        theirs["choice"] = -1
+    elif outcome == "threat_resented":
+        offended = ours.setdefault("offended", [])
+        if target not in offended:
+            offended.append(target)
+    elif outcome == "tribute":
+        if m.at_war(state, nation, target):
+            _make_peace(state, nation, target)
+            state["factions"][target]["enforced_peace"] = nation
+            state["factions"][target]["peace_seasons"] = int(
+                ctx.rules["national_morale"]["enforced_peace_seasons"]
+            )
+        else:
+            theirs["tribute_to"] = nation
+    elif outcome == "war_declared":
+        free = ctx.roll(
+            roll_label("insult", target, nation), str(result.row.get("free_rolls")), factions=[target]
+        )
+        state["factions"][target]["free_rolls"] = (
+            int(state["factions"][target].get("free_rolls", 0)) + free.total
+        )
+        _declare(state, target, nation)
+
+
+PHASES = {
+    "recruiting_rolls": recruiting_rolls,
+    "buy_rolls": buy_rolls,
+    "pay_tribute": pay_tribute,
+    "hero_availability": hero_availability,
+    "recruit": recruit,
+    "organize": organize,
+    "upkeep": upkeep,
+    "going_to_war": going_to_war,
+    "choose_province": choose_province,
+    "invade": invade,
+    "battle": battle,
+    "experience": experience,
+    "morale_adjustment": morale_adjustment,
+    "morale_check": morale_check,
+    "trade": trade,
+    "piorad_war": piorad_war,
+    "piorad_target": piorad_target,
+    "piorad_invade": piorad_invade,
+    "piorad_loot": piorad_loot,
+    "disband_or_not": disband_or_not,
+    "leader_death": leader_death,
+    "weapons": weapons,
+    "diplomacy": diplomacy,
+}

@@ -1,0 +1,75 @@
+"""The seasons demo: two years of four nations and the Piorad, played by the bot, replayed exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ..conftest import check_golden
+
+GOLDEN = Path(__file__).parent.parent / "golden" / "seasons-demo-seed1.yaml"
+DEMO_TURNS = 8
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from resolver.cli import main
+
+    root = tmp_path_factory.mktemp("demo") / "seasons"
+    args = ["demo", "--ruleset", "seasons", "--root", str(root), "--quiet", "--seed", "1"]
+    assert main([*args, "--turns", str(DEMO_TURNS)]) == 0
+    return root
+
+
+@pytest.fixture(scope="module")
+def events(demo: Path) -> list[dict]:
+    found = []
+    for folder in sorted((demo / "campaign/turns").iterdir()):
+        if (folder / "events.yaml").exists():
+            turn = yaml.safe_load((folder / "events.yaml").read_text())
+            found += [{**e, "turn": turn["turn"]} for e in turn["events"]]
+    return found
+
+
+def test_the_demo_shows_the_seasons_story(events: list[dict]) -> None:
+    kinds = {e["kind"] for e in events}
+    assert {"war_test", "battle", "trade", "diplomacy", "loot", "levy_raised", "province_taken"} <= kinds
+    assert {"into_the_fort", "siege", "siege_ended", "forage", "recovery"} <= kinds
+    assert any(e["kind"] == "war_test" and e["data"]["war"] for e in events)
+    assert any(e["kind"] == "disband_test" and e["data"]["disbanded"] for e in events)
+    raids = [e for e in events if e["kind"] == "invaded" and e["actors"][0] == "piorad"]
+    assert raids and all(e["turn"] % 4 == 0 for e in raids), "the Piorad raid in winter only"
+    morale = [e["data"] for e in events if e["kind"] == "national_morale"]
+    assert any(d["after"] > d["before"] for d in morale) and any(d["after"] < d["before"] for d in morale)
+
+
+def test_each_step_runs_in_its_own_season(events: list[dict]) -> None:
+    seasons = {"spring": 1, "summer": 2, "fall": 3, "winter": 0}
+    for event in events:
+        prefix = event["phase"].split("_")[0]
+        if prefix in seasons:
+            assert event["turn"] % 4 == seasons[prefix], event
+
+
+def test_the_demo_replays_and_matches_its_golden_file(demo: Path) -> None:
+    from resolver.cli import main
+
+    assert main(["verify", "--all", "--root", str(demo)]) == 0
+    check_golden(demo, GOLDEN, DEMO_TURNS)
+
+
+def test_the_site_shows_the_four_seasons_tables_and_house_rules(demo: Path) -> None:
+    from resolver.cli import main
+
+    assert main(["site", "--root", str(demo)]) == 0
+    rules = (demo / "site/rules/index.md").read_text(encoding="utf-8")
+    for season in ("Spring", "Summer", "Fall", "Winter"):
+        assert f"| {season} | 1. GM rulings; 2. " in rules
+    assert "| Winter | 1. GM rulings; 2. The Piorad go to war; 3. The Piorad&#x27;s target" in rules
+    for table in ("Disband", "Trade", "Stance", "Will to fight", "Retreat", "Siege", "Recovery", "Strength"):
+        assert f"<caption>{table}</caption>" in rules
+    house = (demo / "site/rules/house-rules.md").read_text(encoding="utf-8")
+    assert "strength table runs from 2 to 18" in house and "Leader death \\(p60\\)" in house
+    assert (demo / "public/index.html").exists()

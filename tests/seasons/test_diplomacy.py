@@ -1,0 +1,197 @@
+"""Winter diplomacy: the stance die with its modifiers, then each stance's table row by row, and the
+interest table's modifiers, through the real checker and resolver (the scenario harness)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from resolver.rulesets.seasons import RULESET
+
+from ..scenarios.harness import resolve_accepted
+
+ZERO_INTERESTS = {name: [0, 0, 0, 0] for name in RULESET.default_rules()["diplomacy_interest"]}
+
+
+def _fixture(
+    stance_die: int,
+    dice: list[int],
+    *,
+    red: dict | None = None,
+    blue: dict | None = None,
+    interests: dict | None = None,
+) -> dict[str, Any]:
+    return {
+        "ruleset": "seasons",
+        "rules": {"diplomacy_interest": ZERO_INTERESTS if interests is None else interests},
+        "world": {"locales": {"r0": ["b0"], "b0": []}},
+        "state": {
+            "turn": 4,
+            "provinces": {"r0": {"owner": "red", "capital": True}, "b0": {"owner": "blue", "capital": True}},
+            "factions": {"red": red or {}, "blue": blue or {}},
+        },
+        "orders": {"red": [{"action": "diplomat", "nation": "blue"}], "blue": []},
+        # winter trade yields nothing, so neither side gets richer before the diplomat goes
+        "rolls": {
+            "t4/stance/red/blue": [stance_die],
+            "t4/diplomacy/red/blue": dice,
+            "t4/trade/r0": [5, 6],
+            "t4/trade/b0": [5, 6],
+        },
+    }
+
+
+def _diplomacy(result: Any) -> dict:
+    return next(e.to_data() for e in result.events if e.kind == "diplomacy")
+
+
+@pytest.mark.parametrize(
+    ("face", "stance"),
+    [
+        (1, "friendly"),
+        (2, "friendly"),
+        (3, "deceiving"),
+        (4, "intimidating"),
+        (5, "dominating"),
+        (6, "dominating"),
+    ],
+)
+def test_the_stance_die_reads_as_rolled(tmp_path: Path, face: int, stance: str) -> None:
+    result = resolve_accepted(tmp_path / "f.yaml", _fixture(face, [5, 5]))
+    assert _diplomacy(result)["data"]["stance"] == stance
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "modifier", "value"),
+    [
+        ({"year": {"won:blue": 2, "lost:blue": 1}}, {}, "won_more", 1),
+        ({"year": {"lost:blue": 1}}, {}, "lost_more", -1),
+        ({}, {"year": {"leader_lost": 1}}, "leader_lost", 1),
+        ({}, {"hero": True}, "hero_employed", -1),
+    ],
+)
+def test_stance_modifiers(tmp_path: Path, red: dict, blue: dict, modifier: str, value: int) -> None:
+    result = resolve_accepted(tmp_path / "f.yaml", _fixture(3, [5, 5], red=red, blue=blue))
+    stance_roll = _diplomacy(result)["rolls"][0]
+    assert stance_roll["modifiers"] == [{"source": modifier, "value": value}]
+    assert stance_roll["total"] == 3 + value
+
+
+# (stance die, the two dice, the row, what it leaves in the state: dotted path -> value)
+ROWS = [
+    (1, [1, 2], "considers_alliance", {"factions.red.diplomacy.progress:blue": 1}),
+    (1, [1, 6], "good_progress", {"factions.red.diplomacy.progress:blue": 1}),
+    (1, [5, 6], "diplomatic_blow", {}),
+    (
+        3,
+        [1, 2],
+        "war_success_no_attack",
+        {"factions.blue.diplomacy.war_success": 1, "factions.blue.diplomacy.no_attack": "red"},
+    ),
+    (3, [1, 6], "war_success_choice_minus", {"factions.blue.diplomacy.choice": -1}),
+    (3, [5, 6], "war_success_choice_plus", {"factions.blue.diplomacy.choice": 1}),
+    (4, [1, 2], "choice_minus", {"factions.blue.diplomacy.choice": -1}),
+    (4, [1, 6], "no_result", {}),
+    (4, [5, 6], "threat_resented", {"factions.red.diplomacy.offended": ["blue"]}),
+    (5, [1, 2], "tribute", {"factions.blue.diplomacy.tribute_to": "red"}),
+    (5, [1, 6], "no_result", {}),
+    (5, [5, 6], "war_declared", {"factions.blue.wars": ["red"], "factions.red.wars": ["blue"]}),
+]
+
+
+@pytest.mark.parametrize(("face", "dice", "row", "after"), ROWS, ids=[f"{r[0]}-{r[2]}" for r in ROWS])
+def test_every_row_of_the_diplomacy_tables(
+    tmp_path: Path, face: int, dice: list[int], row: str, after: dict
+) -> None:
+    fixture = _fixture(face, dice)
+    if row == "war_declared":
+        fixture["rolls"]["t4/insult/blue/red"] = [4]
+    result = resolve_accepted(tmp_path / "f.yaml", fixture)
+    assert _diplomacy(result)["data"]["result"] == row
+    for dotted, value in after.items():
+        data: Any = result.state
+        for part in dotted.split("."):
+            data = data[part]
+        assert data == value, dotted
+    if row == "war_declared":
+        assert result.state["factions"]["blue"]["free_rolls"] == 4  # 1d6 free recruiting rolls
+    if row == "diplomatic_blow":
+        assert "progress:blue" not in result.state["factions"]["red"]["diplomacy"]
+
+
+def test_a_second_friendly_success_makes_an_alliance(tmp_path: Path) -> None:
+    red = {"diplomacy": {"progress:blue": 1}}
+    result = resolve_accepted(tmp_path / "f.yaml", _fixture(1, [1, 6], red=red))
+    assert result.state["factions"]["red"]["diplomacy"]["allies"] == ["blue"]
+
+
+def test_dominating_an_enemy_enforces_peace(tmp_path: Path) -> None:
+    result = resolve_accepted(
+        tmp_path / "f.yaml", _fixture(5, [1, 2], red={"wars": ["blue"]}, blue={"wars": ["red"]})
+    )
+    blue = result.state["factions"]["blue"]
+    assert blue["enforced_peace"] == "red" and blue["wars"] == []
+
+
+INTEREST_CASES = [
+    # (red, blue, stance die, the interest modifiers expected in the ledger)
+    (
+        {"interest": "conquest", "stock": {"resources": 9}},
+        {"interest": "loot", "wars": []},
+        1,
+        {"own_conquest": 1, "target_loot": -1, "target_at_peace": 1, "own_at_peace": 1, "own_richer": 1},
+    ),
+    (
+        {"interest": "colonizing"},
+        {"interest": "conquest", "stock": {"resources": 9}},
+        3,
+        {"own_colonizing": -1, "target_conquest": 1, "target_at_peace": -1, "own_at_peace": 1},
+    ),
+    (
+        {"interest": "loot", "wars": ["blue"]},
+        {"interest": "colonizing", "wars": ["red"]},
+        4,
+        {"own_loot": 1, "target_at_war": 1, "own_at_war": 1},
+    ),
+    (
+        {"interest": "conquest"},
+        {"interest": "colonizing", "stock": {"resources": 9}},
+        1,
+        {
+            "own_conquest": 1,
+            "target_colonizing": -1,
+            "target_at_peace": 1,
+            "own_at_peace": 1,
+            "target_richer": 1,
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("red", "blue", "face", "expected"), INTEREST_CASES)
+def test_interest_table_modifiers(tmp_path: Path, red: dict, blue: dict, face: int, expected: dict) -> None:
+    fixture = _fixture(
+        face, [5, 5], red=red, blue=blue, interests=RULESET.default_rules()["diplomacy_interest"]
+    )
+    if red.get("wars"):  # both carry on through winter's two will-to-fight tests
+        for nation in ("red", "blue"):
+            for step in ("winter_morale_check", "winter_morale_check_2"):
+                fixture["rolls"][f"t4/will/{nation}/{step}"] = [1, 1]
+    result = resolve_accepted(tmp_path / "f.yaml", fixture)
+    ledger = {m["source"]: m["value"] for m in _diplomacy(result)["rolls"][1]["modifiers"]}
+    assert ledger == expected
+
+
+def test_land_modifiers(tmp_path: Path) -> None:
+    fixture = _fixture(5, [5, 5], interests=RULESET.default_rules()["diplomacy_interest"])
+    fixture["world"]["locales"]["b1"] = ["b0"]
+    fixture["state"]["provinces"]["b1"] = {"owner": "blue"}
+    result = resolve_accepted(tmp_path / "f.yaml", fixture)
+    ledger = {m["source"]: m["value"] for m in _diplomacy(result)["rolls"][1]["modifiers"]}
+    assert ledger["target_more_land"] == -1
+    fixture["state"]["provinces"]["b1"] = {"owner": "red"}
+    result = resolve_accepted(tmp_path / "g.yaml", fixture)
+    ledger = {m["source"]: m["value"] for m in _diplomacy(result)["rolls"][1]["modifiers"]}
+    assert ledger["target_less_land"] == -1

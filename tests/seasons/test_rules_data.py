@@ -1,0 +1,70 @@
+"""The seed's tables as rules data, row by row, for the checks whose procedures are not automated yet
+(retreat, siege, movement, ambush, attribute rolls) and for the army-type table: what a roll of each
+number of successes (or each total) reads."""
+
+from __future__ import annotations
+
+import pytest
+
+from resolver.core.checks import Check
+from resolver.rulesets.seasons import RULESET
+
+RULES = RULESET.default_rules()
+
+ROWS = {
+    "retreat": [(-1, "disband"), (0, "disband"), (1, "below_elite_disband"), (2, "retreat"), (5, "retreat")],
+    "staying_at_war": [(0, "disband"), (1, "veterans_may_join"), (2, "veterans_to_capital")],
+    "siege": [(0, "disbanded"), (1, "morale_down"), (2, "steady"), (3, "steady")],
+    "movement": [(0, "both_attack"), (1, "attacks_defender_may_take"), (2, "attacks_may_retreat")],
+    "ambush": [(0, "no_ambush"), (1, "ambush")],
+    "marshal_fate_won": [
+        (0, "recovers_in_seasons"),
+        (1, "wounded_minus_wr"),
+        (2, "recovered"),
+        (3, "recovered"),
+    ],
+    "marshal_fate_lost": [(0, "died"), (1, "captured_wounded"), (2, "captured"), (3, "escaped")],
+    "marshal_attribute": [(2, "weakness"), (4, "weakness"), (5, "strength"), (12, "strength")],
+    "weakness": [
+        (2, "temerity"),
+        (5, "poor_charisma"),
+        (7, "undecided"),
+        (10, "coward"),
+        (12, "never_ready"),
+    ],
+    "strength": [(3, "logistic_or_courage"), (7, "charisma"), (11, "minor_weapon"), (18, "lucky")],
+}
+
+
+@pytest.mark.parametrize(
+    ("check_id", "total", "result"),
+    [(c, t, r) for c, rows in ROWS.items() for t, r in rows],
+)
+def test_table_rows(check_id: str, total: int, result: str) -> None:
+    assert Check.from_rules(RULES, check_id).row(total).result == result
+
+
+def test_every_test_of_the_seed_counts_dice_showing_one_to_three() -> None:
+    counted = [c for c, data in RULES["checks"].items() if data.get("read") == "successes"]
+    assert {"disband", "trade", "will_to_fight", "retreat", "siege", "loot", "foraging", "recovery"} <= set(
+        counted
+    )
+    assert all(RULES["checks"][c]["success"] == "<=3" for c in counted if c != "will_to_fight")
+
+
+def test_modifiers_of_the_unautomated_tests_are_in_the_rules_data() -> None:
+    assert RULES["checks"]["retreat"]["modifiers"] == {
+        "offensive_unit": -1,
+        "defensive_unit": 1,
+        "temerity": -1,
+        "coward": 1,
+    }
+    assert RULES["checks"]["siege"]["modifiers"] == {"siege_skill": 1, "winter": -1, "summer": 1}
+
+
+def test_the_army_type_table_by_column() -> None:
+    check = Check.from_rules(RULES, "army_type")
+    columns = {face: {c: check.row(face).get(c) for c in "ABCD"} for face in range(1, 7)}
+    assert columns[1] == {"A": "PC", "B": "DE", "C": "PC", "D": "FF"}
+    assert columns[4] == {"A": "PC", "B": "FF", "C": "HA", "D": "CA"}
+    assert columns[6] == {"A": "EF", "B": "EF", "C": "CA", "D": "EF"}

@@ -1,4 +1,5 @@
-"""MkDocs hook loaded by the generated settings: newspaper issues show in-game dates.
+"""MkDocs hooks loaded by the generated settings: newspaper issues show in-game dates, and the
+search dialog has a name.
 
 The blog plugin needs a calendar date per post, so each turn gets a stand-in date
 (``pages.turn_date``). Wherever the theme prints a post's date, this hook prints the
@@ -9,6 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+
+# Material's search box, as its search partial writes it: a dialog that a screen reader can only call
+# "dialog". Naming it takes one attribute; overriding the whole partial would pin the theme's markup.
+SEARCH_DIALOG = 'class="md-search" data-md-component="search" role="dialog"'
 
 
 def on_env(env: Any, config: Any, files: Any) -> Any:
@@ -24,3 +29,15 @@ def on_env(env: Any, config: Any, files: Any) -> Any:
 
     env.filters["date"] = in_game_date
     return env
+
+
+def name_the_search_dialog(output: str) -> str:
+    return output.replace(SEARCH_DIALOG, f'{SEARCH_DIALOG} aria-label="Search"', 1)
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    return name_the_search_dialog(output)
+
+
+def on_post_template(output_content: str, template_name: str, config: Any) -> str:
+    return name_the_search_dialog(output_content)  # the theme's own pages, such as 404.html

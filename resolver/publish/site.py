@@ -245,6 +245,7 @@ def settings(history: History, pages: SitePages, notes: list[str]) -> dict[str, 
             {"toc": {"permalink": True}},
         ],
         "extra_css": ["assets/campaign/campaign.css"],
+        "extra_javascript": ["assets/campaign/campaign.js"],
         "extra": {
             "generator": False,
             "campaign": {

@@ -179,3 +179,27 @@ def test_wide_tables_fit_or_scroll_by_keyboard(browser: Any, demo_served: DemoSe
             problems += [f"{path}: {problem}" for problem in tab.evaluate(TABLE_PROBLEMS)]
     assert tables > 10  # standings, rules fields, faction facts: the check saw the tables it is about
     assert not problems, "\n".join(problems[:60])
+
+
+def test_a_wide_table_scrolls_from_the_keyboard_on_a_phone(browser: Any, demo_served: DemoServed) -> None:
+    """The standings do not fit a phone: the tab key reaches their box right after the heading, a screen
+    reader hears what it is, and the arrow keys scroll it to the last column."""
+    with watched_tab(browser, *VIEWPORTS["phone"]) as (tab, _):
+        response = tab.goto(demo_served.base, wait_until="load")
+        assert response is not None and response.status == 200
+        tab.locator("h2#standings a.headerlink").focus()
+        tab.keyboard.press("Tab")
+        box = tab.locator(":focus")
+        assert box.evaluate("el => el.classList.contains('md-typeset__scrollwrap')")
+        assert box.get_attribute("role") == "region"
+        assert box.get_attribute("aria-label") == "Table: Standings (scrolls sideways)"
+        for _ in range(20):
+            tab.keyboard.press("ArrowRight")
+        # Chromium animates keyboard scrolling: wait for the box to reach its right end.
+        tab.wait_for_function(
+            "el => el.scrollLeft + el.clientWidth >= el.scrollWidth - 1", arg=box.element_handle(), timeout=5_000
+        )
+        last_heading = box.locator("thead th").last.bounding_box()
+        assert last_heading is not None and last_heading["x"] + last_heading["width"] <= VIEWPORTS["phone"][0]
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        tab.screenshot(path=ARTIFACTS / f"{demo_served.ruleset}-phone-standings-scrolled.png")

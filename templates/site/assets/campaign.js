@@ -11,12 +11,15 @@
   function tableName(wrapper) {
     var table = wrapper.querySelector("table");
     if (table && table.caption) return table.caption.textContent.trim();
-    // Otherwise the heading the table sits under, without its permalink sign.
-    for (var el = wrapper.previousElementSibling; el; el = el.previousElementSibling) {
-      if (/^H[1-6]$/.test(el.tagName)) {
-        var heading = el.cloneNode(true);
-        heading.querySelectorAll(".headerlink").forEach(function (link) { link.remove(); });
-        return heading.textContent.trim();
+    // Otherwise the heading the table sits under (the table may be inside a box of its own), without
+    // its permalink sign.
+    for (var node = wrapper; node && !node.classList.contains("md-typeset"); node = node.parentElement) {
+      for (var el = node.previousElementSibling; el; el = el.previousElementSibling) {
+        if (/^H[1-6]$/.test(el.tagName)) {
+          var heading = el.cloneNode(true);
+          heading.querySelectorAll(".headerlink").forEach(function (link) { link.remove(); });
+          return heading.textContent.trim();
+        }
       }
     }
     return "";

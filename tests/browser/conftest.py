@@ -86,7 +86,9 @@ class DemoServed:
 
 
 @pytest.fixture(scope="session", params=RULESETS)
-def demo_served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoServed]:
+def demo_served(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[DemoServed]:
     """The bots' demo campaign of each ruleset, as `make demo` builds it, with its site served."""
     public = bot_demo_site(tmp_path_factory.getbasetemp() / "demos" / request.param, request.param)
     with serve(public) as base:

@@ -50,8 +50,8 @@ def site_pages(public: Path) -> list[str]:
 
 
 def page_type(path: str, every: list[str]) -> str:
-    """What a page is an instance of: "chronicle/turn-N/" for every turn; and when a folder
-    holds three or more pages with names rather than numbers (one per faction, or per place): "factions/each/"."""
+    """What a page is an instance of: "chronicle/turn-N/" for every turn; "factions/each/" when a
+    folder holds three or more pages with names rather than numbers (one per faction, or per place)."""
     kind = re.sub(r"(?<=-)\d+", "N", path)
     parts = kind.rstrip("/").split("/")
     if len(parts) >= 2 and "N" not in parts[-1]:
@@ -79,7 +79,7 @@ def run_axe(tab: Any, source: str) -> list[dict[str, Any]]:
     top frame's run collects theirs (a frame's findings then carry a target of two selectors)."""
     for frame in tab.frames:
         frame.add_script_tag(content=source)
-    return tab.evaluate("options => axe.run(document, options).then(result => result.violations)", AXE_OPTIONS)
+    return tab.evaluate("options => axe.run(document, options).then(found => found.violations)", AXE_OPTIONS)
 
 
 def describe(path: str, violation: dict[str, Any]) -> list[str]:
@@ -143,8 +143,10 @@ TABLE_PROBLEMS = """() => {
         problems.push(`${name} scrolls sideways in a container that is not a named region`);
     } else {
       const box = table.getBoundingClientRect();
-      if (box.left < -1 || box.right > width + 1)
-        problems.push(`${name} is cut off: it spans ${Math.round(box.left)} to ${Math.round(box.right)} px of ${width}`);
+      if (box.left < -1 || box.right > width + 1) {
+        const span = `${Math.round(box.left)} to ${Math.round(box.right)} px`;
+        problems.push(`${name} is cut off: it spans ${span} of a page ${width} px wide`);
+      }
     }
     for (const cell of table.querySelectorAll('th, td')) {
       const text = cell.innerText.trim().slice(0, 40);
@@ -156,7 +158,8 @@ TABLE_PROBLEMS = """() => {
           const range = document.createRange();
           range.setStart(node, word.index);
           range.setEnd(node, word.index + word[0].length);
-          const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+          const boxes = [...range.getClientRects()].filter(r => r.width > 0);
+          const lines = new Set(boxes.map(r => Math.round(r.top)));
           if (lines.size > 1) problems.push(`${name}: the word "${word[0]}" is broken across lines`);
         }
       }
@@ -196,9 +199,8 @@ def test_a_wide_table_scrolls_from_the_keyboard_on_a_phone(browser: Any, demo_se
         for _ in range(20):
             tab.keyboard.press("ArrowRight")
         # Chromium animates keyboard scrolling: wait for the box to reach its right end.
-        tab.wait_for_function(
-            "el => el.scrollLeft + el.clientWidth >= el.scrollWidth - 1", arg=box.element_handle(), timeout=5_000
-        )
+        at_the_end = "el => el.scrollLeft + el.clientWidth >= el.scrollWidth - 1"
+        tab.wait_for_function(at_the_end, arg=box.element_handle(), timeout=5_000)
         last_heading = box.locator("thead th").last.bounding_box()
         assert last_heading is not None and last_heading["x"] + last_heading["width"] <= VIEWPORTS["phone"][0]
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -78,21 +78,13 @@ def hostile_served(
         yield HostileServed(site, base)
 
 
-@dataclass
-class DemoServed:
-    ruleset: str
-    public: Path
-    base: str
-
-
 @pytest.fixture(scope="session", params=RULESETS)
-def demo_served(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[DemoServed]:
-    """The bots' demo campaign of each ruleset, as `make demo` builds it, with its site served."""
-    public = bot_demo_site(tmp_path_factory.getbasetemp() / "demos" / request.param, request.param)
-    with serve(public) as base:
-        yield DemoServed(request.param, public, base)
+def demo_served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The bots' demo campaign of each ruleset, as `make demo` builds it, with its site served; its
+    folder is named after its ruleset."""
+    site = bot_demo_site(tmp_path_factory.getbasetemp() / "demos" / request.param, request.param)
+    with serve(site.public) as base:
+        yield Served(site, base, site.public)
 
 
 @pytest.fixture(scope="session")

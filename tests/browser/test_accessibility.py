@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DemoServed, watched_tab
+from .conftest import Served, watched_tab
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "tools/axe/node_modules/axe-core/axe.min.js"
@@ -92,11 +92,11 @@ def describe(path: str, violation: dict[str, Any]) -> list[str]:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_axe_finds_no_serious_violation_on_any_page(
-    browser: Any, demo_served: DemoServed, axe_source: str, viewport: str
+    browser: Any, demo_served: Served, axe_source: str, viewport: str
 ) -> None:
-    pages = site_pages(demo_served.public)
+    pages = site_pages(demo_served.folder)
     assert len(pages) > 20, pages
-    folder = ARTIFACTS / f"{demo_served.ruleset}-{viewport}"
+    folder = ARTIFACTS / f"{demo_served.site.root.name}-{viewport}"
     folder.mkdir(parents=True, exist_ok=True)
     counts: Counter[str] = Counter()  # "rule-id impact": how many elements
     findings: list[str] = []
@@ -170,8 +170,8 @@ TABLE_PROBLEMS = """() => {
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_wide_tables_fit_or_scroll_by_keyboard(browser: Any, demo_served: DemoServed, viewport: str) -> None:
-    pages = site_pages(demo_served.public)
+def test_wide_tables_fit_or_scroll_by_keyboard(browser: Any, demo_served: Served, viewport: str) -> None:
+    pages = site_pages(demo_served.folder)
     problems: list[str] = []
     tables = 0
     with watched_tab(browser, *VIEWPORTS[viewport]) as (tab, _):
@@ -184,7 +184,7 @@ def test_wide_tables_fit_or_scroll_by_keyboard(browser: Any, demo_served: DemoSe
     assert not problems, "\n".join(problems[:60])
 
 
-def test_a_wide_table_scrolls_from_the_keyboard_on_a_phone(browser: Any, demo_served: DemoServed) -> None:
+def test_a_wide_table_scrolls_from_the_keyboard_on_a_phone(browser: Any, demo_served: Served) -> None:
     """The standings do not fit a phone: the tab key reaches their box right after the heading, a screen
     reader hears what it is, and the arrow keys scroll it to the last column."""
     with watched_tab(browser, *VIEWPORTS["phone"]) as (tab, _):
@@ -204,4 +204,4 @@ def test_a_wide_table_scrolls_from_the_keyboard_on_a_phone(browser: Any, demo_se
         last_heading = box.locator("thead th").last.bounding_box()
         assert last_heading is not None and last_heading["x"] + last_heading["width"] <= VIEWPORTS["phone"][0]
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        tab.screenshot(path=ARTIFACTS / f"{demo_served.ruleset}-phone-standings-scrolled.png")
+        tab.screenshot(path=ARTIFACTS / f"{demo_served.site.root.name}-phone-standings-scrolled.png")

@@ -1,5 +1,4 @@
-"""MkDocs hooks loaded by the generated settings: newspaper issues show in-game dates, and the
-search dialog has a name.
+"""MkDocs hook loaded by the generated settings: newspaper issues show in-game dates.
 
 The blog plugin needs a calendar date per post, so each turn gets a stand-in date
 (``pages.turn_date``). Wherever the theme prints a post's date, this hook prints the
@@ -11,12 +10,26 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-# Material's search box, as its search partial writes it: a dialog that a screen reader can only call
-# "dialog". Naming it takes one attribute; overriding the whole partial would pin the theme's markup.
+import jinja2
+
+# Material's search box is a dialog with no name, which a screen reader can only call "dialog". Its
+# partial gets the one attribute it lacks as the theme's templates are loaded, for every page (404.html
+# included); overriding the whole partial would pin the rest of the theme's markup.
+SEARCH_PARTIAL = "partials/search.html"
 SEARCH_DIALOG = 'class="md-search" data-md-component="search" role="dialog"'
 
 
+def name_the_search_dialog(env: Any) -> None:
+    try:
+        source = env.loader.get_source(env, SEARCH_PARTIAL)[0]
+    except jinja2.TemplateNotFound:
+        return
+    named = source.replace(SEARCH_DIALOG, f'{SEARCH_DIALOG} aria-label="Search"', 1)
+    env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({SEARCH_PARTIAL: named}), env.loader])
+
+
 def on_env(env: Any, config: Any, files: Any) -> Any:
+    name_the_search_dialog(env)
     labels = ((config.get("extra") or {}).get("campaign") or {}).get("turn_dates") or {}
     original = env.filters.get("date")
     if original is None or not labels:
@@ -29,15 +42,3 @@ def on_env(env: Any, config: Any, files: Any) -> Any:
 
     env.filters["date"] = in_game_date
     return env
-
-
-def name_the_search_dialog(output: str) -> str:
-    return output.replace(SEARCH_DIALOG, f'{SEARCH_DIALOG} aria-label="Search"', 1)
-
-
-def on_post_page(output: str, page: Any, config: Any) -> str:
-    return name_the_search_dialog(output)
-
-
-def on_post_template(output_content: str, template_name: str, config: Any) -> str:
-    return name_the_search_dialog(output_content)  # the theme's own pages, such as 404.html

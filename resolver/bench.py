@@ -1,22 +1,32 @@
 """``make bench``: the engine at the scale of a big campaign, measured in one run.
 
-A synthetic nations campaign of 100 factions and 5,000 armies; every faction
-marches all its armies and recruits. Figures are reported against the bare YAML
-work on the same files (parse the state and the orders, dump the new state), so
-they mean something on any machine.
+Synthetic nations campaigns of 25, 100 and 400 factions, 50 armies each; every faction marches
+its armies, five of them attack the next faction's, and it recruits. For each size the bench
+times, in the same run:
+
+- the floor: PyYAML (with libyaml) loading every file a resolve reads (state, world, settings,
+  order files, the previous turn's digests) and dumping the new state;
+- the pure core (``resolve_turn`` on checked files), without tracemalloc;
+- ``campaign check orders/<faction>.yaml`` as a user runs it: a fresh process, start-up included,
+  against a bare ``python -c "import yaml"`` process;
+- ``campaign resolve`` in a fresh process (load, checks, resolution, archive, reports, templates),
+  which also reports its own peak memory (RSS);
+- ``campaign site --no-build`` replaying and publishing the resolved turn.
+
+Then it prints each target of issue 14 with its measured ratio and whether it is met. Ratios
+within one run are what count: the machine may be shared, and absolute times vary.
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +37,13 @@ from .core.rng import stream
 from .engine import resolve_turn
 from .rulesets.nations import model as m
 from .store import Store
-from .validate import check_order_file
 from .workflow import default_factions, new_campaign
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+SIZES = (25, 100, 400)
+ARMIES_PER_FACTION = 50
+ATTACKS = 5  # armies of each faction that attack the next faction's
 
 
 def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
@@ -43,38 +56,53 @@ def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
 
 
 def build(root: Path, factions: int, armies: int, seed: int) -> None:
-    game = new_campaign(root, "nations", seed, default_factions(factions, seed), name="Bench")
+    """A nations campaign of ``factions`` factions and about ``armies`` armies, with every faction's
+    orders written. Linear in its size: each piece is made once, and lookups go through tables
+    built once (the engine's own helpers scan the state, which made this quadratic)."""
+    game = new_campaign(root, "nations", seed, default_factions(factions, seed, most=factions), name="Bench")
     store = Store(root)
     state = store.state()
     world, rules = game.world, game.rules
     land = [loc for loc in world if m.passable(world, rules, loc)]
     rng = stream(seed, "bench/armies")
-    per = armies // factions
+    per = max(2, armies // factions)
+    unit_ids = m.all_unit_ids(state)
+    owned: dict[str, list[dict[str, Any]]] = {f: [] for f in game.factions}
+    for army in state["armies"].values():
+        owned[army["owner"]].append(army)
     for f in game.factions:
-        for _ in range(per - len(m.armies_of(state, f))):
-            aid = m.new_id(state, f, "a")
-            units = [m.make_unit(state, f, rules, "troops", "Levy", ["drilled"], {}) for _ in range(3)]
-            state["armies"][aid] = {
-                "id": aid,
-                "owner": f,
-                "name": m.next_army_name(state, f),
-                "location": rng.choice(land),
-                "units": units,
-            }
+        names = {a["name"] for a in owned[f]}
+        number = 1
+        for _ in range(per - len(owned[f])):
+            while str(number) in names:
+                number += 1
+            names.add(str(number))
+            aid = m.new_id(state, f, "a", unit_ids)
+            units = [
+                m.make_unit(state, f, rules, "troops", "Levy", ["drilled"], {}, unit_ids) for _ in range(3)
+            ]
+            army = {"id": aid, "owner": f, "name": str(number), "location": rng.choice(land), "units": units}
+            state["armies"][aid] = army
+            owned[f].append(army)
         state["factions"][f]["stock"]["resources"] = 50
-    # Every faction's armies a2-a6 stand with armies of the next faction and attack them: 500 battles.
+    # Some armies of every faction stand with armies of the next faction and attack them.
     ids = list(game.factions)
+    attackers: dict[str, set[str]] = {}
     for i, f in enumerate(ids):
-        enemy = ids[(i + 1) % len(ids)]
-        for k in range(2, 7):
-            state["armies"][f"{f}-a{k}"]["location"] = state["armies"][f"{enemy}-a{k + 10}"]["location"]
+        enemy = owned[ids[(i + 1) % len(ids)]]
+        attacks = min(ATTACKS, per - 1) if len(ids) > 1 else 0  # a lone faction has nobody to attack
+        mine = sorted(owned[f], key=lambda a: a["id"])[1 : 1 + attacks]
+        for k, army in enumerate(mine):
+            army["location"] = enemy[(k + len(mine)) % len(enemy)]["location"]
+        attackers[f] = {a["id"] for a in mine}
     canonical.write_yaml(store.campaign_dir / "state.yaml", state)
     canonical.write_yaml(store.turns_dir / "0000" / "state.yaml", state)
+    capitals = {s["owner"]: s for s in state["settlements"].values() if s["type"] == "capital"}
     for i, f in enumerate(game.factions):
         enemy = ids[(i + 1) % len(ids)]
         orders: list[dict[str, Any]] = []
-        for army in sorted(m.armies_of(state, f), key=lambda a: a["id"]):
-            if army["id"] in {f"{f}-a{k}" for k in range(2, 7)}:
+        for army in sorted(owned[f], key=lambda a: a["id"]):
+            if army["id"] in attackers[f]:
                 orders.append({"action": "attack", "army": army["name"], "target": enemy})
                 continue
             for direction in world.directions():
@@ -82,16 +110,15 @@ def build(root: Path, factions: int, armies: int, seed: int) -> None:
                 if nxt and m.passable(world, rules, nxt):
                     orders.append({"action": "move", "army": army["name"], "path": [direction]})
                     break
-        capital = next(s for s in m.settlements_of(state, f) if s["type"] == "capital")
         orders += [
             {
                 "action": "recruit",
-                "settlement": capital["name"],
+                "settlement": capitals[f]["name"],
                 "class": "troops",
-                "name": f"Pikes {i}",
+                "name": f"Pikes {n}",
                 "trait": "drilled",
             }
-            for i in range(3)
+            for n in range(3)
         ]
         doc = {"campaign": game.campaign, "turn": 1, "faction": f, "orders": orders}
         canonical.write_atomic(store.orders_dir / f"{f}.yaml", canonical.dump(doc))
@@ -176,83 +203,176 @@ def hostile_rows() -> list[tuple[str, str]]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m resolver.bench", description=__doc__)
-    parser.add_argument("--factions", type=int, default=100)
-    parser.add_argument("--armies", type=int, default=5000)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    root = Path(tempfile.mkdtemp(prefix="campaign-bench-"))
+# A fresh process resolving the turn: it prints the seconds of the resolve itself and its own peak RSS.
+RESOLVE_CHILD = (
+    "import resource, sys, time; from pathlib import Path; from resolver.workflow import resolve; "
+    "start = time.perf_counter(); resolve(Path(sys.argv[1])); "
+    "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+)
+
+
+@dataclass
+class SizeRun:
+    """One campaign size, every figure measured in this run."""
+
+    factions: int
+    armies: int = 0
+    orders: int = 0
+    state_mb: float = 0.0
+    floor: float = 0.0  # PyYAML loading every file a resolve reads and dumping the new state
+    core: float = 0.0  # resolve_turn alone
+    check: float = 0.0  # the whole `campaign check orders/<f>.yaml` process
+    resolve: float = 0.0  # workflow.resolve inside a fresh process
+    resolve_process: float = 0.0  # that process, start-up included
+    rss_mb: float = 0.0  # that process's peak RSS
+    site: float = 0.0  # the whole `campaign site --no-build` process
+    setup: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def process_seconds(command: list[str], repeat: int = 1) -> float:
+    def run() -> None:
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode not in (0, 1):
+            raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr[-400:]}")
+
+    return timed(run, repeat)[0]
+
+
+def resolve_read_files(store: Store) -> list[Path]:
+    """Every file a resolve parses: the settings, the world, the state and the order files."""
+    names = ("campaign.yaml", "players.yaml", "rules.yaml", "world.yaml", "state.yaml")
+    return [store.campaign_dir / name for name in names] + store.order_paths()
+
+
+def measure_size(factions: int, seed: int, site: bool = True) -> SizeRun:
+    run = SizeRun(factions)
+    root = Path(tempfile.mkdtemp(prefix=f"campaign-bench-{factions}-"))
     try:
-        print(
-            f"Building a nations campaign: {args.factions} factions, {args.armies} armies …", file=sys.stderr
-        )
-        build_time, _ = timed(lambda: build(root, args.factions, args.armies, args.seed))
+        run.setup, _ = timed(lambda: build(root, factions, factions * ARMIES_PER_FACTION, seed))
         store = Store(root)
-        order_paths = store.order_paths()
-        raws = [p.read_bytes() for p in order_paths]
+        raws = [path.read_bytes() for path in resolve_read_files(store)]
         state_raw = (store.campaign_dir / "state.yaml").read_bytes()
+        run.state_mb = len(state_raw) / 1e6
 
         def bare_yaml() -> None:
-            loaded = yaml.load(state_raw, Loader=_Loader)
-            for raw in raws:
-                yaml.load(raw, Loader=_Loader)
-            canonical.dump(loaded)
+            loaded = [yaml.load(raw, Loader=_Loader) for raw in raws]
+            yaml.dump(loaded[4], Dumper=_Dumper, sort_keys=True, allow_unicode=True)
 
-        yaml_time, _ = timed(bare_yaml, repeat=3)
+        run.floor, _ = timed(bare_yaml, repeat=2)
         state = store.state()
         game = store.game(state)
-        first = order_paths[0]
-        check_time, checked = timed(
-            lambda: check_order_file(game, state, first.read_bytes(), f"orders/{first.name}"), 5
+        files = {of.faction: of for of in store.check(game, state) if of.faction}
+        assert all(of.ok for of in files.values()), [of.errors[:2] for of in files.values() if not of.ok][:2]
+        run.armies = len(state["armies"])
+        run.orders = sum(len(of.orders) for of in files.values())
+        run.core, _ = timed(lambda: resolve_turn(game, state, files), repeat=2)
+        first = store.order_paths()[0]
+        check = [sys.executable, "-m", "resolver.cli", "check", "--root", str(root), str(first)]
+        run.check = process_seconds(check, repeat=3)
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", RESOLVE_CHILD, str(root)], capture_output=True, text=True, check=False
         )
-        assert checked.ok, checked.errors[:3]
-        files = {
-            p.stem: check_order_file(game, state, p.read_bytes(), f"orders/{p.name}") for p in order_paths
-        }
-        assert all(f.ok for f in files.values())
-        tracemalloc.start()
-        core_time, result = timed(lambda: resolve_turn(game, state, files))
-        _, core_peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-        from .workflow import resolve
-
-        full_time, _ = timed(lambda: resolve(root))
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        pr_seconds, pr_verdict = bench_pr_check()
-        pr_check = (pr_seconds * 1000, pr_verdict)
-        orders = sum(len(f.orders) for f in files.values())
-        rows = [
-            (
-                "campaign",
-                f"{args.factions} factions, {len(state['armies'])} armies, {orders} orders, "
-                f"{len(game.world)} tiles",
-            ),
-            (
-                "state.yaml",
-                f"{len(state_raw) / 1e6:.1f} MB; orders {sum(map(len, raws)) / 1e3:.0f} kB in "
-                f"{len(raws)} files",
-            ),
-            ("bare YAML (parse state + orders, dump state)", f"{yaml_time * 1000:8.0f} ms  = 1.00×"),
-            ("check one faction's file", f"{check_time * 1000:8.1f} ms  = {check_time / yaml_time:.3f}×"),
-            ("resolve one turn, pure core", f"{core_time * 1000:8.0f} ms  = {core_time / yaml_time:.2f}×"),
-            (
-                "resolve one turn, with load, checks, archive",
-                f"{full_time * 1000:8.0f} ms  = {full_time / yaml_time:.2f}×",
-            ),
-            ("events / rolls", f"{len(result.events)} / {len(result.rolls)}"),
-            ("peak memory: Python heap during resolve", f"{core_peak / 1e6:8.1f} MB"),
-            ("peak memory: process RSS", f"{rss:8.1f} MB"),
-            ("setup (not measured above)", f"{build_time:8.1f} s"),
-            ("check --pr, 1,500 stray files (whole process)", "{:8.0f} ms  ({})".format(*pr_check)),
-            *hostile_rows(),
-        ]
-        width = max(len(k) for k, _ in rows)
-        print(f"{'benchmark':<{width}}  figure (× = ratio to the bare YAML work, same run)")
-        for key, value in rows:
-            print(f"{key:<{width}}  {value}")
+        run.resolve_process = time.perf_counter() - started
+        if done.returncode != 0:
+            raise RuntimeError(f"the resolve failed: {done.stderr[-600:]}")
+        seconds, peak_kb = done.stdout.split()
+        run.resolve, run.rss_mb = float(seconds), int(peak_kb) / 1024
+        if site:
+            command = [sys.executable, "-m", "resolver.cli", "site", "--no-build", "--root", str(root)]
+            run.site = process_seconds(command)
+        return run
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def verdict(ratio: float, limit: float, *, below: bool = False) -> str:
+    met = ratio < limit if below else ratio <= limit
+    return f"{ratio:6.2f}× (target {'<' if below else '≤'} {limit}×): {'met' if met else 'NOT MET'}"
+
+
+def scaling_rows(runs: dict[int, SizeRun]) -> list[str]:
+    lines = [
+        "| factions | armies | orders | state MB | setup s | floor s | core s | resolve s | resolve "
+        "process s | peak RSS MB | check process s | site --no-build s |",
+        "|" + "---:|" * 12,
+    ]
+    for n, r in sorted(runs.items()):
+        lines.append(
+            f"| {n} | {r.armies} | {r.orders} | {r.state_mb:.1f} | {r.setup:.1f} | {r.floor:.2f} | "
+            f"{r.core:.2f} | {r.resolve:.2f} | {r.resolve_process:.2f} | {r.rss_mb:.0f} | {r.check:.2f} | "
+            f"{r.site:.2f} |"
+        )
+    return lines
+
+
+def target_rows(runs: dict[int, SizeRun], bare_python: float) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    if 100 in runs and 400 in runs:
+        small, big = runs[100], runs[400]
+        for name, attr in (("resolve", "resolve"), ("check", "check"), ("site build", "site")):
+            before, after = getattr(small, attr), getattr(big, attr)
+            if before > 0:
+                rows.append((f"scaling: {name}, 400 factions / 100", verdict(after / before, 4.5)))
+    if 100 in runs:
+        r = runs[100]
+        rows.append(("resolve at 100 factions / pure core", verdict(r.resolve / r.core, 1.5)))
+        rows.append(("resolve at 100 factions / PyYAML floor", verdict(r.resolve / r.floor, 1.0, below=True)))
+    for n in (100, 400):
+        if n in runs:
+            rows.append(
+                (
+                    f"check process at {n} factions / bare `import yaml`",
+                    verdict(runs[n].check / bare_python, 10),
+                )
+            )
+    if 400 in runs:
+        rss = runs[400].rss_mb
+        rows.append(
+            (
+                "peak RSS of a resolve at 400 factions",
+                f"{rss:6.0f} MB (target < 600 MB): {'met' if rss < 600 else 'NOT MET'}",
+            )
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m resolver.bench", description=__doc__)
+    parser.add_argument(
+        "--sizes", default=",".join(map(str, SIZES)), help="faction counts (default: 25,100,400)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-site", action="store_true", help="skip the site rows")
+    args = parser.parse_args(argv)
+    sizes = sorted(int(n) for n in args.sizes.split(","))
+    bare_python = process_seconds([sys.executable, "-c", "import yaml"], repeat=5)
+    runs: dict[int, SizeRun] = {}
+    for n in sizes:
+        print(f"Building and measuring a nations campaign of {n} factions …", file=sys.stderr)
+        runs[n] = measure_size(n, args.seed, site=not args.no_site)
+    pr_seconds, pr_verdict = bench_pr_check()
+    rows = [
+        ("bare `python -c 'import yaml'` process", f"{bare_python * 1000:8.0f} ms"),
+        ("check --pr, 1,500 stray files (whole process)", f"{pr_seconds * 1000:8.0f} ms  ({pr_verdict})"),
+        *hostile_rows(),
+    ]
+    print("Engine at scale (seconds; same run; floor = PyYAML loading every file a resolve reads and")
+    print("dumping the new state; core = resolve_turn alone; resolve = workflow.resolve in a fresh")
+    print("process, whose peak RSS is given; check and site are whole processes as a user runs them)")
+    print()
+    print("\n".join(scaling_rows(runs)))
+    print()
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        print(f"{key:<{width}}  {value}")
+    print()
+    print("Targets (issue 14):")
+    targets = target_rows(runs, bare_python)
+    width = max((len(k) for k, _ in targets), default=0)
+    for key, value in targets:
+        print(f"  {key:<{width}}  {value}")
     return 0
 
 

@@ -27,7 +27,7 @@ def bot_order_file(game: Game, state: State, faction: str) -> OrderFile:
             doc["press"] = draft["press"]
         if draft.get("rumors"):
             doc["rumors"] = draft["rumors"]
-        of = check_order_file(game, state, dump(doc), path)
+        of = check_order_file(game, state, dump(doc), path, by_bot=True)
         bad = sorted({i.order for i in of.errors if i.order})
         if of.ok or not bad:
             if not of.ok:

@@ -18,16 +18,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from tqdm import tqdm
-
-from . import __version__, workflow
+from . import __version__, sealing, workflow
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.text import visible
 from .core.words import plural
 from .ruleset import RULESETS
-from .store import Store
+from .store import Store, environment_error
 from .views import event_lines
+from .workflow import DEMO_KEY
 
 EPILOG = """\
 A campaign lives in a repository folder: campaign/ holds the state and the turn archive,
@@ -39,6 +38,9 @@ orders/ holds this turn's order files (orders/<faction>.yaml). Typical use:
   campaign resolve                                       resolve the turn
   campaign verify --all                                  replay the archive
   campaign demo                                          watch bots play 8 turns
+
+A sealed campaign (campaign new --sealed --key-file FILE) keeps orders, reports and the state
+encrypted; players run campaign view, then campaign seal orders/<faction>.yaml.
 """
 
 
@@ -129,6 +131,24 @@ def build_parser() -> Parser:
     )
     p.add_argument("--name", default="", help="the campaign's title")
     p.add_argument("--force", action="store_true", help="erase an existing campaign in this folder")
+    keys = p.add_argument_group(
+        "the campaign key",
+        "With a campaign key, every turn's dice gain a secret salt that CI holds, so nobody can foresee "
+        "a roll; --sealed also encrypts orders, reports, views and the full state. The GM stores the "
+        f"key as the repository secret {sealing.KEY_VARIABLE}.",
+    )
+    keys.add_argument(
+        "--sealed", action="store_true", help="a sealed campaign (needs --key-file or --show-key)"
+    )
+    keys.add_argument(
+        "--key-file",
+        type=Path,
+        metavar="FILE",
+        help="make a campaign key and write it to FILE (outside campaign/)",
+    )
+    keys.add_argument(
+        "--show-key", action="store_true", help="make a campaign key and print it once (only on a terminal)"
+    )
 
     p = sub.add_parser(
         "check",
@@ -139,6 +159,7 @@ def build_parser() -> Parser:
     )
     p.add_argument("files", nargs="*", type=Path, metavar="FILE", help="order files (default: orders/*.yaml)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    key_option(p)
     pr = p.add_argument_group(
         "pull requests",
         "With --pr, check a pull request from git objects: may its author change these files, do its "
@@ -182,15 +203,22 @@ def build_parser() -> Parser:
     p.add_argument(
         "--commit",
         action="store_true",
-        help="commit the turn as the bot ('Turn N resolved') and tag it turn-N; refuses on a dirty tree",
+        help="commit the turn as the bot ('Turn N resolved') and tag it turn-N; refuses on a dirty tree, "
+        "and, without --if-due, when the previous turn was already resolved for the same deadline; "
+        "finishes or undoes an interrupted resolution first",
     )
     p.add_argument(
-        "--force", action="store_true", help="with --if-due: resolve even if the circuit breaker trips"
+        "--force",
+        action="store_true",
+        help="with --if-due or --commit: resolve even if the circuit breaker trips, or if the previous "
+        "turn was already resolved for the same deadline",
     )
+    key_option(p)
     p.add_argument(
         "--now",
         metavar="WHEN",
-        help="the moment to judge the deadline by, ISO 8601 (default: the clock; for tests and rehearsals)",
+        help="the moment to judge the deadline by, ISO 8601, no later than the clock (default: the "
+        "clock; for tests and rehearsals). The commit is always dated by the clock",
     )
 
     p = sub.add_parser(
@@ -203,6 +231,53 @@ def build_parser() -> Parser:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--turn", type=int, metavar="N", help="verify one turn (replaying the ones before it)")
     g.add_argument("--all", action="store_true", help="verify every archived turn (the default)")
+    key_option(p)
+
+    p = sub.add_parser(
+        "view",
+        parents=[root],
+        help="decrypt your faction's view of a sealed campaign",
+        description=f"Decrypt what your faction knows of a sealed campaign (its view of the state and its "
+        f"reports) with your identity into {sealing.VIEW_DIR}/, which git ignores. campaign template and "
+        "campaign check then work against that view.",
+    )
+    p.add_argument(
+        "--identity",
+        type=Path,
+        metavar="PATH",
+        help="your age key file or SSH private key (default: ~/.ssh/id_ed25519)",
+    )
+
+    p = sub.add_parser(
+        "seal",
+        parents=[root],
+        help="check an order file and encrypt it for a sealed campaign",
+        description="Check an order file against your view, then write FILE.age encrypted to the campaign's "
+        "key and to your faction's own recipients. Commit only the .age file.",
+    )
+    p.add_argument("file", type=Path, metavar="FILE", help="the order file, e.g. orders/red.yaml")
+    key_option(p)
+
+    p = sub.add_parser(
+        "seal-campaign",
+        parents=[root],
+        help="seal an open campaign from the current turn on",
+        description="Turn an open campaign into a sealed one: the turns already resolved stay public; the "
+        "state, and every turn from now on, are sealed. Makes the campaign key (--key-file FILE writes it "
+        "there, --show-key prints it once on a terminal), or, when the campaign has one already, takes "
+        "it from --key-file.",
+    )
+    p.add_argument("--key-file", type=Path, metavar="FILE", help="where the key is written (or read from)")
+    p.add_argument("--show-key", action="store_true", help="print the new key once (only on a terminal)")
+
+    p = sub.add_parser(
+        "unseal",
+        parents=[root],
+        help="publish the campaign key after the game",
+        description=f"Write the campaign key into campaign/{sealing.PUBLISHED_KEY}, so that anyone can read "
+        "every sealed file and run campaign verify --all. Do it only when the game is over.",
+    )
+    key_option(p)
 
     p = sub.add_parser(
         "template",
@@ -212,6 +287,7 @@ def build_parser() -> Parser:
         "units, places, action points and unfinished work as comments.",
     )
     p.add_argument("faction", help="the faction id")
+    key_option(p)
     p.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of standard output"
     )
@@ -244,6 +320,11 @@ def build_parser() -> Parser:
     p.add_argument("--seed", type=int, default=1, help="campaign seed (default: 1)")
     p.add_argument("--factions", type=int, default=4, metavar="K", help="number of factions (default: 4)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.add_argument(
+        "--sealed",
+        action="store_true",
+        help=f"a sealed campaign: its key is kept in the demo folder ({DEMO_KEY}), outside campaign/",
+    )
 
     p = sub.add_parser(
         "site",
@@ -263,22 +344,80 @@ def build_parser() -> Parser:
 # -- commands ------------------------------------------------------------------------------------------
 
 
+def key_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--key-file",
+        type=Path,
+        metavar="FILE",
+        help=f"the campaign key (default: the environment variable {sealing.KEY_VARIABLE}, as CI holds it)",
+    )
+
+
+def make_key(args: argparse.Namespace) -> str | None:
+    """A new campaign key for ``campaign new``, written to --key-file or printed once on a terminal:
+    never into a log that CI keeps."""
+    if not (args.key_file or args.show_key):
+        if args.sealed:
+            raise CampaignError(
+                "a sealed campaign needs its key kept somewhere: pass --key-file FILE or --show-key", code=2
+            )
+        return None
+    if args.key_file and args.show_key:
+        raise CampaignError("--key-file and --show-key: choose one", code=2)
+    if args.show_key and not sys.stdout.isatty():
+        raise CampaignError(
+            "--show-key prints the secret key only on a terminal, never into a log",
+            "run it in a terminal, or pass --key-file FILE",
+            code=2,
+        )
+    secret, public = sealing.new_key()
+    if args.key_file:
+        root = (args.root or Path(".")).resolve()
+        if args.key_file.resolve().is_relative_to(root / "campaign"):
+            raise CampaignError(
+                f"{args.key_file} is inside campaign/, which is committed", "keep the key outside", code=2
+            )
+        args.key_file.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(args.key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(f"# campaign key; public key: {public}\n{secret}\n")
+    return secret
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     args.root = args.root or Path(".")
     if args.players:
         factions, players = workflow.factions_from_players(args.players)
     else:
         factions, players = workflow.default_factions(args.factions, args.seed), None
+    if workflow.Store(args.root).exists() and not args.force:
+        workflow.new_campaign(args.root, args.ruleset, args.seed, factions)  # refuses, naming the campaign
+    key = make_key(args)
     game = workflow.new_campaign(
-        args.root, args.ruleset, args.seed, factions, name=args.name, players=players, force=args.force
-    )
+        args.root, args.ruleset, args.seed, factions, name=args.name, players=players, force=args.force,
+        key=key, sealed=args.sealed,
+    )  # fmt: skip
     print(f"Created '{game.name}' ({game.ruleset.title}, seed {game.seed}) in {args.root.resolve()}")
     print(f"  {len(game.factions)} factions: {', '.join(f'{f} ({game.name_of(f)})' for f in game.factions)}")
     print(
         f"  world: {game.world.kind} grid {game.world.width}×{game.world.height}; turn 1 is "
         f"{game.calendar.date(1).label}"
     )
-    print("  order templates: orders/templates/; schema: orders/orders.schema.json")
+    if args.sealed:
+        print("  sealed: players run campaign view, then campaign seal orders/<faction>.yaml")
+    else:
+        print("  order templates: orders/templates/; schema: orders/orders.schema.json")
+    if key is not None:
+        public = sealing.public_of(key)
+        print(f"  campaign key: public half {public} (in campaign/campaign.yaml)")
+        if args.key_file:
+            print(f"  the secret key is in {args.key_file}: store it as the repository secret "
+                  f"{sealing.KEY_VARIABLE}, keep a copy offline, and never commit it")  # fmt: skip
+        else:
+            print(
+                f"  store this secret key as the repository secret {sealing.KEY_VARIABLE}; it is shown once:"
+            )
+            print(f"  {key}")
     return 0
 
 
@@ -363,9 +502,17 @@ def cmd_resolve_git(args: argparse.Namespace) -> int:
             "--posting-order does not go with --if-due or --commit: git history gives the posting order",
             code=2,
         )
-    if args.force and not args.if_due:
-        raise CampaignError("--force goes with --if-due (it overrides the circuit breaker)", code=2)
-    now = parse_moment(args.now) if args.now else datetime.now(UTC)
+    now = datetime.now(UTC)
+    if args.now:
+        moment = parse_moment(args.now)
+        if args.commit and moment > now:
+            raise CampaignError(
+                f"--now {args.now} is later than the clock ({now:%Y-%m-%d %H:%M} UTC)",
+                "--now only asks whether a turn would be due at a moment already past; to resolve "
+                "before the deadline, run campaign resolve --commit (add --force if it is refused)",
+                code=2,
+            )
+        now = moment
     try:
         outcome = run_resolution(args.root, now, if_due=args.if_due, commit=args.commit, force=args.force)
     except workflow.Rejected as rejected:
@@ -378,6 +525,7 @@ def cmd_resolve_git(args: argparse.Namespace) -> int:
     if outcome.resolved and outcome.game and outcome.result:
         game, result = outcome.game, outcome.result
         print_turn(game, result.turn, [e.to_data() for e in result.events])
+        warn_predictable(result.seed.salt)
     print(visible(outcome.message))
     return 0
 
@@ -386,22 +534,37 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     if args.if_due or args.commit:
         return cmd_resolve_git(args)
     if args.force or args.now:
-        raise CampaignError("--force and --now go with --if-due", code=2)
+        raise CampaignError("--force and --now go with --if-due or --commit", code=2)
     order = [s.strip() for s in args.posting_order.split(",")] if args.posting_order else None
     try:
         game, result = workflow.resolve(args.root, posting_order=order)
+    except workflow.FinishedInterrupted as finished:
+        print(finished.message)
+        return 0
     except workflow.Rejected as rejected:
         for of in rejected.files:
             if not of.ok:
                 print("\n".join(format_file(of)), file=sys.stderr)
         raise
     print_turn(game, result.turn, [e.to_data() for e in result.events])
+    warn_predictable(result.seed.salt)
     print(
         f"Turn {result.turn} resolved; archived in campaign/turns/{result.turn:04d}/. "
         f"Next: turn {result.turn + 1}"
         f" ({game.calendar.date(result.turn + 1).label})."
     )
     return 0
+
+
+def warn_predictable(salt: str) -> None:
+    if not salt:
+        print(
+            "warning: this campaign has no campaign key, so its dice are predictable: a player can compute "
+            "their rolls before sending orders\n"
+            "    fix: make a key (campaign new --key-file) and store it as the secret "
+            f"{sealing.KEY_VARIABLE}",
+            file=sys.stderr,
+        )
 
 
 def print_turn(game: Any, turn: int, events: list[dict[str, Any]], out: Any = None) -> None:
@@ -429,7 +592,16 @@ def merge_repeats(sentences: Iterable[str]) -> list[str]:
 
 def _bar(items: Iterable[Any], desc: str, total: int | None = None) -> Iterable[Any]:
     """A progress bar on standard error when it is a terminal; silent in CI and pipes."""
+    from tqdm import tqdm  # imported here: `campaign check` shows no bar and starts faster
+
     return tqdm(items, desc=desc, total=total, unit="turn", file=sys.stderr, disable=None, leave=False)
+
+
+def _bar_write(line: str) -> None:
+    """Print a line above a running progress bar."""
+    from tqdm import tqdm
+
+    tqdm.write(line)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -440,11 +612,25 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print("No archived turns to verify yet.")
         return 0
     for c in checks:
-        print(f"turn {c.turn}: {'identical' if c.ok else 'MISMATCH'}")
+        verdict = "MISMATCH" if not c.ok else ("identical, with GM edits" if c.notes else "identical")
+        if c.partial:
+            verdict = "MISMATCH" if not c.ok else "public parts match"
+        if c.where:
+            verdict = "MISMATCH" if not c.ok else ("edited by the GM" if c.notes else "matches the archive")
+        print(f"{c.name}: {verdict}")
         for problem in c.problems:
             print(visible(f"  - {problem}"))
+        for note in c.notes:
+            print(visible(f"  - note: {note}"))
+    turn_checks = [c for c in checks if not c.where]
     bad = [c for c in checks if not c.ok]
-    print(f"{len(checks) - len(bad)} of {len(checks)} turn(s) replay byte-identically.")
+    if any(c.partial for c in turn_checks):
+        print(
+            f"{sum(c.ok for c in turn_checks)} of {len(turn_checks)} sealed turn(s) match "
+            "in their public parts."
+        )
+    else:
+        print(f"{sum(c.ok for c in turn_checks)} of {len(turn_checks)} turn(s) replay byte-identically.")
     return 1 if bad else 0
 
 
@@ -474,8 +660,8 @@ def cmd_template(args: argparse.Namespace) -> int:
 def cmd_schema(args: argparse.Namespace) -> int:
     store = Store(args.root)
     store.require()
-    game = store.game()
-    path = store.write_schema(game)
+    state = store.state()
+    path = store.write_schema(store.game(state), state)
     if args.output and str(args.output) == "-":
         sys.stdout.write(path.read_text(encoding="utf-8"))
     elif args.output:
@@ -492,7 +678,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise CampaignError("--turns must be at least 1", code=2)
     workflow.prepare_demo_folder(root)
     factions = workflow.default_factions(args.factions, args.seed)
-    game = workflow.new_campaign(root, args.ruleset, args.seed, factions, name=f"Demo of {args.ruleset}")
+    key = None
+    if args.sealed:
+        args.key_file, args.show_key, args.root = root / DEMO_KEY, False, root
+        key = make_key(args)
+        sealing.use_key_file(root / DEMO_KEY)
+    game = workflow.new_campaign(
+        root, args.ruleset, args.seed, factions, name=f"Demo of {args.ruleset}", key=key, sealed=args.sealed
+    )
     print(
         f"Demo: {len(factions)} bot factions play {args.turns} turns of {game.ruleset.title} "
         f"(seed {args.seed}) "
@@ -505,7 +698,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for e in events:
             kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
         if not args.quiet:
-            print_turn(game, result.turn, events, out=tqdm.write)
+            print_turn(game, result.turn, events, out=_bar_write)
     store = Store(root)
     print("Standings:")
     for row in game.ruleset.standings(game, store.state()):
@@ -519,7 +712,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(
         f"In {plural(args.turns, 'turn')}: " + ", ".join(game.ruleset.tally(k, n) for k, n in tallies) + "."
     )
-    print(f"The campaign is in {root}; replay it with: campaign verify --root {root}")
+    if args.sealed:
+        print(f"The sealed campaign is in {root}, its key in {root / DEMO_KEY}; replay it with: "
+              f"campaign verify --root {root} --key-file {root / DEMO_KEY}")  # fmt: skip
+    else:
+        print(f"The campaign is in {root}; replay it with: campaign verify --root {root}")
     return 0
 
 
@@ -557,6 +754,55 @@ def cmd_site(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_view(args: argparse.Namespace) -> int:
+    from .sealed import write_view
+
+    identity = args.identity or Path("~/.ssh/id_ed25519").expanduser()
+    written = write_view(Store(args.root), identity)
+    print(
+        f"Your view as {written.faction} of turn {written.turn} is in {written.folder}/ (git ignores it): "
+        f"state.yaml and {plural(written.reports, 'report')}. campaign template {written.faction} and "
+        "campaign check now use it."
+    )
+    return 0
+
+
+def cmd_seal(args: argparse.Namespace) -> int:
+    from .sealed import seal_order_file
+
+    of, sealed = seal_order_file(Store(args.root), args.file)
+    if sealed is None:
+        print("\n".join(format_file(of)), file=sys.stderr)
+        return 1
+    print("\n".join(format_file(of)))
+    print(f"Sealed into {sealed}: commit only that file (git add {sealed}).")
+    return 0
+
+
+def cmd_seal_campaign(args: argparse.Namespace) -> int:
+    from .sealed import seal_campaign
+
+    if args.key_file is not None and args.key_file.is_file():
+        sealing.use_key_file(args.key_file)
+    args.sealed = True
+    made = seal_campaign(Store(args.root), lambda: make_key(args))
+    print("The campaign is sealed from this turn on; players read their position with campaign view.")
+    if made is not None and args.show_key:
+        print(f"Store this secret key as the repository secret {sealing.KEY_VARIABLE}; it is shown once:")
+        print(f"  {made}")
+    elif made is not None:
+        print(f"The new key is in {args.key_file}: store it as the repository secret {sealing.KEY_VARIABLE}.")
+    return 0
+
+
+def cmd_unseal(args: argparse.Namespace) -> int:
+    from .sealed import publish_key
+
+    path = publish_key(Store(args.root))
+    print(f"Published the campaign key in {path}: commit it, and anyone can run campaign verify --all.")
+    return 0
+
+
 COMMANDS = {
     "new": cmd_new,
     "check": cmd_check,
@@ -566,6 +812,10 @@ COMMANDS = {
     "schema": cmd_schema,
     "demo": cmd_demo,
     "site": cmd_site,
+    "view": cmd_view,
+    "seal": cmd_seal,
+    "seal-campaign": cmd_seal_campaign,
+    "unseal": cmd_unseal,
 }
 
 
@@ -583,9 +833,12 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
+    sealing.forget_key()  # a key given to an earlier call in this process is not this call's
     try:
         if args.root is None and args.command not in MAKERS:
             args.root = find_root(Path.cwd())
+        if getattr(args, "key_file", None) is not None and args.command not in (*MAKERS, "seal-campaign"):
+            sealing.use_key_file(args.key_file)
         status = COMMANDS[args.command](args)
         sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit
         return status
@@ -598,18 +851,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CampaignError as error:
         print(visible(error.format()), file=sys.stderr)
         return error.code
+    except Exception as error:
+        problem = environment_error(error)
+        if problem is None:
+            return internal_error(args, error)
+        print(visible(problem.format()), file=sys.stderr)
+        return problem.code
     except KeyboardInterrupt:
         print("interrupted; nothing was written by the step in progress", file=sys.stderr)
         return 130
-    except Exception as error:  # the last line of defence: no traceback reaches a player
-        if args.debug or os.environ.get("CAMPAIGN_DEBUG"):
-            traceback.print_exc()
-        print(
-            f"internal error: {type(error).__name__}: {visible(str(error))}\n"
-            "    This is a bug in the engine, not in your orders. Run again with --debug and report it.",
-            file=sys.stderr,
-        )
-        return 3
+
+
+def internal_error(args: argparse.Namespace, error: Exception) -> int:
+    """The last line of defence: no traceback reaches a player."""
+    if args.debug or os.environ.get("CAMPAIGN_DEBUG"):
+        traceback.print_exc()
+    print(
+        f"internal error: {type(error).__name__}: {visible(str(error))}\n"
+        "    This is a bug in the engine, not in your orders. Run again with --debug and report it.",
+        file=sys.stderr,
+    )
+    return 3
 
 
 if __name__ == "__main__":

@@ -7,20 +7,22 @@ state, the events and the roll log. Everything else is a shell around it.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from . import gm
 from .absence import AbsentPolicy, apply_policy, stand_in_orders
-from .core import gm
+from .bots import bot_order_file
+from .core import canonical, relations, standing
+from .core import factions as faction_records
 from .core.calendar import GameDate
 from .core.dice import Dice, Roll, RollLabel, TurnSeed, roll_label
 from .core.events import Event
 from .core.orders import GM, Order, OrderFile
 from .core.phases import State
 from .core.rng import Stream, derive_key
-from .ruleset import Game
+from .ruleset import Game, TurnMemory
 
 ENGINE_PHASES = {
     "before": {
@@ -29,16 +31,32 @@ ENGINE_PHASES = {
         "summary": "The GM's orders are applied first: grants, modifiers, placed or removed pieces, "
         "narrated events and rulings on what the rules leave open.",
     },
+    "standing": {
+        "id": "standing",
+        "title": "Standing orders",
+        "summary": "Standing orders written this turn (policies and the like) replace those in force; "
+        "the rest stay as they were.",
+    },
     "after": {
         "id": "press",
         "title": "Press and rumours",
         "summary": "Signed articles and anonymous rumours from the order files go to the newspaper.",
     },
+    "expiry": {
+        "id": "expiry",
+        "title": "Expiring effects",
+        "summary": "Timed effects and relations whose last turn this was come to an end.",
+    },
 }
+# The turn seed's entry for the turn's rumours, bound apart from their authors; no faction id has a '*'.
+RUMORS_DIGEST_KEY = "*rumors"
+
+
+Memory = TypeVar("Memory", bound=TurnMemory)
 
 
 @dataclass
-class TurnContext:
+class TurnContext(Generic[Memory]):
     """What a phase may read besides the state, and where it reports what happened."""
 
     game: Game
@@ -50,7 +68,7 @@ class TurnContext:
     gm_orders: OrderFile | None = None
     phase: str = ""
     events: list[Event] = field(default_factory=list)
-    scratch: dict[str, Any] = field(default_factory=dict)  # memory between phases of this turn, never saved
+    memory: Memory = field(default_factory=TurnMemory)  # type: ignore[assignment]  # the ruleset's own
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -107,6 +125,7 @@ class TurnResult:
     missing: list[str]
     absent: AbsentPolicy = field(default_factory=AbsentPolicy)
     stand_ins: dict[str, OrderFile] = field(default_factory=dict)  # bot orders written for absent factions
+    npc_orders: dict[str, OrderFile] = field(default_factory=dict)  # the bot's orders for NPC factions
 
     def events_data(self) -> dict[str, Any]:
         """The events with the rolls that decided them; a roll that decided no event is listed apart,
@@ -129,6 +148,11 @@ def seeded_posting_order(seed: int, turn: int, factions: Iterable[str]) -> list[
     return order
 
 
+def turn_rumors(files: Mapping[str, OrderFile]) -> list[str]:
+    """Every player's rumour of the turn, in an order that says nothing of who wrote which: sorted."""
+    return sorted(rumor for faction, of in files.items() if faction != GM for rumor in of.rumors)
+
+
 def resolve_turn(
     game: Game,
     state: State,
@@ -136,19 +160,31 @@ def resolve_turn(
     posting_order: list[str] | None = None,
     forced_rolls: Mapping[str, list[int]] | None = None,
     absent: AbsentPolicy | None = None,
+    rumors: Sequence[str] | None = None,
+    salt: str = "",
+    refused: Mapping[str, str] | None = None,
 ) -> TurnResult:
+    """Resolve one turn. ``rumors`` are the turn's rumours when the files were archived without them
+    (a replay); by default they are read from the files. ``salt`` is the turn's secret part of the
+    seed (see ``sealing.turn_salt``). ``refused`` names the factions of a sealed campaign whose order
+    file failed the full check at resolution, with the reason their faction alone is told."""
     turn = int(state["turn"])
     bad = [f.path for f in files.values() if not f.ok]
     if bad:
         raise ValueError(f"resolve_turn needs validated orders; rejected: {bad}")
-    active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
-    missing = [f for f in active if f not in files]
+    missing = [f for f in faction_records.awaited(state, game.factions) if f not in files]
     policy = absent or AbsentPolicy()
     # Stand-in orders derive from the state alone, so they stay out of the turn seed like absent files.
     stand_ins = stand_in_orders(game, state, missing, policy)
+    # NPC factions are the bot's every turn: never missing, never in the turn seed.
+    npc_orders = {f: bot_order_file(game, state, f) for f in faction_records.npcs(state, game.factions)}
+    bots = {**stand_ins, **npc_orders}
     digests = {f: files[f].digest if f in files else "-" for f in game.factions}
     digests[GM] = files[GM].digest if GM in files else "-"
-    seed = TurnSeed(game.seed, turn, digests)
+    rumors = sorted(rumors) if rumors is not None else turn_rumors(files)
+    if rumors:
+        digests[RUMORS_DIGEST_KEY] = canonical.data_digest(rumors)
+    seed = TurnSeed(game.seed, turn, digests, salt)
     order = posting_order or seeded_posting_order(game.seed, turn, game.factions)
     order = [f for f in order if f in files and f != GM] + [f for f in order if f not in files and f != GM]
     ctx = TurnContext(
@@ -156,12 +192,15 @@ def resolve_turn(
         turn=turn,
         date=game.calendar.date(turn),
         dice=Dice(seed, forced_rolls or {}),
-        orders={f: files[f] if f in files else stand_ins[f] for f in order if f in files or f in stand_ins},
+        orders={f: files[f] if f in files else bots[f] for f in order if f in files or f in bots},
         posting_order=order,
         gm_orders=files.get(GM),
+        memory=game.ruleset.turn_memory(),
     )
-    state = copy.deepcopy(state)
+    state = canonical.plain_copy(state)
     ctx.phase = "gm"
+    for faction, reason in sorted((refused or {}).items()):
+        ctx.emit("orders_refused", actors=[faction], visible_to=[faction], reason=reason)
     state = gm.run_phase(ctx, state)
     if missing:
         # Only civil disorder changes what the absent factions do, so only it is named in the event.
@@ -170,9 +209,12 @@ def resolve_turn(
         for f in missing:
             state["factions"][f]["missed_turns"] = state["factions"][f].get("missed_turns", 0) + 1
     for f in ctx.orders:
-        if f not in stand_ins:
+        if f not in bots:
             state["factions"][f]["missed_turns"] = 0
     apply_policy(ctx.emit, state, missing, stand_ins, policy)
+    ctx.phase = "standing"
+    written = {f: of.standing for f, of in ctx.orders.items() if of.standing}
+    standing.record(ctx.emit, state, written, game.standing)
     for phase in game.phases:
         if not phase.runs_on(ctx.date):
             continue
@@ -180,11 +222,15 @@ def resolve_turn(
         state = phase.run(ctx, state)
     ctx.phase = "press"
     for f, of in ctx.orders.items():
-        if f in stand_ins:
+        if f in bots:
             continue  # the newspaper prints what players wrote, never a bot's filler
         for article in of.press:
             ctx.emit("press", actors=[f], headline=article.headline, body=article.body)
-        for rumor in of.rumors:
-            ctx.emit("rumor", text=rumor)  # no actors: rumours are anonymous
+    for rumor in rumors:
+        ctx.emit("rumor", text=rumor)  # no actors, and sorted: nothing in the events names the author
+    ctx.phase = "expiry"
+    relations.expire(ctx.emit, state, turn, relations.default(game.rules))
     state["turn"] = turn + 1
-    return TurnResult(turn, state, ctx.events, list(ctx.dice.log), seed, order, missing, policy, stand_ins)
+    return TurnResult(
+        turn, state, ctx.events, list(ctx.dice.log), seed, order, missing, policy, stand_ins, npc_orders
+    )

@@ -27,15 +27,18 @@ except ImportError:  # Windows: players never need the lock, only the CI runner 
     fcntl = None  # type: ignore[assignment]
 
 from . import schedule
+from .core import canonical
+from .core import factions as faction_records
 from .core.issues import CampaignError
 from .core.orders import GM
 from .engine import TurnResult, seeded_posting_order
 from .ruleset import Game
-from .store import Store, turn_dir_name
+from .store import Store, checkpoint, environment_error, turn_dir_name
 
 BOT_NAME = "github-actions[bot]"
 BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
 LOCK_FILE = "campaign-resolve.lock"
+MARKER_FILE = "campaign-resolve-pending.yaml"  # a resolution under way: see recover_interrupted
 COMMITTED = ("campaign", "orders")  # the only folders a resolution writes
 
 
@@ -89,23 +92,26 @@ def _has(tree: git.Tree, path: str) -> bool:
     return True
 
 
-def arrival_order(repo: git.Repo, factions: list[str], seed: int, turn: int, rev: str = "HEAD") -> list[str]:
+def arrival_order(
+    repo: git.Repo, factions: list[str], seed: int, turn: int, rev: str = "HEAD", suffix: str = ".yaml"
+) -> list[str]:
     """Posting order: factions sorted by when their ``orders/<faction>.yaml`` reached the branch.
 
     Walking first parents back from ``rev``, a file's arrival is the oldest commit of the unbroken run
     in which it exists; the previous resolution deleted every order file, so the run starts within the
     current turn. Editing a file later keeps its place. Files that arrived in the same commit, and the
-    factions without a file, follow the seeded order, which no player can influence.
+    factions without a file, follow the seeded order, which no player can influence. A sealed
+    campaign's order files end in ``.yaml.age`` (``suffix``).
     """
     tie = seeded_posting_order(seed, turn, factions)
     head = repo.commit(rev)
-    pending = {f for f in factions if f != GM and _has(head.tree, f"orders/{f}.yaml")}
+    pending = {f for f in factions if f != GM and _has(head.tree, f"orders/{f}{suffix}")}
     present = set(pending)
     age: dict[str, int] = {}
     depth = 0
     for depth, commit in enumerate(first_parent_chain(repo, rev)):
         for f in sorted(pending):
-            if not _has(commit.tree, f"orders/{f}.yaml"):
+            if not _has(commit.tree, f"orders/{f}{suffix}"):
                 age[f] = depth - 1
                 pending.discard(f)
         if not pending:
@@ -159,15 +165,14 @@ def resolve_lock(repo: git.Repo, timeout: float = 120.0) -> Iterator[bool]:
         os.close(fd)
 
 
-def _bot_env(now: datetime) -> dict[str, str]:
-    stamp = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S+0000")
+def _bot_env() -> dict[str, str]:
+    # No date: git takes the real clock (or GIT_COMMITTER_DATE when the caller's environment sets one,
+    # as git always does). A resolution never chooses its own date, so it cannot move later deadlines.
     return {
         "GIT_AUTHOR_NAME": BOT_NAME,
         "GIT_AUTHOR_EMAIL": BOT_EMAIL,
         "GIT_COMMITTER_NAME": BOT_NAME,
         "GIT_COMMITTER_EMAIL": BOT_EMAIL,
-        "GIT_AUTHOR_DATE": stamp,
-        "GIT_COMMITTER_DATE": stamp,
     }
 
 
@@ -182,16 +187,20 @@ def commit_message(game: Game, result: TurnResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def commit_turn(repo: git.Repo, message: str, tag: str, now: datetime) -> git.Commit:
-    """Stage everything the resolution wrote, commit it as the bot dated ``now``, tag it."""
+def tag_turn(repo: git.Repo, tag: str, commit: str, message: str) -> None:
+    repo.git.tag("-a", tag, "-m", message.splitlines()[0], commit, env=_bot_env())
+
+
+def commit_turn(repo: git.Repo, message: str, tag: str) -> git.Commit:
+    """Stage everything the resolution wrote, commit it as the bot at the real time, tag it."""
     repo.git.add("--all", "--", *COMMITTED)
+    checkpoint("added")
     bot = git.Actor(BOT_NAME, BOT_EMAIL)
-    stamp = f"{int(now.timestamp())} +0000"  # git's own date format, read the same by every version
     # skip_hooks: no hook of the clone runs while CI holds the bot token (GitPython runs them itself).
-    commit = repo.index.commit(
-        message, author=bot, committer=bot, author_date=stamp, commit_date=stamp, skip_hooks=True
-    )
-    repo.git.tag("-a", tag, "-m", message.splitlines()[0], commit.hexsha, env=_bot_env(now))
+    commit = repo.index.commit(message, author=bot, committer=bot, skip_hooks=True)
+    checkpoint("committed")
+    tag_turn(repo, tag, commit.hexsha, message)
+    checkpoint("tagged")
     return commit
 
 
@@ -202,6 +211,73 @@ def rollback(repo: git.Repo, previous: str, tag: str) -> None:
         repo.delete_tag(repo.tags[tag])
     repo.git.reset("--hard", "--quiet", previous)
     repo.git.clean("-fdq", "--", *COMMITTED)
+
+
+# -- interrupted runs -----------------------------------------------------------------------------------
+#
+# Before it writes anything, a run leaves a marker in the git folder naming the turn, its tag and the
+# commit it started from; it removes the marker once the tag exists. A marker found by the next run
+# means the previous one was killed (or failed and could not undo itself): if the turn's commit was
+# made, the next run completes it (the tag); if not, it puts the clone back at the starting commit and
+# resolves the turn afresh, which gives the same turn since resolving is deterministic.
+
+
+def _marker(repo: git.Repo) -> Path:
+    return Path(repo.git_dir) / MARKER_FILE
+
+
+def _clear_stale_git_locks(repo: git.Repo) -> None:
+    """git's own lock files, left by a git command killed halfway; only called with our lock held
+    and our marker present, so no other git command of this resolution can be running."""
+    git_dir = Path(repo.git_dir)
+    candidates = [git_dir / "index.lock", git_dir / "HEAD.lock", *git_dir.glob("refs/*/*.lock")]
+    for path in candidates:
+        path.unlink(missing_ok=True)
+
+
+def recover_interrupted(repo: git.Repo, store: Store) -> Outcome | None:
+    """Finish or undo a resolution that was interrupted; an Outcome when that finished the turn."""
+    marker = _marker(repo)
+    if not marker.exists():
+        return None
+    pending = canonical.read_yaml(marker)
+    turn, tag, previous = int(pending["turn"]), str(pending["tag"]), str(pending["previous"])
+    _clear_stale_git_locks(repo)
+    head = repo.head.commit
+    outcome = None
+    committed = head.hexsha != previous and head.parents and head.parents[0].hexsha == previous
+    if committed and str(head.message).startswith(f"Turn {turn} resolved"):
+        if tag not in repo.tags:
+            tag_turn(repo, tag, head.hexsha, str(head.message))
+        outcome = Outcome(
+            True,
+            f"Turn {turn} had been resolved and committed by an interrupted run: commit "
+            f"{head.hexsha[:12]}, tag {tag}.",
+            turn,
+            commit=head.hexsha,
+            tag=tag,
+        )
+    if outcome is None and head.hexsha == previous:
+        rollback(repo, previous, tag)
+        store.discard_staging()
+    marker.unlink()
+    return outcome
+
+
+def missing_tag(repo: git.Repo, store: Store) -> str:
+    """A resolved turn whose commit is on the branch without its tag (the run stopped between the two,
+    before markers existed): tag it now. Returns a note, or ""."""
+    archived = store.archived_turns()
+    if not archived or f"turn-{archived[-1]}" in repo.tags:
+        return ""
+    turn = archived[-1]
+    sha = repo.git.log(
+        "-1", "--first-parent", "--format=%H", "HEAD", "--", f"campaign/turns/{turn_dir_name(turn)}"
+    ).strip()
+    if not sha or not repo.commit(sha).message.startswith(f"Turn {turn} resolved"):
+        return ""
+    tag_turn(repo, f"turn-{turn}", sha, repo.commit(sha).message)
+    return f"The tag turn-{turn} was missing; added it to the commit that resolved turn {turn}."
 
 
 @dataclass
@@ -216,6 +292,43 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
+def _failed(first: BaseException, repo: git.Repo, previous: str, tag: str) -> BaseException:
+    """Undo a failed resolution; if undoing fails too, say both, the first error first."""
+    try:
+        rollback(repo, previous, tag)
+        _marker(repo).unlink(missing_ok=True)
+    except Exception as second:  # the marker stays: the next run undoes what this one could not
+        said = environment_error(first) or first
+        text = said.message if isinstance(said, CampaignError) else f"{type(first).__name__}: {first}"
+        then = environment_error(second)
+        return CampaignError(
+            f"{text}; putting the clone back failed as well ({then.message if then else second})",
+            "fix the cause, then run campaign resolve again: it undoes the unfinished resolution first",
+        )
+    return first
+
+
+def early_resolution_refused(
+    repo: git.Repo, settings: schedule.Settings, turn: int, decision: schedule.Due
+) -> str:
+    """One deadline gives one turn: resolving a turn before it is due is refused when the previous turn
+    answered to the same deadline. Returns the reason, or ""."""
+    if turn < 2 or decision.deadline is None:
+        return ""
+    previous = schedule.deadline(settings.schedule, turn - 1, turn_opened_at(repo, turn - 1))
+    if previous != decision.deadline:
+        return ""
+    return (
+        f"turn {turn} was not resolved: it is not due, and turn {turn - 1} was already resolved for the "
+        f"same deadline ({schedule.stamp(decision.deadline)}); one deadline gives one turn"
+    )
+
+
+def committed_turn(repo: git.Repo) -> int:
+    blob = repo.head.commit.tree / "campaign/state.yaml"
+    return int(canonical.load(blob.data_stream.read())["turn"])
+
+
 def run_resolution(
     root: Path,
     now: datetime,
@@ -227,25 +340,40 @@ def run_resolution(
 ) -> Outcome:
     """``campaign resolve`` with git: resolve the turn (when due, with ``if_due``), commit and tag it.
 
-    Idempotent: a turn that is not due, or was resolved by a run that held the lock first, is left
-    alone and reported, not treated as an error.
+    ``now`` decides whether the turn is due; the commit is dated by the real clock. Idempotent: a turn
+    that is not due, or was resolved by a run that held the lock first, is left alone and reported;
+    a run that was interrupted is finished or undone first (see ``recover_interrupted``).
     """
-    from .workflow import Rejected, resolve
+    from .workflow import Rejected, expect_next_turn, resolve
 
     store = Store(root)
     store.require()
     repo = open_repo(root)
-    turn = int(store.state()["turn"])  # read before the lock, checked again once it is ours
+    # Read before the lock, checked again once it is ours. With --commit it is read from the last
+    # commit: a run that holds the lock may have switched in half a turn that is not committed yet.
+    waited_for = committed_turn(repo) if commit else int(store.state()["turn"])
     with resolve_lock(repo, lock_timeout) as locked:
         if not locked:
-            return Outcome(False, "another resolution holds the lock on this clone; nothing done", turn)
+            return Outcome(False, "another resolution holds the lock on this clone; nothing done", waited_for)
+        notes: list[str] = []
         if commit:
+            finished = recover_interrupted(repo, store)
+            if finished is not None:
+                return finished
+            note = missing_tag(repo, store)
+            if note:
+                notes.append(note)
             ensure_clean(repo)
         state = store.state()
-        if int(state["turn"]) != turn:
+        turn = int(state["turn"])
+        if turn != waited_for:
             return Outcome(
-                False, f"turn {turn} was resolved by another run while this one waited; nothing to do", turn
+                False,
+                f"turn {waited_for} was resolved by another run while this one waited; nothing to do",
+                turn,
+                notes=notes,
             )
+        expect_next_turn(store, state)
         game = store.game(state)
         settings = schedule.Settings.from_config(store.config())
         tag = f"turn-{turn}"
@@ -255,39 +383,54 @@ def run_resolution(
                 f"to resolve turn {turn} again, delete the old tag first: git tag -d {tag} "
                 f"(and git push origin :refs/tags/{tag})",
             )
-        active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
-        submitted = {p.stem for p in store.order_paths()}
-        notes: list[str] = []
-        if if_due:
-            decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)
-            if not decision.due:
-                # A file that fails the check can reach the branch (the GM may merge past a red check):
-                # say so now, not only when the deadline comes and the turn is refused.
-                files = store.check(game, state)
-                if any(not f.ok for f in files):
-                    raise Rejected(files, not_due=decision.reason.split(";")[0])
-                return Outcome(False, decision.reason[0].upper() + decision.reason[1:], turn)
+        active = faction_records.awaited(state, game.factions)  # NPC factions are the bot's: never waited for
+        suffix = ".yaml.age" if store.sealed else ".yaml"
+        submitted = {p.name.removesuffix(suffix) for p in store.submitted_paths()}
+        decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)
+        if if_due and not decision.due and store.sealed:
+            return Outcome(False, decision.reason[0].upper() + decision.reason[1:], turn, notes=notes)
+        if if_due and not decision.due:
+            # A file that fails the check can reach the branch (the GM may merge past a red check):
+            # say so now, not only when the deadline comes and the turn is refused.
+            files = store.check(game, state)
+            if any(not f.ok for f in files):
+                raise Rejected(files, not_due=decision.reason.split(";")[0])
+            return Outcome(False, decision.reason[0].upper() + decision.reason[1:], turn, notes=notes)
+        if decision.due:
             notes.append(f"Turn {turn} is due: {decision.reason}.")
-            missing = len(decision.missing)
-            if schedule.breaker_trips(settings, len(active), missing):
-                if not force:
-                    raise CampaignError(
-                        f"turn {turn} was not resolved: {missing} of {len(active)} active factions have no "
-                        f"orders, more than the circuit breaker allows "
-                        f"({settings.max_missing_share:.0%}, circuit_breaker.max_missing_share)",
-                        "the GM can resolve anyway with --force (the workflow's 'force' input), "
-                        "or extend or pause the deadline in campaign/campaign.yaml",
-                    )
-                notes.append(f"The circuit breaker was overridden (--force): {missing} faction(s) silent.")
-        order = arrival_order(repo, list(game.factions), game.seed, turn)
+        else:
+            refused = early_resolution_refused(repo, settings, turn, decision)
+            if refused and not force:
+                raise CampaignError(
+                    refused, "wait for the deadline, or resolve anyway with --force (the workflow's 'force')"
+                )
+            notes.append(f"Turn {turn} is resolved before it is due, at the GM's request.")
+        missing = len([f for f in active if f not in submitted])
+        if schedule.breaker_trips(settings, len(active), missing):
+            if not force:
+                raise CampaignError(
+                    f"turn {turn} was not resolved: {missing} of {len(active)} active factions have no "
+                    f"orders, more than the circuit breaker allows "
+                    f"({settings.max_missing_share:.0%}, circuit_breaker.max_missing_share)",
+                    "the GM can resolve anyway with --force (the workflow's 'force' input), "
+                    "or extend or pause the deadline in campaign/campaign.yaml",
+                )
+            notes.append(f"The circuit breaker was overridden (--force): {missing} faction(s) silent.")
+        order = arrival_order(repo, list(game.factions), game.seed, turn, suffix=suffix)
         previous = repo.head.commit.hexsha
+        if commit:
+            canonical.write_yaml(_marker(repo), {"turn": turn, "tag": tag, "previous": previous})
+            checkpoint("marked")
         try:
             game, result = resolve(root, posting_order=order)
-            sha = commit_turn(repo, commit_message(game, result), tag, now).hexsha if commit else ""
-        except BaseException:
+            checkpoint("switched")
+            sha = commit_turn(repo, commit_message(game, result), tag).hexsha if commit else ""
             if commit:
-                rollback(repo, previous, tag)
-            raise
+                _marker(repo).unlink()
+        except BaseException as first:
+            if not commit:
+                raise
+            raise _failed(first, repo, previous, tag) from first
         done = f"Turn {turn} resolved" + (
             f": commit {sha[:12]}, tag {tag}." if commit else " (not committed)."
         )

@@ -26,6 +26,13 @@ Authors are matched on their GitHub account id when ``campaign/players.yaml`` re
 workflow passes ``--author-id``: a login passes to a new account when its owner renames theirs.
 
 The result is a Markdown comment for the pull request and GitHub annotations (``::error file=…``).
+
+In a sealed campaign the order file is ``orders/<faction>.yaml.age`` and this check has no key: GitHub
+gives no secret to a fork's pull request, and this check never asks for one. It reads the age header
+without decrypting (see ``envelope_issues``): that the file is an age file of a sane size, that one of
+its recipients is an X25519 key (the campaign's key is one), and that its SSH recipients are the
+faction's own. It cannot tell whose X25519 key a stanza is for (age hides that by design), nor read the
+orders: those are checked at resolution, where a file that fails is dropped and its faction alone told.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from typing import Any
 import git
 import yaml
 
-from . import __version__
+from . import __version__, sealing
 from .core import canonical
 from .core.issues import CampaignError, Issue
 from .core.orders import GM, OrderFile
@@ -79,6 +86,7 @@ class PrReport:
     flagged: list[str] = field(default_factory=list)
     stale: bool = False
     faction_names: dict[str, str] = field(default_factory=dict)
+    sealed_files: list[str] = field(default_factory=list)  # sealed order files, checked by their envelope
 
     @property
     def ok(self) -> bool:
@@ -248,7 +256,9 @@ def check_pull_request(
     if count > MAX_CHANGES:
         _too_many(report, diff, count)
         return report
-    orders, campaign = _sort_changes(report, diff, factions)
+    base_config = canonical.load(_read(base.tree, "campaign/campaign.yaml") or b"") or {}
+    sealed = isinstance(base_config, dict) and bool(base_config.get("sealed"))
+    orders, campaign = _sort_changes(report, diff, factions, ".yaml.age" if sealed else ".yaml")
     if not _campaign_files_parse(report, merged, campaign):
         return report
     with tempfile.TemporaryDirectory(prefix="campaign-check-") as tmp:
@@ -278,9 +288,16 @@ def check_pull_request(
         report.campaign = game.name
         report.date = game.calendar.date(report.turn).label
         report.faction_names = {f: game.name_of(f) for f in report.factions}
+        recipients = _recipients(_read(base.tree, "campaign/players.yaml"))
         for change in orders:
             if change.status == "D":
                 report.withdrawn.append(change.path)
+                continue
+            if sealed:
+                owner = change.path.removeprefix("orders/").removesuffix(".yaml.age")
+                raw = _read(merged, change.path, MAX_SEALED_BYTES) or b""
+                report.problems += envelope_issues(raw, change.path, recipients.get(owner, []))
+                report.sealed_files.append(change.path)
                 continue
             of = check_order_file(game, state, _read(merged, change.path, MAX_BYTES) or b"", change.path)
             report.files.append(of)
@@ -288,6 +305,51 @@ def check_pull_request(
     if any(c.status != "D" for c in orders) or any(p.file.startswith(ARCHIVE) for p in report.problems):
         _stale_branch(report, merge_bases, base)
     return report
+
+
+# A sealed file is armoured age: the orders' 64 KiB, a third more for base64, and room for the header.
+MAX_SEALED_BYTES = MAX_BYTES * 3 // 2 + 4096
+
+
+def _recipients(raw: bytes | None) -> dict[str, list[str]]:
+    data = canonical.load(raw) if raw else {}
+    factions = (data or {}).get("factions") or {}
+    return {str(f): [str(r) for r in (info or {}).get("recipients") or []] for f, info in factions.items()}
+
+
+def envelope_issues(raw: bytes, path: str, own: list[str]) -> list[Issue]:
+    """What can be checked of a sealed order file without any key: its header and size."""
+    hint = f"seal your orders with campaign seal {path.removesuffix('.age')} and commit only {path}"
+    if len(raw) > MAX_SEALED_BYTES:
+        return [Issue("error", f"{path} is larger than a sealed order file can be", hint, path)]
+    try:
+        stanzas = sealing.read_header(raw)
+    except ValueError as error:
+        return [Issue("error", f"{path} is not a sealed order file: {error}", hint, path)]
+    known = [stanza for stanza in stanzas if stanza.kind in sealing.RECIPIENT_TYPES]
+    issues = []
+    if not any(stanza.kind == "X25519" for stanza in known):
+        issues.append(
+            Issue("error", f"{path} is not encrypted to any age key, so not to the campaign's", hint, path)
+        )
+    if len(known) > 1 + len(own):
+        issues.append(
+            Issue(
+                "warning",
+                f"{path} is encrypted to {len(known)} recipients, more than the campaign and your faction's "
+                f"{len(own)}: someone else may be able to read it",
+                hint,
+                path,
+            )
+        )
+    tags = {sealing.ssh_tag(r) for r in own if r.startswith("ssh-")}
+    if any(
+        stanza.kind.startswith("ssh-") and stanza.args[:1] not in {(t,) for t in tags} for stanza in known
+    ):
+        issues.append(
+            Issue("warning", f"{path} is encrypted to an SSH key that is not your faction's", hint, path)
+        )
+    return issues
 
 
 def _identify(report: PrReport, login: str, author_id: int | None, members: dict[str, Member]) -> bool:
@@ -352,12 +414,13 @@ def _too_many(report: PrReport, diff: list[Change], count: int) -> None:
 
 
 def _sort_changes(
-    report: PrReport, diff: list[Change], factions: dict[str, Member]
+    report: PrReport, diff: list[Change], factions: dict[str, Member], suffix: str = ".yaml"
 ) -> tuple[list[Change], list[Change]]:
     """Split the changed paths into the author's order files and the GM's campaign files; refuse the
-    rest. A stranger's paths are not listed: the one problem to fix is being unknown."""
-    allowed = {f"orders/{f}.yaml" for f in report.factions} | (
-        {f"orders/{GM}.yaml"} if report.is_gm else set()
+    rest. A stranger's paths are not listed: the one problem to fix is being unknown. A sealed
+    campaign's order files end in ``.yaml.age`` (``suffix``)."""
+    allowed = {f"orders/{f}{suffix}" for f in report.factions} | (
+        {f"orders/{GM}{suffix}"} if report.is_gm else set()
     )
     orders: list[Change] = []
     campaign: list[Change] = []
@@ -615,6 +678,17 @@ def sentence(message: str, names: list[str]) -> str:
     return "".join([*parts, escape(message[position:])])
 
 
+SEALED_CHECK = [
+    "This check holds no key, so it read only the file's envelope:",
+    "- checked: the author, the path, that it is an age file of a sane size, that one recipient is an "
+    "age key, that its SSH recipients are your faction's;",
+    "- not checked: whether that age key is the campaign's (age hides it by design), and the orders "
+    "themselves. They are checked when the turn is resolved: a file that fails then is dropped, and "
+    "your faction alone is told why in its report. Run `campaign check` on your plain file before "
+    "sealing it.",
+]
+
+
 def render_markdown(report: PrReport) -> str:
     names = [report.author, *(p.file for p in report.problems)]
 
@@ -649,6 +723,8 @@ def render_markdown(report: PrReport) -> str:
         out += ["", f"### {code(of.path)}: {of.summary().split(': ', 1)[1]}", ""]
         body = file_block(of)
         out.append(fenced("\n".join(body)) if body else "_No orders in this file: the faction will hold._")
+    for path in report.sealed_files:
+        out += ["", f"### {code(path)}: sealed", "", *SEALED_CHECK]
     for path in report.withdrawn:
         out += ["", f"### {code(path)}: withdrawn", "", "This pull request deletes these orders."]
     if not report.files and not report.withdrawn and not report.problems:

@@ -9,14 +9,12 @@ the CLI and the site only ever talk to this interface.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
-from typing import Any, ClassVar
-
-import jinja2
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core import canonical
 from .core.calendar import Calendar
@@ -25,8 +23,12 @@ from .core.issues import CampaignError
 from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
 from .core.rulesdoc import RulesSection, generic_sections
+from .core.standing import StandingSection
 from .core.words import amount, plural
 from .core.world import World
+
+if TYPE_CHECKING:
+    import jinja2
 
 RULESETS = ("nations", "factions")  # ids of the rulesets that ship with the engine
 
@@ -64,6 +66,11 @@ class Game:
     def actions(self) -> dict[str, ActionSpec]:
         return self.ruleset.actions(self.rules)
 
+    @cached_property
+    def standing(self) -> dict[str, StandingSection]:
+        """The standing sections an order file may hold besides ``orders`` (policies, programs)."""
+        return self.ruleset.standing_sections(self.rules)
+
     def name_of(self, faction: str) -> str:
         return self.faction_names.get(faction, faction)
 
@@ -78,6 +85,50 @@ class Game:
                 else location.label
             )
         return loc
+
+
+@dataclass
+class TurnMemory:
+    """What the phases of one turn tell each other, never saved. A ruleset declares its own subclass with
+    typed fields (armies that moved, units assigned...) and names it in ``Ruleset.turn_memory``."""
+
+
+def fill_factions(state: State, factions: list[str], blank: Mapping[str, Any]) -> None:
+    """Give each faction the blank record, a name and a colour, under what ``state`` already says of it
+    (mappings such as ``stock`` merge one level deep)."""
+    given = state.setdefault("factions", {})
+    for faction in factions:
+        merged = copy.deepcopy(dict(blank))
+        merged.update({"name": faction.capitalize(), "color": "#888888"})
+        for key, value in (given.get(faction) or {}).items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+        given[faction] = merged
+
+
+MARK_KINDS = ("march", "battle", "siege", "capture", "raid", "raze", "founded", "change")
+
+
+@dataclass(frozen=True)
+class MapMark:
+    """Something that happened in a turn, drawn on the site's map over that turn's pieces.
+
+    ``kind`` is one of ``MARK_KINDS``: a march is an arrow along ``path``; the others are a mark on the
+    last place of ``path`` (a battle, a siege, a capture, a raid, a razing, a new settlement or holding,
+    and "change" for anything else that changed there). ``path`` holds location ids of the world, or ids
+    of the ruleset's ``map_areas``. ``owner`` is the faction whose colour it takes (None: unknown), and
+    ``text`` the sentence a reader sees on it."""
+
+    kind: str
+    path: tuple[str, ...]
+    owner: str | None
+    text: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in MARK_KINDS or not self.path:
+            raise ValueError(f"a map mark needs a kind from {', '.join(MARK_KINDS)} and a place")
 
 
 def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
@@ -99,6 +150,8 @@ class Ruleset:
     summary: ClassVar[str] = ""
     source: ClassVar[str] = ""  # the game the rules come from
     entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
+    can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
+    turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
 
     @cached_property
     def folder(self) -> Path:
@@ -117,6 +170,8 @@ class Ruleset:
         path = self.folder / "events.yaml"
         if path.exists():
             texts.update(canonical.read_yaml(path))
+        import jinja2  # imported on first use: `campaign check` describes no event and starts faster
+
         env = jinja2.Environment(
             undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
         )
@@ -129,6 +184,8 @@ class Ruleset:
         path = self.folder / "headlines.yaml"
         if path.exists():
             texts.update(canonical.read_yaml(path) or {})
+        import jinja2
+
         env = jinja2.Environment(
             undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
         )
@@ -212,6 +269,14 @@ class Ruleset:
     ) -> State:
         raise NotImplementedError
 
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        """A whole state from a hand-written part of one (a scenario fixture): each faction and each piece
+        gets what the part leaves out. By default a copy with the turn and the factions' records filled."""
+        state = copy.deepcopy(dict(partial))
+        state.setdefault("turn", 1)
+        fill_factions(state, factions, {"status": "active", "missed_turns": 0, "stock": {}, "counters": {}})
+        return state
+
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         """Semantic checks against the state; report through ``of.error``/``of.warn``, fill ``of.echo``."""
         raise NotImplementedError
@@ -240,6 +305,22 @@ class Ruleset:
         ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker)."""
         raise NotImplementedError
 
+    def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
+        """Standing orders the ruleset reads (``core.standing``): sections of the order file kept in the
+        state until the faction changes them. None by default."""
+        return {}
+
+    def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
+        """What a turn's public events (as archived) look like on the map: arrows and marks, from the
+        places the events carry. By default nothing."""
+        return []
+
+    def map_areas(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """Places inside the world's locations that the map draws as parts of them: one mapping per area
+        with ``id``, ``location`` (the world location it lies in) and ``label``. A piece whose mapping
+        has ``area`` stands in that part. By default none."""
+        return []
+
     def stock_names(self, game: Game) -> tuple[str, ...]:
         """The stocks GM orders grant and take; by default the rules data's ``stock`` list."""
         return tuple(game.rules.get("stock", ()))
@@ -259,12 +340,55 @@ class Ruleset:
         """Apply a GM ruling on something the rules leave open; return what it did, in words."""
         raise CampaignError(f"the {self.id} ruleset has no judgements for '{subject}'")
 
+    def join_problems(self, game: Game, state: State, faction: str) -> list[str]:
+        """Why a new faction cannot join now (no room left on the map, say); empty when it can."""
+        return []
+
+    def join_faction(self, game: Game, state: State, faction: str, name: str, color: str, kind: str) -> str:
+        """Add a faction mid-campaign (GM ``add_faction``): its record, made by ``core.factions.new_faction``,
+        and its starting pieces. Returns what it was given, in words. Only with ``can_add_factions``."""
+        raise CampaignError(f"the {self.id} ruleset cannot add a faction mid-campaign")
+
     def judgement_subjects(self, game: Game, state: State, faction: str) -> list[str]:
         return []
 
     def judgement_problems(self, game: Game, subject: str, grants: Mapping[str, Any]) -> list[str]:
         """Problems with the mechanical effect of a GM ruling; an empty list means it can be applied."""
         return []
+
+    # What every faction may know of another: the rest of a faction's entry (stocks, influence,
+    # counters) is its own business in a sealed campaign.
+    public_faction_keys: ClassVar[tuple[str, ...]] = ("name", "color", "status", "home", "archetype")
+
+    def faction_view(self, game: Game, state: State, faction: str | None) -> State:
+        """The state as one faction knows it (fog of war), or as everyone does (``faction`` None): a
+        sealed campaign publishes the second and encrypts the first to its faction. By default a
+        faction sees its own entry and pieces in full; of others, their public keys
+        (``public_faction_keys``) and every piece that is not ``concealed``. Pieces are the records,
+        in any top-level mapping of the state, that carry an ``owner``. The view keeps the state's
+        shape, so orders are checked and templates written against it as against the full state."""
+        view: State = {}
+        for key, value in state.items():
+            if key == "factions":
+                view[key] = {
+                    f: copy.deepcopy(entry)
+                    if f == faction
+                    else {k: copy.deepcopy(v) for k, v in entry.items() if k in self.public_faction_keys}
+                    for f, entry in value.items()
+                }
+            elif isinstance(value, dict) and any(
+                isinstance(r, dict) and "owner" in r for r in value.values()
+            ):
+                view[key] = {
+                    rid: copy.deepcopy(record)
+                    for rid, record in value.items()
+                    if not isinstance(record, dict)
+                    or record.get("owner") in (faction, None)
+                    or not record.get("concealed")
+                }
+            else:
+                view[key] = copy.deepcopy(value)
+        return view
 
     def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
         """Example orders for the faction's template; by default the order models' own examples."""

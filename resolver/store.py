@@ -6,30 +6,96 @@ is canonical YAML through atomic renames; a resolve that fails writes nothing.
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
 
-from . import __version__
+try:
+    import fcntl
+except ImportError:  # Windows: a GM's single shell needs no lock
+    fcntl = None  # type: ignore[assignment]
+
+from . import __version__, sealing
 from .core import canonical
-from .core.gm import actions as gm_actions
+from .core import factions as faction_records
+from .core.fields import ids_in
 from .core.issues import CampaignError
 from .core.orders import OrderFile, order_file_schema
 from .core.phases import State
+from .core.stillness import holding_still
 from .core.world import World
 from .engine import TurnResult
+from .gm import actions as gm_actions
 from .ruleset import Game, get_ruleset, merge_rules
 from .validate import check_order_file, refuse_twin_files
 
 ENGINE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SCHEMA_FILE = "orders.schema.json"
+ARCHIVE_FORMAT = 2  # 2: one orders.yaml per turn, rumours apart from their authors, chained digests
+ORDERS_FILE = "orders.yaml"
+DIGEST_FILE = "digest.yaml"
+# A sealed campaign's archive publishes these next to its age files (see Store.archive).
+PUBLIC_EVENTS = "public-events.yaml"
+PUBLIC_STATE = "public-state.yaml"
+OPENING = "opening.yaml"  # campaign/turns/0000/opening.yaml: the commitment to turn 1's dice salt
+STAGING = ".resolving"  # campaign/.resolving/: a resolution being written, before it is switched in
+JOURNAL = "journal.yaml"
+FINISHED = ".resolved"  # campaign/.resolved/: the staging folder once everything is switched in
+CRASH_VARIABLE = "CAMPAIGN_TEST_KILL_AT"
+
+
+def checkpoint(step: str) -> None:
+    """A named step of a resolution. The crash tests set CAMPAIGN_TEST_KILL_AT to a step's name to
+    kill the process right there, the way a cancelled CI job or a power cut would."""
+    if os.environ.get(CRASH_VARIABLE) == step:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 _WORLDS: dict[tuple[str, int, int], World] = {}  # the last world read, by path, mtime and size
+# Jinja environments by template folders: building one compiled every template again on each call.
+# The loader still notices a template edited on disk (auto_reload), so sharing them changes no output.
+_TEMPLATE_ENVIRONMENTS: dict[tuple[str, ...], jinja2.Environment] = {}
+
+
+# What the machine, not the campaign, got wrong: the words a GM searches for, by errno and by the
+# message git prints for the same failure.
+ENVIRONMENT_ERRORS = (
+    ((errno.ENOSPC, errno.EDQUOT), ("No space left on device", "Out of diskspace", "quota"), "disk full"),
+    ((errno.EROFS,), ("Read-only file system",), "read-only file system"),
+    ((errno.EACCES, errno.EPERM), ("Permission denied",), "permission denied"),
+)
+
+
+def environment_error(error: BaseException) -> CampaignError | None:
+    """A failure of the disk or of permissions, said as such; None for anything else."""
+    text = str(error)
+    for code, words, label in ENVIRONMENT_ERRORS:
+        if (isinstance(error, OSError) and error.errno in code) or any(w in text for w in words):
+            said = error.strerror if isinstance(error, OSError) and error.strerror else text
+            said = str(getattr(error, "stderr", "") or said).strip().removeprefix("stderr:").strip(" '\n")
+            where = getattr(error, "filename", None)
+            detail = f"{where}: {said}" if where else said
+            return CampaignError(
+                f"{label}: {detail}",
+                "free space or fix the folder's permissions, then run the command again: an interrupted "
+                "resolution is finished or undone by the next campaign resolve",
+            )
+    return None
+
+
+def input_digests(inputs: dict[str, Any]) -> dict[str, str]:
+    """One digest per entry of a turn's inputs, so that verify can name the entry that was edited."""
+    return {key: canonical.data_digest(value) for key, value in inputs.items()}
 
 
 def turn_dir_name(turn: int) -> str:
@@ -90,7 +156,108 @@ class Store:
         return _WORLDS[key]
 
     def state(self) -> State:
+        """The full state. A sealed campaign's is ``state.yaml.age``: opened with the campaign key
+        when this process has it, otherwise a player's own view (``campaign view``) stands in."""
+        if not (self.campaign_dir / f"state.yaml{sealing.SUFFIX}").exists():
+            return canonical.read_yaml(self.campaign_dir / "state.yaml")
+        if self.secret_key() is not None:
+            return canonical.load(self.open_sealed(self.campaign_dir / f"state.yaml{sealing.SUFFIX}"))
+        view = self.root / sealing.VIEW_DIR / "state.yaml"
+        if view.is_file():
+            return canonical.read_yaml(view)
+        raise CampaignError(
+            "this campaign is sealed: its state is encrypted, and you have neither the campaign key "
+            "nor a view of your own",
+            f"players: run campaign view (--identity PATH) first; the GM and CI: set {sealing.KEY_VARIABLE} "
+            "or pass --key-file",
+            code=2,
+        )
+
+    def public_state(self) -> State:
+        """What everyone may see of the state: the whole of it in an open campaign."""
         return canonical.read_yaml(self.campaign_dir / "state.yaml")
+
+    def state_and_raw(self) -> tuple[State, bytes]:
+        """The state with the bytes it was read from, so that a resolve need not write it out again to
+        learn its digest. A sealed campaign's full state is opened with the campaign key (``state``)."""
+        sealed = self.campaign_dir / f"state.yaml{sealing.SUFFIX}"
+        if sealed.exists() and self.secret_key() is not None:
+            raw = self.open_sealed(sealed)
+            return canonical.load(raw), raw
+        if sealed.exists():
+            return self.state(), b""  # a player's own view: nothing to archive from it
+        raw = (self.campaign_dir / "state.yaml").read_bytes()
+        return canonical.load_cached(raw), raw
+
+    # -- sealing --------------------------------------------------------------------------------------
+
+    @property
+    def sealed(self) -> bool:
+        return bool(self.config().get("sealed"))
+
+    def secret_key(self) -> str | None:
+        return sealing.campaign_key(self.campaign_dir)
+
+    def recipients(self, factions: Iterable[str] = ()) -> list[str]:
+        """Who can open a sealed file: the campaign's key, and the recipients of ``factions``."""
+        players = self.players().get("factions") or {}
+        found = [str(self.config()["recipient"])]
+        for faction in factions:
+            found += [str(r) for r in (players.get(faction) or {}).get("recipients") or []]
+        return found
+
+    def write_secret(self, path: Path, raw: bytes, readers: Iterable[str] = ()) -> bytes:
+        """Write a secret file: as it is in an open campaign; in a sealed one as ``NAME.age``, for the
+        campaign key and the factions in ``readers``. Returns what was written."""
+        if not self.sealed:
+            canonical.write_atomic(path, raw)
+            return raw
+        sealed = sealing.encrypt(raw, self.recipients(readers))
+        canonical.write_atomic(path.with_name(path.name + sealing.SUFFIX), sealed)
+        return sealed
+
+    def read_secret(self, path: Path) -> bytes | None:
+        """A secret file's content, opened with the campaign key if it is sealed; None if absent."""
+        if path.is_file():
+            return path.read_bytes()
+        sealed = path.with_name(path.name + sealing.SUFFIX)
+        return self.open_sealed(sealed) if sealed.is_file() else None
+
+    def open_sealed(self, sealed: Path) -> bytes:
+        key = self.secret_key()
+        if key is None:
+            raise CampaignError(
+                f"{self.display(sealed)} is sealed and this process has no campaign key",
+                f"set {sealing.KEY_VARIABLE} or pass --key-file (after the game: campaign unseal)",
+                code=2,
+            )
+        return sealing.decrypt_with_key(sealed.read_bytes(), key, self.display(sealed))
+
+    def salt_commitment(self, turn: int) -> str | None:
+        """The hash of turn ``turn``'s dice salt, committed when the turn opened; None if none was."""
+        if turn == 1:
+            path = self.turns_dir / turn_dir_name(0) / OPENING
+            return canonical.read_yaml(path).get("next_salt_commitment") if path.is_file() else None
+        path = self.turns_dir / turn_dir_name(turn - 1) / "inputs.yaml"
+        return canonical.read_yaml(path).get("next_salt_commitment") if path.is_file() else None
+
+    def commit_salt(self, game: Game, key: str | None, turn: int) -> dict[str, str]:
+        """The commitment to turn ``turn``'s salt, to publish as the turn opens (empty without a key)."""
+        if key is None:
+            return {}
+        return {"next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, game.campaign, turn))}
+
+    def write_views(self, game: Game, state: State, folder: Path) -> dict[str, str]:
+        """Each faction's view of ``state``, sealed to that faction (and the campaign); their digests."""
+        digests = {}
+        for faction in game.factions:
+            raw = canonical.dump(game.ruleset.faction_view(game, state, faction))
+            self.write_secret(folder / "views" / f"{faction}.yaml", raw, [faction])
+            digests[faction] = canonical.digest(raw)
+        return digests
+
+    def public_view(self, game: Game, state: State) -> bytes:
+        return canonical.dump(game.ruleset.faction_view(game, state, None))
 
     def game(self, state: State | None = None, house_rules: dict[str, Any] | None = None) -> Game:
         config = self.config()
@@ -106,13 +273,25 @@ class Store:
             rules=merge_rules(ruleset.default_rules(), house),
             house_rules=house,
             world=self.world(),
-            factions=tuple(state_factions),
+            # Sorted as the state file holds them, so a faction added during a replay keeps its place.
+            factions=tuple(sorted(state_factions)),
             faction_names={
                 f: (players.get(f) or {}).get("name") or d.get("name", f) for f, d in state_factions.items()
             },
         )
 
+    def sealed_order_paths(self) -> list[Path]:
+        """A sealed campaign's order files, ``orders/<faction>.yaml.age``: what its turn is resolved from."""
+        if not self.orders_dir.exists():
+            return []
+        return sorted(p for p in self.orders_dir.glob(f"*.yaml{sealing.SUFFIX}") if p.is_file())
+
+    def submitted_paths(self) -> list[Path]:
+        """The order files a resolution reads: plain ones, or a sealed campaign's sealed ones."""
+        return self.sealed_order_paths() if self.sealed else self.order_paths()
+
     def order_paths(self) -> list[Path]:
+        """The plain order files (a sealed campaign's players' drafts, which campaign check reads)."""
         if not self.orders_dir.exists():
             return []
         return sorted(
@@ -127,31 +306,47 @@ class Store:
 
     def check(self, game: Game, state: State, paths: Iterable[Path] | None = None) -> list[OrderFile]:
         files = []
-        for path in self.order_paths() if paths is None else paths:
-            if not path.is_file():
-                raise CampaignError(f"no such order file: {path}", "check the path", code=2)
-            files.append(check_order_file(game, state, path.read_bytes(), self.display(path)))
+        with holding_still(state):  # every file is checked against the same, unchanged state
+            for path in self.order_paths() if paths is None else paths:
+                if not path.is_file():
+                    raise CampaignError(f"no such order file: {path}", "check the path", code=2)
+                files.append(check_order_file(game, state, path.read_bytes(), self.display(path)))
         refuse_twin_files(files)
         return files
 
     # -- writing ------------------------------------------------------------------------------------
 
     def templates(self) -> jinja2.Environment:
-        search = [str(p) for p in (self.root / "templates", ENGINE_TEMPLATES) if p.is_dir()]
-        return jinja2.Environment(
-            loader=jinja2.FileSystemLoader(search),
-            undefined=jinja2.StrictUndefined,
-            keep_trailing_newline=True,
-            autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
+        import jinja2  # only commands that write templates or reports need it: `check` starts faster
+
+        search = tuple(str(p.resolve()) for p in (self.root / "templates", ENGINE_TEMPLATES) if p.is_dir())
+        if search not in _TEMPLATE_ENVIRONMENTS:
+            _TEMPLATE_ENVIRONMENTS[search] = jinja2.Environment(
+                loader=jinja2.FileSystemLoader(list(search)),
+                undefined=jinja2.StrictUndefined,
+                keep_trailing_newline=True,
+                autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
+            )
+        return _TEMPLATE_ENVIRONMENTS[search]
+
+    @staticmethod
+    def schema(game: Game, state: State) -> dict[str, Any]:
+        """The order files' JSON Schema for the turn of ``state`` (reference fields offer its ids)."""
+        return order_file_schema(
+            game.ruleset.title,
+            game.campaign,
+            game.factions,
+            game.actions,
+            gm_actions(game),
+            game.standing,
+            ids_in(state),
         )
 
-    def write_schema(self, game: Game) -> Path:
+    def write_schema(self, game: Game, state: State, folder: Path | None = None) -> Path:
         import json
 
-        schema = order_file_schema(
-            game.ruleset.title, game.campaign, game.factions, game.actions, gm_actions(game)
-        )
-        path = self.orders_dir / SCHEMA_FILE
+        schema = self.schema(game, state)
+        path = (folder or self.orders_dir) / SCHEMA_FILE
         canonical.write_atomic(path, (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
         return path
 
@@ -164,10 +359,13 @@ class Store:
             .render(order_template_context(game, state, faction))
         )
 
-    def write_templates(self, game: Game, state: State) -> None:
-        folder = self.orders_dir / "templates"
+    def write_templates(self, game: Game, state: State, folder: Path | None = None) -> None:
+        """Each active faction's template for the turn of ``state``; a faction out of the game has none,
+        nor has an NPC faction, which the bot plays."""
+        folder = folder or self.orders_dir / "templates"
+        awaited = faction_records.awaited(state, game.factions)
         for faction in game.factions:
-            if state["factions"][faction].get("status", "active") == "active":
+            if faction in awaited:
                 canonical.write_atomic(
                     folder / f"{faction}.yaml", self.render_template(game, state, faction).encode()
                 )
@@ -176,15 +374,67 @@ class Store:
 
     def write_player_aids(self, game: Game, state: State) -> None:
         """The schema and the templates, from the effective rules (the ruleset's with the house rules),
-        so a house rule reaches players' editors and templates with the next turn."""
-        self.write_schema(game)
-        self.write_templates(game, state)
+        so a house rule reaches players' editors and templates with the next turn. A sealed campaign
+        publishes no templates: they show a faction's position, which players read from their view."""
+        self.write_schema(game, state)
+        if not self.sealed:
+            self.write_templates(game, state)
+
+    # -- resolving a turn: stage, then switch in -----------------------------------------------------
+
+    @property
+    def staging_dir(self) -> Path:
+        return self.campaign_dir / STAGING
+
+    @property
+    def staging_dirs(self) -> tuple[Path, ...]:
+        """Each staged file waits next to where it goes, so that moving it in is a rename on one file
+        system: the turn's archive in campaign/turns/, templates in orders/templates/, the rest here."""
+        return (
+            self.turns_dir / STAGING,
+            self.orders_dir / "templates" / STAGING,
+            self.staging_dir,
+            self.campaign_dir / FINISHED,
+        )
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold an exclusive lock on ``campaign/`` while resolving: a second resolve waits, then sees
+        the turn moved on. The lock is the folder itself, so it leaves no file behind."""
+        if fcntl is None:
+            yield
+            return
+        fd = os.open(self.campaign_dir, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
 
     def archive(
-        self, game: Game, state_before: State, result: TurnResult, files: dict[str, OrderFile]
+        self,
+        game: Game,
+        state_before: State,
+        result: TurnResult,
+        entries: dict[str, dict[str, Any]],
+        rumors: list[str],
+        state_before_raw: bytes | None = None,
+        refused: dict[str, str] | None = None,
+        salt: dict[str, str] | None = None,
     ) -> Path:
-        """Write the turn's archive, then the new state, then clear the orders. Nothing is half-written:
-        the archive is assembled in a temporary folder and renamed into place."""
+        """Archive a resolved turn and move the campaign on to the next one, all or nothing.
+
+        ``entries`` are the sealed order files (see ``workflow.seal``) and ``rumors`` the turn's
+        rumours apart from their authors. Everything is first written into ``campaign/.resolving/``;
+        the journal written last is the moment the turn counts as resolved, and ``switch_in`` then
+        moves the files into place with renames. Interrupted before the journal, the next run throws
+        the staging folder away; after it, the next run finishes the switch (``recover``).
+
+        ``salt`` holds the turn's revealed dice salt and the commitment to the next turn's (inputs).
+        In a sealed campaign every secret file is written encrypted (``write_secret``), straight into
+        the staging folder, so no plain secret ever lies in the repository's tree; the public events
+        and the public view of the state are written next to them, and ``digest.yaml`` binds both the
+        plain texts and the sealed files."""
         from .views import render_reports
 
         final = self.turns_dir / turn_dir_name(result.turn)
@@ -193,20 +443,32 @@ class Store:
                 f"turn {result.turn} is already archived in {self.display(final)}",
                 "the campaign state and its archive disagree; restore campaign/ from git",
             )
-        tmp = self.turns_dir / f".{turn_dir_name(result.turn)}.partial"
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        before_raw = canonical.dump(state_before)
-        previous = self.result_digest(result.turn - 1)
-        for faction, of in files.items():
-            canonical.write_atomic(tmp / "orders" / f"{faction}.yaml", of.raw)
-        for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
-            canonical.write_atomic(tmp / "bot-orders" / f"{faction}.yaml", of.raw)
-        if previous is not None and previous != canonical.digest(before_raw):
-            canonical.write_atomic(tmp / "state-before.yaml", before_raw)  # the GM edited state between turns
-        canonical.write_yaml(
-            tmp / "inputs.yaml",
-            {
+        try:
+            self.discard_staging()
+            stage = self.turns_dir / STAGING / turn_dir_name(result.turn)
+            previous = self.turn_digests(result.turn - 1)
+            # The file the state was read from is what the writer made of it when its digest is the
+            # one the previous turn archived (the writer's output reads back to data it writes out
+            # the same); otherwise (a GM's edit) the state is written out again.
+            if state_before_raw is not None and canonical.digest(state_before_raw) == previous.get("state"):
+                before_raw = state_before_raw
+            else:
+                before_raw = canonical.dump(state_before)
+            archived_orders = {
+                "orders": entries,
+                "rumors": rumors,
+                **({"refused": refused} if refused else {}),
+            }
+            orders_raw = canonical.dump(archived_orders)
+            self.write_secret(stage / ORDERS_FILE, orders_raw)
+            for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
+                self.write_secret(stage / "bot-orders" / f"{faction}.yaml", of.raw)
+            for faction, of in result.npc_orders.items():  # the bot's orders for NPC factions, likewise
+                self.write_secret(stage / "npc-orders" / f"{faction}.yaml", of.raw)
+            if previous.get("state") != canonical.digest(before_raw):
+                self.write_secret(stage / "state-before.yaml", before_raw)  # the GM edited the state
+            inputs = {
+                "format": ARCHIVE_FORMAT,
                 "turn": result.turn,
                 "engine": __version__,
                 "ruleset": game.ruleset.id,
@@ -217,29 +479,139 @@ class Store:
                 "missing": result.missing,
                 "absent_players": result.absent.to_data(),
                 "house_rules": game.house_rules,
-                "world_digest": canonical.data_digest(game.world.to_data()),
+                "world_digest": game.world.digest,
                 "state_before_digest": canonical.digest(before_raw),
-            },
-        )
-        events_raw = canonical.write_yaml(tmp / "events.yaml", result.events_data())
-        state_raw = canonical.dump(result.state)
-        for faction, text in render_reports(self, game, result).items():
-            canonical.write_atomic(tmp / "reports" / f"{faction}.md", text.encode())
-        canonical.write_yaml(
-            tmp / "digest.yaml",
-            {
+                "previous_turn_digest": previous.get("self", "-"),
+                **(salt or {}),
+            }
+            canonical.write_yaml(stage / "inputs.yaml", inputs)
+            events_raw = canonical.dump(result.events_data())
+            self.write_secret(stage / "events.yaml", events_raw)
+            state_raw = canonical.dump(result.state)
+            reports = {}
+            with holding_still(result.state):  # reports read the new state, never change it
+                rendered = render_reports(self, game, result)
+            for faction, text in rendered.items():
+                reports[faction] = canonical.digest(text.encode())
+                self.write_secret(stage / "reports" / f"{faction}.md", text.encode(), [faction])
+            bots = {f: canonical.digest(of.raw) for f, of in result.stand_ins.items()}
+            digests: dict[str, Any] = {
                 "state": canonical.digest(state_raw),
                 "events": canonical.digest(events_raw),
+                "inputs": input_digests(inputs),
+                "orders": canonical.digest(orders_raw),
+                "reports": reports,
+                "bot_orders": bots,
+            }
+            if result.npc_orders:  # only campaigns with NPC factions: older archives keep their digests
+                digests["npc_orders"] = {f: canonical.digest(of.raw) for f, of in result.npc_orders.items()}
+            if set(result.state["factions"]) != set(game.factions):  # the GM brought a faction in
+                game = self.game(result.state, game.house_rules)
+            if self.sealed:
+                digests.update(self.seal_turn(game, result, stage))
+            canonical.write_yaml(stage / DIGEST_FILE, digests)
+            self.write_secret(self.staging_dir / "state.yaml", state_raw)
+            canonical.remember(state_raw, result.state)  # the next command reads it from the cache
+            if self.sealed:
+                canonical.write_atomic(self.staging_dir / "state.yaml", self.public_view(game, result.state))
+            # The player aids of the next turn (see write_player_aids), staged like the rest.
+            self.write_schema(game, result.state, self.orders_dir / "templates" / STAGING)
+            if not self.sealed:
+                with holding_still(result.state):  # templates read the new state, never change it
+                    self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
+        except BaseException:
+            with suppress(OSError):  # never hide the first error behind a failed clean-up
+                self.discard_staging()
+            raise
+        checkpoint("staged")
+        canonical.write_yaml(
+            self.staging_dir / JOURNAL,
+            {
+                "turn": result.turn,
+                "remove_orders": sorted(p.name for p in self.sealed_order_paths())
+                if self.sealed
+                else sorted(f"{f}.yaml" for f in entries),
+                "remove_templates": sorted(
+                    f"{f}.yaml"
+                    for f in game.factions
+                    if f not in faction_records.awaited(result.state, game.factions)
+                ),
             },
         )
-        tmp.rename(final)
-        canonical.write_atomic(self.campaign_dir / "state.yaml", state_raw)
-        for faction in files:
-            path = self.orders_dir / f"{faction}.yaml"
-            if path.exists():
-                path.unlink()
-        self.write_player_aids(game, result.state)
+        checkpoint("journaled")
+        self.switch_in()
         return final
+
+    def seal_turn(self, game: Game, result: TurnResult, stage: Path) -> dict[str, Any]:
+        """A sealed turn's public files and each faction's view; the digests that bind them, and the
+        sealed files as written (the plain texts' digests bind what is inside them)."""
+        public_events = {
+            "turn": result.turn,
+            "events": [e.to_data() for e in result.events if e.public],
+        }
+        events_raw = canonical.write_yaml(stage / PUBLIC_EVENTS, public_events)
+        state_raw = self.public_view(game, result.state)
+        canonical.write_atomic(stage / PUBLIC_STATE, state_raw)
+        views = self.write_views(game, result.state, stage)
+        return {
+            "views": views,
+            "public": {"events": canonical.digest(events_raw), "state": canonical.digest(state_raw)},
+            "sealed": sealed_digests(stage),
+        }
+
+    def switch_in(self) -> int:
+        """Carry out a journaled resolution; every step may run again after an interruption."""
+        journal = canonical.read_yaml(self.staging_dir / JOURNAL)
+        turn = int(journal["turn"])
+        staged = self.turns_dir / STAGING / turn_dir_name(turn)
+        if staged.exists():
+            staged.rename(self.turns_dir / turn_dir_name(turn))
+        if staged.parent.exists():
+            staged.parent.rmdir()
+        checkpoint("archive-moved")
+        for name in ("state.yaml", f"state.yaml{sealing.SUFFIX}"):
+            if (self.staging_dir / name).exists():
+                os.replace(self.staging_dir / name, self.campaign_dir / name)
+        checkpoint("state-replaced")
+        for name in journal["remove_orders"]:
+            (self.orders_dir / name).unlink(missing_ok=True)
+        checkpoint("orders-removed")
+        templates = self.orders_dir / "templates" / STAGING
+        if (templates / SCHEMA_FILE).exists():
+            os.replace(templates / SCHEMA_FILE, self.orders_dir / SCHEMA_FILE)
+        for path in sorted(templates.glob("*.yaml")) if templates.exists() else []:
+            os.replace(path, self.orders_dir / "templates" / path.name)
+        if templates.exists():
+            shutil.rmtree(templates)
+        for name in journal["remove_templates"]:
+            (self.orders_dir / "templates" / name).unlink(missing_ok=True)
+        checkpoint("templates-written")
+        # One rename marks the switch as finished; what is left of the folder is then only rubbish.
+        self.staging_dir.rename(self.campaign_dir / FINISHED)
+        checkpoint("finished")
+        shutil.rmtree(self.campaign_dir / FINISHED)
+        return turn
+
+    def discard_staging(self) -> None:
+        for folder in self.staging_dirs:
+            if folder.exists():
+                shutil.rmtree(folder)
+
+    def recover(self) -> str:
+        """Finish or undo a resolution that was interrupted; says what it did ("" when nothing)."""
+        if (self.campaign_dir / FINISHED).exists():
+            shutil.rmtree(self.campaign_dir / FINISHED)
+            turns = self.archived_turns()
+            return (
+                f"Turn {turns[-1] if turns else 0} had been resolved by an interrupted run; it is complete."
+            )
+        if not any(folder.exists() for folder in self.staging_dirs):
+            return ""
+        if (self.staging_dir / JOURNAL).exists():
+            turn = self.switch_in()
+            return f"Turn {turn} had been resolved by an interrupted run; its files are now all in place."
+        self.discard_staging()
+        return "An interrupted resolution had left unfinished files in campaign/.resolving/; removed."
 
     # -- the archive ----------------------------------------------------------------------------------
 
@@ -252,12 +624,17 @@ class Store:
             if p.is_dir() and p.name.isdigit() and int(p.name) > 0
         )
 
-    def result_digest(self, turn: int) -> str | None:
+    def turn_digests(self, turn: int) -> dict[str, Any]:
+        """What a turn's archive commits to: ``state`` (the state after it) and ``self`` (the digest
+        of its digest file, which the next turn's inputs chain to); empty when it is not archived."""
         if turn == 0:
-            path = self.turns_dir / turn_dir_name(0) / "state.yaml"
-            return canonical.digest(path.read_bytes()) if path.exists() else None
-        path = self.turns_dir / turn_dir_name(turn) / "digest.yaml"
-        return canonical.read_yaml(path)["state"] if path.exists() else None
+            raw = self.read_secret(self.turns_dir / turn_dir_name(0) / "state.yaml")
+            return {"state": canonical.digest(raw), "self": canonical.digest(raw)} if raw else {}
+        path = self.turns_dir / turn_dir_name(turn) / DIGEST_FILE
+        if not path.exists():
+            return {}
+        raw = path.read_bytes()
+        return {**canonical.load(raw), "self": canonical.digest(raw)}
 
     def create(
         self,
@@ -266,22 +643,47 @@ class Store:
         world: World,
         state: State,
         house_rules_text: str,
+        opening: dict[str, str] | None = None,
     ) -> None:
         canonical.write_yaml(self.campaign_dir / "campaign.yaml", config)
         canonical.write_yaml(self.campaign_dir / "players.yaml", players)
         canonical.write_atomic(self.campaign_dir / "rules.yaml", house_rules_text.encode())
         canonical.write_yaml(self.campaign_dir / "world.yaml", world.to_data())
-        canonical.write_yaml(self.turns_dir / turn_dir_name(0) / "state.yaml", state)
-        canonical.write_yaml(self.campaign_dir / "state.yaml", state)
+        raw = canonical.dump(state)
+        start = self.turns_dir / turn_dir_name(0)
+        self.write_secret(start / "state.yaml", raw)
+        self.write_secret(self.campaign_dir / "state.yaml", raw)
+        if self.sealed:
+            game = self.game(state)
+            canonical.write_atomic(self.campaign_dir / "state.yaml", self.public_view(game, state))
+            canonical.write_atomic(start / PUBLIC_STATE, self.public_view(game, state))
+            self.write_views(game, state, start)
+        if opening:
+            canonical.write_yaml(start / OPENING, opening)
         self.orders_dir.mkdir(parents=True, exist_ok=True)
 
     def reset(self) -> None:
         """Remove a campaign's files (``campaign new --force``); hand-written files elsewhere stay."""
-        for name in ("campaign.yaml", "players.yaml", "rules.yaml", "world.yaml", "state.yaml"):
+        for name in (
+            "campaign.yaml",
+            "players.yaml",
+            "rules.yaml",
+            "world.yaml",
+            "state.yaml",
+            "state.yaml.age",
+        ):
             (self.campaign_dir / name).unlink(missing_ok=True)
         if self.turns_dir.exists():
             shutil.rmtree(self.turns_dir)
-        for path in self.order_paths():
+        for path in [*self.order_paths(), *self.sealed_order_paths()]:
             path.unlink()
         if (self.orders_dir / "templates").exists():
             shutil.rmtree(self.orders_dir / "templates")
+
+
+def sealed_digests(folder: Path) -> dict[str, str]:
+    """The digest of every sealed file under ``folder``, by its path there."""
+    return {
+        path.relative_to(folder).as_posix(): canonical.digest(path.read_bytes())
+        for path in sorted(folder.rglob(f"*{sealing.SUFFIX}"))
+    }

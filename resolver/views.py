@@ -5,9 +5,12 @@ They read archived (serialised) events and the state; they never change either.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from .core import gm
+from . import gm
+from .core import canonical, relations, standing
+from .core.checks import ledger_text
 from .core.events import visible
 from .core.orders import GM
 from .core.phases import State
@@ -31,25 +34,42 @@ def roll_summary(event: dict[str, Any]) -> str:
     if not rolls:
         return ""
     return "; ".join(
-        f"{r['expr']} → {r['dice']}" + (f" = {r['total']}" if len(r["dice"]) > 1 else "") for r in rolls[:6]
+        f"{r['expr']} → {r['dice']}"
+        + (f" = {r['total']}" if len(r["dice"]) > 1 else "")
+        + (f" ({ledger_text(r)})" if ledger_text(r) else "")
+        for r in rolls[:6]
     ) + (" …" if len(rolls) > 6 else "")
 
 
+def private_events(events: list[dict[str, Any]], factions: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each faction's events that were not public, in the turn's order: what it alone (or with a few
+    others) saw. One pass over the events, however many factions there are."""
+    seen: dict[str, list[dict[str, Any]]] = {faction: [] for faction in factions}
+    for event in events:
+        if event["visibility"] != "public":
+            for faction in event["visibility"]:
+                if faction in seen:
+                    seen[faction].append(event)
+    return seen
+
+
 def render_reports(store: Store, game: Game, result: TurnResult) -> dict[str, str]:
+    """Each faction's report: the events it saw that were not public, and where it stands. The public
+    events are the same for everyone, so a report counts them and points to the turn's chronicle page
+    instead of copying them (copied, they made every report as long as the whole turn)."""
     events = [e.to_data() for e in result.events]
-    # Each event is described once, however many factions saw it.
-    described = [
-        {
-            "text": game.ruleset.describe(e, game),
-            "dice": roll_summary(e),
-            "phase": e["phase"],
-            "visibility": e["visibility"],
-        }
-        for e in events
-    ]
+    public = sum(1 for e in events if e["visibility"] == "public")
+    seen = private_events(events, game.factions)
+    described: dict[int, dict[str, Any]] = {}  # each event described once, however many factions saw it
     template = store.templates().get_template("report.md.j2")
     reports = {}
     for faction in game.factions:
+        for event in seen[faction]:
+            if id(event) not in described:
+                described[id(event)] = {
+                    "text": game.ruleset.describe(event, game),
+                    "dice": roll_summary(event),
+                }
         reports[faction] = template.render(
             game=game,
             faction=faction,
@@ -57,7 +77,9 @@ def render_reports(store: Store, game: Game, result: TurnResult) -> dict[str, st
             turn=result.turn,
             date=game.calendar.date(result.turn).label,
             next_date=game.calendar.date(result.turn + 1).label,
-            events=visible(described, faction),
+            events=[described[id(event)] for event in seen[faction]],
+            public=public,
+            chronicle=f"chronicle/turn-{result.turn}/",
             status=game.ruleset.status_lines(game, result.state, faction),
             missed=faction in result.missing,
         )
@@ -87,15 +109,38 @@ def order_template_context(game: Game, state: State, faction: str) -> dict[str, 
             f"{f}: {game.name_of(f)}, {state['factions'][f].get('status', 'active')}" for f in game.factions
         ]
     return {
+        "standing": [] if playing_gm else standing_blocks(game, state, faction),
         "game": game,
         "faction": faction,
         "name": "the GM" if playing_gm else game.name_of(faction),
         "turn": turn,
         "date": game.calendar.date(turn).label,
-        "status": status if playing_gm else game.ruleset.status_lines(game, state, faction),
+        "status": status
+        if playing_gm
+        else [
+            *game.ruleset.status_lines(game, state, faction),
+            *relations.lines_for(state, faction, game.name_of),
+        ],
         "places": [] if playing_gm else game.ruleset.places_lines(game, state, faction),
         "actions": examples,
         "examples": gm.examples(game, state)
         if playing_gm
         else game.ruleset.order_examples(game, state, faction),
     }
+
+
+def standing_blocks(game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+    """Each standing section for the faction's template: what its fields mean, and the section as YAML,
+    pre-filled with what the faction has in force (left commented out while it keeps the defaults, so
+    sending the template changes nothing)."""
+    blocks = []
+    written = standing.stored(state, faction)
+    for name, section in game.standing.items():
+        if name in written:
+            text = canonical.dump({name: written[name]}).decode()
+        else:
+            shown = canonical.dump({name: section.defaults()}).decode()
+            text = "".join(f"# {line}\n" for line in shown.splitlines())
+        fields = section.field_words()
+        blocks.append({"name": name, "summary": section.summary, "fields": fields, "text": text})
+    return blocks

@@ -9,23 +9,35 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from . import __version__
+from . import __version__, sealing
 from .absence import AbsentPolicy
 from .bots import bot_order_file
 from .core import canonical
+from .core import factions as faction_records
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.phases import State
-from .engine import TurnResult, resolve_turn
+from .core.stillness import holding_still
+from .engine import TurnResult, resolve_turn, turn_rumors
 from .ruleset import FactionSetup, Game, get_ruleset
 from .schedule import Settings, default_settings
-from .store import Store, turn_dir_name
+from .store import (
+    ARCHIVE_FORMAT,
+    DIGEST_FILE,
+    ORDERS_FILE,
+    PUBLIC_EVENTS,
+    PUBLIC_STATE,
+    Store,
+    input_digests,
+    sealed_digests,
+    turn_dir_name,
+)
 from .validate import check_order_file
 
 PALETTE = (
@@ -43,6 +55,7 @@ PALETTE = (
     ("navy", "#1f3a68"),
 )
 DEMO_MARKER = ".campaign-demo"
+DEMO_KEY = "campaign-key.txt"  # a sealed demo's key: in the demo folder, outside campaign/
 HOUSE_RULES_HEADER = """\
 # House rules of this campaign.
 #
@@ -62,11 +75,13 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "campaign"
 
 
-def default_factions(count: int, seed: int) -> list[FactionSetup]:
+def default_factions(count: int, seed: int, most: int = 200) -> list[FactionSetup]:
+    """``count`` factions with generated names; ``most`` is the command line's limit (the benchmark
+    goes beyond it)."""
     from .core.world import make_names
 
-    if not 1 <= count <= 200:
-        raise CampaignError(f"a campaign needs between 1 and 200 factions, not {count}", code=2)
+    if not 1 <= count <= most:
+        raise CampaignError(f"a campaign needs between 1 and {most} factions, not {count}", code=2)
     names = make_names(seed, count, "faction-names")
     setups = []
     for i in range(count):
@@ -92,7 +107,7 @@ def factions_from_players(path: Path) -> tuple[list[FactionSetup], dict[str, Any
     setups = []
     for i, (fid, info) in enumerate(data["factions"].items()):
         info = info or {}
-        if not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", str(fid)) or fid == GM:
+        if faction_records.id_problem(str(fid), ()):
             raise CampaignError(
                 f"{path}: '{fid}' is not a usable faction id",
                 "use lower-case letters, digits and dashes, starting with a letter; not 'gm'",
@@ -114,7 +129,13 @@ def new_campaign(
     name: str = "",
     players: dict[str, Any] | None = None,
     force: bool = False,
+    key: str | None = None,
+    sealed: bool = False,
 ) -> Game:
+    """``key`` is the campaign's secret key (see ``sealing``): with it the dice of every turn gain a
+    salt committed in advance; ``sealed`` (which needs it) encrypts the campaign's secrets."""
+    if sealed and key is None:
+        raise CampaignError("a sealed campaign needs a campaign key", code=2)
     store = Store(root)
     ruleset = get_ruleset(ruleset_id)
     if store.exists():
@@ -138,6 +159,10 @@ def new_campaign(
         "engine": __version__,
         **default_settings(),
     }
+    if key is not None:
+        config["recipient"] = sealing.public_of(key)
+    if sealed:
+        config["sealed"] = True
     players = players or {}
     roster = {"gm": {"logins": list((players.get("gm") or {}).get("logins", []))}, "factions": {}}
     if (players.get("gm") or {}).get("ids"):
@@ -147,10 +172,34 @@ def new_campaign(
         roster["factions"][f.id] = {"name": f.name, "color": f.color, "logins": list(given.get("logins", []))}
         if given.get("ids"):  # GitHub account ids: the pull-request check trusts them over logins
             roster["factions"][f.id]["ids"] = list(given["ids"])
-    store.create(config, roster, world, state, HOUSE_RULES_HEADER)
+        if given.get("recipients"):  # age or SSH public keys: what a sealed campaign encrypts to
+            for number, text in enumerate(given["recipients"]):
+                sealing.recipient(text, f"players: {f.id}: recipients[{number}]")
+            roster["factions"][f.id]["recipients"] = [str(r) for r in given["recipients"]]
+    opening = {}
+    if key is not None:
+        opening = {
+            "next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, config["campaign"], 1))
+        }
+    store.create(config, roster, world, state, HOUSE_RULES_HEADER, opening)
+    if sealed:
+        ignore_plain_files(store.root)
     game = store.game(state)
     store.write_player_aids(game, state)
     return game
+
+
+SEALED_IGNORES = (f"/{sealing.VIEW_DIR}/", "/orders/*.yaml")
+
+
+def ignore_plain_files(root: Path) -> None:
+    """In a sealed campaign a player's view and plain order drafts never reach git: .gitignore."""
+    path = root / ".gitignore"
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    missing = [line for line in SEALED_IGNORES if line not in lines]
+    if missing:
+        header = ["# A sealed campaign: decrypted views and plain order drafts stay on your machine."]
+        path.write_text("\n".join([*lines, *header, *missing]) + "\n", encoding="utf-8")
 
 
 def check(root: Path, paths: Iterable[Path] | None = None) -> list[OrderFile]:
@@ -179,21 +228,161 @@ class Rejected(CampaignError):
         self.files = files
 
 
+class FinishedInterrupted(CampaignError):
+    """An interrupted run had already resolved the turn; this run only put its files in place."""
+
+    def __init__(self, note: str) -> None:
+        super().__init__(note, code=0)
+
+
+def sealed_entry(of: OrderFile) -> dict[str, Any]:
+    """An order file as the archive keeps it: its data without the rumours, whose authors stay unknown."""
+    data = of.located.data if of.located is not None else {}
+    return {key: value for key, value in data.items() if key != "rumors"}
+
+
+def seal(
+    game: Game, state: State, files: Iterable[OrderFile]
+) -> tuple[dict[str, dict[str, Any]], dict[str, OrderFile], list[str]]:
+    """The accepted files in their archived form: the entries of ``orders.yaml``, the same entries
+    checked again as the engine will read them (live and in every replay alike), and the turn's
+    rumours. The turn seed binds each entry's digest and, apart, the sorted rumours."""
+    entries: dict[str, dict[str, Any]] = {}
+    sealed: dict[str, OrderFile] = {}
+    with holding_still(state):  # every file is checked again against the same, unchanged state
+        for of in files:
+            if of.faction is None:
+                continue
+            entry = sealed_entry(of)
+            try:
+                raw = canonical.dump(entry)
+            except (TypeError, ValueError) as error:
+                raise CampaignError(
+                    f"{of.path}: holds a value the turn archive cannot store ({error})",
+                    "write plain text, whole numbers, true/false, lists and mappings only",
+                ) from None
+            entries[of.faction] = entry
+            # A file already in its archived form (bots write them so) would only be checked again
+            # from the same bytes, against the same state, into the same result.
+            same = raw == of.raw
+            sealed[of.faction] = reread = of if same else check_order_file(game, state, raw, of.path)
+            if not reread.ok:
+                raise CampaignError(
+                    f"{of.path}: its archived form does not check as the file did: "
+                    f"{reread.errors[0].format()}",
+                    "report this with the file attached; meanwhile simplify the file's layout",
+                )
+    return entries, sealed, turn_rumors({of.faction: of for of in files if of.faction})
+
+
+def expect_next_turn(store: Store, state: State) -> None:
+    """The live state must continue the archive: a ``turn:`` edited by hand would make a history
+    that can never verify, so it is refused before anything is written."""
+    archived = store.archived_turns()
+    newest = archived[-1] if archived else 0
+    turn = state.get("turn")
+    if turn != newest + 1:
+        raise CampaignError(
+            f"campaign/state.yaml says turn {turn}, but the archive ends with turn {newest}, "
+            f"so the next turn is {newest + 1}",
+            f"put 'turn: {newest + 1}' back in campaign/state.yaml (or restore it from git); the turn "
+            "number follows the archive and is never edited by hand",
+        )
+
+
 def resolve(
     root: Path, *, posting_order: list[str] | None = None, forced_rolls: dict[str, list[int]] | None = None
 ) -> tuple[Game, TurnResult]:
     store = Store(root)
     store.require()
-    state = store.state()
-    game = store.game(state)
-    files = store.check(game, state)
-    if any(not f.ok for f in files):
-        raise Rejected(files)
-    by_faction = {f.faction: f for f in files if f.faction}
-    absent = Settings.from_config(store.config()).absent
-    result = resolve_turn(game, state, by_faction, posting_order, forced_rolls, absent=absent)
-    store.archive(game, state, result, by_faction)
+    with store.lock():
+        note = store.recover()
+        if note.startswith("Turn "):
+            raise FinishedInterrupted(note)
+        key = store.secret_key()
+        if store.sealed and key is None:
+            raise CampaignError(
+                "this campaign is sealed: resolving it needs the campaign key",
+                f"CI holds it as the secret {sealing.KEY_VARIABLE}; locally pass --key-file",
+                code=2,
+            )
+        state, state_raw = store.state_and_raw()
+        expect_next_turn(store, state)
+        game = store.game(state)
+        refused: dict[str, str] = {}
+        if store.sealed:
+            files, refused = open_sealed_orders(store, game, state, key or "")
+        else:
+            files = store.check(game, state)
+            if any(not f.ok for f in files):
+                raise Rejected(files)
+        salt, salt_inputs = dice_salt(store, game, key, int(state["turn"]))
+        entries, sealed, rumors = seal(game, state, files)
+        absent = Settings.from_config(store.config()).absent
+        result = resolve_turn(
+            game, state, sealed, posting_order, forced_rolls, absent=absent, rumors=rumors,
+            salt=salt, refused=refused,
+        )  # fmt: skip
+        store.archive(
+            game,
+            state,
+            result,
+            entries,
+            rumors,
+            state_before_raw=state_raw,
+            refused=refused,
+            salt=salt_inputs,
+        )
     return game, result
+
+
+def dice_salt(store: Store, game: Game, key: str | None, turn: int) -> tuple[str, dict[str, str]]:
+    """The turn's dice salt, and what the archive's inputs record of it: the salt revealed, and the
+    commitment to the next turn's. Without a key the dice have no salt (and can be foreseen)."""
+    committed = store.salt_commitment(turn)
+    if key is None:
+        if committed:
+            raise CampaignError(
+                f"turn {turn}'s dice were committed to a secret salt when it opened: resolving it needs "
+                "the campaign key",
+                f"CI holds it as the secret {sealing.KEY_VARIABLE}; locally pass --key-file",
+                code=2,
+            )
+        return "", {}
+    salt = sealing.turn_salt(key, game.campaign, turn)
+    if committed and committed != sealing.salt_commitment(salt):
+        raise CampaignError(
+            "the campaign key given is not the one this campaign committed its dice to",
+            f"use the key stored as {sealing.KEY_VARIABLE} when the campaign was made",
+            code=2,
+        )
+    return salt, {"salt": salt, **store.commit_salt(game, key, turn + 1)}
+
+
+def open_sealed_orders(
+    store: Store, game: Game, state: State, key: str
+) -> tuple[list[OrderFile], dict[str, str]]:
+    """A sealed campaign's order files, opened and checked against the full state. A file that fails
+    fails alone: its faction is told why in a private event, and nothing of it is printed."""
+    files: list[OrderFile] = []
+    refused: dict[str, str] = {}
+    for path in store.sealed_order_paths():
+        faction = path.name.removesuffix(f".yaml{sealing.SUFFIX}")
+        if faction not in (*game.factions, GM):
+            continue  # the pull-request check lets no such file in; a stray one is not a faction's
+        try:
+            raw = sealing.decrypt_with_key(path.read_bytes(), key, store.display(path))
+        except sealing.SealedError:
+            refused[faction] = "the file was not sealed to the campaign's key (seal it with campaign seal)"
+            continue
+        of = check_order_file(game, state, raw, f"orders/{faction}.yaml")
+        if of.faction != faction and of.ok:
+            refused[faction] = f"orders/{faction}.yaml carries the orders of '{of.faction}'"
+        elif not of.ok:
+            refused[faction] = " ".join(of.errors[0].format().split())
+        else:
+            files.append(of)
+    return files, refused
 
 
 @dataclass
@@ -201,6 +390,13 @@ class TurnCheck:
     turn: int
     ok: bool
     problems: list[str]
+    notes: list[str] = field(default_factory=list)  # GM edits and other facts that are not faults
+    where: str = ""  # what was checked, when it is not an archived turn
+    partial: bool = False  # a sealed turn checked without the key: its public parts only
+
+    @property
+    def name(self) -> str:
+        return self.where or f"turn {self.turn}"
 
 
 @dataclass
@@ -209,6 +405,221 @@ class Replayed:
     state_before: State
     result: TurnResult | None  # None when the turn could not be replayed
     problems: list[str]
+    notes: list[str] = field(default_factory=list)
+
+
+def state_differences(before: Any, after: Any, path: str = "", limit: int = 8) -> list[str]:
+    """Where two states differ, as dotted paths with the old and new values: how a GM edit is named."""
+    found: list[str] = []
+
+    def walk(old: Any, new: Any, where: str) -> None:
+        if len(found) >= limit or old == new:
+            return
+        if isinstance(old, dict) and isinstance(new, dict):
+            for key in sorted(set(old) | set(new), key=str):
+                walk(
+                    old.get(key, "(absent)"),
+                    new.get(key, "(absent)"),
+                    f"{where}.{key}" if where else str(key),
+                )
+        elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+            for index, (a, b) in enumerate(zip(old, new, strict=True)):
+                walk(a, b, f"{where}[{index}]")
+        else:
+            short = [text if len(text) < 40 else text[:37] + "…" for text in (repr(old), repr(new))]
+            found.append(f"{where or '(the whole state)'}: {short[0]} → {short[1]}")
+
+    walk(before, after, path)
+    return found
+
+
+def _read(path: Path) -> bytes | None:
+    return path.read_bytes() if path.is_file() else None
+
+
+def replay_turn(store: Store, turn: int, state: State) -> Replayed:
+    """Replay one archived turn from the state the turns before it left, against everything its
+    archive commits to: inputs, sealed orders and rumours, seed, state, events, reports, bot orders."""
+    from .views import render_reports
+
+    folder = store.turns_dir / turn_dir_name(turn)
+    where = store.display(folder)
+    problems: list[str] = []
+    notes: list[str] = []
+    inputs_raw, digest_raw = _read(folder / "inputs.yaml"), _read(folder / DIGEST_FILE)
+    orders_raw = store.read_secret(folder / ORDERS_FILE)
+    if inputs_raw is None or digest_raw is None or orders_raw is None:
+        absent = [
+            n
+            for n, r in (("inputs.yaml", inputs_raw), (DIGEST_FILE, digest_raw), (ORDERS_FILE, orders_raw))
+            if r is None
+        ]
+        return Replayed(
+            turn, state, None, [f"{where}/{', '.join(absent)} missing: the archive is incomplete"]
+        )
+    inputs, digests = canonical.load(inputs_raw), canonical.load(digest_raw)
+    if inputs.get("format") != ARCHIVE_FORMAT:
+        older = f"{where} is in archive format {inputs.get('format', 1)}, not {ARCHIVE_FORMAT}"
+        hint = f"verify it with the engine that resolved it ({inputs.get('engine', '?')})"
+        return Replayed(turn, state, None, [f"{older}: {hint}"])
+    bound = digests.get("inputs") or {}
+    edited_inputs = sorted(set(input_digests(inputs).items()) ^ set(bound.items()))
+    if edited_inputs or canonical.dump(inputs) != inputs_raw:
+        names = ", ".join(sorted({key for key, _ in edited_inputs})) or "its layout"
+        problems.append(f"{where}/inputs.yaml was edited after the turn was resolved: {names}")
+    if canonical.digest(orders_raw) != digests.get("orders"):
+        problems.append(
+            f"{where}/orders.yaml was edited after the turn was resolved (it no longer matches digest.yaml)"
+        )
+    if inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
+        problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
+    problems += salt_problems(store, turn, inputs, where)
+    if inputs.get("turn") != turn:
+        problems.append(f"{where}/inputs.yaml names turn {inputs.get('turn')}")
+    if inputs.get("engine") != __version__:
+        notes.append(f"resolved by engine {inputs.get('engine')}, replayed with engine {__version__}")
+    edited = store.read_secret(folder / "state-before.yaml")
+    if edited is not None:
+        gm_state = canonical.load(edited)
+        changes = state_differences(state, gm_state)
+        if gm_state.get("turn") != turn:
+            problems.append(f"{where}/state-before.yaml names turn {gm_state.get('turn')}, not {turn}")
+        notes.append(
+            "the GM edited the state before resolving: " + "; ".join(changes or ["no visible change"])
+        )
+        state = gm_state
+    if canonical.data_digest(state) != inputs.get("state_before_digest"):
+        problems.append("the state before this turn differs from the replay of the turns before it")
+    game = store.game(state, house_rules=inputs.get("house_rules") or {})
+    if game.world.digest != inputs.get("world_digest"):
+        problems.append("campaign/world.yaml has changed since this turn was resolved")
+    archived = canonical.load(orders_raw) or {}
+    files = {}
+    with holding_still(state):
+        checked = {
+            faction: check_order_file(game, state, canonical.dump(entry), f"orders/{faction}.yaml")
+            for faction, entry in sorted((archived.get("orders") or {}).items())
+        }
+    for faction, of in checked.items():
+        if not of.ok:
+            problems.append(f"archived orders no longer validate: {of.errors[0].format()}")
+        if of.digest != (inputs.get("order_digests") or {}).get(faction):
+            problems.append(
+                f"{where}/orders.yaml: the orders of {faction} differ from their digest in inputs.yaml"
+            )
+        files[faction] = of
+    rumors = list(archived.get("rumors") or [])
+    if problems:
+        return Replayed(turn, state, None, problems, notes)
+    absent = AbsentPolicy.from_data(inputs.get("absent_players"), f"{where}/inputs.yaml")
+    result = resolve_turn(
+        game, state, files, list(inputs["posting_order"]), absent=absent, rumors=rumors,
+        salt=str(inputs.get("salt") or ""), refused=archived.get("refused") or {},
+    )  # fmt: skip
+    if dict(result.seed.digests) != inputs.get("order_digests"):
+        problems.append(f"{where}/inputs.yaml: the order digests differ from the archived orders and rumours")
+    if result.seed.hex != inputs.get("turn_seed"):
+        problems.append("the turn seed differs")
+    bots = secret_files(store, folder / "bot-orders", ".yaml")
+    if bots != {f: of.raw for f, of in result.stand_ins.items()}:
+        problems.append("the bot's replayed orders for absent factions differ from bot-orders/")
+    if {f: canonical.digest(raw) for f, raw in bots.items()} != digests.get("bot_orders"):
+        problems.append(f"{where}/bot-orders/ no longer matches digest.yaml")
+    npcs = secret_files(store, folder / "npc-orders", ".yaml")
+    if npcs != {f: of.raw for f, of in result.npc_orders.items()}:
+        problems.append("the bot's replayed orders for NPC factions differ from npc-orders/")
+    if {f: canonical.digest(raw) for f, raw in npcs.items()} != digests.get("npc_orders", {}):
+        problems.append(f"{where}/npc-orders/ no longer matches digest.yaml")
+    if canonical.data_digest(result.state) != digests.get("state"):
+        problems.append("the replayed state differs from the archived digest")
+    events_raw = canonical.dump(result.events_data())
+    if events_raw != store.read_secret(folder / "events.yaml"):
+        problems.append("the replayed events and rolls differ from events.yaml")
+    if canonical.digest(events_raw) != digests.get("events"):
+        problems.append(f"{where}/digest.yaml: the events digest differs from the replayed events")
+    reports = secret_files(store, folder / "reports", ".md")
+    if {f: canonical.digest(raw) for f, raw in reports.items()} != digests.get("reports"):
+        problems.append(
+            f"{where}/reports/ was edited after the turn was resolved (it no longer matches digest.yaml)"
+        )
+    elif {f: text.encode() for f, text in render_reports(store, game, result).items()} != reports:
+        notes.append("the reports render differently today: templates/ changed since this turn was resolved")
+    if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():  # sealed (a campaign may be sealed mid-game)
+        problems += sealed_problems(store, game, result, folder, digests)
+    return Replayed(turn, state, result, problems, notes)
+
+
+def secret_files(store: Store, folder: Path, suffix: str) -> dict[str, bytes]:
+    """The files of one kind in an archive folder, by name without suffix; sealed ones opened."""
+    names = {p.name.removesuffix(sealing.SUFFIX).removesuffix(suffix) for p in folder.glob(f"*{suffix}*")}
+    return {name: store.read_secret(folder / f"{name}{suffix}") or b"" for name in sorted(names)}
+
+
+def salt_problems(store: Store, turn: int, inputs: dict[str, Any], where: str) -> list[str]:
+    """The revealed salt against the commitment made when the turn opened."""
+    committed = store.salt_commitment(turn)
+    salt = inputs.get("salt")
+    if committed is None:
+        return []
+    if not salt:
+        return [f"{where}/inputs.yaml reveals no dice salt, but one was committed when turn {turn} opened"]
+    if sealing.salt_commitment(str(salt)) != committed:
+        return [f"{where}/inputs.yaml: the revealed dice salt does not match its commitment"]
+    return []
+
+
+def public_problems(folder: Path, digests: dict[str, Any]) -> list[str]:
+    """What anyone can check of a sealed turn without the key: the public files and the sealed
+    files are those the turn committed to."""
+    where = folder.as_posix().split("/campaign/", 1)[-1]
+    problems = []
+    public = digests.get("public") or {}
+    for name, key in ((PUBLIC_EVENTS, "events"), (PUBLIC_STATE, "state")):
+        raw = _read(folder / name)
+        if raw is None or canonical.digest(raw) != public.get(key):
+            problems.append(f"campaign/{where}/{name} does not match digest.yaml")
+    if sealed_digests(folder) != digests.get("sealed"):
+        problems.append(f"campaign/{where}: the sealed files differ from those digest.yaml lists")
+    return problems
+
+
+def sealed_problems(
+    store: Store, game: Game, result: TurnResult, folder: Path, digests: dict[str, Any]
+) -> list[str]:
+    """A replayed sealed turn: each faction's view and the public files follow from the replay."""
+    problems = public_problems(folder, digests)
+    views = secret_files(store, folder / "views", ".yaml")
+    expected = {f: canonical.dump(game.ruleset.faction_view(game, result.state, f)) for f in game.factions}
+    if views != expected or {f: canonical.digest(v) for f, v in views.items()} != digests.get("views"):
+        problems.append("the factions' views differ from the replayed state")
+    if _read(folder / PUBLIC_STATE) != store.public_view(game, result.state):
+        problems.append(f"{PUBLIC_STATE} differs from the public view of the replayed state")
+    return problems
+
+
+def verify_public(store: Store, turns: Iterable[int]) -> list[TurnCheck]:
+    """Verify a sealed campaign without its key: the digests, their chain, the dice salts against
+    their commitments, the public files and the sealed files' envelopes. Replaying needs the key."""
+    checks = []
+    for turn in turns:
+        folder = store.turns_dir / turn_dir_name(turn)
+        where = store.display(folder)
+        inputs_raw, digest_raw = _read(folder / "inputs.yaml"), _read(folder / DIGEST_FILE)
+        if inputs_raw is None or digest_raw is None:
+            checks.append(TurnCheck(turn, False, [f"{where}: inputs.yaml or digest.yaml is missing"]))
+            continue
+        inputs, digests = canonical.load(inputs_raw), canonical.load(digest_raw)
+        problems = []
+        if input_digests(inputs) != digests.get("inputs") or canonical.dump(inputs) != inputs_raw:
+            problems.append(f"{where}/inputs.yaml was edited after the turn was resolved")
+        if turn > 1 and inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
+            problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
+        problems += salt_problems(store, turn, inputs, where)
+        if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():
+            problems += public_problems(folder, digests)
+        note = "public parts only: the replay of the sealed files needs the campaign key"
+        checks.append(TurnCheck(turn, not problems, problems, [note], partial=True))
+    return checks
 
 
 def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
@@ -217,48 +628,47 @@ def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
     Stops after the first turn with a problem: every later turn would start from a wrong state.
     """
     start = store.turns_dir / turn_dir_name(0) / "state.yaml"
-    if not start.exists():
+    if not start.exists() and not start.with_name(f"state.yaml{sealing.SUFFIX}").exists():
         raise CampaignError(
             "the initial state (campaign/turns/0000/state.yaml) is missing; nothing can be replayed"
         )
-    state: State = canonical.read_yaml(start)
-    for turn in [t for t in store.archived_turns() if t <= last]:
-        folder = store.turns_dir / turn_dir_name(turn)
-        problems: list[str] = []
-        inputs = canonical.read_yaml(folder / "inputs.yaml")
-        edited = folder / "state-before.yaml"
-        if edited.exists():
-            state = canonical.read_yaml(edited)  # the GM edited the state by hand before this turn
-        if canonical.data_digest(state) != inputs["state_before_digest"]:
-            problems.append("the state before this turn differs from the replay of the turns before it")
-        game = store.game(state, house_rules=inputs.get("house_rules") or {})
-        if canonical.data_digest(game.world.to_data()) != inputs["world_digest"]:
-            problems.append("campaign/world.yaml has changed since this turn was resolved")
-        files = {}
-        for path in sorted((folder / "orders").glob("*.yaml")) if (folder / "orders").exists() else []:
-            of = check_order_file(game, state, path.read_bytes(), f"orders/{path.name}")
-            if not of.ok:
-                problems.append(f"archived orders no longer validate: {of.errors[0].format()}")
-            files[path.stem] = of
-        if problems:
-            yield Replayed(turn, state, None, problems)
+    state: State = canonical.load(store.read_secret(start) or b"")
+    archived = store.archived_turns()
+    for turn in range(1, last + 1):
+        if turn not in archived:
+            yield Replayed(
+                turn,
+                state,
+                None,
+                [f"turn {turn} is missing from the archive (campaign/turns/{turn_dir_name(turn)}/)"],
+            )
             return
-        absent = AbsentPolicy.from_data(inputs.get("absent_players"), f"{store.display(folder)}/inputs.yaml")
-        result = resolve_turn(game, state, files, list(inputs["posting_order"]), absent=absent)
-        bots = {p.stem: p.read_bytes() for p in sorted((folder / "bot-orders").glob("*.yaml"))}
-        if bots != {f: of.raw for f, of in result.stand_ins.items()}:
-            problems.append("the bot's replayed orders for absent factions differ from bot-orders/")
-        digest = canonical.read_yaml(folder / "digest.yaml")
-        if canonical.data_digest(result.state) != digest["state"]:
-            problems.append("the replayed state differs from the archived digest")
-        if canonical.dump(result.events_data()) != (folder / "events.yaml").read_bytes():
-            problems.append("the replayed events and rolls differ from events.yaml")
-        if result.seed.hex != inputs["turn_seed"]:
-            problems.append("the turn seed differs")
-        yield Replayed(turn, state, result, problems)
-        if problems:
+        replayed = replay_turn(store, turn, state)
+        yield replayed
+        if replayed.problems or replayed.result is None:
             return
-        state = result.state
+        state = replayed.result.state
+
+
+def check_live_state(store: Store, newest: int, replayed: State) -> TurnCheck:
+    """The live state against the archive: the turn after the newest one, and the state it left
+    unless the GM edited it since (a GM edit is named, and archived as such at the next resolve)."""
+    where = "campaign/state.yaml"
+    try:
+        live = store.state()
+    except (OSError, yaml.YAMLError) as error:
+        return TurnCheck(newest + 1, False, [f"{where} cannot be read: {error}"], where=where)
+    if not isinstance(live, dict) or live.get("turn") != newest + 1:
+        turn = live.get("turn") if isinstance(live, dict) else None
+        return TurnCheck(
+            newest + 1, False,
+            [f"{where} says turn {turn}, but the archive ends with turn {newest}: a turn was deleted from "
+             "campaign/turns/, or the turn number was edited by hand"],
+            where=where,
+        )  # fmt: skip
+    changes = state_differences(replayed, live)
+    notes = [f"the GM edited the state after turn {newest}: " + "; ".join(changes)] if changes else []
+    return TurnCheck(newest + 1, True, [], notes, where=where)
 
 
 def verify(
@@ -266,7 +676,8 @@ def verify(
     turns: Iterable[int] | None = None,
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda xs: xs,
 ) -> list[TurnCheck]:
-    """Replay archived turns from the initial state and compare every output byte for byte."""
+    """Replay archived turns from the initial state and compare everything the archive commits to;
+    verifying up to the newest turn also checks the live state against it."""
     store = Store(root)
     store.require()
     archived = store.archived_turns()
@@ -278,14 +689,36 @@ def verify(
             f"archived turns: {archived[0]}–{archived[-1]}" if archived else "no turn is archived yet",
             code=2,
         )
-    if not wanted:
-        return []
-    last = max(wanted)
+    newest = archived[-1] if archived else 0
+    if store.sealed and store.secret_key() is None:
+        checks = verify_public(store, sorted(wanted))
+        if archived and max(wanted, default=0) == newest:
+            live = store.campaign_dir / "state.yaml"
+            published = store.turns_dir / turn_dir_name(newest) / PUBLIC_STATE
+            if published.is_file() and _read(live) != _read(published):
+                note = (
+                    f"campaign/state.yaml differs from the public state turn {newest} left: the GM edited it"
+                )
+                checks.append(TurnCheck(newest + 1, True, [], [note], where="campaign/state.yaml"))
+        return checks
+    last = max(wanted) if wanted else 0
     results = []
-    steps = progress(replay_archive(store, last))
-    for replayed in steps:
+    state: State = (
+        canonical.load(store.read_secret(store.turns_dir / turn_dir_name(0) / "state.yaml") or b"")
+        if newest == 0
+        else {}
+    )
+    broken = False
+    for replayed in progress(replay_archive(store, last)):
         if replayed.turn in wanted or replayed.problems:
-            results.append(TurnCheck(replayed.turn, not replayed.problems, replayed.problems))
+            results.append(TurnCheck(replayed.turn, not replayed.problems, replayed.problems, replayed.notes))
+        broken = broken or bool(replayed.problems)
+        if replayed.result is not None:
+            state = replayed.result.state
+    if last == newest and not broken and state:
+        live = check_live_state(store, newest, state)
+        if (turns is None and archived) or live.problems or live.notes:
+            results.append(live)
     return results
 
 
@@ -312,12 +745,12 @@ def play_bot_turn(root: Path, factions: Iterable[str] | None = None) -> tuple[Ga
     store = Store(root)
     state = store.state()
     game = store.game(state)
-    chosen = [
-        f
-        for f in (factions if factions is not None else game.factions)
-        if state["factions"][f].get("status", "active") == "active"
-    ]
+    chosen = faction_records.awaited(state, factions if factions is not None else game.factions)
     for faction in chosen:
         of = bot_order_file(game, state, faction)
-        canonical.write_atomic(store.orders_dir / f"{faction}.yaml", of.raw)
+        if store.sealed:  # as a player's campaign seal would: to the campaign and the faction
+            raw = sealing.encrypt(of.raw, store.recipients([faction]))
+            canonical.write_atomic(store.orders_dir / f"{faction}.yaml{sealing.SUFFIX}", raw)
+        else:
+            canonical.write_atomic(store.orders_dir / f"{faction}.yaml", of.raw)
     return resolve(root)

@@ -8,6 +8,14 @@ import pytest
 from resolver.cli import main
 
 
+@pytest.fixture(autouse=True)
+def read_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test's read cache (core.canonical) in its own folder, never the user's."""
+    folder = tmp_path_factory.mktemp("read-cache")
+    monkeypatch.setenv("CAMPAIGN_KIT_CACHE", str(folder))
+    return folder
+
+
 @pytest.fixture
 def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
     """Run the campaign CLI in-process; returns (exit code, stdout, stderr)."""

@@ -157,7 +157,7 @@ def test_resolve_archives_and_verify_replays(campaign: Path, run) -> None:
     assert code == 0 and "Turn 1 resolved" in out and "explores" in out
     archive = campaign / "campaign/turns/0001"
     for rel in (
-        "orders/red.yaml",
+        "orders.yaml",
         "inputs.yaml",
         "events.yaml",
         "digest.yaml",
@@ -173,7 +173,10 @@ def test_resolve_archives_and_verify_replays(campaign: Path, run) -> None:
     # Named by turn, tile, nation and order number: nothing another nation does can move these dice.
     assert re.fullmatch(r"t1/explore/[A-Z]+\d+/red/order/\d+", explore["rolls"][0]["label"])
     assert yaml.safe_load((campaign / "campaign/state.yaml").read_text())["turn"] == 2
-    assert "Psst" in (archive / "reports/blue.md").read_text()  # rumours are public, authors are not named
+    # Rumours are public, authors are not named: the chronicle prints them, reports point to it.
+    assert any(e["kind"] == "rumor" and "Psst" in e["data"]["text"] for e in events)
+    assert "Psst" not in (archive / "reports/blue.md").read_text()
+    assert "`chronicle/turn-1/`" in (archive / "reports/blue.md").read_text()
     code, out, _ = run("verify", "--root", campaign, "--all")
     assert code == 0 and "1 of 1 turn(s) replay byte-identically" in out
 

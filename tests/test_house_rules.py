@@ -55,7 +55,7 @@ def test_a_house_rule_changes_the_schema_the_templates_and_the_rules_page(campai
 def test_factions_rules_page_reads_its_numbers_from_the_house_rules(tmp_path: Path) -> None:
     root = tmp_path / "city"
     new_campaign(root, "factions", 3, default_factions(2, 3))
-    (root / "campaign/rules.yaml").write_text("tasks:\n  dice: 3d6\ninfluence:\n  max_spend: 5\n")
+    (root / "campaign/rules.yaml").write_text("checks:\n  task:\n    dice: 3d6\ninfluence:\n  max_spend: 5\n")
     page = rules_page(root)
     assert "3d6 decide in four bands" in page
     assert r"gives \+1 a point, up to 5" in page and "up to 3" not in page

@@ -95,11 +95,16 @@ def test_one_factions_orders_do_not_move_other_factions_rolls(demo: Path, tmp_pa
         canonical.write_yaml(root / "campaign/state.yaml", state)
         for stale in (root / "orders").glob("*.yaml"):
             stale.unlink()
-    assert [c.ok for c in verify(base)] == [True, True]
+    assert [(c.name, c.ok) for c in verify(base)] == [
+        ("turn 1", True),
+        ("turn 2", True),
+        ("campaign/state.yaml", True),
+    ]
     _, first = play_bot_turn(base)
+    archived = canonical.read_yaml(base / "campaign/turns/0003/orders.yaml")["orders"]
     for faction in ("blue", "green", "gold"):
-        shutil.copy(base / f"campaign/turns/0003/orders/{faction}.yaml", edited / f"orders/{faction}.yaml")
-    red = yaml.safe_load((base / "campaign/turns/0003/orders/red.yaml").read_text())
+        canonical.write_yaml(edited / f"orders/{faction}.yaml", archived[faction])
+    red = archived["red"]
     red["press"] = [{"headline": "A different file, a different digest"}]
     red["orders"] = red["orders"][:-1]
     canonical.write_yaml(edited / "orders/red.yaml", red)

@@ -9,6 +9,7 @@ and independent of its formatting choices. Anything it writes loads back equal.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
@@ -20,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from . import canonical_reader
 from . import text as player_text
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -30,7 +32,20 @@ _RESERVED = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "nul
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+_TEXTS: dict[str, str] = {}  # text already written: keys and names repeat throughout a state
+_TEXTS_HELD = 65536
+
+
 def _scalar(value: Any) -> str:
+    kind = type(value)
+    if kind is str:
+        written = _TEXTS.get(value)
+        if written is None:
+            written = _text(value)
+            if len(_TEXTS) >= _TEXTS_HELD:
+                _TEXTS.clear()
+            _TEXTS[value] = written
+        return written
     if value is None:
         return "null"
     if value is True:
@@ -44,15 +59,19 @@ def _scalar(value: Any) -> str:
             raise ValueError(f"canonical YAML has no place for {value!r}")
         return repr(value)
     if isinstance(value, str):
-        if _PLAIN.fullmatch(value) and value.lower() not in _RESERVED:
-            return value
-        if _SURROGATE.search(value):
-            raise ValueError(f"canonical YAML has no place for a lone surrogate in {value!r}")
-        # A JSON string is a valid YAML double-quoted scalar with the same meaning. JSON leaves
-        # DEL, C1 controls, noncharacters and line separators raw, which YAML forbids or folds:
-        # those are escaped too, so whatever text reaches the state, its reader reads it back.
-        return player_text.escape_refused(json.dumps(value, ensure_ascii=False))
+        return _text(value)
     raise TypeError(f"canonical YAML holds plain data only, not {type(value).__name__}")
+
+
+def _text(value: str) -> str:
+    if _PLAIN.fullmatch(value) and value.lower() not in _RESERVED:
+        return value
+    if _SURROGATE.search(value):
+        raise ValueError(f"canonical YAML has no place for a lone surrogate in {value!r}")
+    # A JSON string is a valid YAML double-quoted scalar with the same meaning. JSON leaves
+    # DEL, C1 controls, noncharacters and line separators raw, which YAML forbids or folds:
+    # those are escaped too, so whatever text reaches the state, its reader reads it back.
+    return player_text.escape_refused(json.dumps(value, ensure_ascii=False))
 
 
 def _key(key: Any) -> tuple[int, Any]:
@@ -62,23 +81,19 @@ def _key(key: Any) -> tuple[int, Any]:
 def _emit(value: Any, indent: str, out: list[str]) -> None:
     """Append the block lines of a non-empty mapping or list, each at ``indent``."""
     if isinstance(value, dict):
-        for key in sorted(value, key=_key):
+        # Text keys sort as text either way; only mixed keys need the slower ordering.
+        keys = sorted(value, key=_key) if any(type(k) is not str for k in value) else sorted(value)
+        for key in keys:
             item = value[key]
-            head = f"{indent}{_scalar(key)}:"
             if isinstance(item, (dict, list)) and item:
-                out.append(head)
+                out.append(f"{indent}{_scalar(key)}:")
                 _emit(item, indent + "  " if isinstance(item, dict) else indent, out)
             else:
-                out.append(f"{head} {_inline(item)}")
+                out.append(f"{indent}{_scalar(key)}: {_inline(item)}")
     else:
         for item in value:
-            if isinstance(item, dict) and item:
+            if isinstance(item, (dict, list)) and item:
                 block: list[str] = []
-                _emit(item, indent + "  ", block)
-                block[0] = f"{indent}- {block[0][len(indent) + 2 :]}"
-                out.extend(block)
-            elif isinstance(item, list) and item:
-                block = []
                 _emit(item, indent + "  ", block)
                 block[0] = f"{indent}- {block[0][len(indent) + 2 :]}"
                 out.extend(block)
@@ -103,7 +118,19 @@ def dump(data: Any) -> bytes:
 
 
 def load(raw: bytes | str) -> Any:
-    """Load trusted, engine-written YAML (state, world, archives)."""
+    """Load trusted, engine-written YAML (state, world, archives).
+
+    What this module wrote goes through ``canonical_reader``, which reads exactly that subset;
+    anything else (a GM's hand edit, an older writer's layout) is read by PyYAML as before."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        return canonical_reader.read(text)
+    except (UnicodeDecodeError, canonical_reader.NotCanonical):
+        return load_with_pyyaml(raw)
+
+
+def load_with_pyyaml(raw: bytes | str) -> Any:
+    """Load engine-written YAML with PyYAML, whatever its layout."""
     try:
         return yaml.load(raw, Loader=_Loader)
     except yaml.reader.ReaderError:
@@ -112,6 +139,20 @@ def load(raw: bytes | str) -> Any:
         # in place gives back exactly the text that was meant, and the campaign stays readable.
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         return yaml.load(player_text.escape_refused_in_file(text), Loader=_Loader)
+
+
+def plain_copy(data: Any) -> Any:
+    """A deep copy of plain data (what this module reads and writes), several times faster than
+    ``copy.deepcopy``, which a big campaign's state made a large part of each turn; anything
+    else in it is copied by ``copy.deepcopy``."""
+    kind = type(data)
+    if kind is dict:
+        return {key: plain_copy(value) for key, value in data.items()}
+    if kind is list:
+        return [plain_copy(item) for item in data]
+    if kind in (str, int, float, bool) or data is None:
+        return data
+    return copy.deepcopy(data)
 
 
 def digest(raw: bytes) -> str:
@@ -143,4 +184,71 @@ def write_yaml(path: Path, data: Any) -> bytes:
 
 
 def read_yaml(path: Path) -> Any:
-    return load(path.read_bytes())
+    """Read an engine-written file; a big one comes from the read cache when it holds its bytes."""
+    return load_cached(path.read_bytes())
+
+
+def load_cached(raw: bytes) -> Any:
+    """``load``, through the read cache for big files."""
+    if len(raw) < CACHED_SIZE:
+        return load(raw)
+    key = digest(raw)
+    cached = _cache_read(key)
+    if cached is not None:
+        return cached
+    data = load(raw)
+    remember(raw, data, key)
+    return data
+
+
+# -- the read cache ------------------------------------------------------------------------------------
+#
+# A big campaign's state and world take seconds to parse even with the fast reader, and every command
+# parses them again: `campaign check` of one file paid for the whole state. So the data of each big
+# file read or written is also kept as JSON, which Python parses many times faster, in a cache folder
+# outside the repository, under the SHA-256 of the YAML bytes it was read from. The digest is the
+# guard: a file edited by hand has another digest and is parsed again; an entry is only written after
+# its JSON was read back equal to the data (JSON has no integer keys, for one). Nothing is ever looked
+# up by name, so an entry can never be stale; old entries are pruned.
+
+CACHED_SIZE = 256 * 1024  # smaller files parse faster than the cache pays back
+CACHE_ENTRIES = 24
+CACHE_VARIABLE = "CAMPAIGN_KIT_CACHE"  # a folder, or "off"
+
+
+def cache_dir() -> Path | None:
+    chosen = os.environ.get(CACHE_VARIABLE)
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "campaign-kit" / "read-cache"
+
+
+def _cache_read(key: str) -> Any:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        return json.loads((folder / f"{key}.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def remember(raw: bytes, data: Any, key: str | None = None) -> None:
+    """Keep ``data``, which ``raw`` reads as, in the read cache (when it is big and JSON holds it
+    exactly); a cache that cannot be written is simply not used."""
+    folder = cache_dir()
+    if folder is None or len(raw) < CACHED_SIZE:
+        return
+    try:
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+        if json.loads(text) != data:
+            return
+        write_atomic(folder / f"{key or digest(raw)}.json", text.encode("utf-8"))
+        entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+        for old in entries[:-CACHE_ENTRIES]:
+            old.unlink(missing_ok=True)
+    except (OSError, TypeError, ValueError):
+        return

@@ -13,7 +13,10 @@ Expressions:
     sum of N dice with X sides, plus a modifier
 ``d100!96``
     open-ended: each die showing 96 or more is rolled again and added;
-    ``d6!6^1`` allows at most one extra roll per die
+    ``d6!6^1`` allows at most one extra roll per die, and ``4d6!6^1@1`` lets only
+    the first die of the pool explode
+``0d6+2``
+    a pool of no dice: nothing is drawn and the total is the modifier
 ``5d6s<=3`` / ``4d6s>=5``
     count the dice that succeed (the total is the number of successes)
 ``1d10>=6`` / ``d100<=60``
@@ -31,7 +34,7 @@ from .rng import Stream, derive_key
 
 _EXPR = re.compile(
     r"""^(?P<n>\d*)d(?P<sides>\d+)
-        (?:!(?P<explode>\d+)(?:\^(?P<cap>\d+))?)?
+        (?:!(?P<explode>\d+)(?:\^(?P<cap>\d+))?(?:@(?P<first>\d+))?)?
         (?:s(?P<scmp><=|>=)(?P<sval>\d+))?
         (?P<mod>[+-]\d+)?
         (?:(?P<tcmp><=|>=)(?P<target>-?\d+))?$""",
@@ -45,6 +48,7 @@ class Expression:
     sides: int
     explode_at: int | None = None
     explode_cap: int | None = None
+    explode_first: int | None = None  # only this many leading dice may explode
     success_cmp: str | None = None
     success_value: int = 0
     modifier: int = 0
@@ -58,8 +62,8 @@ class Expression:
             raise ValueError(f"not a dice expression: {text!r}")
         count = int(m["n"] or 1)
         sides = int(m["sides"])
-        if count < 1 or sides < 2:
-            raise ValueError(f"dice need a count of 1+ and 2+ sides: {text!r}")
+        if sides < 2:
+            raise ValueError(f"dice need 2 or more sides: {text!r}")
         explode_at = int(m["explode"]) if m["explode"] else None
         if explode_at is not None and explode_at <= 1:
             raise ValueError(f"an explosion threshold of {explode_at} would never stop: {text!r}")
@@ -68,6 +72,7 @@ class Expression:
             sides=sides,
             explode_at=explode_at,
             explode_cap=int(m["cap"]) if m["cap"] else None,
+            explode_first=int(m["first"]) if m["first"] else None,
             success_cmp=m["scmp"],
             success_value=int(m["sval"] or 0),
             modifier=int(m["mod"] or 0),
@@ -125,9 +130,24 @@ def _meets(value: int, cmp: str, bound: int) -> bool:
     return value >= bound if cmp == ">=" else value <= bound
 
 
+@dataclass(frozen=True)
+class Modifier:
+    """One line of a roll's modifier ledger: what changed the roll, and by how much."""
+
+    source: str
+    value: int
+
+    def to_data(self) -> dict[str, Any]:
+        return {"source": self.source, "value": self.value}
+
+
 @dataclass
 class Roll:
-    """One logged roll. ``decided`` says in words what it settled; callers may add to it."""
+    """One logged roll. ``decided`` says in words what it settled; callers may add to it.
+
+    A roll made for a check of the rules data (``resolver.core.checks``) also records the check's id,
+    the row of its table it read (``result``), and the ledger of modifiers already summed into ``expr``.
+    """
 
     label: str
     expr: str
@@ -137,6 +157,9 @@ class Roll:
     decided: str = ""
     forced: bool = False
     scope: list[str] = field(default_factory=list)  # the factions whose orders key this roll
+    check: str = ""
+    result: str = ""
+    modifiers: list[Modifier] = field(default_factory=list)
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -151,6 +174,11 @@ class Roll:
             data["success"] = self.success
         if self.forced:
             data["forced"] = True
+        if self.check:
+            data["check"] = self.check
+            data["result"] = self.result
+        if self.modifiers:
+            data["modifiers"] = [modifier.to_data() for modifier in self.modifiers]
         return data
 
 
@@ -161,18 +189,24 @@ class TurnSeed:
     campaign_seed: int
     turn: int
     digests: Mapping[str, str]  # faction -> sha256 of its order file ("-" when none)
+    # The turn's secret salt, revealed in the archive once the turn is resolved; without one (a
+    # campaign with no key) every roll is computable in advance from public data.
+    salt: str = ""
+
+    def _salted(self, parts: list[str]) -> list[str]:
+        return [*parts, f"salt={self.salt}"] if self.salt else parts
 
     @property
     def hex(self) -> str:
         parts = [f"{f}={d}" for f, d in sorted(self.digests.items())]
-        return derive_key("turn", self.campaign_seed, self.turn, *parts).hex()
+        return derive_key("turn", self.campaign_seed, self.turn, *self._salted(parts)).hex()
 
     def key_for(self, factions: Iterable[str]) -> bytes:
         scope = sorted(set(factions))
         if not scope:
             return bytes.fromhex(self.hex)
         parts = [f"{f}={self.digests.get(f, '-')}" for f in scope]
-        return derive_key("scope", self.campaign_seed, self.turn, *parts)
+        return derive_key("scope", self.campaign_seed, self.turn, *self._salted(parts))
 
 
 @dataclass
@@ -205,11 +239,12 @@ class Dice:
     def _draw(self, spec: Expression, label: str, factions: Iterable[str]) -> list[int]:
         source = Stream(self.seed.key_for(factions), label)
         faces: list[int] = []
-        for _ in range(spec.count):
+        for position in range(spec.count):
             face = source.between(1, spec.sides)
             faces.append(face)
             extra = 0
-            while spec.explode_at is not None and face >= spec.explode_at:
+            may_explode = spec.explode_first is None or position < spec.explode_first
+            while may_explode and spec.explode_at is not None and face >= spec.explode_at:
                 if spec.explode_cap is not None and extra >= spec.explode_cap:
                     break
                 face = source.between(1, spec.sides)

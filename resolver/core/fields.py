@@ -3,12 +3,16 @@
 One declaration serves three readers: the structural validator (with positions
 and "did you mean" hints), the JSON Schema that editors complete from, and the
 rules pages that list every order.
+
+Besides plain values a field may hold a nested ``order`` (a backup action, written like any order
+with ``action:`` and its fields), a ``record`` (a mapping with typed fields of its own) or a ``ref``
+(the id of something in the state: the checker suggests the nearest id the state holds).
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -16,7 +20,9 @@ from . import text as player_text
 from .issues import Issue
 from .yamlsafe import Located, Path, refused_character_issue
 
-Kind = Literal["text", "int", "bool", "choice", "list", "counts", "mapping"]
+Kind = Literal["text", "int", "bool", "choice", "list", "counts", "mapping", "order", "record", "ref"]
+# The ids a reference may name, by the state collection it points into ("armies", "factions"…).
+IdsOf = Callable[[str], Sequence[str]]
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,9 @@ class Field:
     items: Literal["text", "choice"] = "text"  # element kind of a "list"
     max_length: int = 2000  # characters, for text
     multiline: bool = False  # text that may hold line breaks and tabs (narrations, notes); names never do
+    fields: tuple[Field, ...] = ()  # the typed fields of a "record"
+    ref: str = ""  # for "ref": the state collection whose ids it names, e.g. "factions"
+    inherits: tuple[str, ...] = ()  # for "order": fields the nested order takes from the order holding it
 
 
 @dataclass(frozen=True)
@@ -58,12 +67,25 @@ def choice_hint(word: str, options: Sequence[str]) -> str:
 
 
 class FieldChecker:
-    """Checks raw order mappings against their specs and reports located issues."""
+    """Checks raw order mappings against their specs and reports located issues.
 
-    def __init__(self, located: Located, file: str) -> None:
+    ``actions`` are the orders a nested ``order`` field may hold (without them a nested order is only
+    checked to be a mapping); ``ids_of`` lists the ids the state holds, for ``ref`` fields' hints.
+    """
+
+    def __init__(
+        self,
+        located: Located,
+        file: str,
+        actions: Mapping[str, ActionSpec] | None = None,
+        ids_of: IdsOf | None = None,
+    ) -> None:
         self.located = located
         self.file = file
+        self.actions = actions
+        self.ids_of = ids_of
         self.issues: list[Issue] = []
+        self._inside: list[str] = []  # the nested-order fields being checked, outermost first
 
     def error(self, path: Path, message: str, hint: str = "", *, key: bool = False, order: int | None = None):
         line, col = self.located.pos(path, key=key)
@@ -73,32 +95,93 @@ class FieldChecker:
         self, spec: ActionSpec, raw: Mapping[str, Any], path: Path, order: int
     ) -> dict[str, Any]:
         values: dict[str, Any] = {"action": spec.name}
-        known = {f.name for f in spec.fields} | {"action"}
+        values.update(self.check_record(f"'{spec.name}'", spec.fields, raw, path, order, ("action",)))
+        return values
+
+    def check_record(
+        self,
+        owner: str,
+        fields: Sequence[Field],
+        raw: Mapping[str, Any],
+        path: Path,
+        order: int | None,
+        allowed: tuple[str, ...] = (),
+    ) -> dict[str, Any]:
+        """The typed fields of an order or a record: unknown keys, missing fields, each value's type."""
+        values: dict[str, Any] = {}
+        names = sorted(f.name for f in fields)
         for key in raw:
-            if key not in known:
-                names = sorted(known - {"action"})
+            if key not in names and key not in allowed:
                 hint = suggest(key, names) or (
-                    f"'{spec.name}' takes: {', '.join(names)}" if names else f"'{spec.name}' takes no fields"
+                    f"{owner} takes: {', '.join(names)}" if names else f"{owner} takes no fields"
                 )
-                self.error((*path, key), f"'{spec.name}' has no field '{key}'", hint, key=True, order=order)
-        for f in spec.fields:
+                self.error((*path, key), f"{owner} has no field '{key}'", hint, key=True, order=order)
+        for f in fields:
             if f.name not in raw or raw[f.name] is None:
                 if f.required:
                     self.error(
                         path,
-                        f"'{spec.name}' needs '{f.name}' ({f.help})",
-                        f"add '{f.name}:' to this order",
+                        f"{owner} needs '{f.name}' ({f.help})",
+                        f"add '{f.name}:' to this {'order' if allowed else 'section'}",
                         order=order,
                     )
                 elif f.default is not None:
                     values[f.name] = f.default
                 continue
-            ok, value = self._value(f, raw[f.name], (*path, f.name), order)
+            if f.kind == "order":
+                ok, value = self.check_order(f, raw[f.name], (*path, f.name), order, raw)
+            else:
+                ok, value = self._value(f, raw[f.name], (*path, f.name), order)
             if ok:
                 values[f.name] = value
         return values
 
-    def _value(self, f: Field, value: Any, path: Path, order: int) -> tuple[bool, Any]:
+    def check_order(
+        self, f: Field, value: Any, path: Path, order: int | None, parent: Mapping[str, Any] | None = None
+    ) -> tuple[bool, Any]:
+        """A nested order: a mapping with ``action:`` and that action's fields, nested one level only.
+        Fields listed in ``f.inherits`` come from the order holding it and may not be written apart."""
+        if not isinstance(value, dict):
+            self.error(path, f"'{f.name}' must be an order: 'action:' and its fields", order=order)
+            return False, None
+        if self._inside:
+            self.error(
+                path,
+                f"'{f.name}' inside '{self._inside[-1]}': an order holds another order one level deep only",
+                f"leave '{f.name}' out here",
+                order=order,
+            )
+            return False, None
+        if self.actions is None:
+            return True, value
+        action = value.get("action")
+        if not isinstance(action, str) or action not in self.actions:
+            where = (*path, "action") if "action" in value else path
+            shown = f"unknown action '{action}'" if isinstance(action, str) else f"'{f.name}' has no 'action'"
+            self.error(where, shown, choice_hint(str(action or ""), list(self.actions)), order=order)
+            return False, None
+        inherited = dict(value)
+        for name in f.inherits:
+            given = (parent or {}).get(name)
+            if name in value and value[name] != given:
+                self.error(
+                    (*path, name),
+                    f"'{f.name}' takes '{name}' from its order ({given})",
+                    f"leave '{name}' out of '{f.name}'",
+                    order=order,
+                )
+                return False, None
+            if given is not None:
+                inherited[name] = given
+        before = len(self.issues)
+        self._inside.append(f.name)
+        try:
+            values = self.check_action(self.actions[action], inherited, path, order or 0)
+        finally:
+            self._inside.pop()
+        return len(self.issues) == before, values
+
+    def _value(self, f: Field, value: Any, path: Path, order: int | None) -> tuple[bool, Any]:
         if f.kind == "text" or f.kind == "choice":
             return self._scalar_text(f, value, path, order, f.choices if f.kind == "choice" else ())
         if f.kind == "int":
@@ -170,10 +253,28 @@ class FieldChecker:
                 self.error(path, f"'{f.name}' must be a mapping of fields", order=order)
                 return False, None
             return True, value
+        if f.kind == "record":
+            if not isinstance(value, dict):
+                names = ", ".join(field.name for field in f.fields)
+                self.error(path, f"'{f.name}' must be a mapping with the fields: {names}", order=order)
+                return False, None
+            before = len(self.issues)
+            values = self.check_record(f"'{f.name}'", f.fields, value, path, order)
+            return len(self.issues) == before, values
+        if f.kind == "order":
+            return self.check_order(f, value, path, order)  # outside an order: nothing to inherit
+        if f.kind == "ref":
+            ok, text = self._scalar_text(f, value, path, order, ())
+            known = list(self.ids_of(f.ref)) if ok and self.ids_of is not None else None
+            if known is not None and text not in known:
+                hint = suggest(text, known) or (f"the {f.ref} are: {', '.join(known[:20])}" if known else "")
+                self.error(path, f"'{f.name}': there is no '{text}' among the {f.ref}", hint, order=order)
+                return False, None
+            return ok, text
         raise AssertionError(f"unknown field kind {f.kind}")
 
     def _scalar_text(
-        self, f: Field, value: Any, path: Path, order: int, choices: Sequence[str]
+        self, f: Field, value: Any, path: Path, order: int | None, choices: Sequence[str]
     ) -> tuple[bool, Any]:
         if isinstance(value, bool):
             # YAML 1.1 reads yes/no/on/off as booleans: the usual cause is an unquoted word.
@@ -207,7 +308,7 @@ class FieldChecker:
             return False, None
         return True, value
 
-    def _range(self, f: Field, value: int, path: Path, order: int) -> tuple[bool, Any]:
+    def _range(self, f: Field, value: int, path: Path, order: int | None) -> tuple[bool, Any]:
         if f.minimum is not None and value < f.minimum:
             self.error(
                 path,
@@ -238,7 +339,22 @@ def _show(value: Any) -> str:
 # -- JSON Schema (draft-07: yaml-language-server supports draft 7 and below) ---------------------------
 
 
-def field_schema(f: Field) -> dict[str, Any]:
+def ids_in(state: Mapping[str, Any]) -> IdsOf:
+    """The ids a state holds in each of its collections, for ``ref`` fields' hints and completion."""
+
+    def ids(collection: str) -> list[str]:
+        held = state.get(collection)
+        return sorted(str(key) for key in held) if isinstance(held, Mapping) else []
+
+    return ids
+
+
+def nested_definition(f: Field) -> str:
+    """The schema definition a nested ``order`` field points at: one per set of inherited fields."""
+    return "-".join(("nested-order", *f.inherits))
+
+
+def field_schema(f: Field, ids_of: IdsOf | None = None) -> dict[str, Any]:
     s: dict[str, Any]
     if f.kind == "text":
         s = {"type": ["string", "integer"], "maxLength": f.max_length}
@@ -261,6 +377,16 @@ def field_schema(f: Field) -> dict[str, Any]:
         s = {"anyOf": [{"type": "array", "items": item}, item]}
     elif f.kind == "mapping":
         s = {"type": "object"}
+    elif f.kind == "record":
+        s = record_schema(f.fields, ids_of)
+    elif f.kind == "order":
+        # Definitions are shared: every order of a file may carry the same kind of backup.
+        return {"$ref": f"#/definitions/{nested_definition(f)}"}
+    elif f.kind == "ref":
+        s = {"type": ["string", "integer"], "maxLength": f.max_length}
+        known = list(ids_of(f.ref)) if ids_of is not None else []
+        if known:
+            s["examples"] = known[:200]  # offered by the editor; the ids of the turn the schema was written
     else:  # counts
         s = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
         if f.choices:
@@ -271,17 +397,62 @@ def field_schema(f: Field) -> dict[str, Any]:
     return s
 
 
-def action_schema(spec: ActionSpec) -> dict[str, Any]:
-    props: dict[str, Any] = {
-        "action": {"const": spec.name, "description": f"{spec.summary} Cost: {spec.cost}."}
+def record_schema(
+    fields: Sequence[Field], ids_of: IdsOf | None = None, optional: Sequence[str] = ()
+) -> dict[str, Any]:
+    """A mapping with typed fields: an order's fields, a record field or a standing section."""
+    return {
+        "type": "object",
+        "properties": {f.name: field_schema(f, ids_of) for f in fields},
+        "required": [f.name for f in fields if f.required and f.name not in optional],
+        "additionalProperties": False,
     }
-    for f in spec.fields:
-        props[f.name] = field_schema(f)
+
+
+def action_schema(
+    spec: ActionSpec, ids_of: IdsOf | None = None, inherited: Sequence[str] = (), nested: bool = False
+) -> dict[str, Any]:
+    """One action's schema; ``nested`` for a backup action, which holds no order of its own and takes
+    the ``inherited`` fields from the order holding it. A nested action requires only its ``action``:
+    editors pick among alternatives by what fails least, and must offer every action before one is
+    chosen (the checker still reports a missing field, with its place)."""
+    fields = [f for f in spec.fields if not (nested and f.kind == "order")]
+    record = record_schema(fields, ids_of, optional=[f.name for f in fields] if nested else inherited)
+    action = {"const": spec.name, "description": f"{spec.summary} Cost: {spec.cost}."}
     return {
         "title": spec.name,
         "description": spec.summary,
         "type": "object",
-        "properties": props,
-        "required": ["action", *[f.name for f in spec.fields if f.required]],
+        "properties": {"action": action, **record["properties"]},
+        "required": ["action", *record["required"]],
         "additionalProperties": False,
     }
+
+
+def nested_definitions(specs: Mapping[str, ActionSpec], ids_of: IdsOf | None = None) -> dict[str, Any]:
+    """The schema definitions the nested ``order`` fields of ``specs`` point at."""
+    nested = {f.inherits: f for spec in specs.values() for f in spec.fields if f.kind == "order"}
+    return {
+        nested_definition(f): {
+            "oneOf": [action_schema(spec, ids_of, f.inherits, nested=True) for spec in specs.values()]
+        }
+        for f in nested.values()
+    }
+
+
+def kind_words(f: Field) -> str:
+    """What a field holds, in words for the rules pages."""
+    if f.kind == "record":
+        inner = [f"{i.name} ({kind_words(i)}{'' if i.required else ', optional'})" for i in f.fields]
+        return "record of " + ", ".join(inner)
+    if f.kind == "order":
+        taken = f"; it takes {', '.join(f.inherits)} from its order" if f.inherits else ""
+        return f"order: another action with its fields, taken instead{taken}"
+    if f.kind == "ref":
+        return f"id of one of the {f.ref}"
+    if f.choices:
+        return f"{f.kind}: {', '.join(f.choices)}"
+    bounds = ""
+    if f.minimum is not None:
+        bounds = f" (from {f.minimum}" + (f" to {f.maximum})" if f.maximum is not None else ")")
+    return f"{f.kind}{bounds}"

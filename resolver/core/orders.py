@@ -15,6 +15,9 @@ An order file is ``orders/<faction>.yaml``::
     rumors:
       - Someone saw blue scouts near the marsh.
 
+A ruleset may declare standing sections (``core.standing``), e.g. ``policies:``, which an order file
+may hold beside ``orders``; they stay in force until the faction writes them again.
+
 Parsing here is structural only (envelope, action names, field types). The
 ruleset adds semantic checks against the state through ``OrderFile.error`` and
 ``OrderFile.warn``, so all issues share one located format.
@@ -28,8 +31,18 @@ from typing import Any
 
 from . import text as player_text
 from .canonical import digest
-from .fields import ActionSpec, FieldChecker, action_schema, choice_hint, suggest
+from .fields import (
+    ActionSpec,
+    FieldChecker,
+    IdsOf,
+    action_schema,
+    choice_hint,
+    nested_definitions,
+    record_schema,
+    suggest,
+)
 from .issues import Issue
+from .standing import StandingSection, describe
 from .yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, refused_character_issue
 
 ENVELOPE_KEYS = ("campaign", "turn", "faction", "orders", "press", "rumors")
@@ -83,6 +96,7 @@ class OrderFile:
     written: list[Order] = field(default_factory=list)  # every order with a known action, valid or not
     actions_written: dict[int, str] = field(default_factory=dict)  # order number -> action, as written
     checked: bool = False  # the orders were checked against the state (the envelope was right)
+    standing: dict[str, dict[str, Any]] = field(default_factory=dict)  # standing sections the file holds
 
     @property
     def digest(self) -> str:
@@ -137,6 +151,8 @@ class OrderFile:
             for issue in self.issues:
                 if issue.order == number:
                     lines.extend("   " + line for line in issue.format().splitlines())
+        for name, values in sorted(self.standing.items()):
+            lines.append(f"{name} (standing until you change it): {describe(values)}")
         for issue in self.issues:
             if issue.order not in self.actions_written:
                 lines.extend(issue.format().splitlines())
@@ -199,7 +215,11 @@ def parse_order_file(
     expect: Expectation,
     actions: Mapping[str, ActionSpec],
     gm_actions: Mapping[str, ActionSpec],
+    standing: Mapping[str, StandingSection] | None = None,
+    ids_of: IdsOf | None = None,
 ) -> OrderFile:
+    """Read an order file's envelope, orders and standing sections; ``ids_of`` lists the state's ids
+    for reference fields (without it a reference is only checked to be text)."""
     of = OrderFile(path=path, raw=raw)
     try:
         located = load_player_yaml(raw, path, MAX_BYTES)
@@ -208,7 +228,8 @@ def parse_order_file(
         return of
     of.located = located
     data = located.data
-    checker = FieldChecker(located, path)
+    standing = {} if isinstance(data, dict) and data.get("faction") == GM else (standing or {})
+    checker = FieldChecker(located, path, ids_of=ids_of)
     if not isinstance(data, dict):
         checker.error(
             (),
@@ -217,16 +238,18 @@ def parse_order_file(
         )
         of.issues.extend(checker.issues)
         return of
+    keys = (*ENVELOPE_KEYS, *standing)
     for key in data:
-        if key not in ENVELOPE_KEYS:
+        if key not in keys:
             checker.error(
                 (key,),
                 f"unknown top-level key '{key}'",
-                suggest(key, ENVELOPE_KEYS) or f"the keys are: {', '.join(ENVELOPE_KEYS)}",
+                suggest(key, keys) or f"the keys are: {', '.join(keys)}",
                 key=True,
             )
     _check_envelope(of, data, checker, expect, path)
     specs = gm_actions if of.faction == GM else actions
+    checker.actions = specs  # what a nested order may be
     raw_orders = data.get("orders", [])
     if raw_orders is None:
         raw_orders = []
@@ -270,6 +293,7 @@ def parse_order_file(
         of.written.append(Order(number=i + 1, action=action, args=values))
         of.orders.append(of.written[-1])
     _check_press(of, data, checker)
+    _check_standing(of, data, checker, standing)
     of.issues.extend(checker.issues)
     # Orders with field errors are dropped above; a file with any error is rejected as a whole
     # anyway, so the semantic pass only ever sees well-formed orders.
@@ -371,6 +395,24 @@ def _check_press(of: OrderFile, data: dict, checker: FieldChecker) -> None:
         of.rumors.append(rumor.strip())
 
 
+def _check_standing(
+    of: OrderFile, data: dict, checker: FieldChecker, sections: Mapping[str, StandingSection]
+) -> None:
+    for name, section in sections.items():
+        if name not in data:
+            continue  # not written: what is in force stays in force
+        raw = data[name]
+        if raw is None:
+            raw = {}  # an empty section restores the defaults
+        if not isinstance(raw, dict):
+            checker.error((name,), f"'{name}' must be a mapping of its fields", f"e.g. {name}: {{}}")
+            continue
+        before = len(checker.issues)
+        values = checker.check_record(f"'{name}'", section.fields, raw, (name,), None)
+        if len(checker.issues) == before:
+            of.standing[name] = values
+
+
 def _within_cap(checker: FieldChecker, key: str, items: list[Any], cap: int, what: str) -> bool:
     if len(items) <= cap:
         return True
@@ -388,13 +430,21 @@ def order_file_schema(
     factions: tuple[str, ...],
     actions: Mapping[str, ActionSpec],
     gm_actions: Mapping[str, ActionSpec],
+    standing: Mapping[str, StandingSection] | None = None,
+    ids_of: IdsOf | None = None,
 ) -> dict[str, Any]:
-    """The JSON Schema (draft-07) of order files, for editors and for check-jsonschema."""
+    """The JSON Schema (draft-07) of order files, for editors and for check-jsonschema. With ``ids_of``
+    the reference fields offer the ids of the state the schema is written for."""
 
     def orders_of(specs: Mapping[str, ActionSpec]) -> dict[str, Any]:
-        return {"type": "array", "items": {"oneOf": [action_schema(s) for s in specs.values()]}}
+        return {"type": "array", "items": {"oneOf": [action_schema(s, ids_of) for s in specs.values()]}}
 
-    return {
+    sections = {
+        name: {**record_schema(section.fields, ids_of), "description": f"{section.summary} (standing)"}
+        for name, section in (standing or {}).items()
+    }
+    definitions = {**nested_definitions(gm_actions, ids_of), **nested_definitions(actions, ids_of)}
+    schema: dict[str, Any] = {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": f"{title} order file",
         "description": "Orders for one faction for one turn. Check them with: campaign check",
@@ -438,3 +488,7 @@ def order_file_schema(
         "then": {"properties": {"orders": orders_of(gm_actions)}},
         "else": {"properties": {"orders": orders_of(actions)}},
     }
+    schema["properties"].update(sections)
+    if definitions:
+        schema["definitions"] = definitions
+    return schema

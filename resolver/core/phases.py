@@ -1,26 +1,35 @@
 """The turn as a table of phases.
 
 A ruleset lists its phases in its rules data (id, title, summary) and supplies one
-function per id. The engine runs them in order; the rules page prints the same
+function per procedure. The engine runs them in order; the rules page prints the same
 table, so the documented turn sequence cannot drift from the code.
 
 A phase may run only on some turns: ``when: {seasons: [Winter]}``, ``{periods: [...]}``,
 ``{steps: [4]}`` (the week within a month) or ``{every: 2}`` (every second turn).
+
+One procedure may appear several times with different numbers: an entry names its function with
+``procedure`` (by default its id) and passes ``params``, which reach the function as keyword
+arguments, e.g. spring's trade roll with ``params: {successes: 1}`` and winter's with ``-2``::
+
+    - {id: trade_spring, procedure: trade, when: {seasons: [Spring]}, params: {successes: 1}, ...}
+    - {id: trade_winter, procedure: trade, when: {seasons: [Winter]}, params: {successes: -2}, ...}
+
+The core knows nothing of the engine: a phase function takes the engine's turn context, whatever its
+type, and the state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import Any
 
-from .calendar import GameDate
-
-if TYPE_CHECKING:
-    from ..engine import TurnContext
+from .calendar import Calendar, GameDate
 
 State = dict[str, Any]
-PhaseFn = Callable[["TurnContext", State], State]
+PhaseFn = Callable[..., State]  # (turn context, state, **params) -> state
 
 
 @dataclass(frozen=True)
@@ -28,8 +37,10 @@ class Phase:
     id: str
     title: str
     summary: str
-    run: PhaseFn
+    run: PhaseFn  # the procedure with this entry's params bound: run(ctx, state)
     when: Mapping[str, Any] = field(default_factory=dict)
+    procedure: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
 
     def runs_on(self, date: GameDate) -> bool:
         w = self.when
@@ -51,20 +62,44 @@ class Phase:
         return "; ".join(parts)
 
 
-def build_table(declared: list[Mapping[str, str]], functions: Mapping[str, PhaseFn]) -> tuple[Phase, ...]:
-    """Pair the declared sequence with its implementations; both sides must match exactly."""
+def build_table(declared: list[Mapping[str, Any]], functions: Mapping[str, PhaseFn]) -> tuple[Phase, ...]:
+    """Pair the declared sequence with its implementations: every procedure named has code, every
+    function is used, ids are unique, and every entry's params are parameters its function takes."""
     ids = [str(p["id"]) for p in declared]
-    missing = [i for i in ids if i not in functions]
-    unused = [i for i in functions if i not in ids]
+    procedures = [str(p.get("procedure") or p["id"]) for p in declared]
+    missing = [i for i in procedures if i not in functions]
+    unused = [i for i in functions if i not in procedures]
     if missing or unused or len(set(ids)) != len(ids):
         raise ValueError(f"phase table mismatch: no code for {missing}, not declared {unused}, ids {ids}")
-    return tuple(
-        Phase(
-            str(p["id"]),
-            str(p["title"]),
-            str(p["summary"]),
-            functions[str(p["id"])],
-            dict(p.get("when") or {}),
+    phases = []
+    for entry, procedure in zip(declared, procedures, strict=True):
+        function, params = functions[procedure], dict(entry.get("params") or {})
+        try:
+            inspect.signature(function).bind(None, None, **params)
+        except TypeError as wrong:
+            raise ValueError(
+                f"phase {entry['id']}: {procedure} cannot take params {params}: {wrong}"
+            ) from None
+        phases.append(
+            Phase(
+                str(entry["id"]),
+                str(entry["title"]),
+                str(entry["summary"]),
+                partial(function, **params) if params else function,
+                dict(entry.get("when") or {}),
+                procedure,
+                params,
+            )
         )
-        for p in declared
-    )
+    return tuple(phases)
+
+
+def by_season(phases: Sequence[Phase], calendar: Calendar) -> dict[str, list[Phase]] | None:
+    """The turn sequence of each season, in the calendar's order, when some phase is limited to some
+    seasons; None when every season has the same sequence (the rules page then prints one table)."""
+    if not any("seasons" in phase.when for phase in phases):
+        return None
+    sequences: dict[str, list[Phase]] = {}
+    for season in dict.fromkeys(calendar.seasons):
+        sequences[season] = [p for p in phases if "seasons" not in p.when or season in p.when["seasons"]]
+    return sequences

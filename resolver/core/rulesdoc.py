@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .checks import Check
+
 # Rules data every ruleset has, shown by the generic part of the rules pages.
 SHARED_KEYS = ("title", "stock", "calendar", "turn_sequence", "house_rules")
 
@@ -96,8 +98,62 @@ def generic_sections(rules: Mapping[str, Any]) -> list[RulesSection]:
     for key, value in rules.items():
         if key in SHARED_KEYS:
             continue
+        if key == "checks":
+            sections += [check_section(Check.from_rules(rules, check_id)) for check_id in value]
+            continue
         rows = tuple((words(path) if path else words(key), v) for path, v in flatten(value))
         sections.append(
             RulesSection(words(key), (RulesTable(words(key), ("Setting", "Value"), rows),), keys=(str(key),))
         )
     return sections
+
+
+def check_table(
+    check: Check,
+    caption: str,
+    headings: Mapping[str, str] | None = None,
+    cells: Mapping[str, Any] | None = None,
+) -> RulesTable:
+    """Any check of the rules data as a table: the totals of each row, its result, and one column for
+    each further value the rows carry (the dice a find rolls, the units it gives…).
+
+    ``headings`` names the columns by data key (``total`` and ``result`` included); ``cells`` may turn a
+    key's value into words (a function of the value). Missing values show as a dash.
+    """
+    named = dict(headings or {})
+    spell = dict(cells or {})
+    extra: list[str] = []
+    for row in check.table:
+        extra += [key for key in row.data if key not in extra]
+    default_total = {"successes": "Successes", "face": "Face"}.get(check.read, "Total")
+    columns = (
+        named.get("total", default_total),
+        named.get("result", "Result"),
+        *(named.get(k, words(k)) for k in extra),
+    )
+    rows = []
+    for row in check.table:
+        values = [
+            spell[k](row.data[k]) if k in spell and k in row.data else row.data.get(k, "—") for k in extra
+        ]
+        result = spell["result"](row.result) if "result" in spell else words(row.result)
+        rows.append((row.span(), result, *values))
+    return RulesTable(caption, columns, tuple(rows))
+
+
+def check_modifiers(check: Check, texts: Mapping[str, str] | None = None) -> str:
+    """The check's declared modifiers in words: '+3 at a named place'; ``texts`` words them by name."""
+    named = dict(texts or {})
+    return ", ".join(
+        f"{value:+d} {named.get(name, words(name).lower())}" for name, value in check.declared.items()
+    )
+
+
+def check_section(check: Check) -> RulesSection:
+    """A check on its own: its dice and declared modifiers in a sentence, then its table."""
+    text = f"Roll {check.dice_text()}"
+    if check.declared:
+        text += f"; modifiers: {check_modifiers(check)}"
+    return RulesSection(
+        words(check.id), (text + ".", check_table(check, words(check.id))), keys=(f"checks.{check.id}",)
+    )

@@ -17,8 +17,10 @@ import re
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
+from resolver.core import canonical
 from resolver.core.rng import Stream, stream
 
 Point = tuple[float, float]
@@ -144,6 +146,12 @@ class World:
         xs = [x for loc in self.locations.values() for x, _ in loc.polygon]
         ys = [y for loc in self.locations.values() for _, y in loc.polygon]
         return min(xs), min(ys), max(xs), max(ys)
+
+    @cached_property
+    def digest(self) -> str:
+        """The digest of the world's canonical data, which every turn's inputs record. A world never
+        changes, so a replay of hundreds of turns serialises it once rather than once a turn."""
+        return canonical.data_digest(self.to_data())
 
     def to_data(self) -> dict[str, Any]:
         """Plain str/int/float/list data; a location without a place has no "place" key."""
@@ -607,3 +615,114 @@ def _trace_outline(cells: set[Cell]) -> tuple[Point, ...]:
 
 def _collinear(a: Cell, b: Cell, c: Cell) -> bool:
     return (b[0] - a[0]) * (c[1] - b[1]) == (b[1] - a[1]) * (c[0] - b[0])
+
+
+# --- what the site's maps draw: grid coordinates and the parts of a province -------------------
+
+AXIS_MARGIN = 0.45  # how far outside the grid, in map units, the column and row names sit
+
+
+def _offset_of(world: World, loc: Location) -> Cell:
+    """(column, row) of a grid tile, 0-based, rows counted from the north edge."""
+    return loc.coords if world.kind == "square" else _axial_to_offset(*loc.coords)
+
+
+def axis_labels(world: World) -> tuple[list[tuple[str, Point]], list[tuple[str, Point]]]:
+    """The names of a grid's columns and rows, each with the point where a map prints it: column names
+    above the top row, row names left of the first column. Tile ids are these names joined ("A10" is
+    column A, row 10; hex "0305" is column 03, row 05). A province map has neither."""
+    if world.kind not in ("square", "hex"):
+        return [], []
+    digits = max(2, len(str(max(world.width, world.height))))
+    columns: dict[int, tuple[float, float]] = {}  # column -> (centre x, top edge y)
+    rows: dict[int, tuple[float, float]] = {}  # row -> (left edge x, centre y) of the first column
+    for loc in world.locations.values():
+        col, row = _offset_of(world, loc)
+        top = max(y for _, y in loc.polygon)
+        if col not in columns or top > columns[col][1]:
+            columns[col] = (loc.center[0], top)
+        if col == 0:
+            rows[row] = (min(x for x, _ in loc.polygon), loc.center[1])
+    if world.kind == "square":
+        column_names = {col: column_letters(col) for col in columns}
+        row_names = {row: str(row + 1) for row in rows}
+    else:
+        column_names = {col: f"{col + 1:0{digits}d}" for col in columns}
+        row_names = {row: f"{row + 1:0{digits}d}" for row in rows}
+    return (
+        [(column_names[col], _pt(x, top + AXIS_MARGIN)) for col, (x, top) in sorted(columns.items())],
+        [(row_names[row], _pt(left - AXIS_MARGIN, y)) for row, (left, y) in sorted(rows.items())],
+    )
+
+
+def _inside(point: Point, polygon: Sequence[Point]) -> bool:
+    """Even-odd rule; the points tested here are cell centres, never on an edge."""
+    x, y = point
+    inside = False
+    for i, (x1, y1) in enumerate(polygon):
+        x2, y2 = polygon[i - 1]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def province_cells(location: Location) -> list[Cell]:
+    """The unit cells of a province, read back from its outline (provinces are unions of whole cells)."""
+    xs = [x for x, _ in location.polygon]
+    ys = [y for _, y in location.polygon]
+    return [
+        (x, y)
+        for y in range(math.floor(min(ys)), math.ceil(max(ys)))
+        for x in range(math.floor(min(xs)), math.ceil(max(xs)))
+        if _inside((x + 0.5, y + 0.5), location.polygon)
+    ]
+
+
+@dataclass(frozen=True)
+class Part:
+    """One of the parts a province is split into, for a map: its outline and the centres of its cells,
+    nearest its middle first (where a map stands what is in the part)."""
+
+    polygon: tuple[Point, ...]
+    spots: tuple[Point, ...]
+
+
+def split_province(location: Location, parts: int) -> list[Part]:
+    """Split a province into ``parts`` connected parts of about equal size, each one piece with a simple
+    outline, in reading order (north to south, west to east). A pure function of the outline: the same
+    province always splits the same way. Fewer parts come back when the province has fewer cells."""
+    cells = province_cells(location)
+    if parts < 1 or not cells:
+        return []
+    x0, y0 = min(x for x, _ in cells) - 1, min(y for _, y in cells) - 1
+    width, height = max(x for x, _ in cells) - x0 + 2, max(y for _, y in cells) - y0 + 2
+    owner = [[-3] * width for _ in range(height)]  # -3: outside the province, never claimed
+    for x, y in cells:
+        owner[y - y0][x - x0] = -1
+    local = sorted(((x - x0, y - y0) for x, y in cells), key=lambda c: (-c[1], c[0]))
+    # Seeds spread out: each next seed is the cell farthest from those already chosen.
+    cx, cy = _central_cell({(x, y) for x, y in local})
+    seeds = [max(local, key=lambda c: (c[0] + 0.5 - cx) ** 2 + (c[1] + 0.5 - cy) ** 2)]
+    while len(seeds) < min(parts, len(local)):
+        seeds.append(max(local, key=lambda c: min((c[0] - s[0]) ** 2 + (c[1] - s[1]) ** 2 for s in seeds)))
+    for _ in range(3):  # a few Lloyd steps move each seed to the middle of its share, evening the sizes
+        shares: list[set[Cell]] = [set() for _ in seeds]
+        for cell in local:
+            shares[_nearest(seeds, cell)].add(cell)
+        seeds = [(int(px), int(py)) for px, py in (_central_cell(share) for share in shares if share)]
+    seeds.sort(key=lambda s: (-s[1], s[0]))
+    for p, (x, y) in enumerate(seeds):
+        owner[y][x] = p
+    _regrow(owner, seeds)
+    members: list[set[Cell]] = [set() for _ in seeds]
+    for y, row in enumerate(owner):
+        for x, p in enumerate(row):
+            if p >= 0:
+                members[p].add((x, y))
+    result = []
+    for member in members:
+        mx, my = _central_cell(member)
+        spots = sorted(member, key=lambda c: ((c[0] + 0.5 - mx) ** 2 + (c[1] + 0.5 - my) ** 2, -c[1], c[0]))
+        outline = _trace_outline({(x + x0, y + y0) for x, y in member})
+        result.append(Part(outline, tuple(_pt(x + x0 + 0.5, y + y0 + 0.5) for x, y in spots)))
+    return result

@@ -3,26 +3,71 @@
 Bots play one synthetic nations campaign (4 factions, seed 1); its site is built at turn 50
 and again at turn 500 (the same campaign played on). Each build is the whole of ``campaign
 site``: replaying the archive, writing the pages, and ``mkdocs build``. The table gives the
-time of each step, the built site's size, and its size per turn.
+time of each step, the built site's size, and its size per turn; then the bytes a reader's browser
+fetches for the home page, the latest chronicle turn and the map page.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import yaml
+
 from ..store import Store
 from ..workflow import default_factions, new_campaign, play_bot_turn
-from .site import build_site
+from .site import DOCS_DIR, SETTINGS, build_site, run_build
 
 
 def folder_size(folder: Path) -> tuple[int, int]:
     files = [p for p in folder.rglob("*") if p.is_file()]
     return sum(p.stat().st_size for p in files), len(files)
+
+
+# Scripts, images and stylesheets; and the theme's search worker, which its settings name and it starts.
+_REFERENCES = re.compile(
+    r'<(?:script|img)\b[^>]*?\bsrc="([^"#?]+)|<link\b[^>]*?\bhref="([^"#?]+\.css)"|"search": ?"([^"]+\.js)"'
+)
+_MAP_FRAME = re.compile(r'<iframe\b[^>]*?\b(?:data-)?src="([^"#?]+)')
+
+
+def _referenced(public: Path, page: Path) -> list[Path]:
+    """The scripts, stylesheets and images a page loads, as files of the built site."""
+    html = page.read_text(encoding="utf-8")
+    found = []
+    for match in _REFERENCES.finditer(html):
+        url = match.group(1) or match.group(2) or match.group(3)
+        if url.startswith(("data:", "http:", "https:", "//")):
+            continue
+        path = (page.parent / url).resolve()
+        if path.is_file() and path.is_relative_to(public.resolve()):
+            found.append(path)
+    return found
+
+
+def page_weight(public: Path, page: str) -> tuple[int, int, int]:
+    """Bytes a reader's browser fetches for a page of the built site, uncompressed and with an empty
+    cache: (the page, its scripts and stylesheets, its embedded map with the map's own files). The
+    search index is not counted: it is fetched only when the reader searches."""
+    path = public / page
+    assets = sum(p.stat().st_size for p in set(_referenced(public, path)))
+    frames = [(path.parent / url).resolve() for url in _MAP_FRAME.findall(path.read_text(encoding="utf-8"))]
+    embedded = 0
+    for frame in {f for f in frames if f.is_file()}:
+        embedded += frame.stat().st_size + sum(p.stat().st_size for p in set(_referenced(public, frame)))
+    return path.stat().st_size, assets, embedded
+
+
+def weight_rows(public: Path, last_turn: int) -> list[tuple[str, tuple[int, int, int]]]:
+    pages = [("home", "index.html"), ("map", "map/index.html")]
+    if last_turn:
+        pages.insert(1, (f"chronicle turn {last_turn}", f"chronicle/turn-{last_turn}/index.html"))
+    return [(name, page_weight(public, page)) for name, page in pages]
 
 
 def play(root: Path, until: int) -> float:
@@ -31,6 +76,46 @@ def play(root: Path, until: int) -> float:
     while len(Store(root).archived_turns()) < until:
         play_bot_turn(root)
     return time.perf_counter() - start
+
+
+def mkdocs_floor(root: Path, folder: Path) -> tuple[float, int]:
+    """The least ``mkdocs build`` can cost for this site: the same Markdown files (each a one-line
+    page), the same navigation and theme, no plugin, no map, no chart. Returns seconds and pages."""
+    generated = yaml.safe_load((root / SETTINGS).read_text(encoding="utf-8"))
+    docs = folder / "docs"
+    if folder.exists():
+        shutil.rmtree(folder)
+    pages = sorted((root / DOCS_DIR).rglob("*.md"))
+    for page in pages:
+        target = docs / page.relative_to(root / DOCS_DIR)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(f"# {page.stem}\n", encoding="utf-8")
+    config = {
+        "site_name": generated["site_name"],
+        "docs_dir": "docs",
+        "use_directory_urls": True,
+        "theme": {"name": generated["theme"]["name"], "font": False},
+        "nav": generated["nav"],
+    }
+    (folder / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    start = time.perf_counter()
+    run_build(folder / "mkdocs.yml", folder / "public", strict=False, epoch=0)
+    return time.perf_counter() - start, len(pages)
+
+
+def floor_rows(rows: list[tuple[int, float, float, int]]) -> list[str]:
+    """The site against its MkDocs floor, turn count by turn count; the target is the longest run."""
+    lines = ["| turns | site build s | MkDocs floor s | floor pages | ratio |", "|---:|---:|---:|---:|---:|"]
+    for turns, total, floor, pages in rows:
+        lines.append(f"| {turns} | {total:.1f} | {floor:.1f} | {pages} | {total / floor:.2f}× |")
+    turns, total, floor, _ = max(rows)
+    ratio = total / floor
+    lines.append("")
+    lines.append(
+        f"Target (issue 14): the {turns}-turn site build / its MkDocs floor = {ratio:.2f}× "
+        f"(target < 2×): {'met' if ratio < 2 else 'NOT MET'}"
+    )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(root)
     new_campaign(root, "nations", 1, default_factions(4, 1), name="Site bench")
     rows = []
+    floors: list[tuple[int, float, float, int]] = []
     for turns in lengths:
         played = play(root, turns)
         print(f"bots played up to turn {turns} in {played:.1f} s; building the site…", file=sys.stderr)
@@ -57,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         size, count = folder_size(out)
         docs, _ = folder_size(root / "site")
         rows.append((turns, report, total, size, count, docs))
+        floors.append((turns, total, *mkdocs_floor(root, base / f"floor-{turns}")))
     print()
     print("Campaign site: `campaign site` on a bot-played nations campaign (4 factions); one build each")
     print()
@@ -76,6 +163,27 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("replay: the archive replayed turn by turn (as `campaign verify` does); pages: Markdown, map and")
     print("charts written into site/; mkdocs: `mkdocs build`. Sizes include the theme's own assets.")
+    print()
+    print("\n".join(floor_rows(floors)))
+    replay = {turns: report.seconds["replay"] / turns * 1000 for turns, report, *_ in rows}
+    print("replay per turn: " + ", ".join(f"{ms:.0f} ms at {turns} turns" for turns, ms in replay.items()))
+    print()
+    print("Bytes per page: what a browser with an empty cache fetches (uncompressed), in KB")
+    print()
+    print("| turns | page | page KB | scripts, styles KB | map KB | with map KB | search index KB |")
+    print("|---:|---|" + "---:|" * 5)
+    for turns, *_ in rows:
+        out = base / f"public-{turns}"
+        index = (out / "search" / "search_index.json").stat().st_size
+        for name, (page, assets, embedded) in weight_rows(out, turns):
+            total = page + assets + embedded
+            print(
+                f"| {turns} | {name} | {page / 1024:.0f} | {assets / 1024:.0f} | {embedded / 1024:.0f} | "
+                f"{total / 1024:.0f} | {index / 1024:.0f} |"
+            )
+    print()
+    print("The search index is fetched only when the reader opens the search; a map embedded in a page only")
+    print("when it scrolls into view (the map page's map is in view at once).")
     if args.keep is None:
         shutil.rmtree(base)
     return 0

@@ -17,7 +17,7 @@ from ..core.calendar import GameDate
 from ..core.issues import CampaignError
 from ..core.phases import State
 from ..ruleset import Game
-from ..store import Store, turn_dir_name
+from ..store import PUBLIC_EVENTS, PUBLIC_STATE, Store, turn_dir_name
 from ..workflow import replay_archive
 
 
@@ -38,6 +38,11 @@ class History:
     turns: list[TurnRecord]  # resolved turns, in order
     colors: dict[str, str]
     config: dict[str, Any]
+    sealed: bool = False  # built from a sealed campaign's public files only
+
+    def standings(self) -> list[dict[str, Any]]:
+        """The current standings; none in a sealed campaign, whose numbers are each faction's secret."""
+        return [] if self.sealed else self.game.ruleset.standings(self.game, self.state)
 
     @property
     def records(self) -> list[TurnRecord]:
@@ -63,8 +68,46 @@ def _public(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in events if e.get("visibility") == "public"]
 
 
+def load_sealed_history(store: Store) -> History:
+    """A sealed campaign's history from its public files alone: the site never opens a sealed file,
+    even where the key is at hand. Standings are left out: their numbers are each faction's secret."""
+    state = store.public_state()
+    game = store.game(state)
+
+    def record(turn: int) -> TurnRecord:
+        # A campaign sealed in mid-game (campaign seal-campaign) has open turns before its sealed ones.
+        folder = store.turns_dir / turn_dir_name(turn)
+        events = []
+        for name in (PUBLIC_EVENTS, "events.yaml"):
+            if turn and (folder / name).is_file():
+                events = canonical.read_yaml(folder / name)["events"]
+                break
+        after = None
+        if (folder / PUBLIC_STATE).is_file():
+            after = canonical.read_yaml(folder / PUBLIC_STATE)
+        elif turn == 0 and (folder / "state.yaml").is_file():
+            after = game.ruleset.faction_view(game, canonical.read_yaml(folder / "state.yaml"), None)
+        pieces = game.ruleset.map_pieces(game, after) if after is not None else []
+        return TurnRecord(turn, game.calendar.date(turn) if turn else None, _public(events), [], pieces)
+
+    turns = [record(turn) for turn in store.archived_turns()]
+    return History(game, state, record(0), turns, faction_colors(store, game), store.config(), sealed=True)
+
+
+def faction_colors(store: Store, game: Game) -> dict[str, str]:
+    players = store.players().get("factions", {}) or {}
+    colors = {}
+    for i, f in enumerate(game.factions):
+        color = str((players.get(f) or {}).get("color") or "")
+        # Colours go into style attributes and SVG: anything but #rgb or #rrggbb is replaced.
+        colors[f] = color if _COLOR.fullmatch(color) else FALLBACK_COLORS[i % len(FALLBACK_COLORS)]
+    return colors
+
+
 def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda xs: xs) -> History:
     store.require()
+    if store.sealed:
+        return load_sealed_history(store)
     state = store.state()
     game = store.game(state)
     start_path = store.turns_dir / turn_dir_name(0) / "state.yaml"
@@ -92,10 +135,6 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
             )
         events = [e.to_data() for e in replayed.result.events]
         turns.append(record(replayed.turn, events, replayed.result.state))
-    players = store.players().get("factions", {}) or {}
-    colors = {}
-    for i, f in enumerate(game.factions):
-        color = str((players.get(f) or {}).get("color") or "")
-        # Colours go into style attributes and SVG: anything but #rgb or #rrggbb is replaced.
-        colors[f] = color if _COLOR.fullmatch(color) else FALLBACK_COLORS[i % len(FALLBACK_COLORS)]
-    return History(game, state, record(0, [], start_state), turns, colors, store.config())
+    return History(
+        game, state, record(0, [], start_state), turns, faction_colors(store, game), store.config()
+    )

@@ -31,7 +31,8 @@ import xstatic.pkg.leaflet as xstatic_leaflet
 from branca.element import Element, Figure, MacroElement
 from jinja2 import Template
 
-from ..core.world import World
+from ..core.world import AXIS_MARGIN, Part, World, axis_labels, split_province
+from ..ruleset import MARK_KINDS
 from .history import History
 
 
@@ -86,6 +87,26 @@ def cell_size(world: World) -> float:
     return round(dists[len(dists) // 2], 3) if dists else 1.0
 
 
+def _latlng(point: tuple[float, float]) -> list[float]:
+    return [point[1], point[0]]
+
+
+def area_parts(history: History) -> dict[str, tuple[str, str, Part]]:
+    """The ruleset's map areas (from the current state), each with its part of its world location:
+    area id -> (world location, label, part). Parts are handed out in id order within a location."""
+    game = history.game
+    by_location: dict[str, list[tuple[str, str]]] = {}
+    for area in game.ruleset.map_areas(game, history.state):
+        if area.get("location") in game.world:
+            by_location.setdefault(str(area["location"]), []).append((str(area["id"]), str(area["label"])))
+    found: dict[str, tuple[str, str, Part]] = {}
+    for location, areas in sorted(by_location.items()):
+        areas.sort()
+        for (area, label), part in zip(areas, split_province(game.world[location], len(areas)), strict=False):
+            found[area] = (location, label, part)
+    return found
+
+
 def map_data(history: History) -> dict[str, Any]:
     """Everything the map script needs, deduplicated: strings and locations are stored once."""
     game, world = history.game, history.game.world
@@ -93,9 +114,31 @@ def map_data(history: History) -> dict[str, Any]:
     kinds: dict[str, int] = {}
     factions = list(game.factions)
     used: set[str] = set()
+    tile_index = {loc: i for i, loc in enumerate(world.locations)}
+    parts = area_parts(history)
+    area_index = {area: i for i, area in enumerate(parts)}
 
     def sid(text: Any) -> int:
         return strings.setdefault(str(text or ""), len(strings))
+
+    def spot(place: str) -> list[Any] | None:
+        """[lat, lng, tile index, area index] of a place a mark names: an area's middle or a tile's centre."""
+        if place in parts:
+            location, _, part = parts[place]
+            return [*_latlng(part.spots[0]), tile_index[location], area_index[place]]
+        if place in world:
+            return [*_latlng(world[place].center), tile_index[place], -1]
+        return None
+
+    marks = []
+    for rec in history.records:
+        turn_marks = []
+        for mark in game.ruleset.map_events(game, rec.events):
+            path = [at for at in map(spot, mark.path) if at is not None]
+            if path:
+                owner = factions.index(mark.owner) if mark.owner in factions else -1
+                turn_marks.append([MARK_KINDS.index(mark.kind), path, owner, sid(mark.text)])
+        marks.append(turn_marks)
 
     turns, pieces = [], []
     for rec in history.records:
@@ -120,6 +163,7 @@ def map_data(history: History) -> dict[str, Any]:
                     sid(p.get("label")),
                     sid(p.get("detail")),
                     int(p.get("size") or 1),
+                    area_index.get(str(p.get("area") or ""), -1),
                 ]
             )
         pieces.append(rows)
@@ -133,9 +177,26 @@ def map_data(history: History) -> dict[str, Any]:
         [[[y, x] for x, y in loc.polygon], loc.label, terrains.index(loc.terrain), loc.place or ""]
         for loc in world.locations.values()
     ]
+    columns, row_names = axis_labels(world)
+    areas = [
+        # [[lat, lng], ...], label, tile index, spots [[lat, lng], ...] where its pieces stand
+        [
+            [_latlng(p) for p in part.polygon],
+            sid(label),
+            tile_index[location],
+            [_latlng(p) for p in part.spots],
+        ]
+        for location, label, part in parts.values()
+    ]
     xmin, ymin, xmax, ymax = world.bounds()
+    if columns:  # the grid's names sit outside it: the first view shows them too
+        xmin, ymax = xmin - 2 * AXIS_MARGIN, ymax + 2 * AXIS_MARGIN
     return {
         "bounds": [[ymin, xmin], [ymax, xmax]],
+        "axes": [[name, *_latlng(at)] for name, at in (*columns, *row_names)],
+        "areas": areas,
+        "markKinds": list(MARK_KINDS),
+        "marks": marks,
         "cell": cell_size(world),
         "world": world.kind,
         "factions": [{"id": f, "name": game.name_of(f), "color": history.colors[f]} for f in factions],

@@ -8,6 +8,7 @@ turn's in-game date instead, from ``extra.campaign.turn_dates`` in the settings.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import jinja2
@@ -42,3 +43,23 @@ def on_env(env: Any, config: Any, files: Any) -> Any:
 
     env.filters["date"] = in_game_date
     return env
+
+
+# on-demand.js (in assets/campaign) holds the search index back and loads maps as they scroll into view.
+# It must run before the theme's bundle, which asks for the index while it starts, and MkDocs prints extra
+# scripts after the bundle; and a map's iframe must not load before it, so its address moves to data-src.
+_ON_DEMAND = re.compile(r'<script src="[^"]*on-demand\.js"></script>\n?')
+_BUNDLE = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js"></script>')
+_MAP_FRAME = re.compile(r'<iframe\b[^>]*\bclass="ck-map[^>]*>')
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    script, bundle = _ON_DEMAND.search(output), _BUNDLE.search(output)
+    if script is None or bundle is None:
+        return output
+    output = _MAP_FRAME.sub(lambda tag: tag.group(0).replace(' src="', ' data-src="', 1), output)
+    script, bundle = _ON_DEMAND.search(output), _BUNDLE.search(output)
+    if script is None or bundle is None or script.start() < bundle.start():
+        return output
+    output = output[: script.start()] + output[script.end() :]
+    return output[: bundle.start()] + script.group(0).rstrip("\n") + "\n" + output[bundle.start() :]

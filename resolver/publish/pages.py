@@ -21,11 +21,14 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from ..core.gm import actions as gm_actions
+from ..core import factions as faction_records
+from ..core import relations
+from ..core.fields import kind_words
 from ..core.issues import CampaignError
-from ..core.orders import order_file_schema
+from ..core.phases import by_season
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
 from ..engine import ENGINE_PHASES
+from ..gm import actions as gm_actions
 from ..store import ENGINE_TEMPLATES, Store
 from . import plots, text
 from .headlines import headlines
@@ -33,6 +36,7 @@ from .history import History, TurnRecord
 from .maps import leaflet_files, world_map_html
 
 ASSETS = "assets/campaign"
+ON_DEMAND = "on-demand.js"  # loads the search index and the maps only when the reader wants them
 MAP_PAGE = "map/world.html"
 SITE_TEMPLATES = ENGINE_TEMPLATES / "site"
 EPOCH = dt.date(2000, 1, 1)  # the blog needs calendar dates: turn N is published on EPOCH + N - 1 days
@@ -163,7 +167,7 @@ class SitePages:
         return self.files
 
     def assets(self) -> None:
-        for name in ("campaign.css", "campaign.js", "campaign-map.css", "campaign-map.js"):
+        for name in ("campaign.css", "campaign.js", "campaign-map.css", "campaign-map.js", ON_DEMAND):
             self.files[f"{ASSETS}/{name}"] = self._asset(name)
         for name, data in leaflet_files().items():
             self.files[f"{ASSETS}/vendor/leaflet/{name}"] = data
@@ -183,7 +187,7 @@ class SitePages:
             current=current,
             current_date=self.game.calendar.date(current).label if current > 0 else "",
             deadline=deadline,
-            standings=self.standings_rows(self.game.ruleset.standings(self.game, self.history.state)),
+            standings=self.standings_rows(self.history.standings()),
             columns=self.numeric,
             last=last,
             headlines=self.headlines_of(last) if last.turn else [],
@@ -416,7 +420,7 @@ class SitePages:
             path = f"factions/charts/{col}.svg"
             self.files[path] = plots.line_chart(lines, turns, f"{words(col)} by turn").encode()
             charts.append({"column": col, "src": path, "lines": lines})
-        current = {r["faction"]: r for r in self.game.ruleset.standings(self.game, self.history.state)}
+        current = {r["faction"]: r for r in self.history.standings()}
         rank = {f: i + 1 for i, f in enumerate(current)}
         latest = self.pieces_by_owner(self.history.last)
         for f in factions:
@@ -502,6 +506,9 @@ class SitePages:
         rules = self.game.rules
         notes = filled_notes(rules)
         sections = self.game.ruleset.rules_sections(self.game)
+        relations_rules = relations.rules_section(self.game.rules)
+        if relations_rules is not None:
+            sections = [*sections, relations_rules]
 
         shown: set[int] = set()
 
@@ -524,10 +531,19 @@ class SitePages:
             ENGINE_PHASES["after"],
         ]
         cal = self.game.calendar
+        seasons = by_season(self.game.phases, cal)
         self.render(
             "rules.md.j2",
             "rules/index.md",
             phases=phases,
+            seasons={
+                season: [
+                    ENGINE_PHASES["before"],
+                    *({"title": p.title} for p in steps),
+                    ENGINE_PHASES["after"],
+                ]
+                for season, steps in (seasons or {}).items()
+            },
             calendar=cal,
             time_notes=notes_for(RulesSection("Time", (), keys=("calendar",))),
             turn_notes=notes_for(RulesSection("The turn", (), keys=("turn_sequence", "gm"))),
@@ -540,6 +556,8 @@ class SitePages:
             "rules/orders.md",
             actions=list(self.game.actions.values()),
             gm=list(gm_actions(self.game).values()),
+            standing=list(self.game.standing.values()),
+            kind_words=kind_words,
             yaml_example=_yaml_example,
         )
         overrides = [(path, value) for path, value in flatten(self.game.house_rules)]
@@ -549,15 +567,13 @@ class SitePages:
 
     def play(self) -> None:
         game, state = self.game, self.history.state
-        active = [f for f in game.factions if state["factions"][f].get("status", "active") == "active"]
+        active = faction_records.awaited(state, game.factions)  # those with a template: no NPC faction
         templates = []
-        for f in active:
+        for f in [] if self.history.sealed else active:  # a sealed campaign's templates show positions
             body = self.store.render_template(game, state, f)
             self.files[f"play/templates/{f}.yaml"] = body.encode()
             templates.append({"faction": f, "body": body, "file": f"play/templates/{f}.yaml"})
-        schema = order_file_schema(
-            game.ruleset.title, game.campaign, game.factions, game.actions, gm_actions(game)
-        )
+        schema = self.store.schema(game, state)
         self.files["play/orders.schema.json"] = (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
         example = next((dict(s.example) for s in game.actions.values() if s.example), {})
         self.render(
@@ -569,6 +585,7 @@ class SitePages:
             example_faction=active[0] if active else (game.factions[0] if game.factions else "faction"),
             example=_yaml_example(example) if example else "",
             schema="play/orders.schema.json",
+            sealed=self.history.sealed,
         )
         self.render(
             "play-templates.md.j2",

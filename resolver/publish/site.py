@@ -32,7 +32,7 @@ import yaml
 from ..core.issues import CampaignError
 from ..store import Store
 from .history import History, load_history
-from .pages import MARKER, SitePages, read_welcome, turn_date
+from .pages import ASSETS, MARKER, ON_DEMAND, SitePages, read_welcome, turn_date
 
 DOCS_DIR = "site"
 OUT_DIR = "public"
@@ -245,7 +245,7 @@ def settings(history: History, pages: SitePages, notes: list[str]) -> dict[str, 
             {"toc": {"permalink": True}},
         ],
         "extra_css": ["assets/campaign/campaign.css"],
-        "extra_javascript": ["assets/campaign/campaign.js"],
+        "extra_javascript": [f"{ASSETS}/{ON_DEMAND}", f"{ASSETS}/campaign.js"],
         "extra": {
             "generator": False,
             "campaign": {

@@ -27,6 +27,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..core.checks import ledger_text
 from ..core.words import noun_plural, plural
 
 __all__ = ["dice_summary", "finalize", "h", "md", "noun_plural", "para", "plural", "roll_lines"]
@@ -98,5 +99,7 @@ def roll_lines(event: Mapping[str, Any]) -> list[str]:
     lines = []
     for r in event.get("rolls") or []:
         faces = ", ".join(str(d) for d in r["dice"])
-        lines.append(f"{r['expr']} → {faces}" + (f": {r['decided']}" if r.get("decided") else ""))
+        ledger = ledger_text(r)
+        line = f"{r['expr']} → {faces}" + (f" ({ledger})" if ledger else "")
+        lines.append(line + (f": {r['decided']}" if r.get("decided") else ""))
     return lines

@@ -6,12 +6,14 @@ console error (an ``<img src=x>`` that became an element would log a failed load
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
 from resolver.core.world import generate_square
 from resolver.publish.history import TurnRecord
 from resolver.publish.maps import world_map_html
+from resolver.ruleset import Ruleset
 
 from ..site.hostile import EVERY_PROBE, PROBES
 from .conftest import HostileServed, Served, Watch
@@ -37,17 +39,18 @@ def test_the_map_shows_hostile_names_as_text(page: Page, hostile_served: Hostile
     # popup once selected, is the name as written.
     labels = tab.locator(".cm-piece").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     for probe in (EVERY_PROBE, *PROBES):
-        named = [label for label in labels if label.startswith(probe + ",")]
+        # A marker stands for one piece ("name, owner, tile") or a stack ("2 pieces: name, ...; name, ...").
+        named = [label for label in labels if re.search(f"(^|: |; ){re.escape(probe)},", label)]
         assert named, (probe, labels)
         marker = tab.locator(f".cm-piece[aria-label={_css_string(named[0])}]").first
         marker.dispatch_event("click")
         popup = tab.locator(".leaflet-popup-content .cm-info strong")
-        popup.wait_for()
-        assert popup.inner_text() == probe
+        popup.first.wait_for()
+        assert probe in popup.all_inner_texts()
         tab.locator(".leaflet-popup-close-button").dispatch_event("click")
-        popup.wait_for(state="detached")
+        popup.first.wait_for(state="detached")
     if hostile_served.site.ruleset == "nations":  # settlements carry their name under the marker
-        shown = tab.locator(".cm-label span").all_inner_texts()
+        shown = tab.locator(".cm-label span").all_text_contents()  # names that would overlap wait, hidden
         assert {EVERY_PROBE, *PROBES} <= set(shown)
     assert tab.locator(".leaflet-container img[src='x'], .leaflet-container script").count() == 0
     assert tab.evaluate(NOTHING_RAN)
@@ -78,7 +81,10 @@ def test_hostile_tile_and_place_names_show_as_text(page: Page, served: Served) -
     first = next(iter(world.locations))
     world.locations[first] = replace(world.locations[first], label=EVERY_PROBE, place=PROBES[0])
     history = type("H", (), {})()
-    history.game = type("G", (), {"world": world, "factions": ("red",), "name_of": staticmethod(str)})()
+    history.game = type(
+        "G", (), {"world": world, "factions": ("red",), "name_of": staticmethod(str), "ruleset": Ruleset()}
+    )()
+    history.state = {}
     history.colors = {"red": "#c0392b"}
     history.records = [TurnRecord(0, None, [], [], [])]
     (served.folder / "map" / "test-hostile-tiles.html").write_text(

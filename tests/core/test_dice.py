@@ -19,7 +19,10 @@ def test_expression_grammar() -> None:
     assert (e.success_cmp, e.success_value) == ("<=", 3)
     e = Expression.parse("1d10>=6")
     assert (e.target_cmp, e.target) == (">=", 6)
-    for bad in ("d", "3x6", "0d6", "d1", "d6!1", "2d6+", "hello"):
+    e = Expression.parse("4d6!6^1@1")
+    assert (e.explode_at, e.explode_cap, e.explode_first) == (6, 1, 1)
+    assert Expression.parse("0d6+2").count == 0  # an empty pool (issue 10): nothing drawn, total 2
+    for bad in ("d", "3x6", "d1", "d6!1", "2d6+", "hello", "3d6@1"):
         with pytest.raises(ValueError):
             Expression.parse(bad)
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import yaml
 
@@ -80,15 +81,23 @@ class Campaign:
 
     @classmethod
     def create(
-        cls, base: Path, *, settings: dict[str, Any] | None = None, seed: int = 5, name: str = "Git Test"
+        cls,
+        base: Path,
+        *,
+        settings: dict[str, Any] | None = None,
+        seed: int = 5,
+        name: str = "Git Test",
+        roster: dict[str, Any] | None = None,
+        options: tuple[str, ...] = (),
     ) -> Campaign:
+        """``roster`` replaces the players file, ``options`` go to campaign new (--sealed, ...)."""
         world = cls(base)
         base.mkdir(parents=True, exist_ok=True)
         world.git(base, "init", "--quiet", "--bare", "--initial-branch=main", str(world.origin))
         gm = world.clone("dora")
         players = base / "players.yaml"
-        players.write_text(yaml.safe_dump(PLAYERS), encoding="utf-8")
-        done = cli("new", "--root", gm, "--players", players, "--seed", str(seed), "--name", name)
+        players.write_text(yaml.safe_dump(roster or PLAYERS), encoding="utf-8")
+        done = cli("new", "--root", gm, "--players", players, "--seed", str(seed), "--name", name, *options)
         assert done.code == 0, done.err
         if settings:
             world.set_settings(gm, settings)
@@ -229,7 +238,12 @@ class Campaign:
         """The resolve workflow: a fresh checkout of main, ``campaign resolve``, then the bot's push."""
         self.sync(self.ci)
         moment = now or self.clock
-        done = cli("resolve", "--root", self.ci, "--now", moment.isoformat(), *args)
+        # The bot's commit takes the clock's time; git reads that from these variables when set,
+        # which is how the simulation's clock stands in for the real one.
+        stamp = moment.strftime("%Y-%m-%dT%H:%M:%S+0000")
+        dates = {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+        with mock.patch.dict(os.environ, dates):
+            done = cli("resolve", "--root", self.ci, "--now", moment.isoformat(), *args)
         self.clock = max(self.clock, moment)
         if push and done.code == 0 and self.head() != self.git(self.ci, "rev-parse", "origin/main"):
             self.git(

@@ -374,10 +374,10 @@ def test_a_stale_edit_never_lands_in_the_archive(world: Campaign) -> None:
 
     stale = world.check(edit)
     assert stale.code == 1
-    assert "stale branch: it starts from an older state of the campaign (turn 1 has been resolved since)" in (
-        stale.comment
-    )
-    assert "make a new branch from main" in stale.comment and "orders/templates/red.yaml" in stale.comment
+    # The resolution deleted orders/red.yaml and sealed the turn's orders in a new file that git cannot
+    # take for a rename, so the stale branch now conflicts with main, and the check says so.
+    assert "cannot be merged into the base branch without conflicts (in orders/red.yaml)" in stale.comment
+    assert "make a new branch from main" in stale.comment
 
     # The player clicks "Update branch" (a merge of main into the branch, as git pull origin main does).
     clone = world.clone("alice")

@@ -57,12 +57,14 @@ def test_resolving_makes_one_commit_and_one_tag(world: Campaign) -> None:
     assert world.tags() == ["turn-1"]
     assert world.git(world.ci, "rev-parse", "turn-1^{commit}") == world.head()
     assert status(world) == ""
-    # The commit holds the new state, the archive with the orders moved into it, and new templates.
-    changed = world.git(world.ci, "diff", "--no-renames", "--name-status", f"{before}..HEAD").splitlines()
+    # The commit holds the new state, the archive with the turn's orders in one file, and new templates;
+    # even with rename detection, no order file is moved into the archive.
+    changed = world.git(world.ci, "diff", "--find-renames", "--name-status", f"{before}..HEAD").splitlines()
     assert all(line.split("\t")[1].startswith(("campaign/", "orders/")) for line in changed)
+    assert "A\tcampaign/turns/0001/orders.yaml" in changed
+    assert not [line for line in changed if line.startswith(("R", "C"))], changed
     for faction in ALL:
         assert f"D\torders/{faction}.yaml" in changed
-        assert f"A\tcampaign/turns/0001/orders/{faction}.yaml" in changed
         assert f"M\torders/templates/{faction}.yaml" in changed
         assert b"turn: 2" in (world.ci / f"orders/templates/{faction}.yaml").read_bytes()
     assert "M\tcampaign/state.yaml" in changed
@@ -121,7 +123,8 @@ def test_civil_disorder_has_the_bot_play_the_absent_faction(make_world: Callable
     assert done.code == 0, done.err
     assert "House Crane falls into civil disorder" in done.out
     bot = world.ci / "campaign/turns/0001/bot-orders/green.yaml"
-    assert bot.is_file() and not (world.ci / "campaign/turns/0001/orders/green.yaml").exists()
+    archived = canonical.read_yaml(world.ci / "campaign/turns/0001/orders.yaml")["orders"]
+    assert bot.is_file() and sorted(archived) == ["blue", "red"]
     orders = yaml.safe_load(bot.read_text())
     assert orders["faction"] == "green" and orders["turn"] == 1 and orders["orders"]
     kinds = {(e["kind"], tuple(e["actors"])) for e in events(world, 1)}
@@ -286,7 +289,8 @@ def test_a_failure_midway_leaves_the_previous_commit(
 
     monkeypatch.setattr(gitflow, "commit_turn", commit_then_fail)
     done = cli("resolve", "--root", world.ci, "--if-due", "--commit")
-    assert done.code == 3 and "No space left on device" in done.err and "Traceback" not in done.err
+    assert done.code == 1 and "error: disk full: No space left on device" in done.err, done.err
+    assert "bug in the engine" not in done.err and "Traceback" not in done.err
     assert world.head() == before and world.tags() == [] and status(world) == ""
     assert work_tree(world.ci) == files
 
@@ -363,7 +367,7 @@ def test_a_run_that_waited_for_the_lock_checks_the_turn_again(
         from resolver.workflow import resolve
 
         game, result = resolve(world.ci)
-        gitflow.commit_turn(repo, gitflow.commit_message(game, result), "turn-1", world.clock)
+        gitflow.commit_turn(repo, gitflow.commit_message(game, result), "turn-1")
     other.join(30)
     assert not other.is_alive()
     assert not outcomes[0].resolved
@@ -427,3 +431,66 @@ def test_misuse_is_explained(world: Campaign, tmp_path: Path) -> None:
     assert cli("new", "--root", plain, "--factions", "2").code == 0
     done = cli("resolve", "--root", plain, "--if-due")
     assert done.code == 2 and "is not the top folder of a git repository" in done.err
+
+
+# -- one deadline, one turn; the clock dates commits (issue 8, point 11) ----------------------------------
+
+
+def test_the_now_button_pressed_twice_resolves_one_turn(make_world: Callable[..., Campaign]) -> None:
+    # A breaker that never trips: only the one-deadline rule stands between the presses and turn 2.
+    world = make_world(circuit_breaker={"max_missing_share": 1.0})
+    world.submit("red")
+    world.submit("blue")
+    before_deadline = FRIDAY_DEADLINE - timedelta(days=2)
+    first = world.resolve("--commit", now=before_deadline)  # the workflow's "now" box
+    assert first.code == 0, first.err
+    assert "Turn 1 is resolved before it is due, at the GM's request." in first.out
+    second = world.resolve("--commit", now=before_deadline + timedelta(minutes=1))
+    assert second.code == 1
+    assert (
+        "turn 2 was not resolved: it is not due, and turn 1 was already resolved for the same deadline"
+        in (second.err)
+    )
+    assert "one deadline gives one turn" in second.err and "--force" in second.err
+    assert world.tags() == ["turn-1"] and status(world) == ""
+    forced = world.resolve("--commit", "--force", now=before_deadline + timedelta(minutes=2))
+    assert forced.code == 0, forced.err
+    assert world.tags() == ["turn-1", "turn-2"]
+
+
+def test_the_now_button_obeys_the_circuit_breaker(world: Campaign) -> None:
+    world.submit("red")
+    done = world.resolve("--commit", now=FRIDAY_DEADLINE - timedelta(days=2))
+    assert done.code == 1
+    assert "2 of 3 active factions have no orders, more than the circuit breaker allows" in done.err
+    assert world.tags() == []
+    assert world.resolve("--commit", "--force", now=FRIDAY_DEADLINE - timedelta(days=2)).code == 0
+    assert world.tags() == ["turn-1"]
+
+
+def test_now_never_dates_the_commit(world: Campaign) -> None:
+    import time
+
+    for faction in ALL:
+        world.submit(faction)
+    world.sync(world.ci)
+    started = int(time.time())
+    done = cli("resolve", "--root", world.ci, "--if-due", "--commit", "--now", AFTER_GRACE.isoformat())
+    assert done.code == 0, done.err
+    finished = int(time.time())
+    dates = world.git(world.ci, "log", "-1", "--format=%at %ct").split()
+    assert all(started <= int(stamp) <= finished for stamp in dates), (dates, started, finished)
+    tagged = world.git(world.ci, "for-each-ref", "--format=%(taggerdate:unix)", "refs/tags/turn-1")
+    assert started <= int(tagged) <= finished
+    # So the next turn opens now, not at the --now moment, and its deadline follows the clock.
+    opened = gitflow.turn_opened_at(gitflow.open_repo(world.ci), 2)
+    assert started <= opened.timestamp() <= finished
+
+
+def test_now_may_not_lie_ahead_of_the_clock_when_committing(world: Campaign) -> None:
+    for faction in ALL:
+        world.submit(faction)
+    world.sync(world.ci)
+    done = cli("resolve", "--root", world.ci, "--if-due", "--commit", "--now", "2999-01-01T00:00Z")
+    assert done.code == 2 and "--now 2999-01-01T00:00Z is later than the clock" in done.err
+    assert world.tags() == []

@@ -11,11 +11,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from resolver.engine import TurnResult
 
-from ..scenarios.harness import Scenario
+from ..scenarios.harness import resolve_accepted
 
 FACTIONS = ["red", "blue", "green", "gold"]
 
@@ -95,13 +93,7 @@ def resolve(tmp_path: Path, orders: dict[str, list], posting_order: list[str], n
         "orders": orders,
         "posting_order": posting_order,
     }
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(fixture, sort_keys=False), encoding="utf-8")
-    scenario = Scenario(path)
-    files = scenario.order_files()
-    rejected = {f: [i.message for i in of.errors] for f, of in files.items() if not of.ok}
-    assert not rejected, rejected
-    return scenario.resolve(files)
+    return resolve_accepted(tmp_path / f"{name}.yaml", fixture)
 
 
 def red_and_blue_rolls(result: TurnResult) -> list[tuple[str, list[int]]]:

@@ -8,7 +8,6 @@ resolver, and compares.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,47 +16,23 @@ import yaml
 
 from resolver.core.canonical import dump
 from resolver.core.orders import OrderFile
-from resolver.core.world import Location, World, generate_square
+from resolver.core.world import Location, World, generate_hex, generate_square
 from resolver.engine import TurnResult, resolve_turn
 from resolver.ruleset import Game, get_ruleset, merge_rules
 from resolver.validate import check_order_file
 
-BLANK_FACTION = {
-    "status": "active",
-    "missed_turns": 0,
-    "stock": {"resources": 0, "population": 0},
-    "items": {},
-    "modifiers": {},
-    "advancements": {},
-    "contacts": [],
-    "explored": [],
-    "counters": {},
-}
-
-
-def fill_factions(state: dict, factions: list[str], blank: dict, extra: dict) -> None:
-    """Each faction is the blank, then ``extra``, then what the fixture gives (mappings merge one level)."""
-    given = state.setdefault("factions", {})
-    for f in factions:
-        merged = copy.deepcopy(blank)
-        merged.update({"name": f.capitalize(), "color": "#888888", **extra})
-        for key, value in (given.get(f) or {}).items():
-            if isinstance(value, dict) and isinstance(merged.get(key), dict):
-                merged[key] = {**merged[key], **value}
-            else:
-                merged[key] = value
-        given[f] = merged
-
 
 def build_world(spec: dict[str, Any]) -> World:
-    """All plains, except the tiles listed per terrain; named places by tile.
+    """A grid of plains (``kind``: square, the default, or hex), except the tiles listed per terrain;
+    named places by tile.
 
     With ``locales`` (each locale id and the ids it borders), a province world instead: a row of
     unit squares, adjacent as listed in either direction.
     """
     if "locales" in spec:
         return build_province_world(spec["locales"])
-    base = generate_square(
+    generate = {"square": generate_square, "hex": generate_hex}[spec.get("kind", "square")]
+    base = generate(
         0, int(spec.get("width", 8)), int(spec.get("height", 8)), terrain=(("plains", 1.0),), place_share=0.0
     )
     terrain = {tile: name for name, tiles in spec.get("terrain", {}).items() for tile in tiles}
@@ -85,71 +60,6 @@ def build_province_world(locales: dict[str, list[str] | None]) -> World:
     return World("province", 0, len(locations), 1, locations)
 
 
-def build_state(ruleset_id: str, rules: dict[str, Any], spec: dict[str, Any], factions: list[str]) -> dict:
-    if ruleset_id == "factions":
-        return build_factions_state(rules, spec, factions)
-    state = copy.deepcopy(spec)
-    state.setdefault("turn", 1)
-    for key in ("armies", "settlements", "projects", "roads", "ruins"):
-        state.setdefault(key, {})
-    fill_factions(state, factions, BLANK_FACTION, {})
-    classes = rules.get("unit_classes", {})
-    for aid, army in state["armies"].items():
-        army.setdefault("id", aid)
-        for i, unit in enumerate(army.get("units", [])):
-            base = dict(classes.get(unit.get("class", "troops"), {}).get("base", {}))
-            filled = {
-                "class": "troops",
-                "name": unit.get("class", "troops").capitalize(),
-                "traits": [],
-                **base,
-            }
-            filled.update(unit)
-            filled.setdefault("id", f"{army['owner']}-{aid}-u{i + 1}")
-            army["units"][i] = filled
-    for sid, s in state["settlements"].items():
-        s.setdefault("id", sid)
-        s.setdefault("name", sid.capitalize())
-    for pid, p in state["projects"].items():
-        p.setdefault("id", pid)
-    return state
-
-
-FACTIONS_BLANK = {
-    "status": "active",
-    "missed_turns": 0,
-    "stock": {"capital": 0, "reach": 0},
-    "influence": {},
-    "allies": [],
-    "items": {},
-    "modifiers": {},
-    "counters": {},
-}
-
-
-def build_factions_state(rules: dict[str, Any], spec: dict[str, Any], factions: list[str]) -> dict:
-    """Fill a hand-written factions state: locations from their ids (locale/kind), assets from their types."""
-    state = copy.deepcopy(spec)
-    state.setdefault("turn", 1)
-    for key in ("locations", "assets", "projects"):
-        state.setdefault(key, {})
-    fill_factions(state, factions, FACTIONS_BLANK, {"cohesion": rules["start"]["cohesion"]})
-    for lid, loc in state["locations"].items():
-        locale, kind = lid.split("/", 1)
-        loc.setdefault("id", lid)
-        loc.setdefault("locale", locale)
-        loc.setdefault("kind", kind)
-        loc.setdefault("name", f"{kind.capitalize()} of {locale.capitalize()}")
-        loc.setdefault("holder", None)
-    for aid, asset in state["assets"].items():
-        asset.setdefault("id", aid)
-        if rules["asset_types"][asset["type"]]["kind"] == "unit":
-            asset.setdefault("level", rules["asset_types"][asset["type"]].get("level", 1))
-    for pid, project in state["projects"].items():
-        project.setdefault("id", pid)
-    return state
-
-
 class Scenario:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -157,7 +67,7 @@ class Scenario:
         ruleset = get_ruleset(self.data.get("ruleset", "nations"))
         rules = merge_rules(ruleset.default_rules(), self.data.get("rules") or {})
         factions = list(self.data.get("factions", ["red", "blue"]))
-        self.state = build_state(ruleset.id, rules, self.data.get("state") or {}, factions)
+        self.state = ruleset.fill_state(rules, self.data.get("state") or {}, factions)
         self.game = Game(
             campaign="scenario",
             name=self.data.get("title", path.stem),
@@ -178,6 +88,7 @@ class Scenario:
                     "turn": int(self.state["turn"]),
                     "faction": faction,
                     "orders": orders or [],
+                    **(self.data.get("standing") or {}).get(faction, {}),  # e.g. policies: {...}
                 }
             )
             files[faction] = check_order_file(self.game, self.state, raw, f"orders/{faction}.yaml")
@@ -213,3 +124,13 @@ def matches(actual: Any, expected: Any) -> bool:
             and all(matches(a, e) for a, e in zip(actual, expected, strict=True))
         )
     return actual == expected
+
+
+def resolve_accepted(path: Path, fixture: dict[str, Any]) -> TurnResult:
+    """Write a fixture made in a test to ``path``, check that every order file is accepted, resolve it."""
+    path.write_text(yaml.safe_dump(fixture, sort_keys=False), encoding="utf-8")
+    scenario = Scenario(path)
+    files = scenario.order_files()
+    rejected = {f: [i.message for i in of.errors] for f, of in files.items() if not of.ok}
+    assert not rejected, rejected
+    return scenario.resolve(files)

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-URL_ATTRIBUTES = ("src", "href", "srcset", "action", "data", "poster", "formaction")
+URL_ATTRIBUTES = ("src", "data-src", "href", "srcset", "action", "data", "poster", "formaction")
 _HIDDEN = {"script", "style", "template"}
 
 

@@ -14,6 +14,7 @@ import xstatic.pkg.leaflet as xstatic_leaflet
 
 from resolver.core.world import generate_hex, generate_provinces, generate_square
 from resolver.publish.history import TurnRecord
+from resolver.ruleset import Ruleset
 from resolver.publish.maps import folium_leaflet_version, leaflet_files, map_data, script_json, world_map_html
 
 from .pagecheck import map_page_data
@@ -37,12 +38,14 @@ def fake_history(world):
         "detail": "",
         "size": 2,
     }
-    game = SimpleNamespace(world=world, factions=("red",), name_of=lambda f: {"red": "Red <i>"}.get(f, f))
+    game = SimpleNamespace(
+        world=world, factions=("red",), name_of=lambda f: {"red": "Red <i>"}.get(f, f), ruleset=Ruleset()
+    )
     records = [
         TurnRecord(0, None, [], [], [{**piece, "location": first}, town]),
         TurnRecord(1, SimpleNamespace(label="Spring, Year 1"), [], [], [{**piece, "location": second}]),
     ]
-    return SimpleNamespace(game=game, colors={"red": "#c0392b"}, records=records)
+    return SimpleNamespace(game=game, colors={"red": "#c0392b"}, records=records, state={})
 
 
 @pytest.mark.parametrize("kind", WORLDS)
@@ -52,7 +55,7 @@ def test_map_data_places_every_piece_on_a_known_location(kind: str) -> None:
     assert data["world"] == kind
     assert [len(turn) for turn in data["pieces"]] == [2, 1]
     for turn in data["pieces"]:
-        for loc, kind_index, owner, label, _detail, size in turn:
+        for loc, kind_index, owner, label, _detail, size, _area in turn:
             assert loc in data["locations"] and loc in world
             assert data["kinds"][kind_index] in ("army", "settlement")
             assert owner in (-1, 0) and size >= 1

@@ -135,7 +135,7 @@ def test_the_probes_reach_every_kind_of_name(hostile: HostileSite) -> None:
         assert set(PROBES) <= names
         assert EVERY_PROBE in {loc["name"] for loc in state["locations"].values()}
     orders = "\n".join(
-        p.read_text(encoding="utf-8") for p in Path(hostile.root).rglob("turns/*/orders/*.yaml")
+        p.read_text(encoding="utf-8") for p in Path(hostile.root).rglob("turns/*/orders.yaml")
     )
     assert re.search(r"Probe \{\{ 6\*7 \}\}", orders)
 

@@ -89,3 +89,18 @@ def test_noun_plural() -> None:
         "days",
         "fortresses",
     ]
+
+
+def test_the_dice_fold_shows_each_rolls_modifier_ledger() -> None:
+    """Issue 10 point 2: what changed a roll is listed with it in the chronicle's dice fold."""
+    ledger = [{"source": "force", "value": 3}, {"source": "plan", "value": 0}, {"source": "stealth", "value": -3}]
+    task = {"expr": "2d6", "dice": [4, 5], "total": 9, "decided": "l1: attack: success", "modifiers": ledger}
+    assert roll_lines({"rolls": [task]}) == ["2d6 → 4, 5 (force +3, stealth −3): l1: attack: success"]
+
+
+def test_a_factions_report_shows_each_rolls_modifier_ledger() -> None:
+    from resolver.views import roll_summary
+
+    ledger = [{"source": "rating", "value": 2}, {"source": "opposition", "value": -3}]
+    event = {"rolls": [{"expr": "2d6-1", "dice": [6, 6], "total": 11, "modifiers": ledger}]}
+    assert roll_summary(event) == "2d6-1 → [6, 6] = 11 (rating +2, opposition −3)"

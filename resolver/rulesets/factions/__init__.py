@@ -8,7 +8,7 @@ factions and upkeep in capital and reach shape the rest.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.fields import ActionSpec
@@ -16,11 +16,25 @@ from ...core.orders import OrderFile
 from ...core.phases import PhaseFn, State
 from ...core.rulesdoc import RulesSection
 from ...core.world import World
-from ...ruleset import FactionSetup, Game, Ruleset
+from ...ruleset import FactionSetup, Game, MapMark, Ruleset
 from . import bot, orders, phases, rulesdoc, setup
 from . import model as m
+from .plans import FactionsTurn
 
 INFLUENCE = "influence:"  # GM grants of influence name the NPC faction: influence:watch
+
+
+# How the map shows each kind of public event (kinds not listed leave no mark; claims and builds only
+# when they change hands or finish).
+MAP_MARKS = {
+    "attack": "battle",
+    "raid": "raid",
+    "steal": "raid",
+    "claim": "capture",
+    "build": "founded",
+    "move_minion": "march",
+    "asset_exposed": "change",
+}
 
 
 class Factions(Ruleset):
@@ -33,6 +47,7 @@ class Factions(Ruleset):
     )
     source = "“Faction Turn” (seed 002)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"asset": "assets", "location": "locations"}
+    turn_memory = FactionsTurn
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
@@ -50,6 +65,9 @@ class Factions(Ruleset):
         self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
     ) -> State:
         return setup.initial_state(world, rules, factions, seed)
+
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        return setup.fill_state(rules, partial, factions)
 
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         orders.check_orders(game, state, of)
@@ -178,6 +196,7 @@ class Factions(Ruleset):
                     "kind": "holding",
                     "location": loc["locale"],
                     "owner": None if npc else holder,
+                    "area": loc["id"],
                     "label": loc["name"],
                     "detail": f"held by {m.npc_name(rules, holder) if npc else game.name_of(holder)}",
                     "size": 1,
@@ -200,6 +219,7 @@ class Factions(Ruleset):
                 {
                     "kind": kind,
                     "location": m.locale_of(state, asset["location"]),
+                    "area": asset["location"],
                     "owner": asset["owner"],
                     "label": m.name_of(rules, asset),
                     "detail": detail,
@@ -207,6 +227,29 @@ class Factions(Ruleset):
                 }
             )
         return pieces
+
+    def map_areas(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """Each locale's locations, drawn as parts of it."""
+        return [
+            {"id": lid, "location": loc["locale"], "label": loc["name"]}
+            for lid, loc in sorted(state["locations"].items())
+        ]
+
+    def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
+        marks = []
+        for event in events:
+            data = event.get("data", {})
+            kind = MAP_MARKS.get(event["kind"])
+            if event["kind"] == "claim" and not data.get("claimed"):
+                kind = None  # only a claim that changes hands changes the map
+            elif event["kind"] == "build":
+                kind = "founded" if data.get("completed") else None
+            where = data.get("location") or event.get("place")
+            if kind is None or not where:
+                continue
+            path = (data["start"], where) if kind == "march" and data.get("start") else (where,)
+            marks.append(MapMark(kind, path, data.get("faction"), self.describe(event, game)))
+        return marks
 
     def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
         """A few orders that make a valid file together: each for its own lieutenant."""

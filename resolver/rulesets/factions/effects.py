@@ -13,16 +13,18 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.phases import State
 from . import model as m
-from .plans import Plan
+from .plans import FactionsTurn, Plan
 from .tasks import reaches
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
 
+    Context = TurnContext[FactionsTurn]  # a turn of this ruleset, with its typed memory
+
 
 @dataclass
 class Execution:
-    ctx: TurnContext
+    ctx: Context
     state: State
     plan: Plan
     band: str
@@ -66,7 +68,7 @@ class Execution:
 
     def gain_unit(self, type_name: str, location: str) -> m.Asset:
         unit = m.add_asset(self.state, self.rules, self.faction, type_name, location)
-        self.ctx.scratch.setdefault("gained", {}).setdefault((self.faction, self.plan.number), unit["id"])
+        self.ctx.memory.gained.setdefault((self.faction, self.plan.number), unit["id"])
         self.data.setdefault("joined", []).append(unit["id"])
         return unit
 

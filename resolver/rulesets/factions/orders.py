@@ -12,10 +12,10 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.fields import ActionSpec, Field, FieldChecker
+from ...core.fields import ActionSpec, Field
 from ...core.orders import Order, OrderFile
 from ...core.phases import State
-from ...core.yamlsafe import Located
+from ...plans import plan_or_error
 from ...ruleset import Game
 from . import model as m
 from .catalogue import Action, catalogue
@@ -29,7 +29,12 @@ _UNITS = Field(
     "list",
     f"Units that aid, by id (or {GAINED}N for the unit order N gains); at most your Cohesion.",
 )
-_BACKUP = Field("backup", "mapping", "The action to take instead if this one cannot be carried out.")
+_BACKUP = Field(
+    "backup",
+    "order",
+    "The action the same lieutenant takes instead if this one cannot be carried out.",
+    inherits=("lieutenant",),
+)
 _END_AT = Field("end_at", "text", "Where the lieutenant ends the action: a location of the locale.")
 _UNITS_END_AT = Field("units_end_at", "text", "Where the aiding units end the action.")
 _PLAN = Field(
@@ -157,17 +162,10 @@ def _cost_words(action: Action) -> str:
     return f"{', '.join(parts) or 'free'}; {action.rolled_as()}"
 
 
-def backup_args(game: Game, order: Order) -> dict[str, Any] | None:
-    """The backup order's fields with their defaults filled in, as the checker read them."""
-    raw = order.get("backup")
-    if not isinstance(raw, Mapping):
-        return None
-    spec = game.actions.get(str(raw.get("action")))
-    if spec is None:
-        return None
-    checker = FieldChecker(Located(raw), "")
-    values = checker.check_action(spec, {**raw, "lieutenant": order["lieutenant"]}, (), order.number)
-    return None if checker.issues else values
+def backup_args(order: Order) -> dict[str, Any] | None:
+    """The backup order's fields as the checker read them (defaults filled, the lieutenant inherited)."""
+    backup = order.get("backup")
+    return dict(backup) if isinstance(backup, Mapping) else None
 
 
 # -- the checker --------------------------------------------------------------------------------------------
@@ -205,10 +203,8 @@ class Sketch:
                 "give the other action to another lieutenant",
             )
             return
-        try:
-            plan = self.reader.plan(order.number, order.args)
-        except Reject as r:
-            of.error(order, r.field, r.message, r.hint)
+        plan = plan_or_error(of, self.reader, order, lambda o: self.reader.plan(o.number, o.args))
+        if plan is None:
             return
         hoped_short = m.can_pay(self.state, self.faction, plan.costs)
         if hoped_short:
@@ -252,36 +248,8 @@ class Sketch:
         self._play(plan)
 
     def _backup(self, of: OrderFile, order: Order, plan: Plan) -> Plan | None:
-        raw = order["backup"]
-        if not isinstance(raw.get("action"), str) or raw["action"] not in self.game.actions:
-            of.error(
-                order,
-                "backup",
-                "a backup is an action like any order: 'action:' and its fields",
-                f"actions: {', '.join(self.game.actions)}",
-            )
-            return None
-        if "backup" in raw:
-            of.error(order, ("backup", "backup"), "a backup has no backup of its own")
-            return None
-        if raw.get("lieutenant", plan.lieutenant["id"]) != plan.lieutenant["id"]:
-            of.error(
-                order,
-                ("backup", "lieutenant"),
-                "the backup is taken by the same lieutenant",
-                "leave 'lieutenant' out of the backup",
-            )
-            return None
-        checker = FieldChecker(of.located or Located(raw), of.path)
-        values = checker.check_action(
-            self.game.actions[raw["action"]],
-            {**raw, "lieutenant": plan.lieutenant["id"]},
-            ("orders", order.number - 1, "backup"),
-            order.number,
-        )
-        if checker.issues:
-            of.issues.extend(checker.issues)
-            return None
+        # The parser checked the backup's fields and gave it the order's lieutenant (a nested order).
+        values = order["backup"]
         try:
             backup = self.reader.plan(order.number, values)
         except Reject as r:

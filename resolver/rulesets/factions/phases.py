@@ -10,17 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ...core.checks import Modifier
 from ...core.dice import roll_label
 from ...core.orders import Order
 from ...core.phases import State
 from . import model as m
 from .effects import EFFECTS, Execution, age_key, remove_asset
 from .orders import backup_args, same_target
-from .plans import GAINED, Plan, Reader, Reject
+from .plans import GAINED, FactionsTurn, Plan, Reader, Reject
 from .tasks import NOBODY, Side, acting_force, defending_force, reaches, rival_force, roll_task
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
+
+    Context = TurnContext[FactionsTurn]  # a turn of this ruleset, with its typed memory
 
 # What of an action others may read when they do not know who did it.
 ANONYMOUS_KEYS = (
@@ -40,14 +43,14 @@ ANONYMOUS_KEYS = (
 )
 
 
-def _failed(ctx: TurnContext, faction: str, order: Order, reason: str) -> None:
+def _failed(ctx: Context, faction: str, order: Order, reason: str) -> None:
     ctx.order_failed(faction, order, reason)
 
 
 # -- 1. income ----------------------------------------------------------------------------------------------
 
 
-def run_income(ctx: TurnContext, state: State) -> State:
+def run_income(ctx: Context, state: State) -> State:
     for faction in m.active_factions(state):
         income = m.income_of(ctx.rules, state, faction)
         for stock, n in income.items():
@@ -60,7 +63,7 @@ def run_income(ctx: TurnContext, state: State) -> State:
 # -- 2. instructions and 3. assignment ----------------------------------------------------------------------
 
 
-def run_instructions(ctx: TurnContext, state: State) -> State:
+def run_instructions(ctx: Context, state: State) -> State:
     queues: dict[str, list[Order]] = {}
     for faction in ctx.posting_order:
         of = ctx.orders.get(faction)
@@ -74,13 +77,13 @@ def run_instructions(ctx: TurnContext, state: State) -> State:
                 continue
             queue.append(order)
         queues[faction] = queue
-    ctx.scratch["queues"] = queues
+    ctx.memory.queues = queues
     return state
 
 
-def run_assignment(ctx: TurnContext, state: State) -> State:
+def run_assignment(ctx: Context, state: State) -> State:
     assigned: dict[str, tuple[str, int]] = {}
-    for faction, queue in ctx.scratch.get("queues", {}).items():
+    for faction, queue in ctx.memory.queues.items():
         teams: dict[str, list[str]] = {}
         for order in queue:
             # Units still to be gained join when their order has gained them.
@@ -91,16 +94,15 @@ def run_assignment(ctx: TurnContext, state: State) -> State:
                 teams[order["lieutenant"]] = units
         if teams:
             ctx.emit("assigned", actors=[faction], visible_to=[faction], teams=teams)
-    ctx.scratch["assigned"] = assigned
+    ctx.memory.assigned = assigned
     return state
 
 
 # -- 4. actions ---------------------------------------------------------------------------------------------
 
 
-def run_actions(ctx: TurnContext, state: State) -> State:
-    queues: Mapping[str, list[Order]] = ctx.scratch.get("queues", {})
-    ctx.scratch.setdefault("results", {})
+def run_actions(ctx: Context, state: State) -> State:
+    queues = ctx.memory.queues
     for slot in range(max((len(q) for q in queues.values()), default=0)):
         for faction in ctx.posting_order:
             queue = queues.get(faction, [])
@@ -124,10 +126,9 @@ def run_actions(ctx: TurnContext, state: State) -> State:
     return state
 
 
-def perform(ctx: TurnContext, state: State, faction: str, order: Order) -> None:
+def perform(ctx: Context, state: State, faction: str, order: Order) -> None:
     """Carry out one order, or its backup if the order cannot be carried out as things now stand."""
-    assigned = ctx.scratch["assigned"]
-    gained = ctx.scratch.setdefault("gained", {})
+    assigned, gained = ctx.memory.assigned, ctx.memory.gained
     mine = (faction, order.number)
     reader = Reader(
         ctx.game,
@@ -139,7 +140,7 @@ def perform(ctx: TurnContext, state: State, faction: str, order: Order) -> None:
     plan, why = _startable(reader, state, order.number, order.args)
     took_backup = False
     if plan is None:
-        args = backup_args(ctx.game, order)
+        args = backup_args(order)
         fallback, why_not = _startable(reader, state, order.number, args) if args else (None, "")
         if fallback is None:
             _failed(ctx, faction, order, why + (f"; nor its backup: {why_not}" if args else ""))
@@ -163,12 +164,12 @@ def _startable(reader: Reader, state: State, number: int, args: Mapping[str, Any
     try:
         plan = reader.plan(number, args)
     except Reject as r:
-        return None, r.message
+        return None, r.failure
     short = m.can_pay(state, plan.faction, plan.costs)
     return (None, f"it needs {short}") if short else (plan, "")
 
 
-def execute(ctx: TurnContext, state: State, plan: Plan, took_backup: bool = False) -> None:
+def execute(ctx: Context, state: State, plan: Plan, took_backup: bool = False) -> None:
     rules, action, faction = ctx.rules, plan.action, plan.faction
     upfront = dict(plan.costs)
     if plan.price and action.id == "purchase_units":  # the price is paid only if the deal is made
@@ -187,7 +188,7 @@ def execute(ctx: TurnContext, state: State, plan: Plan, took_backup: bool = Fals
             sneak, sneak_band = roll_task(
                 ctx,
                 roll_label(label, "sneak"),
-                m.rating_of(plan.lieutenant, sneak_rating),
+                [Modifier("rating", m.rating_of(plan.lieutenant, sneak_rating))],
                 scope,
                 f"{plan.lieutenant['id']} sneaks",
             )
@@ -196,12 +197,13 @@ def execute(ctx: TurnContext, state: State, plan: Plan, took_backup: bool = Fals
             ex.data.update(sneak=sneak_band, hidden=ex.hidden)
             rolls.append(sneak)
         modifier, parts = _modifier(ctx, state, plan, ex.data)
-        roll, ex.band = roll_task(ctx, label, modifier, scope, f"{plan.lieutenant['id']}: {action.title}")
+        ledger = [Modifier(source, value) for source, value in parts.items()]
+        roll, ex.band = roll_task(ctx, label, ledger, scope, f"{plan.lieutenant['id']}: {action.title}")
         ex.data.update(band=ex.band, total=roll.total, modifier=modifier, parts=parts)
         rolls.append(roll)
     EFFECTS[action.id](ex)
     _end_where_ordered(state, plan)
-    ctx.scratch["results"][(faction, plan.number)] = (ex.band, plan)
+    ctx.memory.results[(faction, plan.number)] = (ex.band, plan)
     _report(ex, audience, mode, rolls)
 
 
@@ -210,7 +212,7 @@ def _stealth_mode(state: State, plan: Plan) -> str | None:
     return plan.action.data["stealth_where_held"] if held_by_other else plan.action.stealth
 
 
-def _base_data(ctx: TurnContext, state: State, plan: Plan, took_backup: bool) -> dict[str, Any]:
+def _base_data(ctx: Context, state: State, plan: Plan, took_backup: bool) -> dict[str, Any]:
     rules = ctx.rules
     data: dict[str, Any] = {
         "action": plan.action.id,
@@ -243,7 +245,7 @@ def _base_data(ctx: TurnContext, state: State, plan: Plan, took_backup: bool) ->
     return data
 
 
-def _opposition(ctx: TurnContext, state: State, plan: Plan) -> Side:
+def _opposition(ctx: Context, state: State, plan: Plan) -> Side:
     rules, action = ctx.rules, plan.action
     defence = action.defence or action.rating or ""
     if action.opposition == "defenders":
@@ -256,7 +258,7 @@ def _opposition(ctx: TurnContext, state: State, plan: Plan) -> Side:
     return NOBODY
 
 
-def _modifier(ctx: TurnContext, state: State, plan: Plan, data: dict[str, Any]) -> tuple[int, dict[str, int]]:
+def _modifier(ctx: Context, state: State, plan: Plan, data: dict[str, Any]) -> tuple[int, dict[str, int]]:
     """(lieutenant level + rating) - (opposition level + rating), or the rating alone when straight,
     then the custom modifiers: the GM's ruling on the plan, standing modifiers, items, influence,
     alliances, preparation and stealth."""
@@ -288,7 +290,7 @@ def _modifier(ctx: TurnContext, state: State, plan: Plan, data: dict[str, Any]) 
     )
     if plan.npc and m.allied(state, faction, plan.npc):
         parts["ally"] = int(rules["influence"]["ally_bonus"])
-    prepared = ctx.scratch["results"].get((faction, plan.args.get("prepared_by")))
+    prepared = ctx.memory.results.get((faction, plan.args.get("prepared_by")))
     if prepared and same_target(prepared[1], plan):
         parts["preparation"] = int(rules["custom_modifiers"]["preparation"].get(prepared[0], 0))
     if plan.stealthy:
@@ -361,7 +363,7 @@ def _report(ex: Execution, audience: list[str] | None, mode: str | None, rolls: 
 # -- 5. upkeep ----------------------------------------------------------------------------------------------
 
 
-def run_upkeep(ctx: TurnContext, state: State) -> State:
+def run_upkeep(ctx: Context, state: State) -> State:
     for faction in m.active_factions(state):
         ruling = [a for a in state["factions"][faction].pop("upkeep_ruling", []) if a in state["assets"]]
         paid_capital = _pay_capital(ctx, state, faction)
@@ -371,7 +373,7 @@ def run_upkeep(ctx: TurnContext, state: State) -> State:
     return state
 
 
-def _pay_capital(ctx: TurnContext, state: State, faction: str) -> int:
+def _pay_capital(ctx: Context, state: State, faction: str) -> int:
     """Pay each asset in turn; those the capital does not cover leave."""
     rules = ctx.rules
     rank = {kind: i for i, kind in enumerate(rules["upkeep"]["capital_order"])}
@@ -391,7 +393,7 @@ def _pay_capital(ctx: TurnContext, state: State, faction: str) -> int:
     return paid
 
 
-def _pay_reach(ctx: TurnContext, state: State, faction: str, ruling: list[str]) -> int:
+def _pay_reach(ctx: Context, state: State, faction: str, ruling: list[str]) -> int:
     """A reach shortfall sends assets away, the GM's choice first, until the rest can be paid."""
     rules = ctx.rules
     kept = m.assets_of(state, rules, faction)
@@ -415,7 +417,7 @@ def _pay_reach(ctx: TurnContext, state: State, faction: str, ruling: list[str]) 
     return need
 
 
-def _leaves(ctx: TurnContext, state: State, asset: m.Asset, unpaid: str, ruled: bool = False) -> None:
+def _leaves(ctx: Context, state: State, asset: m.Asset, unpaid: str, ruled: bool = False) -> None:
     rules = ctx.rules
     ctx.emit(
         "asset_leaves",
@@ -451,7 +453,7 @@ GIST_KEYS = (
 )
 
 
-def run_interpretation(ctx: TurnContext, state: State) -> State:
+def run_interpretation(ctx: Context, state: State) -> State:
     """The turn's most newsworthy public events, retold as the street tells them."""
     spec = ctx.rules["interpretation"]
     weights: Mapping[str, int] = spec["newsworthy"]

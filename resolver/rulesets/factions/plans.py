@@ -13,22 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.fields import choice_hint, suggest
+from ...core.orders import Order
 from ...core.phases import State
-from ...ruleset import Game
+from ...plans import Reading, Reject
+from ...ruleset import Game, TurnMemory
 from . import model as m
 from .catalogue import Action, catalogue
 
 GAINED = "gained:"  # a unit gained by an earlier order of the same file: gained:2
-
-
-class Reject(Exception):
-    """An order that cannot be carried out as things stand: which field, what is wrong, how to fix it."""
-
-    def __init__(self, field: str | None, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-        self.hint = hint
 
 
 @dataclass
@@ -71,7 +63,17 @@ class Plan:
         return self.args.get("units_end_at")
 
 
-class Reader:
+@dataclass
+class FactionsTurn(TurnMemory):
+    """What the phases of a factions turn tell each other."""
+
+    queues: dict[str, list[Order]] = field(default_factory=dict)  # each faction's orders, in its order
+    assigned: dict[str, tuple[str, int]] = field(default_factory=dict)  # unit -> (faction, order number)
+    gained: dict[tuple[str, int], str] = field(default_factory=dict)  # (faction, order) -> unit it gained
+    results: dict[tuple[str, int], tuple[str, Plan]] = field(default_factory=dict)  # the band each got
+
+
+class Reader(Reading):
     """Reads one faction's orders against one state (a sketch at check time, the live state later)."""
 
     def __init__(
@@ -83,7 +85,7 @@ class Reader:
         gained: Callable[[int], str | None] = lambda n: f"{GAINED}{n}",
         busy: Callable[[str], bool] = lambda unit: False,
     ) -> None:
-        self.game, self.rules, self.state, self.faction = game, game.rules, state, faction
+        super().__init__(game, state, faction)
         self.actions = catalogue(game.rules)
         self.gained = gained  # order number -> the id of the unit it gained, if any
         self.busy = busy  # whether a unit already serves another lieutenant this turn

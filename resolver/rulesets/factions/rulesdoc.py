@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.rulesdoc import RulesSection, RulesTable, number_word
+from ...core.checks import Check
+from ...core.rulesdoc import RulesSection, RulesTable, check_table, number_word
 from .catalogue import catalogue
 from .tasks import best_force, combination_bonus
 
@@ -21,19 +22,16 @@ EXAMPLES = (
 )  # fmt: skip
 
 
-def _words(band: str) -> str:
-    return band.replace("_", " ")
-
-
 def _cost(cost: Mapping[str, Any], *more: str) -> str:
     parts = [f"{n} {k}" for k, n in cost.items()] + list(more)
     return ", ".join(parts) or "—"
 
 
 def introduction(rules: Rules) -> str:
+    task = Check.from_rules(rules, "task")
     return (
         "Guilds, cults and noble houses compete for a city: lieutenants act once a turn with units at their "
-        f"side, {rules['tasks']['dice']} decide in {number_word(len(rules['tasks']['bands']))} bands, forces "
+        f"side, {task.dice_text()} decide in {number_word(len(task.table))} bands, forces "
         "combine by doubling, and influence with the city's powers, stealth and upkeep in capital and reach "
         "shape the rest."
     )
@@ -45,23 +43,19 @@ def sections(rules: Rules) -> list[RulesSection]:
 
 
 def _tasks(r: Rules) -> RulesSection:
-    rows, low = [], None
-    for row in r["tasks"]["bands"]:
-        top = row.get("up_to")
-        span = f"{top} or less" if low is None else (f"{low}–{top}" if top is not None else f"{low} or more")
-        rows.append((span, _words(row["band"]).capitalize()))
-        low = (top or 0) + 1
+    task = Check.from_rules(r, "task")
     return RulesSection(
         "Task resolution",
         (
-            f"An action rolls **{r['tasks']['dice']}** plus a modifier: (the lieutenant's level + rating) − "
+            f"An action rolls **{task.dice_text()}** plus a modifier: (the lieutenant's level + rating) − "
             "(the opposition's level + rating). Units aiding the lieutenant raise its level (see Forces). A "
             "**straight check** has no level and no opposition: the dice plus the rating alone. Custom "
             "modifiers follow: the GM's ruling on a described plan, an earlier action at the same target, "
-            f"items, influence spent, alliances, and −{r['stealth']['penalty']} for acting stealthily.",
-            RulesTable("Results", ("Total", "Result"), tuple(rows)),
+            f"items, influence spent, alliances, and −{r['stealth']['penalty']} for acting stealthily. "
+            "Every modifier adds up, and each roll lists them in the reports and the chronicle.",
+            check_table(task, "Results"),
         ),
-        keys=("tasks", "custom_modifiers", "items"),
+        keys=("checks.task", "custom_modifiers", "items"),
     )
 
 

@@ -3,14 +3,16 @@ player factions' homes, lieutenants, units and static assets."""
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.factions import new_faction
 from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World, generate_provinces, make_names
-from ...ruleset import FactionSetup
+from ...ruleset import FactionSetup, fill_factions
 from . import model as m
 
 Rules = Mapping[str, Any]
@@ -111,21 +113,20 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     for i, f in enumerate(factions):
         archetype = start["archetypes"][i % len(start["archetypes"])]
         patrons[f.id] = archetype["patron"]
-        state["factions"][f.id] = {
-            "name": f.name,
-            "color": f.color,
-            "status": "active",
-            "missed_turns": 0,
-            "archetype": archetype["title"],
-            "home": homes[f.id],
-            "stock": {"capital": int(start["capital"]), "reach": int(start["reach"])},
-            "cohesion": int(start["cohesion"]),
-            "influence": {archetype["patron"]: int(start["patron_influence"])},
-            "allies": [],
-            "items": dict(archetype.get("items") or {}),
-            "modifiers": {},
-            "counters": {},
-        }
+        state["factions"][f.id] = new_faction(
+            f.id,
+            f.name,
+            f.color,
+            archetype=archetype["title"],
+            home=homes[f.id],
+            stock={"capital": int(start["capital"]), "reach": int(start["reach"])},
+            cohesion=int(start["cohesion"]),
+            influence={archetype["patron"]: int(start["patron_influence"])},
+            allies=[],
+            items=dict(archetype.get("items") or {}),
+            modifiers={},
+            counters={},
+        )
         names = make_names(seed, len(archetype["lieutenants"]), f"factions/lieutenants/{f.id}")
         for name, spec in zip(names, archetype["lieutenants"], strict=True):
             m.add_asset(
@@ -141,4 +142,40 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
         for type_name in [*archetype["units"], *archetype["statics"]]:
             m.add_asset(state, rules, f.id, type_name, homes[f.id])
     _hold_for_npcs(state, world, rules, homes, patrons)
+    return state
+
+
+BLANK_FACTION = {
+    "status": "active",
+    "missed_turns": 0,
+    "stock": {"capital": 0, "reach": 0},
+    "influence": {},
+    "allies": [],
+    "items": {},
+    "modifiers": {},
+    "counters": {},
+}
+
+
+def fill_state(rules: Rules, partial: State, factions: list[str]) -> State:
+    """A whole state from a hand-written part: factions from the blank (with the starting Cohesion),
+    locations from their ids (LOCALE/KIND), units their level from their type, ids from keys."""
+    state = copy.deepcopy(dict(partial))
+    state.setdefault("turn", 1)
+    for key in ("locations", "assets", "projects"):
+        state.setdefault(key, {})
+    fill_factions(state, factions, {**BLANK_FACTION, "cohesion": rules["start"]["cohesion"]})
+    for lid, location in state["locations"].items():
+        locale, kind = lid.split("/", 1)
+        location.setdefault("id", lid)
+        location.setdefault("locale", locale)
+        location.setdefault("kind", kind)
+        location.setdefault("name", f"{kind.capitalize()} of {locale.capitalize()}")
+        location.setdefault("holder", None)
+    for aid, asset in state["assets"].items():
+        asset.setdefault("id", aid)
+        if rules["asset_types"][asset["type"]]["kind"] == "unit":
+            asset.setdefault("level", rules["asset_types"][asset["type"]].get("level", 1))
+    for pid, project in state["projects"].items():
+        project.setdefault("id", pid)
     return state

@@ -1,4 +1,4 @@
-"""Task resolution: 2d6 plus a modifier, read in four bands; forces that combine by doubling.
+"""Task resolution: the task check (2d6 plus modifiers, read in four bands); forces that combine by doubling.
 
 The modifier is (force level + rating) - (opposition level + rating). A force is a lieutenant and the units
 aiding it: assets within one level of each other combine as the lowest of them plus a bonus that grows by 2
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from ...core.checks import Check, Modifier
 from ...core.dice import Roll, RollLabel
 from . import model as m
 
@@ -208,10 +209,8 @@ def rival_force(rules: Rules, state: dict[str, Any], locale: str, rival: str, ra
 
 
 def band_of(rules: Rules, total: int) -> str:
-    for row in rules["tasks"]["bands"]:
-        if "up_to" not in row or total <= int(row["up_to"]):
-            return str(row["band"])
-    raise ValueError("the task bands need a last band without 'up_to'")
+    """The band a task total reads in the task check's table."""
+    return Check.from_rules(rules, "task").row(total).result
 
 
 def reaches(band: str, least: str) -> bool:
@@ -219,12 +218,10 @@ def reaches(band: str, least: str) -> bool:
 
 
 def roll_task(
-    ctx: TurnContext, label: RollLabel, modifier: int, factions: Sequence[str], decided: str
+    ctx: TurnContext, label: RollLabel, modifiers: Sequence[Modifier], factions: Sequence[str], decided: str
 ) -> tuple[Roll, str]:
-    """2d6 + modifier, labelled and logged; returns the roll and its band."""
-    dice = str(ctx.rules["tasks"]["dice"])
-    expr = f"{dice}{modifier:+d}" if modifier else dice
-    roll = ctx.roll(label, expr, factions=factions)
-    band = band_of(ctx.rules, roll.total)
-    roll.decided = f"{decided}: {band.replace('_', ' ')}"
-    return roll, band
+    """The task check of the rules data with its modifier ledger, labelled and logged; the roll and band."""
+    task = Check.from_rules(ctx.rules, "task").roll(
+        ctx, label, modifiers=modifiers, factions=factions, decided=decided
+    )
+    return task.roll, task.result

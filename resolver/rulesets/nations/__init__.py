@@ -7,17 +7,19 @@ fight with d10s, and besiege, capture, raid or raze settlements.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.fields import ActionSpec
 from ...core.orders import OrderFile
 from ...core.phases import PhaseFn, State
 from ...core.rulesdoc import RulesSection
-from ...core.world import World
-from ...ruleset import FactionSetup, Game, Ruleset
-from . import agreements, bot, orders, phases, rulesdoc, setup
+from ...core.standing import StandingSection
+from ...core.world import HEX_STEPS, SQUARE_STEPS, World
+from ...ruleset import FactionSetup, Game, MapMark, Ruleset
+from . import agreements, bot, orders, phases, policies, rulesdoc, setup
 from . import model as m
+from .plans import NationsTurn
 
 GRANT_KEYS = ("income", "attack", "defence", "settlement_defence", "unlock")
 
@@ -31,6 +33,8 @@ class Nations(Ruleset):
     )
     source = "Trektek, “Cost Actions” (seed 003)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies", "settlement": "settlements"}
+    can_add_factions = True
+    turn_memory = NationsTurn
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
@@ -39,7 +43,19 @@ class Nations(Ruleset):
         return rulesdoc.introduction(rules)
 
     def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
-        return orders.action_specs(rules, ("N", "NE", "E", "SE", "S", "SW", "W", "NW"))
+        steps = HEX_STEPS if rules["world"]["kind"] == "hex" else SQUARE_STEPS
+        return orders.action_specs(rules, tuple(steps))
+
+    def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
+        return policies.sections(rules)
+
+    def join_problems(self, game: Game, state: State, faction: str) -> list[str]:
+        if setup.late_home(game.world, game.rules, state) is None:
+            return ["no free land is left on the map for a new capital"]
+        return []
+
+    def join_faction(self, game: Game, state: State, faction: str, name: str, color: str, kind: str) -> str:
+        return setup.join(game.world, game.rules, state, game.seed, FactionSetup(faction, name, color), kind)
 
     def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
         return setup.generate_world(seed, rules, factions)
@@ -48,6 +64,9 @@ class Nations(Ruleset):
         self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
     ) -> State:
         return setup.initial_state(world, rules, factions, seed)
+
+    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+        return setup.fill_state(rules, partial, factions)
 
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         orders.check_orders(game, state, of)
@@ -183,6 +202,23 @@ class Nations(Ruleset):
             )
         return pieces
 
+    def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
+        marks = []
+        for event in events:
+            data, place = event.get("data", {}), event.get("place")
+            kind = MAP_MARKS.get(event["kind"])
+            if event["kind"] == "settlement_falls":
+                kind = FALL_MARKS.get(data.get("choice"), "capture")
+            if kind is None or not place:
+                continue
+            path = (
+                (data["start"], *data.get("path", ())) if kind == "march" and data.get("start") else (place,)
+            )
+            actors = event.get("actors") or [None]
+            owner = data.get("attacker") or data.get("besieger") or actors[0]
+            marks.append(MapMark(kind, tuple(path), owner, self.describe(event, game)))
+        return marks
+
     def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
         problems = []
         owner = data.get("owner")
@@ -302,5 +338,23 @@ class Nations(Ruleset):
         adv.pop("pending", None)
         return ", ".join(f"{k} {v}" for k, v in sorted(adv["grants"].items())) or "no mechanical effect"
 
+
+# How the map shows each kind of public event (kinds not listed leave no mark).
+MAP_MARKS = {
+    "march": "march",
+    "battle": "battle",
+    "assault": "battle",
+    "assault_repulsed": "siege",
+    "siege_laid": "siege",
+    "siege_tightens": "siege",
+    "siege_lifted": "change",
+    "settlement_falls": "capture",
+    "maraud": "raid",
+    "settlement_founded": "founded",
+    "settlement_upgraded": "change",
+    "road_built": "change",
+    "road_destroyed": "raze",
+}
+FALL_MARKS = {"capture": "capture", "raid": "raid", "raze": "raze"}
 
 RULESET = Nations()

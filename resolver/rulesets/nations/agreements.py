@@ -7,6 +7,8 @@ each other; then it is public. A trade runs for a number of turns: each turn bot
 sides' goods travel along the agreed road route, and an army of a third nation that
 marauds from a road tile of that route carries off a share of them (the seed's half).
 Either side ends a trade or an alliance on its own.
+An alliance is also the nations' relation (``core.relations``): making one sets the pair's relation to
+``alliance``, ending it sets the default again.
 
 ``terms_of`` is the one reading of an ``agree`` order: the checker echoes it and the
 resolver matches it.
@@ -18,11 +20,15 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from ...core import relations
 from ...core.orders import Order
 from ...core.phases import State
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
+    from .plans import NationsTurn
+
+    Context = TurnContext[NationsTurn]  # a turn of this ruleset, with its typed memory
 
 KINDS = ("trade", "payment", "alliance")
 STANDING = ("trade", "alliance")  # kinds that last beyond the turn they are made
@@ -111,7 +117,7 @@ def allied(state: State, a: str, b: str) -> bool:
 # -- the phase --------------------------------------------------------------------------------------------
 
 
-def run_agreements(ctx: TurnContext, state: State) -> State:
+def run_agreements(ctx: Context, state: State) -> State:
     """End, make, then carry out agreements; the orders were checked, the state may have moved since."""
     offers: dict[tuple[str, str, str], dict[str, Terms]] = {}
     for nation in ctx.posting_order:
@@ -141,7 +147,7 @@ def run_agreements(ctx: TurnContext, state: State) -> State:
     return state
 
 
-def _unmatched(ctx: TurnContext, terms: Terms, why: str) -> None:
+def _unmatched(ctx: Context, terms: Terms, why: str) -> None:
     ctx.emit(
         "agreement_unmatched",
         actors=[terms.nation, terms.partner],
@@ -152,7 +158,7 @@ def _unmatched(ctx: TurnContext, terms: Terms, why: str) -> None:
     )
 
 
-def _end(ctx: TurnContext, state: State, terms: Terms) -> None:
+def _end(ctx: Context, state: State, terms: Terms) -> None:
     agreement = standing_between(state, terms.nation, terms.partner, terms.kind)
     if agreement is None:
         ctx.emit(
@@ -165,10 +171,12 @@ def _end(ctx: TurnContext, state: State, terms: Terms) -> None:
         )
         return
     del state["agreements"][agreement["id"]]
+    if agreement["kind"] == "alliance":
+        _record_relation(ctx, state, agreement["parties"], relations.default(ctx.rules))
     ctx.emit("agreement_ended", actors=agreement["parties"], deal=agreement["kind"], by=terms.nation)
 
 
-def _make(ctx: TurnContext, state: State, first: Terms, second: Terms) -> None:
+def _make(ctx: Context, state: State, first: Terms, second: Terms) -> None:
     parties = list(first.pair)
     if first.kind == "payment":
         paid = {first.nation: first.give, second.nation: second.give}
@@ -205,11 +213,19 @@ def _make(ctx: TurnContext, state: State, first: Terms, second: Terms) -> None:
             until=ctx.turn + first.turns - 1,
         )
     agreements[agreement["id"]] = agreement
+    if first.kind == "alliance":
+        _record_relation(ctx, state, parties, "alliance")
     details = {k: v for k, v in agreement.items() if k not in ("parties", "kind", "id")}
     ctx.emit("agreement_made", actors=parties, deal=first.kind, **details)
 
 
-def _deliver(ctx: TurnContext, state: State, agreement: dict[str, Any]) -> None:
+def _record_relation(ctx: Context, state: State, parties: list[str], kind: str) -> None:
+    """Keep the pair's relation in step with its alliance, when the rules data knows the relation."""
+    if kind in relations.kinds(ctx.rules):
+        relations.set_relation(state, ctx.rules, parties[0], parties[1], kind, ctx.turn)
+
+
+def _deliver(ctx: Context, state: State, agreement: dict[str, Any]) -> None:
     """One turn of a trade: each side's goods travel the route; a marauder on it takes its share."""
     rules = ctx.rules["agreements"]
     roads = state.get("roads", {})
@@ -246,9 +262,9 @@ def _deliver(ctx: TurnContext, state: State, agreement: dict[str, Any]) -> None:
         ctx.emit("agreement_ended", actors=parties, deal="trade", by="")
 
 
-def _marauder_on(ctx: TurnContext, route: list[str], parties: list[str]) -> dict[str, Any] | None:
+def _marauder_on(ctx: Context, route: list[str], parties: list[str]) -> dict[str, Any] | None:
     """The first army of a third nation that marauded this turn from a road tile of the route."""
-    marauders = ctx.scratch.get("marauders", [])
+    marauders = ctx.memory.marauders
     return next((a for a in marauders if a["location"] in route and a["owner"] not in parties), None)
 
 

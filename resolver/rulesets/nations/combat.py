@@ -2,7 +2,8 @@
 
 House rules fill what the seed leaves open (all in rules data): at most
 ``max_rounds`` rounds; a natural 10 always hits and a 1 always misses; hits go
-to the enemy's troops first and its leader last; no retreats.
+to the enemy's troops first and its leader last; no retreats, unless a nation's
+standing policy makes its side break off (``policies.py``).
 
 Each round is fought in volleys. Traits with ``strikes_first`` fire before the
 rest, in the order of their ``volley`` number: stealthed units first (round one
@@ -19,9 +20,13 @@ from typing import TYPE_CHECKING, Any
 from ...core.dice import Roll, RollLabel, roll_label
 from ...core.phases import State
 from . import model as m
+from . import policies
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
+    from .plans import NationsTurn
+
+    Context = TurnContext[NationsTurn]  # a turn of this ruleset, with its typed memory
 
 
 @dataclass
@@ -68,7 +73,7 @@ def _target(enemies: list[Fighter], pending: dict[int, int], order: list[str]) -
     return min(alive, key=lambda f: (rank.get(f.unit["class"], len(rank)), f.defence, f.unit["id"]))
 
 
-def _volley(ctx: TurnContext, battle: Battle, shooters: list[Fighter], round_no: int, tag: str) -> None:
+def _volley(ctx: Context, battle: Battle, shooters: list[Fighter], round_no: int, tag: str) -> None:
     """Everyone in ``shooters`` fires at once; casualties fall after the volley."""
     rules = ctx.rules
     order = list(rules["combat"]["target_order"])
@@ -97,7 +102,7 @@ def _volley(ctx: TurnContext, battle: Battle, shooters: list[Fighter], round_no:
 
 
 def fight(
-    ctx: TurnContext,
+    ctx: Context,
     state: State,
     attackers: list[dict],
     defenders: list[dict],
@@ -109,7 +114,7 @@ def fight(
     rules = ctx.rules
     stance = int(rules["combat"]["defend_stance_bonus"])
     in_settlement = m.settlement_at(state, place) is not None
-    moved = ctx.scratch.setdefault("moved", set())
+    moved = ctx.memory.moved
     fighters: list[Fighter] = []
     for side, armies in (("attacker", attackers), ("defender", defenders)):
         for army in armies:
@@ -125,6 +130,7 @@ def fight(
                     Fighter(side, army, unit, unit["attack"] + att, unit["defence"] + dfc, unit["hp"])
                 )
     battle = Battle(label, place, fighters)
+    brought = {side: len(battle.side(side)) for side in ("attacker", "defender")}
     for round_no in range(1, int(rules["combat"]["max_rounds"]) + 1):
         if not battle.side("attacker") or not battle.side("defender"):
             break
@@ -136,6 +142,8 @@ def fight(
         for (_, tag), shooters in sorted(volleys.items()):
             # A unit killed by an earlier volley of this round never fires.
             _volley(ctx, battle, [f for f in shooters if f.alive], round_no, tag)
+        if policies.breaks_off(ctx, state, battle, brought):
+            break
     for army in {id(f.army): f.army for f in fighters}.values():
         army["units"] = [f.unit for f in fighters if f.army is army and f.alive]
     return battle

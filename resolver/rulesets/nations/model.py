@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ...core import stillness
 from ...core.phases import State
 from ...core.world import World
 
@@ -24,7 +25,18 @@ STATS = ("attack", "defence", "hp", "attacks", "move")
 # -- armies and units ----------------------------------------------------------------------------------
 
 
+def _grouped(pieces: Mapping[str, dict[str, Any]], field: str) -> dict[Any, list[dict[str, Any]]]:
+    """Pieces by the value of one field, each group in the state's order."""
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for piece in pieces.values():
+        groups.setdefault(piece[field], []).append(piece)
+    return groups
+
+
 def armies_of(state: State, nation: str) -> list[Army]:
+    owned = stillness.table(state["armies"], "nations/armies-by-owner", lambda a: _grouped(a, "owner"))
+    if owned is not None:
+        return list(owned.get(nation, ()))
     return [a for a in state["armies"].values() if a["owner"] == nation]
 
 
@@ -33,6 +45,9 @@ def army_named(state: State, nation: str, name: str) -> Army | None:
 
 
 def armies_at(state: State, location: str) -> list[Army]:
+    placed = stillness.table(state["armies"], "nations/armies-by-location", lambda a: _grouped(a, "location"))
+    if placed is not None:
+        return list(placed.get(location, ()))
     return [a for a in state["armies"].values() if a["location"] == location]
 
 
@@ -75,29 +90,49 @@ def split_names(state: State, nation: str, name: str) -> tuple[str, str]:
     return f"{name}{letters[0]}", f"{name}{letters[1]}"
 
 
-def new_id(state: State, nation: str, kind: str) -> str:
-    """The next free id of a kind; ids already in use (a piece the GM placed) are skipped, never reused."""
+def new_id(state: State, nation: str, kind: str, unit_ids: set[tuple[str, str]] | None = None) -> str:
+    """The next free id of a kind; ids already in use (a piece the GM placed) are skipped, never reused.
+
+    ``unit_ids``, when given, holds (owner, unit id) for every unit in the state, kept in step by the caller
+    (``make_unit`` adds the ids it makes): a loop making many pieces then looks each id up instead of
+    scanning every army for it."""
     counters = state["factions"][nation].setdefault("counters", {})
     n = counters.get(kind, 0) + 1
-    while _id_in_use(state, nation, f"{nation}-{kind}{n}"):
+    while _id_in_use(state, nation, f"{nation}-{kind}{n}", unit_ids):
         n += 1
     counters[kind] = n
     return f"{nation}-{kind}{n}"
 
 
-def _id_in_use(state: State, nation: str, piece: str) -> bool:
+def all_unit_ids(state: State) -> set[tuple[str, str]]:
+    return {(a["owner"], u["id"]) for a in state.get("armies", {}).values() for u in a["units"]}
+
+
+def _id_in_use(state: State, nation: str, piece: str, unit_ids: set[tuple[str, str]] | None = None) -> bool:
     if any(piece in state.get(c, {}) for c in ("armies", "settlements", "projects")):
         return True
+    if unit_ids is not None:
+        return (nation, piece) in unit_ids
     return any(
         u["id"] == piece for a in state.get("armies", {}).values() if a["owner"] == nation for u in a["units"]
     )
 
 
 def make_unit(
-    state: State, nation: str, rules: Rules, cls: str, name: str, traits: list[str], stats: Mapping[str, int]
+    state: State,
+    nation: str,
+    rules: Rules,
+    cls: str,
+    name: str,
+    traits: list[str],
+    stats: Mapping[str, int],
+    unit_ids: set[tuple[str, str]] | None = None,
 ) -> Unit:
     base = rules["unit_classes"][cls]["base"]
-    unit: Unit = {"id": new_id(state, nation, "u"), "class": cls, "name": name, "traits": list(traits)}
+    uid = new_id(state, nation, "u", unit_ids)
+    if unit_ids is not None:
+        unit_ids.add((nation, uid))
+    unit: Unit = {"id": uid, "class": cls, "name": name, "traits": list(traits)}
     for stat in STATS:
         unit[stat] = int(base[stat]) + int(stats.get(stat, 0))
     return unit
@@ -153,15 +188,35 @@ class ArmyIndex:
 
 
 def settlements_of(state: State, nation: str) -> list[Settlement]:
+    owned = stillness.table(
+        state["settlements"], "nations/settlements-by-owner", lambda s: _grouped(s, "owner")
+    )
+    if owned is not None:
+        return list(owned.get(nation, ()))
     return [s for s in state["settlements"].values() if s["owner"] == nation]
 
 
 def settlement_at(state: State, location: str) -> Settlement | None:
+    placed = stillness.table(
+        state["settlements"], "nations/settlements-by-location", lambda s: _grouped(s, "location")
+    )
+    if placed is not None:
+        return placed[location][0] if location in placed else None
     return next((s for s in state["settlements"].values() if s["location"] == location), None)
+
+
+def _settlements_by_name(settlements: Mapping[str, Settlement]) -> dict[str, Settlement]:
+    named: dict[str, Settlement] = {}
+    for settlement in settlements.values():
+        named.setdefault(settlement["name"].casefold(), settlement)
+    return named
 
 
 def settlement_named(state: State, name: str) -> Settlement | None:
     key = name.casefold()
+    named = stillness.table(state["settlements"], "nations/settlements-by-name", _settlements_by_name)
+    if named is not None:
+        return named.get(key)
     return next((s for s in state["settlements"].values() if s["name"].casefold() == key), None)
 
 
@@ -228,6 +283,9 @@ def income_bonus(state: State, rules: Rules, nation: str) -> dict[str, int]:
 
 
 def projects_of(state: State, nation: str) -> list[dict[str, Any]]:
+    owned = stillness.table(state["projects"], "nations/projects-by-owner", lambda p: _grouped(p, "owner"))
+    if owned is not None:
+        return list(owned.get(nation, ()))
     return [p for p in state["projects"].values() if p["owner"] == nation]
 
 

@@ -1,95 +1,72 @@
 """The nations turn, phase by phase (the table itself is in rules.yaml).
 
-Orders run nation by nation in posting order, each file top to bottom. An order
-that the checker accepted can still fail here, because another nation acted
-first: the army was destroyed, the settlement captured, the stock marauded. It
-then becomes a private ``order_failed`` event for its nation.
+Orders run nation by nation in posting order, each file top to bottom. Each order is read again with the
+plan the checker used (``plans``), now against the live state: an order the checker accepted can still
+fail, because another nation acted first (the army was destroyed, the settlement captured, the stock
+marauded). It then becomes a private ``order_failed`` event for its nation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from ...core.checks import Check
 from ...core.dice import RollLabel, roll_label
 from ...core.orders import Order
 from ...core.phases import State
+from ...plans import plan_or_failure
 from . import model as m
 from .agreements import run_agreements
 from .combat import Battle, fight, losses
+from .plans import PLANS, NationReading, NationsTurn, Plan
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
 
-
-class OrderFailed(Exception):
-    """An accepted order that cannot be carried out as things now stand."""
+    Context = TurnContext[NationsTurn]  # a turn of this ruleset, with its typed memory
 
 
-def run_orders(ctx: TurnContext, state: State) -> State:
-    ctx.scratch.update(
-        moved=set(), engaged=set(), marauded=set(), explored={}, sieges_laid=set(), armies=m.ArmyIndex(state)
-    )
+def run_orders(ctx: Context, state: State) -> State:
+    memory = ctx.memory
+    memory.armies = m.ArmyIndex(state)
     for army in state["armies"].values():
         army.pop("stance", None)
     # Stances are declared with the orders but hold from the start of the turn, before anyone moves.
     for nation, of in ctx.orders.items():
-        for o in of.orders:
-            if o.action == "defend" and (army := ctx.scratch["armies"].named(nation, o["army"])):
+        for order in of.orders:
+            if order.action == "defend" and (army := memory.armies.named(nation, order["army"])):
                 army["stance"] = "defend"
     for nation in ctx.posting_order:
         of = ctx.orders.get(nation)
-        if of is None:
-            continue
-        for o in of.orders:
-            try:
-                EXECUTE[o.action](ctx, state, nation, o)
-            except OrderFailed as failure:
-                ctx.order_failed(nation, o, str(failure))
+        reading = NationReading(ctx.game, state, nation, memory)
+        for order in of.orders if of else []:
+            effect = EFFECTS.get(order.action)
+            if effect is None:
+                continue  # a defend stance is already set; agreements are made in a phase of their own
+            plan = plan_or_failure(ctx, reading, order, partial(PLANS[order.action], reading))
+            if plan is None:
+                continue
+            stock = state["factions"][nation]["stock"]
+            if stock.get("resources", 0) < plan.resources:
+                reason = f"it costs {plan.resources} resources and only {stock.get('resources', 0)} are left"
+                ctx.order_failed(nation, order, reason)
+                continue
+            stock["resources"] = stock.get("resources", 0) - plan.resources
+            plan.sure()
+            effect(ctx, state, plan)
     _drop_empty_armies(state)
     return state
 
 
-def _index(ctx: TurnContext) -> m.ArmyIndex:
-    return ctx.scratch["armies"]
-
-
-def _army(ctx: TurnContext, nation: str, o: Order, key: str = "army") -> dict[str, Any]:
-    army = _index(ctx).named(nation, o[key])
-    if army is None or not army["units"]:
-        raise OrderFailed(f"army {o[key]} no longer exists")
-    return army
-
-
-def _pay(state: State, nation: str, resources: int) -> None:
-    stock = state["factions"][nation]["stock"]
-    if stock.get("resources", 0) < resources:
-        raise OrderFailed(f"it costs {resources} resources and only {stock.get('resources', 0)} are left")
-    stock["resources"] = stock.get("resources", 0) - resources
-
-
-def _move(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(ctx, nation, o)
-    if army["id"] in ctx.scratch["engaged"]:
-        raise OrderFailed(f"army {o['army']} was attacked on its tile and cannot move this turn")
-    world, rules = ctx.game.world, ctx.rules
-    start = army["location"]
-    here, visited, stopped = start, [], ""
-    for direction in o["path"]:
-        nxt = world.step(here, direction)
-        if nxt is None or not m.passable(world, rules, nxt):
-            stopped = "blocked"
-            break
-        here = nxt
-        visited.append(here)
-        foreign = _index(ctx).foreign_at(here, nation) or [
-            s for s in [m.settlement_at(state, here)] if s and s["owner"] != nation
-        ]
-        if rules["movement"]["stop_at_foreigners"] and foreign and len(visited) < len(o["path"]):
-            stopped = "foreigners"
-            break
-    _index(ctx).move(army, here)
-    ctx.scratch["moved"].add(army["id"])
+def _move(ctx: Context, state: State, plan: Plan) -> None:
+    army, nation, rules = plan.army or {}, plan.nation, ctx.rules
+    start, visited, stopped = army["location"], plan.tiles, ""
+    if plan.where and rules["movement"]["stop_at_foreigners"]:
+        visited, stopped = plan.tiles[: plan.tiles.index(plan.where) + 1], "foreigners"
+    here = visited[-1]
+    ctx.memory.armies.move(army, here)
     for tile in visited:
         _meet(ctx, state, nation, tile)
     ctx.emit(
@@ -100,18 +77,18 @@ def _move(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
         units=len(army["units"]),
         start=start,
         path=visited,
-        fast=o["fast"],
+        fast=plan.order["fast"],
         stopped=stopped,
     )
 
 
-def _meet(ctx: TurnContext, state: State, nation: str, location: str) -> None:
+def _meet(ctx: Context, state: State, nation: str, location: str) -> None:
     """Note whom a marching army meets: a tile shared even for part of a turn opens diplomacy."""
-    others = {a["owner"] for a in _index(ctx).foreign_at(location, nation) if a["units"]}
+    others = {a["owner"] for a in ctx.memory.armies.foreign_at(location, nation) if a["units"]}
     s = m.settlement_at(state, location)
     if s and s["owner"] != nation:
         others.add(s["owner"])
-    ctx.scratch.setdefault("met", []).extend((location, nation, other) for other in sorted(others))
+    ctx.memory.met.extend((location, nation, other) for other in sorted(others))
 
 
 def _step(nation: str, o: Order) -> RollLabel:
@@ -123,29 +100,22 @@ def _step(nation: str, o: Order) -> RollLabel:
     return roll_label(nation, "order", o.number)
 
 
-def _attack(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(ctx, nation, o)
+def _attack(ctx: Context, state: State, plan: Plan) -> None:
+    army, nation, enemy, o = plan.army or {}, plan.nation, plan.enemy, plan.order
     where = army["location"]
-    target = o["target"]
-    named = m.settlement_named(state, target)
-    enemy = target if target in ctx.game.factions else (named["owner"] if named else "")
-    settlement = m.settlement_at(state, where)
-    if settlement and settlement["owner"] == enemy:
-        _assault(ctx, state, nation, settlement, o["on_fall"], _step(nation, o))
+    if plan.settlement:
+        _assault(ctx, state, nation, plan.settlement, o["on_fall"], _step(nation, o))
         return
-    defenders = [a for a in _index(ctx).at(where) if a["owner"] == enemy and a["units"]]
-    if not defenders:
-        raise OrderFailed(f"{ctx.game.name_of(enemy)} has nothing at {ctx.game.world[where].label} to attack")
     in_own = m.settlement_at(state, where)
     bonus = m.settlement_defence(ctx.rules, state, in_own) if in_own and in_own["owner"] == enemy else 0
-    _battle(ctx, state, nation, [army], defenders, where, bonus, _step(nation, o), kind="battle")
+    _battle(ctx, state, nation, [army], plan.defenders, where, bonus, _step(nation, o), kind="battle")
     # A counter-attack out of a besieged settlement forfeits its defence bonus for the rest of the siege.
     if in_own and in_own["owner"] == nation and (in_own.get("siege") or {}).get("owner") == enemy:
         in_own["siege"]["bonus_lost"] = True
 
 
 def _battle(
-    ctx: TurnContext,
+    ctx: Context,
     state: State,
     nation: str,
     attackers: list[dict],
@@ -168,7 +138,7 @@ def _battle(
     before = {a["id"]: len(a["units"]) for a in attackers + defenders}
     battle = fight(ctx, state, attackers, defenders, where, bonus, label)
     for a in defenders:
-        ctx.scratch["engaged"].add(a["id"])
+        ctx.memory.engaged.add(a["id"])
     won = not battle.side("defender") and bool(battle.side("attacker"))
     enemy = defenders[0]["owner"]
     ctx.emit(
@@ -199,15 +169,19 @@ def _outcome(battle: Battle) -> str:
 
 
 def _assault(
-    ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall: str, step: RollLabel
+    ctx: Context, state: State, nation: str, settlement: dict, on_fall: str, step: RollLabel
 ) -> None:
     rules = ctx.rules
-    attackers = [a for a in _index(ctx).at(settlement["location"]) if a["owner"] == nation and a["units"]]
+    attackers = [
+        a for a in ctx.memory.armies.at(settlement["location"]) if a["owner"] == nation and a["units"]
+    ]
     weight = sum(m.unit_weight(u, rules) for a in attackers for u in a["units"])
     need = attackers_needed = m.attackers_needed(rules, settlement)
     falls_at_once = rules["settlements"][settlement["type"]].get("falls_at_once", False)
     defenders = [
-        a for a in _index(ctx).at(settlement["location"]) if a["owner"] == settlement["owner"] and a["units"]
+        a
+        for a in ctx.memory.armies.at(settlement["location"])
+        if a["owner"] == settlement["owner"] and a["units"]
     ]
     if not defenders and falls_at_once:
         need = 1
@@ -242,9 +216,7 @@ def _assault(
     _fall(ctx, state, nation, settlement, on_fall, step)
 
 
-def _fall(
-    ctx: TurnContext, state: State, nation: str, settlement: dict, on_fall: str, step: RollLabel
-) -> None:
+def _fall(ctx: Context, state: State, nation: str, settlement: dict, on_fall: str, step: RollLabel) -> None:
     rules = ctx.rules
     owner, level = settlement["owner"], settlement["level"]
     base = dict(
@@ -299,22 +271,11 @@ def _fall(
         ctx.emit("settlement_falls", **base)
 
 
-def _siege(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(ctx, nation, o)
-    settlement = m.settlement_named(state, o["settlement"])
-    rules = ctx.rules
-    if settlement is None or settlement["owner"] == nation:
-        raise OrderFailed(f"{o['settlement']} is no longer a foreign settlement")
-    if army["location"] != settlement["location"]:
-        raise OrderFailed(f"army {o['army']} is not at {settlement['name']}")
-    if len(army["units"]) < int(rules["siege"]["min_units"]):
-        raise OrderFailed(f"army {o['army']} has fewer than {rules['siege']['min_units']} units left")
-    held = settlement.get("siege")
-    if held and held["owner"] != nation:
-        raise OrderFailed(f"{settlement['name']} is already besieged by {ctx.game.name_of(held['owner'])}")
-    if not held:
+def _siege(ctx: Context, state: State, plan: Plan) -> None:
+    army, settlement, nation = plan.army or {}, plan.settlement or {}, plan.nation
+    if not settlement.get("siege"):
         settlement["siege"] = {"army": army["id"], "owner": nation, "turns": 0, "since": ctx.turn}
-        ctx.scratch["sieges_laid"].add(settlement["id"])
+        ctx.memory.sieges_laid.add(settlement["id"])
         ctx.emit(
             "siege_laid",
             actors=[nation, settlement["owner"]],
@@ -326,65 +287,26 @@ def _siege(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
         )
 
 
-def _split(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(ctx, nation, o)
-    wanted = set(o["units"])
-    going = [u for u in army["units"] if u["id"] in wanted]
-    staying = [u for u in army["units"] if u["id"] not in wanted]
-    if not going or not staying:
-        raise OrderFailed(f"army {o['army']} no longer has those units to split off")
-    go_name, stay_name = m.split_names(state, nation, army["name"])
-    # The units named leave as a new army; the rest keep the army's id (and any siege it holds).
-    new = {
-        **army,
-        "id": m.new_id(state, nation, "a"),
-        "name": go_name,
-        "units": going,
-        "modifiers": dict(army.get("modifiers", {})),
-    }
-    army["units"] = staying
-    _index(ctx).rename(army, stay_name)
-    state["armies"][new["id"]] = new
-    _index(ctx).add(new)
-    if army["id"] in ctx.scratch["moved"]:
-        ctx.scratch["moved"].add(new["id"])
+def _split(ctx: Context, state: State, plan: Plan) -> None:
     ctx.emit(
         "army_split",
-        actors=[nation],
-        place=army["location"],
-        visible_to=[nation],
-        army=o["army"],
-        stay=stay_name,
-        go=go_name,
-        units=len(going),
+        actors=[plan.nation],
+        place=(plan.army or {})["location"],
+        visible_to=[plan.nation],
+        army=plan.order["army"],
+        **plan.details,
     )
 
 
-def _merge(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(ctx, nation, o)
-    into = _army(ctx, nation, o, "into")
-    if army["location"] != into["location"]:
-        raise OrderFailed(f"armies {o['army']} and {o['into']} are no longer on the same tile")
-    into["units"].extend(army["units"])
-    army["units"] = []
-    _index(ctx).remove(army)
-    if army["id"] in ctx.scratch["moved"]:
-        ctx.scratch["moved"].add(into["id"])
+def _merge(ctx: Context, state: State, plan: Plan) -> None:
     ctx.emit(
         "army_merged",
-        actors=[nation],
-        place=into["location"],
-        visible_to=[nation],
-        army=o["army"],
-        into=o["into"],
+        actors=[plan.nation],
+        place=(plan.army or {})["location"],
+        visible_to=[plan.nation],
+        army=plan.order["army"],
+        into=plan.order["into"],
     )
-
-
-def _settlement(state: State, nation: str, name: str) -> dict[str, Any]:
-    s = m.settlement_named(state, name)
-    if s is None or s["owner"] != nation:
-        raise OrderFailed(f"{name} is no longer yours")
-    return s
 
 
 def _project(state: State, nation: str, kind: str, title: str, needed: int, **fields: Any) -> dict[str, Any]:
@@ -403,129 +325,45 @@ def _project(state: State, nation: str, kind: str, title: str, needed: int, **fi
     return project
 
 
-def _advance_project(ctx: TurnContext, state: State, nation: str, project: dict, actions: int) -> None:
-    per_action = int(project.get("resources_per_action", 0))
-    _pay(state, nation, per_action * actions)
-    project["progress"] = int(project["progress"]) + actions
+def _advance_project(ctx: Context, plan: Plan, project: dict) -> None:
+    """Put the plan's action points into the project (its resources are paid)."""
+    project["progress"] = int(project["progress"]) + plan.actions
     project["worked"] = ctx.turn
     ctx.emit(
         "work",
-        actors=[nation],
-        visible_to=[nation],
+        actors=[plan.nation],
+        visible_to=[plan.nation],
         project=project["name"],
         title=project["title"],
-        actions=actions,
+        actions=plan.actions,
         progress=project["progress"],
         needed=project["needed"],
     )
 
 
-def _recruit(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    s = _settlement(state, nation, o["settlement"])
-    if s.get("siege"):
-        raise OrderFailed(f"{s['name']} came under siege: no recruiting there")
-    cls = ctx.rules["unit_classes"][o["class"]]
-    _pay(state, nation, int(cls["resources"]))
-    traits = [o["trait"]] if o.get("trait") else []
-    p = _project(
-        state,
-        nation,
-        "recruit",
-        f"{o['class']} {o['name']} at {s['name']}",
-        int(cls["turns"]),
-        settlement=s["id"],
-        unit={"class": o["class"], "name": o["name"], "traits": traits, "stats": dict(o.get("stats", {}))},
-    )
-    _advance_project(ctx, state, nation, p, 1)
+def _begin(ctx: Context, state: State, plan: Plan) -> None:
+    """Start the work the plan describes (a recruit, a settlement, an upgrade, an advancement)."""
+    _advance_project(ctx, plan, _project(state, plan.nation, **(plan.project or {})))
 
 
-def _build(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(ctx, nation, o)
-    where = army["location"]
-    if m.settlement_at(state, where):
-        raise OrderFailed(f"there is already a settlement at {ctx.game.world[where].label}")
-    b = ctx.rules["build"]
-    _pay(state, nation, int(b["resources"]))
-    p = _project(
-        state,
-        nation,
-        "build",
-        f"{o['type']} settlement {o['name']}",
-        int(b["actions"]),
-        location=where,
-        type=o["type"],
-        settlement_name=o["name"],
-    )
-    _advance_project(ctx, state, nation, p, min(o["actions"], int(b["actions"])))
+def _work(ctx: Context, state: State, plan: Plan) -> None:
+    _advance_project(ctx, plan, plan.project or {})
 
 
-def _upgrade(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    s = _settlement(state, nation, o["settlement"])
-    to = s["level"] + 1
-    needed, upfront, per_action = m.upgrade_cost(ctx.rules, to)
-    _pay(state, nation, upfront)
-    p = _project(
-        state,
-        nation,
-        "upgrade",
-        f"{s['name']} to level {to}",
-        needed,
-        settlement=s["id"],
-        level=to,
-        resources_per_action=per_action,
-    )
-    _advance_project(ctx, state, nation, p, min(o["actions"], needed))
-
-
-def _advance(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    name = o["advancement"].strip().lower()
-    current = state["factions"][nation].get("advancements", {}).get(name, {}).get("level", 0)
-    needed, cost = m.advancement_cost(ctx.rules, current + 1)
-    _pay(state, nation, cost)
-    p = _project(
-        state,
-        nation,
-        "advance",
-        f"advancement {name} level {current + 1}",
-        needed,
-        advancement=name,
-        level=current + 1,
-        note=o.get("note", ""),
-    )
-    _advance_project(ctx, state, nation, p, min(o["actions"], needed))
-
-
-def _work(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    p = m.project_named(state, nation, o["project"])
-    if p is None:
-        raise OrderFailed(f"project {o['project']} no longer exists")
-    if p["kind"] == "recruit":
-        s = state["settlements"].get(p["settlement"])
-        if s is None or s["owner"] != nation or s.get("siege"):
-            raise OrderFailed("its settlement is lost or under siege")
-    _advance_project(ctx, state, nation, p, min(o["actions"], int(p["needed"]) - int(p["progress"])))
-
-
-def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(ctx, nation, o)
-    rules = ctx.rules["exploration"]
+def _explore(ctx: Context, state: State, plan: Plan) -> None:
+    army, nation, o = plan.army or {}, plan.nation, plan.order
     where = army["location"]
     place = ctx.game.world[where].place
-    bonus = int(rules["place_bonus"]) if place else 0
+    check = Check.from_rules(ctx.rules, "exploration")
     label = roll_label("explore", where, _step(nation, o))
-    roll = ctx.roll(
-        label,
-        f"1d{rules['die']}{bonus:+d}" if bonus else f"1d{rules['die']}",
-        factions=[nation],
-    )
-    entry = next(
-        (e for e in rules["table"] if int(e["min"]) <= roll.total <= int(e["max"])), rules["table"][-1]
-    )
-    outcome, amount, rolls = entry["outcome"], 0, [roll]
+    bonus = [check.modifier("named_place")] if place else []
+    explored = check.roll(ctx, label, modifiers=bonus, factions=[nation])
+    roll, entry = explored.roll, explored.row
+    outcome, amount, rolls = entry.result, 0, [roll]
     stock = state["factions"][nation]["stock"]
     if outcome in ("resources", "population"):
         found = ctx.roll(
-            roll_label(label, "find"), entry["dice"], factions=[nation], decided=f"{outcome} found"
+            roll_label(label, "find"), str(entry.get("dice")), factions=[nation], decided=f"{outcome} found"
         )
         amount = found.total
         rolls.append(found)
@@ -539,7 +377,6 @@ def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
             name = "Volunteers" if cls == "troops" else f"Hero of {place or ctx.game.world[where].label}"
             army["units"].append(m.make_unit(state, nation, ctx.rules, cls, name, [], stats))
         amount = count
-    roll.decided = f"exploration: {outcome}"
     state["factions"][nation].setdefault("explored", []).append(where)
     state["factions"][nation]["explored"].sort()
     ctx.emit(
@@ -554,18 +391,8 @@ def _explore(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     )
 
 
-def _maraud(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    army = _army(ctx, nation, o)
-    s = m.settlement_named(state, o["settlement"])
-    if s is None or s["owner"] == nation:
-        raise OrderFailed(f"{o['settlement']} is no longer a foreign settlement")
-    if ctx.game.world.distance(army["location"], s["location"]) > int(ctx.rules["marauding"]["range"]):
-        raise OrderFailed(f"army {o['army']} is too far from {s['name']}")
-    if s.get("siege"):
-        raise OrderFailed(f"{s['name']} is under siege")
-    if s["id"] in ctx.scratch["marauded"]:
-        raise OrderFailed(f"{s['name']} was already marauded this turn")
-    ctx.scratch["marauded"].add(s["id"])
+def _maraud(ctx: Context, state: State, plan: Plan) -> None:
+    army, s, nation = plan.army or {}, plan.settlement or {}, plan.nation
     rules = ctx.rules["marauding"]
     victim = state["factions"][s["owner"]]["stock"]
     stolen = min(int(rules["resources"]), victim.get("resources", 0))
@@ -575,9 +402,7 @@ def _maraud(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     mine = state["factions"][nation]["stock"]
     mine["resources"] = mine.get("resources", 0) + stolen
     # Marauders standing on a road also skim the trade that passes along it (agreements phase).
-    ctx.scratch.setdefault("marauders", []).append(
-        {"owner": nation, "name": army["name"], "location": army["location"]}
-    )
+    ctx.memory.marauders.append({"owner": nation, "name": army["name"], "location": army["location"]})
     ctx.emit(
         "maraud",
         actors=[nation, s["owner"]],
@@ -589,44 +414,32 @@ def _maraud(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
     )
 
 
-def _road(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    where = o["location"]
+def _road(ctx: Context, state: State, plan: Plan) -> None:
     roads = state.setdefault("roads", {})
-    rules = ctx.rules["roads"]
-    if o["destroy"]:
-        if where not in roads:
-            raise OrderFailed(f"there is no road on {where} any more")
-        _pay(state, nation, int(rules["destroy_cost"]))
-        del roads[where]
-        ctx.emit("road_destroyed", actors=[nation], place=where)
-        return
-    if where in roads:
-        raise OrderFailed(f"{where} already has a road")
-    _pay(state, nation, int(rules["build_cost"]))
-    roads[where] = nation
-    ctx.emit("road_built", actors=[nation], place=where)
+    if plan.order["destroy"]:
+        del roads[plan.where]
+        ctx.emit("road_destroyed", actors=[plan.nation], place=plan.where)
+    else:
+        roads[plan.where] = plan.nation
+        ctx.emit("road_built", actors=[plan.nation], place=plan.where)
 
 
-def _noop(ctx: TurnContext, state: State, nation: str, o: Order) -> None:
-    """Defend stances are set before anyone moves (see run_orders); agreements have a phase of their own."""
-
-
-EXECUTE: dict[str, Callable[[TurnContext, State, str, Order], None]] = {
+# What the resolver does with each plan once it is paid for. A defend stance takes hold before anyone
+# moves (``run_orders``) and agreements are made in their own phase, so neither has an effect here.
+EFFECTS: dict[str, Callable[[Context, State, Plan], None]] = {
     "move": _move,
     "attack": _attack,
     "siege": _siege,
-    "defend": _noop,
     "split": _split,
     "merge": _merge,
-    "recruit": _recruit,
-    "build": _build,
-    "upgrade": _upgrade,
-    "advance": _advance,
+    "recruit": _begin,
+    "build": _begin,
+    "upgrade": _begin,
+    "advance": _begin,
     "work": _work,
     "explore": _explore,
     "maraud": _maraud,
     "road": _road,
-    "agree": _noop,
 }
 
 
@@ -638,9 +451,8 @@ def _drop_empty_armies(state: State) -> None:
 # -- the phases after the orders ---------------------------------------------------------------------------
 
 
-def run_sieges(ctx: TurnContext, state: State) -> State:
-    moved = ctx.scratch.get("moved", set())
-    laid = ctx.scratch.get("sieges_laid", set())
+def run_sieges(ctx: Context, state: State) -> State:
+    moved, laid = ctx.memory.moved, ctx.memory.sieges_laid
     for s in sorted(state["settlements"].values(), key=lambda s: s["id"]):
         siege = s.get("siege")
         if not siege:
@@ -676,8 +488,14 @@ def run_sieges(ctx: TurnContext, state: State) -> State:
     return state
 
 
-def run_completion(ctx: TurnContext, state: State) -> State:
+def run_completion(ctx: Context, state: State) -> State:
     rules = ctx.rules
+    # Nothing moves or dies while projects complete, so the units and armies by tile are gathered once
+    # and kept in step with what this phase adds, rather than scanned for each new piece.
+    unit_ids = m.all_unit_ids(state)
+    armies_by_tile: dict[str, list[m.Army]] = {}
+    for army in state["armies"].values():
+        armies_by_tile.setdefault(army["location"], []).append(army)
     for pid in sorted(state["projects"]):
         p = state["projects"][pid]
         if int(p["progress"]) < int(p["needed"]):
@@ -695,7 +513,7 @@ def run_completion(ctx: TurnContext, state: State) -> State:
                     reason=f"{p['settlement_name']} could not be founded: the site is taken",
                 )
                 continue
-            sid = m.new_id(state, nation, "s")
+            sid = m.new_id(state, nation, "s", unit_ids)
             state["settlements"][sid] = {
                 "id": sid,
                 "name": p["settlement_name"],
@@ -751,18 +569,18 @@ def run_completion(ctx: TurnContext, state: State) -> State:
                 continue
             spec = p["unit"]
             unit = m.make_unit(
-                state, nation, rules, spec["class"], spec["name"], spec["traits"], spec["stats"]
+                state, nation, rules, spec["class"], spec["name"], spec["traits"], spec["stats"], unit_ids
             )
             army = next(
                 (
                     a
-                    for a in sorted(m.armies_at(state, s["location"]), key=lambda a: a["name"])
+                    for a in sorted(armies_by_tile.get(s["location"], []), key=lambda a: a["name"])
                     if a["owner"] == nation
                 ),
                 None,
             )
             if army is None:
-                aid = m.new_id(state, nation, "a")
+                aid = m.new_id(state, nation, "a", unit_ids)
                 army = {
                     "id": aid,
                     "owner": nation,
@@ -771,6 +589,7 @@ def run_completion(ctx: TurnContext, state: State) -> State:
                     "units": [],
                 }
                 state["armies"][aid] = army
+                armies_by_tile.setdefault(army["location"], []).append(army)
             army["units"].append(unit)
             ctx.emit(
                 "unit_mustered",
@@ -784,7 +603,7 @@ def run_completion(ctx: TurnContext, state: State) -> State:
     return state
 
 
-def run_income(ctx: TurnContext, state: State) -> State:
+def run_income(ctx: Context, state: State) -> State:
     rules = ctx.rules
     for nation in ctx.game.factions:
         gained: dict[str, int] = {}
@@ -805,7 +624,7 @@ def run_income(ctx: TurnContext, state: State) -> State:
     return state
 
 
-def run_contact(ctx: TurnContext, state: State) -> State:
+def run_contact(ctx: Context, state: State) -> State:
     meetings = [
         (location, a, b)
         for location, nations in m.nations_at(state)
@@ -814,7 +633,7 @@ def run_contact(ctx: TurnContext, state: State) -> State:
         if a < b
     ]
     # Tiles shared only during the orders count too, e.g. where one side's army was destroyed.
-    meetings += [(location, *sorted((a, b))) for location, a, b in ctx.scratch.get("met", [])]
+    meetings += [(location, *sorted((a, b))) for location, a, b in ctx.memory.met]
     for location, a, b in meetings:
         contacts = state["factions"][a].setdefault("contacts", [])
         if b not in contacts:
@@ -825,13 +644,13 @@ def run_contact(ctx: TurnContext, state: State) -> State:
                 other.append(a)
                 other.sort()
             ctx.emit("contact", actors=[a, b], place=location)
+    # Who still has an army or a settlement, gathered once: elimination removes neither.
+    standing = {a["owner"] for a in state["armies"].values()} | {
+        s["owner"] for s in state["settlements"].values()
+    }
     for nation in ctx.game.factions:
         f = state["factions"][nation]
-        if (
-            f.get("status", "active") == "active"
-            and not m.armies_of(state, nation)
-            and not m.settlements_of(state, nation)
-        ):
+        if f.get("status", "active") == "active" and nation not in standing:
             f["status"] = "eliminated"
             for pid in [p["id"] for p in m.projects_of(state, nation)]:
                 del state["projects"][pid]

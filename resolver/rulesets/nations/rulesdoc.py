@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.rulesdoc import RulesSection, RulesTable, fill, number_word
+from ...core.checks import Check
+from ...core.rulesdoc import RulesSection, RulesTable, check_modifiers, check_table, fill, number_word
 from . import model as m
+
+PLACES = {"named_place": "at a named place"}
 
 
 def _list(items: list[str], last: str = "and") -> str:
@@ -271,27 +274,15 @@ def _sieges(r: Mapping[str, Any]) -> RulesSection:
 
 
 def _exploration(r: Mapping[str, Any]) -> RulesSection:
-    e = r["exploration"]
-    rows = []
-    for entry in e["table"]:
-        roll = f"{entry['min']}" if entry["min"] == entry["max"] else f"{entry['min']}–{entry['max']}"
-        outcome = str(entry["outcome"])
-        if "dice" in entry:
-            outcome += f" ({entry['dice']})"
-        elif "units" in entry:
-            outcome += f" ({entry['units']} unit)"
-        rows.append((roll, outcome))
+    e, check = r["exploration"], Check.from_rules(r, "exploration")
     text = (
         f"An army may explore the tile it stands on: {e['per_turn']} exploration per nation per turn, "
-        f"rolling a d{e['die']} on the table below, with +{e['place_bonus']} at a named place."
+        f"rolling {check.dice_text()} on the table below, {check_modifiers(check, PLACES)}."
     )
     if e.get("once_per_tile"):
         text += " A nation explores each tile only once."
-    return RulesSection(
-        "Exploration",
-        (text, RulesTable("Exploration table", ("Roll", "Find"), tuple(rows))),
-        keys=("exploration",),
-    )
+    table = check_table(check, "Exploration table", {"total": "Roll", "result": "Find", "dice": "Amount"})
+    return RulesSection("Exploration", (text, table), keys=("exploration", "checks.exploration"))
 
 
 def _advancements(r: Mapping[str, Any]) -> RulesSection:
@@ -371,7 +362,7 @@ def _start(r: Mapping[str, Any]) -> RulesSection:
             f"Each nation starts with a level {s['capital_level']} capital, {s['resources']} resources, "
             f"{s['population']} population and one army: {army}. Capitals are placed about "
             f"{s['spacing']} tiles apart.",
-            f"The map is a square grid that grows with the number of nations ({w['width_per_faction']} "
+            f"The map is a {w['kind']} grid that grows with the number of nations ({w['width_per_faction']} "
             f"tiles of width per nation, at least {w['min_size']} tiles a side).",
         ),
         keys=("start", "world"),

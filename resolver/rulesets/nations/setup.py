@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.factions import PLAYER, new_faction
 from ...core.phases import State
-from ...core.world import World, generate_square, make_names
-from ...ruleset import FactionSetup
+from ...core.world import World, generate_hex, generate_square, make_names
+from ...ruleset import FactionSetup, fill_factions
 from . import model as m
 
 
@@ -22,7 +24,8 @@ def world_size(rules: Mapping[str, Any], factions: int) -> tuple[int, int]:
 
 def generate_world(seed: int, rules: Mapping[str, Any], factions: int) -> World:
     width, height = world_size(rules, factions)
-    return generate_square(seed, width, height)
+    generate = generate_hex if rules["world"]["kind"] == "hex" else generate_square
+    return generate(seed, width, height)
 
 
 def _home(world: World, rules: Mapping[str, Any], col: int, row: int, taken: set[str]) -> str:
@@ -42,6 +45,20 @@ def _home(world: World, rules: Mapping[str, Any], col: int, row: int, taken: set
     return str(best[2])
 
 
+# A nation's record before the game gives it anything; fixtures and new campaigns start from it.
+BLANK_NATION = {
+    "status": "active",
+    "missed_turns": 0,
+    "stock": {"resources": 0, "population": 0},
+    "items": {},
+    "modifiers": {},
+    "advancements": {},
+    "contacts": [],
+    "explored": [],
+    "counters": {},
+}
+
+
 def initial_state(world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int) -> State:
     start = rules["start"]
     spacing = int(start["spacing"])
@@ -58,41 +75,114 @@ def initial_state(world: World, rules: Mapping[str, Any], factions: list[Faction
     }
     taken: set[str] = set()
     for i, f in enumerate(factions):
-        state["factions"][f.id] = {
-            "name": f.name,
-            "color": f.color,
-            "status": "active",
-            "missed_turns": 0,
-            "stock": {"resources": int(start["resources"]), "population": int(start["population"])},
-            "items": {},
-            "modifiers": {},
-            "advancements": {},
-            "contacts": [],
-            "explored": [],
-            "counters": {},
-        }
         home = _home(
             world, rules, (i % cols) * spacing + spacing // 2, (i // cols) * spacing + spacing // 2, taken
         )
         taken.add(home)
-        sid = m.new_id(state, f.id, "s")
-        state["settlements"][sid] = {
-            "id": sid,
-            "name": capitals[i],
-            "owner": f.id,
-            "type": "capital",
-            "level": int(start["capital_level"]),
-            "location": home,
-        }
-        aid = m.new_id(state, f.id, "a")
-        units = []
-        for group in start["army"]:
-            for _ in range(int(group.get("count", 1))):
-                traits = [group["trait"]] if group.get("trait") else []
-                units.append(
-                    m.make_unit(
-                        state, f.id, rules, group["class"], group["name"], traits, group.get("stats", {})
-                    )
+        found_nation(state, rules, f, home, capitals[i])
+    return state
+
+
+def found_nation(
+    state: State, rules: Mapping[str, Any], setup: FactionSetup, home: str, capital: str, kind: str = PLAYER
+) -> None:
+    """A nation's record, its capital at ``home`` and its starting army: at the start of a campaign,
+    and for a nation the GM brings in later."""
+    start = rules["start"]
+    state["factions"][setup.id] = new_faction(
+        setup.id,
+        setup.name,
+        setup.color,
+        kind=kind,
+        stock={"resources": int(start["resources"]), "population": int(start["population"])},
+        items={},
+        modifiers={},
+        advancements={},
+        contacts=[],
+        explored=[],
+        counters={},
+    )
+    sid = m.new_id(state, setup.id, "s")
+    state["settlements"][sid] = {
+        "id": sid,
+        "name": capital,
+        "owner": setup.id,
+        "type": "capital",
+        "level": int(start["capital_level"]),
+        "location": home,
+    }
+    aid = m.new_id(state, setup.id, "a")
+    units = []
+    for group in start["army"]:
+        for _ in range(int(group.get("count", 1))):
+            traits = [group["trait"]] if group.get("trait") else []
+            units.append(
+                m.make_unit(
+                    state, setup.id, rules, group["class"], group["name"], traits, group.get("stats", {})
                 )
-        state["armies"][aid] = {"id": aid, "owner": f.id, "name": "1", "location": home, "units": units}
+            )
+    state["armies"][aid] = {"id": aid, "owner": setup.id, "name": "1", "location": home, "units": units}
+
+
+def late_home(world: World, rules: Mapping[str, Any], state: State) -> str | None:
+    """Where a late joiner's capital goes: the free land tile farthest from every settlement and army
+    (nearest the map's centre among equals), or None when no land is free."""
+    occupied = [s["location"] for s in state["settlements"].values()]
+    occupied += [a["location"] for a in state["armies"].values()]
+    free = [t for t in world if m.passable(world, rules, t) and t not in set(occupied)]
+    if not free:
+        return None
+    xs, ys = zip(*(world[t].coords for t in world), strict=True)
+    centre = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+
+    def rank(tile: str) -> tuple[Any, ...]:
+        far = min((world.distance(tile, o) for o in occupied), default=0)
+        col, row = world[tile].coords
+        return (-far, abs(col - centre[0]) + abs(row - centre[1]), tile)
+
+    return min(free, key=rank)
+
+
+def join(
+    world: World, rules: Mapping[str, Any], state: State, seed: int, setup: FactionSetup, kind: str
+) -> str:
+    """Found a late joiner's nation; returns its capital and army in words."""
+    home = late_home(world, rules, state)
+    if home is None:
+        raise ValueError("no free land for a capital")
+    names = {s["name"] for s in state["settlements"].values()}
+    capital = next(
+        n for n in make_names(seed, len(names) + 1, f"nations/capitals/{setup.id}") if n not in names
+    )
+    found_nation(state, rules, setup, home, capital, kind)
+    return f"capital {capital} at {world[home].label} and army 1"
+
+
+def fill_state(rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
+    """A whole state from a hand-written part: nations from the blank, armies' units from their class
+    (base stats, a name, an id from the army's), settlements and projects their ids from their keys."""
+    state = copy.deepcopy(dict(partial))
+    state.setdefault("turn", 1)
+    for key in ("armies", "settlements", "projects", "roads", "ruins"):
+        state.setdefault(key, {})
+    fill_factions(state, factions, BLANK_NATION)
+    classes = rules.get("unit_classes", {})
+    for aid, army in state["armies"].items():
+        army.setdefault("id", aid)
+        for i, unit in enumerate(army.get("units", [])):
+            cls = unit.get("class", "troops")
+            filled = {
+                "class": "troops",
+                "name": cls.capitalize(),
+                "traits": [],
+                **classes.get(cls, {}).get("base", {}),
+            }
+            filled.update(unit)
+            filled.setdefault("id", f"{army['owner']}-{aid}-u{i + 1}")
+            army["units"][i] = filled
+    for sid, settlement in state["settlements"].items():
+        settlement.setdefault("id", sid)
+        settlement.setdefault("name", sid.capitalize())
+    for pid, project in state["projects"].items():
+        project.setdefault("id", pid)
     return state

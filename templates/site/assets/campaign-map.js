@@ -1,10 +1,15 @@
-/* The campaign map: draws what stands on the map for one turn, a turn slider and a legend.
+/* The campaign map: draws what stands on the map for one turn and what happened in it, a turn bar and
+ * a legend.
  *
  * The page's folium map calls campaignMap(map, data) once, with the JSON data the page carries in a
- * <script type="application/json"> element. Names (of tiles, places, factions, pieces) only ever reach
- * the page through textContent, never as HTML. The URL hash chooses the view:
+ * <script type="application/json"> element. Names (of tiles, places, factions, pieces, events) only ever
+ * reach the page through textContent, never as HTML. The URL hash chooses the view:
  *   #turn=N           the turn shown first (default: the latest)
- *   controls=none     no slider and no legend (small maps); controls=legend keeps the legend only
+ *   controls=none     no turn bar and no legend (small maps); controls=legend keeps the legend only
+ *
+ * Layout rules a reader relies on: the turn bar sits above the map (before the pieces in tab order, and
+ * never over a piece); names never overlap (a name that would is left out until the map is zoomed in);
+ * every piece and mark is at least HIT px wide; a tooltip never shows while a popup is open.
  */
 (function () {
   "use strict";
@@ -17,6 +22,20 @@
   };
   var SPARE_SHAPES = ["diamond", "star", "hexagon", "circle"];
   var NEUTRAL = "#6f6a64";
+  var HIT = 24; // the smallest side of anything a reader can point at or tap, in CSS pixels
+  var GAP = 26; // pieces closer than this on screen are shown as one stack
+  // Which mark shows when several events happened in one place: the first kind in this list.
+  var MARK_ORDER = ["battle", "capture", "raze", "raid", "siege", "founded", "change", "march"];
+  var MARK_NAMES = {
+    march: "March",
+    battle: "Battle",
+    siege: "Siege",
+    capture: "Capture",
+    raid: "Raid",
+    raze: "Razed",
+    founded: "New settlement or holding",
+    change: "Other change",
+  };
 
   function node(tag, className, text) {
     var el = document.createElement(tag);
@@ -52,12 +71,33 @@
     return s + "</svg>";
   }
 
+  // SVG markup for an event mark: a white disc with a symbol in the colour of who did it.
+  function markSvg(kind, color, px) {
+    var s = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="' + px + '" height="' + px +
+      '" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="11" fill="#fffdf6" stroke="' + color +
+      '" stroke-width="2"/>';
+    var ink = ' fill="none" stroke="' + color + '" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"';
+    if (kind === "battle") s += '<path d="M6 6 L18 18 M18 6 L6 18 M5 9 L9 5 M15 5 L19 9"' + ink + "/>";
+    else if (kind === "siege") s += '<path d="M6 18 L6 9 L8 9 L8 11 L11 11 L11 9 L13 9 L13 11 L16 11 L16 9 L18 9 L18 18 Z"' + ink + "/>";
+    else if (kind === "capture") s += '<path d="M7 19 L7 5 M7 5 L17 8 L7 12"' + ink + "/>";
+    else if (kind === "raid") s += '<path d="M12 4 L14 10 L19 10 L15 14 L17 20 L12 16 L7 20 L9 14 L5 10 L10 10 Z"' + ink + "/>";
+    else if (kind === "raze") s += '<path d="M12 4 C16 9 17 12 15 16 C14 18 10 18 9 16 C7 13 10 11 11 8 C9 11 7 13 8 16"' + ink + "/>";
+    else if (kind === "founded") s += '<path d="M12 5 L12 19 M5 12 L19 12"' + ink + "/>";
+    else if (kind === "march") s += '<path d="M5 12 L18 12 M13 7 L18 12 L13 17"' + ink + "/>";
+    else s += '<circle cx="12" cy="12" r="4"' + ink + "/>";
+    return s + "</svg>";
+  }
+
   function shapeOf(kind, index) {
     return SHAPES[kind] || SPARE_SHAPES[index % SPARE_SHAPES.length];
   }
 
   function title(kind) {
     return kind.charAt(0).toUpperCase() + kind.slice(1).replace(/_/g, " ");
+  }
+
+  function overlaps(a, b) {
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   }
 
   window.campaignMap = function (map, data) {
@@ -71,16 +111,123 @@
     var container = map.getContainer();
     container.setAttribute("role", "application");
     container.setAttribute("aria-roledescription", "map");
-    map.fitBounds(data.bounds, { padding: [8, 8] });
+    var unit = data.cell;
+    var areas = data.areas || [];
+    var axes = data.axes || [];
+    var markKinds = data.markKinds || [];
+    var allMarks = data.marks || [];
 
-    // The terrain: one polygon a tile, its name and terrain in a tooltip.
-    function tileInfo(tile) {
+    function owner(i) {
+      return i >= 0 ? data.factions[i] : null;
+    }
+
+    // The turn bar: above the map and before it in the page, so it comes first in tab order and never
+    // covers a piece however the map is moved.
+    var bar = null;
+    if (controls === "all" && last > 0) {
+      bar = node("div", "cm-bar");
+      var id = "cm-turn";
+      var label = node("label", "cm-slider-label", data.turns[index].label); // its full height from the start
+      label.setAttribute("for", id);
+      var row = node("div", "cm-slider-row");
+      var prev = node("button", "cm-step", "\u2039");
+      prev.type = "button";
+      prev.setAttribute("aria-label", "Previous turn");
+      var input = node("input");
+      input.type = "range";
+      input.id = id;
+      input.min = "0";
+      input.max = String(last);
+      input.step = "1";
+      var next = node("button", "cm-step", "\u203a");
+      next.type = "button";
+      next.setAttribute("aria-label", "Next turn");
+      row.appendChild(prev);
+      row.appendChild(input);
+      row.appendChild(next);
+      bar.appendChild(label);
+      bar.appendChild(row);
+      input.addEventListener("input", function () {
+        draw(Number(input.value));
+      });
+      prev.addEventListener("click", function () {
+        if (index > 0) draw(index - 1);
+      });
+      next.addEventListener("click", function () {
+        if (index < last) draw(index + 1);
+      });
+      container.parentNode.insertBefore(bar, container);
+      document.body.classList.add("cm-has-bar");
+      bar = { box: bar, input: input, label: label, prev: prev, next: next };
+      map.invalidateSize();
+    }
+
+    // The legend: open on wide screens, where the first view leaves room for it.
+    var legendBox = null;
+    if (controls === "all" || controls === "legend") {
+      var Legend = L.Control.extend({
+        options: { position: "topright" },
+        onAdd: function () {
+          var box = node("details", "cm-legend");
+          if (map.getSize().x > 760) box.open = true;
+          box.appendChild(node("summary", null, "Legend"));
+          var list = node("ul");
+          function item(swatch, text) {
+            var li = node("li");
+            li.appendChild(swatch);
+            li.appendChild(node("span", null, text));
+            list.appendChild(li);
+          }
+          data.factions.forEach(function (f) {
+            var sw = node("span", "cm-swatch");
+            sw.style.background = f.color;
+            item(sw, f.name);
+          });
+          data.terrains.forEach(function (t) {
+            var sw = node("span", "cm-swatch cm-terrain");
+            sw.style.background = t[1];
+            item(sw, title(t[0]));
+          });
+          data.kinds.forEach(function (kind, i) {
+            var icon = node("span", "cm-key");
+            icon.innerHTML = shapeSvg(shapeOf(kind, i), "#ffffff", 14);
+            item(icon, title(kind));
+          });
+          var used = {};
+          allMarks.forEach(function (rows) {
+            rows.forEach(function (m) {
+              used[markKinds[m[0]]] = true;
+            });
+          });
+          MARK_ORDER.forEach(function (kind) {
+            if (!used[kind]) return;
+            var icon = node("span", "cm-key");
+            icon.innerHTML = markSvg(kind, "#3b352f", 14);
+            item(icon, MARK_NAMES[kind]);
+          });
+          var lit = node("span", "cm-swatch cm-lit");
+          item(lit, "Changed in the turn shown");
+          box.appendChild(list);
+          L.DomEvent.disableClickPropagation(box);
+          L.DomEvent.disableScrollPropagation(box);
+          legendBox = box;
+          return box;
+        },
+      });
+      map.addControl(new Legend());
+    }
+
+    function fit() {
+      // Room for the zoom buttons on the left and an open legend on the right: neither covers a piece.
+      var right = legendBox && legendBox.open ? legendBox.offsetWidth + 16 : 8;
+      map.fitBounds(data.bounds, { paddingTopLeft: [44, 8], paddingBottomRight: [right, 8] });
+    }
+    fit();
+
+    // The terrain: one polygon a tile, its name and terrain in a tooltip; never a tab stop.
+    function infoTable(rows) {
       var box = node("table", "cm-tile");
-      [
-        ["Tile", tile[1]],
-        ["Terrain", data.terrains[tile[2]][0]],
-        ["Place", tile[3] || "\u2014"],
-      ].forEach(function (row) {
+      rows.forEach(function (row) {
         var tr = node("tr");
         tr.appendChild(node("th", null, row[0]));
         tr.appendChild(node("td", null, row[1]));
@@ -89,19 +236,62 @@
       return box;
     }
 
+    function tileRows(tile) {
+      return [
+        ["Tile", tile[1]],
+        ["Terrain", title(data.terrains[tile[2]][0])],
+        ["Place", tile[3] || "\u2014"],
+      ];
+    }
+
     var terrainLayer = L.layerGroup().addTo(map);
     var plain = { fillOpacity: 1.0, color: "#6b6256", weight: 0.6, opacity: 0.5 };
     var lit = { weight: 2.5, opacity: 1.0, color: "#222222" };
-    data.tiles.forEach(function (tile) {
-      var polygon = L.polygon(tile[0], L.extend({ fillColor: data.terrains[tile[2]][1], smoothFactor: 0 }, plain));
-      polygon.bindTooltip(tileInfo(tile), { sticky: true });
+    // Chromium makes an SVG shape with focus listeners (Leaflet adds them for tooltips) a tab stop: a
+    // tile is never one, the pieces are what a keyboard reader steps through.
+    function noTabStop(polygon) {
+      polygon.getElement().setAttribute("tabindex", "-1");
+    }
+    function hoverable(polygon, normal) {
       polygon.on("mouseover", function () {
         polygon.setStyle(lit);
       });
       polygon.on("mouseout", function () {
-        polygon.setStyle(plain);
+        polygon.setStyle(normal);
       });
+    }
+    data.tiles.forEach(function (tile) {
+      var polygon = L.polygon(tile[0], L.extend({ fillColor: data.terrains[tile[2]][1], smoothFactor: 0 }, plain));
+      polygon.bindTooltip(infoTable(tileRows(tile)), { sticky: true });
+      hoverable(polygon, plain);
       terrainLayer.addLayer(polygon);
+      noTabStop(polygon);
+    });
+
+    // Areas: the parts of a location where pieces stand (a locale's locations, say), drawn inside it.
+    var areaStyle = { fill: true, fillOpacity: 0.0, color: "#4a4238", weight: 1, opacity: 0.55, dashArray: "3 3" };
+    areas.forEach(function (area) {
+      var polygon = L.polygon(area[0], L.extend({ smoothFactor: 0, className: "cm-area" }, areaStyle));
+      var tile = data.tiles[area[2]];
+      polygon.bindTooltip(infoTable([["Location", data.strings[area[1]]]].concat(tileRows(tile).slice(1))), {
+        sticky: true,
+      });
+      hoverable(polygon, areaStyle);
+      terrainLayer.addLayer(polygon);
+      noTabStop(polygon);
+      polygon.getElement().setAttribute("data-area", data.strings[area[1]]);
+    });
+
+    // Column and row names around a grid, as its tile names are made of them ("A10").
+    var axisLayer = L.layerGroup().addTo(map);
+    axes.forEach(function (axis) {
+      axisLayer.addLayer(
+        L.marker([axis[1], axis[2]], {
+          icon: L.divIcon({ className: "cm-coord", html: node("span", null, axis[0]), iconSize: null, iconAnchor: [0, 0] }),
+          interactive: false,
+          keyboard: false,
+        })
+      );
     });
 
     // Named places: a dot and a name that shows once the map is zoomed in far enough to read it.
@@ -124,179 +314,368 @@
       placeLayer.addLayer(dot);
     });
 
+    var highlightLayer = L.layerGroup().addTo(map);
+    var markLayer = L.layerGroup().addTo(map);
     var pieceLayer = L.layerGroup().addTo(map);
-    var unit = data.cell;
-
-    function owner(i) {
-      return i >= 0 ? data.factions[i] : null;
-    }
 
     function describe(p) {
       var who = owner(p[2]);
       var box = node("div", "cm-info");
       box.appendChild(node("strong", null, data.strings[p[3]]));
       if (data.strings[p[4]]) box.appendChild(node("div", null, data.strings[p[4]]));
-      var meta = title(data.kinds[p[1]]) + (who ? " of " + who.name : "") + " · " + (data.labels[p[0]] || p[0]);
+      var meta = title(data.kinds[p[1]]) + (who ? " of " + who.name : "") + " · " + where(p);
       box.appendChild(node("div", "cm-meta", meta));
       return box;
     }
 
-    function draw(i) {
-      index = i;
+    function where(p) {
+      var tile = data.labels[p[0]] || p[0];
+      return p[6] >= 0 ? data.strings[areas[p[6]][1]] + ", " + tile : tile;
+    }
+
+    function pieceName(p) {
+      var who = owner(p[2]);
+      return data.strings[p[3]] + (who ? ", " + who.name : "") + ", " + where(p);
+    }
+
+    function signature(p) {
+      return [p[0], p[1], p[2], p[3], p[6]].join("|");
+    }
+
+    // Both a tooltip (pointing) and a popup (selecting): while a popup is open no tooltip shows.
+    function bindInfo(marker, tooltip, popup, offset) {
+      marker.bindTooltip(tooltip, { direction: "top", offset: [0, -offset] });
+      marker.bindPopup(popup);
+      marker.on("popupopen", function () {
+        marker.closeTooltip();
+      });
+    }
+    map.on("popupopen", function () {
+      container.classList.add("cm-popup-open");
+      map.eachLayer(function (layer) {
+        var tip = layer.getTooltip && layer.getTooltip();
+        if (tip && !tip.options.permanent && layer.isTooltipOpen()) layer.closeTooltip();
+      });
+    });
+    map.on("popupclose", function () {
+      container.classList.remove("cm-popup-open");
+    });
+
+    function pixelsPerUnit() {
+      return Math.pow(2, map.getZoom());
+    }
+
+    // Where the pieces of one place stand: an area's cells, nearest its middle first, or a ring around
+    // a tile's centre. Too close together on screen, they become one stack.
+    function spots(p, count) {
+      if (p[6] >= 0) {
+        var cells = areas[p[6]][3];
+        if (count <= cells.length) return { at: cells.slice(0, count), gap: pixelsPerUnit() };
+      }
+      var at = data.locations[p[0]];
+      if (p[6] >= 0) at = areas[p[6]][3][0];
+      if (count === 1) return { at: [at], gap: Infinity };
+      var radius = unit * 0.3;
+      var list = [];
+      for (var k = 0; k < count; k++) {
+        var angle = Math.PI / 2 + (2 * Math.PI * k) / count;
+        list.push([at[0] + Math.sin(angle) * radius, at[1] + Math.cos(angle) * radius]);
+      }
+      return { at: list, gap: 2 * radius * Math.sin(Math.PI / count) * pixelsPerUnit() };
+    }
+
+    function pieceIcon(p, changed, count) {
+      var kind = data.kinds[p[1]];
+      var who = owner(p[2]);
+      var px = kind === "settlement" ? 14 + Math.min(p[5], 6) * 2 : kind === "road" ? 12 : 16;
+      var box = Math.max(px, HIT);
+      var html = shapeSvg(shapeOf(kind, p[1]), who ? who.color : NEUTRAL, px);
+      if (count > 1) html += '<span class="cm-count">' + count + "</span>";
+      return {
+        px: px,
+        box: box,
+        icon: L.divIcon({
+          className:
+            "cm-piece cm-" + kind.replace(/[^a-z0-9_-]/gi, "") + (changed ? " cm-changed" : "") + (count > 1 ? " cm-stack" : ""),
+          html: html,
+          iconSize: [box, box],
+          iconAnchor: [box / 2, box / 2],
+        }),
+      };
+    }
+
+    function addLabel(text, latlng, px) {
+      var span = node("span", null, text);
+      span.setAttribute("data-gap", String(px + 4)); // how far the name moves to sit left of its piece
+      pieceLayer.addLayer(
+        L.marker(latlng, {
+          icon: L.divIcon({ className: "cm-label", html: span, iconSize: null, iconAnchor: [-px / 2 - 2, 8] }),
+          interactive: false,
+          keyboard: false,
+        })
+      );
+    }
+
+    function drawPieces(i) {
       pieceLayer.clearLayers();
       var rows = data.pieces[i] || [];
-      var stacked = {};
-      rows.forEach(function (p) {
-        stacked[p[0]] = (stacked[p[0]] || 0) + 1;
-      });
-      var seen = {};
-      rows.forEach(function (p) {
-        var at = data.locations[p[0]];
-        var n = stacked[p[0]];
-        var k = (seen[p[0]] = (seen[p[0]] || 0) + 1) - 1;
-        var lat = at[0], lng = at[1];
-        if (n > 1) {
-          // Several pieces on one tile: spread them on a small ring so each stays visible and clickable.
-          var angle = Math.PI / 2 + (2 * Math.PI * k) / n;
-          lat += Math.sin(angle) * unit * 0.24;
-          lng += Math.cos(angle) * unit * 0.24;
-        }
-        var kind = data.kinds[p[1]];
-        var who = owner(p[2]);
-        var px = kind === "settlement" ? 14 + Math.min(p[5], 6) * 2 : kind === "road" ? 10 : 16;
-        var icon = L.divIcon({
-          className: "cm-piece cm-" + kind.replace(/[^a-z0-9_-]/gi, ""),
-          html: shapeSvg(shapeOf(kind, p[1]), who ? who.color : NEUTRAL, px),
-          iconSize: [px, px],
-          iconAnchor: [px / 2, px / 2],
+      var before = {};
+      if (i > 0)
+        (data.pieces[i - 1] || []).forEach(function (p) {
+          before[signature(p)] = true;
         });
-        var marker = L.marker([lat, lng], { icon: icon, keyboard: true, riseOnHover: true });
-        marker.bindTooltip(describe(p), { direction: "top", offset: [0, -px / 2] });
-        marker.bindPopup(describe(p));
-        if (kind === "settlement") {
-          // The settlement's name under it, as a marker of its own that takes no clicks.
-          var text = node("span", null, data.strings[p[3]]);
-          pieceLayer.addLayer(
-            L.marker([lat, lng], {
-              icon: L.divIcon({ className: "cm-label", html: text, iconSize: null, iconAnchor: [-px / 2 - 2, 8] }),
-              interactive: false,
-              keyboard: false,
-            })
+      var groups = {};
+      var order = [];
+      rows.forEach(function (p) {
+        var key = p[6] >= 0 ? "a" + p[6] : "t" + p[0];
+        if (!groups[key]) {
+          groups[key] = [];
+          order.push(key);
+        }
+        groups[key].push(p);
+      });
+      order.forEach(function (key) {
+        var group = groups[key];
+        var place = spots(group[0], group.length);
+        var changed = function (p) {
+          return i > 0 && !before[signature(p)];
+        };
+        if (group.length > 1 && place.gap < GAP) {
+          // One stack: its popup lists every piece; a settlement in it gives the stack its name.
+          var first = group.filter(function (p) {
+            return data.kinds[p[1]] === "settlement";
+          })[0] || group[0];
+          var made = pieceIcon(first, group.some(changed), group.length);
+          var at = standsAt(first);
+          var marker = L.marker(at, { icon: made.icon, keyboard: true, riseOnHover: true });
+          var list = node("div", "cm-stack-info");
+          group.forEach(function (p) {
+            list.appendChild(describe(p));
+          });
+          var tip = node("div", "cm-info");
+          tip.appendChild(node("strong", null, group.length + " pieces at " + where(first)));
+          group.forEach(function (p) {
+            tip.appendChild(node("div", null, data.strings[p[3]]));
+          });
+          bindInfo(marker, tip, list, made.box / 2);
+          if (data.kinds[first[1]] === "settlement") addLabel(data.strings[first[3]], at, made.box);
+          pieceLayer.addLayer(marker);
+          var el = marker.getElement();
+          if (el) {
+            el.setAttribute("aria-label", group.length + " pieces: " + group.map(pieceName).join("; "));
+            el.setAttribute("data-count", String(group.length));
+            if (first[6] >= 0) el.setAttribute("data-area", data.strings[areas[first[6]][1]]);
+          }
+          return;
+        }
+        group.forEach(function (p, k) {
+          var made = pieceIcon(p, changed(p), 1);
+          var marker = L.marker(place.at[k], { icon: made.icon, keyboard: true, riseOnHover: true });
+          bindInfo(marker, describe(p), describe(p), made.box / 2);
+          // A settlement's name beside it, as a marker of its own that takes no clicks.
+          if (data.kinds[p[1]] === "settlement") addLabel(data.strings[p[3]], place.at[k], made.box);
+          pieceLayer.addLayer(marker);
+          var el = marker.getElement();
+          if (el) {
+            el.setAttribute("aria-label", pieceName(p));
+            el.setAttribute("data-count", "1");
+            if (p[6] >= 0) el.setAttribute("data-area", data.strings[areas[p[6]][1]]);
+          }
+        });
+      });
+      return rows.length;
+    }
+
+    function standsAt(p) {
+      return p[6] >= 0 ? areas[p[6]][3][0] : data.locations[p[0]];
+    }
+
+    // What happened in the turn: arrows for moves, a mark where something happened, and the places
+    // that changed outlined.
+    function drawMarks(i) {
+      markLayer.clearLayers();
+      highlightLayer.clearLayers();
+      var rows = allMarks[i] || [];
+      var outlined = {};
+      var bySpot = {};
+      var spotOrder = [];
+      rows.forEach(function (m) {
+        var kind = markKinds[m[0]];
+        var who = owner(m[2]);
+        var color = who ? who.color : NEUTRAL;
+        var path = m[1];
+        var end = path[path.length - 1];
+        var key = end[3] >= 0 ? "a" + end[3] : "t" + end[2];
+        if (!outlined[key]) {
+          outlined[key] = true;
+          var shape = end[3] >= 0 ? areas[end[3]][0] : data.tiles[end[2]][0];
+          highlightLayer.addLayer(
+            L.polygon(shape, { className: "cm-highlight", fill: false, color: "#f2b705", weight: 3.5, opacity: 0.95, interactive: false, smoothFactor: 0 })
           );
         }
-        pieceLayer.addLayer(marker);
-        var el = marker.getElement();
-        if (el) {
-          var name = data.strings[p[3]] + (who ? ", " + who.name : "") + ", " + (data.labels[p[0]] || p[0]);
-          el.setAttribute("aria-label", name);
+        if (kind === "march" && path.length > 1) {
+          var line = path.map(function (at) {
+            return [at[0], at[1]];
+          });
+          markLayer.addLayer(
+            L.polyline(line, { className: "cm-arrow", color: color, weight: 3, opacity: 0.9, dashArray: "7 5", interactive: false })
+          );
+          // The arrowhead, half way along the last step, points the way; it carries the sentence.
+          var a = line[line.length - 2], b = line[line.length - 1];
+          var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+          var angle = (Math.atan2(-(b[0] - a[0]), b[1] - a[1]) * 180) / Math.PI;
+          var head = L.marker(mid, {
+            icon: L.divIcon({
+              className: "cm-mark cm-arrowhead",
+              html:
+                '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="' + HIT + '" height="' + HIT +
+                '" aria-hidden="true" focusable="false" style="transform: rotate(' + angle.toFixed(1) + 'deg)">' +
+                '<path d="M5 5 L20 12 L5 19 L9 12 Z" fill="' + color + '" stroke="#1d1b19" stroke-width="1.2"/></svg>',
+              iconSize: [HIT, HIT],
+              iconAnchor: [HIT / 2, HIT / 2],
+            }),
+            keyboard: true,
+            zIndexOffset: -1000, // under the pieces, as the marks are
+          });
+          var text = data.strings[m[3]];
+          bindInfo(head, node("div", "cm-info", text), node("div", "cm-info", text), HIT / 2);
+          markLayer.addLayer(head);
+          head.getElement().setAttribute("aria-label", text);
+          return;
         }
+        if (!bySpot[key]) {
+          bySpot[key] = [];
+          spotOrder.push(key);
+        }
+        bySpot[key].push(m);
       });
-      container.setAttribute("data-turn", String(data.turns[i].turn));
-      container.setAttribute("data-pieces", String(rows.length));
-      if (slider) {
-        slider.input.value = String(i);
-        slider.input.setAttribute("aria-valuetext", data.turns[i].label);
-        slider.label.textContent = data.turns[i].label;
-        slider.prev.disabled = i === 0;
-        slider.next.disabled = i === last;
+      spotOrder.forEach(function (key) {
+        var group = bySpot[key];
+        group.sort(function (x, y) {
+          return MARK_ORDER.indexOf(markKinds[x[0]]) - MARK_ORDER.indexOf(markKinds[y[0]]);
+        });
+        var top = group[0];
+        var who = owner(top[2]);
+        var end = top[1][top[1].length - 1];
+        var box = node("div", "cm-info");
+        group.forEach(function (m) {
+          box.appendChild(node("div", "cm-event", data.strings[m[3]]));
+        });
+        // Up and to the right of the place's middle, clear of a piece standing there (HIT wide).
+        var mark = L.marker([end[0], end[1]], {
+          icon: L.divIcon({
+            className: "cm-mark cm-mark-" + markKinds[top[0]],
+            html: markSvg(markKinds[top[0]], who ? who.color : NEUTRAL, HIT),
+            iconSize: [HIT, HIT],
+            iconAnchor: [-HIT / 2, HIT * 1.5],
+          }),
+          keyboard: true,
+          riseOnHover: true,
+          zIndexOffset: -1000, // under the pieces: a mark never hides a piece from a pointer or a finger
+        });
+        bindInfo(mark, box, box.cloneNode(true), HIT);
+        markLayer.addLayer(mark);
+        var kinds = {};
+        group.forEach(function (m) {
+          kinds[markKinds[m[0]]] = true;
+        });
+        mark.getElement().setAttribute("data-kinds", Object.keys(kinds).sort().join(" "));
+        mark.getElement().setAttribute("data-place", end[3] >= 0 ? data.strings[areas[end[3]][1]] : data.tiles[end[2]][1]);
+        mark.getElement().setAttribute(
+          "aria-label",
+          group
+            .map(function (m) {
+              return data.strings[m[3]];
+            })
+            .join(" ")
+        );
+      });
+      return rows.length;
+    }
+
+    // Names never overlap one another: the grid's names first, then settlements, then places; a name
+    // that would overlap one already shown (or a piece) tries the other side, else waits for a closer zoom.
+    function declutter() {
+      var shown = [];
+      var obstacles = [];
+      container.querySelectorAll(".cm-piece, .cm-mark").forEach(function (el) {
+        obstacles.push(el.getBoundingClientRect());
+      });
+      function free(rect, againstPieces) {
+        if (!rect.width) return false;
+        for (var k = 0; k < shown.length; k++) if (overlaps(rect, shown[k])) return false;
+        if (againstPieces)
+          for (var o = 0; o < obstacles.length; o++) if (overlaps(rect, obstacles[o])) return false;
+        return true;
       }
+      var groups = [
+        [".cm-coord", false],
+        [".cm-label", true],
+        [".leaflet-tooltip.cm-place", true],
+      ];
+      groups.forEach(function (group) {
+        container.querySelectorAll(group[0]).forEach(function (el) {
+          var span = el.querySelector("[data-gap]");
+          var text = el.querySelector("span") || el;
+          el.classList.remove("cm-hidden");
+          if (span) span.style.transform = "";
+          var rect = text.getBoundingClientRect();
+          if (!rect.width) return; // hidden at this zoom
+          if (free(rect, group[1])) return shown.push(rect);
+          if (span) {
+            var width = span.getBoundingClientRect().width;
+            span.style.transform = "translateX(" + -(width + Number(span.getAttribute("data-gap"))) + "px)";
+            rect = span.getBoundingClientRect();
+            if (free(rect, group[1])) return shown.push(rect);
+            span.style.transform = "";
+          }
+          el.classList.add("cm-hidden");
+        });
+      });
+    }
+
+    function draw(i) {
+      index = i;
+      var pieces = drawPieces(i);
+      var marks = drawMarks(i);
+      container.setAttribute("data-turn", String(data.turns[i].turn));
+      container.setAttribute("data-pieces", String(pieces));
+      container.setAttribute("data-marks", String(marks));
+      if (bar) {
+        bar.input.value = String(i);
+        bar.input.setAttribute("aria-valuetext", data.turns[i].label);
+        bar.label.textContent = data.turns[i].label;
+        bar.prev.disabled = i === 0;
+        bar.next.disabled = i === last;
+      }
+      declutter();
     }
 
     function zoomClass() {
       // Names are unreadable when the map is small: show them only from a comfortable zoom.
-      var px = unit * Math.pow(2, map.getZoom());
+      var px = unit * pixelsPerUnit();
       container.classList.toggle("cm-far", px < 40);
       container.classList.toggle("cm-very-far", px < 22);
     }
-    map.on("zoomend", zoomClass);
+    map.on("zoomend", function () {
+      zoomClass();
+      draw(index);
+    });
 
-    var slider = null;
-    if (controls === "all" && last > 0) {
-      var Slider = L.Control.extend({
-        options: { position: "bottomleft" },
-        onAdd: function () {
-          var box = node("div", "cm-slider leaflet-bar");
-          var id = "cm-turn";
-          var label = node("label", "cm-slider-label");
-          label.setAttribute("for", id);
-          var row = node("div", "cm-slider-row");
-          var prev = node("button", "cm-step", "\u2039");
-          prev.type = "button";
-          prev.setAttribute("aria-label", "Previous turn");
-          var input = node("input");
-          input.type = "range";
-          input.id = id;
-          input.min = "0";
-          input.max = String(last);
-          input.step = "1";
-          var next = node("button", "cm-step", "\u203a");
-          next.type = "button";
-          next.setAttribute("aria-label", "Next turn");
-          row.appendChild(prev);
-          row.appendChild(input);
-          row.appendChild(next);
-          box.appendChild(label);
-          box.appendChild(row);
-          input.addEventListener("input", function () {
-            draw(Number(input.value));
-          });
-          prev.addEventListener("click", function () {
-            if (index > 0) draw(index - 1);
-          });
-          next.addEventListener("click", function () {
-            if (index < last) draw(index + 1);
-          });
-          L.DomEvent.disableClickPropagation(box);
-          L.DomEvent.disableScrollPropagation(box);
-          slider = { input: input, label: label, prev: prev, next: next };
-          return box;
-        },
-      });
-      map.addControl(new Slider());
+    // The page may change the map's size after it is drawn (late fonts in the turn bar, a phone turned
+    // on its side): Leaflet then measures it again, so shapes and pieces stay where they belong.
+    if ("ResizeObserver" in window) {
+      var size = map.getSize();
+      new ResizeObserver(function () {
+        var now = { x: container.clientWidth, y: container.clientHeight };
+        if (now.x === size.x && now.y === size.y) return;
+        size = now;
+        map.invalidateSize();
+        declutter();
+      }).observe(container);
     }
 
-    if (controls === "all" || controls === "legend") {
-      var Legend = L.Control.extend({
-        options: { position: "topright" },
-        onAdd: function () {
-          var box = node("details", "cm-legend");
-          if (map.getSize().x > 760) box.open = true;
-          box.appendChild(node("summary", null, "Legend"));
-          var list = node("ul");
-          data.factions.forEach(function (f) {
-            var item = node("li");
-            var sw = node("span", "cm-swatch");
-            sw.style.background = f.color;
-            item.appendChild(sw);
-            item.appendChild(node("span", null, f.name));
-            list.appendChild(item);
-          });
-          data.terrains.forEach(function (t) {
-            var item = node("li");
-            var sw = node("span", "cm-swatch cm-terrain");
-            sw.style.background = t[1];
-            item.appendChild(sw);
-            item.appendChild(node("span", null, title(t[0])));
-            list.appendChild(item);
-          });
-          data.kinds.forEach(function (kind, i) {
-            var item = node("li");
-            var icon = node("span", "cm-key");
-            icon.innerHTML = shapeSvg(shapeOf(kind, i), "#ffffff", 14);
-            item.appendChild(icon);
-            item.appendChild(node("span", null, title(kind)));
-            list.appendChild(item);
-          });
-          box.appendChild(list);
-          L.DomEvent.disableClickPropagation(box);
-          L.DomEvent.disableScrollPropagation(box);
-          return box;
-        },
-      });
-      map.addControl(new Legend());
-    }
-
-    draw(index);
     zoomClass();
+    draw(index);
   };
 })();

@@ -1,27 +1,32 @@
 """GM orders: ``orders/gm.yaml`` works the same in every ruleset.
 
-The GM grants and takes stock and items, sets modifiers, places and removes
-pieces, narrates events and rules on what the rules leave open. Every GM order
-becomes an event, so the archive shows each intervention.
+The GM grants and takes stock and items, sets modifiers (for good or for some
+turns), places and removes pieces, narrates events, rules on what the rules leave
+open, sets relations between factions and brings in a faction mid-campaign. Every
+GM order becomes an event, so the archive shows each intervention.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .fields import ActionSpec, Field, choice_hint
-from .orders import OrderFile
-from .phases import State
+from .core import factions as faction_records
+from .core import relations
+from .core.fields import ActionSpec, Field, choice_hint
+from .core.orders import OrderFile
+from .core.phases import State
 
 if TYPE_CHECKING:
-    from ..engine import TurnContext
-    from ..ruleset import Game
+    from .engine import TurnContext
+    from .ruleset import Game
 
 _FACTION = Field("faction", "text", "The faction concerned.", required=True)
 _VISIBILITY = Field("to", "list", "Factions who see it; leave out for a public event.")
 _REASON = Field("reason", "text", "Why, told in the chronicle and the faction's report.", max_length=400)
+_TURNS = Field("turns", "int", "How many turns it lasts, this one included; leave out for good.", minimum=1)
 
 
 def actions(game: Game) -> dict[str, ActionSpec]:
@@ -55,6 +60,7 @@ def actions(game: Game) -> dict[str, ActionSpec]:
                 Field("target", "text", "A faction id or a piece id.", required=True),
                 Field("name", "text", "The modifier, e.g. attack, defence, income.", required=True),
                 Field("value", "int", "Its value.", required=True),
+                _TURNS,
             ),
             cost="GM",
         ),
@@ -102,6 +108,43 @@ def actions(game: Game) -> dict[str, ActionSpec]:
             cost="GM",
         ),
     ]
+    known = relations.kinds(game.rules)
+    if known:
+        specs.append(
+            ActionSpec(
+                "relation",
+                "Set the relation of two factions (war, peace, tribute…), for good or for some turns.",
+                (
+                    Field("faction", "ref", "One faction.", required=True, ref="factions"),
+                    Field("other", "ref", "The other faction.", required=True, ref="factions"),
+                    Field("kind", "choice", "The relation.", required=True, choices=known),
+                    _TURNS,
+                    _REASON,
+                ),
+                cost="GM",
+            )
+        )
+    if game.ruleset.can_add_factions:
+        specs.append(
+            ActionSpec(
+                "add_faction",
+                "Bring a new faction into the campaign with its starting pieces (a late joiner, or raiders "
+                "the bot plays).",
+                (
+                    Field("id", "text", "Its new id: lower-case letters, digits and dashes.", required=True),
+                    Field("name", "text", "Its name.", required=True, max_length=120),
+                    Field("color", "text", "Its colour on the map, e.g. '#7d3c98'.", default="#7d3c98"),
+                    Field(
+                        "kind",
+                        "choice",
+                        "Who plays it: a player, or the ruleset's bot (npc).",
+                        choices=faction_records.KINDS,
+                        default=faction_records.PLAYER,
+                    ),
+                ),
+                cost="GM",
+            )
+        )
     return {s.name: s for s in specs}
 
 
@@ -126,6 +169,22 @@ def examples(game: Game, state: State) -> list[dict[str, Any]]:
     narrate["text"] = "Roads flood and the harvest is late."
     if piece.get("location"):
         narrate["place"] = piece["location"]
+    other = game.factions[1] if len(game.factions) > 1 else faction
+    extra: list[dict[str, Any]] = []
+    if relations.kinds(game.rules):
+        relation = relations.kinds(game.rules)[-1]
+        extra.append(
+            {
+                "action": "relation",
+                "faction": faction,
+                "other": other,
+                "kind": relation,
+                "turns": 4,
+                "reason": "Terms of the peace",
+            }
+        )
+    if game.ruleset.can_add_factions:
+        extra.append({"action": "add_faction", "id": "raiders", "name": "The Raiders", "kind": "npc"})
     return [
         {"action": "grant", "faction": faction, "resource": stock, "amount": 5,
          "reason": "A salt caravan pays tribute"},
@@ -143,7 +202,11 @@ def examples(game: Game, state: State) -> list[dict[str, Any]]:
          "to": [faction]},
         {"action": "judge", "faction": faction, "subject": subjects[0] if subjects else "SUBJECT",
          "ruling": "What the GM decides, in words for the chronicle"},
+        *extra,
     ]  # fmt: skip
+
+
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 def _find_piece(game: Game, state: State, kind: str, piece: str) -> Mapping[str, Any] | None:
@@ -169,6 +232,7 @@ def unstorable(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[t
 def check(game: Game, state: State, of: OrderFile) -> None:
     """Semantic checks of the GM's file, run by both ``check`` and ``resolve``."""
     factions = list(game.factions)
+    joining: list[str] = []  # factions added by earlier orders of this file
     for o in of.orders:
         if "faction" in o.args and o["faction"] not in factions:
             of.error(o, "faction", f"unknown faction '{o['faction']}'", choice_hint(o["faction"], factions))
@@ -191,6 +255,8 @@ def check(game: Game, state: State, of: OrderFile) -> None:
                 of.error(
                     o, "target", f"no faction or piece is called '{target}'", "use a faction or piece id"
                 )
+            elif o.get("turns") and not o["value"]:
+                of.error(o, "turns", "a modifier of 0 is removed at once, so it cannot last", "drop turns")
         elif o.action == "place":
             if _find_piece(game, state, o["kind"], o["id"]) is not None:
                 of.error(o, "id", f"there is already a {o['kind']} '{o['id']}'", "choose a new id")
@@ -209,6 +275,18 @@ def check(game: Game, state: State, of: OrderFile) -> None:
                     of.error(o, "to", f"unknown faction '{f}'", choice_hint(f, factions))
             if o.get("place") and o["place"] not in game.world:
                 of.error(o, "place", f"no location is called '{o['place']}'")
+        elif o.action == "relation":
+            if o["faction"] == o["other"]:
+                of.error(o, "other", "a relation joins two different factions", "name another faction")
+        elif o.action == "add_faction":
+            taken = faction_records.id_problem(o["id"], [*state["factions"], *joining])
+            joining.append(o["id"])
+            for problem in [taken] if taken else game.ruleset.join_problems(game, state, o["id"]):
+                of.error(
+                    o, "id", problem, "choose another id" if taken else "make room first, or wait a turn"
+                )
+            if not _COLOR.fullmatch(o["color"]):
+                of.error(o, "color", f"'{o['color']}' is not a colour", "write '#' and six hex digits")
         elif o.action == "judge":
             subjects = game.ruleset.judgement_subjects(game, state, o["faction"])
             if o["subject"] not in subjects:
@@ -235,7 +313,15 @@ def sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
     if action == "modifier":
         if not order["value"]:
             return f"remove the modifier '{order['name']}' from {order['target']}"
-        return f"set the modifier '{order['name']}' of {order['target']} to {order['value']:+d}"
+        lasting = f" for {order['turns']} turn(s)" if order.get("turns") else ""
+        return f"set the modifier '{order['name']}' of {order['target']} to {order['value']:+d}{lasting}"
+    if action == "relation":
+        lasting = f" for {order['turns']} turn(s)" if order.get("turns") else ""
+        pair = f"{game.name_of(order['faction'])} and {game.name_of(order['other'])}"
+        return f"set the relation of {pair} to {order['kind']}{lasting}{why}"
+    if action == "add_faction":
+        played = "played by the bot" if order.get("kind") == faction_records.NPC else "for a player"
+        return f"bring in {order['name']} ({order['id']}), {played}, with its starting pieces"
     if action == "place":
         data = order["data"]
         # The echo also describes refused orders, whose fields may be of any type.
@@ -294,17 +380,47 @@ def run_phase(ctx: TurnContext, state: State) -> State:
                 **why,
             )
         elif o.action == "modifier":
-            target = state["factions"].get(a["target"]) or next(
-                state[c][a["target"]]
-                for c in game.ruleset.entity_kinds.values()
+            collection = next(
+                c
+                for c in ("factions", *game.ruleset.entity_kinds.values())
                 if a["target"] in state.get(c, {})
             )
-            mods = target.setdefault("modifiers", {})
-            if a["value"]:
+            # A new setting replaces the old one and its timer; a timed one starts its own.
+            relations.drop_effect(state, collection, a["target"], a["name"])
+            mods = state[collection][a["target"]].setdefault("modifiers", {})
+            if a.get("turns"):
+                effect = relations.add_effect(
+                    state, collection, a["target"], a["name"], a["value"], ctx.turn, a["turns"]
+                )
+                timed = {"until": effect["until"]}
+            elif a["value"]:
                 mods[a["name"]] = a["value"]
+                timed = {}
             else:
                 mods.pop(a["name"], None)
-            ctx.emit("gm_modifier", target=a["target"], name=a["name"], value=a["value"])
+                timed = {}
+            ctx.emit("gm_modifier", target=a["target"], name=a["name"], value=a["value"], **timed)
+        elif o.action == "relation":
+            entry = relations.set_relation(
+                state, game.rules, a["faction"], a["other"], a["kind"], ctx.turn, a.get("turns")
+            )
+            ctx.emit(
+                "gm_relation",
+                actors=sorted((a["faction"], a["other"])),
+                relation=a["kind"],
+                until=(entry or {}).get("until", 0),
+                reason=a.get("reason", ""),
+            )
+        elif o.action == "add_faction":
+            what = game.ruleset.join_faction(game, state, a["id"], a["name"], a["color"], a["kind"])
+            ctx.emit(
+                "gm_add_faction",
+                actors=[a["id"]],
+                faction=a["id"],
+                name=a["name"],
+                played_by=a["kind"],
+                pieces=what,
+            )
         elif o.action == "place":
             piece = dict(a["data"], id=a["id"])
             state.setdefault(game.ruleset.entity_kinds[a["kind"]], {})[a["id"]] = piece

@@ -1,0 +1,88 @@
+"""A sealed campaign's site in Chromium: it loads, and no private text is anywhere in it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from resolver import sealing, workflow
+from resolver.core import canonical
+from resolver.publish import build_site
+from resolver.store import Store
+
+from .conftest import serve
+
+SECRET = "MARKER-PRIVATE-5e1d"
+TURNS = 3
+
+
+@pytest.fixture(scope="module")
+def sealed_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, list[str]]]:
+    root = tmp_path_factory.mktemp("sealed-site")
+    key, _ = sealing.new_key()
+    factions = workflow.default_factions(3, 4)
+    workflow.new_campaign(root, "factions", 4, factions, name="Sealed Site", key=key, sealed=True)
+    (root / "key.txt").write_text(key + "\n")
+    sealing.use_key_file(root / "key.txt")
+    try:
+        store = Store(root)
+        for turn in range(1, TURNS + 1):
+            gm = {
+                "campaign": store.game().campaign,
+                "turn": turn,
+                "faction": "gm",
+                "orders": [{"action": "narrate", "headline": f"{SECRET} {turn}", "to": ["red"]}],
+            }
+            sealed = sealing.encrypt(canonical.dump(gm), store.recipients())
+            (root / "orders" / "gm.yaml.age").write_bytes(sealed)
+            workflow.play_bot_turn(root)
+        game = store.game()
+        private = []
+        for turn in range(1, TURNS + 1):
+            events = canonical.load(store.read_secret(store.turns_dir / f"{turn:04d}" / "events.yaml") or b"")
+            private += [
+                game.ruleset.describe(e, game) for e in events["events"] if e["visibility"] != "public"
+            ]
+    finally:
+        sealing.forget_key()
+    build_site(root, None)  # without the key, as CI's site job would
+    with serve(root / "public") as base:
+        yield base, root / "public", private
+
+
+def test_no_private_text_in_any_file_of_the_sealed_site(sealed_site: tuple[str, Path, list[str]]) -> None:
+    _, public, private = sealed_site
+    assert any(SECRET in sentence for sentence in private)  # the secrets exist, in the sealed archive
+    texts = [
+        p.read_text(errors="replace")
+        for p in public.rglob("*")
+        if p.suffix in (".html", ".json", ".xml", ".js", ".yaml")
+    ]
+    assert texts
+    everything = "\n".join(texts)
+    assert SECRET not in everything
+    distinct = {s for s in private if len(s) > 40 and SECRET not in s}
+    leaked = [s for s in distinct if s in everything]
+    assert not leaked, leaked[:3]
+
+
+def test_the_sealed_site_reads_in_chromium_without_private_text(
+    browser: Any, sealed_site: tuple[str, Path, list[str]]
+) -> None:
+    base, _, _ = sealed_site
+    context = browser.new_context(service_workers="block")
+    errors: list[str] = []
+    try:
+        tab = context.new_page()
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        for path in ("", *(f"chronicle/turn-{t}/" for t in range(1, TURNS + 1)), "newspaper/", "play/"):
+            response = tab.goto(base + path, wait_until="load")
+            assert response is not None and response.status == 200, path
+            assert SECRET not in tab.locator("body").inner_text(), path
+        assert "sealed" in tab.locator("body").inner_text().lower()  # How to play explains the mode
+    finally:
+        context.close()
+    assert not errors

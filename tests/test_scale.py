@@ -1,0 +1,99 @@
+"""What keeps a big campaign linear: reports of what a faction alone saw, lookups built once per
+checked state, a world serialised once per replay, a check that loads no template engine, and a
+benchmark set-up that works at any size. Timings live in `make bench`; these test behaviour."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from resolver import bench
+from resolver.core import canonical
+from resolver.core.stillness import holding_still
+from resolver.core.world import World
+from resolver.store import Store
+from resolver.validate import check_order_file
+from resolver.workflow import default_factions, new_campaign, play_bot_turn, verify
+
+
+def played(tmp_path: Path, turns: int, factions: int = 4) -> Path:
+    root = tmp_path / "camp"
+    new_campaign(root, "nations", 2, default_factions(factions, 2))
+    for _ in range(turns):
+        play_bot_turn(root)
+    return root
+
+
+def test_a_report_holds_what_its_faction_alone_saw_and_points_to_the_chronicle(tmp_path: Path) -> None:
+    root = played(tmp_path, 2)
+    folder = root / "campaign/turns/0002"
+    events = canonical.read_yaml(folder / "events.yaml")["events"]
+    store = Store(root)
+    game = store.game()
+    public = [e for e in events if e["visibility"] == "public"]
+    assert public, "the bots' turn has public events"
+    for faction in game.factions:
+        report = (folder / "reports" / f"{faction}.md").read_text()
+        for event in public:
+            assert f"- {game.ruleset.describe(event, game)}\n" not in report
+        for event in events:
+            if event["visibility"] != "public" and faction in event["visibility"]:
+                assert game.ruleset.describe(event, game) in report
+        assert f"{len(public)} public event" in report and "`chronicle/turn-2/`" in report
+
+
+def test_checks_inside_a_held_still_state_equal_checks_outside(tmp_path: Path) -> None:
+    root = tmp_path / "bench"
+    bench.build(root, 6, 60, 1)
+    store = Store(root)
+    state = store.state()
+    game = store.game(state)
+    # A few wrong orders too, so that errors naming other nations' armies and tiles are compared.
+    raws = {p.name: p.read_bytes() for p in store.order_paths()}
+    first = next(iter(raws))
+    other = next(a for a in state["armies"].values() if a["owner"] != first.removesuffix(".yaml"))
+    raws[first] = raws[first].replace(b'army: "2"', f"army: {other['id']}".encode(), 1)
+
+    def results() -> list[tuple[bool, list[str], dict[int, str]]]:
+        checked = [check_order_file(game, state, raw, f"orders/{name}") for name, raw in raws.items()]
+        return [(of.ok, [i.format() for i in of.issues], dict(of.echo)) for of in checked]
+
+    outside = results()
+    with holding_still(state):
+        inside = results()
+    assert inside == outside
+    assert any("belongs to" in issue for _, issues, _ in outside for issue in issues)
+
+
+@pytest.mark.parametrize("factions,armies", [(1, 1), (2, 4), (3, 30), (5, 100)])
+def test_the_bench_campaign_builds_and_checks_at_small_sizes(
+    tmp_path: Path, factions: int, armies: int
+) -> None:
+    root = tmp_path / "bench"
+    bench.build(root, factions, armies, 1)
+    store = Store(root)
+    state = store.state()
+    files = store.check(store.game(state), state)
+    assert len(files) == factions and all(of.ok for of in files), [of.errors[:1] for of in files]
+
+
+def test_a_replay_serialises_the_world_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = played(tmp_path, 4)
+    calls = []
+    to_data = World.to_data
+    monkeypatch.setattr(World, "to_data", lambda world: calls.append(1) or to_data(world))
+    checks = verify(root)
+    assert all(c.ok for c in checks) and len(checks) == 5
+    assert len(calls) <= 1
+
+
+def test_check_loads_neither_the_template_engine_nor_the_progress_bar(campaign: Path) -> None:
+    program = (
+        "import sys; from resolver.cli import main; code = main(['check', '--root', sys.argv[1]]); "
+        "print(code, sorted(m for m in ('jinja2', 'tqdm') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", program, str(campaign)], capture_output=True, text=True)
+    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stderr

@@ -14,8 +14,26 @@ import posixpath
 import re
 from typing import Any
 
+import jinja2
+
+# Material's search box is a dialog with no name, which a screen reader can only call "dialog". Its
+# partial gets the one attribute it lacks as the theme's templates are loaded, for every page (404.html
+# included); overriding the whole partial would pin the rest of the theme's markup.
+SEARCH_PARTIAL = "partials/search.html"
+SEARCH_DIALOG = 'class="md-search" data-md-component="search" role="dialog"'
+
+
+def name_the_search_dialog(env: Any) -> None:
+    try:
+        source = env.loader.get_source(env, SEARCH_PARTIAL)[0]
+    except jinja2.TemplateNotFound:
+        return
+    named = source.replace(SEARCH_DIALOG, f'{SEARCH_DIALOG} aria-label="Search"', 1)
+    env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({SEARCH_PARTIAL: named}), env.loader])
+
 
 def on_env(env: Any, config: Any, files: Any) -> Any:
+    name_the_search_dialog(env)
     labels = ((config.get("extra") or {}).get("campaign") or {}).get("turn_dates") or {}
     original = env.filters.get("date")
     if original is None or not labels:

@@ -191,7 +191,7 @@ class SitePages:
         return self.files
 
     def assets(self) -> None:
-        for name in ("campaign.css", "campaign-map.css", "campaign-map.js", ON_DEMAND):
+        for name in ("campaign.css", "campaign.js", "campaign-map.css", "campaign-map.js", ON_DEMAND):
             self.files[f"{ASSETS}/{name}"] = self._asset(name)
         for name, data in leaflet_files().items():
             self.files[f"{ASSETS}/vendor/leaflet/{name}"] = data

@@ -268,7 +268,7 @@ def settings(history: History, pages: SitePages, notes: list[str]) -> dict[str, 
             {"toc": {"permalink": True}},
         ],
         "extra_css": ["assets/campaign/campaign.css"],
-        "extra_javascript": [f"{ASSETS}/{ON_DEMAND}"],
+        "extra_javascript": [f"{ASSETS}/{ON_DEMAND}", f"{ASSETS}/campaign.js"],
         "extra": {
             "generator": False,
             "campaign": {

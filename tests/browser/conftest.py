@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from ..site.demo import DemoSite, demo_site
+from ..site.demo import DemoSite, bot_demo_site, demo_site
 from ..site.hostile import RULESETS, HostileSite, hostile_site
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -78,6 +78,15 @@ def hostile_served(
         yield HostileServed(site, base)
 
 
+@pytest.fixture(scope="session", params=RULESETS)
+def demo_served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The bots' demo campaign of each ruleset, as `make demo` builds it, with its site served; its
+    folder is named after its ruleset."""
+    site = bot_demo_site(tmp_path_factory.getbasetemp() / "demos" / request.param, request.param)
+    with serve(site.public) as base:
+        yield Served(site, base, site.public)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
@@ -107,14 +116,16 @@ class Watch:
     dialogs: list[str] = field(default_factory=list)
 
 
-@pytest.fixture
-def page(browser: Any, served: Served) -> Iterator[tuple[Any, Watch]]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+@contextlib.contextmanager
+def watched_tab(browser: Any, width: int = 1280, height: int = 900) -> Iterator[tuple[Any, Watch]]:
+    """A fresh browser tab of the given size that may load only from the local servers; on leaving,
+    fails on any console error, script dialog or request that left the site."""
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block")
     watch = Watch()
 
     def route(route: Any) -> None:
         url = route.request.url
-        if url.startswith((served.base, *LOCAL_BASES)) or url.startswith(("data:", "blob:", "about:")):
+        if url.startswith(tuple(LOCAL_BASES)) or url.startswith(("data:", "blob:", "about:")):
             route.continue_()
         else:
             watch.outside.append(url)
@@ -133,3 +144,9 @@ def page(browser: Any, served: Served) -> Iterator[tuple[Any, Watch]]:
     assert not watch.outside, f"requests left the site: {watch.outside}"
     assert not watch.errors, f"console errors: {watch.errors}"
     assert not watch.dialogs, f"a script ran and opened a dialog: {watch.dialogs}"
+
+
+@pytest.fixture
+def page(browser: Any, served: Served) -> Iterator[tuple[Any, Watch]]:
+    with watched_tab(browser) as tab_and_watch:
+        yield tab_and_watch

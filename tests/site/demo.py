@@ -135,3 +135,17 @@ def demo_site(base: Path) -> DemoSite:
         assert report.out is not None
         _BUILT["site"] = DemoSite(root, report.out, report, press_turn)
     return _BUILT["site"]
+
+
+def bot_demo_site(root: Path, ruleset: str, turns: int = TURNS) -> DemoSite:
+    """The site a GM sees after `campaign demo --ruleset RULESET --seed 1 --factions 4`, after ``turns``
+    turns (five: a year and a season, so a nations chronicle has two years). No player wrote press."""
+    key = f"demo-{ruleset}"
+    if key not in _BUILT:
+        workflow.new_campaign(root, ruleset, 1, workflow.default_factions(4, 1), name=f"Demo of {ruleset}")
+        for _ in range(turns):
+            workflow.play_bot_turn(root)
+        report = build_site(root)
+        assert report.out is not None
+        _BUILT[key] = DemoSite(root, report.out, report, press_turn=0)
+    return _BUILT[key]

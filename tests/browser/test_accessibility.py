@@ -1,0 +1,211 @@
+"""Every page of both rulesets' demo sites, read on a phone and on a laptop: axe-core finds no serious or
+critical accessibility failure, and wide tables neither lose a column nor break a word.
+
+axe-core comes from the npm registry: `make install` runs `npm ci` in tools/axe. The tests inject it into
+every frame of a page (the page and its map), run it from the top frame with the WCAG 2.0, 2.1 and 2.2
+A and AA rules (2.2's 24-pixel target size included) and the best practices, and fail on any violation
+of serious or critical impact. Each page type is photographed at each size into the artifacts folder
+(``$PYTEST_ARTIFACTS``, or tests/artifacts/), with every violation axe found, whatever its impact.
+Every page is checked on the phone; on the laptop, the first page of each type (every turn's chronicle
+page is built from one template), which keeps the run under a minute.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Served, watched_tab
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "tools/axe/node_modules/axe-core/axe.min.js"
+ARTIFACTS = Path(os.environ.get("PYTEST_ARTIFACTS") or ROOT / "tests/artifacts")
+VIEWPORTS = {"phone": (390, 844), "laptop": (1366, 900)}
+AXE_OPTIONS = {
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+    },
+    "resultTypes": ["violations"],  # passes and incomplete results are not read: skip building them
+}
+FAILING = ("serious", "critical")
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: run `make install` (it runs npm ci in tools/axe)", pytrace=False)
+    return AXE.read_text(encoding="utf-8")
+
+
+def site_pages(public: Path) -> list[str]:
+    """Every page the build wrote, so pages added later are checked without naming them here."""
+    return sorted(
+        page.relative_to(public).as_posix().removesuffix("index.html") for page in public.rglob("*.html")
+    )
+
+
+def page_type(path: str, every: list[str]) -> str:
+    """What a page is an instance of: "chronicle/turn-N/" for every turn; "factions/each/" when a
+    folder holds three or more pages with names rather than numbers (one per faction, or per place)."""
+    kind = re.sub(r"(?<=-)\d+", "N", path)
+    parts = kind.rstrip("/").split("/")
+    if len(parts) >= 2 and "N" not in parts[-1]:
+        parent = "/".join(parts[:-1]) + "/"
+        siblings = {p for p in every if p.startswith(parent) and p.count("/") == path.count("/")}
+        if len(siblings) >= 3:
+            return parent + "each" + ("/" if kind.endswith("/") else "")
+    return kind
+
+
+def open_page(tab: Any, url: str) -> None:
+    """Load a page and every frame in it (maps may load only once scrolled into view)."""
+    response = tab.goto(url, wait_until="load")
+    assert response is not None and response.status == 200, url
+    for frame_element in tab.locator("iframe").all():
+        frame_element.scroll_into_view_if_needed()
+        frame = frame_element.element_handle().content_frame()
+        assert frame is not None, url
+        frame.wait_for_function("location.href !== 'about:blank' && document.readyState === 'complete'")
+    tab.evaluate("window.scrollTo(0, 0)")
+
+
+def run_axe(tab: Any, source: str) -> list[dict[str, Any]]:
+    """axe-core's violations on the page and in its frames: each frame gets its own copy of axe, and the
+    top frame's run collects theirs (a frame's findings then carry a target of two selectors)."""
+    for frame in tab.frames:
+        frame.add_script_tag(content=source)
+    return tab.evaluate("options => axe.run(document, options).then(found => found.violations)", AXE_OPTIONS)
+
+
+def describe(path: str, violation: dict[str, Any]) -> list[str]:
+    return [
+        f"{path}: {violation['id']} ({node['impact']}) at {' >> '.join(map(str, node['target']))}: "
+        + node["failureSummary"].splitlines()[-1].strip()
+        for node in violation["nodes"]
+    ]
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_axe_finds_no_serious_violation_on_any_page(
+    browser: Any, demo_served: Served, axe_source: str, viewport: str
+) -> None:
+    pages = site_pages(demo_served.folder)
+    assert len(pages) > 20, pages
+    if viewport == "laptop":  # every page on the phone; one page of each type on the laptop, for time
+        pages = list({page_type(path, pages): path for path in reversed(pages)}.values())
+    folder = ARTIFACTS / f"{demo_served.site.root.name}-{viewport}"
+    folder.mkdir(parents=True, exist_ok=True)
+    counts: Counter[str] = Counter()  # "rule-id impact": how many elements
+    findings: list[str] = []
+    photographed: set[str] = set()
+    with watched_tab(browser, *VIEWPORTS[viewport]) as (tab, _):
+        for path in pages:
+            open_page(tab, demo_served.base + path)
+            for violation in run_axe(tab, axe_source):
+                for node in violation["nodes"]:
+                    counts[f"{violation['id']} {node['impact']}"] += 1
+                findings += describe(path, violation)
+            kind = page_type(path, pages)
+            if kind not in photographed:
+                photographed.add(kind)
+                name = re.sub(r"[^A-Za-z0-9]+", "-", kind).strip("-") or "home"
+                tab.screenshot(path=folder / f"{name}.png", full_page=True)
+    report = {"pages": len(pages), "counts": dict(sorted(counts.items())), "findings": findings}
+    (folder / "axe.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    serious = [line for line in findings if re.search(r"\((serious|critical)\) at ", line)]
+    assert not serious, f"{len(serious)} serious or critical violations:\n" + "\n".join(serious[:60])
+
+
+# Tables on a page, as a reader gets them: each is either wholly visible or inside a scroll container
+# that the keyboard can reach and a screen reader can name; no cell's content overflows it, and no word
+# is broken across lines (a break after a hyphen or a slash is a normal one).
+TABLE_PROBLEMS = """() => {
+  const problems = [];
+  const width = document.documentElement.clientWidth;
+  const tables = [...document.querySelectorAll('.md-content table')];
+  tables.forEach((table, index) => {
+    const name = `table ${index + 1} (${(table.querySelector('th') || table).innerText.trim().slice(0, 30)})`;
+    let scroller = null;
+    for (let el = table.parentElement; el && el !== document.body; el = el.parentElement) {
+      const overflow = getComputedStyle(el).overflowX;
+      if (overflow === 'auto' || overflow === 'scroll') {
+        if (el.scrollWidth > el.clientWidth + 1) scroller = el;
+        break;
+      }
+    }
+    if (scroller) {
+      const labelled = scroller.getAttribute('aria-label') || scroller.getAttribute('aria-labelledby');
+      if (scroller.tabIndex < 0) problems.push(`${name} scrolls sideways but the keyboard cannot reach it`);
+      if (scroller.getAttribute('role') !== 'region' || !labelled)
+        problems.push(`${name} scrolls sideways in a container that is not a named region`);
+    } else {
+      const box = table.getBoundingClientRect();
+      if (box.left < -1 || box.right > width + 1) {
+        const span = `${Math.round(box.left)} to ${Math.round(box.right)} px`;
+        problems.push(`${name} is cut off: it spans ${span} of a page ${width} px wide`);
+      }
+    }
+    for (const cell of table.querySelectorAll('th, td')) {
+      const text = cell.innerText.trim().slice(0, 40);
+      if (cell.scrollWidth > cell.clientWidth + 1)
+        problems.push(`${name}: cell "${text}" overflows its column`);
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of node.data.matchAll(/[^\\s\\-\\u2010-\\u2014\\/]+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const boxes = [...range.getClientRects()].filter(r => r.width > 0);
+          const lines = new Set(boxes.map(r => Math.round(r.top)));
+          if (lines.size > 1) problems.push(`${name}: the word "${word[0]}" is broken across lines`);
+        }
+      }
+    }
+  });
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_wide_tables_fit_or_scroll_by_keyboard(browser: Any, demo_served: Served, viewport: str) -> None:
+    pages = site_pages(demo_served.folder)
+    problems: list[str] = []
+    tables = 0
+    with watched_tab(browser, *VIEWPORTS[viewport]) as (tab, _):
+        for path in pages:
+            response = tab.goto(demo_served.base + path, wait_until="load")
+            assert response is not None and response.status == 200, path
+            tables += tab.locator(".md-content table").count()
+            problems += [f"{path}: {problem}" for problem in tab.evaluate(TABLE_PROBLEMS)]
+    assert tables > 10  # standings, rules fields, faction facts: the check saw the tables it is about
+    assert not problems, "\n".join(problems[:60])
+
+
+def test_a_wide_table_scrolls_from_the_keyboard_on_a_phone(browser: Any, demo_served: Served) -> None:
+    """The standings do not fit a phone: the tab key reaches their box right after the heading, a screen
+    reader hears what it is, and the arrow keys scroll it to the last column."""
+    with watched_tab(browser, *VIEWPORTS["phone"]) as (tab, _):
+        response = tab.goto(demo_served.base, wait_until="load")
+        assert response is not None and response.status == 200
+        tab.locator("h2#standings a.headerlink").focus()
+        tab.keyboard.press("Tab")
+        box = tab.locator(":focus")
+        assert box.evaluate("el => el.classList.contains('md-typeset__scrollwrap')")
+        assert box.get_attribute("role") == "region"
+        assert box.get_attribute("aria-label") == "Table: Standings (scrolls sideways)"
+        for _ in range(20):
+            tab.keyboard.press("ArrowRight")
+        # Chromium animates keyboard scrolling: wait for the box to reach its right end.
+        at_the_end = "el => el.scrollLeft + el.clientWidth >= el.scrollWidth - 1"
+        tab.wait_for_function(at_the_end, arg=box.element_handle(), timeout=5_000)
+        last_heading = box.locator("thead th").last.bounding_box()
+        assert last_heading is not None and last_heading["x"] + last_heading["width"] <= VIEWPORTS["phone"][0]
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        tab.screenshot(path=ARTIFACTS / f"{demo_served.site.root.name}-phone-standings-scrolled.png")

@@ -4,6 +4,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 
 from resolver.cli import main
 
@@ -40,6 +41,16 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
     }
+
+
+def archived_events(root: Path) -> list[dict]:
+    """Every event of an open campaign's archive, each with the turn it happened in."""
+    found = []
+    for folder in sorted((root / "campaign/turns").iterdir()):
+        if (folder / "events.yaml").exists():
+            turn = yaml.safe_load((folder / "events.yaml").read_text())
+            found += [{**event, "turn": turn["turn"]} for event in turn["events"]]
+    return found
 
 
 def check_golden(demo: Path, golden: Path, turns: int) -> None:

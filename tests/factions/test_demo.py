@@ -10,7 +10,7 @@ import yaml
 from resolver.core import canonical
 from resolver.rulesets.factions import RULESET
 
-from ..conftest import check_golden, tree_bytes
+from ..conftest import archived_events, check_golden, tree_bytes
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "factions-demo-seed1.yaml"
 DEMO_TURNS = 8
@@ -32,12 +32,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def events(demo: Path) -> list[dict]:
-    found = []
-    for folder in sorted((demo / "campaign/turns").iterdir()):
-        if (folder / "events.yaml").exists():
-            turn = yaml.safe_load((folder / "events.yaml").read_text())
-            found += [{**e, "turn": turn["turn"]} for e in turn["events"]]
-    return found
+    return archived_events(demo)
 
 
 def test_every_action_of_the_catalogue_is_used(tmp_path: Path) -> None:

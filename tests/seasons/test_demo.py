@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
-from ..conftest import check_golden
+from ..conftest import archived_events, check_golden
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "seasons-demo-seed1.yaml"
 DEMO_TURNS = 8
@@ -25,12 +24,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def events(demo: Path) -> list[dict]:
-    found = []
-    for folder in sorted((demo / "campaign/turns").iterdir()):
-        if (folder / "events.yaml").exists():
-            turn = yaml.safe_load((folder / "events.yaml").read_text())
-            found += [{**e, "turn": turn["turn"]} for e in turn["events"]]
-    return found
+    return archived_events(demo)
 
 
 def test_the_demo_shows_the_seasons_story(events: list[dict]) -> None:

@@ -184,6 +184,15 @@ def upkeep_of(rules: Rules, asset: Mapping[str, Any]) -> dict[str, int]:
     return {k: int(v) for k, v in asset_type(rules, asset).get("upkeep", {}).items()}
 
 
+def upkeep_total(rules: Rules, state: State, faction: str) -> dict[str, int]:
+    """What all of a faction's assets cost each turn, by stock."""
+    total = {stock: 0 for stock in rules["stock"]}
+    for asset in assets_of(state, rules, faction):
+        for stock, n in upkeep_of(rules, asset).items():
+            total[stock] += n
+    return total
+
+
 def spend(state: State, faction: str, costs: Mapping[str, Any]) -> None:
     """Take costs ({capital, reach, influence: {npc: n}}) from a faction; the caller checked they can pay."""
     f = state["factions"][faction]

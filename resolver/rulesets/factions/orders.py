@@ -8,7 +8,6 @@ pre-planned plan B.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,7 +18,7 @@ from ...plans import plan_or_error
 from ...ruleset import Game
 from . import model as m
 from .catalogue import Action, catalogue
-from .plans import GAINED, Plan, Reader, Reject
+from .plans import GAINED, Plan, Position, Reject
 
 Rules = Mapping[str, Any]
 
@@ -162,35 +161,22 @@ def _cost_words(action: Action) -> str:
     return f"{', '.join(parts) or 'free'}; {action.rolled_as()}"
 
 
-def backup_args(order: Order) -> dict[str, Any] | None:
-    """The backup order's fields as the checker read them (defaults filled, the lieutenant inherited)."""
-    backup = order.get("backup")
-    return dict(backup) if isinstance(backup, Mapping) else None
-
-
 # -- the checker --------------------------------------------------------------------------------------------
 
 
-class Sketch:
+class Sketch(Position):
     """A faction's position as its file unfolds: what is sure, and what earlier orders may add."""
 
     def __init__(self, game: Game, state: State, faction: str) -> None:
-        self.game, self.rules, self.faction = game, game.rules, faction
-        self.state = copy.deepcopy(state)  # positions, placeholders for gained units, and *hoped* stock
-        # Income is the turn's first step, so the actions can already spend it.
-        for stock, n in m.income_of(self.rules, state, faction).items():
-            m.gain(self.state, faction, stock, n)
+        self.gains: dict[int, str] = {}  # order number -> placeholder id of the unit it may gain
+        # The position holds placeholders for gained units, and *hoped* stock.
+        super().__init__(game, state, faction, gained=self.gains.get)
         f = self.state["factions"][faction]
         self.sure: State = {
             "factions": {faction: {"stock": dict(f["stock"]), "influence": dict(f.get("influence", {}))}}
         }
         self.instructed: dict[str, int] = {}  # lieutenant -> order number
-        self.assigned: dict[str, int] = {}  # unit -> order number
-        self.gains: dict[int, str] = {}  # order number -> placeholder id of the unit it may gain
         self.plans: dict[int, Plan] = {}
-        self.reader = Reader(
-            game, self.state, faction, gained=self.gains.get, busy=self.assigned.__contains__
-        )
 
     def check(self, of: OrderFile, order: Order) -> None:
         lieutenant = order["lieutenant"]
@@ -236,9 +222,6 @@ class Sketch:
         if not self._prepared(of, order, plan):
             return
         self.instructed[lieutenant] = order.number
-        for unit in plan.units + plan.gathered:
-            self.assigned[unit["id"]] = order.number
-        m.spend(self.state, self.faction, plan.costs)
         m.spend(self.sure, self.faction, backup.costs if relies and backup else plan.costs)
         self.plans[order.number] = plan
         self._warn(of, order, plan)
@@ -302,9 +285,7 @@ class Sketch:
     def _play(self, plan: Plan) -> None:
         """The sure consequences of an order on the sketch, and the hoped-for gains."""
         action, state = plan.action, self.state
-        plan.lieutenant["location"] = plan.destination
-        for unit in plan.units + plan.gathered:
-            unit["location"] = plan.units_destination or unit["location"]
+        self.take(plan)
         success = "success"
         if action.id in ("raid", "steal"):
             m.gain(state, self.faction, "capital", int(action.by_band("take", success)))

@@ -16,9 +16,9 @@ from ...core.orders import Order
 from ...core.phases import State
 from . import model as m
 from .effects import EFFECTS, Execution, age_key, remove_asset
-from .orders import backup_args, same_target
+from .orders import same_target
 from .plans import GAINED, FactionsTurn, Plan, Reader, Reject
-from .tasks import NOBODY, Side, acting_force, defending_force, reaches, rival_force, roll_task
+from .tasks import NOBODY, Side, acting_force, defending_force, npc_force, reaches, rival_force, roll_task
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
@@ -41,10 +41,6 @@ ANONYMOUS_KEYS = (
     "item",
     "joined",
 )
-
-
-def _failed(ctx: Context, faction: str, order: Order, reason: str) -> None:
-    ctx.order_failed(faction, order, reason)
 
 
 # -- 1. income ----------------------------------------------------------------------------------------------
@@ -73,7 +69,7 @@ def run_instructions(ctx: Context, state: State) -> State:
         for order in of.orders:
             lieutenant = state["assets"].get(order["lieutenant"])
             if lieutenant is None or lieutenant["owner"] != faction:
-                _failed(ctx, faction, order, f"{order['lieutenant']} no longer serves you")
+                ctx.order_failed(faction, order, f"{order['lieutenant']} no longer serves you")
                 continue
             queue.append(order)
         queues[faction] = queue
@@ -140,10 +136,10 @@ def perform(ctx: Context, state: State, faction: str, order: Order) -> None:
     plan, why = _startable(reader, state, order.number, order.args)
     took_backup = False
     if plan is None:
-        args = backup_args(order)
+        args = order.get("backup")  # as the checker read it: defaults filled, the lieutenant inherited
         fallback, why_not = _startable(reader, state, order.number, args) if args else (None, "")
         if fallback is None:
-            _failed(ctx, faction, order, why + (f"; nor its backup: {why_not}" if args else ""))
+            ctx.order_failed(faction, order, why + (f"; nor its backup: {why_not}" if args else ""))
             return
         ctx.emit(
             "backup_taken",
@@ -251,8 +247,7 @@ def _opposition(ctx: Context, state: State, plan: Plan) -> Side:
     if action.opposition == "defenders":
         return defending_force(rules, state, plan.location or "", plan.target, defence)
     if action.opposition == "npc" and plan.npc:
-        npc = rules["npc_factions"][plan.npc]
-        return Side(int(npc["level"]), int(npc["ratings"].get(defence, 0)), (), str(npc["level"]), plan.npc)
+        return npc_force(rules, plan.npc, defence)
     if action.opposition == "rival" and plan.target:
         return rival_force(rules, state, plan.locale, plan.target, defence)
     return NOBODY
@@ -397,7 +392,7 @@ def _pay_reach(ctx: Context, state: State, faction: str, ruling: list[str]) -> i
     """A reach shortfall sends assets away, the GM's choice first, until the rest can be paid."""
     rules = ctx.rules
     kept = m.assets_of(state, rules, faction)
-    need = sum(m.upkeep_of(rules, a).get("reach", 0) for a in kept)
+    need = m.upkeep_total(rules, state, faction)["reach"]
     reach = int(state["factions"][faction]["stock"].get("reach", 0))
     if need > reach:
         rank = {kind: i for i, kind in enumerate(rules["upkeep"]["reach_leave_order"])}

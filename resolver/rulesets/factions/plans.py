@@ -8,6 +8,7 @@ pre-planned backup.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,6 +74,28 @@ class FactionsTurn(TurnMemory):
     results: dict[tuple[str, int], tuple[str, Plan]] = field(default_factory=dict)  # the band each got
 
 
+class Position:
+    """A faction's own position as its orders unfold, for the checker's sketch and the bot's draft: a
+    copy of the state with the turn's income paid (income is the turn's first step, so the actions can
+    already spend it), the units that already serve a lieutenant, and a ``Reader`` over both."""
+
+    def __init__(self, game: Game, state: State, faction: str, gained: Callable[[int], str | None]) -> None:
+        self.game, self.rules, self.faction = game, game.rules, faction
+        self.state = copy.deepcopy(state)
+        for stock, n in m.income_of(self.rules, state, faction).items():
+            m.gain(self.state, faction, stock, n)
+        self.assigned: set[str] = set()
+        self.reader = Reader(game, self.state, faction, gained=gained, busy=self.assigned.__contains__)
+
+    def take(self, plan: Plan) -> None:
+        """What an order surely does to the position: it pays, its units serve, its minions move."""
+        m.spend(self.state, self.faction, plan.costs)
+        self.assigned.update(unit["id"] for unit in plan.units + plan.gathered)
+        plan.lieutenant["location"] = plan.destination
+        for unit in plan.units + plan.gathered:
+            unit["location"] = plan.units_destination or unit["location"]
+
+
 class Reader(Reading):
     """Reads one faction's orders against one state (a sketch at check time, the live state later)."""
 
@@ -94,7 +117,7 @@ class Reader(Reading):
 
     def plan(self, number: int, args: Mapping[str, Any]) -> Plan:
         action = self.actions[args["action"]]
-        lieutenant = self._lieutenant(args.get("lieutenant"))
+        lieutenant = self._mine("lieutenant", args.get("lieutenant"), ("lieutenant",))
         plan = Plan(number, action, args, self.faction, lieutenant, self.locale(lieutenant["location"]))
         plan.units = self._units(plan)
         self._target(plan)
@@ -106,12 +129,18 @@ class Reader(Reading):
     def locale(self, location: str) -> str:
         return m.locale_of(self.state, location)
 
-    def _lieutenant(self, aid: Any) -> m.Asset:
+    def _mine(self, name: str, aid: Any, kinds: tuple[str, ...], ref: Any = None) -> m.Asset:
+        """The faction's asset of one of ``kinds`` that an order names by id (``ref`` as written)."""
         asset = self.state["assets"].get(aid)
-        if asset is None or asset["owner"] != self.faction or m.kind_of(self.rules, asset) != "lieutenant":
-            mine = [a["id"] for a in m.assets_of(self.state, self.rules, self.faction, "lieutenant")]
+        if asset is None or asset["owner"] != self.faction or m.kind_of(self.rules, asset) not in kinds:
+            mine = [
+                a["id"]
+                for a in m.assets_of(self.state, self.rules, self.faction)
+                if m.kind_of(self.rules, a) in kinds
+            ]
+            written = aid if ref is None else ref
             raise Reject(
-                "lieutenant", f"you have no lieutenant '{aid}'", f"yours: {', '.join(mine) or 'none'}"
+                name, f"you have no {' or '.join(kinds)} '{written}'", f"yours: {', '.join(mine) or 'none'}"
             )
         return asset
 
@@ -133,9 +162,7 @@ class Reader(Reading):
                 plan.relies_on_gains = True
                 if aid is None:
                     raise Reject("units", f"order {number} gained no unit")
-            unit = self.state["assets"].get(aid)
-            if unit is None or unit["owner"] != self.faction or m.kind_of(self.rules, unit) != "unit":
-                raise Reject("units", f"you have no unit '{ref}'", self._yours("unit"))
+            unit = self._mine("units", aid, ("unit",), ref)
             if self.busy(unit["id"]) or unit in units:
                 raise Reject("units", f"unit {ref} already serves another lieutenant this turn")
             if self.locale(unit["location"]) != plan.locale:
@@ -159,10 +186,6 @@ class Reader(Reading):
                 )
             units.append(unit)
         return units
-
-    def _yours(self, kind: str) -> str:
-        mine = [a["id"] for a in m.assets_of(self.state, self.rules, self.faction, kind)]
-        return f"yours: {', '.join(mine) or 'none'}"
 
     # -- what it is aimed at --------------------------------------------------------------------------
 
@@ -192,19 +215,9 @@ class Reader(Reading):
         return f"{guess + ' L' if guess else 'l'}ocations in {named}: {', '.join(here)}"
 
     def _own(self, plan: Plan, name: str, kinds: tuple[str, ...]) -> m.Asset:
-        aid = plan.args.get(name)
-        asset = self.state["assets"].get(aid)
-        if asset is None or asset["owner"] != self.faction or m.kind_of(self.rules, asset) not in kinds:
-            mine = [
-                a["id"]
-                for a in m.assets_of(self.state, self.rules, self.faction)
-                if m.kind_of(self.rules, a) in kinds
-            ]
-            raise Reject(
-                name, f"you have no {' or '.join(kinds)} '{aid}'", f"yours: {', '.join(mine) or 'none'}"
-            )
+        asset = self._mine(name, plan.args.get(name), kinds)
         if self.locale(asset["location"]) != plan.locale:
-            raise Reject(name, f"{aid} is not in {plan.locale}, the acting lieutenant's locale")
+            raise Reject(name, f"{asset['id']} is not in {plan.locale}, the acting lieutenant's locale")
         return asset
 
     def _target(self, plan: Plan) -> None:

@@ -172,10 +172,7 @@ def defending_force(
     if defender is None:
         return NOBODY
     if m.is_npc(rules, defender):
-        npc = rules["npc_factions"][defender]
-        return Side(
-            int(npc["level"]), int(npc["ratings"].get(competency, 0)), (), str(npc["level"]), defender
-        )
+        return npc_force(rules, defender, competency)
     here = [a for a in m.assets_at(state, location) if a["owner"] == defender]
     lieutenants = [a for a in here if m.kind_of(rules, a) == "lieutenant"]
     units = sorted(
@@ -189,6 +186,12 @@ def defending_force(
     return Side(
         group.level, rating, tuple(a["id"] for a in [*lieutenants, *units]), group.working(), defender
     )
+
+
+def npc_force(rules: Rules, npc: str, rating: str) -> Side:
+    """An NPC faction stands with its own level and rating."""
+    spec = rules["npc_factions"][npc]
+    return Side(int(spec["level"]), int(spec["ratings"].get(rating, 0)), (), str(spec["level"]), npc)
 
 
 def rival_force(rules: Rules, state: dict[str, Any], locale: str, rival: str, rating: str) -> Side:

@@ -111,6 +111,21 @@ def fill_factions(state: State, factions: list[str], blank: Mapping[str, Any]) -
         given[faction] = merged
 
 
+def filled_state(
+    partial: Mapping[str, Any], factions: list[str], blank: Mapping[str, Any], records: tuple[str, ...] = ()
+) -> State:
+    """A copy of a hand-written state (a scenario fixture) with the turn, every faction's record filled
+    from ``blank``, and each collection named in ``records`` present, every record in it knowing its key
+    as its ``id``. A ruleset's ``fill_state`` then fills in what its own pieces leave out."""
+    state = copy.deepcopy(dict(partial))
+    state.setdefault("turn", 1)
+    fill_factions(state, factions, blank)
+    for collection in records:
+        for record_id, record in state.setdefault(collection, {}).items():
+            record.setdefault("id", record_id)
+    return state
+
+
 MARK_KINDS = ("march", "battle", "siege", "capture", "raid", "raze", "founded", "change")
 
 
@@ -364,10 +379,9 @@ class Ruleset:
         factions' records filled."""
         if self.has_module("setup") and hasattr(self.module("setup"), "fill_state"):
             return self.module("setup").fill_state(rules, partial, factions)
-        state = copy.deepcopy(dict(partial))
-        state.setdefault("turn", 1)
-        fill_factions(state, factions, {"status": "active", "missed_turns": 0, "stock": {}, "counters": {}})
-        return state
+        return filled_state(
+            partial, factions, {"status": "active", "missed_turns": 0, "stock": {}, "counters": {}}
+        )
 
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         """Semantic checks against the state; report through ``of.error``/``of.warn``, fill ``of.echo``."""

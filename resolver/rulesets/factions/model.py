@@ -6,9 +6,10 @@ the rules data, so a GM-placed asset needs no more than an owner, a type and a l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from ...core.factions import active, next_id
 from ...core.phases import State
 
 Asset = dict[str, Any]
@@ -78,13 +79,8 @@ def describe_asset(rules: Rules, asset: Mapping[str, Any]) -> str:
 
 
 def new_id(state: State, faction: str, letter: str) -> str:
-    """The next free id of a kind of thing (l, u, s, p); ids in use, e.g. GM-placed ones, are skipped."""
-    counters = state["factions"][faction].setdefault("counters", {})
-    n = counters.get(letter, 0) + 1
-    while f"{faction}-{letter}{n}" in state["assets"] or f"{faction}-{letter}{n}" in state["projects"]:
-        n += 1
-    counters[letter] = n
-    return f"{faction}-{letter}{n}"
+    """The next free id of a kind of thing (l, u, s, p)."""
+    return next_id(state, faction, letter, lambda aid: aid in state["assets"] or aid in state["projects"])
 
 
 def add_asset(
@@ -261,5 +257,5 @@ def gain_influence(state: State, faction: str, npc: str, n: int) -> int:
     return change
 
 
-def active_factions(state: State) -> Iterable[str]:
-    return [f for f, data in sorted(state["factions"].items()) if data.get("status", "active") == "active"]
+def active_factions(state: State) -> list[str]:
+    return active(state, sorted(state["factions"]))

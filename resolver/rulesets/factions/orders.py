@@ -179,49 +179,11 @@ class Sketch(Position):
         self.plans: dict[int, Plan] = {}
 
     def check(self, of: OrderFile, order: Order) -> None:
-        lieutenant = order["lieutenant"]
-        if lieutenant in self.instructed:
-            of.error(
-                order,
-                "lieutenant",
-                f"{lieutenant} already has an action (order {self.instructed[lieutenant]}); "
-                "each lieutenant gets one",
-                "give the other action to another lieutenant",
-            )
+        accepted = plan_or_error(of, self.reader, order, self._accepted)
+        if accepted is None:
             return
-        plan = plan_or_error(of, self.reader, order, lambda o: self.reader.plan(o.number, o.args))
-        if plan is None:
-            return
-        hoped_short = m.can_pay(self.state, self.faction, plan.costs)
-        if hoped_short:
-            of.error(
-                order,
-                None,
-                f"{plan.action.title} needs {hoped_short} at this point of your orders",
-                "drop or reorder an order",
-            )
-            return
-        sure_short = m.can_pay(self.sure, self.faction, plan.costs)
-        relies = plan.relies_on_gains or bool(sure_short)
-        backup = self._backup(of, order, plan) if order.get("backup") is not None else None
-        if order.get("backup") is not None and backup is None:
-            return
-        if relies and backup is None:
-            reason = (
-                f"{sure_short} unless earlier orders gain it"
-                if sure_short
-                else "a unit an earlier order is to gain"
-            )
-            of.error(
-                order,
-                None,
-                f"this order relies on {reason}",
-                "add a 'backup' action for the same lieutenant, in case the gain is not made",
-            )
-            return
-        if not self._prepared(of, order, plan):
-            return
-        self.instructed[lieutenant] = order.number
+        plan, backup, relies = accepted
+        self.instructed[order["lieutenant"]] = order.number
         m.spend(self.sure, self.faction, backup.costs if relies and backup else plan.costs)
         self.plans[order.number] = plan
         self._warn(of, order, plan)
@@ -230,42 +192,70 @@ class Sketch(Position):
         )
         self._play(plan)
 
-    def _backup(self, of: OrderFile, order: Order, plan: Plan) -> Plan | None:
+    def _accepted(self, order: Order) -> tuple[Plan, Plan | None, bool]:
+        """The order's plan, its backup's, and whether it relies on what earlier orders may gain; or a
+        ``Reject`` with what the file cannot carry at this point."""
+        lieutenant = order["lieutenant"]
+        if lieutenant in self.instructed:
+            raise Reject(
+                "lieutenant",
+                f"{lieutenant} already has an action (order {self.instructed[lieutenant]}); "
+                "each lieutenant gets one",
+                "give the other action to another lieutenant",
+            )
+        plan = self.reader.plan(order.number, order.args)
+        hoped_short = m.can_pay(self.state, self.faction, plan.costs)
+        if hoped_short:
+            raise Reject(
+                None,
+                f"{plan.action.title} needs {hoped_short} at this point of your orders",
+                "drop or reorder an order",
+            )
+        sure_short = m.can_pay(self.sure, self.faction, plan.costs)
+        relies = plan.relies_on_gains or bool(sure_short)
+        backup = self._backup(order) if order.get("backup") is not None else None
+        if relies and backup is None:
+            reason = (
+                f"{sure_short} unless earlier orders gain it"
+                if sure_short
+                else "a unit an earlier order is to gain"
+            )
+            raise Reject(
+                None,
+                f"this order relies on {reason}",
+                "add a 'backup' action for the same lieutenant, in case the gain is not made",
+            )
+        self._prepared(order, plan)
+        return plan, backup, relies
+
+    def _backup(self, order: Order) -> Plan:
         # The parser checked the backup's fields and gave it the order's lieutenant (a nested order).
-        values = order["backup"]
         try:
-            backup = self.reader.plan(order.number, values)
+            backup = self.reader.plan(order.number, order["backup"])
         except Reject as r:
-            of.error(order, ("backup", r.field) if r.field else "backup", f"backup: {r.message}", r.hint)
-            return None
+            raise Reject(("backup", r.field) if r.field else "backup", f"backup: {r.message}", r.hint) from r
         short = m.can_pay(self.sure, self.faction, backup.costs)
         if short or backup.relies_on_gains:
-            of.error(
-                order,
+            raise Reject(
                 "backup",
                 f"the backup must not rely on earlier gains, but it needs {short or 'a gained unit'}",
                 "choose a backup your sure stock pays for",
             )
-            return None
         return backup
 
-    def _prepared(self, of: OrderFile, order: Order, plan: Plan) -> bool:
+    def _prepared(self, order: Order, plan: Plan) -> None:
         number = order.get("prepared_by")
         if not number:
-            return True
+            return
         earlier = self.plans.get(number)
         if number >= order.number or earlier is None:
-            of.error(order, "prepared_by", f"order {number} is not an earlier accepted order of this file")
-            return False
+            raise Reject("prepared_by", f"order {number} is not an earlier accepted order of this file")
         if not same_target(earlier, plan):
-            of.error(
-                order,
+            raise Reject(
                 "prepared_by",
                 f"order {number} is aimed elsewhere; preparation counts only at the same target",
                 "prepare at the same location, NPC faction or rival",
             )
-            return False
-        return True
 
     def _warn(self, of: OrderFile, order: Order, plan: Plan) -> None:
         if plan.action.id == "attack" and plan.location:

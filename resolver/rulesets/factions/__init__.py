@@ -99,13 +99,12 @@ class Factions(Ruleset):
             lines.append(
                 "Holdings: " + ", ".join(f"{m.location_label(state, lid)} [{lid}]" for lid in held) + "."
             )
-        for _, p in sorted(state["projects"].items()):
-            if p["owner"] == faction:
-                lines.append(
-                    f"Project {p['id']}: {p['title']}, {p['progress']} of {p['needed']} successes"
-                    + ("" if p.get("pausable", True) else "; must be worked on every turn")
-                    + "."
-                )
+        for p in m.projects_of(state, faction):
+            lines.append(
+                f"Project {p['id']}: {p['title']}, {p['progress']} of {p['needed']} successes"
+                + ("" if p.get("pausable", True) else "; must be worked on every turn")
+                + "."
+            )
         if f.get("items"):
             lines.append(
                 "Items: " + ", ".join(f"{name} ×{n}" for name, n in sorted(f["items"].items())) + "."

@@ -139,7 +139,7 @@ def _steward(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> It
     units_here = [
         u for u in m.assets_of(state, rules, faction, "unit") if m.locale_of(state, u["location"]) == here
     ]
-    projects = [p for _, p in sorted(state["projects"].items()) if p["owner"] == faction]
+    projects = m.projects_of(state, faction)
     # Training must run in one stretch: it comes first once begun.
     for p in projects:
         if p["action"] == "train" and p["asset"] in state["assets"]:
@@ -265,9 +265,8 @@ def _envoy(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> Iter
             }
         )
         if patron_locales:
-            yield _step_towards(
-                draft, lt, min(patron_locales, key=lambda loc: (_distance(draft, here, loc), loc)), units=[]
-            )
+            nearest = min(patron_locales, key=lambda loc: (draft.game.world.distance(here, loc), loc))
+            yield _step_towards(draft, lt, nearest, units=[])
         return
     npc = courted[0]
     charm = _aiders(draft, here, "charm")
@@ -339,15 +338,11 @@ def _nearest_rival(draft: Draft, locale: str) -> str | None:
     return min(
         rivals,
         key=lambda f: (
-            _distance(draft, locale, m.locale_of(state, state["factions"][f]["home"])),
+            draft.game.world.distance(locale, m.locale_of(state, state["factions"][f]["home"])),
             shuffled.index(f),
         ),
         default=None,
     )
-
-
-def _distance(draft: Draft, a: str, b: str) -> int:
-    return draft.game.world.distance(a, b)
 
 
 def _step_towards(draft: Draft, lt: m.Asset, goal: str, units: list[str]) -> Order:

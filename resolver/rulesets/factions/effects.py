@@ -58,6 +58,12 @@ class Execution:
         self.data["extra_paid"] = paid
         return paid
 
+    def lose_capital(self) -> None:
+        """A bad deal costs capital, by the band (Purchase Units, Sell)."""
+        lost = int(self.by_band("lost"))
+        if lost:
+            self.data["lost_capital"] = -m.gain(self.state, self.faction, "capital", -lost)
+
     def lose_weakest_unit(self) -> None:
         aiding = [u for u in self.plan.units if u["id"] in self.state["assets"]]
         if not aiding:
@@ -208,11 +214,8 @@ def investigate(ex: Execution) -> None:
         rival = ex.state["factions"][plan.target or ""]
         report["stock"] = dict(rival["stock"])
         report["influence"] = dict(rival.get("influence", {}))
-        report["projects"] = [
-            f"{p['title']} ({p['progress']} of {p['needed']})"
-            for _, p in sorted(ex.state["projects"].items())
-            if p["owner"] == plan.target
-        ]
+        projects = m.projects_of(ex.state, plan.target or "")
+        report["projects"] = [f"{p['title']} ({p['progress']} of {p['needed']})" for p in projects]
     ex.later("intel", visible_to=[ex.faction], about=plan.target, **report)
 
 
@@ -238,9 +241,7 @@ def move_minion(ex: Execution) -> None:
 def purchase_units(ex: Execution) -> None:
     plan = ex.plan
     price = plan.price - int(ex.by_band("discount"))
-    lost = int(ex.by_band("lost"))
-    if lost:
-        ex.data["lost_capital"] = -m.gain(ex.state, ex.faction, "capital", -lost)
+    ex.lose_capital()
     deal = ex.at_least("success") or (ex.band == "failure" and ex.pay_extra(also={"capital": price}))
     if deal:
         m.spend(ex.state, ex.faction, {"capital": price})
@@ -299,9 +300,7 @@ def recruit(ex: Execution) -> None:
 
 def sell(ex: Execution) -> None:
     asset = ex.plan.asset or {}
-    lost = int(ex.by_band("lost"))
-    if lost:
-        ex.data["lost_capital"] = -m.gain(ex.state, ex.faction, "capital", -lost)
+    ex.lose_capital()
     share = int(ex.by_band("sale_percent"))
     if not share:
         return

@@ -78,6 +78,10 @@ def describe_asset(rules: Rules, asset: Mapping[str, Any]) -> str:
     return f"{name_of(rules, asset)} ({asset['id']}, level {level_of(rules, asset)}, {skills})"
 
 
+def projects_of(state: State, owner: str) -> list[dict[str, Any]]:
+    return [p for _, p in sorted(state["projects"].items()) if p["owner"] == owner]
+
+
 def new_id(state: State, faction: str, letter: str) -> str:
     """The next free id of a kind of thing (l, u, s, p)."""
     return next_id(state, faction, letter, lambda aid: aid in state["assets"] or aid in state["projects"])
@@ -238,20 +242,21 @@ def cost_text(costs: Mapping[str, Any], rules: Rules | None = None) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def gain(state: State, faction: str, stock: str, n: int) -> int:
-    """Add to a stock (negative: take, never below zero); returns the change actually made."""
-    store = state["factions"][faction]["stock"]
-    have = int(store.get(stock, 0))
+def _add(store: dict[str, int], key: str, n: int) -> int:
+    """Add to an amount (negative: take, never below zero); returns the change actually made."""
+    have = int(store.get(key, 0))
     change = max(n, -have)
-    store[stock] = have + change
+    store[key] = have + change
     return change
+
+
+def gain(state: State, faction: str, stock: str, n: int) -> int:
+    return _add(state["factions"][faction]["stock"], stock, n)
 
 
 def gain_influence(state: State, faction: str, npc: str, n: int) -> int:
     influence = state["factions"][faction].setdefault("influence", {})
-    have = int(influence.get(npc, 0))
-    change = max(n, -have)
-    influence[npc] = have + change
+    change = _add(influence, npc, n)
     if not influence[npc]:
         del influence[npc]
     return change

@@ -198,7 +198,7 @@ def execute(ctx: Context, state: State, plan: Plan, took_backup: bool = False) -
         ex.data.update(band=ex.band, total=roll.total, modifier=modifier, parts=parts)
         rolls.append(roll)
     EFFECTS[action.id](ex)
-    _end_where_ordered(state, plan)
+    plan.end(state)
     ctx.memory.results[(faction, plan.number)] = (ex.band, plan)
     _report(ex, audience, mode, rolls)
 
@@ -292,15 +292,6 @@ def _modifier(ctx: Context, state: State, plan: Plan, data: dict[str, Any]) -> t
         parts["stealth"] = -int(rules["stealth"]["penalty"])
     parts = {k: v for k, v in parts.items() if v or k in ("rating", "force", "opposition")}
     return sum(parts.values()), parts
-
-
-def _end_where_ordered(state: State, plan: Plan) -> None:
-    """Minions may end the action anywhere in the locale that lets them in (checked with the order)."""
-    if plan.lieutenant["id"] in state["assets"]:
-        plan.lieutenant["location"] = plan.destination
-    for unit in plan.units + plan.gathered:
-        if unit["id"] in state["assets"] and plan.units_destination:
-            unit["location"] = plan.units_destination
 
 
 def _audience(state: State, plan: Plan) -> list[str] | None:

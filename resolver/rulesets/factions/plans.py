@@ -63,6 +63,15 @@ class Plan:
             return str(self.args["to"])
         return self.args.get("units_end_at")
 
+    def end(self, state: State) -> None:
+        """Minions end the action where the order says (anywhere in the locale that lets them in, checked
+        with the order); those lost on the way stay lost."""
+        if self.lieutenant["id"] in state["assets"]:
+            self.lieutenant["location"] = self.destination
+        for unit in self.units + self.gathered:
+            if unit["id"] in state["assets"] and self.units_destination:
+                unit["location"] = self.units_destination
+
 
 @dataclass
 class FactionsTurn(TurnMemory):
@@ -91,9 +100,7 @@ class Position:
         """What an order surely does to the position: it pays, its units serve, its minions move."""
         m.spend(self.state, self.faction, plan.costs)
         self.assigned.update(unit["id"] for unit in plan.units + plan.gathered)
-        plan.lieutenant["location"] = plan.destination
-        for unit in plan.units + plan.gathered:
-            unit["location"] = plan.units_destination or unit["location"]
+        plan.end(self.state)
 
 
 class Reader(Reading):
@@ -259,16 +266,8 @@ class Reader(Reading):
             plan.asset = self._own(plan, "asset", ("unit", "static") if plan.action.id == "sell" else m.KINDS)
         elif kind == "own_unit":
             plan.asset = self._own(plan, "unit", ("unit",))
-            plan.project = next(
-                (
-                    p
-                    for _, p in sorted(state["projects"].items())
-                    if p["owner"] == self.faction
-                    and p["action"] == "train"
-                    and p["asset"] == plan.asset["id"]
-                ),
-                None,
-            )
+            training = [p for p in m.projects_of(state, self.faction) if p["action"] == "train"]
+            plan.project = next((p for p in training if p["asset"] == plan.asset["id"]), None)
         elif kind == "static_type":
             self._build(plan)
         elif kind in ("unit_type", "recruit_type"):

@@ -320,23 +320,18 @@ def _report(ex: Execution, audience: list[str] | None, mode: str | None, rolls: 
         seen_by = audience
     if ex.exposed and seen_by is not None and plan.target in ex.state["factions"]:
         seen_by = sorted({*seen_by, plan.target or ""})
-    if not ex.identified:
-        # The deed is seen, the doer is not: the full account for the actor, an anonymous one for the rest.
-        ex.ctx.emit(
-            plan.action.id, actors=[faction], place=plan.locale, visible_to=[faction], rolls=rolls, **data
-        )
+    # When the deed is seen but the doer is not, the full account is for the actor alone, and the others
+    # get an anonymous one.
+    told = seen_by if ex.identified else [faction]
+    ex.ctx.emit(plan.action.id, actors=[faction], place=plan.locale, visible_to=told, rolls=rolls, **data)
+    witnesses = None if audience is None else [f for f in audience if f != faction]
+    if not ex.identified and witnesses != []:
         others = {k: v for k, v in data.items() if k in ANONYMOUS_KEYS}
-        witnesses = None if audience is None else [f for f in audience if f != faction]
-        if witnesses != []:
-            ex.ctx.emit(plan.action.id, place=plan.locale, visible_to=witnesses, unidentified=True, **others)
-    else:
-        ex.ctx.emit(
-            plan.action.id, actors=[faction], place=plan.locale, visible_to=seen_by, rolls=rolls, **data
-        )
+        ex.ctx.emit(plan.action.id, place=plan.locale, visible_to=witnesses, unidentified=True, **others)
     if data.get("completed"):
         ex.later(
             "project_completed",
-            visible_to=seen_by if ex.identified else [faction],
+            visible_to=told,
             faction=faction,
             title=data["title"],
             started=data["started"],

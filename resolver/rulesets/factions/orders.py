@@ -39,6 +39,13 @@ _UNITS_END_AT = Field("units_end_at", "text", "Where the aiding units end the ac
 _PLAN = Field(
     "plan", "text", "Your plan in a sentence or two; the GM may rule a bonus or a penalty.", max_length=600
 )
+_DISCREET = Field(
+    "discreet", "bool", "Pay so the factions with influence over the NPC do not learn of it.", default=False
+)
+_ITEM = Field("item", "text", "An item of yours that helps this action.")
+_PREPARED_BY = Field(
+    "prepared_by", "int", "An earlier order of yours at the same target that prepares this one.", minimum=1
+)
 
 
 def _target_fields(rules: Rules, action: Action) -> list[Field]:
@@ -51,16 +58,10 @@ def _target_fields(rules: Rules, action: Action) -> list[Field]:
         "location", "text", "A location of the lieutenant's locale, e.g. p-varnel/tavern.", required=True
     )
     rival = Field("target", "text", "The faction acted against.", required=True)
+    npcs = tuple(rules["npc_factions"])
+    npc = Field("npc", "choice", "An NPC faction holding a location here.", required=True, choices=npcs)
     fields = {
-        "npc": [
-            Field(
-                "npc",
-                "choice",
-                "An NPC faction holding a location here.",
-                required=True,
-                choices=tuple(rules["npc_factions"]),
-            )
-        ],
+        "npc": [npc],
         "npc_location": [where],
         "faction": [rival],
         "faction_location": [rival, where],
@@ -95,48 +96,19 @@ def action_specs(rules: Rules) -> dict[str, ActionSpec]:
     for action in catalogue(rules).values():
         fields = [_LIEUTENANT, _UNITS, *_target_fields(rules, action)]
         if action.can_be_stealthy:
-            penalty = rules["stealth"]["penalty"]
-            fields.append(
-                Field(
-                    "stealthy",
-                    "bool",
-                    f"Act stealthily: a sneak check, and -{penalty} to the task.",
-                    default=False,
-                )
-            )
+            sneak = f"Act stealthily: a sneak check, and -{rules['stealth']['penalty']} to the task."
+            fields.append(Field("stealthy", "bool", sneak, default=False))
         if action.discretion:
-            fields.append(
-                Field(
-                    "discreet",
-                    "bool",
-                    "Pay so the factions with influence over the NPC do not learn of it.",
-                    default=False,
-                )
-            )
+            fields.append(_DISCREET)
         if action.extra:
             fields.append(Field("pay_extra", "bool", f"If it arises: {action.extra['text']}", default=False))
         if action.rolls:
-            fields.append(Field("item", "text", "An item of yours that helps this action."))
+            fields.append(_ITEM)
             if _involves_npc(action):
                 limit = int(rules["influence"]["max_spend"])
-                fields.append(
-                    Field(
-                        "spend_influence",
-                        "int",
-                        "Influence with the NPC faction spent for +1 each.",
-                        minimum=1,
-                        maximum=limit,
-                    )
-                )
-            fields.append(
-                Field(
-                    "prepared_by",
-                    "int",
-                    "An earlier order of yours at the same target that prepares this one.",
-                    minimum=1,
-                )
-            )
-            fields.append(_PLAN)
+                spend = "Influence with the NPC faction spent for +1 each."
+                fields.append(Field("spend_influence", "int", spend, minimum=1, maximum=limit))
+            fields += [_PREPARED_BY, _PLAN]
         if action.target != "destination":
             fields += [_END_AT, _UNITS_END_AT]
         fields.append(_BACKUP)

@@ -175,10 +175,7 @@ def _steward(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> It
                 yield _order(me, "sell", asset=u["id"])
 
     def conceal() -> Iterator[Order]:
-        hidden = [
-            a for a in m.assets_at(state, lt["location"]) if a["owner"] == faction and not a.get("concealed")
-        ]
-        for a in hidden[:1]:
+        for a in m.known_at(state, lt["location"], faction)[:1]:
             yield _order(me, "conceal", asset=a["id"])
 
     def investigate() -> Iterator[Order]:

@@ -122,11 +122,7 @@ def attack(ex: Execution) -> None:
     losses = int(ex.by_band("losses"))
     if not losses:
         return
-    there = [
-        a
-        for a in m.assets_at(state, plan.location or "")
-        if a["owner"] == plan.target and not a.get("concealed")
-    ]
+    there = m.known_at(state, plan.location or "", plan.target)
     units = sorted(
         (a for a in there if m.kind_of(rules, a) == "unit"),
         key=lambda a: (m.level_of(rules, a), age_key(a["id"])),

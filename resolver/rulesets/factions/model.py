@@ -62,6 +62,11 @@ def assets_at(state: State, location: str) -> list[Asset]:
     return [a for _, a in sorted(state["assets"].items()) if a["location"] == location]
 
 
+def known_at(state: State, location: str, owner: str | None) -> list[Asset]:
+    """The owner's assets at a location that are not concealed: what anyone may know to be there."""
+    return [a for a in assets_at(state, location) if a["owner"] == owner and not a.get("concealed")]
+
+
 def assets_in_locale(state: State, locale: str) -> list[Asset]:
     return [a for _, a in sorted(state["assets"].items()) if locale_of(state, a["location"]) == locale]
 

@@ -230,19 +230,17 @@ class Sketch(Position):
             )
 
     def _warn(self, of: OrderFile, order: Order, plan: Plan) -> None:
-        if plan.action.id == "attack" and plan.location:
-            there = [
-                a
-                for a in m.assets_at(self.state, plan.location)
-                if a["owner"] == plan.target and not a.get("concealed")
-            ]
-            if not there:
-                of.warn(
-                    order,
-                    "location",
-                    f"no asset of {plan.target} is known to be at {plan.location}",
-                    "surveil it first",
-                )
+        if (
+            plan.action.id == "attack"
+            and plan.location
+            and not m.known_at(self.state, plan.location, plan.target)
+        ):
+            of.warn(
+                order,
+                "location",
+                f"no asset of {plan.target} is known to be at {plan.location}",
+                "surveil it first",
+            )
 
     def _play(self, plan: Plan) -> None:
         """The sure consequences of an order on the sketch, and the hoped-for gains."""

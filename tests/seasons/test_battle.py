@@ -63,7 +63,13 @@ FOOT = {"code": "FF", "id": "enemy"}
     ("skills", "season", "terrain", "attack", "defence"),
     [
         ([], "Spring", "plains", [], []),
-        (["defensive"], "Spring", "plains", [("defensive", -1)], [("defensive", 1)]),
+        (
+            ["defensive"],
+            "Spring",
+            "plains",
+            [("defensive", -1)],
+            [("defensive", 1), ("defensive_position", 2)],
+        ),
         (["offensive"], "Spring", "plains", [("offensive", 1)], [("offensive", -1)]),
         ([], "Winter", "plains", [("winter", -1)], []),
         (["winter"], "Winter", "plains", [], []),
@@ -187,11 +193,11 @@ def test_a_defender_without_a_fort_retreats_to_its_nearest_fort(tmp_path: Path) 
         "t1/ambush/b0/ba": [6],
         "t1/ambush/b0/ra": [6],
         "t1/battle/b0/ra-u1/r1/attack": [6, 6, 6],
-        "t1/battle/b0/ba-u1/r1/defence": [6, 6, 6, 6],
+        "t1/battle/b0/ba-u1/r1/defence": [6] * 6,  # 2 + not active 1 + Defensive 1 + dug in 2
         "t1/battle/b0/ba-u1/r1/attack": [6, 6],
         "t1/battle/b0/ra-u1/r1/defence": [6, 6],
         "t1/battle/b0/ra-u2/r1/attack": [1, 1, 1],
-        "t1/battle/b0/ba-u2/r1/defence": [6, 6, 6, 6],
+        "t1/battle/b0/ba-u2/r1/defence": [6] * 6,
         "t1/battle/b0/ba-u2/r1/attack": [6],
         "t1/battle/b0/ra-u2/r1/defence": [6, 6],
         "t1/retreat/b0/ba": [6],

@@ -114,6 +114,8 @@ def defence_modifiers(rules: Rules, unit: Mapping[str, Any], side: Side, *, terr
     for skill in ("defensive", "offensive"):
         if skill in skills and (benefits or table[skill] < 0):
             mods.append(Modifier(skill, table[skill]))
+    if "defensive" in skills and not side.attacking and benefits:  # the skill: it digs in to defend
+        mods.append(Modifier("defensive_position", table["defensive_position"]))
     if side.in_fort and benefits:
         mods.append(Modifier("fort", table["fort"]))
     return mods

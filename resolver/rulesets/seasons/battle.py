@@ -256,14 +256,14 @@ def zone_units(rules: Rules, zone: int) -> int:
     return 1 + zone // int(rules["battle"]["zone_of_command"]["frontage"])
 
 
-def _traits(state: Mapping[str, Any], army: Mapping[str, Any]) -> list[str]:
-    commander = m.commander(state, army)  # type: ignore[arg-type]
+def _traits(state: m.State, army: Mapping[str, Any]) -> list[str]:
+    commander = m.commander(state, army)
     return list(commander.get("attributes", [])) if commander else []
 
 
 def _contest(
     ctx: Any,
-    state: Mapping[str, Any],
+    state: m.State,
     check: Check,
     label: Any,
     entries: list[tuple[Mapping[str, Any], list[Modifier]]],
@@ -271,8 +271,7 @@ def _contest(
     """Two armies roll a WR test against each other, each its CinC's WR in dice under the label plus
     its army's id; the caller reads the check's table on the difference of successes."""
     pools = [
-        (str(army["id"]), check.pool(m.war_rating(m.commander(state, army)), mods))  # type: ignore[arg-type]
-        for army, mods in entries
+        (str(army["id"]), check.pool(m.war_rating(m.commander(state, army)), mods)) for army, mods in entries
     ]
     owners = [str(army["owner"]) for army, _ in entries]
     return opposed(ctx, label, pools, factions=owners, decided=check.id)
@@ -287,7 +286,7 @@ def _read(check: Check, contest: Opposed, margin: int) -> Row:
 
 
 def ambushes(
-    ctx: Any, state: Mapping[str, Any], province: str, army: Mapping[str, Any], defending: Mapping[str, Any]
+    ctx: Any, state: m.State, province: str, army: Mapping[str, Any], defending: Mapping[str, Any]
 ) -> bool:
     """The defender's ambush test (after the attacker and defender are known): both armies roll their
     CinC's WR; the defender adds a success for Guerilla units and for an Ambush CinC, one more if the
@@ -315,7 +314,7 @@ def ambushes(
     return row.result == "ambush"
 
 
-def movement_tests(ctx: Any, state: Mapping[str, Any], invasions: list[dict[str, Any]]) -> None:
+def movement_tests(ctx: Any, state: m.State, invasions: list[dict[str, Any]]) -> None:
     """Two armies marching on each other's starting province take the movement test: each rolls its
     CinC's WR (War Movement Advocate +1; an army all Fast +1, one with a Slow unit −1, house rule) and
     the difference reads the table. With 1 or more the army ahead attacks and the other stays to defend
@@ -357,7 +356,7 @@ def movement_tests(ctx: Any, state: Mapping[str, Any], invasions: list[dict[str,
 
 
 def _movement_modifiers(
-    rules: Rules, check: Check, state: Mapping[str, Any], army: Mapping[str, Any]
+    rules: Rules, check: Check, state: m.State, army: Mapping[str, Any]
 ) -> list[Modifier]:
     advocate = "war_movement_advocate" in _traits(state, army)
     mods = [check.modifier("war_movement_advocate")] if advocate else []

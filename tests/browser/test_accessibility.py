@@ -35,13 +35,6 @@ AXE_OPTIONS = {
     "resultTypes": ["violations"],  # passes and incomplete results are not read: skip building them
 }
 FAILING = ("serious", "critical")
-# Known and still open (issue 13): on the embedded maps, arrowheads, event marks and crowded pieces stand
-# closer than WCAG 2.2's 24 px target spacing. They are reported in axe.json and counted apart, so that
-# every other serious finding still fails this test; the map work that removes them must delete this.
-KNOWN_OPEN = re.compile(
-    r"target-size \(serious\) at (iframe >> )?(\.cm-mark|\.cm-arrowhead|div\[aria-label=)"
-)
-
 
 @pytest.fixture(scope="module")
 def axe_source() -> str:
@@ -126,7 +119,6 @@ def test_axe_finds_no_serious_violation_on_any_page(
     report = {"pages": len(pages), "counts": dict(sorted(counts.items())), "findings": findings}
     (folder / "axe.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     serious = [line for line in findings if re.search(r"\((serious|critical)\) at ", line)]
-    serious = [line for line in serious if not KNOWN_OPEN.search(line)]
     assert not serious, f"{len(serious)} serious or critical violations:\n" + "\n".join(serious[:60])
 
 

@@ -281,7 +281,10 @@ def world_map_html(history: History, assets: str, title: str) -> str:
     # only screen readers show (the page around the frame shows its own).
     if html.count("<body>") != 1 or html.count("</body>") != 1:
         raise RuntimeError("folium's page has no single <body> to put the map's landmark in")
-    heading = f'<main class="cm-main"><h1 class="cm-visually-hidden">{escape(title)}</h1>'
+    heading = (
+        '<main class="cm-main" aria-labelledby="cm-title">'  # a name: the page around it has a <main> too
+        f'<h1 class="cm-visually-hidden" id="cm-title">{escape(title)}</h1>'
+    )
     html = html.replace("<body>", "<body>\n" + heading, 1).replace("</body>", "</main>\n</body>", 1)
     # Only now, past every template, the data: JSON that cannot end its <script> element.
     if html.count(_DATA_SLOT) != 1:

@@ -141,7 +141,8 @@ def rects(page: Any, selector: str) -> list[dict[str, float]]:
             return style.visibility === "visible" && style.display !== "none" && drawn;
         }).map(el => {
             const b = el.getBoundingClientRect();
-            return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, text: el.textContent};
+            const text = el.textContent, label = el.getAttribute("aria-label");
+            return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, text: text, label: label};
         })""",
     )
 
@@ -182,7 +183,9 @@ TARGETS = ".cm-piece, .cm-mark"
 def told(page: Any) -> dict[str, list[tuple[str, str]]]:
     """What the map's targets tell happened, by place: (kind, sentence) for each event."""
     places: dict[str, list[tuple[str, str]]] = {}
-    for events in page.eval_on_selector_all("[data-events]", "els => els.map(e => JSON.parse(e.dataset.events))"):
+    for events in page.eval_on_selector_all(
+        "[data-events]", "els => els.map(e => JSON.parse(e.dataset.events))"
+    ):
         for place, kind, sentence in events:
             places.setdefault(place, []).append((kind, sentence))
     return places
@@ -244,7 +247,9 @@ def test_targets_stand_apart_at_every_zoom(tab: Tab, demo: Demo, viewport: str) 
         assert boxes
         small = [b for b in boxes if b["right"] - b["left"] < 24 or b["bottom"] - b["top"] < 24]
         assert small == []
-        return [(a["text"], b["text"]) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if overlap(a, b, 0)]
+        return [
+            (a["label"], b["label"]) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if overlap(a, b, 0)
+        ]
 
     for index in range(TURNS + 1):
         show_turn(page, index)

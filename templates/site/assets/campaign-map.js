@@ -9,7 +9,9 @@
  *
  * Layout rules a reader relies on: the turn bar sits above the map (before the pieces in tab order, and
  * never over a piece); names never overlap (a name that would is left out until the map is zoomed in);
- * every piece and mark is at least HIT px wide; a tooltip never shows while a popup is open.
+ * every piece and mark is at least HIT px wide and overlaps no other one (arrows take no pointer and
+ * no tab stop: a march's sentence belongs to what stands at its end); a tooltip never shows while a
+ * popup is open.
  */
 (function () {
   "use strict";

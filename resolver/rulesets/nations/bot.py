@@ -59,9 +59,7 @@ def _path(game: Game, start: str, goal: str, rules: Any) -> list[str]:
 def _build_site(game: Game, state: State, start: str, rules: Any) -> str | None:
     """The nearest land tile far enough from every settlement and every site being built."""
     gap = int(rules["build"]["min_distance"])
-    taken = [s["location"] for s in state["settlements"].values()] + [
-        p["location"] for p in state["projects"].values() if p["kind"] == "build"
-    ]
+    taken = [s["location"] for s in state["settlements"].values()] + m.build_sites(state)
     best = None
     for loc in game.world:
         if not m.passable(game.world, rules, loc) or any(
@@ -178,9 +176,7 @@ def _storm_or_siege(d: Draft, army: dict, target: dict) -> bool:
     name = army["name"]
     weight = sum(m.unit_weight(u, rules) for u in army["units"])
     defenders = sum(len(a["units"]) for a in m.defenders_of(state, target))
-    need = m.attackers_needed(rules, target)
-    if not defenders and rules["settlements"][target["type"]].get("falls_at_once"):
-        need = 1
+    need = m.assault_need(rules, target, defended=bool(defenders))
     choice = "raze" if target["type"] == "farming" and d.raze else "capture"
     if weight >= need and len(army["units"]) >= defenders:
         return d.add({"action": "attack", "army": name, "target": target["name"], "on_fall": choice})
@@ -251,29 +247,14 @@ def _economy(
     reserve = build_cost if not building and len(settlements) < 2 + turn // 4 else 0
     while barracks and d.ap >= 1 and d.resources - int(troops["resources"]) >= reserve:
         where = barracks[0]["name"]
+        recruit = {"action": "recruit", "settlement": where}
         if d.resources - reserve >= int(elite["resources"]) + 4 and rng.below(3) == 0:
             stats = {"attack": 1, "defence": 1} if rng.below(2) else {"move": 1}
             trait = "stealth" if rng.below(3) == 0 else "veteran"
-            d.add(
-                {
-                    "action": "recruit",
-                    "settlement": where,
-                    "class": "elite",
-                    "name": "Guard",
-                    "trait": trait,
-                    "stats": stats,
-                },
-                1,
-                int(elite["resources"]),
-            )
+            guard = {"class": "elite", "name": "Guard", "trait": trait, "stats": stats}
+            d.add({**recruit, **guard}, 1, int(elite["resources"]))
         elif not d.add(
-            {
-                "action": "recruit",
-                "settlement": where,
-                "class": "troops",
-                "name": "Levy",
-                "trait": "shield wall",
-            },
+            {**recruit, "class": "troops", "name": "Levy", "trait": "shield wall"},
             1,
             int(troops["resources"]),
         ):

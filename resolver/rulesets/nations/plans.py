@@ -227,7 +227,7 @@ def attack(r: NationReading, o: Order) -> Plan:
         )
     settlement = m.settlement_at(r.state, where)
     assault = settlement if settlement and settlement["owner"] == enemy else None
-    defenders = [a for a in r.memory.armies.at(where) if a["owner"] == enemy and a["units"]]
+    defenders = m.forces_at(r.memory.armies, where, enemy)
     if assault is None and not defenders:
         r.doubt(
             "target",
@@ -353,7 +353,8 @@ def merge(r: NationReading, o: Order) -> Plan:
         if army["id"] in r.memory.moved:
             r.memory.moved.add(into["id"])
 
-    return Plan(o, r.faction, f"army {o['army']} merges into army {o['into']}", sure=sure, army=into)
+    echo = f"army {o['army']} merges into army {o['into']}"
+    return Plan(o, r.faction, echo, sure=sure, army=into, details={"into": o["into"]})
 
 
 def recruit(r: NationReading, o: Order) -> Plan:
@@ -423,8 +424,7 @@ def build(r: NationReading, o: Order) -> Plan:
     army, rules, world, state = r.army(o), r.rules, r.game.world, r.state
     where = army["location"]
     if o["type"] == "capital" and (
-        m.has_capital(state, r.faction)
-        or any(p["kind"] == "build" and p["type"] == "capital" for p in m.projects_of(state, r.faction))
+        m.has_capital(state, r.faction) or m.project_of_kind(state, r.faction, "build", type="capital")
     ):
         raise Reject("type", "a nation has one capital", "build a standard, farming or military settlement")
     if m.settlement_named(state, o["name"]) or any(
@@ -433,8 +433,7 @@ def build(r: NationReading, o: Order) -> Plan:
         raise Reject("name", f"the name '{o['name']}' is taken", "choose another name")
     gap = int(rules["build"]["min_distance"])
     near = [s for s in state["settlements"].values() if world.distance(s["location"], where) < gap]
-    sites = [p["location"] for p in state["projects"].values() if p["kind"] == "build"]
-    building = [t for t in [*sites, *r.memory.sites] if world.distance(t, where) < gap]
+    building = [t for t in [*m.build_sites(state), *r.memory.sites] if world.distance(t, where) < gap]
     if near or building:
         what = near[0]["name"] if near else "another settlement being built"
         raise Reject(
@@ -475,14 +474,7 @@ def upgrade(r: NationReading, o: Order) -> Plan:
     s, rules = r.own_settlement(o, "settlement"), r.rules
     if s["level"] >= int(rules["settlements"][s["type"]]["max_level"]):
         raise Reject("settlement", f"{s['name']} is already at its highest level ({s['level']})")
-    running = next(
-        (
-            p
-            for p in m.projects_of(r.state, r.faction)
-            if p["kind"] == "upgrade" and p["settlement"] == s["id"]
-        ),
-        None,
-    )
+    running = m.project_of_kind(r.state, r.faction, "upgrade", settlement=s["id"])
     if running:
         raise Reject(
             "settlement",
@@ -523,10 +515,7 @@ def advance(r: NationReading, o: Order) -> Plan:
     top = int(rules["advancement"]["max_level"])
     if current >= top:
         raise Reject("advancement", f"{name} is already at level {top}, the highest")
-    running = next(
-        (p for p in m.projects_of(r.state, r.faction) if p["kind"] == "advance" and p["advancement"] == name),
-        None,
-    )
+    running = m.project_of_kind(r.state, r.faction, "advance", advancement=name)
     if running or (r.faction, f"adv:{name}") in r.memory.begun:
         hint = f"use: action: work, project: {running['name']}" if running else "order it once"
         raise Reject("advancement", f"{name} is already being developed", hint)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -88,19 +89,9 @@ def found_nation(
     """A nation's record, its capital at ``home`` and its starting army: at the start of a campaign,
     and for a nation the GM brings in later."""
     start = rules["start"]
-    state["factions"][setup.id] = new_faction(
-        setup.id,
-        setup.name,
-        setup.color,
-        kind=kind,
-        stock={"resources": int(start["resources"]), "population": int(start["population"])},
-        items={},
-        modifiers={},
-        advancements={},
-        contacts=[],
-        explored=[],
-        counters={},
-    )
+    stock = {"resources": int(start["resources"]), "population": int(start["population"])}
+    record = {**copy.deepcopy(BLANK_NATION), "stock": stock}
+    state["factions"][setup.id] = new_faction(setup.id, setup.name, setup.color, kind=kind, **record)
     sid = m.new_id(state, setup.id, "s")
     state["settlements"][sid] = {
         "id": sid,

@@ -9,7 +9,6 @@ marauded). It then becomes a private ``order_failed`` event for its nation.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ...core.checks import Check
@@ -20,7 +19,7 @@ from ...plans import plan_or_failure
 from . import model as m
 from .agreements import run_agreements
 from .combat import Battle, fight, losses
-from .plans import PLANS, NationReading, NationsTurn, Plan
+from .plans import NationReading, NationsTurn, Plan
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
@@ -45,15 +44,9 @@ def run_orders(ctx: Context, state: State) -> State:
             effect = EFFECTS.get(order.action)
             if effect is None:
                 continue  # a defend stance is already set; agreements are made in a phase of their own
-            plan = plan_or_failure(ctx, reading, order, partial(PLANS[order.action], reading))
+            plan = plan_or_failure(ctx, reading, order, reading.paid)
             if plan is None:
                 continue
-            stock = state["factions"][nation]["stock"]
-            if stock.get("resources", 0) < plan.resources:
-                reason = f"it costs {plan.resources} resources and only {stock.get('resources', 0)} are left"
-                ctx.order_failed(nation, order, reason)
-                continue
-            stock["resources"] = stock.get("resources", 0) - plan.resources
             plan.sure()
             effect(ctx, state, plan)
     _drop_empty_armies(state)

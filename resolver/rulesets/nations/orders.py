@@ -11,6 +11,7 @@ from typing import Any
 from ...core.fields import ActionSpec, Field
 from ...core.orders import OrderFile
 from ...core.phases import State
+from ...core.words import plural
 from ...core.world import HEX_STEPS, SQUARE_STEPS
 from ...plans import plan_or_error
 from ...ruleset import Game
@@ -230,11 +231,9 @@ def action_specs(rules: Rules) -> dict[str, ActionSpec]:
                 Field("end", "bool", "End the trade or alliance you have with the partner.", default=False),
                 Field("note", "text", "What a payment is for, for the record.", max_length=200),
             ),
-            cost=(
-                f"{agree_ap} action{'s' if agree_ap != 1 else ''}; resources as agreed"
-                if agree_ap
-                else "free; resources as agreed"
-            ),
+            cost=f"{plural(agree_ap, 'action')}; resources as agreed"
+            if agree_ap
+            else "free; resources as agreed",
             example={
                 "action": "agree",
                 "partner": "blue",

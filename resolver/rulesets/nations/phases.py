@@ -215,23 +215,20 @@ def _fall(ctx: Context, state: State, nation: str, settlement: dict, on_fall: st
     settlement.pop("siege", None)
     for p in [p for p in state["projects"].values() if p.get("settlement") == settlement["id"]]:
         del state["projects"][p["id"]]
-    if on_fall == "raid":
+    if on_fall in ("raid", "raze"):
         roll = ctx.roll(
-            roll_label("raid", settlement["id"], step),
-            f"{level}d{rules['siege']['raid_die']}",
+            roll_label(on_fall, settlement["id"], step),
+            f"{level}d{rules['siege'][on_fall + '_die']}",
             factions=[nation, owner],
-            decided=f"resources {nation} takes from {settlement['name']}",
+            decided=f"resources {nation} takes from {settlement['name']}"
+            if on_fall == "raid"
+            else f"population {owner} loses",
         )
+    if on_fall == "raid":
         stock = state["factions"][nation]["stock"]
         stock["resources"] = stock.get("resources", 0) + roll.total
         ctx.emit("settlement_falls", rolls=[roll], gained=roll.total, **base)
     elif on_fall == "raze":
-        roll = ctx.roll(
-            roll_label("raze", settlement["id"], step),
-            f"{level}d{rules['siege']['raze_die']}",
-            factions=[nation, owner],
-            decided=f"population {owner} loses",
-        )
         stock = state["factions"][owner]["stock"]
         lost = min(stock.get("population", 0), roll.total)
         stock["population"] = stock.get("population", 0) - lost
@@ -433,23 +430,20 @@ def run_sieges(ctx: Context, state: State) -> State:
             and army["location"] == s["location"]
             and (s["id"] in laid or army["id"] not in moved)
         )
-        if not held:
-            del s["siege"]
-            ctx.emit(
-                "siege_lifted",
-                actors=[siege["owner"], s["owner"]],
-                place=s["location"],
-                settlement=s["name"],
-                besieger=siege["owner"],
-            )
-            continue
-        siege["turns"] += 1
-        ctx.emit(
-            "siege_tightens",
+        about = dict(
             actors=[siege["owner"], s["owner"]],
             place=s["location"],
             settlement=s["name"],
             besieger=siege["owner"],
+        )
+        if not held:
+            del s["siege"]
+            ctx.emit("siege_lifted", **about)
+            continue
+        siege["turns"] += 1
+        ctx.emit(
+            "siege_tightens",
+            **about,
             turns=siege["turns"],
             needed=m.attackers_needed(ctx.rules, s),
             defence=m.settlement_defence(ctx.rules, state, s),

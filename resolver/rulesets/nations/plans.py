@@ -151,29 +151,27 @@ class NationReading(Reading):
         the turn's (the resolver trusts the numbers the checker wrote); or say what is short."""
         stock = self.state["factions"][self.faction]["stock"]
         left = int(stock.get("resources", 0))
-        short = []
-        if self.checking and plan.actions > self.actions_left:
-            short.append(
-                Reject(
+
+        def actions() -> None:
+            if self.checking and plan.actions > self.actions_left:
+                raise Reject(
                     "actions" if "actions" in plan.order.args else None,
                     f"{plan.paying_for} needs {plan.actions} action point(s), but only {self.actions_left} "
                     f"of your {self.per_turn} are left",
                     "drop an order or put fewer actions in; unfinished work carries over to the next turn",
                 )
-            )
-        if plan.resources > left:
-            short.append(
-                Reject(
+
+        def resources() -> None:
+            if plan.resources > left:
+                raise Reject(
                     None,
                     f"{plan.paying_for} costs {plan.resources} resources, but you have {left} left after the "
                     "orders above",
                     "drop or postpone an order; income arrives at the end of the turn",
                     failure=f"it costs {plan.resources} resources and only {left} are left",
                 )
-            )
-        if short:
-            short[0].others = short[1:]
-            raise short[0]
+
+        self.each(actions, resources)  # both shortfalls are reported at once
         if self.checking:
             self.actions_left -= plan.actions
         stock["resources"] = left - plan.resources

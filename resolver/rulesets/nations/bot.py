@@ -76,6 +76,7 @@ class Draft:
     def __init__(self, game: Game, state: State, nation: str) -> None:
         self.game, self.state, self.nation = game, state, nation
         self.rules = game.rules
+        self.armies = m.ArmyIndex(state)  # read only: the drafted orders move nothing
         self.ap = int(self.rules["actions"]["per_turn"])
         self.resources = int(state["factions"][nation]["stock"].get("resources", 0))
         self.orders: list[dict[str, Any]] = []
@@ -138,7 +139,7 @@ def _military(d: Draft, armies: list[dict], home: dict | None, rng: Any) -> None
         is_main = index == 0 and size >= int(rules["siege"]["min_units"])
         if is_main and enemies:
             # March on the enemy settlement that is easiest to take, nearest first.
-            target = min(enemies, key=lambda s, here=here: _target_cost(state, rules, world, here, s))
+            target = min(enemies, key=lambda s, here=here: _target_cost(d.armies, rules, world, here, s))
             path = _path(game, here, target["location"], rules)
             if path:
                 fast = len(path) > speed and d.ap >= 1
@@ -166,16 +167,16 @@ def _military(d: Draft, armies: list[dict], home: dict | None, rng: Any) -> None
             d.add({"action": "maraud", "army": name, "settlement": near[0]["name"]})
 
 
-def _target_cost(state: State, rules: Any, world: Any, here: str, s: dict) -> tuple[int, int, str]:
-    defended = sum(len(a["units"]) for a in m.defenders_of(state, s))
+def _target_cost(armies: m.ArmyIndex, rules: Any, world: Any, here: str, s: dict) -> tuple[int, int, str]:
+    defended = sum(len(a["units"]) for a in m.forces_at(armies, s["location"], s["owner"]))
     return world.distance(here, s["location"]) + 3 * defended, m.attackers_needed(rules, s), s["id"]
 
 
 def _storm_or_siege(d: Draft, army: dict, target: dict) -> bool:
-    state, rules = d.state, d.rules
+    rules = d.rules
     name = army["name"]
     weight = sum(m.unit_weight(u, rules) for u in army["units"])
-    defenders = sum(len(a["units"]) for a in m.defenders_of(state, target))
+    defenders = sum(len(a["units"]) for a in m.forces_at(d.armies, target["location"], target["owner"]))
     need = m.assault_need(rules, target, defended=bool(defenders))
     choice = "raze" if target["type"] == "farming" and d.raze else "capture"
     if weight >= need and len(army["units"]) >= defenders:

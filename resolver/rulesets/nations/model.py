@@ -216,15 +216,6 @@ def level_stats(rules: Rules, settlement: Settlement) -> Mapping[str, int]:
     return rules["settlements"][settlement["type"]]["levels"][settlement["level"]]
 
 
-def defenders_of(state: State, settlement: Settlement) -> list[Army]:
-    """The owner's armies standing in the settlement: a settlement with none is undefended."""
-    return [
-        a
-        for a in armies_at(state, settlement["location"])
-        if a["owner"] == settlement["owner"] and a["units"]
-    ]
-
-
 def forces_at(armies: ArmyIndex, location: str, nation: str) -> list[Army]:
     """The nation's armies on a tile that still have units, as the orders phase has them so far."""
     return [a for a in armies.at(location) if a["owner"] == nation and a["units"]]

@@ -60,16 +60,11 @@ def _build_site(game: Game, state: State, start: str, rules: Any) -> str | None:
     """The nearest land tile far enough from every settlement and every site being built."""
     gap = int(rules["build"]["min_distance"])
     taken = [s["location"] for s in state["settlements"].values()] + m.build_sites(state)
-    best = None
-    for loc in game.world:
-        if not m.passable(game.world, rules, loc) or any(
-            game.world.distance(loc, t) < gap + 1 for t in taken
-        ):
-            continue
-        key = (game.world.distance(start, loc), loc)
-        if best is None or key < best:
-            best = key
-    return best[1] if best else None
+    world = game.world
+    free = [
+        t for t in world if m.passable(world, rules, t) and all(world.distance(t, s) > gap for s in taken)
+    ]
+    return min(free, key=lambda t: (world.distance(start, t), t), default=None)
 
 
 class Draft:

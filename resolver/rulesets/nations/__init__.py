@@ -134,53 +134,22 @@ class Nations(Ruleset):
         pieces: list[dict[str, Any]] = []
         for s in sorted(state["settlements"].values(), key=lambda s: s["id"]):
             siege = s.get("siege")
-            pieces.append(
-                {
-                    "kind": "settlement",
-                    "location": s["location"],
-                    "owner": s["owner"],
-                    "label": s["name"],
-                    "detail": f"{s['type']} settlement, level {s['level']}"
-                    + (f", besieged by {game.name_of(siege['owner'])}" if siege else ""),
-                    "size": s["level"],
-                }
+            detail = f"{s['type']} settlement, level {s['level']}" + (
+                f", besieged by {game.name_of(siege['owner'])}" if siege else ""
             )
+            pieces.append(_piece("settlement", s["location"], s["owner"], s["name"], detail, s["level"]))
         for a in sorted(state["armies"].values(), key=lambda a: a["id"]):
             classes: dict[str, int] = {}
             for u in a["units"]:
                 classes[u["class"]] = classes.get(u["class"], 0) + 1
-            pieces.append(
-                {
-                    "kind": "army",
-                    "location": a["location"],
-                    "owner": a["owner"],
-                    "label": f"{game.name_of(a['owner'])} army {a['name']}",
-                    "detail": ", ".join(amount(n, c) for c, n in sorted(classes.items())),
-                    "size": len(a["units"]),
-                }
-            )
+            label = f"{game.name_of(a['owner'])} army {a['name']}"
+            detail = ", ".join(amount(n, c) for c, n in sorted(classes.items()))
+            pieces.append(_piece("army", a["location"], a["owner"], label, detail, len(a["units"])))
         for location, ruin in sorted(state.get("ruins", {}).items()):
-            pieces.append(
-                {
-                    "kind": "ruin",
-                    "location": location,
-                    "owner": None,
-                    "label": f"Ruins of {ruin['name']}",
-                    "detail": f"razed by {game.name_of(ruin['razed_by'])} in turn {ruin['turn']}",
-                    "size": 1,
-                }
-            )
+            razed = f"razed by {game.name_of(ruin['razed_by'])} in turn {ruin['turn']}"
+            pieces.append(_piece("ruin", location, None, f"Ruins of {ruin['name']}", razed))
         for location, builder in sorted(state.get("roads", {}).items()):
-            pieces.append(
-                {
-                    "kind": "road",
-                    "location": location,
-                    "owner": builder,
-                    "label": "Road",
-                    "detail": f"built by {game.name_of(builder)}",
-                    "size": 1,
-                }
-            )
+            pieces.append(_piece("road", location, builder, "Road", f"built by {game.name_of(builder)}"))
         return pieces
 
     def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
@@ -318,6 +287,20 @@ class Nations(Ruleset):
         adv["grants"] = {k: v for k, v in grants.items() if k in GRANT_KEYS}
         adv.pop("pending", None)
         return ", ".join(f"{k} {v}" for k, v in sorted(adv["grants"].items())) or "no mechanical effect"
+
+
+def _piece(
+    kind: str, location: str, owner: str | None, label: str, detail: str, size: int = 1
+) -> dict[str, Any]:
+    """One piece on the site's map, in the shape ``Ruleset.map_pieces`` hands over."""
+    return {
+        "kind": kind,
+        "location": location,
+        "owner": owner,
+        "label": label,
+        "detail": detail,
+        "size": size,
+    }
 
 
 # How the map shows each kind of public event (kinds not listed leave no mark).

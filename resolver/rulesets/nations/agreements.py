@@ -186,8 +186,8 @@ def _make(ctx: Context, state: State, first: Terms, second: Terms) -> None:
                 _unmatched(ctx, terms, f"{short[0]} cannot pay {paid[short[0]]} resources")
             return
         for payer, amount in paid.items():
-            receiver = second.nation if payer == first.nation else first.nation
-            _move_resources(state, payer, receiver, amount)
+            _add(state, payer, -amount)
+            _add(state, second.nation if payer == first.nation else first.nation, amount)
         ctx.emit(
             "agreement_made",
             actors=parties,
@@ -240,12 +240,12 @@ def _deliver(ctx: Context, state: State, agreement: dict[str, Any]) -> None:
             receiver = parties[1] if giver == parties[0] else parties[0]
             sent = min(amount, _stock(state, giver))
             share = sent * int(rules["marauder_share_percent"]) // 100 if marauder else 0
-            _take(state, giver, sent)
-            _give(state, receiver, sent - share)
+            _add(state, giver, -sent)
+            _add(state, receiver, sent - share)
             received[receiver] = sent - share
             skimmed += share
         if marauder and skimmed:
-            _give(state, marauder["owner"], skimmed)
+            _add(state, marauder["owner"], skimmed)
     ctx.emit(
         "trade",
         actors=parties,
@@ -272,17 +272,9 @@ def _stock(state: State, nation: str) -> int:
     return int(state["factions"][nation]["stock"].get("resources", 0))
 
 
-def _take(state: State, nation: str, amount: int) -> None:
-    state["factions"][nation]["stock"]["resources"] = _stock(state, nation) - amount
-
-
-def _give(state: State, nation: str, amount: int) -> None:
+def _add(state: State, nation: str, amount: int) -> None:
+    """Add resources to the nation's stock (take them away, when negative)."""
     state["factions"][nation]["stock"]["resources"] = _stock(state, nation) + amount
-
-
-def _move_resources(state: State, payer: str, receiver: str, amount: int) -> None:
-    _take(state, payer, amount)
-    _give(state, receiver, amount)
 
 
 def route_problem(world: Any, route: tuple[str, ...]) -> str:

@@ -59,25 +59,19 @@ def _path(game: Game, start: str, goal: str, rules: Any) -> list[str]:
 def _build_site(game: Game, state: State, start: str, rules: Any) -> str | None:
     """The nearest land tile far enough from every settlement and every site being built."""
     gap = int(rules["build"]["min_distance"])
-    taken = [s["location"] for s in state["settlements"].values()] + [
-        p["location"] for p in state["projects"].values() if p["kind"] == "build"
+    taken = [s["location"] for s in state["settlements"].values()] + m.build_sites(state)
+    world = game.world
+    free = [
+        t for t in world if m.passable(world, rules, t) and all(world.distance(t, s) > gap for s in taken)
     ]
-    best = None
-    for loc in game.world:
-        if not m.passable(game.world, rules, loc) or any(
-            game.world.distance(loc, t) < gap + 1 for t in taken
-        ):
-            continue
-        key = (game.world.distance(start, loc), loc)
-        if best is None or key < best:
-            best = key
-    return best[1] if best else None
+    return min(free, key=lambda t: (world.distance(start, t), t), default=None)
 
 
 class Draft:
     def __init__(self, game: Game, state: State, nation: str) -> None:
         self.game, self.state, self.nation = game, state, nation
         self.rules = game.rules
+        self.armies = m.ArmyIndex(state)  # read only: the drafted orders move nothing
         self.ap = int(self.rules["actions"]["per_turn"])
         self.resources = int(state["factions"][nation]["stock"].get("resources", 0))
         self.orders: list[dict[str, Any]] = []
@@ -140,7 +134,7 @@ def _military(d: Draft, armies: list[dict], home: dict | None, rng: Any) -> None
         is_main = index == 0 and size >= int(rules["siege"]["min_units"])
         if is_main and enemies:
             # March on the enemy settlement that is easiest to take, nearest first.
-            target = min(enemies, key=lambda s, here=here: _target_cost(state, rules, world, here, s))
+            target = min(enemies, key=lambda s, here=here: _target_cost(d.armies, rules, world, here, s))
             path = _path(game, here, target["location"], rules)
             if path:
                 fast = len(path) > speed and d.ap >= 1
@@ -168,19 +162,17 @@ def _military(d: Draft, armies: list[dict], home: dict | None, rng: Any) -> None
             d.add({"action": "maraud", "army": name, "settlement": near[0]["name"]})
 
 
-def _target_cost(state: State, rules: Any, world: Any, here: str, s: dict) -> tuple[int, int, str]:
-    defended = sum(len(a["units"]) for a in m.defenders_of(state, s))
+def _target_cost(armies: m.ArmyIndex, rules: Any, world: Any, here: str, s: dict) -> tuple[int, int, str]:
+    defended = sum(len(a["units"]) for a in m.forces_at(armies, s["location"], s["owner"]))
     return world.distance(here, s["location"]) + 3 * defended, m.attackers_needed(rules, s), s["id"]
 
 
 def _storm_or_siege(d: Draft, army: dict, target: dict) -> bool:
-    state, rules = d.state, d.rules
+    rules = d.rules
     name = army["name"]
     weight = sum(m.unit_weight(u, rules) for u in army["units"])
-    defenders = sum(len(a["units"]) for a in m.defenders_of(state, target))
-    need = m.attackers_needed(rules, target)
-    if not defenders and rules["settlements"][target["type"]].get("falls_at_once"):
-        need = 1
+    defenders = sum(len(a["units"]) for a in m.forces_at(d.armies, target["location"], target["owner"]))
+    need = m.assault_need(rules, target, defended=bool(defenders))
     choice = "raze" if target["type"] == "farming" and d.raze else "capture"
     if weight >= need and len(army["units"]) >= defenders:
         return d.add({"action": "attack", "army": name, "target": target["name"], "on_fall": choice})
@@ -251,29 +243,14 @@ def _economy(
     reserve = build_cost if not building and len(settlements) < 2 + turn // 4 else 0
     while barracks and d.ap >= 1 and d.resources - int(troops["resources"]) >= reserve:
         where = barracks[0]["name"]
+        recruit = {"action": "recruit", "settlement": where}
         if d.resources - reserve >= int(elite["resources"]) + 4 and rng.below(3) == 0:
             stats = {"attack": 1, "defence": 1} if rng.below(2) else {"move": 1}
             trait = "stealth" if rng.below(3) == 0 else "veteran"
-            d.add(
-                {
-                    "action": "recruit",
-                    "settlement": where,
-                    "class": "elite",
-                    "name": "Guard",
-                    "trait": trait,
-                    "stats": stats,
-                },
-                1,
-                int(elite["resources"]),
-            )
+            guard = {"class": "elite", "name": "Guard", "trait": trait, "stats": stats}
+            d.add({**recruit, **guard}, 1, int(elite["resources"]))
         elif not d.add(
-            {
-                "action": "recruit",
-                "settlement": where,
-                "class": "troops",
-                "name": "Levy",
-                "trait": "shield wall",
-            },
+            {**recruit, "class": "troops", "name": "Levy", "trait": "shield wall"},
             1,
             int(troops["resources"]),
         ):

@@ -41,10 +41,6 @@ def armies_of(state: State, nation: str) -> list[Army]:
     return [a for a in state["armies"].values() if a["owner"] == nation]
 
 
-def army_named(state: State, nation: str, name: str) -> Army | None:
-    return next((a for a in state["armies"].values() if a["owner"] == nation and a["name"] == name), None)
-
-
 def armies_at(state: State, location: str) -> list[Army]:
     placed = stillness.table(state["armies"], "nations/armies-by-location", lambda a: _grouped(a, "location"))
     if placed is not None:
@@ -220,13 +216,17 @@ def level_stats(rules: Rules, settlement: Settlement) -> Mapping[str, int]:
     return rules["settlements"][settlement["type"]]["levels"][settlement["level"]]
 
 
-def defenders_of(state: State, settlement: Settlement) -> list[Army]:
-    """The owner's armies standing in the settlement: a settlement with none is undefended."""
-    return [
-        a
-        for a in armies_at(state, settlement["location"])
-        if a["owner"] == settlement["owner"] and a["units"]
-    ]
+def forces_at(armies: ArmyIndex, location: str, nation: str) -> list[Army]:
+    """The nation's armies on a tile that still have units, as the orders phase has them so far."""
+    return [a for a in armies.at(location) if a["owner"] == nation and a["units"]]
+
+
+def assault_need(rules: Rules, settlement: Settlement, defended: bool) -> int:
+    """The attackers (by assault weight) it takes to storm the settlement: one, for a type that falls at
+    once when nobody defends it."""
+    if not defended and rules["settlements"][settlement["type"]].get("falls_at_once", False):
+        return 1
+    return attackers_needed(rules, settlement)
 
 
 def attackers_needed(rules: Rules, settlement: Settlement) -> int:
@@ -283,6 +283,23 @@ def projects_of(state: State, nation: str) -> list[dict[str, Any]]:
     if owned is not None:
         return list(owned.get(nation, ()))
     return [p for p in state["projects"].values() if p["owner"] == nation]
+
+
+def project_of_kind(state: State, nation: str, kind: str, **fields: Any) -> dict[str, Any] | None:
+    """The nation's unfinished project of a kind with the fields given, e.g. the upgrade of one settlement."""
+    return next(
+        (
+            p
+            for p in projects_of(state, nation)
+            if p["kind"] == kind and all(p[k] == v for k, v in fields.items())
+        ),
+        None,
+    )
+
+
+def build_sites(state: State) -> list[str]:
+    """The tiles where any nation's settlement is being built."""
+    return [p["location"] for p in state["projects"].values() if p["kind"] == "build"]
 
 
 def project_named(state: State, nation: str, name: str) -> dict[str, Any] | None:

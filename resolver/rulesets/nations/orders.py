@@ -11,12 +11,13 @@ from typing import Any
 from ...core.fields import ActionSpec, Field
 from ...core.orders import OrderFile
 from ...core.phases import State
+from ...core.words import plural
 from ...core.world import HEX_STEPS, SQUARE_STEPS
 from ...plans import plan_or_error
 from ...ruleset import Game
 from . import agreements as ag
 from . import model as m
-from .plans import PLANS, NationReading, NationsTurn, Plan, sketch_of
+from .plans import PLANS, NationReading, NationsTurn, sketch_of
 
 Rules = Mapping[str, Any]
 
@@ -230,11 +231,9 @@ def action_specs(rules: Rules) -> dict[str, ActionSpec]:
                 Field("end", "bool", "End the trade or alliance you have with the partner.", default=False),
                 Field("note", "text", "What a payment is for, for the record.", max_length=200),
             ),
-            cost=(
-                f"{agree_ap} action{'s' if agree_ap != 1 else ''}; resources as agreed"
-                if agree_ap
-                else "free; resources as agreed"
-            ),
+            cost=f"{plural(agree_ap, 'action')}; resources as agreed"
+            if agree_ap
+            else "free; resources as agreed",
             example={
                 "action": "agree",
                 "partner": "blue",
@@ -263,7 +262,7 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
         if plan is not None and game.actions[order.action].field("actions"):
             # Written into the order, so the resolver puts in exactly the action points echoed here.
             of.orders[of.orders.index(order)] = replace(order, args={**order.args, "actions": plan.actions})
-        if plan is not None and _afford(of, reading, plan):
+        if plan is not None and plan_or_error(of, reading, order, lambda _, plan=plan: reading.pay(plan)):
             plan.sure()
             if plan.tiles:  # the sketch assumes a march goes all the way; the warnings said where it may stop
                 memory.armies.move(plan.army or {}, plan.tiles[-1])
@@ -285,30 +284,3 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
                 + ", ".join(pending),
                 "put them into a project with 'work'",
             )
-
-
-def _afford(of: OrderFile, reading: NationReading, plan: Plan) -> bool:
-    """Spend the plan's action points and resources on the sketch, or say what is short."""
-    order, stock = plan.order, reading.state["factions"][reading.faction]["stock"]
-    left = int(stock.get("resources", 0))
-    if plan.actions > reading.actions_left:
-        of.error(
-            order,
-            "actions" if "actions" in order.args else None,
-            f"{plan.paying_for} needs {plan.actions} action point(s), but only {reading.actions_left} "
-            f"of your {reading.per_turn} are left",
-            "drop an order or put fewer actions in; unfinished work carries over to the next turn",
-        )
-    if plan.resources > left:
-        of.error(
-            order,
-            None,
-            f"{plan.paying_for} costs {plan.resources} resources, but you have {left} left after the orders "
-            "above",
-            "drop or postpone an order; income arrives at the end of the turn",
-        )
-    if plan.actions > reading.actions_left or plan.resources > left:
-        return False
-    reading.actions_left -= plan.actions
-    stock["resources"] = left - plan.resources
-    return True

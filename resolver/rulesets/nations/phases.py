@@ -9,7 +9,6 @@ marauded). It then becomes a private ``order_failed`` event for its nation.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ...core.checks import Check
@@ -20,7 +19,7 @@ from ...plans import plan_or_failure
 from . import model as m
 from .agreements import run_agreements
 from .combat import Battle, fight, losses
-from .plans import PLANS, NationReading, NationsTurn, Plan
+from .plans import NationReading, NationsTurn, Plan
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
@@ -45,15 +44,9 @@ def run_orders(ctx: Context, state: State) -> State:
             effect = EFFECTS.get(order.action)
             if effect is None:
                 continue  # a defend stance is already set; agreements are made in a phase of their own
-            plan = plan_or_failure(ctx, reading, order, partial(PLANS[order.action], reading))
+            plan = plan_or_failure(ctx, reading, order, reading.paid)
             if plan is None:
                 continue
-            stock = state["factions"][nation]["stock"]
-            if stock.get("resources", 0) < plan.resources:
-                reason = f"it costs {plan.resources} resources and only {stock.get('resources', 0)} are left"
-                ctx.order_failed(nation, order, reason)
-                continue
-            stock["resources"] = stock.get("resources", 0) - plan.resources
             plan.sure()
             effect(ctx, state, plan)
     _drop_empty_armies(state)
@@ -172,19 +165,10 @@ def _assault(
     ctx: Context, state: State, nation: str, settlement: dict, on_fall: str, step: RollLabel
 ) -> None:
     rules = ctx.rules
-    attackers = [
-        a for a in ctx.memory.armies.at(settlement["location"]) if a["owner"] == nation and a["units"]
-    ]
+    attackers = m.forces_at(ctx.memory.armies, settlement["location"], nation)
+    defenders = m.forces_at(ctx.memory.armies, settlement["location"], settlement["owner"])
     weight = sum(m.unit_weight(u, rules) for a in attackers for u in a["units"])
-    need = attackers_needed = m.attackers_needed(rules, settlement)
-    falls_at_once = rules["settlements"][settlement["type"]].get("falls_at_once", False)
-    defenders = [
-        a
-        for a in ctx.memory.armies.at(settlement["location"])
-        if a["owner"] == settlement["owner"] and a["units"]
-    ]
-    if not defenders and falls_at_once:
-        need = 1
+    need = m.assault_need(rules, settlement, defended=bool(defenders))
     if weight < need:
         ctx.emit(
             "assault_repulsed",
@@ -209,7 +193,7 @@ def _assault(
             step,
             kind="assault",
             settlement=settlement["name"],
-            needed=attackers_needed,
+            needed=m.attackers_needed(rules, settlement),
         )
         if not won:
             return
@@ -231,23 +215,20 @@ def _fall(ctx: Context, state: State, nation: str, settlement: dict, on_fall: st
     settlement.pop("siege", None)
     for p in [p for p in state["projects"].values() if p.get("settlement") == settlement["id"]]:
         del state["projects"][p["id"]]
-    if on_fall == "raid":
+    if on_fall in ("raid", "raze"):
         roll = ctx.roll(
-            roll_label("raid", settlement["id"], step),
-            f"{level}d{rules['siege']['raid_die']}",
+            roll_label(on_fall, settlement["id"], step),
+            f"{level}d{rules['siege'][on_fall + '_die']}",
             factions=[nation, owner],
-            decided=f"resources {nation} takes from {settlement['name']}",
+            decided=f"resources {nation} takes from {settlement['name']}"
+            if on_fall == "raid"
+            else f"population {owner} loses",
         )
+    if on_fall == "raid":
         stock = state["factions"][nation]["stock"]
         stock["resources"] = stock.get("resources", 0) + roll.total
         ctx.emit("settlement_falls", rolls=[roll], gained=roll.total, **base)
     elif on_fall == "raze":
-        roll = ctx.roll(
-            roll_label("raze", settlement["id"], step),
-            f"{level}d{rules['siege']['raze_die']}",
-            factions=[nation, owner],
-            decided=f"population {owner} loses",
-        )
         stock = state["factions"][owner]["stock"]
         lost = min(stock.get("population", 0), roll.total)
         stock["population"] = stock.get("population", 0) - lost
@@ -287,25 +268,15 @@ def _siege(ctx: Context, state: State, plan: Plan) -> None:
         )
 
 
-def _split(ctx: Context, state: State, plan: Plan) -> None:
+def _regroup(ctx: Context, state: State, plan: Plan) -> None:
+    """A split or a merge (the plan made it): only its nation hears of it."""
     ctx.emit(
-        "army_split",
+        "army_split" if plan.order.action == "split" else "army_merged",
         actors=[plan.nation],
         place=(plan.army or {})["location"],
         visible_to=[plan.nation],
         army=plan.order["army"],
         **plan.details,
-    )
-
-
-def _merge(ctx: Context, state: State, plan: Plan) -> None:
-    ctx.emit(
-        "army_merged",
-        actors=[plan.nation],
-        place=(plan.army or {})["location"],
-        visible_to=[plan.nation],
-        army=plan.order["army"],
-        into=plan.order["into"],
     )
 
 
@@ -325,8 +296,12 @@ def _project(state: State, nation: str, kind: str, title: str, needed: int, **fi
     return project
 
 
-def _advance_project(ctx: Context, plan: Plan, project: dict) -> None:
-    """Put the plan's action points into the project (its resources are paid)."""
+def _work(ctx: Context, state: State, plan: Plan) -> None:
+    """Put the plan's action points into its project (its resources are paid); an order other than
+    'work' begins the project it describes (a recruit, a settlement, an upgrade, an advancement)."""
+    project = plan.project or {}
+    if plan.order.action != "work":
+        project = _project(state, plan.nation, **project)
     project["progress"] = int(project["progress"]) + plan.actions
     project["worked"] = ctx.turn
     ctx.emit(
@@ -339,15 +314,6 @@ def _advance_project(ctx: Context, plan: Plan, project: dict) -> None:
         progress=project["progress"],
         needed=project["needed"],
     )
-
-
-def _begin(ctx: Context, state: State, plan: Plan) -> None:
-    """Start the work the plan describes (a recruit, a settlement, an upgrade, an advancement)."""
-    _advance_project(ctx, plan, _project(state, plan.nation, **(plan.project or {})))
-
-
-def _work(ctx: Context, state: State, plan: Plan) -> None:
-    _advance_project(ctx, plan, plan.project or {})
 
 
 def _explore(ctx: Context, state: State, plan: Plan) -> None:
@@ -430,12 +396,12 @@ EFFECTS: dict[str, Callable[[Context, State, Plan], None]] = {
     "move": _move,
     "attack": _attack,
     "siege": _siege,
-    "split": _split,
-    "merge": _merge,
-    "recruit": _begin,
-    "build": _begin,
-    "upgrade": _begin,
-    "advance": _begin,
+    "split": _regroup,
+    "merge": _regroup,
+    "recruit": _work,
+    "build": _work,
+    "upgrade": _work,
+    "advance": _work,
     "work": _work,
     "explore": _explore,
     "maraud": _maraud,
@@ -464,23 +430,20 @@ def run_sieges(ctx: Context, state: State) -> State:
             and army["location"] == s["location"]
             and (s["id"] in laid or army["id"] not in moved)
         )
-        if not held:
-            del s["siege"]
-            ctx.emit(
-                "siege_lifted",
-                actors=[siege["owner"], s["owner"]],
-                place=s["location"],
-                settlement=s["name"],
-                besieger=siege["owner"],
-            )
-            continue
-        siege["turns"] += 1
-        ctx.emit(
-            "siege_tightens",
+        about = dict(
             actors=[siege["owner"], s["owner"]],
             place=s["location"],
             settlement=s["name"],
             besieger=siege["owner"],
+        )
+        if not held:
+            del s["siege"]
+            ctx.emit("siege_lifted", **about)
+            continue
+        siege["turns"] += 1
+        ctx.emit(
+            "siege_tightens",
+            **about,
             turns=siege["turns"],
             needed=m.attackers_needed(ctx.rules, s),
             defence=m.settlement_defence(ctx.rules, state, s),
@@ -635,15 +598,14 @@ def run_contact(ctx: Context, state: State) -> State:
     # Tiles shared only during the orders count too, e.g. where one side's army was destroyed.
     meetings += [(location, *sorted((a, b))) for location, a, b in ctx.memory.met]
     for location, a, b in meetings:
-        contacts = state["factions"][a].setdefault("contacts", [])
-        if b not in contacts:
-            contacts.append(b)
-            contacts.sort()
-            other = state["factions"][b].setdefault("contacts", [])
-            if a not in other:
-                other.append(a)
-                other.sort()
-            ctx.emit("contact", actors=[a, b], place=location)
+        if b in state["factions"][a].setdefault("contacts", []):
+            continue
+        for nation, other in ((a, b), (b, a)):
+            contacts = state["factions"][nation].setdefault("contacts", [])
+            if other not in contacts:
+                contacts.append(other)
+                contacts.sort()
+        ctx.emit("contact", actors=[a, b], place=location)
     # Who still has an army or a settlement, gathered once: elimination removes neither.
     standing = {a["owner"] for a in state["armies"].values()} | {
         s["owner"] for s in state["settlements"].values()

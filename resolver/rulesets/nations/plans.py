@@ -139,6 +139,48 @@ class NationReading(Reading):
             raise Reject(name_field, f"{s['name']} is your own settlement", failure=gone)
         return s
 
+    def plan(
+        self, echo: str, actions: int = 0, resources: int = 0, paying_for: str = "", **found: Any
+    ) -> Plan:
+        """The plan of the order being read: its echo, its cost, and what the reading found."""
+        assert self.order is not None  # set by plan_or_error and plan_or_failure before the reading
+        return Plan(self.order, self.faction, echo, actions, resources, paying_for, **found)
+
+    def pay(self, plan: Plan) -> Plan:
+        """Take the plan's cost from the view: its resources, and while checking its action points out of
+        the turn's (the resolver trusts the numbers the checker wrote); or say what is short."""
+        stock = self.state["factions"][self.faction]["stock"]
+        left = int(stock.get("resources", 0))
+
+        def actions() -> None:
+            if self.checking and plan.actions > self.actions_left:
+                raise Reject(
+                    "actions" if "actions" in plan.order.args else None,
+                    f"{plan.paying_for} needs {plan.actions} action point(s), but only {self.actions_left} "
+                    f"of your {self.per_turn} are left",
+                    "drop an order or put fewer actions in; unfinished work carries over to the next turn",
+                )
+
+        def resources() -> None:
+            if plan.resources > left:
+                raise Reject(
+                    None,
+                    f"{plan.paying_for} costs {plan.resources} resources, but you have {left} left after the "
+                    "orders above",
+                    "drop or postpone an order; income arrives at the end of the turn",
+                    failure=f"it costs {plan.resources} resources and only {left} are left",
+                )
+
+        self.each(actions, resources)  # both shortfalls are reported at once
+        if self.checking:
+            self.actions_left -= plan.actions
+        stock["resources"] = left - plan.resources
+        return plan
+
+    def paid(self, order: Order) -> Plan:
+        """The order read and paid for, as the resolver carries it out."""
+        return self.pay(PLANS[order.action](self, order))
+
     def actions_now(self, order: Order, needed: int) -> int:
         """The action points an order of multi-turn work puts in now: as written, or else what is left (at
         least one, so a nation with none left hears so). The checker writes the number into the order, so
@@ -180,9 +222,7 @@ def move(r: NationReading, o: Order) -> Plan:
             "nothing to fix if that risk is fine; otherwise choose a path around that tile",
         )
     route = " → ".join(r.label(t) for t in [army["location"], *tiles])
-    return Plan(
-        o,
-        r.faction,
+    return r.plan(
         f"army {name} moves {', '.join(o['path'])}: {route}" + (" (fast)" if o["fast"] else ""),
         actions=int(rules["actions"]["fast_movement"]) if o["fast"] else 0,
         paying_for="fast movement",
@@ -227,7 +267,7 @@ def attack(r: NationReading, o: Order) -> Plan:
         )
     settlement = m.settlement_at(r.state, where)
     assault = settlement if settlement and settlement["owner"] == enemy else None
-    defenders = [a for a in r.memory.armies.at(where) if a["owner"] == enemy and a["units"]]
+    defenders = m.forces_at(r.memory.armies, where, enemy)
     if assault is None and not defenders:
         r.doubt(
             "target",
@@ -242,7 +282,7 @@ def attack(r: NationReading, o: Order) -> Plan:
         else f"attack on {game.name_of(enemy)}"
     )
     echo = f"army {o['army']} at {r.label(where)}: {what}"
-    return Plan(o, r.faction, echo, army=army, settlement=assault, enemy=enemy, defenders=defenders)
+    return r.plan(echo, army=army, settlement=assault, enemy=enemy, defenders=defenders)
 
 
 def siege(r: NationReading, o: Order) -> Plan:
@@ -266,7 +306,7 @@ def siege(r: NationReading, o: Order) -> Plan:
     besieger = (s.get("siege") or {}).get("owner")
     if besieger and besieger != r.faction:
         raise Reject("settlement", f"{s['name']} is already besieged by {r.game.name_of(besieger)}")
-    return Plan(o, r.faction, f"army {o['army']} besieges {s['name']}", army=army, settlement=s)
+    return r.plan(f"army {o['army']} besieges {s['name']}", army=army, settlement=s)
 
 
 def defend(r: NationReading, o: Order) -> Plan:
@@ -278,7 +318,7 @@ def defend(r: NationReading, o: Order) -> Plan:
             "drop the defend order; the settlement's own bonus defends them",
         )
     echo = f"army {o['army']} holds at {r.label(army['location'])} and defends (+1 defence)"
-    return Plan(o, r.faction, echo, army=army)
+    return r.plan(echo, army=army)
 
 
 def split(r: NationReading, o: Order) -> Plan:
@@ -329,9 +369,7 @@ def split(r: NationReading, o: Order) -> Plan:
         f"army {name} splits: {go} takes {', '.join(wanted)}, "
         f"{stay} keeps the other {len(ids) - len(set(wanted))} unit(s)"
     )
-    return Plan(
-        o, r.faction, echo, sure=sure, army=army, details={"stay": stay, "go": go, "units": len(going)}
-    )
+    return r.plan(echo, sure=sure, army=army, details={"stay": stay, "go": go, "units": len(going)})
 
 
 def merge(r: NationReading, o: Order) -> Plan:
@@ -353,7 +391,8 @@ def merge(r: NationReading, o: Order) -> Plan:
         if army["id"] in r.memory.moved:
             r.memory.moved.add(into["id"])
 
-    return Plan(o, r.faction, f"army {o['army']} merges into army {o['into']}", sure=sure, army=into)
+    echo = f"army {o['army']} merges into army {o['into']}"
+    return r.plan(echo, sure=sure, army=into, details={"into": o["into"]})
 
 
 def recruit(r: NationReading, o: Order) -> Plan:
@@ -397,9 +436,7 @@ def recruit(r: NationReading, o: Order) -> Plan:
         f"recruit {o['class']} '{o['name']}' at {s['name']}: {cls['resources']} resources, 1 action; {when}"
     )
     traits = [o["trait"]] if o.get("trait") else []
-    return Plan(
-        o,
-        r.faction,
+    return r.plan(
         echo,
         1,
         int(cls["resources"]),
@@ -423,8 +460,7 @@ def build(r: NationReading, o: Order) -> Plan:
     army, rules, world, state = r.army(o), r.rules, r.game.world, r.state
     where = army["location"]
     if o["type"] == "capital" and (
-        m.has_capital(state, r.faction)
-        or any(p["kind"] == "build" and p["type"] == "capital" for p in m.projects_of(state, r.faction))
+        m.has_capital(state, r.faction) or m.project_of_kind(state, r.faction, "build", type="capital")
     ):
         raise Reject("type", "a nation has one capital", "build a standard, farming or military settlement")
     if m.settlement_named(state, o["name"]) or any(
@@ -433,8 +469,7 @@ def build(r: NationReading, o: Order) -> Plan:
         raise Reject("name", f"the name '{o['name']}' is taken", "choose another name")
     gap = int(rules["build"]["min_distance"])
     near = [s for s in state["settlements"].values() if world.distance(s["location"], where) < gap]
-    sites = [p["location"] for p in state["projects"].values() if p["kind"] == "build"]
-    building = [t for t in [*sites, *r.memory.sites] if world.distance(t, where) < gap]
+    building = [t for t in [*m.build_sites(state), *r.memory.sites] if world.distance(t, where) < gap]
     if near or building:
         what = near[0]["name"] if near else "another settlement being built"
         raise Reject(
@@ -452,9 +487,7 @@ def build(r: NationReading, o: Order) -> Plan:
         f"found {o['type']} settlement '{o['name']}' at {r.label(where)}: {b['resources']} resources, "
         f"{actions} action(s) now" + (f", {left} more to finish" if left else ", finished this turn")
     )
-    return Plan(
-        o,
-        r.faction,
+    return r.plan(
         echo,
         actions,
         int(b["resources"]),
@@ -475,14 +508,7 @@ def upgrade(r: NationReading, o: Order) -> Plan:
     s, rules = r.own_settlement(o, "settlement"), r.rules
     if s["level"] >= int(rules["settlements"][s["type"]]["max_level"]):
         raise Reject("settlement", f"{s['name']} is already at its highest level ({s['level']})")
-    running = next(
-        (
-            p
-            for p in m.projects_of(r.state, r.faction)
-            if p["kind"] == "upgrade" and p["settlement"] == s["id"]
-        ),
-        None,
-    )
+    running = m.project_of_kind(r.state, r.faction, "upgrade", settlement=s["id"])
     if running:
         raise Reject(
             "settlement",
@@ -498,9 +524,7 @@ def upgrade(r: NationReading, o: Order) -> Plan:
         f"upgrade {s['name']} to level {to}: {needed} actions and {upfront + per_action * needed} resources "
         f"in all; {actions} action(s) now"
     )
-    return Plan(
-        o,
-        r.faction,
+    return r.plan(
         echo,
         actions,
         upfront + per_action * actions,
@@ -523,10 +547,7 @@ def advance(r: NationReading, o: Order) -> Plan:
     top = int(rules["advancement"]["max_level"])
     if current >= top:
         raise Reject("advancement", f"{name} is already at level {top}, the highest")
-    running = next(
-        (p for p in m.projects_of(r.state, r.faction) if p["kind"] == "advance" and p["advancement"] == name),
-        None,
-    )
+    running = m.project_of_kind(r.state, r.faction, "advance", advancement=name)
     if running or (r.faction, f"adv:{name}") in r.memory.begun:
         hint = f"use: action: work, project: {running['name']}" if running else "order it once"
         raise Reject("advancement", f"{name} is already being developed", hint)
@@ -540,9 +561,7 @@ def advance(r: NationReading, o: Order) -> Plan:
             "catalogue: " + ", ".join(rules["advancements"]),
         )
     echo = f"advancement {name} level {level}: {cost} resources, {needed} action(s) in all, {actions} now"
-    return Plan(
-        o,
-        r.faction,
+    return r.plan(
         echo,
         actions,
         cost,
@@ -588,9 +607,7 @@ def work(r: NationReading, o: Order) -> Plan:
         f"work on {p['name']} ({p['title']}): {actions} action(s), "
         f"{int(p['progress']) + actions} of {p['needed']}"
     )
-    return Plan(
-        o,
-        r.faction,
+    return r.plan(
         echo,
         actions,
         per_action * actions,
@@ -612,7 +629,7 @@ def explore(r: NationReading, o: Order) -> Plan:
     ):
         raise Reject("army", f"you have already explored {r.label(where)}", "explore a new tile")
     echo = f"army {o['army']} explores {r.game.place_label(where)}"
-    return Plan(o, r.faction, echo, sure=lambda: done.append(where), army=army)
+    return r.plan(echo, sure=lambda: done.append(where), army=army)
 
 
 def maraud(r: NationReading, o: Order) -> Plan:
@@ -640,9 +657,7 @@ def maraud(r: NationReading, o: Order) -> Plan:
             "each settlement, and each army, can maraud once a turn",
             failure=f"{s['name']} was already marauded this turn",
         )
-    return Plan(
-        o,
-        r.faction,
+    return r.plan(
         f"army {o['army']} marauds around {s['name']}",
         sure=lambda: r.memory.marauded.update((s["id"], army["id"])),
         army=army,
@@ -670,9 +685,7 @@ def road(r: NationReading, o: Order) -> Plan:
             raise Reject(
                 "location", f"there is no road on {where}", failure=f"there is no road on {where} any more"
             )
-        return Plan(
-            o,
-            r.faction,
+        return r.plan(
             f"destroy the road on {where}",
             0,
             int(rules["destroy_cost"]),
@@ -683,9 +696,7 @@ def road(r: NationReading, o: Order) -> Plan:
         raise Reject("location", f"{where} already has a road")
     if not m.passable(world, r.rules, where):
         raise Reject("location", f"{where} is {world[where].terrain}; roads need land")
-    return Plan(
-        o,
-        r.faction,
+    return r.plan(
         f"build a road on {where}",
         0,
         int(rules["build_cost"]),
@@ -718,7 +729,7 @@ def agree(r: NationReading, o: Order) -> Plan:
             raise Reject("end", "a payment is made once and has nothing to end", "drop 'end'")
         if ag.standing_between(state, r.faction, terms.partner, terms.kind) is None:
             raise Reject("end", f"you have no {terms.kind} with {partner} to end", "drop this order")
-        return Plan(o, r.faction, terms.describe(), sure=lambda: r.memory.agreed.add(key))
+        return r.plan(terms.describe(), sure=lambda: r.memory.agreed.add(key))
     if terms.kind == "alliance":
         extra = [name for name in ("give", "get", "route") if o.get(name)]
         if extra:
@@ -749,9 +760,7 @@ def agree(r: NationReading, o: Order) -> Plan:
     elif terms.route:
         raise Reject("route", f"only a trade has a route, not a {terms.kind}", "drop 'route'")
     what = "the payment" if terms.kind == "payment" else "this turn's trade"
-    return Plan(
-        o,
-        r.faction,
+    return r.plan(
         terms.describe() + f"; made only if {partner} orders the same from its side",
         int(r.rules["agreements"]["actions"]),
         terms.give,

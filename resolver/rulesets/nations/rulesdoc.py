@@ -11,7 +11,7 @@ from typing import Any
 
 from ...core.checks import Check
 from ...core.rulesdoc import RulesSection, RulesTable, check_modifiers, check_table, fill
-from ...core.words import number_word, series
+from ...core.words import number_word, plural, series
 from . import model as m
 
 PLACES = {"named_place": "at a named place"}
@@ -56,11 +56,11 @@ def _actions(r: Mapping[str, Any]) -> RulesSection:
     ]
     for name, c in classes.items():
         if c.get("recruitable"):
-            turns = int(c.get("turns", 1))
+            turns = plural(int(c.get("turns", 1)), "turn")
             rows.append(
                 (
                     f"Recruit {name}",
-                    f"1 per turn for {turns} turn{'s' if turns != 1 else ''}",
+                    f"1 per turn for {turns}",
                     f"{c['resources']}",
                     "paid when training starts",
                 )
@@ -332,7 +332,7 @@ def _agreements(r: Mapping[str, Any]) -> RulesSection:
             f"{met} may make agreements. Each side writes the same agreement as an order "
             "(action `agree`) from its own side, naming the partner, what it gives and what it gets; the "
             "agreement is made only when the two orders mirror each other in the same turn, and then "
-            f"everyone hears of it. Agreeing costs {cost} action point{'s' if cost != 1 else ''}.",
+            f"everyone hears of it. Agreeing costs {plural(cost, 'action point')}.",
             "A **trade** sends resources both ways every turn, for up to "
             f"{ag['trade_max_turns']} turns, along a route of road tiles next to each other; the goods "
             "travel only while every tile of the route has a road. A **payment** hands resources over "

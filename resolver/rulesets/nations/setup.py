@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -29,19 +30,16 @@ def generate_world(seed: int, rules: Mapping[str, Any], factions: int) -> World:
 
 def _home(world: World, rules: Mapping[str, Any], col: int, row: int, taken: set[str]) -> str:
     """The land tile nearest the anchor point, preferring open ground around it."""
-    best: tuple[Any, ...] | None = None
-    for loc_id in world:
-        loc = world[loc_id]
-        if not m.passable(world, rules, loc_id) or loc_id in taken:
-            continue
-        c, r = loc.coords
-        open_ground = sum(1 for n in loc.neighbours if m.passable(world, rules, n))
-        key = (max(abs(c - col), abs(r - row)), -open_ground, loc_id)
-        if best is None or key < best:
-            best = key
-    if best is None:
+
+    def rank(loc_id: str) -> tuple[Any, ...]:
+        c, r = world[loc_id].coords
+        open_ground = sum(1 for n in world[loc_id].neighbours if m.passable(world, rules, n))
+        return (max(abs(c - col), abs(r - row)), -open_ground, loc_id)
+
+    land = [t for t in world if m.passable(world, rules, t) and t not in taken]
+    if not land:
         raise ValueError("the world has no land for a capital")
-    return str(best[2])
+    return min(land, key=rank)
 
 
 # A nation's record before the game gives it anything; fixtures and new campaigns start from it.
@@ -88,19 +86,9 @@ def found_nation(
     """A nation's record, its capital at ``home`` and its starting army: at the start of a campaign,
     and for a nation the GM brings in later."""
     start = rules["start"]
-    state["factions"][setup.id] = new_faction(
-        setup.id,
-        setup.name,
-        setup.color,
-        kind=kind,
-        stock={"resources": int(start["resources"]), "population": int(start["population"])},
-        items={},
-        modifiers={},
-        advancements={},
-        contacts=[],
-        explored=[],
-        counters={},
-    )
+    stock = {"resources": int(start["resources"]), "population": int(start["population"])}
+    record = {**copy.deepcopy(BLANK_NATION), "stock": stock}
+    state["factions"][setup.id] = new_faction(setup.id, setup.name, setup.color, kind=kind, **record)
     sid = m.new_id(state, setup.id, "s")
     state["settlements"][sid] = {
         "id": sid,

@@ -11,6 +11,7 @@ from ...core.orders import OrderFile
 from ...core.phases import State
 from ...core.standing import StandingSection
 from ...ruleset import Game
+from . import diplomacy
 from . import model as m
 
 INSTRUCTIONS = "instructions"
@@ -118,6 +119,15 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
                     "nation",
                     f"'{target}' is not another nation",
                     "name one of: " + ", ".join(n for n in m.nations(state) if n != nation),
+                )
+                continue
+            forbidden = diplomacy.forbids_war(state, nation, target) if order.action == "declare_war" else ""
+            if forbidden:
+                of.error(
+                    order,
+                    "nation",
+                    f"you may not go to war on {game.name_of(target)}: {forbidden}",
+                    "remove this order; the status in your template says until when diplomacy binds you",
                 )
                 continue
             of.echo[order.number] = f"{order.action.replace('_', ' ')}: {game.name_of(target)}"

@@ -153,13 +153,11 @@ BLANK_NATION = {
     "morale": 4,
     "shaken": 0,
     "unrest": 0,
-    "enforced_peace": None,
     "interest": "colonizing",
     "wars": [],
     "rolls": 0,
     "season": {},
     "year": {},
-    "diplomacy": {},
     "hero": False,
     "column": "A",
 }

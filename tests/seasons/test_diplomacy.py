@@ -162,7 +162,12 @@ def test_dominating_an_enemy_enforces_peace(tmp_path: Path) -> None:
     blue = result.state["factions"]["blue"]
     assert blue["wars"] == [] and result.state["factions"]["red"]["wars"] == []
     peace = result.state["relations"]["blue/red"]
-    assert (peace["kind"], peace["loser"], peace["winner"], peace["until"]) == ("enforced_peace", "blue", "red", 8)
+    assert (peace["kind"], peace["loser"], peace["winner"], peace["until"]) == (
+        "enforced_peace",
+        "blue",
+        "red",
+        8,
+    )
     assert "tribute_to:red" not in blue.get("modifiers", {})  # peace instead of tribute
 
 

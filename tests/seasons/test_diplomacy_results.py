@@ -12,7 +12,14 @@ from ..scenarios.harness import Scenario, resolve_accepted
 
 def _winter(tmp_path: Path) -> tuple[Scenario, object]:
     effects = {
-        name: {"collection": "factions", "target": "blue", "name": name, "value": value, "since": 4, "until": 8}
+        name: {
+            "collection": "factions",
+            "target": "blue",
+            "name": name,
+            "value": value,
+            "since": 4,
+            "until": 8,
+        }
         for name, value in (("no_attack:red", 1), ("choice:red", -1), ("tribute_to:red", 1))
     }
     fixture = {
@@ -22,7 +29,9 @@ def _winter(tmp_path: Path) -> tuple[Scenario, object]:
             "turn": 8,
             "provinces": {"r0": {"owner": "red", "capital": True}, "b0": {"owner": "blue", "capital": True}},
             "factions": {"blue": {"modifiers": {name: e["value"] for name, e in effects.items()}}},
-            "effects": {f"factions/blue/{name}": {"id": f"factions/blue/{name}", **e} for name, e in effects.items()},
+            "effects": {
+                f"factions/blue/{name}": {"id": f"factions/blue/{name}", **e} for name, e in effects.items()
+            },
         },
         "orders": {"red": [], "blue": []},
     }
@@ -33,9 +42,7 @@ def _winter(tmp_path: Path) -> tuple[Scenario, object]:
 def test_next_years_effects_end_after_the_next_winter_with_a_sentence(tmp_path: Path) -> None:
     scenario, result = _winter(tmp_path)
     assert "effects" not in result.state and not result.state["factions"]["blue"]["modifiers"]
-    said = [
-        RULESET.describe(e.to_data(), scenario.game) for e in result.events if e.kind == "effect_expired"
-    ]
+    said = [RULESET.describe(e.to_data(), scenario.game) for e in result.events if e.kind == "effect_expired"]
     assert said == [
         "blue no longer leans away from red's provinces when it invades.",
         "blue's promise not to attack red runs out.",
@@ -47,7 +54,12 @@ def test_the_nation_reads_what_binds_it_in_its_status(tmp_path: Path) -> None:
     state = {
         "factions": {"blue": {"modifiers": {"no_attack:red": 1, "tribute_to:red": 1, "war_success": 1}}},
         "relations": {
-            "blue/red": {"parties": ["blue", "red"], "kind": "enforced_peace", "loser": "blue", "winner": "red"}
+            "blue/red": {
+                "parties": ["blue", "red"],
+                "kind": "enforced_peace",
+                "loser": "blue",
+                "winner": "red",
+            }
         },
     }
     assert status_lines(state, "blue", str.upper) == [

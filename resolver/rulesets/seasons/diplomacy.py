@@ -348,4 +348,3 @@ def status_lines(state: State, nation: str, name_of: Any) -> list[str]:
     if deceived(state, nation):
         lines.append("Your people are eager for war this year (+1 success to go to war).")
     return lines
-

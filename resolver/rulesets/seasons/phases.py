@@ -18,7 +18,7 @@ from ...core.orders import Order
 from ...core.phases import State
 from ...core.standing import in_force
 from ...ruleset import TurnMemory
-from . import diplomacy
+from . import commanders, diplomacy
 from . import model as m
 from .battle import Side, fight
 from .diplomacy import declare as _declare
@@ -49,6 +49,7 @@ def _orders(ctx: Any, nation: str, action: str) -> list[Order]:
 def recruiting_rolls(ctx: Any, state: State) -> State:
     """Each spring: TECH + WAR RATING (the Marshal's) + PROVINCE (provinces held) + DEF."""
     per_province = int(ctx.rules["recruiting"]["per_province"])
+    commanders.name_marshals(ctx, state)  # a new Marshal's attributes may change his War Rating
     for nation in m.nations(state):
         record = state["factions"][nation]
         record["year"] = {}  # a new year: last year's battles are what diplomacy reads, kept apart
@@ -605,6 +606,8 @@ def _marshal_fate(ctx: Any, state: State, army: dict[str, Any], result: str) -> 
     if fate.result in ("captured", "captured_wounded"):
         commander["captured"] = True
         army["commander"] = None
+    if fate.row.get("weakness"):
+        commanders.gain_weakness(ctx, commander, "fate")
     ctx.emit(
         "marshal_fate", actors=[army["owner"]], rolls=rolls, commander=commander["id"], result=fate.result
     )
@@ -880,10 +883,12 @@ def disband_or_not(ctx: Any, state: State) -> State:
         reputation = int(commander["reputation"]) if commander else 0
         mods = [check.modifier("famous_cinc")] if reputation > 6 else []
         mods += [check.modifier("obscure_cinc")] if reputation < 2 else []
+        in_zone = commanders.zone_units(ctx.rules, commander)
         kept = []
-        for unit in army["units"]:
+        for number, unit in enumerate(army["units"]):
+            zone = [check.modifier("zone_of_command")] if number < in_zone else []
             result = check.roll(
-                ctx, roll_label("disband", unit["id"]), modifiers=mods, factions=[army["owner"]]
+                ctx, roll_label("disband", unit["id"]), modifiers=mods + zone, factions=[army["owner"]]
             )
             goes = _disbands(ctx, state, army["owner"], unit, result)
             if not goes:
@@ -953,8 +958,7 @@ def _bury(ctx: Any, state: State, commander: Mapping[str, Any]) -> None:
             key=lambda c: (-int(c["reputation"]), c["id"]),
         )
         if captains:
-            captains[0]["rank"] = "marshal"
-            ctx.emit("promoted", actors=[nation], commander=captains[0]["id"])
+            commanders.appoint(ctx, state, captains[0])
 
 
 def weapons(ctx: Any, state: State) -> State:

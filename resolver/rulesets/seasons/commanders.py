@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...core import relations
 from ...core.checks import Check
 from ...core.dice import Roll, roll_label
 from ...core.phases import State
@@ -90,6 +91,13 @@ def _table(ctx: Any, commander: dict[str, Any], table: str, label: tuple[Any, ..
     if name not in commander["attributes"]:
         commander["attributes"].append(name)
     return name
+
+
+def shaken_marshal(ctx: Any, state: State, commander: Mapping[str, Any], row: Any) -> None:
+    """A Marshal who barely came through a won battle has −1 War Rating for the next season: a timed
+    effect from now to the end of the next season (the row's ``penalty_seasons``)."""
+    seasons = int(row.get("penalty_seasons", 1))
+    relations.add_effect(state, "commanders", commander["id"], "war_rating", -1, ctx.turn, seasons + 1)
 
 
 def zone_units(rules: Mapping[str, Any], commander: Mapping[str, Any] | None) -> int:

@@ -602,7 +602,7 @@ def _marshal_fate(ctx: Any, state: State, army: dict[str, Any], result: str) -> 
         rolls.append(seasons)
         commander["wounded"] = int(seasons.total)
     if fate.result == "wounded_minus_wr":
-        commander["wr_penalty"] = int(commander.get("wr_penalty", 0)) + 1
+        commanders.shaken_marshal(ctx, state, commander, fate.row)
     if fate.result in ("captured", "captured_wounded"):
         commander["captured"] = True
         army["commander"] = None
@@ -804,8 +804,6 @@ def trade(ctx: Any, state: State, season_successes: int = 0) -> State:
 
 def _end_season(state: State) -> None:
     for commander in state["commanders"].values():
-        if not commander.get("levy"):
-            commander.pop("wr_penalty", None)  # a Marshal's −1 WR after a hard-won battle lasts one season
         if int(commander.get("wounded", 0)):
             commander["wounded"] = int(commander["wounded"]) - 1
     for province in state["provinces"].values():

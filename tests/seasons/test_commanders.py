@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from ..scenarios.harness import resolve_accepted
+from resolver.rulesets.seasons import RULESET
+
+from ..scenarios.harness import Scenario, resolve_accepted
 
 STRENGTHS = [
     "logistic_or_courage", "siege_master", "attack_expert", "scout", "charisma", "defensive_expert",
@@ -74,6 +76,8 @@ def test_every_row_of_the_strength_table(tmp_path: Path, face: int, name: str) -
     assert marshal["attributes"] == expected
     [event] = _events(result, "marshal_attributes")
     assert event["data"]["attributes"] == expected
+    sentence = RULESET.describe(event, Scenario(tmp_path / "f.yaml").game)
+    assert sentence.startswith(f"red-m, Marshal of red, is known for: {expected[0].replace('_', ' ')}")
     assert event["rolls"][1]["result"] == name
     weapon = name in ("minor_weapon", "major_weapon")
     assert bool(marshal["weapon"]) == weapon
@@ -264,6 +268,9 @@ def test_every_row_of_the_marshals_fate(
         assert marshal["wounded"] == 2  # 3 seasons, one gone at this season's end
     if row == "captured_wounded":
         assert marshal["attributes"] == ["lazy_attacker"]
+        [weakness] = _events(result, "weakness_gained")
+        sentence = RULESET.describe(weakness, Scenario(tmp_path / "f.yaml").game)
+        assert sentence == "blue-m of blue, wounded in captivity, gains a weakness: lazy attacker."
     if row == "wounded_minus_wr":  # −1 WR through the next season, then it ends by itself
         assert marshal["modifiers"] == {"war_rating": -1}
         assert result.state["effects"]["commanders/blue-m/war_rating"]["until"] == 3

@@ -31,6 +31,9 @@ def test_the_demo_shows_the_seasons_story(events: list[dict]) -> None:
     kinds = {e["kind"] for e in events}
     assert {"war_test", "battle", "trade", "diplomacy", "loot", "levy_raised", "province_taken"} <= kinds
     assert {"into_the_fort", "siege", "siege_ended", "forage", "recovery"} <= kinds
+    # diplomacy enforced (an enforced peace pays its roll) and Marshals' attributes rolled at the start
+    assert {"tribute_roll", "marshal_attributes"} <= kinds
+    assert any(e["kind"] == "battle" and e["data"]["winner"] for e in events)
     assert any(e["kind"] == "war_test" and e["data"]["war"] for e in events)
     assert any(e["kind"] == "disband_test" and e["data"]["disbanded"] for e in events)
     raids = [e for e in events if e["kind"] == "invaded" and e["actors"][0] == "piorad"]

@@ -10,7 +10,7 @@ import pytest
 
 from resolver.rulesets.seasons import RULESET
 
-from ..scenarios.harness import lookup, resolve_accepted
+from ..scenarios.harness import Scenario, lookup, resolve_accepted
 
 ZERO_INTERESTS = {name: [0, 0, 0, 0] for name in RULESET.default_rules()["diplomacy_interest"]}
 
@@ -121,6 +121,9 @@ def test_every_row_of_the_diplomacy_tables(
         fixture["rolls"]["t4/insult/blue/red"] = [4]
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
     assert _diplomacy(result)["data"]["result"] == row
+    sentence = RULESET.describe(_diplomacy(result), Scenario(tmp_path / "f.yaml").game)
+    assert sentence.startswith("red's diplomat visits blue (")
+    assert ("declares war and gains 4 free recruiting rolls" in sentence) == (row == "war_declared")
     for dotted, value in after.items():
         assert lookup(result.state, dotted) == value, dotted
         holder, name = dotted.split(".")[1], dotted.split(".")[-1]
@@ -142,6 +145,8 @@ def test_a_friendly_success_during_talks_makes_an_alliance(tmp_path: Path, dice:
     assert "until" not in result.state["relations"]["blue/red"]  # until a blow or an insult ends it
     assert "alliance_talks:red" not in result.state["factions"]["blue"]["modifiers"]
     assert _diplomacy(result)["data"]["allied"] is True
+    sentence = RULESET.describe(_diplomacy(result), Scenario(tmp_path / "f.yaml").game)
+    assert sentence.endswith("; the two nations are now allies.")
 
 
 def test_a_diplomatic_blow_ends_talks_and_the_alliance(tmp_path: Path) -> None:
@@ -169,6 +174,8 @@ def test_dominating_an_enemy_enforces_peace(tmp_path: Path) -> None:
         8,
     )
     assert "tribute_to:red" not in blue.get("modifiers", {})  # peace instead of tribute
+    sentence = RULESET.describe(_diplomacy(result), Scenario(tmp_path / "f.yaml").game)
+    assert sentence.endswith("tribute; blue must accept an enforced peace.")
 
 
 INTEREST_CASES = [

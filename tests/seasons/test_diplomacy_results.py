@@ -68,3 +68,18 @@ def test_the_nation_reads_what_binds_it_in_its_status(tmp_path: Path) -> None:
         "You pay RED tribute every season this year.",
         "Your people are eager for war this year (+1 success to go to war).",
     ]
+
+
+def test_tribute_is_paid_in_words() -> None:
+    path = (
+        Path(__file__).parent.parent / "scenarios/seasons/diplomacy_tribute_and_deceit_in_the_war_test.yaml"
+    )
+    scenario = Scenario(path)
+    result = scenario.resolve(scenario.order_files())
+    [paid] = [e.to_data() for e in result.events if e.kind == "tribute_paid"]
+    assert RULESET.describe(paid, scenario.game) == "red pays blue 1 resource of tribute."
+    short = {**paid, "data": {"resources": 0, "owed": 1}}
+    assert (
+        RULESET.describe(short, scenario.game)
+        == "red pays blue 0 resources of tribute, all it has of the 1 owed."
+    )

@@ -42,7 +42,7 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
             if state["provinces"][pid]["fort"] and own & set(game.world.neighbours(pid))
         ]
         strongest = max((len(a["units"]) for a in m.armies_of(state, nation)), default=0)
-        if forts and strongest >= 6:
+        if forts and strongest >= 5:
             orders.append({"action": "invade", "province": forts[0]})
     if "diplomat" in can and others:
         orders.append({"action": "diplomat", "nation": rng.choice(others)})
@@ -50,6 +50,6 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
     units = sum(len(a["units"]) for a in m.armies_of(state, nation))
     instructions = {
         "if_invaded": "fort" if units < 4 or (record["wars"] and not record.get("attacking")) else "fight",
-        "forage": int(record["stock"]["resources"]) < 4,
+        "forage": int(record["stock"]["resources"]) < 12,
     }
     return {"orders": orders, INSTRUCTIONS: instructions}

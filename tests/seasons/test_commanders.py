@@ -133,22 +133,30 @@ def test_the_demo_nations_marshals_roll_two_attributes_at_the_start(tmp_path: Pa
 
 
 @pytest.mark.parametrize(
-    ("attributes", "reached"),
-    [([], 4), (["charisma"], 5), (["poor_charisma"], 2), (["unremarkable"], 3)],
-    ids=["3x", "charisma-4x", "poor-charisma-2x", "unremarkable-minus-2"],
+    ("reputation", "attributes", "reached"),
+    [
+        (4, [], 3),
+        (3, [], 2),
+        (3, ["charisma"], 3),
+        (4, ["poor_charisma"], 2),
+        (6, [], 4),
+        (6, ["unremarkable"], 3),
+    ],
+    ids=["rep4-3x", "rep3-3x", "rep3-charisma-4x", "rep4-poor-charisma-2x", "rep6-3x", "rep6-unremarkable"],
 )
 def test_the_zone_of_command_reaches_units_in_the_disband_test(
-    tmp_path: Path, attributes: list[str], reached: int
+    tmp_path: Path, reputation: int, attributes: list[str], reached: int
 ) -> None:
-    """Reputation 4: a zone of 12 (4 units), 16 with Charisma (5), 8 with Poor charisma (2), 10 when
-    Unremarkable (3): one unit for every 3 of the zone."""
+    """The CinC's unit and one more for every 6 inches of his zone (3 × reputation; 4 × with Charisma,
+    2 × with Poor charisma, 2 inches less when Unremarkable): 12 → 3 units, 9 → 2, 12 → 3, 8 → 2, 18 → 4,
+    16 → 3."""
     fixture = {
         "ruleset": "seasons",
         "world": {"locales": {"r0": []}},
         "state": {
             "turn": 4,
             "provinces": {"r0": {"owner": "red", "capital": True}},
-            "commanders": {"red-c": {"owner": "red", "reputation": 4, "attributes": attributes}},
+            "commanders": {"red-c": {"owner": "red", "reputation": reputation, "attributes": attributes}},
             "armies": {
                 "a": {
                     "owner": "red",

@@ -101,7 +101,8 @@ def shaken_marshal(ctx: Any, state: State, commander: Mapping[str, Any], row: An
 
 
 def zone_units(rules: Mapping[str, Any], commander: Mapping[str, Any] | None) -> int:
-    """How many of his army's units (its first ones) a CinC's zone of command reaches (house rule)."""
+    """How many of his army's units, laid out from his own, stand in a CinC's zone of command: his unit
+    and one more for every ``battle.zone_of_command.frontage`` of the zone (house rule)."""
     if commander is None:
         return 0
-    return m.zone_of_command(commander) // int(rules["commanders"]["zone_per_unit"])
+    return 1 + m.zone_of_command(commander) // int(rules["battle"]["zone_of_command"]["frontage"])

@@ -142,6 +142,14 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
                     "name a province another nation holds",
                 )
                 continue
+            if not diplomacy.may_invade(state, nation, owner):
+                of.error(
+                    order,
+                    "province",
+                    f"your diplomats promised not to attack {game.name_of(owner)} this year",
+                    "name a province of another enemy, or leave invade out",
+                )
+                continue
             of.echo[order.number] = f"invade {game.place_label(province)} of {game.name_of(owner)}"
         else:
             of.echo[order.number] = f"{order.action.replace('_', ' ')}: {order['rolls']} roll(s)"

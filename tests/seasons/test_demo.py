@@ -67,6 +67,8 @@ def test_the_site_shows_the_four_seasons_tables_and_house_rules(demo: Path) -> N
     assert "| Winter | 1. GM rulings; 2. The Piorad go to war; 3. The Piorad&#x27;s target" in rules
     for table in ("Disband", "Trade", "Stance", "Will to fight", "Retreat", "Siege", "Recovery", "Strength"):
         assert f"<caption>{table}</caption>" in rules
+    # the relations (alliance, enforced peace) in their own section, once, not as a raw settings table
+    assert "## Relations between factions" in rules and "Kinds.alliance" not in rules
     house = (demo / "site/rules/house-rules.md").read_text(encoding="utf-8")
     assert "strength table runs from 2 to 18" in house and "Leader death \\(p60\\)" in house
     assert (demo / "public/index.html").exists()

@@ -34,6 +34,7 @@ def test_the_demo_shows_the_seasons_story(events: list[dict]) -> None:
     # diplomacy enforced (an enforced peace pays its roll) and Marshals' attributes rolled at the start
     assert {"tribute_roll", "marshal_attributes"} <= kinds
     assert any(e["kind"] == "battle" and e["data"]["winner"] for e in events)
+    assert {"ambush", "retreat"} <= kinds  # the war's tests are rolled in battle
     assert any(e["kind"] == "war_test" and e["data"]["war"] for e in events)
     assert any(e["kind"] == "disband_test" and e["data"]["disbanded"] for e in events)
     raids = [e for e in events if e["kind"] == "invaded" and e["actors"][0] == "piorad"]

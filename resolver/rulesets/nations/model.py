@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...core import stillness
+from ...core.factions import next_id
 from ...core.phases import State
 from ...core.world import World
 
@@ -91,17 +92,12 @@ def split_names(state: State, nation: str, name: str) -> tuple[str, str]:
 
 
 def new_id(state: State, nation: str, kind: str, unit_ids: set[tuple[str, str]] | None = None) -> str:
-    """The next free id of a kind; ids already in use (a piece the GM placed) are skipped, never reused.
+    """The next free id of a kind (``core.factions.next_id``).
 
     ``unit_ids``, when given, holds (owner, unit id) for every unit in the state, kept in step by the caller
     (``make_unit`` adds the ids it makes): a loop making many pieces then looks each id up instead of
     scanning every army for it."""
-    counters = state["factions"][nation].setdefault("counters", {})
-    n = counters.get(kind, 0) + 1
-    while _id_in_use(state, nation, f"{nation}-{kind}{n}", unit_ids):
-        n += 1
-    counters[kind] = n
-    return f"{nation}-{kind}{n}"
+    return next_id(state, nation, kind, lambda piece: _id_in_use(state, nation, piece, unit_ids))
 
 
 def all_unit_ids(state: State) -> set[tuple[str, str]]:

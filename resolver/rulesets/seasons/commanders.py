@@ -1,4 +1,4 @@
-"""Commanders: a Marshal's attributes, rolled when he is named, and the zone of command.
+"""Commanders: a Marshal's attributes, rolled when he is named, and his fate's effects.
 
 A Marshal rolls ``commanders.marshal_attributes`` attributes when he is named: a nation's first Marshal
 at the first step of the campaign (his attributes are ``None`` until then), a Captain promoted when he
@@ -16,7 +16,6 @@ from ...core import relations
 from ...core.checks import Check
 from ...core.dice import Roll, roll_label
 from ...core.phases import State
-from . import model as m
 
 WEAPONS = ("minor_weapon", "major_weapon")
 
@@ -98,11 +97,3 @@ def shaken_marshal(ctx: Any, state: State, commander: Mapping[str, Any], row: An
     effect from now to the end of the next season (the row's ``penalty_seasons``)."""
     seasons = int(row.get("penalty_seasons", 1))
     relations.add_effect(state, "commanders", commander["id"], "war_rating", -1, ctx.turn, seasons + 1)
-
-
-def zone_units(rules: Mapping[str, Any], commander: Mapping[str, Any] | None) -> int:
-    """How many of his army's units, laid out from his own, stand in a CinC's zone of command: his unit
-    and one more for every ``battle.zone_of_command.frontage`` of the zone (house rule)."""
-    if commander is None:
-        return 0
-    return 1 + m.zone_of_command(commander) // int(rules["battle"]["zone_of_command"]["frontage"])

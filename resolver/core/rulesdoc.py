@@ -15,8 +15,8 @@ from typing import Any
 
 from .checks import Check
 
-# Rules data every ruleset has, shown by the generic part of the rules pages.
-SHARED_KEYS = ("title", "stock", "calendar", "turn_sequence", "house_rules")
+# Rules data shown by the shared part of the rules pages (the relations by ``core.relations``'s section).
+SHARED_KEYS = ("title", "stock", "calendar", "turn_sequence", "house_rules", "relations")
 
 
 @dataclass(frozen=True)

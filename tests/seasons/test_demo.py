@@ -31,6 +31,9 @@ def test_the_demo_shows_the_seasons_story(events: list[dict]) -> None:
     kinds = {e["kind"] for e in events}
     assert {"war_test", "battle", "trade", "diplomacy", "loot", "levy_raised", "province_taken"} <= kinds
     assert {"into_the_fort", "siege", "siege_ended", "forage", "recovery"} <= kinds
+    # diplomacy enforced (an enforced peace pays its roll) and Marshals' attributes rolled at the start
+    assert {"tribute_roll", "marshal_attributes"} <= kinds
+    assert any(e["kind"] == "battle" and e["data"]["winner"] for e in events)
     assert {"ambush", "retreat"} <= kinds  # the war's tests are rolled in battle
     assert any(e["kind"] == "war_test" and e["data"]["war"] for e in events)
     assert any(e["kind"] == "disband_test" and e["data"]["disbanded"] for e in events)
@@ -65,6 +68,8 @@ def test_the_site_shows_the_four_seasons_tables_and_house_rules(demo: Path) -> N
     assert "| Winter | 1. GM rulings; 2. The Piorad go to war; 3. The Piorad&#x27;s target" in rules
     for table in ("Disband", "Trade", "Stance", "Will to fight", "Retreat", "Siege", "Recovery", "Strength"):
         assert f"<caption>{table}</caption>" in rules
+    # the relations (alliance, enforced peace) in their own section, once, not as a raw settings table
+    assert "## Relations between factions" in rules and "Kinds.alliance" not in rules
     house = (demo / "site/rules/house-rules.md").read_text(encoding="utf-8")
     assert "strength table runs from 2 to 18" in house and "Leader death \\(p60\\)" in house
     assert (demo / "public/index.html").exists()

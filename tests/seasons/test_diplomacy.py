@@ -10,7 +10,7 @@ import pytest
 
 from resolver.rulesets.seasons import RULESET
 
-from ..scenarios.harness import resolve_accepted
+from ..scenarios.harness import Scenario, lookup, resolve_accepted
 
 ZERO_INTERESTS = {name: [0, 0, 0, 0] for name in RULESET.default_rules()["diplomacy_interest"]}
 
@@ -79,23 +79,34 @@ def test_stance_modifiers(tmp_path: Path, red: dict, blue: dict, modifier: str, 
     assert stance_roll["total"] == 3 + value
 
 
-# (stance die, the two dice, the row, what it leaves in the state: dotted path -> value)
+# (stance die, the two dice, the row, what it leaves in the state: dotted path -> value). The effects
+# on a nation are timed: from this winter (turn 4) to the end of next winter (turn 8).
 ROWS = [
-    (1, [1, 2], "considers_alliance", {"factions.red.diplomacy.progress:blue": 1}),
-    (1, [1, 6], "good_progress", {"factions.red.diplomacy.progress:blue": 1}),
+    (1, [1, 2], "considers_alliance", {"factions.red.modifiers.alliance_talks:blue": 1}),
+    (1, [1, 6], "good_progress", {"factions.red.modifiers.alliance_talks:blue": 1}),
     (1, [5, 6], "diplomatic_blow", {}),
     (
         3,
         [1, 2],
         "war_success_no_attack",
-        {"factions.blue.diplomacy.war_success": 1, "factions.blue.diplomacy.no_attack": "red"},
+        {"factions.blue.modifiers.war_success": 1, "factions.blue.modifiers.no_attack:red": 1},
     ),
-    (3, [1, 6], "war_success_choice_minus", {"factions.blue.diplomacy.choice": -1}),
-    (3, [5, 6], "war_success_choice_plus", {"factions.blue.diplomacy.choice": 1}),
-    (4, [1, 2], "choice_minus", {"factions.blue.diplomacy.choice": -1}),
+    (
+        3,
+        [1, 6],
+        "war_success_choice_minus",
+        {"factions.blue.modifiers.war_success": 1, "factions.blue.modifiers.choice:red": -1},
+    ),
+    (
+        3,
+        [5, 6],
+        "war_success_choice_plus",
+        {"factions.blue.modifiers.war_success": 1, "factions.blue.modifiers.choice:red": 1},
+    ),
+    (4, [1, 2], "choice_minus", {"factions.blue.modifiers.choice:red": -1}),
     (4, [1, 6], "no_result", {}),
-    (4, [5, 6], "threat_resented", {"factions.red.diplomacy.offended": ["blue"]}),
-    (5, [1, 2], "tribute", {"factions.blue.diplomacy.tribute_to": "red"}),
+    (4, [5, 6], "threat_resented", {"factions.red.modifiers.offended:blue": -1}),
+    (5, [1, 2], "tribute", {"factions.blue.modifiers.tribute_to:red": 1}),
     (5, [1, 6], "no_result", {}),
     (5, [5, 6], "war_declared", {"factions.blue.wars": ["red"], "factions.red.wars": ["blue"]}),
 ]
@@ -110,29 +121,61 @@ def test_every_row_of_the_diplomacy_tables(
         fixture["rolls"]["t4/insult/blue/red"] = [4]
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
     assert _diplomacy(result)["data"]["result"] == row
+    sentence = RULESET.describe(_diplomacy(result), Scenario(tmp_path / "f.yaml").game)
+    assert sentence.startswith("red's diplomat visits blue (")
+    assert ("declares war and gains 4 free recruiting rolls" in sentence) == (row == "war_declared")
     for dotted, value in after.items():
-        data: Any = result.state
-        for part in dotted.split("."):
-            data = data[part]
-        assert data == value, dotted
+        assert lookup(result.state, dotted) == value, dotted
+        holder, name = dotted.split(".")[1], dotted.split(".")[-1]
+        if ".modifiers." in dotted:
+            assert result.state["effects"][f"factions/{holder}/{name}"]["until"] == 8  # all next year
+    if not after:
+        assert "effects" not in result.state and "relations" not in result.state
     if row == "war_declared":
         assert result.state["factions"]["blue"]["free_rolls"] == 4  # 1d6 free recruiting rolls
-    if row == "diplomatic_blow":
-        assert "progress:blue" not in result.state["factions"]["red"]["diplomacy"]
+        assert result.state["factions"]["blue"]["attacking"] == ["red"]  # blue declares the war
 
 
-def test_a_second_friendly_success_makes_an_alliance(tmp_path: Path) -> None:
-    red = {"diplomacy": {"progress:blue": 1}}
-    result = resolve_accepted(tmp_path / "f.yaml", _fixture(1, [1, 6], red=red))
-    assert result.state["factions"]["red"]["diplomacy"]["allies"] == ["blue"]
+@pytest.mark.parametrize("dice", [[1, 6], [1, 2]], ids=["good_progress", "considers_alliance"])
+def test_a_friendly_success_during_talks_makes_an_alliance(tmp_path: Path, dice: list[int]) -> None:
+    """Talks opened by either side last winter: this winter's friendly success concludes the alliance."""
+    blue = {"modifiers": {"alliance_talks:red": 1}}
+    result = resolve_accepted(tmp_path / "f.yaml", _fixture(1, dice, blue=blue))
+    assert result.state["relations"]["blue/red"]["kind"] == "alliance"
+    assert "until" not in result.state["relations"]["blue/red"]  # until a blow or an insult ends it
+    assert "alliance_talks:red" not in result.state["factions"]["blue"]["modifiers"]
+    assert _diplomacy(result)["data"]["allied"] is True
+    sentence = RULESET.describe(_diplomacy(result), Scenario(tmp_path / "f.yaml").game)
+    assert sentence.endswith("; the two nations are now allies.")
+
+
+def test_a_diplomatic_blow_ends_talks_and_the_alliance(tmp_path: Path) -> None:
+    fixture = _fixture(1, [5, 6], red={"modifiers": {"alliance_talks:blue": 1}})
+    fixture["state"]["relations"] = {"blue/red": {"parties": ["blue", "red"], "kind": "alliance", "since": 1}}
+    result = resolve_accepted(tmp_path / "f.yaml", fixture)
+    assert "relations" not in result.state
+    assert "alliance_talks:blue" not in result.state["factions"]["red"]["modifiers"]
+    assert _diplomacy(result)["data"]["alliance_ended"] is True
 
 
 def test_dominating_an_enemy_enforces_peace(tmp_path: Path) -> None:
-    result = resolve_accepted(
-        tmp_path / "f.yaml", _fixture(5, [1, 2], red={"wars": ["blue"]}, blue={"wars": ["red"]})
-    )
+    fixture = _fixture(5, [1, 2], red={"wars": ["blue"]}, blue={"wars": ["red"]})
+    for nation in ("red", "blue"):  # both carry on through winter's two will-to-fight tests
+        for step in ("winter_morale_check", "winter_morale_check_2"):
+            fixture["rolls"][f"t4/will/{nation}/{step}"] = [1, 1]
+    result = resolve_accepted(tmp_path / "f.yaml", fixture)
     blue = result.state["factions"]["blue"]
-    assert blue["enforced_peace"] == "red" and blue["wars"] == []
+    assert blue["wars"] == [] and result.state["factions"]["red"]["wars"] == []
+    peace = result.state["relations"]["blue/red"]
+    assert (peace["kind"], peace["loser"], peace["winner"], peace["until"]) == (
+        "enforced_peace",
+        "blue",
+        "red",
+        8,
+    )
+    assert "tribute_to:red" not in blue.get("modifiers", {})  # peace instead of tribute
+    sentence = RULESET.describe(_diplomacy(result), Scenario(tmp_path / "f.yaml").game)
+    assert sentence.endswith("tribute; blue must accept an enforced peace.")
 
 
 INTEREST_CASES = [

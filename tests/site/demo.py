@@ -17,6 +17,7 @@ import yaml
 from resolver import workflow
 from resolver.bots import bot_order_file
 from resolver.core import canonical
+from resolver.core.factions import is_npc
 from resolver.core.phases import State
 from resolver.publish import SiteReport, build_site
 from resolver.ruleset import Game
@@ -76,6 +77,8 @@ def play_campaign(
         state = store.state()
         game = store.game(state)
         for faction in game.factions:
+            if is_npc(state, faction):
+                continue  # the ruleset's bot plays an NPC people; it takes no order file
             doc = yaml.safe_load(bot_order_file(game, state, faction).raw)
             edit(turn, faction, doc)
             canonical.write_atomic(store.orders_dir / f"{faction}.yaml", yaml.safe_dump(doc).encode())

@@ -1,4 +1,4 @@
-"""Campaigns whose every player-chosen name and text is hostile, in both rulesets, and their built sites.
+"""Campaigns whose every player-chosen name and text is hostile, in every ruleset, and their built sites.
 
 Each probe is a piece of text that means something to one of the layers a name passes through on its way
 to a page: Jinja (and branca, which renders folium's output a second time), HTML and Markdown. A page is
@@ -40,7 +40,7 @@ EVERY_PROBE = " ".join(PROBES)
 FORMATTED = "Formatted {% raw %} | *em* __b__ `c` {{ 6*7 }}"
 ARTICLE = " ".join([*(p for p in PROBES if not p.startswith("Rawtext")), FORMATTED])
 HEADLINE = " ".join(PROBES[:4])  # press and GM headlines are limited to 120 characters
-RULESETS = ("nations", "factions")
+RULESETS = ("nations", "factions", "seasons")
 TURNS = 3
 
 
@@ -162,8 +162,10 @@ def _gm_orders(game: Any, state: Any) -> list[dict[str, Any]]:
         },
         {"action": "give_item", "faction": "red", "item": EVERY_PROBE},
     ]
-    own = _nations_gm(game, state) if game.ruleset.id == "nations" else _factions_gm(game, state)
-    return [*common, *own]
+    # The seasons' pieces (provinces and armies) carry no name a player or the GM chooses: only the
+    # nations' names, the press, rumours and the GM's common orders are hostile there.
+    own = {"nations": _nations_gm, "factions": _factions_gm}.get(game.ruleset.id, lambda game, state: [])
+    return [*common, *own(game, state)]
 
 
 def make_hostile_campaign(root: Path, ruleset: str, turns: int = TURNS) -> None:

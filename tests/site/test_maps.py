@@ -95,12 +95,13 @@ def test_vendored_leaflet_matches_the_version_folium_links() -> None:
 TEMPLATE_PROBES = ("Probe {{ 6*7 }}", "Broken {{", "{%", "{% raw %}", "{#", "}}", "<script>alert(1)</script>")
 
 
+@pytest.mark.parametrize("kind", WORLDS)  # the seasons' province world too
 @pytest.mark.parametrize("probe", TEMPLATE_PROBES)
-def test_names_on_the_map_are_data_never_template_source(probe: str) -> None:
+def test_names_on_the_map_are_data_never_template_source(probe: str, kind: str) -> None:
     """branca renders folium's output again as a Jinja template: no name may be in that output. Before
     the fix, a settlement called "Probe {{ 6*7 }}" showed as "Probe 42" and one called "Broken {{" broke
     the build."""
-    world = WORLDS["square"]()
+    world = WORLDS[kind]()
     first = next(iter(world.locations))
     world.locations[first] = replace(world.locations[first], label=probe, place=probe)
     history = fake_history(world)

@@ -16,7 +16,7 @@ from ...core.phases import PhaseFn, State
 from ...core.standing import StandingSection
 from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
-from . import bot, orders, phases, setup
+from . import bot, diplomacy, orders, phases, setup
 from . import model as m
 
 
@@ -79,6 +79,7 @@ class Seasons(Ruleset):
             + (", in unrest" if record.get("unrest") else "")
             + ".",
             "At war with: " + (", ".join(game.name_of(n) for n in record["wars"]) or "nobody") + ".",
+            *diplomacy.status_lines(state, faction, game.name_of),
         ]
         for army in m.armies_of(state, faction):
             commander = m.commander(state, army)

@@ -8,6 +8,7 @@ from typing import Any
 from ...core.phases import State
 from ...core.rng import stream
 from ...ruleset import Game
+from . import diplomacy
 from . import model as m
 from .orders import INSTRUCTIONS, allowed
 
@@ -24,10 +25,11 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
         orders.append({"action": "buy_rolls", "rolls": 1 + rng.below(2)})
     if "recruit" in can and int(record["rolls"]) > 0:
         orders.append({"action": "recruit", "rolls": int(record["rolls"])})
-    if "declare_war" in can and not record["wars"] and others and not record.get("enforced_peace"):
+    prey = [n for n in others if not diplomacy.forbids_war(state, nation, n)]
+    if "declare_war" in can and not record["wars"] and prey:
         units = sum(len(a["units"]) for a in m.armies_of(state, nation))
         if units >= 4 and rng.below(3) > 0:
-            weakest = min(others, key=lambda n: (sum(len(a["units"]) for a in m.armies_of(state, n)), n))
+            weakest = min(prey, key=lambda n: (sum(len(a["units"]) for a in m.armies_of(state, n)), n))
             orders.append({"action": "declare_war", "nation": weakest})
     if "invade" in can and record.get("attacking"):
         # A strong aggressor marches on an enemy fort next to its land; otherwise the default target.
@@ -35,11 +37,12 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
         forts = [
             pid
             for enemy in record["attacking"]
+            if diplomacy.may_invade(state, nation, enemy)
             for pid in m.provinces_of(state, enemy)
             if state["provinces"][pid]["fort"] and own & set(game.world.neighbours(pid))
         ]
         strongest = max((len(a["units"]) for a in m.armies_of(state, nation)), default=0)
-        if forts and strongest >= 6:
+        if forts and strongest >= 5:
             orders.append({"action": "invade", "province": forts[0]})
     if "diplomat" in can and others:
         orders.append({"action": "diplomat", "nation": rng.choice(others)})
@@ -47,6 +50,6 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
     units = sum(len(a["units"]) for a in m.armies_of(state, nation))
     instructions = {
         "if_invaded": "fort" if units < 4 or (record["wars"] and not record.get("attacking")) else "fight",
-        "forage": int(record["stock"]["resources"]) < 4,
+        "forage": int(record["stock"]["resources"]) < 12,
     }
     return {"orders": orders, INSTRUCTIONS: instructions}

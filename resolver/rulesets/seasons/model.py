@@ -71,10 +71,11 @@ def marshal_of(state: State, nation: str) -> dict[str, Any] | None:
 
 
 def war_rating(commander_: Mapping[str, Any] | None) -> int:
-    """WR is the reputation, changed by a weapon or a wound; never below one die."""
+    """WR is the reputation, changed by a weapon, a levy's penalty or a timed effect (a Marshal's fate);
+    never below one die."""
     if commander_ is None:
         return 1
-    bonus = 1 if commander_.get("weapon") else 0
+    bonus = (1 if commander_.get("weapon") else 0) + int(commander_.get("modifiers", {}).get("war_rating", 0))
     return max(1, int(commander_["reputation"]) + bonus - int(commander_.get("wr_penalty", 0)))
 
 

@@ -11,6 +11,7 @@ from ...core.orders import OrderFile
 from ...core.phases import State
 from ...core.standing import StandingSection
 from ...ruleset import Game
+from . import diplomacy
 from . import model as m
 
 INSTRUCTIONS = "instructions"
@@ -121,6 +122,15 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
                     "name one of: " + ", ".join(n for n in m.nations(state) if n != nation),
                 )
                 continue
+            forbidden = diplomacy.forbids_war(state, nation, target) if order.action == "declare_war" else ""
+            if forbidden:
+                of.error(
+                    order,
+                    "nation",
+                    f"you may not go to war on {game.name_of(target)}: {forbidden}",
+                    "remove this order; the status in your template says until when diplomacy binds you",
+                )
+                continue
             of.echo[order.number] = f"{order.action.replace('_', ' ')}: {game.name_of(target)}"
         elif order.action == "invade":
             province = str(order["province"])
@@ -131,6 +141,14 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
                     "province",
                     f"'{province}' is not an enemy province",
                     "name a province another nation holds",
+                )
+                continue
+            if not diplomacy.may_invade(state, nation, owner):
+                of.error(
+                    order,
+                    "province",
+                    f"your diplomats promised not to attack {game.name_of(owner)} this year",
+                    "name a province of another enemy, or leave invade out",
                 )
                 continue
             of.echo[order.number] = f"invade {game.place_label(province)} of {game.name_of(owner)}"

@@ -18,8 +18,11 @@ from ...core.orders import Order
 from ...core.phases import State
 from ...core.standing import in_force
 from ...ruleset import TurnMemory
+from . import commanders, diplomacy
 from . import model as m
 from .battle import Side, ambushes, fight, movement_tests, zone_units
+from .diplomacy import declare as _declare
+from .diplomacy import make_peace as _make_peace
 from .orders import INSTRUCTIONS
 from .setup import new_unit
 
@@ -46,6 +49,7 @@ def _orders(ctx: Any, nation: str, action: str) -> list[Order]:
 def recruiting_rolls(ctx: Any, state: State) -> State:
     """Each spring: TECH + WAR RATING (the Marshal's) + PROVINCE (provinces held) + DEF."""
     per_province = int(ctx.rules["recruiting"]["per_province"])
+    commanders.name_marshals(ctx, state)  # a new Marshal's attributes may change his War Rating
     for nation in m.nations(state):
         record = state["factions"][nation]
         record["year"] = {}  # a new year: last year's battles are what diplomacy reads, kept apart
@@ -86,18 +90,6 @@ def buy_rolls(ctx: Any, state: State) -> State:
                 ctx.emit(
                     "rolls_bought", actors=[nation], visible_to=[nation], bought=bought, cost=bought * price
                 )
-    return state
-
-
-def pay_tribute(ctx: Any, state: State) -> State:
-    """A nation in enforced peace pays one recruiting roll to the nation that won the war."""
-    for nation in m.nations(state):
-        record = state["factions"][nation]
-        winner = record.get("enforced_peace")
-        if winner and winner in state["factions"] and record["rolls"] > 0:
-            record["rolls"] -= 1
-            state["factions"][winner]["rolls"] = int(state["factions"][winner].get("rolls", 0)) + 1
-            ctx.emit("tribute_roll", actors=[nation, winner])
     return state
 
 
@@ -233,36 +225,16 @@ def _forages(ctx: Any, state: State, army: Mapping[str, Any], unit: dict[str, An
 # -- war -----------------------------------------------------------------------------------------------
 
 
-def _declare(state: State, nation: str, enemy: str) -> None:
-    """War both ways; ``nation`` is the aggressor, the one that invades when its orders are silent."""
-    attacking = state["factions"][nation].setdefault("attacking", [])
-    if enemy not in attacking:
-        attacking.append(enemy)
-    for one, other in ((nation, enemy), (enemy, nation)):
-        wars = state["factions"][one]["wars"]
-        if other not in wars:
-            wars.append(other)
-            wars.sort()
-
-
-def _make_peace(state: State, nation: str, enemy: str) -> None:
-    for one, other in ((nation, enemy), (enemy, nation)):
-        if other in state["factions"][one]["wars"]:
-            state["factions"][one]["wars"].remove(other)
-        if other in state["factions"][one].get("attacking", []):
-            state["factions"][one]["attacking"].remove(other)
-
-
 def going_to_war(ctx: Any, state: State) -> State:
     """A nation that orders war on a neighbour tests whether its people follow (house rule)."""
     check = _check(ctx, "going_to_war")
     for nation in m.nations(state):
-        record = state["factions"][nation]
-        if record.get("enforced_peace"):
-            continue
         for order in _orders(ctx, nation, "declare_war"):
             enemy = str(order["nation"])
             if m.at_war(state, nation, enemy) or enemy not in state["factions"]:
+                continue
+            if forbidden := diplomacy.forbids_war(state, nation, enemy):
+                ctx.order_failed(nation, order, forbidden)
                 continue
             _war_test(ctx, state, check, nation, enemy, roll_label("war", nation, enemy))
     return state
@@ -271,13 +243,13 @@ def going_to_war(ctx: Any, state: State) -> State:
 def _war_test(ctx: Any, state: State, check: Check, nation: str, enemy: str, label: Any) -> CheckResult:
     record = state["factions"][nation]
     mods = []
-    if record["diplomacy"].get("war_success"):
+    if diplomacy.deceived(state, nation):
         mods.append(check.modifier("deceived"))
     if record["interest"] in ("loot", "conquest"):
         mods.append(check.modifier(f"{record['interest']}_interest"))
     if int(record.get("shaken", 0)):
         mods.append(check.modifier("shaken"))
-    if record["diplomacy"].get("tribute_to"):
+    if diplomacy.pays_tribute(state, nation):
         mods.append(check.modifier("tribute"))
     result = check.roll(ctx, label, modifiers=mods, factions=[nation])
     if result.result == "goes_to_war":
@@ -286,14 +258,24 @@ def _war_test(ctx: Any, state: State, check: Check, nation: str, enemy: str, lab
     return result
 
 
-def _targets(ctx: Any, state: State, nation: str, enemy: str) -> list[str]:
-    """Enemy provinces next to the nation's own, the fewest defending units first (house rule)."""
+def _targets(ctx: Any, state: State, nation: str, *enemies: str) -> list[str]:
+    """Enemy provinces next to the nation's own, the fewest defending units first (house rule); a
+    diplomat's ±1 on the choice counts as one defending unit less or more, and a nation promised not to
+    attack this year is left out."""
     world = ctx.game.world
     own = set(m.provinces_of(state, nation))
-    near = sorted({p for p in m.provinces_of(state, enemy) if own & set(world.neighbours(p))})
-    if not near:  # no common border: a raid reaches the enemy's nearest province (the Piorad sail)
-        near = sorted(m.provinces_of(state, enemy))
-    return sorted(near, key=lambda p: (sum(len(a["units"]) for a in m.armies_at(state, p)), p))
+    near: list[str] = []
+    for enemy in [e for e in enemies if diplomacy.may_invade(state, nation, e)]:
+        held = m.provinces_of(state, enemy)
+        # no common border: a raid reaches any of the enemy's provinces (the Piorad sail)
+        near += [p for p in held if own & set(world.neighbours(p))] or held
+
+    def weakness(province: str) -> tuple[int, str]:
+        owner = state["provinces"][province]["owner"]
+        defending = sum(len(a["units"]) for a in m.armies_at(state, province))
+        return defending - diplomacy.choice_modifier(state, nation, owner), province
+
+    return sorted(near, key=weakness)
 
 
 def choose_province(ctx: Any, state: State) -> State:
@@ -314,13 +296,16 @@ def choose_province(ctx: Any, state: State) -> State:
             if province in taken:
                 ctx.order_failed(nation, ordered[0], "another army invades that province this season")
                 continue
-        else:  # silent orders: the aggressor invades the weakest border province of its first war
+            if not diplomacy.may_invade(state, nation, enemy):
+                ctx.order_failed(nation, ordered[0], "your diplomats promised not to attack them this year")
+                continue
+        else:  # silent orders: the aggressor invades the weakest border province of its wars
             wars = [
                 e
                 for e in state["factions"][nation].get("attacking", [])
                 if e in state["factions"][nation]["wars"]
             ]
-            choices = [p for p in (_targets(ctx, state, nation, wars[0]) if wars else []) if p not in taken]
+            choices = [p for p in _targets(ctx, state, nation, *wars) if p not in taken]
             if not choices:
                 continue
             province = choices[0]
@@ -789,10 +774,12 @@ def _marshal_fate(
         rolls.append(seasons)
         commander["wounded"] = int(seasons.total)
     if fate.result == "wounded_minus_wr":
-        commander["wr_penalty"] = int(commander.get("wr_penalty", 0)) + 1
+        commanders.shaken_marshal(ctx, state, commander, fate.row)
     if fate.result in ("captured", "captured_wounded"):
         commander["captured"] = True
         army["commander"] = None
+    if fate.row.get("weakness"):
+        commanders.gain_weakness(ctx, commander, "fate")
     ctx.emit(
         "marshal_fate", actors=[army["owner"]], rolls=rolls, commander=commander["id"], result=fate.result
     )
@@ -968,10 +955,10 @@ def _disaster(ctx: Any, state: State, nation: str) -> None:
     record["morale"] = max(int(bounds["min"]), int(record["morale"]) - int(bounds["disaster_drop"]))
     record["unrest"] = int(bounds["unrest_seasons"])
     winner = record["wars"][0] if record["wars"] else None
-    record["enforced_peace"] = winner
-    record["peace_seasons"] = int(bounds["enforced_peace_seasons"])
     for enemy in list(record["wars"]):
         _make_peace(state, nation, enemy)
+    if winner:
+        diplomacy.enforce_peace(ctx, state, nation, winner)
     record["shaken"] = 0
 
 
@@ -1001,21 +988,20 @@ def trade(ctx: Any, state: State, season_successes: int = 0) -> State:
                 mods.append(check.modifier("capital"))
             if int(record.get("unrest", 0)):
                 mods.append(check.modifier("unrest"))
-            if owners_near & set(record["diplomacy"].get("offended", [])):
+            if owners_near & diplomacy.offended_by(state, nation):
                 mods.append(check.modifier("offended_neighbour"))
             result = check.roll(ctx, roll_label("trade", pid), modifiers=mods, factions=[nation])
             total += int(result.row.get("resources", 0))
             rolls.append(result.roll)
         record["stock"]["resources"] += total
         ctx.emit("trade", actors=[nation], visible_to=[nation], rolls=rolls, resources=total)
+    diplomacy.pay_season_tribute(ctx, state)
     _end_season(state)
     return state
 
 
 def _end_season(state: State) -> None:
     for commander in state["commanders"].values():
-        if not commander.get("levy"):
-            commander.pop("wr_penalty", None)  # a Marshal's −1 WR after a hard-won battle lasts one season
         if int(commander.get("wounded", 0)):
             commander["wounded"] = int(commander["wounded"]) - 1
     for province in state["provinces"].values():
@@ -1024,10 +1010,6 @@ def _end_season(state: State) -> None:
         record = state["factions"][nation]
         record["season"] = {}
         record["unrest"] = max(0, int(record.get("unrest", 0)) - 1)
-        if record.get("enforced_peace"):
-            record["peace_seasons"] = int(record.get("peace_seasons", 1)) - 1
-            if record["peace_seasons"] <= 0:
-                record["enforced_peace"] = None
 
 
 # -- winter: the Piorad, disbanding, leaders, weapons, diplomacy ---------------------------------------------
@@ -1097,10 +1079,12 @@ def disband_or_not(ctx: Any, state: State) -> State:
         reputation = int(commander["reputation"]) if commander else 0
         mods = [check.modifier("famous_cinc")] if reputation > 6 else []
         mods += [check.modifier("obscure_cinc")] if reputation < 2 else []
+        in_zone = zone_units(ctx.rules, m.zone_of_command(commander)) if commander else 0
         kept = []
-        for unit in army["units"]:
+        for number, unit in enumerate(army["units"]):
+            zone = [check.modifier("zone_of_command")] if number < in_zone else []
             result = check.roll(
-                ctx, roll_label("disband", unit["id"]), modifiers=mods, factions=[army["owner"]]
+                ctx, roll_label("disband", unit["id"]), modifiers=mods + zone, factions=[army["owner"]]
             )
             goes = _disbands(ctx, state, army["owner"], unit, result)
             if not goes:
@@ -1171,8 +1155,7 @@ def _bury(ctx: Any, state: State, commander: dict[str, Any]) -> None:
             key=lambda c: (-int(c["reputation"]), c["id"]),
         )
         if captains:
-            captains[0]["rank"] = "marshal"
-            ctx.emit("promoted", actors=[nation], commander=captains[0]["id"])
+            commanders.appoint(ctx, state, captains[0])
 
 
 def weapons(ctx: Any, state: State) -> State:
@@ -1196,131 +1179,10 @@ def weapons(ctx: Any, state: State) -> State:
     return state
 
 
-STANCES = ("friendly", "deceiving", "intimidating", "dominating")
-
-
-def diplomacy(ctx: Any, state: State) -> State:
-    """Each nation's diplomat: the stance die, then the stance's success count and its table."""
-    stance_check = _check(ctx, "stance")
-    for nation in m.nations(state):
-        for order in _orders(ctx, nation, "diplomat")[:1]:
-            target = str(order["nation"])
-            if target not in m.nations(state):
-                ctx.order_failed(nation, order, "the diplomat's target is not a nation")
-                continue
-            stance = stance_check.roll(
-                ctx,
-                roll_label("stance", nation, target),
-                modifiers=_stance_modifiers(stance_check, state, nation, target),
-                factions=[nation, target],
-            )
-            check = _check(ctx, f"diplomacy_{stance.result}")
-            column = STANCES.index(stance.result)
-            mods = [
-                Modifier(name, int(values[column]))
-                for name, values in ctx.rules["diplomacy_interest"].items()
-                if _interest_applies(state, name, nation, target) and int(values[column])
-            ]
-            result = check.roll(
-                ctx, roll_label("diplomacy", nation, target), modifiers=mods, factions=[nation, target]
-            )
-            _diplomatic_result(ctx, state, nation, target, stance.result, result)
-            ctx.emit(
-                "diplomacy",
-                actors=[nation, target],
-                rolls=[stance.roll, result.roll],
-                stance=stance.result,
-                result=result.result,
-            )
-    return state
-
-
-def _stance_modifiers(check: Check, state: State, nation: str, target: str) -> list[Modifier]:
-    year, theirs = state["factions"][nation]["year"], state["factions"][target]
-    won, lost = int(year.get(f"won:{target}", 0)), int(year.get(f"lost:{target}", 0))
-    mods = []
-    if won > lost:
-        mods.append(check.modifier("won_more"))
-    if lost > won:
-        mods.append(check.modifier("lost_more"))
-    if theirs["year"].get("leader_lost"):
-        mods.append(check.modifier("leader_lost"))
-    if theirs.get("hero"):
-        mods.append(check.modifier("hero_employed"))
-    return mods
-
-
-def _interest_applies(state: State, name: str, nation: str, target: str) -> bool:
-    ours, theirs = state["factions"][nation], state["factions"][target]
-    land_ours, land_theirs = len(m.provinces_of(state, nation)), len(m.provinces_of(state, target))
-    tests = {
-        "target_conquest": theirs["interest"] == "conquest",
-        "own_conquest": ours["interest"] == "conquest",
-        "target_colonizing": theirs["interest"] == "colonizing",
-        "own_colonizing": ours["interest"] == "colonizing",
-        "target_loot": theirs["interest"] == "loot",
-        "own_loot": ours["interest"] == "loot",
-        "target_at_war": bool(theirs["wars"]),
-        "own_at_war": bool(ours["wars"]),
-        "target_at_peace": not theirs["wars"],
-        "own_at_peace": not ours["wars"],
-        "target_richer": theirs["stock"]["resources"] > ours["stock"]["resources"],
-        "own_richer": ours["stock"]["resources"] > theirs["stock"]["resources"],
-        "target_more_land": land_theirs > land_ours,
-        "target_less_land": land_theirs < land_ours,
-    }
-    return tests[name]
-
-
-def _diplomatic_result(
-    ctx: Any, state: State, nation: str, target: str, stance: str, result: CheckResult
-) -> None:
-    ours, theirs = state["factions"][nation]["diplomacy"], state["factions"][target]["diplomacy"]
-    outcome = result.result
-    if outcome == "considers_alliance" or (outcome == "good_progress" and ours.get(f"progress:{target}")):
-        ours[f"progress:{target}"] = 1
-        if outcome == "good_progress" or ours.get(f"considered:{target}"):
-            ours.setdefault("allies", []).append(target)
-        ours[f"considered:{target}"] = 1
-    elif outcome == "good_progress":
-        ours[f"progress:{target}"] = 1
-    elif outcome == "diplomatic_blow":
-        for key in (f"progress:{target}", f"considered:{target}"):
-            ours.pop(key, None)
-    elif outcome.startswith("war_success"):
-        theirs["war_success"] = 1
-        theirs["choice"] = {"war_success_choice_plus": 1, "war_success_choice_minus": -1}.get(outcome, 0)
-        if outcome == "war_success_no_attack":
-            theirs["no_attack"] = nation
-    elif outcome == "choice_minus":
-        theirs["choice"] = -1
-    elif outcome == "threat_resented":
-        offended = ours.setdefault("offended", [])
-        if target not in offended:
-            offended.append(target)
-    elif outcome == "tribute":
-        if m.at_war(state, nation, target):
-            _make_peace(state, nation, target)
-            state["factions"][target]["enforced_peace"] = nation
-            state["factions"][target]["peace_seasons"] = int(
-                ctx.rules["national_morale"]["enforced_peace_seasons"]
-            )
-        else:
-            theirs["tribute_to"] = nation
-    elif outcome == "war_declared":
-        free = ctx.roll(
-            roll_label("insult", target, nation), str(result.row.get("free_rolls")), factions=[target]
-        )
-        state["factions"][target]["free_rolls"] = (
-            int(state["factions"][target].get("free_rolls", 0)) + free.total
-        )
-        _declare(state, target, nation)
-
-
 PHASES = {
     "recruiting_rolls": recruiting_rolls,
     "buy_rolls": buy_rolls,
-    "pay_tribute": pay_tribute,
+    "pay_tribute": diplomacy.pay_tribute,
     "hero_availability": hero_availability,
     "recruit": recruit,
     "organize": organize,
@@ -1340,5 +1202,5 @@ PHASES = {
     "disband_or_not": disband_or_not,
     "leader_death": leader_death,
     "weapons": weapons,
-    "diplomacy": diplomacy,
+    "diplomacy": diplomacy.diplomacy,
 }

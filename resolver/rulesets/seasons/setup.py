@@ -113,9 +113,10 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
             ),
         )
         marshal, captain = f"{setup.id}-marshal", f"{setup.id}-captain"
-        state["commanders"][marshal] = _commander(
-            marshal, setup.id, "marshal", int(start["marshal_reputation"])
-        )
+        state["commanders"][marshal] = {
+            **_commander(marshal, setup.id, "marshal", int(start["marshal_reputation"])),
+            "attributes": None,  # rolled at the campaign's first step (commanders.name_marshals)
+        }
         state["commanders"][captain] = _commander(
             captain, setup.id, "captain", int(start["captain_reputation"])
         )
@@ -153,13 +154,11 @@ BLANK_NATION = {
     "morale": 4,
     "shaken": 0,
     "unrest": 0,
-    "enforced_peace": None,
     "interest": "colonizing",
     "wars": [],
     "rolls": 0,
     "season": {},
     "year": {},
-    "diplomacy": {},
     "hero": False,
     "column": "A",
 }

@@ -1,0 +1,99 @@
+"""Commanders: a Marshal's attributes, rolled when he is named, and his fate's effects.
+
+A Marshal rolls ``commanders.marshal_attributes`` attributes when he is named: a nation's first Marshal
+at the first step of the campaign (his attributes are ``None`` until then), a Captain promoted when he
+takes a dead Marshal's place. Each attribute reads the marshal-attribute check (2d6), then the strength
+(3d6) or the weakness (2d6) table; a weapon found on the strength table rolls more attributes, which
+are the weapon's (rules.yaml ``checks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...core import relations
+from ...core.checks import Check
+from ...core.dice import Roll, roll_label
+from ...core.phases import State
+
+WEAPONS = ("minor_weapon", "major_weapon")
+
+
+def name_marshals(ctx: Any, state: State) -> None:
+    """Every Marshal who has not rolled his attributes yet rolls them now."""
+    for cid in sorted(state["commanders"]):
+        commander = state["commanders"][cid]
+        if commander["rank"] == "marshal" and commander.get("attributes") is None:
+            roll_attributes(ctx, commander)
+
+
+def appoint(ctx: Any, state: State, commander: dict[str, Any]) -> None:
+    """A Captain becomes his nation's Marshal and rolls the Marshal's attributes."""
+    commander["rank"] = "marshal"
+    ctx.emit("promoted", actors=[commander["owner"]], commander=commander["id"])
+    roll_attributes(ctx, commander)
+
+
+def roll_attributes(ctx: Any, commander: dict[str, Any]) -> None:
+    commander["attributes"] = list(commander.get("attributes") or [])
+    rolls: list[Roll] = []
+    count = int(ctx.rules["commanders"]["marshal_attributes"])
+    for number in range(1, count + 1):
+        _attribute(ctx, commander, ("attribute", commander["id"], number), rolls)
+    ctx.emit(
+        "marshal_attributes",
+        actors=[commander["owner"]],
+        rolls=rolls,
+        commander=commander["id"],
+        attributes=list(commander["attributes"]),
+        reputation=commander["reputation"],
+        weapon=commander.get("weapon"),
+    )
+
+
+def gain_weakness(ctx: Any, commander: dict[str, Any], reason: str) -> None:
+    """A roll on the weakness table alone (a Marshal captured and wounded gains one)."""
+    rolls: list[Roll] = []
+    result = _table(ctx, commander, "weakness", (reason, commander["id"], "weakness"), rolls)
+    ctx.emit(
+        "weakness_gained", actors=[commander["owner"]], rolls=rolls, commander=commander["id"], name=result
+    )
+
+
+def _attribute(ctx: Any, commander: dict[str, Any], label: tuple[Any, ...], rolls: list[Roll]) -> None:
+    side = Check.from_rules(ctx.rules, "marshal_attribute").roll(
+        ctx, roll_label(*label), factions=[commander["owner"]]
+    )
+    rolls.append(side.roll)
+    _table(ctx, commander, side.result, (*label, side.result), rolls)
+
+
+def _table(ctx: Any, commander: dict[str, Any], table: str, label: tuple[Any, ...], rolls: list[Roll]) -> str:
+    """Roll on the strength or weakness table and give the commander what the row says."""
+    result = Check.from_rules(ctx.rules, table).roll(ctx, roll_label(*label), factions=[commander["owner"]])
+    rolls.append(result.roll)
+    name = result.result
+    if result.row.get("split"):  # the strength table's first row names two attributes: one more die
+        split = ctx.roll(
+            roll_label(*label, "split"), str(result.row.get("split")), factions=[commander["owner"]]
+        )
+        rolls.append(split)
+        name = str(result.row.get("low" if split.total <= int(result.row.get("low_up_to")) else "high"))
+    if name in WEAPONS:
+        if commander.get("weapon"):
+            return "none"  # a bearer carries one weapon only: the row gives nothing more
+        commander["weapon"] = f"weapon-{commander['id']}"
+        commander["reputation"] = int(commander["reputation"]) + int(result.row.get("reputation", 0))
+        for extra in range(1, int(result.row.get("attributes", 0)) + 1):
+            _attribute(ctx, commander, (*label, "weapon", extra), rolls)
+    if name not in commander["attributes"]:
+        commander["attributes"].append(name)
+    return name
+
+
+def shaken_marshal(ctx: Any, state: State, commander: Mapping[str, Any], row: Any) -> None:
+    """A Marshal who barely came through a won battle has −1 War Rating for the next season: a timed
+    effect from now to the end of the next season (the row's ``penalty_seasons``)."""
+    seasons = int(row.get("penalty_seasons", 1))
+    relations.add_effect(state, "commanders", commander["id"], "war_rating", -1, ctx.turn, seasons + 1)

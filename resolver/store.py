@@ -152,7 +152,7 @@ class Store:
         key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
         if key not in _WORLDS:
             _WORLDS.clear()
-            _WORLDS[key] = World.from_data(canonical.read_yaml(path))
+            _WORLDS[key] = World.from_items(*canonical.read_yaml_keyed(path, "locations", "id"))
         return _WORLDS[key]
 
     def state(self) -> State:

@@ -201,6 +201,49 @@ def load_cached(raw: bytes) -> Any:
     return data
 
 
+def read_yaml_keyed(path: Path, section: str, key: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Read an engine-written mapping whose ``section`` is a long list of mappings, for a reader that
+    looks at few of them: the mapping without that section, and the section's items by their ``key``
+    (a later item with the same key replaces an earlier one in its place). From the read cache, each
+    item is its JSON text until ``item_data`` parses it, so a warm read does not build every item."""
+    raw = path.read_bytes()
+    name = f"{digest(raw)}-{section}-by-{key}"
+    cached = _cache_read(name) if len(raw) >= CACHED_SIZE else None
+    if isinstance(cached, dict) and isinstance(cached.get("items"), list):
+        return cached["rest"], {item_key: text for item_key, text in cached["items"]}
+    data = load_cached(raw)
+    rest = {name_: value for name_, value in data.items() if name_ != section}
+    items = {str(item[key]): item for item in data[section]}
+    if len(raw) >= CACHED_SIZE:
+        _remember_keyed(name, rest, items)
+    return rest, items
+
+
+def item_data(item: Any) -> Any:
+    """An item of ``read_yaml_keyed``: its data, parsed from its JSON text when it came from the cache."""
+    return json.loads(item) if isinstance(item, str) else item
+
+
+def _remember_keyed(name: str, rest: dict[str, Any], items: dict[str, Any]) -> None:
+    folder = cache_dir()
+    if folder is None:
+        return
+    try:
+        texts = [
+            [item_key, json.dumps(item, ensure_ascii=False, allow_nan=False)]
+            for item_key, item in items.items()
+        ]
+        if (
+            any(json.loads(text) != items[item_key] for item_key, text in texts)
+            or json.loads(json.dumps(rest)) != rest
+        ):
+            return  # JSON would not give the same data back (integer keys, for one)
+        entry = json.dumps({"rest": rest, "items": texts}, ensure_ascii=False, allow_nan=False)
+        _cache_write(folder, name, entry.encode("utf-8"))
+    except (OSError, TypeError, ValueError):
+        return
+
+
 # -- the read cache ------------------------------------------------------------------------------------
 #
 # A big campaign's state and world take seconds to parse even with the fast reader, and every command
@@ -246,9 +289,14 @@ def remember(raw: bytes, data: Any, key: str | None = None) -> None:
         text = json.dumps(data, ensure_ascii=False, allow_nan=False)
         if json.loads(text) != data:
             return
-        write_atomic(folder / f"{key or digest(raw)}.json", text.encode("utf-8"))
-        entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
-        for old in entries[:-CACHE_ENTRIES]:
-            old.unlink(missing_ok=True)
+        _cache_write(folder, key or digest(raw), text.encode("utf-8"))
     except (OSError, TypeError, ValueError):
         return
+
+
+def _cache_write(folder: Path, name: str, raw: bytes) -> None:
+    """Write one entry, then prune the oldest beyond ``CACHE_ENTRIES``."""
+    write_atomic(folder / f"{name}.json", raw)
+    entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+    for old in entries[:-CACHE_ENTRIES]:
+        old.unlink(missing_ok=True)

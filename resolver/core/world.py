@@ -165,7 +165,13 @@ class World:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> World:
-        locations = ReadLocations({str(item["id"]): item for item in data["locations"]})
+        return cls.from_items(data, {str(item["id"]): item for item in data["locations"]})
+
+    @classmethod
+    def from_items(cls, data: dict[str, Any], items: dict[str, Any]) -> World:
+        """A world from its data and its location items by id, as ``canonical.read_yaml_keyed`` reads
+        them: each item is made into a ``Location`` only when it is first looked at."""
+        locations = ReadLocations(items)
         return cls(str(data["kind"]), int(data["seed"]), int(data["width"]), int(data["height"]), locations)
 
     def to_geojson(self) -> dict[str, Any]:
@@ -196,14 +202,14 @@ class ReadLocations(MutableMapping[str, Location]):
     mapping keeps the data's order (a later item with the same id replaces an earlier one in its
     place, as a dict would), and gives exactly the locations ``Location(...)`` built eagerly gave."""
 
-    def __init__(self, items: dict[str, dict[str, Any]]) -> None:
+    def __init__(self, items: dict[str, Any]) -> None:
         self._items = items
         self._made: dict[str, Location] = {}
 
     def __getitem__(self, loc_id: str) -> Location:
         made = self._made.get(loc_id)
         if made is None:
-            made = self._made[loc_id] = _location_from(self._items[loc_id])
+            made = self._made[loc_id] = _location_from(canonical.item_data(self._items[loc_id]))
         return made
 
     def __setitem__(self, loc_id: str, location: Location) -> None:

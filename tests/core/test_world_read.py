@@ -65,7 +65,9 @@ def test_a_big_world_reads_the_same_from_its_file_and_from_the_read_cache(
         assert got == world
 
 
-def test_a_hand_edited_world_is_read_again_rather_than_from_the_cache(tmp_path: Path, read_cache: Path) -> None:
+def test_a_hand_edited_world_is_read_again_rather_than_from_the_cache(
+    tmp_path: Path, read_cache: Path
+) -> None:
     world = generate_square(3, 20, 15)
     path = tmp_path / "world.yaml"
     canonical.write_yaml(path, world.to_data())

@@ -211,7 +211,7 @@ def read_yaml_keyed(path: Path, section: str, key: str) -> tuple[dict[str, Any],
     cached = _cache_read(name) if len(raw) >= CACHED_SIZE else None
     if isinstance(cached, dict) and isinstance(cached.get("items"), list):
         return cached["rest"], {item_key: text for item_key, text in cached["items"]}
-    data = load_cached(raw)
+    data = load(raw)  # the keyed entry stands in for a plain one: keeping both would cost twice
     rest = {name_: value for name_, value in data.items() if name_ != section}
     items = {str(item[key]): item for item in data[section]}
     if len(raw) >= CACHED_SIZE:

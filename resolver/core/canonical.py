@@ -201,6 +201,24 @@ def load_cached(raw: bytes) -> Any:
     return data
 
 
+def load_in_part(raw: bytes, section: str) -> Any:
+    """The data of an engine-written mapping, with ``section`` (a mapping of mappings) read entry by
+    entry as it is looked at (``canonical_reader.read_in_part``); the whole of it, as ``load_cached``
+    reads it, when the text is not laid out as the writer writes. Only for a file whose digest the turn
+    archive holds: the reader trusts the layout of entries it does not read."""
+    whole: list[Any] = []
+
+    def whole_data() -> Any:
+        if not whole:
+            whole.append(load(raw))
+        return whole[0]
+
+    try:
+        return canonical_reader.read_in_part(raw.decode("utf-8"), section, whole_data)
+    except (canonical_reader.NotCanonical, UnicodeDecodeError):
+        return load_cached(raw)
+
+
 def read_yaml_keyed(path: Path, section: str, key: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """Read an engine-written mapping whose ``section`` is a long list of mappings, for a reader that
     looks at few of them: the mapping without that section, and the section's items by their ``key``

@@ -21,6 +21,7 @@ from ...plans import Reading, Reject
 from ...ruleset import Game, TurnMemory
 from . import agreements as ag
 from . import model as m
+from .sketch import sketch_armies
 
 
 @dataclass
@@ -46,11 +47,14 @@ def sketch_of(state: State, nation: str) -> State:
     """The state as a nation's own orders may change it for the checker: its armies, stock and counters
     copied, the rest shared (nothing else is written on a sketch), so checking a file costs what the
     nation owns, not what the whole map holds."""
+    factions = {**state["factions"], nation: copy.deepcopy(state["factions"][nation])}
+    read_in_part = sketch_armies(state["armies"], nation)  # armies read one by one (campaign check)
+    if read_in_part is not None:
+        return {**state, "armies": read_in_part, "factions": factions}
     # A sketch moves, renames, splits and merges armies, but never changes a unit.
     mine = {
         aid: {**a, "units": list(a["units"])} for aid, a in state["armies"].items() if a["owner"] == nation
     }
-    factions = {**state["factions"], nation: copy.deepcopy(state["factions"][nation])}
     return {**state, "armies": {**state["armies"], **mine}, "factions": factions}
 
 

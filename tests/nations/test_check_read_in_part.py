@@ -24,6 +24,14 @@ def every_state_is_big(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(canonical, "CACHED_SIZE", 1)
 
 
+@pytest.fixture
+def played(tmp_path: Path, every_state_is_big: None) -> Store:
+    """A campaign of four nations after one bot turn, whose archive holds the state's digest."""
+    new_campaign(tmp_path, "nations", 5, default_factions(4, 5))
+    play_bot_turn(tmp_path)
+    return Store(tmp_path)
+
+
 def hostile_orders(state: dict[str, Any], faction: str) -> list[dict[str, Any]]:
     """Orders that name other nations' armies, units and settlements, and pieces that do not exist."""
     others = [a for a in state["armies"].values() if a["owner"] != faction and a["units"]]
@@ -81,15 +89,11 @@ def test_checking_with_the_armies_read_in_part_says_what_the_whole_state_says(
     assert outputs(store, store.state_to_check(), None) == outputs(store, store.state(), None)
 
 
-def test_an_army_index_over_a_state_read_in_part_finds_what_the_plain_one_finds(
-    tmp_path: Path, every_state_is_big: None
-) -> None:
+def test_an_army_index_over_a_state_read_in_part_finds_what_the_plain_one_finds(played: Store) -> None:
     from resolver.rulesets.nations.plans import sketch_of
     from resolver.rulesets.nations.sketch import SketchArmyIndex, army_index
 
-    new_campaign(tmp_path, "nations", 5, default_factions(4, 5))
-    play_bot_turn(tmp_path)
-    store = Store(tmp_path)
+    store = played
     # The file read whole (the read cache may hold the state in the order the resolver built it).
     plain, in_part = canonical.load((store.campaign_dir / "state.yaml").read_bytes()), store.state_to_check()
     for faction in sorted(plain["factions"]):
@@ -107,12 +111,8 @@ def test_an_army_index_over_a_state_read_in_part_finds_what_the_plain_one_finds(
         assert m.armies_of(sketch, faction) == m.armies_of(plain_sketch, faction)
 
 
-def test_a_state_the_archive_does_not_vouch_for_is_read_whole(
-    tmp_path: Path, every_state_is_big: None
-) -> None:
-    new_campaign(tmp_path, "nations", 5, default_factions(3, 5))
-    play_bot_turn(tmp_path)
-    store = Store(tmp_path)
+def test_a_state_the_archive_does_not_vouch_for_is_read_whole(played: Store) -> None:
+    store = played
     state_file = store.campaign_dir / "state.yaml"
     # The GM edits the state by hand: a note and a changed stock.
     edited = state_file.read_text().replace("turn: 2\n", "# checked by hand\nturn: 2\n")
@@ -122,10 +122,8 @@ def test_a_state_the_archive_does_not_vouch_for_is_read_whole(
     assert state == store.state()
 
 
-def test_a_tampered_archive_digest_is_not_trusted(tmp_path: Path, every_state_is_big: None) -> None:
-    new_campaign(tmp_path, "nations", 5, default_factions(3, 5))
-    play_bot_turn(tmp_path)
-    store = Store(tmp_path)
+def test_a_tampered_archive_digest_is_not_trusted(played: Store) -> None:
+    store = played
     assert isinstance(store.state_to_check()["armies"], ReadEntries)
     digests = store.turns_dir / "0001" / "digest.yaml"
     digests.write_text(digests.read_text().replace("state: ", "state: 0", 1))

@@ -152,8 +152,19 @@ class Store:
         key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
         if key not in _WORLDS:
             _WORLDS.clear()
-            _WORLDS[key] = World.from_items(*canonical.read_yaml_keyed(path, "locations", "id"))
+            vouched = self.archived_world_digest()
+            _WORLDS[key] = World.from_items(*canonical.read_yaml_keyed(path, "locations", "id", vouched))
         return _WORLDS[key]
+
+    def archived_world_digest(self) -> str | None:
+        """The world's digest as the last archived turn's inputs record it (none before the first turn)."""
+        turns = self.archived_turns()
+        inputs = self.turns_dir / turn_dir_name(turns[-1]) / "inputs.yaml" if turns else None
+        if inputs is None or not inputs.is_file():
+            return None
+        data = canonical.read_yaml(inputs)
+        recorded = data.get("world_digest") if isinstance(data, dict) else None
+        return recorded if isinstance(recorded, str) else None
 
     def state(self) -> State:
         """The full state. A sealed campaign's is ``state.yaml.age``: opened with the campaign key

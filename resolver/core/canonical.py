@@ -16,6 +16,7 @@ import math
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -219,27 +220,53 @@ def load_in_part(raw: bytes, section: str) -> Any:
         return load_cached(raw)
 
 
-def read_yaml_keyed(path: Path, section: str, key: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def read_yaml_keyed(
+    path: Path, section: str, key: str, vouched: str | None = None
+) -> tuple[dict[str, Any], dict[str, Any], Callable[[str, Any], Any]]:
     """Read an engine-written mapping whose ``section`` is a long list of mappings, for a reader that
-    looks at few of them: the mapping without that section, and the section's items by their ``key``
-    (a later item with the same key replaces an earlier one in its place). From the read cache, each
-    item is its JSON text until ``item_data`` parses it, so a warm read does not build every item."""
+    looks at few of them: the mapping without that section, the section's items by their ``key`` (a
+    later item with the same key replaces an earlier one in its place), and how to read an item. From
+    the read cache each item is its JSON text until read; a file whose digest is ``vouched`` (the turn
+    archive recorded it) is cut into its items' texts, each read when first looked at."""
     raw = path.read_bytes()
-    name = f"{digest(raw)}-{section}-by-{key}"
+    key_of_bytes = digest(raw)
+    name = f"{key_of_bytes}-{section}-by-{key}"
     cached = _cache_read(name) if len(raw) >= CACHED_SIZE else None
     if isinstance(cached, dict) and isinstance(cached.get("items"), list):
-        return cached["rest"], {item_key: text for item_key, text in cached["items"]}
+        return cached["rest"], {item_key: text for item_key, text in cached["items"]}, _json_item
+    if vouched == key_of_bytes and len(raw) >= CACHED_SIZE:
+        try:
+            rest, texts = canonical_reader.read_list_in_part(raw.decode("utf-8"), section, key)
+            return rest, texts, _item_reader(raw, section, key)
+        except (canonical_reader.NotCanonical, UnicodeDecodeError):
+            pass
     data = load(raw)  # the keyed entry stands in for a plain one: keeping both would cost twice
     rest = {name_: value for name_, value in data.items() if name_ != section}
     items = {str(item[key]): item for item in data[section]}
     if len(raw) >= CACHED_SIZE:
         _remember_keyed(name, rest, items)
-    return rest, items
+    return rest, items, _json_item
 
 
-def item_data(item: Any) -> Any:
-    """An item of ``read_yaml_keyed``: its data, parsed from its JSON text when it came from the cache."""
+def _json_item(_: str, item: Any) -> Any:
     return json.loads(item) if isinstance(item, str) else item
+
+
+def _item_reader(raw: bytes, section: str, key: str) -> Callable[[str, Any], Any]:
+    """Reads an item from its own text; one that does not read alone comes from the whole file."""
+    whole: dict[str, Any] = {}
+
+    def read_item(item_key: str, item: Any) -> Any:
+        if not isinstance(item, str):
+            return item
+        try:
+            return canonical_reader.read_item(item)
+        except canonical_reader.NotCanonical:
+            if not whole:
+                whole.update((str(entry[key]), entry) for entry in load(raw)[section])
+            return whole[item_key]
+
+    return read_item
 
 
 def _remember_keyed(name: str, rest: dict[str, Any], items: dict[str, Any]) -> None:

@@ -321,3 +321,46 @@ class ReadEntries(Mapping[str, Any]):
         tokens = [match.group(1) for match in found]
         values = {token: _inline(token) for token in set(tokens)}
         return dict(zip(self._parts, map(values.__getitem__, tokens), strict=True))
+
+
+_ITEM_CUT = re.compile(r"\n- ")  # where an item of a list at column 0 begins
+
+
+def read_list_in_part(text: str, section: str, key: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """A canonical mapping whose ``section`` is a list of mappings at column 0 (a world's locations):
+    the mapping without that section, and each item's own text (for ``read_item``) by its ``key``, in
+    order (a later item with the same key replaces an earlier one in its place, as a dict would)."""
+    if not text.endswith("\n") or "\r" in text or "\t" in text:
+        raise NotCanonical("line breaks or tabs the writer does not use")
+    head = f"\n{section}:\n- "
+    start = text.find(head) + 1 if not text.startswith(head[1:]) else 0
+    if start == 0 and not text.startswith(head[1:]):
+        raise NotCanonical(f"no list {section!r}")
+    found = re.compile(r"\n(?=[^ -])").search(text, start + len(head) - 4)
+    end = found.start() + 1 if found else len(text)
+    rest = read(text[:start] + text[end:]) if start or end < len(text) else {}
+    if not isinstance(rest, dict) or section in rest:
+        raise NotCanonical(f"the sections around {section!r}")
+    body = text[start + len(head) - 4 : end]  # from the line break before the first item
+    parts = _ITEM_CUT.split(body)
+    if parts[0] != "" or body.count("\n-") != len(parts) - 1:
+        raise NotCanonical("an item line the writer does not write")
+    found_keys = list(re.finditer(rf"\n  {re.escape(key)}: ([^\n]*)", body))
+    if len(found_keys) != len(parts) - 1:
+        raise NotCanonical(f"an item without its {key!r}, or with two")
+    starts = [end_ - 3 for end_ in accumulate((len(part) + 3 for part in parts[:-1]), initial=0)][1:]
+    places = [match.start() for match in found_keys]
+    ends = [*starts[1:], len(body)]
+    if not all(map(lt, starts, places)) or not all(map(lt, places, ends)):
+        raise NotCanonical(f"an item without its {key!r}, or with two")
+    tokens = [match.group(1) for match in found_keys]
+    values = {token: _inline(token) for token in set(tokens)}
+    keys = [str(values[token]) for token in tokens]
+    return rest, dict(zip(keys, parts[1:], strict=True))
+
+
+def read_item(part: str) -> Any:
+    """One item's data from its text as ``read_list_in_part`` cut it."""
+    text = "- " + (part if part.endswith("\n") else part + "\n")
+    (item,) = read(text)
+    return item

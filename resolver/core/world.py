@@ -15,7 +15,7 @@ import heapq
 import math
 import re
 from collections import deque
-from collections.abc import Iterator, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -168,10 +168,12 @@ class World:
         return cls.from_items(data, {str(item["id"]): item for item in data["locations"]})
 
     @classmethod
-    def from_items(cls, data: dict[str, Any], items: dict[str, Any]) -> World:
+    def from_items(
+        cls, data: dict[str, Any], items: dict[str, Any], read_item: Callable[[str, Any], Any] | None = None
+    ) -> World:
         """A world from its data and its location items by id, as ``canonical.read_yaml_keyed`` reads
-        them: each item is made into a ``Location`` only when it is first looked at."""
-        locations = ReadLocations(items)
+        them (with ``read_item``): each item is made into a ``Location`` only when it is first looked at."""
+        locations = ReadLocations(items, read_item)
         return cls(str(data["kind"]), int(data["seed"]), int(data["width"]), int(data["height"]), locations)
 
     def to_geojson(self) -> dict[str, Any]:
@@ -202,14 +204,18 @@ class ReadLocations(MutableMapping[str, Location]):
     mapping keeps the data's order (a later item with the same id replaces an earlier one in its
     place, as a dict would), and gives exactly the locations ``Location(...)`` built eagerly gave."""
 
-    def __init__(self, items: dict[str, Any]) -> None:
+    def __init__(self, items: dict[str, Any], read_item: Callable[[str, Any], Any] | None = None) -> None:
         self._items = items
+        self._read_item = read_item
         self._made: dict[str, Location] = {}
 
     def __getitem__(self, loc_id: str) -> Location:
         made = self._made.get(loc_id)
         if made is None:
-            made = self._made[loc_id] = _location_from(canonical.item_data(self._items[loc_id]))
+            item = self._items[loc_id]
+            if self._read_item is not None:
+                item = self._read_item(loc_id, item)
+            made = self._made[loc_id] = _location_from(item)
         return made
 
     def __setitem__(self, loc_id: str, location: Location) -> None:

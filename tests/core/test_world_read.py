@@ -108,3 +108,41 @@ def test_locations_can_still_be_replaced_and_added_in_place() -> None:
     assert world[ids[1]].label == "Ford"
     del world.locations["Z9"]
     assert "Z9" not in world and len(world) == len(ids)
+
+
+def test_a_world_the_archive_vouches_for_is_cut_into_items_read_when_looked_at(
+    tmp_path: Path, read_cache: Path
+) -> None:
+    world = generate_hex(4, 20, 15)
+    path = tmp_path / "world.yaml"
+    canonical.write_yaml(path, world.to_data())
+    rest, items, read_item = canonical.read_yaml_keyed(
+        path, "locations", "id", canonical.digest(path.read_bytes())
+    )
+    assert all(isinstance(item, str) for item in items.values())  # texts, not yet read
+    assert not list(read_cache.iterdir())  # nothing parsed, so nothing cached
+    got = World.from_items(rest, items, read_item)
+    assert dict(got.locations.items()) == eager(yaml.load(path.read_bytes(), Loader=_Loader))
+    assert got == world and got.digest == world.digest
+
+
+def test_a_digest_that_does_not_match_reads_the_world_whole(tmp_path: Path, read_cache: Path) -> None:
+    world = generate_hex(4, 20, 15)
+    path = tmp_path / "world.yaml"
+    canonical.write_yaml(path, world.to_data())
+    _, items, _ = canonical.read_yaml_keyed(path, "locations", "id", "0" * 64)
+    assert all(isinstance(item, dict) for item in items.values())
+
+
+def test_an_item_that_does_not_read_alone_comes_from_the_whole_file(tmp_path: Path) -> None:
+    world = generate_square(3, 20, 15)
+    path = tmp_path / "world.yaml"
+    first = next(iter(world))
+    text = canonical.dump(world.to_data()).decode()
+    # A note in the first location: the digest vouches for these bytes, yet the item is not canonical.
+    path.write_text(text.replace(f"  id: {first}\n", f"  # a note\n  id: {first}\n", 1))
+    rest, items, read_item = canonical.read_yaml_keyed(
+        path, "locations", "id", canonical.digest(path.read_bytes())
+    )
+    got = World.from_items(rest, items, read_item)
+    assert dict(got.locations.items()) == eager(yaml.load(path.read_bytes(), Loader=_Loader))

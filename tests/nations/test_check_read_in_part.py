@@ -139,3 +139,10 @@ def test_before_the_first_turn_the_archived_opening_state_is_the_guard(
     opening = store.turns_dir / "0000" / "state.yaml"
     opening.write_text(opening.read_text() + "# changed\n")
     assert not isinstance(store.state_to_check()["armies"], ReadEntries)
+
+
+def test_after_a_turn_the_archive_vouches_for_the_world_file(played: Store) -> None:
+    world_file = played.campaign_dir / "world.yaml"
+    assert played.archived_world_digest() == canonical.digest(world_file.read_bytes())
+    world_file.write_text(world_file.read_text() + "# edited\n")
+    assert played.archived_world_digest() != canonical.digest(world_file.read_bytes())

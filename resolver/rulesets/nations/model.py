@@ -37,7 +37,7 @@ def armies_of(state: State, nation: str) -> list[Army]:
     owned = stillness.table(state["armies"], "nations/armies-by-owner", lambda a: _grouped(a, "owner"))
     if owned is not None:
         return list(owned.get(nation, ()))
-    return _where(state["armies"], "owner", nation)
+    return pieces_where(state["armies"], "owner", nation)
 
 
 def army_named(state: State, nation: str, name: str) -> Army | None:
@@ -48,10 +48,10 @@ def armies_at(state: State, location: str) -> list[Army]:
     placed = stillness.table(state["armies"], "nations/armies-by-location", lambda a: _grouped(a, "location"))
     if placed is not None:
         return list(placed.get(location, ()))
-    return _where(state["armies"], "location", location)
+    return pieces_where(state["armies"], "location", location)
 
 
-def _where(pieces: Any, field: str, value: Any) -> list[dict[str, Any]]:
+def pieces_where(pieces: Any, field: str, value: Any) -> list[dict[str, Any]]:
     """The pieces whose ``field`` is ``value``, in order. A collection read in part (``campaign check``
     of a big state: core.canonical_reader.ReadEntries, nations.sketch.SketchArmies) answers from that
     one column, so only the pieces found are read."""

@@ -101,7 +101,8 @@ class NationReading(Reading):
         gone = f"army {name} no longer exists"
         if army is None:
             mine = [a["name"] for a in m.armies_of(self.state, self.faction) if a["units"]]
-            owner = next((a["owner"] for a in self.state["armies"].values() if a["id"] == name), None)
+            named = m.pieces_where(self.state["armies"], "id", name)  # reads only the army found
+            owner = named[0]["owner"] if named else None
             if owner is not None and owner != self.faction:
                 raise Reject(
                     name_field,

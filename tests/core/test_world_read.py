@@ -38,6 +38,12 @@ def small_cache_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(canonical, "CACHED_SIZE", 20_000)
 
 
+def written(folder: Path, world: World) -> tuple[World, Path]:
+    path = folder / "world.yaml"
+    canonical.write_yaml(path, world.to_data())
+    return world, path
+
+
 def read(path: Path) -> World:
     return World.from_items(*canonical.read_yaml_keyed(path, "locations", "id"))
 
@@ -68,9 +74,7 @@ def test_a_big_world_reads_the_same_from_its_file_and_from_the_read_cache(
 def test_a_hand_edited_world_is_read_again_rather_than_from_the_cache(
     tmp_path: Path, read_cache: Path
 ) -> None:
-    world = generate_square(3, 20, 15)
-    path = tmp_path / "world.yaml"
-    canonical.write_yaml(path, world.to_data())
+    world, path = written(tmp_path, generate_square(3, 20, 15))
     first = next(iter(world))
     assert read(path)[first].terrain != "swamp"
     text = path.read_text()
@@ -80,9 +84,7 @@ def test_a_hand_edited_world_is_read_again_rather_than_from_the_cache(
 
 @pytest.mark.parametrize("entry", [b"not json", b"[1, 2]", b'{"rest": {}, "items": "x"}'])
 def test_a_broken_cache_entry_is_ignored(tmp_path: Path, read_cache: Path, entry: bytes) -> None:
-    world = generate_square(3, 20, 15)
-    path = tmp_path / "world.yaml"
-    canonical.write_yaml(path, world.to_data())
+    world, path = written(tmp_path, generate_square(3, 20, 15))
     read(path)
     (cached,) = read_cache.glob("*-locations-by-id.json")
     cached.write_bytes(entry)
@@ -113,9 +115,7 @@ def test_locations_can_still_be_replaced_and_added_in_place() -> None:
 def test_a_world_the_archive_vouches_for_is_cut_into_items_read_when_looked_at(
     tmp_path: Path, read_cache: Path
 ) -> None:
-    world = generate_hex(4, 20, 15)
-    path = tmp_path / "world.yaml"
-    canonical.write_yaml(path, world.to_data())
+    world, path = written(tmp_path, generate_hex(4, 20, 15))
     rest, items, read_item = canonical.read_yaml_keyed(
         path, "locations", "id", canonical.digest(path.read_bytes())
     )
@@ -127,9 +127,7 @@ def test_a_world_the_archive_vouches_for_is_cut_into_items_read_when_looked_at(
 
 
 def test_a_digest_that_does_not_match_reads_the_world_whole(tmp_path: Path, read_cache: Path) -> None:
-    world = generate_hex(4, 20, 15)
-    path = tmp_path / "world.yaml"
-    canonical.write_yaml(path, world.to_data())
+    world, path = written(tmp_path, generate_hex(4, 20, 15))
     _, items, _ = canonical.read_yaml_keyed(path, "locations", "id", "0" * 64)
     assert all(isinstance(item, dict) for item in items.values())
 

@@ -127,7 +127,7 @@ def test_a_world_the_archive_vouches_for_is_cut_into_items_read_when_looked_at(
 
 
 def test_a_digest_that_does_not_match_reads_the_world_whole(tmp_path: Path, read_cache: Path) -> None:
-    world, path = written(tmp_path, generate_hex(4, 20, 15))
+    _, path = written(tmp_path, generate_hex(4, 20, 15))
     _, items, _ = canonical.read_yaml_keyed(path, "locations", "id", "0" * 64)
     assert all(isinstance(item, dict) for item in items.values())
 

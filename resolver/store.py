@@ -144,7 +144,9 @@ class Store:
         data = canonical.read_yaml(path) if path.exists() else None
         return data or {}
 
-    def world(self) -> World:
+    def world(self, in_part: bool = False) -> World:
+        """The campaign's world. ``in_part`` (``campaign check``, which looks at a few tiles): a world
+        file the last archived turn vouches for is cut into its locations, each read when looked at."""
         # Replaying an archive asks for the world once per turn; parsing it dominated a long replay.
         # Worlds are immutable, so one parsed copy is shared until the file changes.
         path = self.campaign_dir / "world.yaml"
@@ -152,7 +154,7 @@ class Store:
         key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
         if key not in _WORLDS:
             _WORLDS.clear()
-            vouched = self.archived_world_digest()
+            vouched = self.archived_world_digest() if in_part else None
             _WORLDS[key] = World.from_items(*canonical.read_yaml_keyed(path, "locations", "id", vouched))
         return _WORLDS[key]
 

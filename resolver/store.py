@@ -144,7 +144,9 @@ class Store:
         data = canonical.read_yaml(path) if path.exists() else None
         return data or {}
 
-    def world(self) -> World:
+    def world(self, in_part: bool = False) -> World:
+        """The campaign's world. ``in_part`` (``campaign check``, which looks at a few tiles): a world
+        file the last archived turn vouches for is cut into its locations, each read when looked at."""
         # Replaying an archive asks for the world once per turn; parsing it dominated a long replay.
         # Worlds are immutable, so one parsed copy is shared until the file changes.
         path = self.campaign_dir / "world.yaml"
@@ -152,8 +154,19 @@ class Store:
         key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
         if key not in _WORLDS:
             _WORLDS.clear()
-            _WORLDS[key] = World.from_data(canonical.read_yaml(path))
+            vouched = self.archived_world_digest() if in_part else None
+            _WORLDS[key] = World.from_items(*canonical.read_yaml_keyed(path, "locations", "id", vouched))
         return _WORLDS[key]
+
+    def archived_world_digest(self) -> str | None:
+        """The world's digest as the last archived turn's inputs record it (none before the first turn)."""
+        turns = self.archived_turns()
+        inputs = self.turns_dir / turn_dir_name(turns[-1]) / "inputs.yaml" if turns else None
+        if inputs is None or not inputs.is_file():
+            return None
+        data = canonical.read_yaml(inputs)
+        recorded = data.get("world_digest") if isinstance(data, dict) else None
+        return recorded if isinstance(recorded, str) else None
 
     def state(self) -> State:
         """The full state. A sealed campaign's is ``state.yaml.age``: opened with the campaign key
@@ -172,6 +185,25 @@ class Store:
             "or pass --key-file",
             code=2,
         )
+
+    def state_to_check(self) -> State:
+        """The state as ``campaign check`` reads it: the same data as ``state``, but a big open state
+        the turn archive vouches for (its digest is the last archived turn's) has its armies read one
+        by one as they are looked at, so checking one file does not parse every nation's armies."""
+        path = self.campaign_dir / "state.yaml"
+        if (self.campaign_dir / f"state.yaml{sealing.SUFFIX}").exists() or not path.is_file():
+            return self.state()
+        raw = path.read_bytes()
+        if len(raw) < canonical.CACHED_SIZE or not self.archived_state(raw):
+            return canonical.load_cached(raw)
+        return canonical.load_in_part(raw, "armies")
+
+    def archived_state(self, raw: bytes) -> bool:
+        """Whether ``raw`` is the state the last archived turn left, as its digests record it."""
+        turns = self.archived_turns()
+        if not turns:  # before the first turn the archive holds the opening state itself
+            return self.read_secret(self.turns_dir / turn_dir_name(0) / "state.yaml") == raw
+        return self.turn_digests(turns[-1]).get("state") == canonical.digest(raw)
 
     def public_state(self) -> State:
         """What everyone may see of the state: the whole of it in an open campaign."""

@@ -205,7 +205,8 @@ def ignore_plain_files(root: Path) -> None:
 def check(root: Path, paths: Iterable[Path] | None = None) -> list[OrderFile]:
     store = Store(root)
     store.require()
-    state = store.state()
+    state = store.state_to_check()
+    store.world(in_part=True)  # the game below shares this world
     return store.check(store.game(state), state, paths)
 
 

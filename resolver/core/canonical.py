@@ -16,6 +16,7 @@ import math
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -201,6 +202,93 @@ def load_cached(raw: bytes) -> Any:
     return data
 
 
+def load_in_part(raw: bytes, section: str) -> Any:
+    """The data of an engine-written mapping, with ``section`` (a mapping of mappings) read entry by
+    entry as it is looked at (``canonical_reader.read_in_part``); the whole of it, as ``load_cached``
+    reads it, when the text is not laid out as the writer writes. Only for a file whose digest the turn
+    archive holds: the reader trusts the layout of entries it does not read."""
+    whole: list[Any] = []
+
+    def whole_data() -> Any:
+        if not whole:
+            whole.append(load(raw))
+        return whole[0]
+
+    try:
+        return canonical_reader.read_in_part(raw.decode("utf-8"), section, whole_data)
+    except (canonical_reader.NotCanonical, UnicodeDecodeError):
+        return load_cached(raw)
+
+
+def read_yaml_keyed(
+    path: Path, section: str, key: str, vouched: str | None = None
+) -> tuple[dict[str, Any], dict[str, Any], Callable[[str, Any], Any]]:
+    """Read an engine-written mapping whose ``section`` is a long list of mappings, for a reader that
+    looks at few of them: the mapping without that section, the section's items by their ``key`` (a
+    later item with the same key replaces an earlier one in its place), and how to read an item. From
+    the read cache each item is its JSON text until read; a file whose digest is ``vouched`` (the turn
+    archive recorded it) is cut into its items' texts, each read when first looked at."""
+    raw = path.read_bytes()
+    key_of_bytes = digest(raw)
+    name = f"{key_of_bytes}-{section}-by-{key}"
+    cached = _cache_read(name) if len(raw) >= CACHED_SIZE else None
+    if isinstance(cached, dict) and isinstance(cached.get("items"), list):
+        return cached["rest"], {item_key: text for item_key, text in cached["items"]}, _json_item
+    if vouched == key_of_bytes and len(raw) >= CACHED_SIZE:
+        try:
+            rest, texts = canonical_reader.read_list_in_part(raw.decode("utf-8"), section, key)
+            return rest, texts, _item_reader(raw, section, key)
+        except (canonical_reader.NotCanonical, UnicodeDecodeError):
+            pass
+    data = load(raw)  # the keyed entry stands in for a plain one: keeping both would cost twice
+    rest = {name_: value for name_, value in data.items() if name_ != section}
+    items = {str(item[key]): item for item in data[section]}
+    if len(raw) >= CACHED_SIZE:
+        _remember_keyed(name, rest, items)
+    return rest, items, _json_item
+
+
+def _json_item(_: str, item: Any) -> Any:
+    return json.loads(item) if isinstance(item, str) else item
+
+
+def _item_reader(raw: bytes, section: str, key: str) -> Callable[[str, Any], Any]:
+    """Reads an item from its own text; one that does not read alone comes from the whole file."""
+    whole: dict[str, Any] = {}
+
+    def read_item(item_key: str, item: Any) -> Any:
+        if not isinstance(item, str):
+            return item
+        try:
+            return canonical_reader.read_item(item)
+        except canonical_reader.NotCanonical:
+            if not whole:
+                whole.update((str(entry[key]), entry) for entry in load(raw)[section])
+            return whole[item_key]
+
+    return read_item
+
+
+def _remember_keyed(name: str, rest: dict[str, Any], items: dict[str, Any]) -> None:
+    folder = cache_dir()
+    if folder is None:
+        return
+    try:
+        texts = [
+            [item_key, json.dumps(item, ensure_ascii=False, allow_nan=False)]
+            for item_key, item in items.items()
+        ]
+        if (
+            any(json.loads(text) != items[item_key] for item_key, text in texts)
+            or json.loads(json.dumps(rest)) != rest
+        ):
+            return  # JSON would not give the same data back (integer keys, for one)
+        entry = json.dumps({"rest": rest, "items": texts}, ensure_ascii=False, allow_nan=False)
+        _cache_write(folder, name, entry.encode("utf-8"))
+    except (OSError, TypeError, ValueError):
+        return
+
+
 # -- the read cache ------------------------------------------------------------------------------------
 #
 # A big campaign's state and world take seconds to parse even with the fast reader, and every command
@@ -246,9 +334,14 @@ def remember(raw: bytes, data: Any, key: str | None = None) -> None:
         text = json.dumps(data, ensure_ascii=False, allow_nan=False)
         if json.loads(text) != data:
             return
-        write_atomic(folder / f"{key or digest(raw)}.json", text.encode("utf-8"))
-        entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
-        for old in entries[:-CACHE_ENTRIES]:
-            old.unlink(missing_ok=True)
+        _cache_write(folder, key or digest(raw), text.encode("utf-8"))
     except (OSError, TypeError, ValueError):
         return
+
+
+def _cache_write(folder: Path, name: str, raw: bytes) -> None:
+    """Write one entry, then prune the oldest beyond ``CACHE_ENTRIES``."""
+    write_atomic(folder / f"{name}.json", raw)
+    entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+    for old in entries[:-CACHE_ENTRIES]:
+        old.unlink(missing_ok=True)

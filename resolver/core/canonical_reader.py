@@ -17,7 +17,10 @@ Player files never come here: they go through ``core.yamlsafe`` and all its gate
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Mapping
+from itertools import accumulate
 from json.decoder import scanstring
+from operator import lt
 from typing import Any
 
 from . import text as player_text
@@ -206,3 +209,158 @@ def _scalar(token: str, *, quoted: bool = False) -> Any:
     if _FLOAT.fullmatch(token):
         return float(token)
     raise NotCanonical(f"a plain value the writer does not write: {token!r}")
+
+
+# -- reading a big file in part ------------------------------------------------------------------------
+#
+# `campaign check` of one order file needs the checking faction's own pieces and a few columns of the
+# others' (whose army stands where), yet at 400 factions the state holds 20,000 armies on 700,000
+# lines. ``read_in_part`` reads every top-level section but one as ``read`` does, and that one, a
+# mapping of mappings such as ``armies``, as ``ReadEntries``: its keys at once, each entry when first
+# looked at, and single columns (every entry's ``owner``) by a scan of their lines. Callers use it only
+# on files the engine wrote, whose digest the turn archive holds; anything unexpected in the layout
+# raises ``NotCanonical``, and an entry that does not read falls back to the whole file's data.
+
+_TOP_LINE = re.compile(r"\n(?=[^ ])")  # the start of each line at column 0
+_ENTRY_KEY = re.compile(r"\n  ([^ \n][^\n]*):\n")  # the key of a line at column 2, an entry's
+_ENTRY_CUT = re.compile(r"\n  (?=[^ ])")  # where an entry begins
+
+
+def read_in_part(text: str, section: str, whole: Callable[[], Any]) -> dict[str, Any]:
+    """The data of a canonical YAML mapping, with ``section`` as ``ReadEntries``. ``whole`` gives the
+    whole file's data, for an entry that does not read on its own."""
+    if not text.endswith("\n") or "\r" in text or "\t" in text:
+        raise NotCanonical("line breaks or tabs the writer does not use")
+    head = f"{section}:\n"
+    start = 0 if text.startswith(head) else text.find(f"\n{head}") + 1
+    if start == 0 and not text.startswith(head):
+        raise NotCanonical(f"no section {section!r}")
+    found = _TOP_LINE.search(text, start + len(head) - 1)
+    if found and found.start() == start + len(head) - 1:
+        raise NotCanonical(f"the section {section!r} has no value")
+    end = found.start() + 1 if found else len(text)
+    before, after = text[:start], text[end:]
+    data: dict[str, Any] = read(before) if before else {}
+    rest = read(after) if after else {}
+    if not isinstance(data, dict) or not isinstance(rest, dict) or section in data or section in rest:
+        raise NotCanonical("the sections around the one read in part")
+    if set(data) & set(rest):
+        raise NotCanonical("a top-level key twice")
+    data[section] = ReadEntries(text[start + len(head) - 1 : end], whole, section)
+    data.update(rest)
+    return data
+
+
+class ReadEntries(Mapping[str, Any]):
+    """The entries of one section of a canonical file, each read on first use (see ``read_in_part``)."""
+
+    def __init__(self, body: str, whole: Callable[[], Any], section: str) -> None:
+        # ``body`` runs from the line break before the first entry to the one ending the last line;
+        # each entry is cut at its key line, the only lines at column 2.
+        self._whole = whole
+        self._section = section
+        self._read: dict[str, Any] = {}
+        self._columns: dict[str, dict[str, Any] | None] = {}
+        self._body = body
+        tokens = _ENTRY_KEY.findall(body)
+        parts = _ENTRY_CUT.split(body)
+        lines_at_2 = body.count("\n  ") - body.count("\n   ")
+        if parts[0] != "" or len(parts) != len(tokens) + 1 or lines_at_2 != len(tokens):
+            raise NotCanonical("an entry line the writer does not write")
+        if all(map(_WORD.fullmatch, tokens)) and _RESERVED.isdisjoint(map(str.lower, tokens)):
+            keys = tokens  # plain words, as the writer writes most keys, read as themselves
+        else:
+            keys = [_scalar(t[1:-1], quoted=True) if t.startswith('"') else _scalar(t) for t in tokens]
+            if not all(isinstance(key, str) for key in keys):
+                raise NotCanonical("an entry key that is not text")
+        if len(set(keys)) != len(keys):
+            raise NotCanonical("an entry key twice")
+        # Where each entry starts in ``body`` (at the line break before its key line), for the columns.
+        self._starts = [end - 3 for end in accumulate((len(part) + 3 for part in parts[:-1]), initial=0)][1:]
+        self._parts = dict(zip(keys, parts[1:], strict=True))
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._read:
+            return self._read[key]
+        # The entry as a document of its own: its key line at column 0, its lines two columns less.
+        part = self._parts[key]  # the last entry's ends with the body's last line break, the others' not
+        text = (part if part.endswith("\n") else part + "\n").replace("\n  ", "\n")
+        try:
+            value = read(text)[key]
+        except (NotCanonical, KeyError):
+            value = self._whole()[self._section][key]
+        self._read[key] = value
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._parts)
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._parts
+
+    def column(self, field: str) -> dict[str, Any] | None:
+        """Every entry's plain value of ``field``, by key and in order, read from its lines alone; None
+        when an entry has no such line or more than one (then read the entries themselves)."""
+        if field not in self._columns:
+            self._columns[field] = self._scan(field)
+        return self._columns[field]
+
+    def _scan(self, field: str) -> dict[str, Any] | None:
+        line = re.compile(rf"\n    {re.escape(field)}: ([^\n]*)")
+        found = list(line.finditer(self._body))
+        if len(found) != len(self._parts):
+            return None
+        # One line each: the n-th line found lies between the n-th entry's start and the next one's.
+        places = [match.start() for match in found]
+        ends = [*self._starts[1:], len(self._body)]
+        if not all(map(lt, self._starts, places)) or not all(map(lt, places, ends)):
+            return None
+        tokens = [match.group(1) for match in found]
+        values = {token: _inline(token) for token in set(tokens)}
+        return dict(zip(self._parts, map(values.__getitem__, tokens), strict=True))
+
+
+_ITEM_CUT = re.compile(r"\n- ")  # where an item of a list at column 0 begins
+
+
+def read_list_in_part(text: str, section: str, key: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """A canonical mapping whose ``section`` is a list of mappings at column 0 (a world's locations):
+    the mapping without that section, and each item's own text (for ``read_item``) by its ``key``, in
+    order (a later item with the same key replaces an earlier one in its place, as a dict would)."""
+    if not text.endswith("\n") or "\r" in text or "\t" in text:
+        raise NotCanonical("line breaks or tabs the writer does not use")
+    head = f"\n{section}:\n- "
+    start = text.find(head) + 1 if not text.startswith(head[1:]) else 0
+    if start == 0 and not text.startswith(head[1:]):
+        raise NotCanonical(f"no list {section!r}")
+    found = re.compile(r"\n(?=[^ -])").search(text, start + len(head) - 4)
+    end = found.start() + 1 if found else len(text)
+    rest = read(text[:start] + text[end:]) if start or end < len(text) else {}
+    if not isinstance(rest, dict) or section in rest:
+        raise NotCanonical(f"the sections around {section!r}")
+    body = text[start + len(head) - 4 : end]  # from the line break before the first item
+    parts = _ITEM_CUT.split(body)
+    if parts[0] != "" or body.count("\n-") != len(parts) - 1:
+        raise NotCanonical("an item line the writer does not write")
+    found_keys = list(re.finditer(rf"\n  {re.escape(key)}: ([^\n]*)", body))
+    if len(found_keys) != len(parts) - 1:
+        raise NotCanonical(f"an item without its {key!r}, or with two")
+    starts = [end_ - 3 for end_ in accumulate((len(part) + 3 for part in parts[:-1]), initial=0)][1:]
+    places = [match.start() for match in found_keys]
+    ends = [*starts[1:], len(body)]
+    if not all(map(lt, starts, places)) or not all(map(lt, places, ends)):
+        raise NotCanonical(f"an item without its {key!r}, or with two")
+    tokens = [match.group(1) for match in found_keys]
+    values = {token: _inline(token) for token in set(tokens)}
+    keys = [str(values[token]) for token in tokens]
+    return rest, dict(zip(keys, parts[1:], strict=True))
+
+
+def read_item(part: str) -> Any:
+    """One item's data from its text as ``read_list_in_part`` cut it."""
+    text = "- " + (part if part.endswith("\n") else part + "\n")
+    (item,) = read(text)
+    return item

@@ -38,14 +38,24 @@ def armies_of(state: State, nation: str) -> list[Army]:
     owned = stillness.table(state["armies"], "nations/armies-by-owner", lambda a: _grouped(a, "owner"))
     if owned is not None:
         return list(owned.get(nation, ()))
-    return [a for a in state["armies"].values() if a["owner"] == nation]
+    return pieces_where(state["armies"], "owner", nation)
 
 
 def armies_at(state: State, location: str) -> list[Army]:
     placed = stillness.table(state["armies"], "nations/armies-by-location", lambda a: _grouped(a, "location"))
     if placed is not None:
         return list(placed.get(location, ()))
-    return [a for a in state["armies"].values() if a["location"] == location]
+    return pieces_where(state["armies"], "location", location)
+
+
+def pieces_where(pieces: Any, field: str, value: Any) -> list[dict[str, Any]]:
+    """The pieces whose ``field`` is ``value``, in order. A collection read in part (``campaign check``
+    of a big state: core.canonical_reader.ReadEntries, nations.sketch.SketchArmies) answers from that
+    one column, so only the pieces found are read."""
+    column = pieces.column(field) if hasattr(pieces, "column") else None
+    if column is None:
+        return [piece for piece in pieces.values() if piece[field] == value]
+    return [pieces[key] for key, found in column.items() if found == value]
 
 
 def foreign_armies_at(state: State, location: str, nation: str) -> list[Army]:

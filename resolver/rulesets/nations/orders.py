@@ -18,6 +18,7 @@ from ...ruleset import Game
 from . import agreements as ag
 from . import model as m
 from .plans import PLANS, NationReading, NationsTurn, sketch_of
+from .sketch import army_index
 
 Rules = Mapping[str, Any]
 
@@ -254,7 +255,7 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
     and 1b, a stock already spent. What it cannot know, the moves of other nations, turns into warnings."""
     nation = of.faction or ""
     sketch = sketch_of(state, nation)
-    memory = NationsTurn(armies=m.ArmyIndex(sketch))
+    memory = NationsTurn(armies=army_index(sketch))
     reading = NationReading(game, sketch, nation, memory, checked=of)
     defending = {o["army"] for o in of.orders if o.action == "defend"}
     for order in list(of.orders):

@@ -21,6 +21,7 @@ from ...plans import Reading, Reject
 from ...ruleset import Game, TurnMemory
 from . import agreements as ag
 from . import model as m
+from .sketch import sketch_armies
 
 
 @dataclass
@@ -46,11 +47,14 @@ def sketch_of(state: State, nation: str) -> State:
     """The state as a nation's own orders may change it for the checker: its armies, stock and counters
     copied, the rest shared (nothing else is written on a sketch), so checking a file costs what the
     nation owns, not what the whole map holds."""
+    factions = {**state["factions"], nation: copy.deepcopy(state["factions"][nation])}
+    read_in_part = sketch_armies(state["armies"], nation)  # armies read one by one (campaign check)
+    if read_in_part is not None:
+        return {**state, "armies": read_in_part, "factions": factions}
     # A sketch moves, renames, splits and merges armies, but never changes a unit.
     mine = {
         aid: {**a, "units": list(a["units"])} for aid, a in state["armies"].items() if a["owner"] == nation
     }
-    factions = {**state["factions"], nation: copy.deepcopy(state["factions"][nation])}
     return {**state, "armies": {**state["armies"], **mine}, "factions": factions}
 
 
@@ -97,7 +101,8 @@ class NationReading(Reading):
         gone = f"army {name} no longer exists"
         if army is None:
             mine = [a["name"] for a in m.armies_of(self.state, self.faction) if a["units"]]
-            owner = next((a["owner"] for a in self.state["armies"].values() if a["id"] == name), None)
+            named = m.pieces_where(self.state["armies"], "id", name)  # reads only the army found
+            owner = named[0]["owner"] if named else None
             if owner is not None and owner != self.faction:
                 raise Reject(
                     name_field,

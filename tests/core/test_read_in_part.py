@@ -1,0 +1,149 @@
+"""Reading a big canonical file in part gives exactly what reading all of it gives: every entry, every
+column, every other section; and a text not laid out as the writer writes is read whole."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+import yaml
+
+from resolver.core import canonical, canonical_reader
+from resolver.core.canonical_reader import NotCanonical, ReadEntries, read_in_part
+from tests.core.test_canonical_reader import TRICKY_TEXT
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def random_text(rng: random.Random) -> str:
+    return rng.choice(
+        [*TRICKY_TEXT, "L2", "blue", "12", "a-b", "Pikes 2", "ünïcode", "x" * rng.randint(1, 30)]
+    )
+
+
+def random_value(rng: random.Random, depth: int) -> Any:
+    kind = rng.randrange(9 if depth < 3 else 6)
+    if kind == 0:
+        return rng.randint(-5, 10**6)
+    if kind == 1:
+        return round(rng.uniform(-100, 100), rng.randint(0, 4))
+    if kind == 2:
+        return rng.choice([True, False, None])
+    if kind in (3, 4, 5):
+        return random_text(rng)
+    if kind in (6, 7):
+        return {random_text(rng): random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))}
+    return [random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+
+
+def random_state(rng: random.Random) -> dict[str, Any]:
+    """A state-like mapping: armies with the columns a checker scans, sometimes missing or nested, among
+    other sections before and after them; entry keys include texts that must be quoted."""
+    armies: dict[str, Any] = {}
+    for n in range(rng.randint(1, 60)):
+        key = f"red-a{n}" if rng.random() < 0.8 else random_text(rng) + str(n)
+        army: dict[str, Any] = {
+            "id": key,
+            "location": rng.choice(["A1", "B2", "yes", "12", "L 3"]),
+            "name": rng.choice(["1", "2", "no", "Old Guard", "#x"]),
+            "units": [{"id": f"u{n}-{k}", "hp": rng.randint(0, 3)} for k in range(rng.randint(0, 3))],
+        }
+        if rng.random() < 0.9:
+            army["owner"] = rng.choice(["red", "blue", "on"])
+        if rng.random() < 0.3:
+            army["modifiers"] = {"attack": rng.randint(-1, 2), "owner": "not a column"}
+        if rng.random() < 0.2:
+            army["notes"] = random_value(rng, 1)
+        armies[key] = army
+    state: dict[str, Any] = {"armies": armies}
+    for name in rng.sample(["aaa", "factions", "turn", "roads", "zeta"], rng.randint(0, 5)):
+        state[name] = random_value(rng, 1)
+    return state
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_reading_in_part_equals_reading_all(seed: int) -> None:
+    rng = random.Random(seed)
+    data = random_state(rng)
+    raw = canonical.dump(data)
+    expected = yaml.load(raw, Loader=_Loader)
+    assert canonical.load_in_part(raw, "armies") == expected
+    try:
+        canonical_reader.read(raw.decode())
+    except NotCanonical:  # text the fast reader leaves to PyYAML: the whole file went there too
+        return
+    whole_reads: list[int] = []
+    got = read_in_part(raw.decode(), "armies", lambda: whole_reads.append(1) or canonical.load(raw))
+    armies = got["armies"]
+    assert isinstance(armies, ReadEntries)
+    assert list(got) == list(expected)
+    assert {k: v for k, v in got.items() if k != "armies"} == {
+        k: v for k, v in expected.items() if k != "armies"
+    }
+    assert list(armies) == list(expected["armies"]) and len(armies) == len(expected["armies"])
+    for field in ("owner", "name", "location", "id", "units", "modifiers"):
+        column = armies.column(field)
+        plain = all(
+            field in army and not isinstance(army[field], dict | list) for army in expected["armies"].values()
+        )
+        if plain:  # every entry has it on one line: the column gives it
+            assert column is not None
+        if column is not None:  # a column is never wrong (an empty list or mapping is one line too)
+            assert column == {key: army[field] for key, army in expected["armies"].items()}
+    for key in reversed(list(expected["armies"])):
+        assert armies[key] == expected["armies"][key]
+    assert dict(armies.items()) == expected["armies"]
+    assert not whole_reads  # every entry read on its own
+
+
+def test_most_random_states_are_read_in_part() -> None:
+    """The property test above is not vacuous: the fast reader takes most of its states."""
+    taken = 0
+    for seed in range(60):
+        raw = canonical.dump(random_state(random.Random(seed)))
+        taken += isinstance(canonical.load_in_part(raw, "armies")["armies"], ReadEntries)
+    assert taken >= 20
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "armies:\n  a: 1\n  b:\n    id: b\n",  # an entry that is not a mapping
+        "turn: 1\n",  # no such section
+        "armies:\nturn: 1\n",  # the section without a value
+        "turn: 1\narmies:\n  a:\n    id: a\nturn: 2\n",  # a top-level key twice
+        "armies:\n  # a comment\n  a:\n    id: a\n",  # a line at column 2 that is no entry
+        "armies:\n  a:\n    id: a\n  a:\n    id: b\n",  # an entry twice
+        "armies: {a: {id: a}}\n",  # flow style
+    ],
+)
+def test_a_layout_the_writer_does_not_write_is_read_whole(text: str) -> None:
+    with pytest.raises(NotCanonical):
+        read_in_part(text, "armies", lambda: pytest.fail("read_in_part refuses before reading any entry"))
+    try:
+        expected = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError:
+        with pytest.raises(yaml.YAMLError):
+            canonical.load_in_part(text.encode(), "armies")
+        return
+    got = canonical.load_in_part(text.encode(), "armies")
+    assert got == expected
+    assert not isinstance((got or {}).get("armies") if isinstance(got, dict) else None, ReadEntries)
+
+
+def test_an_entry_that_does_not_read_on_its_own_comes_from_the_whole_file() -> None:
+    # A comment inside an entry: the entry's own text is not canonical, PyYAML reads the file.
+    text = "armies:\n  a:\n    # the GM's note\n    id: a\n    owner: red\n  b:\n    id: b\n    owner: blue\n"
+    got = canonical.load_in_part(text.encode(), "armies")
+    assert isinstance(got["armies"], ReadEntries)
+    assert got["armies"]["a"] == {"id": "a", "owner": "red"}
+    assert got["armies"]["b"] == {"id": "b", "owner": "blue"}
+    assert got["armies"].column("owner") == {"a": "red", "b": "blue"}
+
+
+def test_a_column_line_outside_its_entry_gives_no_column() -> None:
+    text = "armies:\n  a:\n    id: a\n  b:\n    id: b\n    owner: red\n    owner: blue\n"
+    entries = canonical_reader.read_in_part(text, "armies", lambda: {})["armies"]
+    assert entries.column("owner") is None  # two lines: the checker reads the entries instead
+    assert entries.column("id") == {"a": "a", "b": "b"}

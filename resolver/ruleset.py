@@ -14,7 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
+from importlib.util import find_spec
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core import canonical
@@ -109,6 +111,21 @@ def fill_factions(state: State, factions: list[str], blank: Mapping[str, Any]) -
         given[faction] = merged
 
 
+def filled_state(
+    partial: Mapping[str, Any], factions: list[str], blank: Mapping[str, Any], records: tuple[str, ...] = ()
+) -> State:
+    """A copy of a hand-written state (a scenario fixture) with the turn, every faction's record filled
+    from ``blank``, and each collection named in ``records`` present, every record in it knowing its key
+    as its ``id``. A ruleset's ``fill_state`` then fills in what its own pieces leave out."""
+    state = copy.deepcopy(dict(partial))
+    state.setdefault("turn", 1)
+    fill_factions(state, factions, blank)
+    for collection in records:
+        for record_id, record in state.setdefault(collection, {}).items():
+            record.setdefault("id", record_id)
+    return state
+
+
 MARK_KINDS = ("march", "battle", "siege", "capture", "raid", "raze", "founded", "change")
 
 
@@ -144,7 +161,13 @@ def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> di
 
 
 class Ruleset:
-    """Base class of every ruleset. Subclasses fill in the class attributes and the hooks."""
+    """Base class of every ruleset. Subclasses fill in the class attributes and the hooks.
+
+    The hooks default to the ruleset package's modules by name, so a ruleset laid out as the guide says
+    overrides only what it does otherwise: ``phases.PHASES``; ``orders.action_specs(rules)`` and
+    ``orders.check_orders``; ``setup.generate_world``, ``setup.initial_state`` and ``setup.fill_state``;
+    ``bot.orders_for``; ``rulesdoc.introduction(rules)`` and ``rulesdoc.sections(rules)``.
+    """
 
     id: ClassVar[str] = ""
     title: ClassVar[str] = ""
@@ -158,6 +181,16 @@ class Ruleset:
     @cached_property
     def folder(self) -> Path:
         return Path(import_module(type(self).__module__).__file__ or "").parent
+
+    def has_module(self, name: str) -> bool:
+        package = import_module(type(self).__module__)
+        return hasattr(package, "__path__") and find_spec(f"{package.__name__}.{name}") is not None
+
+    def module(self, name: str) -> ModuleType:
+        """The ruleset package's module ``name`` (``phases``, ``orders``…), for the hooks' defaults."""
+        if not self.has_module(name):
+            raise NotImplementedError(f"the {self.id or type(self).__name__} ruleset has no {name} module")
+        return import_module(f"{type(self).__module__}.{name}")
 
     @cached_property
     def _defaults(self) -> dict[str, Any]:
@@ -325,46 +358,51 @@ class Ruleset:
 
     def introduction(self, rules: Mapping[str, Any]) -> str:
         """The rules page's opening paragraph. A ruleset whose summary names numbers fills them from the
-        effective rules here, so a house rule changes the introduction too."""
-        return self.summary
+        effective rules here (``rulesdoc.introduction``), so a house rule changes the introduction too."""
+        return self.module("rulesdoc").introduction(rules) if self.has_module("rulesdoc") else self.summary
 
     def rules_sections(self, game: Game) -> list[RulesSection]:
         """The ruleset's own part of the rules pages: costs, units, settlements, combat, in words and
-        tables. By default a plain table of every block of rules data the shared pages do not cover."""
+        tables (``rulesdoc.sections``). Without a rulesdoc module, a plain table of every block of rules
+        data the shared pages do not cover."""
+        if self.has_module("rulesdoc"):
+            return self.module("rulesdoc").sections(game.rules)
         return generic_sections(game.rules)
 
-    # -- hooks a ruleset must provide ---------------------------------------------------------------
+    # -- hooks a ruleset must provide (by default from its modules) -----------------------------------
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
-        raise NotImplementedError
+        return self.module("phases").PHASES
 
     def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
-        raise NotImplementedError
+        return self.module("orders").action_specs(rules)
 
     def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
-        raise NotImplementedError
+        return self.module("setup").generate_world(seed, rules, factions)
 
     def initial_state(
         self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
     ) -> State:
-        raise NotImplementedError
+        return self.module("setup").initial_state(world, rules, factions, seed)
 
     def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
         """A whole state from a hand-written part of one (a scenario fixture): each faction and each piece
-        gets what the part leaves out. By default a copy with the turn and the factions' records filled."""
-        state = copy.deepcopy(dict(partial))
-        state.setdefault("turn", 1)
-        fill_factions(state, factions, {"status": "active", "missed_turns": 0, "stock": {}, "counters": {}})
-        return state
+        gets what the part leaves out (``setup.fill_state``). Without one, a copy with the turn and the
+        factions' records filled."""
+        if self.has_module("setup") and hasattr(self.module("setup"), "fill_state"):
+            return self.module("setup").fill_state(rules, partial, factions)
+        return filled_state(
+            partial, factions, {"status": "active", "missed_turns": 0, "stock": {}, "counters": {}}
+        )
 
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         """Semantic checks against the state; report through ``of.error``/``of.warn``, fill ``of.echo``."""
-        raise NotImplementedError
+        self.module("orders").check_orders(game, state, of)
 
     def bot_orders(self, game: Game, state: State, faction: str) -> dict[str, Any]:
         """Purposeful orders for a faction nobody plays (demo, tests, civil disorder):
         ``{"orders": [...], "press": [...], "rumors": [...]}``. ``resolver.bots`` makes them legal."""
-        raise NotImplementedError
+        return self.module("bot").orders_for(game, state, faction)
 
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         """What a player needs in front of them when writing orders (template comments, reports)."""

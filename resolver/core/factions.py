@@ -9,7 +9,7 @@ is a player's, as every record written before kinds existed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 PLAYER = "player"
@@ -32,6 +32,17 @@ def new_faction(
         record["kind"] = kind
     record.update(fields)
     return record
+
+
+def next_id(state: Mapping[str, Any], faction: str, kind: str, in_use: Callable[[str], bool]) -> str:
+    """The faction's next id of a kind of piece (``red-u4``), counted in its record's ``counters``; ids
+    already in use (a piece the GM placed) are skipped, never reused."""
+    counters = state["factions"][faction].setdefault("counters", {})
+    n = counters.get(kind, 0) + 1
+    while in_use(f"{faction}-{kind}{n}"):
+        n += 1
+    counters[kind] = n
+    return f"{faction}-{kind}{n}"
 
 
 def id_problem(faction_id: str, taken: Iterable[str]) -> str:

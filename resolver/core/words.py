@@ -44,8 +44,13 @@ def tally_names(names: list[str]) -> str:
     counts: dict[str, int] = {}
     for name in names:
         counts[name] = counts.get(name, 0) + 1
-    parts = [name if n == 1 else f"{number_word(n)} {name_plural(name)}" for name, n in counts.items()]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return series([name if n == 1 else f"{number_word(n)} {name_plural(name)}" for name, n in counts.items()])
+
+
+def series(items: list[str], last: str = "and") -> str:
+    """Things in a sentence: series(['a', 'b', 'c'], 'or') is 'a, b or c'."""
+    items = [str(item) for item in items]
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 # Stocks named in the rules data (and the nations' unit classes) that are counted nouns, by their plural

@@ -277,6 +277,15 @@ def world_map_html(history: History, assets: str, title: str) -> str:
     html = html.replace(", maximum-scale=1.0, user-scalable=no", "")
     html = html.replace("<html>", '<html lang="en">', 1)
     html = "\n".join(line.rstrip() for line in html.splitlines() if line.strip()) + "\n"
+    # The page's landmark and heading: the turn bar and the map live in <main>, named by a heading that
+    # only screen readers show (the page around the frame shows its own).
+    if html.count("<body>") != 1 or html.count("</body>") != 1:
+        raise RuntimeError("folium's page has no single <body> to put the map's landmark in")
+    heading = (
+        '<main class="cm-main" aria-labelledby="cm-title">'  # a name: the page around it has a <main> too
+        f'<h1 class="cm-visually-hidden" id="cm-title">{escape(title)}</h1>'
+    )
+    html = html.replace("<body>", "<body>\n" + heading, 1).replace("</body>", "</main>\n</body>", 1)
     # Only now, past every template, the data: JSON that cannot end its <script> element.
     if html.count(_DATA_SLOT) != 1:
         raise RuntimeError(f"folium's page has no single {_DATA_SLOT} to put the map data before")

@@ -11,6 +11,7 @@ Screenshots of each map go to ``$PYTEST_ARTIFACTS`` (default ``tests/artifacts/`
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -140,7 +141,8 @@ def rects(page: Any, selector: str) -> list[dict[str, float]]:
             return style.visibility === "visible" && style.display !== "none" && drawn;
         }).map(el => {
             const b = el.getBoundingClientRect();
-            return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, text: el.textContent};
+            const text = el.textContent, label = el.getAttribute("aria-label");
+            return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, text: text, label: label};
         })""",
     )
 
@@ -155,7 +157,8 @@ def overlap(a: dict[str, float], b: dict[str, float], slack: float = 0.5) -> boo
 
 
 def expected_marks(demo: Demo) -> list[tuple[dict[str, list[tuple[str, str]]], list[str]]]:
-    """Per turn (the start first): the marks at each place (kind and sentence), and the march sentences."""
+    """Per turn (the start first): what happened at each place (kind and sentence, a march at its end),
+    and the sentences of the marches drawn as arrows."""
     history = load_history(Store(demo.root))
     game = history.game
     areas = {a["id"]: a["label"] for a in game.ruleset.map_areas(game, history.state)}
@@ -166,12 +169,26 @@ def expected_marks(demo: Demo) -> list[tuple[dict[str, list[tuple[str, str]]], l
         for mark in game.ruleset.map_events(game, record.events):
             if mark.kind == "march" and len(mark.path) > 1:
                 marches.append(mark.text)
-                continue
             end = mark.path[-1]
             place = areas.get(end) or game.world[end].label
             places.setdefault(place, []).append((mark.kind, mark.text))
         turns.append((places, sorted(marches)))
     return turns
+
+
+# Everything a reader can point at, tap or reach with the tab key on the map.
+TARGETS = ".cm-piece, .cm-mark"
+
+
+def told(page: Any) -> dict[str, list[tuple[str, str]]]:
+    """What the map's targets tell happened, by place: (kind, sentence) for each event."""
+    places: dict[str, list[tuple[str, str]]] = {}
+    for events in page.eval_on_selector_all(
+        "[data-events]", "els => els.map(e => JSON.parse(e.dataset.events))"
+    ):
+        for place, kind, sentence in events:
+            places.setdefault(place, []).append((kind, sentence))
+    return places
 
 
 # Kinds of mark the demos show somewhere in their eight turns (seed 1).
@@ -187,20 +204,21 @@ def test_the_map_shows_what_happened_in_each_turn(tab: Tab, demo: Demo, viewport
     seen: set[str] = set()
     for index, (places, marches) in enumerate(expected_marks(demo)):
         show_turn(page, index)
-        shown = page.eval_on_selector_all(
-            ".cm-mark[data-place]", "els => els.map(e => [e.dataset.place, e.dataset.kinds])"
-        )
-        kinds = {place: {kind for kind, _ in marks} for place, marks in places.items()}
-        assert {place: set(names.split()) for place, names in shown} == kinds, f"turn {index}"
-        heads = page.eval_on_selector_all(
-            ".cm-arrowhead", "els => els.map(e => e.getAttribute('aria-label'))"
-        )
-        assert sorted(heads) == marches, f"turn {index}"
+        shown = told(page)
+        assert {place: sorted(events) for place, events in shown.items()} == {
+            place: sorted(events) for place, events in places.items()
+        }, f"turn {index}"
+        # Each march is an arrow with a head that points the way: drawn only, never a target.
         assert page.locator("path.cm-arrow").count() == len(marches)
+        heads = page.locator(".cm-arrowhead")
+        assert heads.count() == len(marches)
+        for head in heads.all():
+            assert head.get_attribute("aria-hidden") == "true"
+            assert head.get_attribute("tabindex") is None and head.get_attribute("role") is None
+            assert head.evaluate("el => getComputedStyle(el).pointerEvents") == "none"
         # Every place where something happened is outlined (a march's end too).
-        outlined = page.locator("path.cm-highlight").count()
-        assert len(places) <= outlined <= len(places) + len(marches), f"turn {index}"
-        seen |= {kind for names in kinds.values() for kind in names} | ({"march"} if marches else set())
+        assert page.locator("path.cm-highlight").count() == len(places), f"turn {index}"
+        seen |= {kind for events in shown.values() for kind, _ in events}
     assert DEMO_MARKS[demo.ruleset] <= seen, seen
 
 
@@ -209,13 +227,78 @@ def test_a_mark_tells_what_happened_there(tab: Tab, demo: Demo, viewport: str) -
     expected = expected_marks(demo)
     index = max(range(len(expected)), key=lambda i: len(expected[i][0]))
     show_turn(page, index)
-    mark = page.locator(".cm-mark[data-place]").first
+    mark = page.locator("[data-events]").first  # a mark, or a piece that tells what happened at its place
     mark.dispatch_event("click")
     popup = page.locator(".leaflet-popup-content .cm-event")
     popup.first.wait_for()
-    sentences = [text for _, text in expected[index][0][mark.get_attribute("data-place")]]
+    places = {place for place, _, _ in json.loads(mark.get_attribute("data-events"))}
+    sentences = [text for place in places for _, text in expected[index][0][place]]
     assert sorted(popup.all_inner_texts()) == sorted(sentences)
     screenshot(page, f"{demo.ruleset}-{viewport}-mark-popup")
+
+
+def test_targets_stand_apart_at_every_zoom(tab: Tab, demo: Demo, viewport: str) -> None:
+    """WCAG 2.2's target size: every piece and mark is at least 24 px wide and no two of them overlap,
+    so each keeps its whole box to a finger, on every turn, zoomed out as far as zoomed in."""
+    page = open_map(tab, demo)
+
+    def clashes() -> list[tuple[str, str]]:
+        boxes = rects(page, TARGETS)
+        assert boxes
+        small = [b for b in boxes if b["right"] - b["left"] < 24 or b["bottom"] - b["top"] < 24]
+        assert small == []
+        return [
+            (a["label"], b["label"]) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if overlap(a, b, 0)
+        ]
+
+    for index in range(TURNS + 1):
+        show_turn(page, index)
+        assert clashes() == [], f"turn {index}"
+    for button in (".leaflet-control-zoom-out", ".leaflet-control-zoom-in", ".leaflet-control-zoom-in"):
+        page.locator(button).click()
+        page.wait_for_timeout(400)
+        assert clashes() == [], button
+    screenshot(page, f"{demo.ruleset}-{viewport}-targets")
+
+
+def test_every_event_is_reachable_from_the_keyboard(tab: Tab, demo: Demo, viewport: str) -> None:
+    """What happened in the turn, marches included, is in the names of the map's tab stops, and Enter on
+    one opens its popup with the same sentences."""
+    page = open_map(tab, demo)
+    expected = expected_marks(demo)
+    index = max(range(len(expected)), key=lambda i: len(expected[i][0]) + len(expected[i][1]))
+    show_turn(page, index)
+    wanted = sorted(text for events in expected[index][0].values() for _, text in events)
+    assert set(expected[index][1]) <= set(wanted)
+    assert wanted and (expected[index][1] or demo.ruleset == "factions")  # the nations demo's has marches
+    heard: list[str] = []
+    opened = False
+    for _ in range(120):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(
+            """() => {
+                const el = document.activeElement;
+                if (!el.matches(".cm-piece, .cm-mark")) return null;
+                return {label: el.getAttribute("aria-label"), events: JSON.parse(el.dataset.events || "[]")};
+            }"""
+        )
+        if stop is None:
+            if heard:
+                break  # past the last target
+            continue
+        sentences = [sentence for _, _, sentence in stop["events"]]
+        for sentence in sentences:
+            assert sentence in stop["label"]
+        heard += sentences
+        if sentences and not opened:
+            page.keyboard.press("Enter")
+            popup = page.locator(".leaflet-popup-content .cm-event")
+            popup.first.wait_for()
+            assert sorted(popup.all_inner_texts()) == sorted(sentences)
+            opened = True
+            page.keyboard.press("Escape")
+    assert opened
+    assert sorted(heard) == wanted
 
 
 def test_grids_name_their_columns_and_rows(tab: Tab, demo: Demo, viewport: str) -> None:

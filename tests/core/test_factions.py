@@ -42,3 +42,12 @@ def test_new_ids_must_be_usable_and_free() -> None:
     assert "already a faction" in factions.id_problem("red", ["red"])
     for bad in ("gm", "Red", "9lives", "a b"):
         assert "not a usable faction id" in factions.id_problem(bad, [])
+
+
+def test_next_ids_count_per_kind_and_skip_ids_already_in_use() -> None:
+    state = {"factions": {"red": factions.new_faction("red", "Red", "#111111")}}
+    placed = {"red-u1", "red-u2"}  # placed by the GM before the faction made any unit
+    assert factions.next_id(state, "red", "u", placed.__contains__) == "red-u3"
+    assert factions.next_id(state, "red", "u", placed.__contains__) == "red-u4"
+    assert factions.next_id(state, "red", "p", placed.__contains__) == "red-p1"
+    assert state["factions"]["red"]["counters"] == {"u": 4, "p": 1}

@@ -31,6 +31,7 @@ def test_the_demo_shows_the_seasons_story(events: list[dict]) -> None:
     kinds = {e["kind"] for e in events}
     assert {"war_test", "battle", "trade", "diplomacy", "loot", "levy_raised", "province_taken"} <= kinds
     assert {"into_the_fort", "siege", "siege_ended", "forage", "recovery"} <= kinds
+    assert {"ambush", "retreat"} <= kinds  # the war's tests are rolled in battle
     assert any(e["kind"] == "war_test" and e["data"]["war"] for e in events)
     assert any(e["kind"] == "disband_test" and e["data"]["disbanded"] for e in events)
     raids = [e for e in events if e["kind"] == "invaded" and e["actors"][0] == "piorad"]

@@ -1,6 +1,5 @@
-"""The seed's tables as rules data, row by row, for the checks whose procedures are not automated yet
-(retreat, siege, movement, ambush, attribute rolls) and for the army-type table: what a roll of each
-number of successes (or each total) reads."""
+"""The seed's tables as rules data, row by row (the scenarios under tests/scenarios/seasons roll them
+in play) and the army-type table: what a roll of each number of successes (or each total) reads."""
 
 from __future__ import annotations
 

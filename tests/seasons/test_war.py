@@ -52,8 +52,11 @@ def test_recovery_every_row_and_modifier(tmp_path: Path) -> None:
             "t1/recover/ra-u5": [6, 6],  # 0 + light 1 + not routed 1 = 2: recovered
             "t1/recover/ra-u6": [6, 6],  # 0: lost
             "t1/loot/b0/blue": [2],
+            "t1/ambush/b0/ba": [6],  # no ambush
+            "t1/ambush/b0/ra": [1],
         }
     )
+    fixture["standing"] = {"red": {"instructions": {"retreat_at_losses": 0}}}  # red fights it out
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
     [battle] = _events(result, "battle")
     assert battle["data"]["winner"] == "blue"
@@ -132,6 +135,8 @@ def test_a_levy_defends_an_undefended_province_and_may_stay_at_war(tmp_path: Pat
             "t2/battle/b0/ra-u1/r1/defence": [6, 6],
             "t2/stay/levy-b0-t2": [1, 2],  # 2 successes: the veterans go to the capital
             "t2/loot/b0/blue": [1, 6],  # the levy's Captain: WR 3 − 1 = 2 dice
+            "t2/ambush/b0/levy-b0-t2": [6, 6],  # no ambush
+            "t2/ambush/b0/ra": [1],
         }
     )
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
@@ -143,6 +148,7 @@ def test_a_levy_defends_an_undefended_province_and_may_stay_at_war(tmp_path: Pat
     assert stay["data"] == {"result": "veterans_to_capital", "kept": 4}
     assert not any(a.get("levy") for a in result.state["armies"].values())
     assert [u["code"] for u in result.state["factions"]["blue"]["recruits"]] == ["EF", "EF", "CA", "CA"]
+    assert all(u["mercenary"] for u in result.state["factions"]["blue"]["recruits"])  # they serve for pay
     assert _events(result, "loot")[0]["data"]["resources"] == 1
 
 
@@ -173,6 +179,8 @@ def test_the_piorad_raid_in_winter_loot_and_go_home(tmp_path: Path) -> None:
             "t4/battle/r0/ra-u1/r1/attack": [6, 6],
             "t4/battle/r0/pa-u1/r1/defence": [6, 6, 6],
             "t4/loot/r0/piorad": [1, 2],  # 2 successes − 1 for the Piorad = 1
+            "t4/ambush/r0/ra": [6],  # no ambush
+            "t4/ambush/r0/pa": [6, 6],
         },
     }
     result = resolve_accepted(tmp_path / "f.yaml", fixture)

@@ -114,8 +114,22 @@ def test_names_on_the_map_are_data_never_template_source(probe: str) -> None:
     assert any(place[0] == probe for place in data["places"])
     assert any(tile[1] == probe and tile[3] == probe for tile in data["tiles"])
     title = f"<title>{escape(probe)}</title>"  # the page title, a value in branca's template, escaped
-    assert rest.count(title) == 1
-    assert probe not in rest.replace(title, "") and escape(probe) not in rest.replace(title, "")
+    heading = f'id="cm-title">{escape(probe)}</h1>'  # the same, escaped, added after branca's rendering
+    assert rest.count(title) == 1 and rest.count(heading) == 1
+    outside = rest.replace(title, "").replace(heading, "")
+    assert probe not in outside and escape(probe) not in outside
+
+
+def test_the_map_page_has_a_named_main_landmark_and_a_heading() -> None:
+    """Screen readers reach the map page (the map's frame) by its landmark and heading: the turn bar and
+    the map are inside one <main>, named by an <h1> that shows only to them."""
+    page = world_map_html(fake_history(WORLDS["square"]()), "../assets/campaign", "Map <of> it")
+    body = page[page.index("<body>") : page.index("</body>")]
+    assert body.count("<main") == 1 and body.count("</main>") == 1 and page.count("<h1") == 1
+    main = body[body.index("<main") : body.index("</main>")]
+    assert 'aria-labelledby="cm-title"' in main
+    assert '<h1 class="cm-visually-hidden" id="cm-title">Map &lt;of&gt; it</h1>' in main
+    assert 'class="folium-map"' in main
 
 
 def test_script_json_cannot_close_the_script_element() -> None:

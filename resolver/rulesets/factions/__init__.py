@@ -11,13 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...core.fields import ActionSpec
-from ...core.orders import OrderFile
-from ...core.phases import PhaseFn, State
-from ...core.rulesdoc import RulesSection
-from ...core.world import World
-from ...ruleset import FactionSetup, Game, MapMark, Ruleset
-from . import bot, orders, phases, rulesdoc, setup
+from ...core.phases import State
+from ...ruleset import Game, MapMark, Ruleset
 from . import model as m
 from .plans import FactionsTurn
 
@@ -53,35 +48,6 @@ class Factions(Ruleset):
     def place_id(self, piece: Mapping[str, Any]) -> str:
         return str(piece["label"])  # a locale has several places (a manor, a tavern…), each named once
 
-    def phase_functions(self) -> Mapping[str, PhaseFn]:
-        return phases.PHASES
-
-    def introduction(self, rules: Mapping[str, Any]) -> str:
-        return rulesdoc.introduction(rules)
-
-    def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
-        return orders.action_specs(rules)
-
-    def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
-        return setup.generate_world(seed, rules, factions)
-
-    def initial_state(
-        self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
-    ) -> State:
-        return setup.initial_state(world, rules, factions, seed)
-
-    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
-        return setup.fill_state(rules, partial, factions)
-
-    def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
-        orders.check_orders(game, state, of)
-
-    def bot_orders(self, game: Game, state: State, faction: str) -> dict[str, Any]:
-        return bot.orders_for(game, state, faction)
-
-    def rules_sections(self, game: Game) -> list[RulesSection]:
-        return rulesdoc.sections(game.rules)
-
     def headline(self, event: Mapping[str, Any], game: Game, turn: int = 0) -> tuple[int, str] | None:
         """The newspaper prints the turn's interpretation; the engine's own kinds keep their headlines."""
         if event["kind"] == "headline":
@@ -103,10 +69,7 @@ class Factions(Ruleset):
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         rules, f = game.rules, state["factions"][faction]
         stock = f["stock"]
-        upkeep = {"capital": 0, "reach": 0}
-        for asset in m.assets_of(state, rules, faction):
-            for k, n in m.upkeep_of(rules, asset).items():
-                upkeep[k] = upkeep.get(k, 0) + n
+        upkeep = m.upkeep_total(rules, state, faction)
         income = m.income_of(rules, state, faction)
         lines = [
             f"Capital {stock.get('capital', 0)}, reach {stock.get('reach', 0)}; "
@@ -136,13 +99,12 @@ class Factions(Ruleset):
             lines.append(
                 "Holdings: " + ", ".join(f"{m.location_label(state, lid)} [{lid}]" for lid in held) + "."
             )
-        for _, p in sorted(state["projects"].items()):
-            if p["owner"] == faction:
-                lines.append(
-                    f"Project {p['id']}: {p['title']}, {p['progress']} of {p['needed']} successes"
-                    + ("" if p.get("pausable", True) else "; must be worked on every turn")
-                    + "."
-                )
+        for p in m.projects_of(state, faction):
+            lines.append(
+                f"Project {p['id']}: {p['title']}, {p['progress']} of {p['needed']} successes"
+                + ("" if p.get("pausable", True) else "; must be worked on every turn")
+                + "."
+            )
         if f.get("items"):
             lines.append(
                 "Items: " + ", ".join(f"{name} ×{n}" for name, n in sorted(f["items"].items())) + "."

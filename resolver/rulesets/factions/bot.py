@@ -10,7 +10,6 @@ turn and the faction: the bot is deterministic like everything else.
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -19,7 +18,7 @@ from ...core.phases import State
 from ...core.rng import Stream, stream
 from ...ruleset import Game
 from . import model as m
-from .plans import Reader, Reject
+from .plans import Position, Reject
 
 Order = dict[str, Any]
 
@@ -35,20 +34,13 @@ RUMORS = (
 )
 
 
-class Draft:
+class Draft(Position):
     """The faction's orders as they are written, played forward like the checker does."""
 
     def __init__(self, game: Game, state: State, faction: str) -> None:
-        self.game, self.rules, self.faction = game, game.rules, faction
-        self.state = copy.deepcopy(state)
-        for stock, n in m.income_of(self.rules, state, faction).items():  # paid before any action
-            m.gain(self.state, faction, stock, n)
+        super().__init__(game, state, faction, gained=lambda n: None)
         self.orders: list[Order] = []
         self.hoped: dict[str, int] = {}  # what earlier orders may gain, if they succeed
-        self.assigned: set[str] = set()
-        self.reader = Reader(
-            game, self.state, faction, gained=lambda n: None, busy=self.assigned.__contains__
-        )
 
     @property
     def capital(self) -> int:
@@ -84,11 +76,7 @@ class Draft:
             self.hoped.clear()  # spent, if it comes
         else:
             return False
-        m.spend(self.state, self.faction, plan.costs)
-        self.assigned |= {u["id"] for u in plan.units + plan.gathered}
-        plan.lieutenant["location"] = plan.destination
-        for unit in plan.units + plan.gathered:
-            unit["location"] = plan.units_destination or unit["location"]
+        self.take(plan)
         if plan.action.id in ("raid", "steal"):
             self.hoped["capital"] = self.hoped.get("capital", 0) + int(plan.action.by_band("take", "success"))
         self.orders.append(order)
@@ -124,8 +112,7 @@ def orders_for(game: Game, state: State, faction: str) -> dict[str, Any]:
 
 def _upkeep_reserve(draft: Draft, rng: Stream) -> int:
     """Capital kept back for the end of turn's upkeep; a bold faction (one turn in six) keeps nothing back."""
-    rules, state = draft.rules, draft.state
-    upkeep = sum(m.upkeep_of(rules, a).get("capital", 0) for a in m.assets_of(state, rules, draft.faction))
+    upkeep = m.upkeep_total(draft.rules, draft.state, draft.faction)["capital"]
     return 0 if rng.below(6) == 0 else upkeep + 1  # one to spare, against thieves
 
 
@@ -134,6 +121,11 @@ def _turned(options: list[Callable[[], Iterator[Order]]], turn: int) -> Iterator
     start = turn % len(options)
     for option in options[start:] + options[:start]:
         yield from option()
+
+
+def _order(lieutenant: str, action: str, **fields: Any) -> Order:
+    """An order as a player writes one: the action and the lieutenant who acts, then its fields."""
+    return {"action": action, "lieutenant": lieutenant, **fields}
 
 
 # -- the steward: money, projects, people -------------------------------------------------------------------
@@ -147,16 +139,11 @@ def _steward(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> It
     units_here = [
         u for u in m.assets_of(state, rules, faction, "unit") if m.locale_of(state, u["location"]) == here
     ]
-    projects = [p for _, p in sorted(state["projects"].items()) if p["owner"] == faction]
+    projects = m.projects_of(state, faction)
     # Training must run in one stretch: it comes first once begun.
     for p in projects:
         if p["action"] == "train" and p["asset"] in state["assets"]:
-            yield {
-                "action": "train",
-                "lieutenant": me,
-                "unit": p["asset"],
-                "units": _aiders(draft, here, "wits"),
-            }
+            yield _order(me, "train", unit=p["asset"], units=_aiders(draft, here, "wits"))
     if m.locale_of(state, home) != here:
         yield _step_towards(draft, lt, m.locale_of(state, home), units=[])
 
@@ -166,20 +153,15 @@ def _steward(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> It
                 lid for lid in m.locations_in(state, here) if m.holder_of(state, lid) in (None, faction)
             ]
             for lid in public[:1]:
-                yield {"action": "build", "lieutenant": me, "asset_type": "guildhall", "location": lid}
+                yield _order(me, "build", asset_type="guildhall", location=lid)
 
     def train() -> Iterator[Order]:
         for u in sorted(units_here, key=lambda u: (m.level_of(rules, u), u["id"]))[:1]:
-            yield {
-                "action": "train",
-                "lieutenant": me,
-                "unit": u["id"],
-                "units": _aiders(draft, here, "wits", but=u["id"]),
-            }
+            yield _order(me, "train", unit=u["id"], units=_aiders(draft, here, "wits", but=u["id"]))
 
     def purchase() -> Iterator[Order]:
         kind = "sellswords" if rng.below(2) else "informants"
-        order: Order = {"action": "purchase_units", "lieutenant": me, "unit_type": kind, "pay_extra": True}
+        order: Order = _order(me, "purchase_units", unit_type=kind, pay_extra=True)
         # Should the coin the enforcer hopes to bring home not come, the steward drills a unit instead.
         trainee = sorted(units_here, key=lambda u: (m.level_of(rules, u), u["id"]))[:1]
         if trainee:
@@ -190,34 +172,21 @@ def _steward(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> It
         if draft.capital < keep + 2:  # short of money: sell the costliest unit to keep the rest
             costly = sorted(units_here, key=lambda u: (-m.price_of(rules, u["type"]), u["id"]))
             for u in costly[:1]:
-                yield {"action": "sell", "lieutenant": me, "asset": u["id"]}
+                yield _order(me, "sell", asset=u["id"])
 
     def conceal() -> Iterator[Order]:
-        hidden = [
-            a for a in m.assets_at(state, lt["location"]) if a["owner"] == faction and not a.get("concealed")
-        ]
-        for a in hidden[:1]:
-            yield {"action": "conceal", "lieutenant": me, "asset": a["id"]}
+        for a in m.known_at(state, lt["location"], faction)[:1]:
+            yield _order(me, "conceal", asset=a["id"])
 
     def investigate() -> Iterator[Order]:
         rival = _nearest_rival(draft, here)
         if rival:
-            yield {
-                "action": "investigate",
-                "lieutenant": me,
-                "target": rival,
-                "units": _aiders(draft, here, "wits"),
-            }
+            yield _order(me, "investigate", target=rival, units=_aiders(draft, here, "wits"))
 
     yield from sell()
     for p in projects:  # a building project is pursued to the end, though it could pause
         if p["action"] == "build":
-            yield {
-                "action": "build",
-                "lieutenant": me,
-                "project": p["id"],
-                "units": _aiders(draft, here, "wits"),
-            }
+            yield _order(me, "build", project=p["id"], units=_aiders(draft, here, "wits"))
     yield from _turned([build, train, purchase, conceal, investigate], turn)
 
 
@@ -251,47 +220,24 @@ def _enforcer(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> I
     sneaky = rng.below(2) == 0
 
     def surveil() -> Iterator[Order]:
-        yield {
-            "action": "surveil",
-            "lieutenant": me,
-            "location": target,
-            "stealthy": sneaky,
-            "units": _aiders(draft, here, "sneak"),
-        }
+        yield _order(me, "surveil", location=target, stealthy=sneaky, units=_aiders(draft, here, "sneak"))
 
     def steal() -> Iterator[Order]:
-        yield {
-            "action": "steal",
-            "lieutenant": me,
-            "location": target,
-            "stealthy": True,
-            "units": _aiders(draft, here, "sneak"),
-        }
+        yield _order(me, "steal", location=target, stealthy=True, units=_aiders(draft, here, "sneak"))
 
     def raid() -> Iterator[Order]:
-        yield {
-            "action": "raid",
-            "lieutenant": me,
-            "location": target,
-            "stealthy": sneaky,
-            "units": _aiders(draft, here, "fight"),
-        }
+        yield _order(me, "raid", location=target, stealthy=sneaky, units=_aiders(draft, here, "fight"))
 
     def attack() -> Iterator[Order]:
-        yield {"action": "attack", "lieutenant": me, "target": rival, "location": target, "pay_extra": True,
-               "units": _aiders(draft, here, "fight")}  # fmt: skip
+        yield _order(
+            me, "attack", target=rival, location=target, pay_extra=True, units=_aiders(draft, here, "fight")
+        )
 
     def recruit() -> Iterator[Order]:
         spots = [lid for lid in m.locations_in(state, here) if m.admits(state, rules, lid, faction)]
         kind = _affordable_recruit(draft)
         for lid in spots[:1] if kind else []:
-            yield {
-                "action": "recruit",
-                "lieutenant": me,
-                "unit_type": kind,
-                "location": lid,
-                "stealthy": sneaky,
-            }
+            yield _order(me, "recruit", unit_type=kind, location=lid, stealthy=sneaky)
 
     yield from _turned([surveil, steal, raid, attack, recruit], turn)
 
@@ -316,35 +262,32 @@ def _envoy(draft: Draft, lt: m.Asset, turn: int, rng: Stream, keep: int) -> Iter
             }
         )
         if patron_locales:
-            yield _step_towards(
-                draft, lt, min(patron_locales, key=lambda loc: (_distance(draft, here, loc), loc)), units=[]
-            )
+            nearest = min(patron_locales, key=lambda loc: (draft.game.world.distance(here, loc), loc))
+            yield _step_towards(draft, lt, nearest, units=[])
         return
     npc = courted[0]
     charm = _aiders(draft, here, "charm")
     have = draft.influence(npc)
     reach = int(state["factions"][faction]["stock"].get("reach", 0))
-    reach_upkeep = sum(m.upkeep_of(rules, a).get("reach", 0) for a in m.assets_of(state, rules, faction))
+    reach_upkeep = m.upkeep_total(rules, state, faction)["reach"]
     recruit = _affordable_recruit(draft)
     if turn % 4 == 3 and recruit:
-        yield {"action": "recruit", "lieutenant": me, "unit_type": recruit}
+        yield _order(me, "recruit", unit_type=recruit)
     if have >= 2:
         held = [lid for lid in m.locations_in(state, here) if m.holder_of(state, lid) == npc]
-        deals: list[Order] = [
-            {"action": "claim", "lieutenant": me, "location": lid, "units": charm} for lid in held[:1]
-        ]
+        deals: list[Order] = [_order(me, "claim", location=lid, units=charm) for lid in held[:1]]
         if not m.allied(state, faction, npc):  # an alliance first every other turn, a holding first otherwise
-            deals.insert(turn % 2, {"action": "ally", "lieutenant": me, "npc": npc, "units": charm})
+            deals.insert(turn % 2, _order(me, "ally", npc=npc, units=charm))
         for deal in deals:
             if have >= 3:
                 deal["spend_influence"] = 1
             yield deal
     if have >= 1 and reach <= reach_upkeep + 1:
-        yield {"action": "rally", "lieutenant": me, "npc": npc, "units": charm}
+        yield _order(me, "rally", npc=npc, units=charm)
     if rng.below(3) == 0:
-        yield {"action": "influence", "lieutenant": me, "npc": npc, "stealthy": True, "units": charm}
-    yield {"action": "influence", "lieutenant": me, "npc": npc, "discreet": have >= 2, "units": charm}
-    yield {"action": "rally", "lieutenant": me, "npc": npc, "units": charm}
+        yield _order(me, "influence", npc=npc, stealthy=True, units=charm)
+    yield _order(me, "influence", npc=npc, discreet=have >= 2, units=charm)
+    yield _order(me, "rally", npc=npc, units=charm)
 
 
 # -- helpers ------------------------------------------------------------------------------------------------
@@ -354,10 +297,7 @@ def _affordable_recruit(draft: Draft) -> str | None:
     """A recruitable unit whose upkeep the faction's income can carry, or None."""
     rules, state, faction = draft.rules, draft.state, draft.faction
     income = m.income_of(rules, state, faction)
-    upkeep = {"capital": 0, "reach": 0}
-    for a in m.assets_of(state, rules, faction):
-        for k, n in m.upkeep_of(rules, a).items():
-            upkeep[k] += n
+    upkeep = m.upkeep_total(rules, state, faction)
     slack = {k: income[k] - upkeep[k] for k in upkeep}
     kinds = sorted(
         (t for t, d in rules["asset_types"].items() if d.get("recruitable")),
@@ -395,15 +335,11 @@ def _nearest_rival(draft: Draft, locale: str) -> str | None:
     return min(
         rivals,
         key=lambda f: (
-            _distance(draft, locale, m.locale_of(state, state["factions"][f]["home"])),
+            draft.game.world.distance(locale, m.locale_of(state, state["factions"][f]["home"])),
             shuffled.index(f),
         ),
         default=None,
     )
-
-
-def _distance(draft: Draft, a: str, b: str) -> int:
-    return draft.game.world.distance(a, b)
 
 
 def _step_towards(draft: Draft, lt: m.Asset, goal: str, units: list[str]) -> Order:
@@ -423,9 +359,4 @@ def _step_towards(draft: Draft, lt: m.Asset, goal: str, units: list[str]) -> Ord
     while prev.get(step, here) != here:
         step = prev[step]
     spots = [lid for lid in m.locations_in(state, step) if m.admits(state, draft.rules, lid, draft.faction)]
-    return {
-        "action": "move_minion",
-        "lieutenant": lt["id"],
-        "to": spots[0] if spots else f"{step}/?",
-        "units": units,
-    }
+    return _order(lt["id"], "move_minion", to=spots[0] if spots else f"{step}/?", units=units)

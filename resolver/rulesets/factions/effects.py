@@ -58,11 +58,17 @@ class Execution:
         self.data["extra_paid"] = paid
         return paid
 
+    def lose_capital(self) -> None:
+        """A bad deal costs capital, by the band (Purchase Units, Sell)."""
+        lost = int(self.by_band("lost"))
+        if lost:
+            self.data["lost_capital"] = -m.gain(self.state, self.faction, "capital", -lost)
+
     def lose_weakest_unit(self) -> None:
         aiding = [u for u in self.plan.units if u["id"] in self.state["assets"]]
         if not aiding:
             return
-        weakest = min(aiding, key=lambda u: (m.level_of(self.rules, u), -_age(u["id"]), u["id"]))
+        weakest = min(aiding, key=lambda u: (m.level_of(self.rules, u), -age_key(u["id"])[0], u["id"]))
         self.data["lost_own"] = m.name_of(self.rules, weakest)
         remove_asset(self.state, weakest["id"])
 
@@ -85,14 +91,10 @@ class Execution:
         )
 
 
-def _age(aid: str) -> int:
-    digits = "".join(c for c in aid.rsplit("-", 1)[-1] if c.isdigit())
-    return int(digits) if digits else 0
-
-
 def age_key(aid: str) -> tuple[int, str]:
     """Assets in the order they joined: the number in their id, then the id."""
-    return _age(aid), aid
+    digits = "".join(c for c in aid.rsplit("-", 1)[-1] if c.isdigit())
+    return int(digits) if digits else 0, aid
 
 
 def remove_asset(state: State, aid: str) -> None:
@@ -105,13 +107,12 @@ def remove_asset(state: State, aid: str) -> None:
 
 
 def ally(ex: Execution) -> None:
-    npc = ex.plan.npc or ""
     if ex.at_least("success"):
         allies = ex.state["factions"][ex.faction].setdefault("allies", [])
-        allies.append(npc)
+        allies.append(ex.plan.npc or "")
         allies.sort()
         ex.data["allied"] = True
-    _influence_change(ex, npc)
+    influence(ex)
 
 
 def attack(ex: Execution) -> None:
@@ -121,11 +122,7 @@ def attack(ex: Execution) -> None:
     losses = int(ex.by_band("losses"))
     if not losses:
         return
-    there = [
-        a
-        for a in m.assets_at(state, plan.location or "")
-        if a["owner"] == plan.target and not a.get("concealed")
-    ]
+    there = m.known_at(state, plan.location or "", plan.target)
     units = sorted(
         (a for a in there if m.kind_of(rules, a) == "unit"),
         key=lambda a: (m.level_of(rules, a), age_key(a["id"])),
@@ -170,7 +167,7 @@ def claim(ex: Execution) -> None:
     if ex.at_least("success"):
         ex.state["locations"][ex.plan.location or ""]["holder"] = ex.faction
         ex.data["claimed"] = True
-    _influence_change(ex, ex.plan.npc or "")
+    influence(ex)
 
 
 def conceal(ex: Execution) -> None:
@@ -195,11 +192,8 @@ def conceal(ex: Execution) -> None:
 
 
 def influence(ex: Execution) -> None:
-    _influence_change(ex, ex.plan.npc or "")
-
-
-def _influence_change(ex: Execution, npc: str) -> None:
-    change = m.gain_influence(ex.state, ex.faction, npc, int(ex.by_band("influence")))
+    """Influence with the NPC faction dealt with, by the band; Ally, Claim and Rally change it too."""
+    change = m.gain_influence(ex.state, ex.faction, ex.plan.npc or "", int(ex.by_band("influence")))
     if change:
         ex.data["influence_change"] = change
 
@@ -216,11 +210,8 @@ def investigate(ex: Execution) -> None:
         rival = ex.state["factions"][plan.target or ""]
         report["stock"] = dict(rival["stock"])
         report["influence"] = dict(rival.get("influence", {}))
-        report["projects"] = [
-            f"{p['title']} ({p['progress']} of {p['needed']})"
-            for _, p in sorted(ex.state["projects"].items())
-            if p["owner"] == plan.target
-        ]
+        projects = m.projects_of(ex.state, plan.target or "")
+        report["projects"] = [f"{p['title']} ({p['progress']} of {p['needed']})" for p in projects]
     ex.later("intel", visible_to=[ex.faction], about=plan.target, **report)
 
 
@@ -246,9 +237,7 @@ def move_minion(ex: Execution) -> None:
 def purchase_units(ex: Execution) -> None:
     plan = ex.plan
     price = plan.price - int(ex.by_band("discount"))
-    lost = int(ex.by_band("lost"))
-    if lost:
-        ex.data["lost_capital"] = -m.gain(ex.state, ex.faction, "capital", -lost)
+    ex.lose_capital()
     deal = ex.at_least("success") or (ex.band == "failure" and ex.pay_extra(also={"capital": price}))
     if deal:
         m.spend(ex.state, ex.faction, {"capital": price})
@@ -256,12 +245,8 @@ def purchase_units(ex: Execution) -> None:
         ex.gain_unit(plan.type_name or "", plan.destination)
 
 
-def raid(ex: Execution) -> None:
-    _take(ex)
-
-
 def steal(ex: Execution) -> None:
-    _take(ex)
+    raid(ex)
     holder = ex.plan.target or ""
     if ex.band == "complete_success" and holder in ex.state["factions"]:
         items = ex.state["factions"][holder].get("items", {})
@@ -275,8 +260,8 @@ def steal(ex: Execution) -> None:
             ex.data["item"] = item
 
 
-def _take(ex: Execution) -> None:
-    """Raid and Steal: capital from the location's holder; caught aiders are lost."""
+def raid(ex: Execution) -> None:
+    """Raid, and Steal before its item: capital from the location's holder; caught aiders are lost."""
     if ex.band == "complete_failure":
         ex.lose_weakest_unit()
     amount = int(ex.by_band("take"))
@@ -297,7 +282,7 @@ def rally(ex: Execution) -> None:
     for stock, n in (ex.by_band("gain", {}) or {}).items():
         m.gain(ex.state, ex.faction, stock, int(n))
         ex.data[f"gained_{stock}"] = int(n)
-    _influence_change(ex, ex.plan.npc or "")
+    influence(ex)
 
 
 def recruit(ex: Execution) -> None:
@@ -311,9 +296,7 @@ def recruit(ex: Execution) -> None:
 
 def sell(ex: Execution) -> None:
     asset = ex.plan.asset or {}
-    lost = int(ex.by_band("lost"))
-    if lost:
-        ex.data["lost_capital"] = -m.gain(ex.state, ex.faction, "capital", -lost)
+    ex.lose_capital()
     share = int(ex.by_band("sale_percent"))
     if not share:
         return
@@ -396,21 +379,9 @@ def _progress(ex: Execution, project: dict[str, Any]) -> bool:
     return True
 
 
+# Each action's effect is the function of its name.
 EFFECTS: dict[str, Callable[[Execution], None]] = {
-    "ally": ally,
-    "attack": attack,
-    "build": build,
-    "claim": claim,
-    "conceal": conceal,
-    "influence": influence,
-    "investigate": investigate,
-    "move_minion": move_minion,
-    "purchase_units": purchase_units,
-    "raid": raid,
-    "rally": rally,
-    "recruit": recruit,
-    "sell": sell,
-    "steal": steal,
-    "surveil": surveil,
-    "train": train,
-}
+    effect.__name__: effect
+    for effect in (ally, attack, build, claim, conceal, influence, investigate, move_minion, purchase_units,
+                   raid, rally, recruit, sell, steal, surveil, train)
+}  # fmt: skip

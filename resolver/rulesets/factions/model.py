@@ -6,9 +6,10 @@ the rules data, so a GM-placed asset needs no more than an owner, a type and a l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from ...core.factions import active, next_id
 from ...core.phases import State
 
 Asset = dict[str, Any]
@@ -61,6 +62,11 @@ def assets_at(state: State, location: str) -> list[Asset]:
     return [a for _, a in sorted(state["assets"].items()) if a["location"] == location]
 
 
+def known_at(state: State, location: str, owner: str | None) -> list[Asset]:
+    """The owner's assets at a location that are not concealed: what anyone may know to be there."""
+    return [a for a in assets_at(state, location) if a["owner"] == owner and not a.get("concealed")]
+
+
 def assets_in_locale(state: State, locale: str) -> list[Asset]:
     return [a for _, a in sorted(state["assets"].items()) if locale_of(state, a["location"]) == locale]
 
@@ -77,14 +83,13 @@ def describe_asset(rules: Rules, asset: Mapping[str, Any]) -> str:
     return f"{name_of(rules, asset)} ({asset['id']}, level {level_of(rules, asset)}, {skills})"
 
 
+def projects_of(state: State, owner: str) -> list[dict[str, Any]]:
+    return [p for _, p in sorted(state["projects"].items()) if p["owner"] == owner]
+
+
 def new_id(state: State, faction: str, letter: str) -> str:
-    """The next free id of a kind of thing (l, u, s, p); ids in use, e.g. GM-placed ones, are skipped."""
-    counters = state["factions"][faction].setdefault("counters", {})
-    n = counters.get(letter, 0) + 1
-    while f"{faction}-{letter}{n}" in state["assets"] or f"{faction}-{letter}{n}" in state["projects"]:
-        n += 1
-    counters[letter] = n
-    return f"{faction}-{letter}{n}"
+    """The next free id of a kind of thing (l, u, s, p)."""
+    return next_id(state, faction, letter, lambda aid: aid in state["assets"] or aid in state["projects"])
 
 
 def add_asset(
@@ -184,6 +189,15 @@ def upkeep_of(rules: Rules, asset: Mapping[str, Any]) -> dict[str, int]:
     return {k: int(v) for k, v in asset_type(rules, asset).get("upkeep", {}).items()}
 
 
+def upkeep_total(rules: Rules, state: State, faction: str) -> dict[str, int]:
+    """What all of a faction's assets cost each turn, by stock."""
+    total = {stock: 0 for stock in rules["stock"]}
+    for asset in assets_of(state, rules, faction):
+        for stock, n in upkeep_of(rules, asset).items():
+            total[stock] += n
+    return total
+
+
 def spend(state: State, faction: str, costs: Mapping[str, Any]) -> None:
     """Take costs ({capital, reach, influence: {npc: n}}) from a faction; the caller checked they can pay."""
     f = state["factions"][faction]
@@ -233,24 +247,25 @@ def cost_text(costs: Mapping[str, Any], rules: Rules | None = None) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def gain(state: State, faction: str, stock: str, n: int) -> int:
-    """Add to a stock (negative: take, never below zero); returns the change actually made."""
-    store = state["factions"][faction]["stock"]
-    have = int(store.get(stock, 0))
+def _add(store: dict[str, int], key: str, n: int) -> int:
+    """Add to an amount (negative: take, never below zero); returns the change actually made."""
+    have = int(store.get(key, 0))
     change = max(n, -have)
-    store[stock] = have + change
+    store[key] = have + change
     return change
+
+
+def gain(state: State, faction: str, stock: str, n: int) -> int:
+    return _add(state["factions"][faction]["stock"], stock, n)
 
 
 def gain_influence(state: State, faction: str, npc: str, n: int) -> int:
     influence = state["factions"][faction].setdefault("influence", {})
-    have = int(influence.get(npc, 0))
-    change = max(n, -have)
-    influence[npc] = have + change
+    change = _add(influence, npc, n)
     if not influence[npc]:
         del influence[npc]
     return change
 
 
-def active_factions(state: State) -> Iterable[str]:
-    return [f for f, data in sorted(state["factions"].items()) if data.get("status", "active") == "active"]
+def active_factions(state: State) -> list[str]:
+    return active(state, sorted(state["factions"]))

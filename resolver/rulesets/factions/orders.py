@@ -8,7 +8,6 @@ pre-planned plan B.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,7 +18,7 @@ from ...plans import plan_or_error
 from ...ruleset import Game
 from . import model as m
 from .catalogue import Action, catalogue
-from .plans import GAINED, Plan, Reader, Reject
+from .plans import GAINED, Plan, Position, Reject
 
 Rules = Mapping[str, Any]
 
@@ -40,6 +39,13 @@ _UNITS_END_AT = Field("units_end_at", "text", "Where the aiding units end the ac
 _PLAN = Field(
     "plan", "text", "Your plan in a sentence or two; the GM may rule a bonus or a penalty.", max_length=600
 )
+_DISCREET = Field(
+    "discreet", "bool", "Pay so the factions with influence over the NPC do not learn of it.", default=False
+)
+_ITEM = Field("item", "text", "An item of yours that helps this action.")
+_PREPARED_BY = Field(
+    "prepared_by", "int", "An earlier order of yours at the same target that prepares this one.", minimum=1
+)
 
 
 def _target_fields(rules: Rules, action: Action) -> list[Field]:
@@ -52,16 +58,10 @@ def _target_fields(rules: Rules, action: Action) -> list[Field]:
         "location", "text", "A location of the lieutenant's locale, e.g. p-varnel/tavern.", required=True
     )
     rival = Field("target", "text", "The faction acted against.", required=True)
+    npcs = tuple(rules["npc_factions"])
+    npc = Field("npc", "choice", "An NPC faction holding a location here.", required=True, choices=npcs)
     fields = {
-        "npc": [
-            Field(
-                "npc",
-                "choice",
-                "An NPC faction holding a location here.",
-                required=True,
-                choices=tuple(rules["npc_factions"]),
-            )
-        ],
+        "npc": [npc],
         "npc_location": [where],
         "faction": [rival],
         "faction_location": [rival, where],
@@ -96,48 +96,19 @@ def action_specs(rules: Rules) -> dict[str, ActionSpec]:
     for action in catalogue(rules).values():
         fields = [_LIEUTENANT, _UNITS, *_target_fields(rules, action)]
         if action.can_be_stealthy:
-            penalty = rules["stealth"]["penalty"]
-            fields.append(
-                Field(
-                    "stealthy",
-                    "bool",
-                    f"Act stealthily: a sneak check, and -{penalty} to the task.",
-                    default=False,
-                )
-            )
+            sneak = f"Act stealthily: a sneak check, and -{rules['stealth']['penalty']} to the task."
+            fields.append(Field("stealthy", "bool", sneak, default=False))
         if action.discretion:
-            fields.append(
-                Field(
-                    "discreet",
-                    "bool",
-                    "Pay so the factions with influence over the NPC do not learn of it.",
-                    default=False,
-                )
-            )
+            fields.append(_DISCREET)
         if action.extra:
             fields.append(Field("pay_extra", "bool", f"If it arises: {action.extra['text']}", default=False))
         if action.rolls:
-            fields.append(Field("item", "text", "An item of yours that helps this action."))
+            fields.append(_ITEM)
             if _involves_npc(action):
                 limit = int(rules["influence"]["max_spend"])
-                fields.append(
-                    Field(
-                        "spend_influence",
-                        "int",
-                        "Influence with the NPC faction spent for +1 each.",
-                        minimum=1,
-                        maximum=limit,
-                    )
-                )
-            fields.append(
-                Field(
-                    "prepared_by",
-                    "int",
-                    "An earlier order of yours at the same target that prepares this one.",
-                    minimum=1,
-                )
-            )
-            fields.append(_PLAN)
+                spend = "Influence with the NPC faction spent for +1 each."
+                fields.append(Field("spend_influence", "int", spend, minimum=1, maximum=limit))
+            fields += [_PREPARED_BY, _PLAN]
         if action.target != "destination":
             fields += [_END_AT, _UNITS_END_AT]
         fields.append(_BACKUP)
@@ -162,83 +133,29 @@ def _cost_words(action: Action) -> str:
     return f"{', '.join(parts) or 'free'}; {action.rolled_as()}"
 
 
-def backup_args(order: Order) -> dict[str, Any] | None:
-    """The backup order's fields as the checker read them (defaults filled, the lieutenant inherited)."""
-    backup = order.get("backup")
-    return dict(backup) if isinstance(backup, Mapping) else None
-
-
 # -- the checker --------------------------------------------------------------------------------------------
 
 
-class Sketch:
+class Sketch(Position):
     """A faction's position as its file unfolds: what is sure, and what earlier orders may add."""
 
     def __init__(self, game: Game, state: State, faction: str) -> None:
-        self.game, self.rules, self.faction = game, game.rules, faction
-        self.state = copy.deepcopy(state)  # positions, placeholders for gained units, and *hoped* stock
-        # Income is the turn's first step, so the actions can already spend it.
-        for stock, n in m.income_of(self.rules, state, faction).items():
-            m.gain(self.state, faction, stock, n)
+        self.gains: dict[int, str] = {}  # order number -> placeholder id of the unit it may gain
+        # The position holds placeholders for gained units, and *hoped* stock.
+        super().__init__(game, state, faction, gained=self.gains.get)
         f = self.state["factions"][faction]
         self.sure: State = {
             "factions": {faction: {"stock": dict(f["stock"]), "influence": dict(f.get("influence", {}))}}
         }
         self.instructed: dict[str, int] = {}  # lieutenant -> order number
-        self.assigned: dict[str, int] = {}  # unit -> order number
-        self.gains: dict[int, str] = {}  # order number -> placeholder id of the unit it may gain
         self.plans: dict[int, Plan] = {}
-        self.reader = Reader(
-            game, self.state, faction, gained=self.gains.get, busy=self.assigned.__contains__
-        )
 
     def check(self, of: OrderFile, order: Order) -> None:
-        lieutenant = order["lieutenant"]
-        if lieutenant in self.instructed:
-            of.error(
-                order,
-                "lieutenant",
-                f"{lieutenant} already has an action (order {self.instructed[lieutenant]}); "
-                "each lieutenant gets one",
-                "give the other action to another lieutenant",
-            )
+        accepted = plan_or_error(of, self.reader, order, self._accepted)
+        if accepted is None:
             return
-        plan = plan_or_error(of, self.reader, order, lambda o: self.reader.plan(o.number, o.args))
-        if plan is None:
-            return
-        hoped_short = m.can_pay(self.state, self.faction, plan.costs)
-        if hoped_short:
-            of.error(
-                order,
-                None,
-                f"{plan.action.title} needs {hoped_short} at this point of your orders",
-                "drop or reorder an order",
-            )
-            return
-        sure_short = m.can_pay(self.sure, self.faction, plan.costs)
-        relies = plan.relies_on_gains or bool(sure_short)
-        backup = self._backup(of, order, plan) if order.get("backup") is not None else None
-        if order.get("backup") is not None and backup is None:
-            return
-        if relies and backup is None:
-            reason = (
-                f"{sure_short} unless earlier orders gain it"
-                if sure_short
-                else "a unit an earlier order is to gain"
-            )
-            of.error(
-                order,
-                None,
-                f"this order relies on {reason}",
-                "add a 'backup' action for the same lieutenant, in case the gain is not made",
-            )
-            return
-        if not self._prepared(of, order, plan):
-            return
-        self.instructed[lieutenant] = order.number
-        for unit in plan.units + plan.gathered:
-            self.assigned[unit["id"]] = order.number
-        m.spend(self.state, self.faction, plan.costs)
+        plan, backup, relies = accepted
+        self.instructed[order["lieutenant"]] = order.number
         m.spend(self.sure, self.faction, backup.costs if relies and backup else plan.costs)
         self.plans[order.number] = plan
         self._warn(of, order, plan)
@@ -247,64 +164,88 @@ class Sketch:
         )
         self._play(plan)
 
-    def _backup(self, of: OrderFile, order: Order, plan: Plan) -> Plan | None:
+    def _accepted(self, order: Order) -> tuple[Plan, Plan | None, bool]:
+        """The order's plan, its backup's, and whether it relies on what earlier orders may gain; or a
+        ``Reject`` with what the file cannot carry at this point."""
+        lieutenant = order["lieutenant"]
+        if lieutenant in self.instructed:
+            raise Reject(
+                "lieutenant",
+                f"{lieutenant} already has an action (order {self.instructed[lieutenant]}); "
+                "each lieutenant gets one",
+                "give the other action to another lieutenant",
+            )
+        plan = self.reader.plan(order.number, order.args)
+        hoped_short = m.can_pay(self.state, self.faction, plan.costs)
+        if hoped_short:
+            raise Reject(
+                None,
+                f"{plan.action.title} needs {hoped_short} at this point of your orders",
+                "drop or reorder an order",
+            )
+        sure_short = m.can_pay(self.sure, self.faction, plan.costs)
+        relies = plan.relies_on_gains or bool(sure_short)
+        backup = self._backup(order) if order.get("backup") is not None else None
+        if relies and backup is None:
+            reason = (
+                f"{sure_short} unless earlier orders gain it"
+                if sure_short
+                else "a unit an earlier order is to gain"
+            )
+            raise Reject(
+                None,
+                f"this order relies on {reason}",
+                "add a 'backup' action for the same lieutenant, in case the gain is not made",
+            )
+        self._prepared(order, plan)
+        return plan, backup, relies
+
+    def _backup(self, order: Order) -> Plan:
         # The parser checked the backup's fields and gave it the order's lieutenant (a nested order).
-        values = order["backup"]
         try:
-            backup = self.reader.plan(order.number, values)
+            backup = self.reader.plan(order.number, order["backup"])
         except Reject as r:
-            of.error(order, ("backup", r.field) if r.field else "backup", f"backup: {r.message}", r.hint)
-            return None
+            raise Reject(("backup", r.field) if r.field else "backup", f"backup: {r.message}", r.hint) from r
         short = m.can_pay(self.sure, self.faction, backup.costs)
         if short or backup.relies_on_gains:
-            of.error(
-                order,
+            raise Reject(
                 "backup",
                 f"the backup must not rely on earlier gains, but it needs {short or 'a gained unit'}",
                 "choose a backup your sure stock pays for",
             )
-            return None
         return backup
 
-    def _prepared(self, of: OrderFile, order: Order, plan: Plan) -> bool:
+    def _prepared(self, order: Order, plan: Plan) -> None:
         number = order.get("prepared_by")
         if not number:
-            return True
+            return
         earlier = self.plans.get(number)
         if number >= order.number or earlier is None:
-            of.error(order, "prepared_by", f"order {number} is not an earlier accepted order of this file")
-            return False
+            raise Reject("prepared_by", f"order {number} is not an earlier accepted order of this file")
         if not same_target(earlier, plan):
-            of.error(
-                order,
+            raise Reject(
                 "prepared_by",
                 f"order {number} is aimed elsewhere; preparation counts only at the same target",
                 "prepare at the same location, NPC faction or rival",
             )
-            return False
-        return True
 
     def _warn(self, of: OrderFile, order: Order, plan: Plan) -> None:
-        if plan.action.id == "attack" and plan.location:
-            there = [
-                a
-                for a in m.assets_at(self.state, plan.location)
-                if a["owner"] == plan.target and not a.get("concealed")
-            ]
-            if not there:
-                of.warn(
-                    order,
-                    "location",
-                    f"no asset of {plan.target} is known to be at {plan.location}",
-                    "surveil it first",
-                )
+        if (
+            plan.action.id == "attack"
+            and plan.location
+            and not m.known_at(self.state, plan.location, plan.target)
+        ):
+            of.warn(
+                order,
+                "location",
+                f"no asset of {plan.target} is known to be at {plan.location}",
+                "surveil it first",
+            )
 
     def _play(self, plan: Plan) -> None:
         """The sure consequences of an order on the sketch, and the hoped-for gains."""
         action, state = plan.action, self.state
-        plan.lieutenant["location"] = plan.destination
-        for unit in plan.units + plan.gathered:
-            unit["location"] = plan.units_destination or unit["location"]
+        self.take(plan)
         success = "success"
         if action.id in ("raid", "steal"):
             m.gain(state, self.faction, "capital", int(action.by_band("take", success)))

@@ -16,9 +16,9 @@ from ...core.orders import Order
 from ...core.phases import State
 from . import model as m
 from .effects import EFFECTS, Execution, age_key, remove_asset
-from .orders import backup_args, same_target
+from .orders import same_target
 from .plans import GAINED, FactionsTurn, Plan, Reader, Reject
-from .tasks import NOBODY, Side, acting_force, defending_force, reaches, rival_force, roll_task
+from .tasks import NOBODY, Side, acting_force, defending_force, npc_force, reaches, rival_force, roll_task
 
 if TYPE_CHECKING:
     from ...engine import TurnContext
@@ -41,10 +41,6 @@ ANONYMOUS_KEYS = (
     "item",
     "joined",
 )
-
-
-def _failed(ctx: Context, faction: str, order: Order, reason: str) -> None:
-    ctx.order_failed(faction, order, reason)
 
 
 # -- 1. income ----------------------------------------------------------------------------------------------
@@ -73,7 +69,7 @@ def run_instructions(ctx: Context, state: State) -> State:
         for order in of.orders:
             lieutenant = state["assets"].get(order["lieutenant"])
             if lieutenant is None or lieutenant["owner"] != faction:
-                _failed(ctx, faction, order, f"{order['lieutenant']} no longer serves you")
+                ctx.order_failed(faction, order, f"{order['lieutenant']} no longer serves you")
                 continue
             queue.append(order)
         queues[faction] = queue
@@ -140,10 +136,10 @@ def perform(ctx: Context, state: State, faction: str, order: Order) -> None:
     plan, why = _startable(reader, state, order.number, order.args)
     took_backup = False
     if plan is None:
-        args = backup_args(order)
+        args = order.get("backup")  # as the checker read it: defaults filled, the lieutenant inherited
         fallback, why_not = _startable(reader, state, order.number, args) if args else (None, "")
         if fallback is None:
-            _failed(ctx, faction, order, why + (f"; nor its backup: {why_not}" if args else ""))
+            ctx.order_failed(faction, order, why + (f"; nor its backup: {why_not}" if args else ""))
             return
         ctx.emit(
             "backup_taken",
@@ -202,7 +198,7 @@ def execute(ctx: Context, state: State, plan: Plan, took_backup: bool = False) -
         ex.data.update(band=ex.band, total=roll.total, modifier=modifier, parts=parts)
         rolls.append(roll)
     EFFECTS[action.id](ex)
-    _end_where_ordered(state, plan)
+    plan.end(state)
     ctx.memory.results[(faction, plan.number)] = (ex.band, plan)
     _report(ex, audience, mode, rolls)
 
@@ -251,8 +247,7 @@ def _opposition(ctx: Context, state: State, plan: Plan) -> Side:
     if action.opposition == "defenders":
         return defending_force(rules, state, plan.location or "", plan.target, defence)
     if action.opposition == "npc" and plan.npc:
-        npc = rules["npc_factions"][plan.npc]
-        return Side(int(npc["level"]), int(npc["ratings"].get(defence, 0)), (), str(npc["level"]), plan.npc)
+        return npc_force(rules, plan.npc, defence)
     if action.opposition == "rival" and plan.target:
         return rival_force(rules, state, plan.locale, plan.target, defence)
     return NOBODY
@@ -299,15 +294,6 @@ def _modifier(ctx: Context, state: State, plan: Plan, data: dict[str, Any]) -> t
     return sum(parts.values()), parts
 
 
-def _end_where_ordered(state: State, plan: Plan) -> None:
-    """Minions may end the action anywhere in the locale that lets them in (checked with the order)."""
-    if plan.lieutenant["id"] in state["assets"]:
-        plan.lieutenant["location"] = plan.destination
-    for unit in plan.units + plan.gathered:
-        if unit["id"] in state["assets"] and plan.units_destination:
-            unit["location"] = plan.units_destination
-
-
 def _audience(state: State, plan: Plan) -> list[str] | None:
     """Who learns of an action that is not hidden; None for everyone."""
     action, faction = plan.action, plan.faction
@@ -334,23 +320,18 @@ def _report(ex: Execution, audience: list[str] | None, mode: str | None, rolls: 
         seen_by = audience
     if ex.exposed and seen_by is not None and plan.target in ex.state["factions"]:
         seen_by = sorted({*seen_by, plan.target or ""})
-    if not ex.identified:
-        # The deed is seen, the doer is not: the full account for the actor, an anonymous one for the rest.
-        ex.ctx.emit(
-            plan.action.id, actors=[faction], place=plan.locale, visible_to=[faction], rolls=rolls, **data
-        )
+    # When the deed is seen but the doer is not, the full account is for the actor alone, and the others
+    # get an anonymous one.
+    told = seen_by if ex.identified else [faction]
+    ex.ctx.emit(plan.action.id, actors=[faction], place=plan.locale, visible_to=told, rolls=rolls, **data)
+    witnesses = None if audience is None else [f for f in audience if f != faction]
+    if not ex.identified and witnesses != []:
         others = {k: v for k, v in data.items() if k in ANONYMOUS_KEYS}
-        witnesses = None if audience is None else [f for f in audience if f != faction]
-        if witnesses != []:
-            ex.ctx.emit(plan.action.id, place=plan.locale, visible_to=witnesses, unidentified=True, **others)
-    else:
-        ex.ctx.emit(
-            plan.action.id, actors=[faction], place=plan.locale, visible_to=seen_by, rolls=rolls, **data
-        )
+        ex.ctx.emit(plan.action.id, place=plan.locale, visible_to=witnesses, unidentified=True, **others)
     if data.get("completed"):
         ex.later(
             "project_completed",
-            visible_to=seen_by if ex.identified else [faction],
+            visible_to=told,
             faction=faction,
             title=data["title"],
             started=data["started"],
@@ -397,7 +378,7 @@ def _pay_reach(ctx: Context, state: State, faction: str, ruling: list[str]) -> i
     """A reach shortfall sends assets away, the GM's choice first, until the rest can be paid."""
     rules = ctx.rules
     kept = m.assets_of(state, rules, faction)
-    need = sum(m.upkeep_of(rules, a).get("reach", 0) for a in kept)
+    need = m.upkeep_total(rules, state, faction)["reach"]
     reach = int(state["factions"][faction]["stock"].get("reach", 0))
     if need > reach:
         rank = {kind: i for i, kind in enumerate(rules["upkeep"]["reach_leave_order"])}

@@ -8,6 +8,7 @@ pre-planned backup.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +63,15 @@ class Plan:
             return str(self.args["to"])
         return self.args.get("units_end_at")
 
+    def end(self, state: State) -> None:
+        """Minions end the action where the order says (anywhere in the locale that lets them in, checked
+        with the order); those lost on the way stay lost."""
+        if self.lieutenant["id"] in state["assets"]:
+            self.lieutenant["location"] = self.destination
+        for unit in self.units + self.gathered:
+            if unit["id"] in state["assets"] and self.units_destination:
+                unit["location"] = self.units_destination
+
 
 @dataclass
 class FactionsTurn(TurnMemory):
@@ -71,6 +81,26 @@ class FactionsTurn(TurnMemory):
     assigned: dict[str, tuple[str, int]] = field(default_factory=dict)  # unit -> (faction, order number)
     gained: dict[tuple[str, int], str] = field(default_factory=dict)  # (faction, order) -> unit it gained
     results: dict[tuple[str, int], tuple[str, Plan]] = field(default_factory=dict)  # the band each got
+
+
+class Position:
+    """A faction's own position as its orders unfold, for the checker's sketch and the bot's draft: a
+    copy of the state with the turn's income paid (income is the turn's first step, so the actions can
+    already spend it), the units that already serve a lieutenant, and a ``Reader`` over both."""
+
+    def __init__(self, game: Game, state: State, faction: str, gained: Callable[[int], str | None]) -> None:
+        self.game, self.rules, self.faction = game, game.rules, faction
+        self.state = copy.deepcopy(state)
+        for stock, n in m.income_of(self.rules, state, faction).items():
+            m.gain(self.state, faction, stock, n)
+        self.assigned: set[str] = set()
+        self.reader = Reader(game, self.state, faction, gained=gained, busy=self.assigned.__contains__)
+
+    def take(self, plan: Plan) -> None:
+        """What an order surely does to the position: it pays, its units serve, its minions move."""
+        m.spend(self.state, self.faction, plan.costs)
+        self.assigned.update(unit["id"] for unit in plan.units + plan.gathered)
+        plan.end(self.state)
 
 
 class Reader(Reading):
@@ -94,7 +124,7 @@ class Reader(Reading):
 
     def plan(self, number: int, args: Mapping[str, Any]) -> Plan:
         action = self.actions[args["action"]]
-        lieutenant = self._lieutenant(args.get("lieutenant"))
+        lieutenant = self._mine("lieutenant", args.get("lieutenant"), ("lieutenant",))
         plan = Plan(number, action, args, self.faction, lieutenant, self.locale(lieutenant["location"]))
         plan.units = self._units(plan)
         self._target(plan)
@@ -106,12 +136,18 @@ class Reader(Reading):
     def locale(self, location: str) -> str:
         return m.locale_of(self.state, location)
 
-    def _lieutenant(self, aid: Any) -> m.Asset:
+    def _mine(self, name: str, aid: Any, kinds: tuple[str, ...], ref: Any = None) -> m.Asset:
+        """The faction's asset of one of ``kinds`` that an order names by id (``ref`` as written)."""
         asset = self.state["assets"].get(aid)
-        if asset is None or asset["owner"] != self.faction or m.kind_of(self.rules, asset) != "lieutenant":
-            mine = [a["id"] for a in m.assets_of(self.state, self.rules, self.faction, "lieutenant")]
+        if asset is None or asset["owner"] != self.faction or m.kind_of(self.rules, asset) not in kinds:
+            mine = [
+                a["id"]
+                for a in m.assets_of(self.state, self.rules, self.faction)
+                if m.kind_of(self.rules, a) in kinds
+            ]
+            written = aid if ref is None else ref
             raise Reject(
-                "lieutenant", f"you have no lieutenant '{aid}'", f"yours: {', '.join(mine) or 'none'}"
+                name, f"you have no {' or '.join(kinds)} '{written}'", f"yours: {', '.join(mine) or 'none'}"
             )
         return asset
 
@@ -133,9 +169,7 @@ class Reader(Reading):
                 plan.relies_on_gains = True
                 if aid is None:
                     raise Reject("units", f"order {number} gained no unit")
-            unit = self.state["assets"].get(aid)
-            if unit is None or unit["owner"] != self.faction or m.kind_of(self.rules, unit) != "unit":
-                raise Reject("units", f"you have no unit '{ref}'", self._yours("unit"))
+            unit = self._mine("units", aid, ("unit",), ref)
             if self.busy(unit["id"]) or unit in units:
                 raise Reject("units", f"unit {ref} already serves another lieutenant this turn")
             if self.locale(unit["location"]) != plan.locale:
@@ -159,10 +193,6 @@ class Reader(Reading):
                 )
             units.append(unit)
         return units
-
-    def _yours(self, kind: str) -> str:
-        mine = [a["id"] for a in m.assets_of(self.state, self.rules, self.faction, kind)]
-        return f"yours: {', '.join(mine) or 'none'}"
 
     # -- what it is aimed at --------------------------------------------------------------------------
 
@@ -192,19 +222,9 @@ class Reader(Reading):
         return f"{guess + ' L' if guess else 'l'}ocations in {named}: {', '.join(here)}"
 
     def _own(self, plan: Plan, name: str, kinds: tuple[str, ...]) -> m.Asset:
-        aid = plan.args.get(name)
-        asset = self.state["assets"].get(aid)
-        if asset is None or asset["owner"] != self.faction or m.kind_of(self.rules, asset) not in kinds:
-            mine = [
-                a["id"]
-                for a in m.assets_of(self.state, self.rules, self.faction)
-                if m.kind_of(self.rules, a) in kinds
-            ]
-            raise Reject(
-                name, f"you have no {' or '.join(kinds)} '{aid}'", f"yours: {', '.join(mine) or 'none'}"
-            )
+        asset = self._mine(name, plan.args.get(name), kinds)
         if self.locale(asset["location"]) != plan.locale:
-            raise Reject(name, f"{aid} is not in {plan.locale}, the acting lieutenant's locale")
+            raise Reject(name, f"{asset['id']} is not in {plan.locale}, the acting lieutenant's locale")
         return asset
 
     def _target(self, plan: Plan) -> None:
@@ -246,16 +266,8 @@ class Reader(Reading):
             plan.asset = self._own(plan, "asset", ("unit", "static") if plan.action.id == "sell" else m.KINDS)
         elif kind == "own_unit":
             plan.asset = self._own(plan, "unit", ("unit",))
-            plan.project = next(
-                (
-                    p
-                    for _, p in sorted(state["projects"].items())
-                    if p["owner"] == self.faction
-                    and p["action"] == "train"
-                    and p["asset"] == plan.asset["id"]
-                ),
-                None,
-            )
+            training = [p for p in m.projects_of(state, self.faction) if p["action"] == "train"]
+            plan.project = next((p for p in training if p["asset"] == plan.asset["id"]), None)
         elif kind == "static_type":
             self._build(plan)
         elif kind in ("unit_type", "recruit_type"):

@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.checks import Check
-from ...core.rulesdoc import RulesSection, RulesTable, check_table
+from ...core.rulesdoc import RulesSection, RulesTable, check_table, words
 from ...core.words import number_word
 from .catalogue import catalogue
+from .model import BANDS
 from .tasks import best_force, combination_bonus
 
 Rules = Mapping[str, Any]
@@ -92,7 +93,7 @@ def _catalogue(r: Rules) -> RulesSection:
                 a.rolled_as(),
                 _cost(a.cost, *(["the price"] if a.data.get("price") else [])),
                 a.stealth or "—",
-                *(a.effects[b] for b in ("complete_failure", "failure", "success", "complete_success")),
+                *(a.effects[band] for band in BANDS),
             )
         )
     return RulesSection(
@@ -102,20 +103,7 @@ def _catalogue(r: Rules) -> RulesSection:
             "that locale. Actions are carried out in the order listed, every faction's first action before "
             "any second one. An action that relies on what an earlier one gains needs a backup. Where an "
             "action may cost more, the order says beforehand whether to pay.",
-            RulesTable(
-                "Actions",
-                (
-                    "Action",
-                    "Roll",
-                    "Cost",
-                    "Stealth",
-                    "Complete failure",
-                    "Failure",
-                    "Success",
-                    "Complete success",
-                ),
-                tuple(rows),
-            ),
+            RulesTable("Actions", ("Action", "Roll", "Cost", "Stealth", *map(words, BANDS)), tuple(rows)),
         ),
         keys=("catalogue", "move_minion"),
     )

@@ -3,7 +3,6 @@ player factions' homes, lieutenants, units and static assets."""
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -12,7 +11,7 @@ from ...core.factions import new_faction
 from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World, generate_provinces, make_names
-from ...ruleset import FactionSetup, fill_factions
+from ...ruleset import FactionSetup, filled_state
 from . import model as m
 
 Rules = Mapping[str, Any]
@@ -160,22 +159,15 @@ BLANK_FACTION = {
 def fill_state(rules: Rules, partial: State, factions: list[str]) -> State:
     """A whole state from a hand-written part: factions from the blank (with the starting Cohesion),
     locations from their ids (LOCALE/KIND), units their level from their type, ids from keys."""
-    state = copy.deepcopy(dict(partial))
-    state.setdefault("turn", 1)
-    for key in ("locations", "assets", "projects"):
-        state.setdefault(key, {})
-    fill_factions(state, factions, {**BLANK_FACTION, "cohesion": rules["start"]["cohesion"]})
+    blank = {**BLANK_FACTION, "cohesion": rules["start"]["cohesion"]}
+    state = filled_state(partial, factions, blank, records=("locations", "assets", "projects"))
     for lid, location in state["locations"].items():
         locale, kind = lid.split("/", 1)
-        location.setdefault("id", lid)
         location.setdefault("locale", locale)
         location.setdefault("kind", kind)
         location.setdefault("name", f"{kind.capitalize()} of {locale.capitalize()}")
         location.setdefault("holder", None)
-    for aid, asset in state["assets"].items():
-        asset.setdefault("id", aid)
+    for asset in state["assets"].values():
         if rules["asset_types"][asset["type"]]["kind"] == "unit":
             asset.setdefault("level", rules["asset_types"][asset["type"]].get("level", 1))
-    for pid, project in state["projects"].items():
-        project.setdefault("id", pid)
     return state

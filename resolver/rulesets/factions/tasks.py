@@ -152,13 +152,8 @@ def acting_force(rules: Rules, lieutenant: m.Asset, units: Sequence[m.Asset], ra
     """The lieutenant and the units that can aid it: only those with the task's competency count."""
     aiding = [u for u in units if rating in m.competencies(rules, u)]
     group = best_force(rules, [m.level_of(rules, u) for u in aiding], lead=m.level_of(rules, lieutenant))
-    return Side(
-        group.level,
-        m.rating_of(lieutenant, rating),
-        tuple([lieutenant["id"], *(u["id"] for u in aiding)]),
-        group.working(),
-        lieutenant["owner"],
-    )
+    members = (lieutenant["id"], *(u["id"] for u in aiding))
+    return Side(group.level, m.rating_of(lieutenant, rating), members, group.working(), lieutenant["owner"])
 
 
 def defending_force(
@@ -172,10 +167,7 @@ def defending_force(
     if defender is None:
         return NOBODY
     if m.is_npc(rules, defender):
-        npc = rules["npc_factions"][defender]
-        return Side(
-            int(npc["level"]), int(npc["ratings"].get(competency, 0)), (), str(npc["level"]), defender
-        )
+        return npc_force(rules, defender, competency)
     here = [a for a in m.assets_at(state, location) if a["owner"] == defender]
     lieutenants = [a for a in here if m.kind_of(rules, a) == "lieutenant"]
     units = sorted(
@@ -186,9 +178,14 @@ def defending_force(
         return NOBODY
     group = best_force(rules, [m.level_of(rules, a) for a in [*lieutenants, *units]])
     rating = max((m.rating_of(a, competency) for a in lieutenants), default=0)
-    return Side(
-        group.level, rating, tuple(a["id"] for a in [*lieutenants, *units]), group.working(), defender
-    )
+    members = tuple(a["id"] for a in [*lieutenants, *units])
+    return Side(group.level, rating, members, group.working(), defender)
+
+
+def npc_force(rules: Rules, npc: str, rating: str) -> Side:
+    """An NPC faction stands with its own level and rating."""
+    spec = rules["npc_factions"][npc]
+    return Side(int(spec["level"]), int(spec["ratings"].get(rating, 0)), (), str(spec["level"]), npc)
 
 
 def rival_force(rules: Rules, state: dict[str, Any], locale: str, rival: str, rating: str) -> Side:

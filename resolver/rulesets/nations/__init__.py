@@ -10,15 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...core.fields import ActionSpec
-from ...core.orders import OrderFile
-from ...core.phases import PhaseFn, State
-from ...core.rulesdoc import RulesSection
+from ...core.phases import State
 from ...core.standing import StandingSection
 from ...core.words import amount
-from ...core.world import HEX_STEPS, SQUARE_STEPS, World
 from ...ruleset import FactionSetup, Game, MapMark, Ruleset
-from . import agreements, bot, orders, phases, policies, rulesdoc, setup, story
+from . import agreements, policies, setup, story
 from . import model as m
 from .plans import NationsTurn
 
@@ -51,16 +47,6 @@ class Nations(Ruleset):
             return story.battle_story(event, game, before, after)
         return []
 
-    def phase_functions(self) -> Mapping[str, PhaseFn]:
-        return phases.PHASES
-
-    def introduction(self, rules: Mapping[str, Any]) -> str:
-        return rulesdoc.introduction(rules)
-
-    def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
-        steps = HEX_STEPS if rules["world"]["kind"] == "hex" else SQUARE_STEPS
-        return orders.action_specs(rules, tuple(steps))
-
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
         return policies.sections(rules)
 
@@ -71,23 +57,6 @@ class Nations(Ruleset):
 
     def join_faction(self, game: Game, state: State, faction: str, name: str, color: str, kind: str) -> str:
         return setup.join(game.world, game.rules, state, game.seed, FactionSetup(faction, name, color), kind)
-
-    def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
-        return setup.generate_world(seed, rules, factions)
-
-    def initial_state(
-        self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
-    ) -> State:
-        return setup.initial_state(world, rules, factions, seed)
-
-    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
-        return setup.fill_state(rules, partial, factions)
-
-    def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
-        orders.check_orders(game, state, of)
-
-    def bot_orders(self, game: Game, state: State, faction: str) -> dict[str, Any]:
-        return bot.orders_for(game, state, faction)
 
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         rules = game.rules
@@ -160,9 +129,6 @@ class Nations(Ruleset):
                 }
             )
         return sorted(rows, key=lambda r: (-r["levels"], -r["units"], -r["population"], r["faction"]))
-
-    def rules_sections(self, game: Game) -> list[RulesSection]:
-        return rulesdoc.sections(game.rules)
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         pieces: list[dict[str, Any]] = []

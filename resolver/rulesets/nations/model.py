@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ...core import stillness
+from ...core.factions import next_id
 from ...core.phases import State
 from ...core.world import World
 
@@ -114,18 +115,14 @@ def new_id(
     unit_ids: set[tuple[str, str]] | None = None,
     owned: Sequence[Army] | None = None,
 ) -> str:
-    """The next free id of a kind; ids already in use (a piece the GM placed) are skipped, never reused.
+    """The next free id of a kind (``core.factions.next_id``); a unit's id must not be in use among the
+    nation's units either.
 
-    A unit's id must not be in use among the nation's units either. ``unit_ids``, when given, holds (owner,
-    unit id) for every unit in the state, kept in step by the caller (``make_unit`` adds the ids it makes);
-    ``owned``, when given, is the nation's armies (from an index kept in step): either saves a scan of
-    every army in the state for each id, which made a turn of many recruits quadratic."""
-    counters = state["factions"][nation].setdefault("counters", {})
-    n = counters.get(kind, 0) + 1
-    while _id_in_use(state, nation, f"{nation}-{kind}{n}", unit_ids, owned):
-        n += 1
-    counters[kind] = n
-    return f"{nation}-{kind}{n}"
+    ``unit_ids``, when given, holds (owner, unit id) for every unit in the state, kept in step by the caller
+    (``make_unit`` adds the ids it makes); ``owned``, when given, is the nation's armies (from an index kept
+    in step): either saves a scan of every army in the state for each id, which made a turn of many
+    recruits quadratic."""
+    return next_id(state, nation, kind, lambda piece: _id_in_use(state, nation, piece, unit_ids, owned))
 
 
 def all_unit_ids(state: State) -> set[tuple[str, str]]:

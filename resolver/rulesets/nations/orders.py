@@ -11,6 +11,7 @@ from typing import Any
 from ...core.fields import ActionSpec, Field
 from ...core.orders import OrderFile
 from ...core.phases import State
+from ...core.world import HEX_STEPS, SQUARE_STEPS
 from ...plans import plan_or_error
 from ...ruleset import Game
 from . import agreements as ag
@@ -32,7 +33,8 @@ ON_FALL = ("capture", "raid", "raze")
 _NUMBERS = {6: "six", 8: "eight"}  # the directions of a hex and of a square grid
 
 
-def action_specs(rules: Rules, directions: tuple[str, ...]) -> dict[str, ActionSpec]:
+def action_specs(rules: Rules) -> dict[str, ActionSpec]:
+    directions = tuple(HEX_STEPS if rules["world"]["kind"] == "hex" else SQUARE_STEPS)
     classes = tuple(rules["unit_classes"])
     build_types = ("capital", *rules["build"]["types"])
     per_turn = int(rules["actions"]["per_turn"])

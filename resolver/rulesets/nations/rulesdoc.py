@@ -11,15 +11,10 @@ from typing import Any
 
 from ...core.checks import Check
 from ...core.rulesdoc import RulesSection, RulesTable, check_modifiers, check_table, fill
-from ...core.words import number_word
+from ...core.words import number_word, series
 from . import model as m
 
 PLACES = {"named_place": "at a named place"}
-
-
-def _list(items: list[str], last: str = "and") -> str:
-    items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 def introduction(rules: Mapping[str, Any]) -> str:
@@ -92,7 +87,7 @@ def _settlements(r: Mapping[str, Any]) -> RulesSection:
     blocks: list[str | RulesTable] = [
         "A settlement yields resources and population every turn it is not besieged. Its level also "
         "sets how many attackers it takes to assault it, and the defence bonus its owner's units get "
-        f"inside it. A nation may found a settlement of type {_list(list(r['build']['types']), 'or')} "
+        f"inside it. A nation may found a settlement of type {series(list(r['build']['types']), 'or')} "
         "where one of its armies stands, and a capital only while it has none. Settlements must be at "
         f"least {r['build']['min_distance']} tiles apart.",
     ]
@@ -118,7 +113,7 @@ def _settlements(r: Mapping[str, Any]) -> RulesSection:
     )
     falls = [name for name, s in r["settlements"].items() if s.get("falls_at_once")]
     if falls:
-        blocks.append(f"An undefended {_list(falls, 'or')} settlement falls as soon as it is attacked.")
+        blocks.append(f"An undefended {series(falls, 'or')} settlement falls as soon as it is attacked.")
     levels = range(2, max(int(s["max_level"]) for s in r["settlements"].values()) + 1)
     upgrade_rows = []
     for level in levels:
@@ -190,7 +185,7 @@ def _movement(r: Mapping[str, Any]) -> RulesSection:
         "Orders are carried out in posting order, so the first nation to post moves first."
     ]
     if mv.get("impassable"):
-        text.append(f"Armies cannot enter {_list(list(mv['impassable']), 'or')}.")
+        text.append(f"Armies cannot enter {series(list(mv['impassable']), 'or')}.")
     if mv.get("stop_at_foreigners"):
         text.append("A move ends on entering a tile that holds another nation's army or settlement.")
     return RulesSection("Movement", (" ".join(text),), keys=("movement",))
@@ -205,7 +200,7 @@ def _combat(r: Mapping[str, Any]) -> RulesSection:
         f"defence: each point of attack lowers the number needed by one, each point of defence raises it.",
         f"A natural {c['always_hits']} always hits and a natural {c['always_misses']} always misses.",
         "Every shot of a volley is aimed before the volley, then the hits are applied; a unit falls when "
-        f"it has taken as many hits as it has HP. Hits fall on the enemy's {_list(list(c['target_order']))}"
+        f"it has taken as many hits as it has HP. Hits fall on the enemy's {series(list(c['target_order']))}"
         ", in that order, and on the lowest defence first within a class.",
         f"A battle lasts until one side is destroyed, or at most {c['max_rounds']} rounds; then both sides "
         "keep the tile. There are no retreats.",
@@ -216,7 +211,7 @@ def _combat(r: Mapping[str, Any]) -> RulesSection:
     if first:
         steps.append(
             "Some units fire before the rest of the round: "
-            + _list(first, "then")
+            + series(first, "then")
             + ". Each of these fires as a volley of its own, in that order, before everyone else; units of "
             "the same volley fire at the same time, and a unit killed by an earlier volley does not fire."
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 from ...core.factions import PLAYER, new_faction
 from ...core.phases import State
 from ...core.world import World, generate_hex, generate_square, make_names
-from ...ruleset import FactionSetup, fill_factions
+from ...ruleset import FactionSetup, filled_state
 from . import model as m
 
 
@@ -161,14 +160,11 @@ def join(
 def fill_state(rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
     """A whole state from a hand-written part: nations from the blank, armies' units from their class
     (base stats, a name, an id from the army's), settlements and projects their ids from their keys."""
-    state = copy.deepcopy(dict(partial))
-    state.setdefault("turn", 1)
-    for key in ("armies", "settlements", "projects", "roads", "ruins"):
+    state = filled_state(partial, factions, BLANK_NATION, records=("armies", "settlements", "projects"))
+    for key in ("roads", "ruins"):
         state.setdefault(key, {})
-    fill_factions(state, factions, BLANK_NATION)
     classes = rules.get("unit_classes", {})
     for aid, army in state["armies"].items():
-        army.setdefault("id", aid)
         for i, unit in enumerate(army.get("units", [])):
             cls = unit.get("class", "troops")
             filled = {
@@ -181,8 +177,5 @@ def fill_state(rules: Mapping[str, Any], partial: State, factions: list[str]) ->
             filled.setdefault("id", f"{army['owner']}-{aid}-u{i + 1}")
             army["units"][i] = filled
     for sid, settlement in state["settlements"].items():
-        settlement.setdefault("id", sid)
         settlement.setdefault("name", sid.capitalize())
-    for pid, project in state["projects"].items():
-        project.setdefault("id", pid)
     return state

@@ -4,8 +4,11 @@ Each round every engaged unit rolls attacking dice (REP/2 rounded up, with the m
 ``battle.attack``) and defending dice (REP/2 rounded down, with ``battle.defence``); both are read as
 successes by the ``melee`` check. A unit's attacking successes beyond its opponent's defending
 successes are hits on the opponent. Units pair strongest against strongest; the larger side's spare
-units add outnumbering dice to the pair they back. A unit routs when its hits reach its REP; after
-``battle.rounds`` rounds, or once a side has no unit standing, the side with more units standing wins.
+units go round the pair they back: the first two strike its flanks, the third its rear, any more add
+outnumbering dice. A unit routs when its hits reach its REP (one more inside its CinC's zone of
+command). A side that has lost the share of its units its standing instructions name tests the
+seed's WR Retreat and leaves the field, whatever the row. After ``battle.rounds`` rounds, or once a
+side has no unit standing or has left, the side with more units standing wins (a side that left loses).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.checks import Check, Modifier
+from ...core.checks import Check, CheckResult, Modifier, Opposed, Row, opposed
 from ...core.dice import Roll, roll_label
 from . import model as m
 
@@ -25,10 +28,17 @@ Rules = Mapping[str, Any]
 @dataclass
 class Side:
     owner: str
-    units: list[dict[str, Any]]
-    attacking: bool  # the active side: the aggressor
+    units: list[dict[str, Any]]  # every unit brought to the battle, in the army's order
+    attacking: bool  # the active side: the aggressor, or the defender that ambushed it
     cinc: str | None = None
     in_fort: bool = False
+    army: str = ""  # the army's id, for the labels of its rolls
+    war_rating: int = 1  # its CinC's WR: the dice of its retreat test
+    cinc_attributes: tuple[str, ...] = ()
+    retreat_at: int = 0  # tests to retreat once this percentage of its units is lost; 0: never
+    zone: int = 1  # how many of its leading units stand in the CinC's zone of command
+    ambushing: bool = False  # its units strike a flank in the first round
+    defence_benefits: bool = True  # False when both armies attack (the movement test's tie)
 
     def standing(self) -> list[dict[str, Any]]:
         return [unit for unit in self.units if not unit.get("routed")]
@@ -40,6 +50,8 @@ class Outcome:
     rounds: int
     rolls: list[Roll] = field(default_factory=list)
     hits: dict[str, int] = field(default_factory=dict)  # unit id -> hits taken
+    retreat: CheckResult | None = None  # the retreat test of the side that left the field
+    retreated: str | None = None  # the owner of that side
 
 
 def attack_modifiers(
@@ -51,6 +63,7 @@ def attack_modifiers(
     extra: int,
     season: str,
     terrain: str,
+    first_round: bool = False,
 ) -> list[Modifier]:
     table, mods = rules["battle"]["attack"], []
     skills = m.skills(rules, unit)
@@ -65,26 +78,45 @@ def attack_modifiers(
     for skill in ("offensive", "defensive", "missile"):
         if skill in skills:
             mods.append(Modifier(skill, table[skill]))
-    if season == "Winter" and "winter" not in skills:
+    if season == "Winter" and not {"winter", "terrain_desert"} & set(skills):  # the seed gives both
         mods.append(Modifier("winter", table["winter"]))
     if terrain in ("jungle", "swamp") and f"terrain_{terrain}" not in skills:
         mods.append(Modifier(terrain, table[terrain]))
-    if extra:
-        mods.append(Modifier("outnumbering", min(extra, int(rules["battle"]["outnumber_max"]))))
+    surprise = 1 if first_round and side.ambushing and "armored" not in skills else 0
+    return mods + surrounding(rules, extra + surprise)
+
+
+def surrounding(rules: Rules, behind: int) -> list[Modifier]:
+    """The dice of the units behind a pair (house rule, from the seed's outnumbering): the first
+    ``battle.flanks_max`` strike a flank each, the next one the rear, each further one adds an
+    outnumbering die, at most ``battle.outnumber_max``. An ambusher's surprise counts as one more."""
+    spec, table = rules["battle"], rules["battle"]["attack"]
+    flanks = min(behind, int(spec["flanks_max"]))
+    mods = [Modifier("flank", int(table["flank"]))] * flanks
+    if behind > flanks:
+        mods.append(Modifier("rear", int(table["rear"])))
+    beyond = behind - flanks - 1
+    if beyond > 0:
+        mods.append(Modifier("outnumbering", min(beyond, int(spec["outnumber_max"]))))
     return mods
 
 
 def defence_modifiers(rules: Rules, unit: Mapping[str, Any], side: Side, *, terrain: str) -> list[Modifier]:
+    """Defending dice; a side without defensive benefits (both armies attacking) keeps only its
+    Offensive penalty."""
     table, mods = rules["battle"]["defence"], []
     skills = m.skills(rules, unit)
-    if not side.attacking:
+    benefits = side.defence_benefits
+    if not side.attacking and benefits:
         mods.append(Modifier("not_active", table["not_active"]))
-    if terrain == "wood":
+    if terrain == "wood" and benefits:
         mods.append(Modifier("wood", table["wood"]))
     for skill in ("defensive", "offensive"):
-        if skill in skills:
+        if skill in skills and (benefits or table[skill] < 0):
             mods.append(Modifier(skill, table[skill]))
-    if side.in_fort:
+    if "defensive" in skills and not side.attacking and benefits:  # the skill: it digs in to defend
+        mods.append(Modifier("defensive_position", table["defensive_position"]))
+    if side.in_fort and benefits:
         mods.append(Modifier("fort", table["fort"]))
     return mods
 
@@ -141,7 +173,16 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                     melee,
                     roll_label("battle", province, unit["id"], f"r{number}", "attack"),
                     math.ceil(m.fighting_rep(rules, unit) / 2),
-                    attack_modifiers(rules, unit, enemy, side, extra=back, season=season, terrain=terrain),
+                    attack_modifiers(
+                        rules,
+                        unit,
+                        enemy,
+                        side,
+                        extra=back,
+                        season=season,
+                        terrain=terrain,
+                        first_round=number == 1,
+                    ),
                     [side.owner, other.owner],
                 )
                 defence = _dice(
@@ -157,10 +198,171 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                 enemy["hits"] = int(enemy.get("hits", 0)) + hits
                 outcome.hits[enemy["id"]] = int(enemy["hits"])
         for side in (first, second):
-            for unit in side.standing():
-                if unit["hits"] >= m.fighting_rep(rules, unit):
+            for index, unit in enumerate(side.units):
+                if not unit.get("routed") and unit["hits"] >= rout_at(rules, unit, index < side.zone):
                     unit["routed"] = True
+        leaving = _leaves(ctx, province, (second, first), outcome)
+        if leaving is not None:
+            outcome.winner = (second if leaving is first else first).owner
+            return outcome
     left_first, left_second = len(first.standing()), len(second.standing())
     if left_first != left_second:
         outcome.winner = first.owner if left_first > left_second else second.owner
     return outcome
+
+
+def rout_at(rules: Rules, unit: Mapping[str, Any], in_zone: bool) -> int:
+    """The hits that rout a unit: its REP; inside its CinC's zone of command, the seed's +1 to morale
+    tests lets it stand one more (house rule)."""
+    return m.fighting_rep(rules, unit) + (int(rules["battle"]["zone_of_command"]["morale"]) if in_zone else 0)
+
+
+def _leaves(ctx: Any, province: str, sides: tuple[Side, Side], outcome: Outcome) -> Side | None:
+    """The first side (the defender tests first) whose losses reached its threshold tests to retreat;
+    every row of the table takes it off the field, so one side tests at most once."""
+    for side in sides:
+        lost = len(side.units) - len(side.standing())
+        if side.retreat_at and side.standing() and lost * 100 >= len(side.units) * side.retreat_at:
+            outcome.retreat = retreat_test(ctx, province, side)
+            outcome.retreated = side.owner
+            outcome.rolls.append(outcome.retreat.roll)
+            return side
+    return None
+
+
+def retreat_test(ctx: Any, province: str, side: Side) -> CheckResult:
+    """The seed's WR Retreat: the CinC's WR in dice; each Offensive unit the army brought takes a
+    success, each Defensive one adds one; a CinC's Temerity takes one, his Coward adds one."""
+    rules = ctx.rules
+    check = Check.from_rules(rules, "retreat")
+    mods = []
+    for unit in side.units:
+        skills = m.skills(rules, unit)
+        mods += [check.modifier("offensive_unit")] if "offensive" in skills else []
+        mods += [check.modifier("defensive_unit")] if "defensive" in skills else []
+    mods += [check.modifier(trait) for trait in ("temerity", "coward") if trait in side.cinc_attributes]
+    return check.roll(
+        ctx,
+        roll_label("retreat", province, side.army or side.owner),
+        count=side.war_rating,
+        modifiers=mods,
+        factions=[side.owner],
+    )
+
+
+def zone_units(rules: Rules, zone: int) -> int:
+    """How many units of an army, laid out from its CinC's unit, stand in his zone of command: his own
+    and one more for every ``battle.zone_of_command.frontage`` of the zone (house rule)."""
+    return 1 + zone // int(rules["battle"]["zone_of_command"]["frontage"])
+
+
+def _traits(state: m.State, army: Mapping[str, Any]) -> list[str]:
+    commander = m.commander(state, army)
+    return list(commander.get("attributes", [])) if commander else []
+
+
+def _contest(
+    ctx: Any,
+    state: m.State,
+    check: Check,
+    label: Any,
+    entries: list[tuple[Mapping[str, Any], list[Modifier]]],
+) -> Opposed:
+    """Two armies roll a WR test against each other, each its CinC's WR in dice under the label plus
+    its army's id; the caller reads the check's table on the difference of successes."""
+    pools = [
+        (str(army["id"]), check.pool(m.war_rating(m.commander(state, army)), mods)) for army, mods in entries
+    ]
+    owners = [str(army["owner"]) for army, _ in entries]
+    return opposed(ctx, label, pools, factions=owners, decided=check.id)
+
+
+def _read(check: Check, contest: Opposed, margin: int) -> Row:
+    """The row the difference of successes reads, written into the first roll's reading."""
+    row = check.row(margin)
+    contest.first.check, contest.first.result = check.id, row.result
+    contest.first.decided = f"{check.id}: {row.result.replace('_', ' ')}"
+    return row
+
+
+def ambushes(
+    ctx: Any, state: m.State, province: str, army: Mapping[str, Any], defending: Mapping[str, Any]
+) -> bool:
+    """The defender's ambush test (after the attacker and defender are known): both armies roll their
+    CinC's WR; the defender adds a success for Guerilla units and for an Ambush CinC, one more if the
+    attacker's CinC is Never ready, one less if he is Ever ready, and ambushes when its successes beat
+    the attacker's. Armored units cannot ambush: an army of nothing else does not try (and in battle
+    its Armored units get no surprise die)."""
+    rules = ctx.rules
+    armored_out = bool(rules["ambush"]["armored_cannot"])
+    hiding = [u for u in defending["units"] if not (armored_out and "armored" in m.skills(rules, u))]
+    if not hiding:
+        return False
+    check = Check.from_rules(rules, "ambush")
+    mods = [check.modifier("guerilla")] if any("guerilla" in m.skills(rules, u) for u in hiding) else []
+    mods += [check.modifier("ambush")] if "ambush" in _traits(state, defending) else []
+    mods += [check.modifier(t) for t in ("ever_ready", "never_ready") if t in _traits(state, army)]
+    contest = _contest(ctx, state, check, roll_label("ambush", province), [(defending, mods), (army, [])])
+    row = _read(check, contest, contest.margin)
+    ctx.emit(
+        "ambush",
+        actors=[defending["owner"], army["owner"]],
+        place=province,
+        rolls=[contest.first, contest.second],
+        result=row.result,
+    )
+    return row.result == "ambush"
+
+
+def movement_tests(ctx: Any, state: m.State, invasions: list[dict[str, Any]]) -> None:
+    """Two armies marching on each other's starting province take the movement test: each rolls its
+    CinC's WR (War Movement Advocate +1; an army all Fast +1, one with a Slow unit −1, house rule) and
+    the difference reads the table. With 1 or more the army ahead attacks and the other stays to defend
+    (marked ``movement`` with the row); with none both attack, in one battle where the first army's
+    target is fought over (marked ``meeting``: the other army)."""
+    check = Check.from_rules(ctx.rules, "movement")
+    for index, first in enumerate(invasions):
+        second = next(
+            (
+                other
+                for other in invasions[index + 1 :]
+                if other["province"] == first["from"]
+                and other["from"] == first["province"]
+                and not other.get("stays")
+            ),
+            None,
+        )
+        if second is None or first.get("stays"):
+            continue
+        armies = [state["armies"][first["army"]], state["armies"][second["army"]]]
+        entries = [(army, _movement_modifiers(ctx.rules, check, state, army)) for army in armies]
+        label = roll_label("movement", first["from"], first["province"])
+        contest = _contest(ctx, state, check, label, entries)
+        row = _read(check, contest, abs(contest.margin))
+        ahead, behind = (first, second) if contest.margin >= 0 else (second, first)
+        if row.result == "both_attack":
+            first["meeting"], second["stays"] = second["army"], True
+        else:
+            ahead["movement"], behind["stays"] = row.result, True
+        ctx.emit(
+            "movement_test",
+            actors=[first["attacker"], second["attacker"]],
+            place=first["province"],
+            rolls=[contest.first, contest.second],
+            result=row.result,
+            attacker=None if row.result == "both_attack" else ahead["attacker"],
+        )
+    invasions[:] = [invasion for invasion in invasions if not invasion.get("stays")]
+
+
+def _movement_modifiers(
+    rules: Rules, check: Check, state: m.State, army: Mapping[str, Any]
+) -> list[Modifier]:
+    advocate = "war_movement_advocate" in _traits(state, army)
+    mods = [check.modifier("war_movement_advocate")] if advocate else []
+    skills = [m.skills(rules, unit) for unit in army["units"]]
+    if skills and all("fast" in unit_skills for unit_skills in skills):
+        mods.append(check.modifier("fast"))
+    if any("slow" in unit_skills for unit_skills in skills):
+        mods.append(check.modifier("slow"))
+    return mods

@@ -67,14 +67,15 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
             Field(
                 "if_invaded",
                 "choice",
-                "Fight an invader in the field, or shut the army in the fort.",
+                "Fight an invader in the field, shut the army in the province's fort, or withdraw and "
+                "give the province up (the last two refuse the battle).",
                 default=str(defaults["if_invaded"]),
-                choices=("fight", "fort"),
+                choices=("fight", "fort", "withdraw"),
             ),
             Field(
                 "retreat_at_losses",
                 "int",
-                "Test to retreat once this percentage of the army is lost.",
+                "Test to retreat once this percentage of the army's units is routed (0: never).",
                 default=int(defaults["retreat_at_losses"]),
                 minimum=0,
                 maximum=100,

@@ -19,7 +19,7 @@ from ...core.phases import State
 from ...core.standing import in_force
 from ...ruleset import TurnMemory
 from . import model as m
-from .battle import Side, fight
+from .battle import Side, ambushes, fight, movement_tests, zone_units
 from .orders import INSTRUCTIONS
 from .setup import new_unit
 
@@ -303,11 +303,16 @@ def choose_province(ctx: Any, state: State) -> State:
         if not state["factions"][nation]["wars"] or not armies:
             continue
         ordered = _orders(ctx, nation, "invade")
+        # One invasion a province a season (house rule): a defender fights one battle where it stands.
+        taken = {invasion["province"] for invasion in invasions}
         if ordered:
             province = str(ordered[0]["province"])
             enemy = state["provinces"][province]["owner"]
             if enemy not in state["factions"][nation]["wars"]:
                 ctx.order_failed(nation, ordered[0], "that province's owner is not at war with you")
+                continue
+            if province in taken:
+                ctx.order_failed(nation, ordered[0], "another army invades that province this season")
                 continue
         else:  # silent orders: the aggressor invades the weakest border province of its first war
             wars = [
@@ -315,7 +320,7 @@ def choose_province(ctx: Any, state: State) -> State:
                 for e in state["factions"][nation].get("attacking", [])
                 if e in state["factions"][nation]["wars"]
             ]
-            choices = _targets(ctx, state, nation, wars[0]) if wars else []
+            choices = [p for p in (_targets(ctx, state, nation, wars[0]) if wars else []) if p not in taken]
             if not choices:
                 continue
             province = choices[0]
@@ -328,27 +333,78 @@ def choose_province(ctx: Any, state: State) -> State:
 
 
 def invade(ctx: Any, state: State) -> State:
-    """Aggressors march on their target; an undefended province raises a local lord's army."""
+    """Aggressors march on their target; two armies marching on each other's province first take the
+    movement test. The defender's standing instructions may refuse the battle; an undefended province
+    raises a local lord's army."""
+    movement_tests(ctx, state, ctx.memory.invasions)
     for invasion in ctx.memory.invasions:
         army, province = state["armies"][invasion["army"]], invasion["province"]
         owner = state["provinces"][province]["owner"]
         army["location"] = province
         ctx.emit("invaded", actors=[invasion["attacker"], owner], place=province)
+        if invasion.get("meeting"):
+            continue  # the movement test's tie: the army standing there attacks too, it does not defend
+        answer = _answer(ctx, state, province, owner)
+        if answer == "withdraw" and _withdraw(ctx, state, invasion, owner):
+            continue
         defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
         if not defenders:
             _local_army(ctx, state, province, owner)
             defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
-        if defenders and _shuts_in(ctx, state, province, owner):  # a levy obeys the instruction too
+        if defenders and answer == "fort":  # a levy obeys the instruction too
             _into_the_fort(ctx, state, invasion, army, defenders[0])
+            _refused(ctx, state, owner)
     return state
 
 
-def _shuts_in(ctx: Any, state: State, province: str, owner: str) -> bool:
-    """A nation whose standing instructions say ``if_invaded: fort`` shuts its army in the province's
-    fort rather than fight in the field (the default is to fight)."""
-    if owner not in m.nations(state) or not state["provinces"][province]["fort"]:
+def _answer(ctx: Any, state: State, province: str, owner: str) -> str:
+    """A nation's standing answer to an invasion: ``fight`` (the default), ``fort`` (shut the army in the
+    province's fort; without a fort it fights) or ``withdraw`` (leave the province to the invader).
+    Either of the last two refuses the battle."""
+    if owner not in m.nations(state):
+        return "fight"
+    answer = str(in_force(state, owner, ctx.game.standing[INSTRUCTIONS])["if_invaded"])
+    return "fight" if answer == "fort" and not state["provinces"][province]["fort"] else answer
+
+
+def _withdraw(ctx: Any, state: State, invasion: Mapping[str, Any], owner: str) -> bool:
+    """The nation's armies in the invaded province fall back to its nearest other province and the
+    invader takes this one unopposed (no local lord rises for a nation that gave it up). A nation with
+    nowhere to go fights."""
+    province = invasion["province"]
+    refuge = _fallback(ctx, state, owner, province, fort=False)
+    if refuge is None:
         return False
-    return in_force(state, owner, ctx.game.standing[INSTRUCTIONS])["if_invaded"] == "fort"
+    for army in m.armies_at(state, province):
+        if army["owner"] == owner:
+            army["location"] = refuge
+    ctx.emit("battle_refused", actors=[owner, invasion["attacker"]], place=province, refuge=refuge)
+    _refused(ctx, state, owner)
+    _conquer(ctx, state, province, invasion["attacker"], owner, None)
+    return True
+
+
+def _refused(ctx: Any, state: State, nation: str) -> None:
+    """A refused battle is counted over the year; from the ``national_morale.refused_from``-th on, each
+    takes a success from the season's will to fight (the seed's "3rd and more occurrence only")."""
+    if nation not in m.nations(state):
+        return
+    year = state["factions"][nation]["year"]
+    year["refused"] = int(year.get("refused", 0)) + 1
+    m.tally(state, nation, "refused")
+    if year["refused"] >= int(ctx.rules["national_morale"]["refused_from"]):
+        m.tally(state, nation, "refused_counted")
+
+
+def _fallback(ctx: Any, state: State, nation: str, province: str, *, fort: bool) -> str | None:
+    """The nation's nearest province other than ``province`` (the nearest with a fort, if ``fort`` and
+    one can be reached), by steps over the map and then by id; None if it holds no other."""
+    world = ctx.game.world
+    reach = set(world.within(province, len(world)))
+    own = [p for p in m.provinces_of(state, nation) if p != province and p in reach]
+    forts = [p for p in own if state["provinces"][p]["fort"]]
+    choices = forts if fort and forts else own
+    return min(choices, key=lambda p: (world.distance(province, p), p), default=None)
 
 
 def _into_the_fort(ctx: Any, state: State, invasion: Mapping[str, Any], army: dict, defending: dict) -> None:
@@ -477,6 +533,8 @@ def battle(ctx: Any, state: State) -> State:
         army = state["armies"][army_id]
         if not army["units"]:
             del state["armies"][army_id]
+        elif army.get("in_fort") and not any(s["defender"] == army_id for s in state["sieges"].values()):
+            army.pop("in_fort")  # sheltered from a raid that laid no siege: out again once it has passed
     return state
 
 
@@ -533,13 +591,19 @@ def _recover(ctx: Any, state: State, army: dict[str, Any]) -> None:
 def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None:
     province, attacker = invasion["province"], invasion["attacker"]
     army = state["armies"].get(invasion["army"])
+    meeting = state["armies"].get(invasion.get("meeting") or "")
     owner = state["provinces"][province]["owner"]
-    defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
-    if army is None or not defenders or defenders[0].get("in_fort"):
-        return  # no one to fight, or the defenders shut themselves in the fort
+    defenders = [meeting] if meeting else m.armies_at(state, province)
+    defenders = [a for a in defenders if a["owner"] == owner and a["units"]]
+    if army is None or not army["units"] or not defenders or defenders[0].get("in_fort") or owner == attacker:
+        return  # no one to fight, the defenders shut in the fort, or the province given up to the invader
     defending = defenders[0]
-    first = Side(attacker, army["units"], attacking=True, cinc=army.get("commander"))
-    second = Side(owner, defending["units"], attacking=False, cinc=defending.get("commander"))
+    first = _side(ctx, state, army, attacking=True)
+    second = _side(ctx, state, defending, attacking=bool(meeting))
+    if meeting:  # both armies attack: neither has a defender's benefits
+        first.defence_benefits = second.defence_benefits = False
+    elif ambushes(ctx, state, province, army, defending):
+        first.attacking, second.attacking, second.ambushing = False, True, True
     outcome = fight(ctx, province, ctx.game.world[province].terrain, first, second)
     loser = None if outcome.winner is None else (owner if outcome.winner == attacker else attacker)
     for nation, result in (
@@ -565,25 +629,133 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         rounds=outcome.rounds,
         hits=dict(sorted(outcome.hits.items())),
         routed=sorted(u["id"] for u in first.units + second.units if u.get("routed")),
+        retreated=outcome.retreated,
+        ambush=second.ambushing,
     )
+    if outcome.retreat is not None:
+        _retreat(ctx, state, invasion, outcome.retreat, army if outcome.retreated == attacker else defending)
     if outcome.winner == attacker:
-        _conquer(ctx, state, province, attacker, owner, defending)
+        there = defending["location"] == province
+        if not (there and defending.get("in_fort")):  # a defender shut in the fort is besieged instead
+            _conquer(ctx, state, province, attacker, owner, defending if there else None)
     else:
-        army["location"] = invasion["from"]
+        if army["location"] == province:
+            army["location"] = invasion["from"]
+        if outcome.winner == owner and (meeting or invasion.get("movement") == "attacks_defender_may_take"):
+            _take_back(ctx, state, invasion, army, defending)
         if outcome.winner == owner and defending.get("levy"):
             _staying_at_war(ctx, state, defending)
     if outcome.winner is not None:
         _loot(ctx, state, outcome.winner, army if outcome.winner == attacker else defending, province, loser)
-    for side_army, nation in ((army, attacker), (defending, owner)):
+    for side_army, nation, enemy_army in ((army, attacker, defending), (defending, owner, army)):
         for unit in side_army["units"]:
             unit.pop("exhausted", None)
-        _marshal_fate(ctx, state, side_army, _result(outcome.winner, nation))
+        _marshal_fate(ctx, state, side_army, _result(outcome.winner, nation), m.commander(state, enemy_army))
         _recover(ctx, state, side_army)
 
 
-def _marshal_fate(ctx: Any, state: State, army: dict[str, Any], result: str) -> None:
+def _side(ctx: Any, state: State, army: Mapping[str, Any], *, attacking: bool) -> Side:
+    """An army as a side of a battle: its CinC's WR, traits and zone of command, and when it tests to
+    retreat (its nation's standing instructions; the Piorad and a local lord's levy at
+    ``battle.npc_retreat_at_losses``)."""
+    commander = m.commander(state, army)
+    owner = army["owner"]
+    if owner in m.nations(state) and not army.get("levy"):
+        retreat_at = int(in_force(state, owner, ctx.game.standing[INSTRUCTIONS])["retreat_at_losses"])
+    else:
+        retreat_at = int(ctx.rules["battle"]["npc_retreat_at_losses"])
+    return Side(
+        owner,
+        army["units"],
+        attacking=attacking,
+        cinc=army.get("commander"),
+        army=army["id"],
+        war_rating=m.war_rating(commander),
+        cinc_attributes=tuple(commander.get("attributes", [])) if commander else (),
+        retreat_at=retreat_at,
+        zone=zone_units(ctx.rules, m.zone_of_command(commander)) if commander else 0,
+    )
+
+
+def _retreat(ctx: Any, state: State, invasion: Mapping[str, Any], test: CheckResult, army: dict) -> None:
+    """The row of the retreat test, for the army that took it: with 2 successes it leaves in order (a
+    defender into the province's fort, where it may be besieged, else to its nation's nearest fort;
+    an attacker back to its starting province); with 1 its units below Elite disband and its Elite
+    ones join the nation's largest army in a neighbouring province, or else leave in order; with 0
+    it disbands. A local lord's levy with no fort to hold goes home (house rule)."""
+    province, rules = invasion["province"], ctx.rules
+    defending = army["id"] != invasion["army"]
+    elite = m.morale_rank(rules, "Elite")
+    if test.result == "disband":
+        gone = list(army["units"])
+    elif test.result == "below_elite_disband":
+        gone = [u for u in army["units"] if m.morale_rank(rules, u["morale"]) < elite]
+    else:
+        gone = []
+    army["units"] = [u for u in army["units"] if u not in gone]
+    joined = None
+    if test.result == "below_elite_disband" and army["units"]:
+        main = _main_army_near(ctx, state, army, province)
+        if main is not None:
+            main["units"].extend(army["units"])
+            army["units"], joined = [], main["id"]
+    fort = state["provinces"][province]["fort"]
+    if army["units"] and defending and not invasion.get("meeting"):
+        if fort:
+            _into_the_fort(ctx, state, invasion, state["armies"][invasion["army"]], army)
+        elif army.get("levy"):
+            gone, army["units"] = gone + army["units"], []
+        else:
+            army["location"] = _fallback(ctx, state, army["owner"], province, fort=True) or army["location"]
+    elif army["units"] and not defending:
+        army["location"] = invasion["from"]
+    ctx.emit(
+        "retreat",
+        actors=[army["owner"]],
+        place=province,
+        rolls=[test.roll],
+        result=test.result,
+        disbanded=sorted(u["id"] for u in gone),
+        joined=joined,
+        to=army["location"] if army["units"] else None,
+    )
+
+
+def _main_army_near(ctx: Any, state: State, army: Mapping[str, Any], province: str) -> dict | None:
+    """The nation's largest other army in a province next to ``province`` and free to march."""
+    near = set(ctx.game.world.neighbours(province))
+    armies = [
+        a
+        for a in m.armies_of(state, army["owner"])
+        if a["id"] != army["id"]
+        and a["location"] in near
+        and a["units"]
+        and not a.get("besieging")
+        and not a.get("in_fort")
+        and not a.get("levy")
+    ]
+    return max(armies, key=lambda a: (len(a["units"]), a["id"]), default=None)
+
+
+def _take_back(ctx: Any, state: State, invasion: Mapping[str, Any], army: dict, defending: dict) -> None:
+    """After the movement test's 1-success row (or its tie), a beaten attacker cannot go home: the
+    winner takes the attacker's starting province unless another army of the attacker holds it."""
+    start = invasion["from"]
+    held = [a for a in m.armies_at(state, start) if a["owner"] == army["owner"] and a is not army]
+    if held or state["provinces"][start]["owner"] != army["owner"]:
+        return
+    defending["location"] = start
+    _conquer(ctx, state, start, defending["owner"], army["owner"], army)
+    if army["location"] == start:  # its capital was the province taken: the nearest one left
+        army["location"] = _fallback(ctx, state, army["owner"], start, fort=False) or start
+
+
+def _marshal_fate(
+    ctx: Any, state: State, army: dict[str, Any], result: str, enemy: Mapping[str, Any] | None
+) -> None:
     """A Marshal whose own unit (the army's first) routed tests his fate on the table of the battle's
-    outcome (house rule: in an automated battle his unit's rout is the seed's "kill" result)."""
+    outcome (house rule: in an automated battle his unit's rout is the seed's "kill" result). If he
+    dies bearing a weapon, ``enemy`` (the opposing CinC) may take it up."""
     commander = m.commander(state, army)
     if (
         not commander
@@ -625,6 +797,7 @@ def _marshal_fate(ctx: Any, state: State, army: dict[str, Any], result: str) -> 
         "marshal_fate", actors=[army["owner"]], rolls=rolls, commander=commander["id"], result=fate.result
     )
     if fate.result == "died":
+        pass_weapon(ctx, state, commander, enemy)
         _bury(ctx, state, commander)
 
 
@@ -632,14 +805,36 @@ def _result(winner: str | None, nation: str) -> str:
     return "draw" if winner is None else "won" if winner == nation else "lost"
 
 
-def _conquer(ctx: Any, state: State, province: str, attacker: str, owner: str, defending: dict) -> None:
+def pass_weapon(ctx: Any, state: State, bearer: dict[str, Any], enemy: Mapping[str, Any] | None) -> None:
+    """A bearer dies: an opposing CinC on the battlefield who bears no weapon takes his up (a bearer has
+    only one); with none, or off the battlefield (house rule), a soldier carries it off to become an
+    adventurer and it is lost until a weapon surfaces again in winter."""
+    weapon = bearer.get("weapon")
+    if not weapon:
+        return
+    bearer["weapon"] = None
+    taker = None
+    if enemy is not None and not enemy.get("weapon") and not enemy.get("levy") and not enemy.get("captured"):
+        taker = state["commanders"][enemy["id"]]
+        taker["weapon"] = weapon
+    ctx.emit(
+        "weapon_passed",
+        actors=[bearer["owner"], *([taker["owner"]] if taker else [])],
+        bearer=bearer["id"],
+        taker=taker["id"] if taker else None,
+    )
+
+
+def _conquer(
+    ctx: Any, state: State, province: str, attacker: str, owner: str, defending: dict | None
+) -> None:
     if m.is_piorad(ctx.rules, attacker):
         return  # the Piorad loot and go home; they never hold land
     state["provinces"][province].update(owner=attacker, conquered=True)
     if owner in state["factions"]:
         m.tally(state, owner, "provinces_lost")
         capital = state["factions"][owner]["capital"]
-        if state["provinces"].get(capital, {}).get("owner") == owner:
+        if defending is not None and state["provinces"].get(capital, {}).get("owner") == owner:
             defending["location"] = capital
     ctx.emit("province_taken", actors=[attacker, owner], place=province)
 
@@ -658,6 +853,8 @@ def _staying_at_war(ctx: Any, state: State, levy: dict) -> None:
         ]
     )
     owner = levy["owner"]
+    for unit in kept:
+        unit["mercenary"] = True  # house rule: a lord's veterans serve the nation for pay
     if kept and owner in state["factions"]:
         state["factions"][owner].setdefault("recruits", []).extend(kept)
     levy["units"] = []
@@ -672,6 +869,8 @@ def _loot(ctx: Any, state: State, winner: str, army: dict, province: str, loser:
         mods.append(check.modifier("piorad"))
     if commander and "treasure_hunter" in commander.get("attributes", []):
         mods.append(check.modifier("treasure_hunter"))
+    if any(unit.get("mercenary") for unit in army["units"]):
+        mods.append(check.modifier("mercenary"))
     result = check.roll(
         ctx,
         roll_label("loot", province, winner),
@@ -750,8 +949,7 @@ def morale_check(ctx: Any, state: State) -> State:
             mods.append(check.modifier("won_battle"))
         if m.count(state, nation, "lost"):
             mods.append(check.modifier("lost_battle"))
-        if m.count(state, nation, "refused") >= 3:
-            mods.append(check.modifier("refused_battle"))
+        mods += [check.modifier("refused_battle")] * m.count(state, nation, "refused_counted")
         mods += [check.modifier("lost_province")] * m.count(state, nation, "provinces_lost")
         mods += [check.modifier("shaken")] * int(record.get("shaken", 0))
         result = check.roll(ctx, roll_label("will", nation, ctx.phase), modifiers=mods, factions=[nation])
@@ -959,7 +1157,8 @@ def leader_death(ctx: Any, state: State) -> State:
     return state
 
 
-def _bury(ctx: Any, state: State, commander: Mapping[str, Any]) -> None:
+def _bury(ctx: Any, state: State, commander: dict[str, Any]) -> None:
+    pass_weapon(ctx, state, commander, None)  # off the battlefield nobody takes it up (house rule)
     nation = commander["owner"]
     del state["commanders"][commander["id"]]
     state["factions"][nation]["year"]["leader_lost"] = 1

@@ -9,7 +9,9 @@
  *
  * Layout rules a reader relies on: the turn bar sits above the map (before the pieces in tab order, and
  * never over a piece); names never overlap (a name that would is left out until the map is zoomed in);
- * every piece and mark is at least HIT px wide; a tooltip never shows while a popup is open.
+ * every piece and mark is at least HIT px wide and overlaps no other one (arrows take no pointer and
+ * no tab stop: a march's sentence belongs to what stands at its end); a tooltip never shows while a
+ * popup is open.
  */
 (function () {
   "use strict";
@@ -384,13 +386,22 @@
       return { at: list, gap: 2 * radius * Math.sin(Math.PI / count) * pixelsPerUnit() };
     }
 
-    function pieceIcon(p, changed, count) {
+    // A piece's marker; with events that joined it (other than the marches its arrows show), a small
+    // mark of the first of them in its corner.
+    function pieceIcon(p, changed, count, events) {
       var kind = data.kinds[p[1]];
       var who = owner(p[2]);
       var px = kind === "settlement" ? 14 + Math.min(p[5], 6) * 2 : kind === "road" ? 12 : 16;
       var box = Math.max(px, HIT);
       var html = shapeSvg(shapeOf(kind, p[1]), who ? who.color : NEUTRAL, px);
       if (count > 1) html += '<span class="cm-count">' + count + "</span>";
+      var told = (events || []).filter(function (m) {
+        return markKinds[m[0]] !== "march";
+      });
+      if (told.length) {
+        var doer = owner(told[0][2]);
+        html += '<span class="cm-badge">' + markSvg(markKinds[told[0][0]], doer ? doer.color : NEUTRAL, 14) + "</span>";
+      }
       return {
         px: px,
         box: box,
@@ -416,14 +427,42 @@
       );
     }
 
-    function drawPieces(i) {
-      pieceLayer.clearLayers();
+    // What a reader can point at, tap or reach with the tab key: a target stands for one or more pieces
+    // and for what happened at one or more places. No two targets' boxes (HIT px or more) overlap on
+    // screen: pieces too close become one stack, and a place's events too close to everything else join
+    // the nearest target. WCAG 2.2's 24 px target size then holds at every zoom.
+    function target(at, area) {
+      return { at: at, area: area, pieces: [], changed: false, events: [], keys: {}, dx: 0, dy: 0 };
+    }
+
+    function placeName(end) {
+      return end[3] >= 0 ? data.strings[areas[end[3]][1]] : data.tiles[end[2]][1];
+    }
+
+    // Pieces name their tile by id and events by index: both by the place's name here.
+    function placeKey(area, tileLabel) {
+      return area >= 0 ? "a" + area : "t" + tileLabel;
+    }
+
+    function eventText(m) {
+      return data.strings[m[3]];
+    }
+
+    function byMarkOrder(x, y) {
+      return MARK_ORDER.indexOf(markKinds[x[0]]) - MARK_ORDER.indexOf(markKinds[y[0]]);
+    }
+
+    // Pieces: a place's pieces at their spots, or one stack when the spots are too close together.
+    function pieceTargets(i) {
       var rows = data.pieces[i] || [];
       var before = {};
       if (i > 0)
         (data.pieces[i - 1] || []).forEach(function (p) {
           before[signature(p)] = true;
         });
+      var changed = function (p) {
+        return i > 0 && !before[signature(p)];
+      };
       var groups = {};
       var order = [];
       rows.forEach(function (p) {
@@ -434,73 +473,215 @@
         }
         groups[key].push(p);
       });
+      var targets = [];
       order.forEach(function (key) {
         var group = groups[key];
         var place = spots(group[0], group.length);
-        var changed = function (p) {
-          return i > 0 && !before[signature(p)];
-        };
-        if (group.length > 1 && place.gap < GAP) {
-          // One stack: its popup lists every piece; a settlement in it gives the stack its name.
-          var first = group.filter(function (p) {
-            return data.kinds[p[1]] === "settlement";
-          })[0] || group[0];
-          var made = pieceIcon(first, group.some(changed), group.length);
-          var at = standsAt(first);
-          var marker = L.marker(at, { icon: made.icon, keyboard: true, riseOnHover: true });
-          var list = node("div", "cm-stack-info");
-          group.forEach(function (p) {
-            list.appendChild(describe(p));
-          });
-          var tip = node("div", "cm-info");
-          tip.appendChild(node("strong", null, group.length + " pieces at " + where(first)));
-          group.forEach(function (p) {
-            tip.appendChild(node("div", null, data.strings[p[3]]));
-          });
-          bindInfo(marker, tip, list, made.box / 2);
-          if (data.kinds[first[1]] === "settlement") addLabel(data.strings[first[3]], at, made.box);
-          pieceLayer.addLayer(marker);
-          var el = marker.getElement();
-          if (el) {
-            el.setAttribute("aria-label", group.length + " pieces: " + group.map(pieceName).join("; "));
-            el.setAttribute("data-count", String(group.length));
-            if (first[6] >= 0) el.setAttribute("data-area", data.strings[areas[first[6]][1]]);
-          }
-          return;
-        }
+        var stacked = group.length > 1 && place.gap < GAP;
         group.forEach(function (p, k) {
-          var made = pieceIcon(p, changed(p), 1);
-          var marker = L.marker(place.at[k], { icon: made.icon, keyboard: true, riseOnHover: true });
-          bindInfo(marker, describe(p), describe(p), made.box / 2);
-          // A settlement's name beside it, as a marker of its own that takes no clicks.
-          if (data.kinds[p[1]] === "settlement") addLabel(data.strings[p[3]], place.at[k], made.box);
-          pieceLayer.addLayer(marker);
-          var el = marker.getElement();
-          if (el) {
-            el.setAttribute("aria-label", pieceName(p));
-            el.setAttribute("data-count", "1");
-            if (p[6] >= 0) el.setAttribute("data-area", data.strings[areas[p[6]][1]]);
+          if (stacked && k > 0) {
+            targets[targets.length - 1].pieces.push(p);
+          } else {
+            targets.push(target(stacked ? standsAt(p) : place.at[k], p[6]));
+            targets[targets.length - 1].pieces.push(p);
+            targets[targets.length - 1].keys[placeKey(p[6], data.labels[p[0]] || p[0])] = true;
           }
+          if (changed(p)) targets[targets.length - 1].changed = true;
         });
       });
-      return rows.length;
+      return { targets: targets, count: rows.length };
+    }
+
+    // Every target's box on screen is GAP px wide (the widest piece): two boxes closer than that clash.
+    function clash(a, b) {
+      return Math.abs(a.x - b.x) < GAP && Math.abs(a.y - b.y) < GAP;
+    }
+
+    function pointOf(t) {
+      return map.latLngToContainerPoint(t.at).add([t.dx, t.dy]);
+    }
+
+    // Where a place's mark may stand, around the place's middle (where its pieces stand): up and to the
+    // right first, then the other sides.
+    var MARK_SPOTS = [
+      [1, -1], [-1, -1], [1, 1], [-1, 1], [1, 0], [-1, 0], [0, -1], [0, 1],
+    ];
+
+    function layOut(i) {
+      var made = pieceTargets(i);
+      var placed = [];
+      // Pieces first: one that clashes with a target already placed joins it.
+      made.targets.forEach(function (t) {
+        var point = pointOf(t);
+        for (var k = 0; k < placed.length; k++) {
+          if (clash(point, placed[k].point)) {
+            var into = placed[k].target;
+            into.pieces = into.pieces.concat(t.pieces);
+            into.changed = into.changed || t.changed;
+            L.extend(into.keys, t.keys);
+            return;
+          }
+        }
+        placed.push({ point: point, target: t });
+      });
+      // Then what happened, a group of events for each place.
+      var rows = allMarks[i] || [];
+      var bySpot = {};
+      var spotOrder = [];
+      rows.forEach(function (m) {
+        var end = m[1][m[1].length - 1];
+        var key = end[3] >= 0 ? "a" + end[3] : "t" + end[2];
+        if (!bySpot[key]) {
+          bySpot[key] = { end: end, events: [] };
+          spotOrder.push(key);
+        }
+        bySpot[key].events.push(m);
+      });
+      spotOrder.forEach(function (key) {
+        var group = bySpot[key];
+        group.events.sort(byMarkOrder);
+        var join = function (into) {
+          into.events = into.events.concat(group.events);
+        };
+        // Marches only: the arrow points at the place, whose pieces tell where they came from.
+        var marches = group.events.every(function (m) {
+          return markKinds[m[0]] === "march";
+        });
+        if (marches) {
+          var home = placed.filter(function (entry) {
+            return entry.target.keys[placeKey(group.end[3], data.tiles[group.end[2]][1])];
+          })[0];
+          if (home) return join(home.target);
+        }
+        var t = target([group.end[0], group.end[1]], group.end[3]);
+        var middle = pointOf(t);
+        for (var s = 0; s < MARK_SPOTS.length; s++) {
+          var point = middle.add([MARK_SPOTS[s][0] * GAP, MARK_SPOTS[s][1] * GAP]);
+          var free = placed.every(function (entry) {
+            return !clash(point, entry.point);
+          });
+          if (free) {
+            t.dx = point.x - middle.x;
+            t.dy = point.y - middle.y;
+            join(t);
+            placed.push({ point: point, target: t });
+            return;
+          }
+        }
+        // No room anywhere around it: the nearest target tells it too.
+        var nearest = placed[0];
+        placed.forEach(function (entry) {
+          if (entry.point.distanceTo(middle) < nearest.point.distanceTo(middle)) nearest = entry;
+        });
+        if (nearest) return join(nearest.target);
+        placed.push({ point: middle, target: t });
+        join(t);
+      });
+      return { targets: placed.map(function (entry) { return entry.target; }), pieces: made.count, marks: rows.length };
+    }
+
+    function eventList(t) {
+      var box = node("div", "cm-events");
+      t.events.forEach(function (m) {
+        box.appendChild(node("div", "cm-event", eventText(m)));
+      });
+      return box;
+    }
+
+    // A target's tooltip and popup: what happened there, then what stands there.
+    function targetInfo(t, full) {
+      var box = node("div", t.pieces.length > 1 && full ? "cm-stack-info" : "cm-info");
+      if (t.events.length) box.appendChild(eventList(t));
+      if (t.pieces.length === 1) {
+        box.appendChild(describe(t.pieces[0]));
+      } else if (t.pieces.length > 1 && full) {
+        t.pieces.forEach(function (p) {
+          box.appendChild(describe(p));
+        });
+      } else if (t.pieces.length > 1) {
+        var places = {};
+        t.pieces.forEach(function (p) {
+          places[where(p)] = true;
+        });
+        var names = Object.keys(places);
+        var summary = node("div", "cm-info");
+        summary.appendChild(node("strong", null, t.pieces.length + " pieces at " + names.join("; ")));
+        t.pieces.forEach(function (p) {
+          summary.appendChild(node("div", null, data.strings[p[3]]));
+        });
+        box.appendChild(summary);
+      }
+      return box;
+    }
+
+    function markerOf(t) {
+      var markerOptions = { keyboard: true, riseOnHover: true };
+      if (!t.pieces.length) {
+        var top = t.events[0];
+        var who = owner(top[2]);
+        markerOptions.icon = L.divIcon({
+          className: "cm-mark cm-mark-" + markKinds[top[0]],
+          html: markSvg(markKinds[top[0]], who ? who.color : NEUTRAL, HIT),
+          iconSize: [HIT, HIT],
+          iconAnchor: [HIT / 2 - t.dx, HIT / 2 - t.dy],
+        });
+        markerOptions.zIndexOffset = -1000; // under the pieces, should a piece ever come near
+        return { marker: L.marker(t.at, markerOptions), box: HIT };
+      }
+      // One piece, or a stack: a settlement among them gives it its shape and name.
+      var first = t.pieces.filter(function (p) {
+        return data.kinds[p[1]] === "settlement";
+      })[0] || t.pieces[0];
+      var made = pieceIcon(first, t.changed, t.pieces.length, t.events);
+      markerOptions.icon = made.icon;
+      return { marker: L.marker(t.at, markerOptions), box: made.box, first: first };
+    }
+
+    function drawTargets(i) {
+      pieceLayer.clearLayers();
+      markLayer.clearLayers();
+      var laid = layOut(i);
+      laid.targets.forEach(function (t) {
+        var made = markerOf(t);
+        var marker = made.marker;
+        bindInfo(marker, targetInfo(t, false), targetInfo(t, true), made.box / 2);
+        if (made.first && data.kinds[made.first[1]] === "settlement")
+          addLabel(data.strings[made.first[3]], t.at, made.box);
+        (t.pieces.length ? pieceLayer : markLayer).addLayer(marker);
+        var el = marker.getElement();
+        if (!el) return;
+        var said = t.events.map(eventText);
+        if (t.pieces.length === 1) said.push(pieceName(t.pieces[0]));
+        if (t.pieces.length > 1) said.push(t.pieces.length + " pieces: " + t.pieces.map(pieceName).join("; "));
+        el.setAttribute("aria-label", said.join(" "));
+        el.setAttribute("data-count", String(t.pieces.length));
+        if (t.area >= 0 && t.pieces.length) el.setAttribute("data-area", data.strings[areas[t.area][1]]);
+        if (t.events.length) {
+          // What the tests and a reader's tools can read back: each event's place, kind and sentence.
+          el.setAttribute(
+            "data-events",
+            JSON.stringify(
+              t.events.map(function (m) {
+                return [placeName(m[1][m[1].length - 1]), markKinds[m[0]], eventText(m)];
+              })
+            )
+          );
+        }
+      });
+      return laid;
     }
 
     function standsAt(p) {
       return p[6] >= 0 ? areas[p[6]][3][0] : data.locations[p[0]];
     }
 
-    // What happened in the turn: arrows for moves, a mark where something happened, and the places
-    // that changed outlined.
-    function drawMarks(i) {
-      markLayer.clearLayers();
+    // The turn's moves and changed places, drawn only: an arrow for each march along its path, pointing
+    // the way, and an outline around each place where something happened. None of it takes a pointer or
+    // a tab stop; the march's sentence belongs to the target at its end.
+    function drawPaths(i) {
       highlightLayer.clearLayers();
-      var rows = allMarks[i] || [];
       var outlined = {};
-      var bySpot = {};
-      var spotOrder = [];
-      rows.forEach(function (m) {
-        var kind = markKinds[m[0]];
+      (allMarks[i] || []).forEach(function (m) {
         var who = owner(m[2]);
         var color = who ? who.color : NEUTRAL;
         var path = m[1];
@@ -513,84 +694,34 @@
             L.polygon(shape, { className: "cm-highlight", fill: false, color: "#f2b705", weight: 3.5, opacity: 0.95, interactive: false, smoothFactor: 0 })
           );
         }
-        if (kind === "march" && path.length > 1) {
-          var line = path.map(function (at) {
-            return [at[0], at[1]];
-          });
-          markLayer.addLayer(
-            L.polyline(line, { className: "cm-arrow", color: color, weight: 3, opacity: 0.9, dashArray: "7 5", interactive: false })
-          );
-          // The arrowhead, half way along the last step, points the way; it carries the sentence.
-          var a = line[line.length - 2], b = line[line.length - 1];
-          var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-          var angle = (Math.atan2(-(b[0] - a[0]), b[1] - a[1]) * 180) / Math.PI;
-          var head = L.marker(mid, {
-            icon: L.divIcon({
-              className: "cm-mark cm-arrowhead",
-              html:
-                '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="' + HIT + '" height="' + HIT +
-                '" aria-hidden="true" focusable="false" style="transform: rotate(' + angle.toFixed(1) + 'deg)">' +
-                '<path d="M5 5 L20 12 L5 19 L9 12 Z" fill="' + color + '" stroke="#1d1b19" stroke-width="1.2"/></svg>',
-              iconSize: [HIT, HIT],
-              iconAnchor: [HIT / 2, HIT / 2],
-            }),
-            keyboard: true,
-            zIndexOffset: -1000, // under the pieces, as the marks are
-          });
-          var text = data.strings[m[3]];
-          bindInfo(head, node("div", "cm-info", text), node("div", "cm-info", text), HIT / 2);
-          markLayer.addLayer(head);
-          head.getElement().setAttribute("aria-label", text);
-          return;
-        }
-        if (!bySpot[key]) {
-          bySpot[key] = [];
-          spotOrder.push(key);
-        }
-        bySpot[key].push(m);
-      });
-      spotOrder.forEach(function (key) {
-        var group = bySpot[key];
-        group.sort(function (x, y) {
-          return MARK_ORDER.indexOf(markKinds[x[0]]) - MARK_ORDER.indexOf(markKinds[y[0]]);
+        if (markKinds[m[0]] !== "march" || path.length < 2) return;
+        var line = path.map(function (at) {
+          return [at[0], at[1]];
         });
-        var top = group[0];
-        var who = owner(top[2]);
-        var end = top[1][top[1].length - 1];
-        var box = node("div", "cm-info");
-        group.forEach(function (m) {
-          box.appendChild(node("div", "cm-event", data.strings[m[3]]));
-        });
-        // Up and to the right of the place's middle, clear of a piece standing there (HIT wide).
-        var mark = L.marker([end[0], end[1]], {
-          icon: L.divIcon({
-            className: "cm-mark cm-mark-" + markKinds[top[0]],
-            html: markSvg(markKinds[top[0]], who ? who.color : NEUTRAL, HIT),
-            iconSize: [HIT, HIT],
-            iconAnchor: [-HIT / 2, HIT * 1.5],
-          }),
-          keyboard: true,
-          riseOnHover: true,
-          zIndexOffset: -1000, // under the pieces: a mark never hides a piece from a pointer or a finger
-        });
-        bindInfo(mark, box, box.cloneNode(true), HIT);
-        markLayer.addLayer(mark);
-        var kinds = {};
-        group.forEach(function (m) {
-          kinds[markKinds[m[0]]] = true;
-        });
-        mark.getElement().setAttribute("data-kinds", Object.keys(kinds).sort().join(" "));
-        mark.getElement().setAttribute("data-place", end[3] >= 0 ? data.strings[areas[end[3]][1]] : data.tiles[end[2]][1]);
-        mark.getElement().setAttribute(
-          "aria-label",
-          group
-            .map(function (m) {
-              return data.strings[m[3]];
-            })
-            .join(" ")
+        highlightLayer.addLayer(
+          L.polyline(line, { className: "cm-arrow", color: color, weight: 3, opacity: 0.9, dashArray: "7 5", interactive: false })
         );
+        // The arrowhead, half way along the last step, points the way.
+        var a = line[line.length - 2], b = line[line.length - 1];
+        var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+        var angle = (Math.atan2(-(b[0] - a[0]), b[1] - a[1]) * 180) / Math.PI;
+        var head = L.marker(mid, {
+          icon: L.divIcon({
+            className: "cm-arrowhead",
+            html:
+              '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="18" height="18"' +
+              ' aria-hidden="true" focusable="false" style="transform: rotate(' + angle.toFixed(1) + 'deg)">' +
+              '<path d="M5 5 L20 12 L5 19 L9 12 Z" fill="' + color + '" stroke="#1d1b19" stroke-width="1.2"/></svg>',
+            iconSize: [18, 18],
+            iconAnchor: [9, 9],
+          }),
+          interactive: false,
+          keyboard: false,
+          zIndexOffset: -2000,
+        });
+        highlightLayer.addLayer(head);
+        head.getElement().setAttribute("aria-hidden", "true");
       });
-      return rows.length;
     }
 
     // Names never overlap one another: the grid's names first, then settlements, then places; a name
@@ -598,7 +729,7 @@
     function declutter() {
       var shown = [];
       var obstacles = [];
-      container.querySelectorAll(".cm-piece, .cm-mark").forEach(function (el) {
+      container.querySelectorAll(".cm-piece, .cm-mark, .cm-arrowhead").forEach(function (el) {
         obstacles.push(el.getBoundingClientRect());
       });
       function free(rect, againstPieces) {
@@ -636,11 +767,11 @@
 
     function draw(i) {
       index = i;
-      var pieces = drawPieces(i);
-      var marks = drawMarks(i);
+      drawPaths(i);
+      var laid = drawTargets(i);
       container.setAttribute("data-turn", String(data.turns[i].turn));
-      container.setAttribute("data-pieces", String(pieces));
-      container.setAttribute("data-marks", String(marks));
+      container.setAttribute("data-pieces", String(laid.pieces));
+      container.setAttribute("data-marks", String(laid.marks));
       if (bar) {
         bar.input.value = String(i);
         bar.input.setAttribute("aria-valuetext", data.turns[i].label);

@@ -49,13 +49,66 @@
     });
   }
 
+  // Landmarks a screen reader lists must be told apart by their names. Some of Material's navigation
+  // landmarks have none: a section's menu is labelled by an element that holds only an icon; a post's
+  // sidebar, each excerpt's "Continue reading" and each code block's buttons have no label at all. Each
+  // gets a name from what it is.
+  function spokenName(nav) {
+    if (nav.getAttribute("aria-label")) return nav.getAttribute("aria-label");
+    var by = nav.getAttribute("aria-labelledby");
+    var label = by && document.getElementById(by);
+    return label ? label.textContent.trim() : "";
+  }
+
+  // A post's title in a list of posts: its excerpt's first heading.
+  function postTitle(nav) {
+    var post = nav.closest(".md-post");
+    var heading = post && post.querySelector("h1, h2, h3");
+    return heading ? heading.textContent.replace(/\u00b6/g, "").trim() : "";
+  }
+
+  function nameLandmarks() {
+    var codeBlocks = 0;
+    document.querySelectorAll("nav").forEach(function (nav) {
+      if (nav.classList.contains("md-code__nav")) codeBlocks += 1;
+      if (spokenName(nav)) return;
+      var name = "";
+      var title = nav.querySelector(":scope > .md-nav__title");
+      if (nav.classList.contains("md-code__nav")) name = "Code block " + codeBlocks;
+      else if (nav.parentElement && nav.parentElement.classList.contains("md-post")) name = "About this post";
+      else if (nav.classList.contains("md-post__action")) name = "Read on: " + postTitle(nav);
+      else if (title) name = title.textContent.trim() + " menu";
+      if (!name) return;
+      nav.removeAttribute("aria-labelledby");
+      nav.setAttribute("aria-label", name);
+    });
+  }
+
+  function mountPage() {
+    markAll();
+    nameLandmarks();
+  }
+
+  // Material adds its code blocks' buttons after the page is mounted: name them once they appear.
+  if ("MutationObserver" in window) {
+    var pending = false;
+    new MutationObserver(function () {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () {
+        pending = false;
+        nameLandmarks();
+      });
+    }).observe(document.documentElement, { childList: true, subtree: true });
+  }
+
   // Material wraps the tables when it mounts the page: on its document$ signal, which also fires again
   // after an instant page change; without it, once the page is parsed.
   if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(markAll);
+    window.document$.subscribe(mountPage);
   } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", markAll);
+    document.addEventListener("DOMContentLoaded", mountPage);
   } else {
-    markAll();
+    mountPage();
   }
 })();

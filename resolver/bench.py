@@ -203,11 +203,17 @@ def hostile_rows() -> list[tuple[str, str]]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-# A fresh process resolving the turn: it prints the seconds of the resolve itself and its own peak RSS.
+# A fresh process resolving the turn: it prints the seconds of the resolve itself and its own peak RSS
+# in KiB. On Linux that is VmHWM, the high-water mark of the process's own memory: ``ru_maxrss``
+# carries over the peak of the bench process that started it (vfork and exec keep it), which made the
+# row report the bench's own memory at 400 factions rather than the resolve's.
 RESOLVE_CHILD = (
     "import resource, sys, time; from pathlib import Path; from resolver.workflow import resolve; "
-    "start = time.perf_counter(); resolve(Path(sys.argv[1])); "
-    "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    "start = time.perf_counter(); resolve(Path(sys.argv[1])); seconds = time.perf_counter() - start; "
+    "status = Path('/proc/self/status'); "
+    "high = [line.split()[1] for line in status.read_text().splitlines() if line.startswith('VmHWM:')] "
+    "if status.exists() else []; "
+    "print(seconds, high[0] if high else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
 )
 
 

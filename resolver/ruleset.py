@@ -200,14 +200,26 @@ class Ruleset:
         return copy.deepcopy(self._defaults)
 
     @cached_property
-    def _event_texts(self) -> dict[str, jinja2.Template]:
+    def _event_texts(self) -> dict[str, str]:
         texts = canonical.read_yaml(Path(__file__).parent / "events.yaml")
         path = self.folder / "events.yaml"
         if path.exists():
             texts.update(canonical.read_yaml(path))
+        return texts
 
-        env = _sentence_environment()
-        return {kind: env.from_string(text.strip()) for kind, text in texts.items()}
+    @cached_property
+    def _event_templates(self) -> tuple[jinja2.Environment, dict[str, jinja2.Template]]:
+        """Each event kind's sentence, compiled when first told: a turn tells a few kinds of dozens."""
+        return _sentence_environment(), {}
+
+    def _event_template(self, kind: str) -> jinja2.Template | None:
+        env, compiled = self._event_templates
+        if kind not in compiled:
+            text = self._event_texts.get(kind)
+            if text is None:
+                return None
+            compiled[kind] = env.from_string(text.strip())
+        return compiled[kind]
 
     @cached_property
     def _headline_texts(self) -> dict[str, tuple[int, tuple[jinja2.Template, ...]]]:
@@ -275,7 +287,7 @@ class Ruleset:
 
     def describe(self, event: Mapping[str, Any], game: Game) -> str:
         """One sentence for an archived event, from the event texts in the ruleset's events.yaml."""
-        template = self._event_texts.get(event["kind"])
+        template = self._event_template(event["kind"])
         if template is None:
             return f"{event['kind']}: {event.get('data', {})}"
         return template.render(self._text_context(event, game))

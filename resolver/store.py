@@ -517,12 +517,14 @@ class Store:
                 **(salt or {}),
             }
             canonical.write_yaml(stage / "inputs.yaml", inputs)
-            events_raw = canonical.dump(result.events_data())
+            events = result.events_data()
+            events_raw = canonical.dump(events)
             self.write_secret(stage / "events.yaml", events_raw)
             state_raw = canonical.dump(result.state)
             reports = {}
             with holding_still(result.state):  # reports read the new state, never change it
-                rendered = render_reports(self, game, result)
+                rendered = render_reports(self, game, result, events["events"])
+            del events  # reports were the last to read them: a big turn's events are not held to the end
             for faction, text in rendered.items():
                 reports[faction] = canonical.digest(text.encode())
                 self.write_secret(stage / "reports" / f"{faction}.md", text.encode(), [faction])

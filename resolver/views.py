@@ -53,11 +53,14 @@ def private_events(events: list[dict[str, Any]], factions: Iterable[str]) -> dic
     return seen
 
 
-def render_reports(store: Store, game: Game, result: TurnResult) -> dict[str, str]:
+def render_reports(
+    store: Store, game: Game, result: TurnResult, events: list[dict[str, Any]] | None = None
+) -> dict[str, str]:
     """Each faction's report: the events it saw that were not public, and where it stands. The public
     events are the same for everyone, so a report counts them and points to the turn's chronicle page
-    instead of copying them (copied, they made every report as long as the whole turn)."""
-    events = [e.to_data() for e in result.events]
+    instead of copying them (copied, they made every report as long as the whole turn). ``events`` are
+    the turn's events as archived, when the caller has them already."""
+    events = [e.to_data() for e in result.events] if events is None else events
     public = sum(1 for e in events if e["visibility"] == "public")
     seen = private_events(events, game.factions)
     described: dict[int, dict[str, Any]] = {}  # each event described once, however many factions saw it

@@ -14,6 +14,8 @@ from resolver import bench
 from resolver.core import canonical
 from resolver.core.stillness import holding_still
 from resolver.core.world import World
+from resolver.engine import resolve_turn
+from resolver.rulesets.nations import model as m
 from resolver.store import Store
 from resolver.validate import check_order_file
 from resolver.workflow import default_factions, new_campaign, play_bot_turn, verify
@@ -66,6 +68,46 @@ def test_checks_inside_a_held_still_state_equal_checks_outside(tmp_path: Path) -
         inside = results()
     assert inside == outside
     assert any("belongs to" in issue for _, issues, _ in outside for issue in issues)
+
+
+def test_checking_every_file_indexes_each_army_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each nation's sketch indexes its own armies; the others come from one table of the state held
+    # still. Indexing every army for every file made checking a whole turn grow with the square.
+    root = tmp_path / "bench"
+    bench.build(root, 8, 80, 1)
+    store = Store(root)
+    state = store.state()
+    added: list[str] = []
+    add = m.ArmyIndex.add
+    monkeypatch.setattr(m.ArmyIndex, "add", lambda index, army: added.append(army["id"]) or add(index, army))
+    files = store.check(store.game(state), state)
+    assert len(files) == 8 and all(of.ok for of in files)
+    marches = sum(1 for of in files for order in of.orders if order.action == "move")
+    # Each army indexed once by its own nation's sketch, and once more for each march it makes there.
+    assert set(added) == set(state["armies"]) and len(added) == len(state["armies"]) + marches
+
+
+def test_a_nations_turn_asks_no_scan_of_every_army_for_its_new_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every recruit opens a project with a new id, which must not be any of the nation's unit ids; the
+    # orders phase looks among the nation's own armies (its index), not through every army of the map.
+    root = tmp_path / "bench"
+    bench.build(root, 6, 60, 1)
+    store = Store(root)
+    state = store.state()
+    game = store.game(state)
+    files = {of.faction: of for of in store.check(game, state) if of.faction}
+    asked: list[bool] = []
+    in_use = m._id_in_use
+
+    def counted(state: dict, nation: str, piece: str, unit_ids: object = None, owned: object = None) -> bool:
+        asked.append(unit_ids is not None or owned is not None)
+        return in_use(state, nation, piece, unit_ids, owned)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(m, "_id_in_use", counted)
+    result = resolve_turn(game, state, files)
+    assert sum(1 for e in result.events if e.kind == "work") >= 6 and asked and all(asked)
 
 
 @pytest.mark.parametrize("factions,armies", [(1, 1), (2, 4), (3, 30), (5, 100)])

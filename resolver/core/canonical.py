@@ -80,26 +80,50 @@ def _key(key: Any) -> tuple[int, Any]:
 
 
 def _emit(value: Any, indent: str, out: list[str]) -> None:
-    """Append the block lines of a non-empty mapping or list, each at ``indent``."""
+    """Append the block lines of a non-empty mapping or list, each at ``indent``.
+
+    The writer of every big file (state, events, the world's digest), so its common cases (text
+    already written, whole numbers, nested blocks) are answered inline; anything else goes through
+    ``_scalar`` and ``_inline``, which say what each value is written as."""
+    append = out.append
+    texts = _TEXTS
     if isinstance(value, dict):
         # Text keys sort as text either way; only mixed keys need the slower ordering.
         keys = sorted(value, key=_key) if any(type(k) is not str for k in value) else sorted(value)
+        nested = indent + "  "
         for key in keys:
             item = value[key]
-            if isinstance(item, (dict, list)) and item:
-                out.append(f"{indent}{_scalar(key)}:")
-                _emit(item, indent + "  " if isinstance(item, dict) else indent, out)
+            written_key = texts.get(key) if type(key) is str else None
+            if written_key is None:
+                written_key = _scalar(key)
+            kind = type(item)
+            if kind is str:
+                text = texts.get(item)
+                append(f"{indent}{written_key}: {_scalar(item) if text is None else text}")
+            elif kind is int:
+                append(f"{indent}{written_key}: {item}")
+            elif item and isinstance(item, (dict, list)):
+                append(f"{indent}{written_key}:")
+                _emit(item, nested if isinstance(item, dict) else indent, out)
             else:
-                out.append(f"{indent}{_scalar(key)}: {_inline(item)}")
+                append(f"{indent}{written_key}: {_inline(item)}")
     else:
+        dash, nested = indent + "- ", indent + "  "
+        cut = len(nested)
         for item in value:
-            if isinstance(item, (dict, list)) and item:
-                block: list[str] = []
-                _emit(item, indent + "  ", block)
-                block[0] = f"{indent}- {block[0][len(indent) + 2 :]}"
-                out.extend(block)
+            kind = type(item)
+            if kind is str:
+                text = texts.get(item)
+                append(f"{dash}{_scalar(item) if text is None else text}")
+            elif kind is int:
+                append(f"{dash}{item}")
+            elif item and isinstance(item, (dict, list)):
+                # The item's first line takes the dash: "- key: value", or "- - value" for a list.
+                first = len(out)
+                _emit(item, nested, out)
+                out[first] = dash + out[first][cut:]
             else:
-                out.append(f"{indent}- {_inline(item)}")
+                append(f"{dash}{_inline(item)}")
 
 
 def _inline(value: Any) -> str:

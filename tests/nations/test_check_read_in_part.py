@@ -100,7 +100,8 @@ def test_an_army_index_over_a_state_read_in_part_finds_what_the_plain_one_finds(
         sketch, plain_sketch = sketch_of(in_part, faction), sketch_of(plain, faction)
         assert list(sketch["armies"]) == list(plain_sketch["armies"])
         assert dict(sketch["armies"].items()) == plain_sketch["armies"]
-        index, plain_index = army_index(sketch), army_index(plain_sketch)
+        index = army_index(in_part, sketch, faction)
+        plain_index = army_index(plain, plain_sketch, faction)
         assert isinstance(index, SketchArmyIndex) and not isinstance(plain_index, SketchArmyIndex)
         for army in plain["armies"].values():
             assert index.named(army["owner"], army["name"]) == plain_index.named(army["owner"], army["name"])
@@ -108,6 +109,7 @@ def test_an_army_index_over_a_state_read_in_part_finds_what_the_plain_one_finds(
             assert index.foreign_at(army["location"], faction) == plain_index.foreign_at(
                 army["location"], faction
             )
+            assert index.owned(army["owner"]) == plain_index.owned(army["owner"])
         assert m.armies_of(sketch, faction) == m.armies_of(plain_sketch, faction)
 
 

@@ -113,7 +113,7 @@ def fight(
     """Fight it out; the dead are removed from their armies. Returns the battle for the event."""
     rules = ctx.rules
     stance = int(rules["combat"]["defend_stance_bonus"])
-    in_settlement = m.settlement_at(state, place) is not None
+    in_settlement = ctx.memory.settlement_at(state, place) is not None
     moved = ctx.memory.moved
     fighters: list[Fighter] = []
     for side, armies in (("attacker", attackers), ("defender", defenders)):

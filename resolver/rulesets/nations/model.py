@@ -7,7 +7,7 @@ the same way); these functions give it the vocabulary of the rules.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ...core import stillness
@@ -39,6 +39,21 @@ def armies_of(state: State, nation: str) -> list[Army]:
     if owned is not None:
         return list(owned.get(nation, ()))
     return pieces_where(state["armies"], "owner", nation)
+
+
+def army_entries_of(state: State, nation: str) -> list[tuple[str, Army]]:
+    """The nation's armies with their keys in the state, in the state's order."""
+    owned = stillness.table(state["armies"], "nations/army-entries-by-owner", _entries_by_owner)
+    if owned is not None:
+        return list(owned.get(nation, ()))
+    return [(key, a) for key, a in state["armies"].items() if a["owner"] == nation]
+
+
+def _entries_by_owner(armies: Mapping[str, Army]) -> dict[str, list[tuple[str, Army]]]:
+    owned: dict[str, list[tuple[str, Army]]] = {}
+    for key, army in armies.items():
+        owned.setdefault(army["owner"], []).append((key, army))
+    return owned
 
 
 def armies_at(state: State, location: str) -> list[Army]:
@@ -78,8 +93,10 @@ def unit_weight(unit: Unit, rules: Rules) -> int:
     return weight
 
 
-def next_army_name(state: State, nation: str) -> str:
-    taken = {a["name"] for a in armies_of(state, nation)}
+def next_army_name(state: State, nation: str, armies: Iterable[Army] | None = None) -> str:
+    """The lowest free number among the nation's army names; ``armies``, when the caller has the
+    nation's armies gathered, saves a scan of every army."""
+    taken = {a["name"] for a in (armies_of(state, nation) if armies is None else armies)}
     n = 1
     while str(n) in taken:
         n += 1
@@ -97,24 +114,40 @@ def split_names(state: State, nation: str, name: str) -> tuple[str, str]:
     return f"{name}{letters[0]}", f"{name}{letters[1]}"
 
 
-def new_id(state: State, nation: str, kind: str, unit_ids: set[tuple[str, str]] | None = None) -> str:
-    """The next free id of a kind (``core.factions.next_id``).
+def new_id(
+    state: State,
+    nation: str,
+    kind: str,
+    unit_ids: set[tuple[str, str]] | None = None,
+    owned: Sequence[Army] | None = None,
+) -> str:
+    """The next free id of a kind (``core.factions.next_id``); a unit's id must not be in use among the
+    nation's units either.
 
     ``unit_ids``, when given, holds (owner, unit id) for every unit in the state, kept in step by the caller
-    (``make_unit`` adds the ids it makes): a loop making many pieces then looks each id up instead of
-    scanning every army for it."""
-    return next_id(state, nation, kind, lambda piece: _id_in_use(state, nation, piece, unit_ids))
+    (``make_unit`` adds the ids it makes); ``owned``, when given, is the nation's armies (from an index kept
+    in step): either saves a scan of every army in the state for each id, which made a turn of many
+    recruits quadratic."""
+    return next_id(state, nation, kind, lambda piece: _id_in_use(state, nation, piece, unit_ids, owned))
 
 
 def all_unit_ids(state: State) -> set[tuple[str, str]]:
     return {(a["owner"], u["id"]) for a in state.get("armies", {}).values() for u in a["units"]}
 
 
-def _id_in_use(state: State, nation: str, piece: str, unit_ids: set[tuple[str, str]] | None = None) -> bool:
+def _id_in_use(
+    state: State,
+    nation: str,
+    piece: str,
+    unit_ids: set[tuple[str, str]] | None = None,
+    owned: Sequence[Army] | None = None,
+) -> bool:
     if any(piece in state.get(c, {}) for c in ("armies", "settlements", "projects")):
         return True
     if unit_ids is not None:
         return (nation, piece) in unit_ids
+    if owned is not None:
+        return any(u["id"] == piece for a in owned for u in a["units"])
     return any(
         u["id"] == piece for a in state.get("armies", {}).values() if a["owner"] == nation for u in a["units"]
     )
@@ -129,9 +162,10 @@ def make_unit(
     traits: list[str],
     stats: Mapping[str, int],
     unit_ids: set[tuple[str, str]] | None = None,
+    owned: Sequence[Army] | None = None,
 ) -> Unit:
     base = rules["unit_classes"][cls]["base"]
-    uid = new_id(state, nation, "u", unit_ids)
+    uid = new_id(state, nation, "u", unit_ids, owned)
     if unit_ids is not None:
         unit_ids.add((nation, uid))
     unit: Unit = {"id": uid, "class": cls, "name": name, "traits": list(traits)}
@@ -146,31 +180,68 @@ def stat_point_cost(rules: Rules, stats: Mapping[str, int]) -> int:
 
 
 class ArmyIndex:
-    """Armies by (owner, name) and by location, kept in step with moves during the orders phase.
+    """Armies by (owner, name), by owner and by location, kept in step with moves during the orders phase.
 
     A turn of a big campaign runs thousands of orders; scanning every army for each would be quadratic.
+    The checker's index of one nation's sketch (``for_sketch``) indexes only that nation's armies and
+    reads every other nation's from a table of the state held still, built once for all the files.
     """
 
     def __init__(self, state: State) -> None:
         self.state = state
         self._named: dict[tuple[str, str], Army] = {}
+        self._owned: dict[str, dict[str, Army]] = {}
         self._at: dict[str, dict[str, Army]] = {}
+        self._nation: str | None = None  # with ``_shared``: the one nation indexed here
+        self._shared: _SharedArmies | None = None
         for army in state["armies"].values():
             self.add(army)
 
+    @classmethod
+    def for_sketch(cls, state: State, sketch: State, nation: str) -> ArmyIndex:
+        """The index of a checker's ``sketch`` of ``nation`` (see ``plans.sketch_of``): the nation's own
+        armies as the sketch holds them, the others from the state's shared table while it holds still."""
+        shared = stillness.table(state["armies"], "nations/army-index", _SharedArmies)
+        if shared is None:
+            return cls(sketch)
+        index = cls({"armies": {}})
+        index.state, index._nation, index._shared = sketch, nation, shared
+        for key, _ in army_entries_of(state, nation):
+            index.add(sketch["armies"][key])
+        return index
+
+    def _own(self, army: Army) -> None:
+        if self._shared is not None and army["owner"] != self._nation:
+            raise ValueError(f"a sketch of {self._nation} changes no army of {army['owner']}")
+
     def add(self, army: Army) -> None:
+        self._own(army)
         self._named[(army["owner"], army["name"])] = army
+        self._owned.setdefault(army["owner"], {})[army["id"]] = army
         self._at.setdefault(army["location"], {})[army["id"]] = army
 
     def remove(self, army: Army) -> None:
+        self._own(army)
         self._named.pop((army["owner"], army["name"]), None)
+        self._owned.get(army["owner"], {}).pop(army["id"], None)
         self._at.get(army["location"], {}).pop(army["id"], None)
 
     def named(self, nation: str, name: str) -> Army | None:
+        if self._shared is not None and nation != self._nation:
+            return self._shared.named.get((nation, name))
         return self._named.get((nation, name))
 
+    def owned(self, nation: str) -> list[Army]:
+        """The nation's armies in the index (one merged away is gone from it), in the order they came."""
+        if self._shared is not None and nation != self._nation:
+            return list(self._shared.owned.get(nation, ()))
+        return list(self._owned.get(nation, {}).values())
+
     def at(self, location: str) -> list[Army]:
-        return sorted(self._at.get(location, {}).values(), key=lambda a: a["id"])
+        here = list(self._at.get(location, {}).values())
+        if self._shared is not None:
+            here += [a for a in self._shared.at.get(location, ()) if a["owner"] != self._nation]
+        return sorted(here, key=lambda a: a["id"])
 
     def foreign_at(self, location: str, nation: str) -> list[Army]:
         return [a for a in self.at(location) if a["owner"] != nation]
@@ -184,6 +255,20 @@ class ArmyIndex:
         self.remove(army)
         army["name"] = name
         self.add(army)
+
+
+class _SharedArmies:
+    """Every army of a state held still by (owner, name), by owner and by location: built once, then
+    shared by the index of every nation's sketch."""
+
+    def __init__(self, armies: Mapping[str, Army]) -> None:
+        self.named: dict[tuple[str, str], Army] = {}
+        self.owned: dict[str, list[Army]] = {}
+        self.at: dict[str, list[Army]] = {}
+        for army in armies.values():
+            self.named[(army["owner"], army["name"])] = army
+            self.owned.setdefault(army["owner"], []).append(army)
+            self.at.setdefault(army["location"], []).append(army)
 
 
 # -- settlements ---------------------------------------------------------------------------------------
@@ -220,6 +305,34 @@ def settlement_named(state: State, name: str) -> Settlement | None:
     if named is not None:
         return named.get(key)
     return next((s for s in state["settlements"].values() if s["name"].casefold() == key), None)
+
+
+class SettlementIndex:
+    """Settlements by tile and by name for the orders phase, where a march or an attack asks of each
+    tile it enters; kept in step when one is razed (a capture changes its owner, which is read live).
+    The first settlement in the state's order answers, as ``settlement_at`` and ``settlement_named`` do."""
+
+    def __init__(self, state: State) -> None:
+        self._at: dict[str, list[Settlement]] = _grouped(state["settlements"], "location")
+        self._named: dict[str, list[Settlement]] = {}
+        for settlement in state["settlements"].values():
+            self._named.setdefault(settlement["name"].casefold(), []).append(settlement)
+
+    def at(self, location: str) -> Settlement | None:
+        here = self._at.get(location)
+        return here[0] if here else None
+
+    def named(self, name: str) -> Settlement | None:
+        found = self._named.get(name.casefold())
+        return found[0] if found else None
+
+    def remove(self, settlement: Settlement) -> None:
+        name = settlement["name"].casefold()
+        for group in (self._at.get(settlement["location"], []), self._named.get(name, [])):
+            for i, held in enumerate(group):
+                if held is settlement:
+                    del group[i]
+                    break
 
 
 def level_stats(rules: Rules, settlement: Settlement) -> Mapping[str, int]:

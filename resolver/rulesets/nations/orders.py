@@ -255,7 +255,7 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
     and 1b, a stock already spent. What it cannot know, the moves of other nations, turns into warnings."""
     nation = of.faction or ""
     sketch = sketch_of(state, nation)
-    memory = NationsTurn(armies=army_index(sketch))
+    memory = NationsTurn(armies=army_index(state, sketch, nation))
     reading = NationReading(game, sketch, nation, memory, checked=of)
     defending = {o["army"] for o in of.orders if o.action == "defend"}
     for order in list(of.orders):

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 def run_orders(ctx: Context, state: State) -> State:
     memory = ctx.memory
     memory.armies = m.ArmyIndex(state)
+    memory.settlements = m.SettlementIndex(state)
     for army in state["armies"].values():
         army.pop("stance", None)
     # Stances are declared with the orders but hold from the start of the turn, before anyone moves.
@@ -50,6 +51,7 @@ def run_orders(ctx: Context, state: State) -> State:
             plan.sure()
             effect(ctx, state, plan)
     _drop_empty_armies(state)
+    memory.settlements = None  # the phases after the orders found settlements: they ask the state
     return state
 
 
@@ -78,7 +80,7 @@ def _move(ctx: Context, state: State, plan: Plan) -> None:
 def _meet(ctx: Context, state: State, nation: str, location: str) -> None:
     """Note whom a marching army meets: a tile shared even for part of a turn opens diplomacy."""
     others = {a["owner"] for a in ctx.memory.armies.foreign_at(location, nation) if a["units"]}
-    s = m.settlement_at(state, location)
+    s = ctx.memory.settlement_at(state, location)
     if s and s["owner"] != nation:
         others.add(s["owner"])
     ctx.memory.met.extend((location, nation, other) for other in sorted(others))
@@ -99,7 +101,7 @@ def _attack(ctx: Context, state: State, plan: Plan) -> None:
     if plan.settlement:
         _assault(ctx, state, nation, plan.settlement, o["on_fall"], _step(nation, o))
         return
-    in_own = m.settlement_at(state, where)
+    in_own = ctx.memory.settlement_at(state, where)
     bonus = m.settlement_defence(ctx.rules, state, in_own) if in_own and in_own["owner"] == enemy else 0
     _battle(ctx, state, nation, [army], plan.defenders, where, bonus, _step(nation, o), kind="battle")
     # A counter-attack out of a besieged settlement forfeits its defence bonus for the rest of the siege.
@@ -233,6 +235,8 @@ def _fall(ctx: Context, state: State, nation: str, settlement: dict, on_fall: st
         lost = min(stock.get("population", 0), roll.total)
         stock["population"] = stock.get("population", 0) - lost
         del state["settlements"][settlement["id"]]
+        if ctx.memory.settlements is not None:
+            ctx.memory.settlements.remove(settlement)
         state.setdefault("ruins", {})[settlement["location"]] = {
             "name": settlement["name"],
             "razed_by": nation,
@@ -280,8 +284,10 @@ def _regroup(ctx: Context, state: State, plan: Plan) -> None:
     )
 
 
-def _project(state: State, nation: str, kind: str, title: str, needed: int, **fields: Any) -> dict[str, Any]:
-    pid = m.new_id(state, nation, "p")
+def _project(
+    ctx: Context, state: State, nation: str, kind: str, title: str, needed: int, **fields: Any
+) -> dict[str, Any]:
+    pid = m.new_id(state, nation, "p", owned=ctx.memory.armies.owned(nation))
     project = {
         "id": pid,
         "name": "p" + pid.rsplit("-p", 1)[1],
@@ -301,7 +307,7 @@ def _work(ctx: Context, state: State, plan: Plan) -> None:
     'work' begins the project it describes (a recruit, a settlement, an upgrade, an advancement)."""
     project = plan.project or {}
     if plan.order.action != "work":
-        project = _project(state, plan.nation, **project)
+        project = _project(ctx, state, plan.nation, **project)
     project["progress"] = int(project["progress"]) + plan.actions
     project["worked"] = ctx.turn
     ctx.emit(
@@ -341,7 +347,8 @@ def _explore(ctx: Context, state: State, plan: Plan) -> None:
         stats = {"attack": points // 2, "defence": points - points // 2}
         for _ in range(count):
             name = "Volunteers" if cls == "troops" else f"Hero of {place or ctx.game.world[where].label}"
-            army["units"].append(m.make_unit(state, nation, ctx.rules, cls, name, [], stats))
+            owned = ctx.memory.armies.owned(nation)
+            army["units"].append(m.make_unit(state, nation, ctx.rules, cls, name, [], stats, owned=owned))
         amount = count
     state["factions"][nation].setdefault("explored", []).append(where)
     state["factions"][nation]["explored"].sort()
@@ -457,8 +464,10 @@ def run_completion(ctx: Context, state: State) -> State:
     # and kept in step with what this phase adds, rather than scanned for each new piece.
     unit_ids = m.all_unit_ids(state)
     armies_by_tile: dict[str, list[m.Army]] = {}
+    armies_by_owner: dict[str, list[m.Army]] = {}
     for army in state["armies"].values():
         armies_by_tile.setdefault(army["location"], []).append(army)
+        armies_by_owner.setdefault(army["owner"], []).append(army)
     for pid in sorted(state["projects"]):
         p = state["projects"][pid]
         if int(p["progress"]) < int(p["needed"]):
@@ -547,12 +556,13 @@ def run_completion(ctx: Context, state: State) -> State:
                 army = {
                     "id": aid,
                     "owner": nation,
-                    "name": m.next_army_name(state, nation),
+                    "name": m.next_army_name(state, nation, armies_by_owner.get(nation, [])),
                     "location": s["location"],
                     "units": [],
                 }
                 state["armies"][aid] = army
                 armies_by_tile.setdefault(army["location"], []).append(army)
+                armies_by_owner.setdefault(nation, []).append(army)
             army["units"].append(unit)
             ctx.emit(
                 "unit_mustered",

@@ -29,6 +29,8 @@ class NationsTurn(TurnMemory):
     """What the orders of a turn leave for later orders and phases; the checker keeps one per file."""
 
     armies: m.ArmyIndex = field(default_factory=lambda: m.ArmyIndex({"armies": {}}))
+    # The resolver's settlements by tile and name during the orders; the checker asks its state, held still.
+    settlements: m.SettlementIndex | None = None
     moved: set[str] = field(default_factory=set)  # army ids that marched (or joined one that did)
     engaged: set[str] = field(default_factory=set)  # army ids attacked on their tile: they stay put
     marauded: set[str] = field(default_factory=set)  # ids of the settlements marauded and the marauders
@@ -42,6 +44,12 @@ class NationsTurn(TurnMemory):
     roads: set[str] = field(default_factory=set)  # tiles given a road
     agreed: set[tuple[str, str, str]] = field(default_factory=set)  # (nation, partner, kind)
 
+    def settlement_at(self, state: State, tile: str) -> m.Settlement | None:
+        return m.settlement_at(state, tile) if self.settlements is None else self.settlements.at(tile)
+
+    def settlement_named(self, state: State, name: str) -> m.Settlement | None:
+        return m.settlement_named(state, name) if self.settlements is None else self.settlements.named(name)
+
 
 def sketch_of(state: State, nation: str) -> State:
     """The state as a nation's own orders may change it for the checker: its armies, stock and counters
@@ -52,9 +60,7 @@ def sketch_of(state: State, nation: str) -> State:
     if read_in_part is not None:
         return {**state, "armies": read_in_part, "factions": factions}
     # A sketch moves, renames, splits and merges armies, but never changes a unit.
-    mine = {
-        aid: {**a, "units": list(a["units"])} for aid, a in state["armies"].items() if a["owner"] == nation
-    }
+    mine = {key: {**a, "units": list(a["units"])} for key, a in m.army_entries_of(state, nation)}
     return {**state, "armies": {**state["armies"], **mine}, "factions": factions}
 
 
@@ -118,9 +124,15 @@ class NationReading(Reading):
             raise Reject(name_field, f"army {name} has no units left", failure=gone)
         return army
 
+    def settlement_at(self, tile: str) -> m.Settlement | None:
+        return self.memory.settlement_at(self.state, tile)
+
+    def settlement_named(self, name: str) -> m.Settlement | None:
+        return self.memory.settlement_named(self.state, name)
+
     def own_settlement(self, order: Order, name_field: str) -> m.Settlement:
         name = order[name_field]
-        s = m.settlement_named(self.state, name)
+        s = self.settlement_named(name)
         if s is None or s["owner"] != self.faction:
             mine = [x["name"] for x in m.settlements_of(self.state, self.faction)]
             problem = (
@@ -134,7 +146,7 @@ class NationReading(Reading):
 
     def foreign_settlement(self, order: Order, name_field: str) -> m.Settlement:
         name = order[name_field]
-        s = m.settlement_named(self.state, name)
+        s = self.settlement_named(name)
         gone = f"{name} is no longer a foreign settlement"
         if s is None:
             names = [x["name"] for x in self.state["settlements"].values() if x["owner"] != self.faction]
@@ -218,7 +230,7 @@ def move(r: NationReading, o: Order) -> Plan:
     if problem:
         raise Reject("path", problem, "choose another route")
     # The first tile short of the end where foreign forces stand: the march halts there.
-    halt = next((t for t in tiles[:-1] if foreign_forces(r.state, r.memory.armies, t, r.faction)), "")
+    halt = next((t for t in tiles[:-1] if foreign_forces(r, t)), "")
     if halt:
         r.warn(
             "path",
@@ -238,16 +250,18 @@ def move(r: NationReading, o: Order) -> Plan:
     )
 
 
-def foreign_forces(state: State, armies: m.ArmyIndex, tile: str, nation: str) -> bool:
+def foreign_forces(r: NationReading, tile: str) -> bool:
     """Whether a march entering the tile meets another nation's army or settlement there."""
-    settlement = m.settlement_at(state, tile)
-    return bool(armies.foreign_at(tile, nation)) or bool(settlement and settlement["owner"] != nation)
+    settlement = r.settlement_at(tile)
+    return bool(r.memory.armies.foreign_at(tile, r.faction)) or bool(
+        settlement and settlement["owner"] != r.faction
+    )
 
 
 def attack(r: NationReading, o: Order) -> Plan:
     army, game, target = r.army(o), r.game, o["target"]
     where = army["location"]
-    named = m.settlement_named(r.state, target)
+    named = r.settlement_named(target)
     if target in game.factions:
         if target == r.faction:
             raise Reject("target", "you cannot attack yourself")
@@ -270,7 +284,7 @@ def attack(r: NationReading, o: Order) -> Plan:
             choice_hint(target, [f for f in game.factions if f != r.faction]),
             failure=f"{target} no longer stands",
         )
-    settlement = m.settlement_at(r.state, where)
+    settlement = r.settlement_at(where)
     assault = settlement if settlement and settlement["owner"] == enemy else None
     defenders = m.forces_at(r.memory.armies, where, enemy)
     if assault is None and not defenders:
@@ -316,7 +330,7 @@ def siege(r: NationReading, o: Order) -> Plan:
 
 def defend(r: NationReading, o: Order) -> Plan:
     army = r.army(o)
-    if m.settlement_at(r.state, army["location"]):
+    if r.settlement_at(army["location"]):
         r.warn(
             "army",
             "the defend bonus does not apply to units in a settlement",
@@ -358,7 +372,7 @@ def split(r: NationReading, o: Order) -> Plan:
         # The units named leave as a new army; the rest keep the army's id (and any siege it holds).
         new = {
             **army,
-            "id": m.new_id(r.state, r.faction, "a"),
+            "id": m.new_id(r.state, r.faction, "a", owned=r.memory.armies.owned(r.faction)),
             "name": go,
             "units": going,
             "modifiers": dict(army.get("modifiers", {})),

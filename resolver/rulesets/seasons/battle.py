@@ -89,7 +89,9 @@ def attack_modifiers(
     return mods + surrounding(rules, extra + surprise)
 
 
-def situation(side: Side, other: Side, unit: Mapping[str, Any], enemy: Mapping[str, Any], round_: int) -> set[str]:
+def situation(
+    side: Side, other: Side, unit: Mapping[str, Any], enemy: Mapping[str, Any], round_: int
+) -> set[str]:
     """What holds for one of a side's units in a round, as its CinC's attribute effects name it
     (rules.yaml ``attribute_effects``: attacking or defending, first_round, cinc_unit, half_lost,
     not_facing_cinc) and what held for him before the battle (greedy_sulk)."""
@@ -107,7 +109,9 @@ def situation(side: Side, other: Side, unit: Mapping[str, Any], enemy: Mapping[s
 
 def cinc_modifiers(rules: Rules, side: Side, check_id: str, holding: set[str]) -> list[Modifier]:
     """The dice a side's CinC's attributes add to or take from one of its melee rolls."""
-    return attribute_modifiers(rules, side.cinc_attributes, check_id, situation=holding, tests=side.cinc_tests)
+    return attribute_modifiers(
+        rules, side.cinc_attributes, check_id, situation=holding, tests=side.cinc_tests
+    )
 
 
 def surrounding(rules: Rules, behind: int) -> list[Modifier]:
@@ -207,7 +211,9 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                         terrain=terrain,
                         first_round=number == 1,
                     )
-                    + cinc_modifiers(rules, side, "melee_attack", situation(side, other, unit, enemy, number)),
+                    + cinc_modifiers(
+                        rules, side, "melee_attack", situation(side, other, unit, enemy, number)
+                    ),
                     [side.owner, other.owner],
                 )
                 defence = _dice(
@@ -216,7 +222,9 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                     roll_label("battle", province, enemy["id"], f"r{number}", "defence"),
                     m.fighting_rep(rules, enemy) // 2,
                     defence_modifiers(rules, enemy, other, terrain=terrain)
-                    + cinc_modifiers(rules, other, "melee_defence", situation(other, side, enemy, unit, number)),
+                    + cinc_modifiers(
+                        rules, other, "melee_defence", situation(other, side, enemy, unit, number)
+                    ),
                     [side.owner, other.owner],
                 )
                 outcome.rolls += [attack.roll, defence.roll]

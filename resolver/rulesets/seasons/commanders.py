@@ -147,7 +147,9 @@ def attribute_tests(
     results = {}
     for attribute in commander.get("attributes") or []:
         if any(str(effect.get("when", "")).startswith("test_") for effect in effects.get(attribute, [])):
-            result = check.roll(ctx, roll_label(*label, attribute), factions=[commander["owner"]])
+            result = check.roll(
+                ctx, roll_label(*label, commander["id"], attribute), factions=[commander["owner"]]
+            )
             rolls.append(result.roll)
             results[attribute] = result.result
     return results

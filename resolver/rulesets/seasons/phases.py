@@ -411,8 +411,8 @@ def _into_the_fort(ctx: Any, state: State, invasion: Mapping[str, Any], army: di
 
 def sieges(ctx: Any, state: State) -> None:
     """Every siege laid before this season: each unit of both sides tests (Siege skill +1, winter −1,
-    summer +1, a Siege master CinC +1); the side left without units loses, and the other's units return to their standard
-    morale."""
+    summer +1, a Siege master CinC +1); the side left without units loses, and the other's units
+    return to their standard morale."""
     check, season = _check(ctx, "siege"), ctx.date.season
     for province, siege in sorted(state["sieges"].items()):
         if siege["since"] == ctx.turn:
@@ -421,7 +421,8 @@ def sieges(ctx: Any, state: State) -> None:
         rolls = []
         for army in [a for a in armies if a]:
             kept = []
-            master = commanders.attribute_modifiers(ctx.rules, _attributes(m.commander(state, army)), check.id)
+            attributes = _attributes(m.commander(state, army))
+            master = commanders.attribute_modifiers(ctx.rules, attributes, check.id)
             for unit in army["units"]:
                 mods = [check.modifier("siege_skill")] if "siege" in m.skills(ctx.rules, unit) else []
                 mods += [check.modifier(season.lower())] if season.lower() in check.declared else []
@@ -592,8 +593,8 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         first.defence_benefits = second.defence_benefits = False
     elif ambushes(ctx, state, province, army, defending):
         first.attacking, second.attacking, second.ambushing = False, True, True
-    for side, side_army in ((first, army), (second, defending)):
-        _attribute_tests(ctx, state, province, side, side_army)
+    for side, side_army, other in ((first, army, second), (second, defending, first)):
+        _attribute_tests(ctx, state, province, side, side_army, other)
     outcome = fight(ctx, province, ctx.game.world[province].terrain, first, second)
     loser = None if outcome.winner is None else (owner if outcome.winner == attacker else attacker)
     for nation, result in (
@@ -644,10 +645,13 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         _recover(ctx, state, side_army)
 
 
-def _attribute_tests(ctx: Any, state: State, province: str, side: Side, army: Mapping[str, Any]) -> None:
+def _attribute_tests(
+    ctx: Any, state: State, province: str, side: Side, army: Mapping[str, Any], other: Side
+) -> None:
     """At the start of a battle the CinC's testing attributes roll their test (Heavy drinker, Undecided,
-    Friendly with foe's foe, Gut feeling); a failed Gut feeling reads his stance on one die and his side
-    becomes the active one (attacker) or not (defender), whatever the invasion made it."""
+    Friendly with foe's foe, Gut feeling); a failed Gut feeling reads his stance on one die: his side
+    becomes the active one (attacker) or not (defender) and the other side takes the other stance,
+    whatever the invasion or an ambush made them (house rule)."""
     commander = m.commander(state, army)
     rolls: list[Any] = []
     side.cinc_tests = commanders.attribute_tests(ctx, commander, ("attribute_test", province), rolls)
@@ -661,6 +665,7 @@ def _attribute_tests(ctx: Any, state: State, province: str, side: Side, army: Ma
         rolls.append(result.roll)
         stance = result.result
         side.attacking = stance == "attacker"
+        other.attacking = not side.attacking
     ctx.emit(
         "attribute_tests",
         actors=[army["owner"]],
@@ -691,7 +696,7 @@ def _side(ctx: Any, state: State, army: Mapping[str, Any], *, attacking: bool) -
         war_rating=m.war_rating(commander),
         cinc_attributes=tuple(_attributes(commander)),
         cinc_situation=frozenset(
-            name for name, value in (commander or {}).get("modifiers", {}).items() if name == "greedy_sulk" and value
+            {"greedy_sulk"} if (commander or {}).get("modifiers", {}).get("greedy_sulk") else ()
         ),
         retreat_at=retreat_at,
         zone=zone_units(ctx.rules, m.zone_of_command(commander)) if commander else 0,

@@ -221,3 +221,15 @@ def test_gut_feeling_failed_chooses_the_stance(tmp_path: Path, face: int, active
     assert tests["data"]["stance"] == ("defender" if face <= 4 else "attacker")
     melee = _melee(result)
     assert [side for side in ("ra", "ba") if "active +1" in melee[f"{side}-u1/attack"]] == [active]
+
+
+def test_a_sulking_greedy_army_loses_a_defending_die_on_every_unit(tmp_path: Path) -> None:
+    """After a poor loot (attribute_greedy_poor_loot.yaml) the Greedy Marshal's army sulks: each of its
+    units, not only his own, defends with one die fewer while the timed effect lasts."""
+    fixture = _battle(["greedy"], [], {})
+    fixture["state"]["commanders"]["rm"]["modifiers"] = {"greedy_sulk": 1}
+    melee = _melee(resolve_accepted(tmp_path / "f.yaml", fixture))
+    assert all("greedy -1" in melee[f"ra-u{number}/defence"] for number in (1, 2))
+    assert not any("greedy" in reading for roll, reading in melee.items() if not roll.endswith("defence"))
+    calm = _melee(resolve_accepted(tmp_path / "g.yaml", _battle(["greedy"], [], {})))
+    assert not any("greedy" in reading for reading in calm.values())

@@ -291,8 +291,7 @@ def zone_units(rules: Rules, zone: int) -> int:
 
 
 def _traits(state: m.State, army: Mapping[str, Any]) -> list[str]:
-    commander = m.commander(state, army)
-    return list(commander.get("attributes", [])) if commander else []
+    return m.attributes(m.commander(state, army))
 
 
 def _contest(

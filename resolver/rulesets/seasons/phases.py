@@ -208,7 +208,7 @@ def _forages(ctx: Any, state: State, army: Mapping[str, Any], unit: dict[str, An
     its next battle), none finds nothing and the nation pays."""
     check = _check(ctx, "foraging")
     commander = m.commander(state, army)
-    mods = commanders.attribute_modifiers(ctx.rules, _attributes(commander), check.id)
+    mods = commanders.attribute_modifiers(ctx.rules, m.attributes(commander), check.id)
     result = check.roll(ctx, roll_label("forage", unit["id"]), modifiers=mods, factions=[army["owner"]])
     if result.result == "exhausted":
         unit["exhausted"] = True
@@ -421,7 +421,7 @@ def sieges(ctx: Any, state: State) -> None:
         rolls = []
         for army in [a for a in armies if a]:
             kept = []
-            attributes = _attributes(m.commander(state, army))
+            attributes = m.attributes(m.commander(state, army))
             master = commanders.attribute_modifiers(ctx.rules, attributes, check.id)
             for unit in army["units"]:
                 mods = [check.modifier("siege_skill")] if "siege" in m.skills(ctx.rules, unit) else []
@@ -694,7 +694,7 @@ def _side(ctx: Any, state: State, army: Mapping[str, Any], *, attacking: bool) -
         cinc=army.get("commander"),
         army=army["id"],
         war_rating=m.war_rating(commander),
-        cinc_attributes=tuple(_attributes(commander)),
+        cinc_attributes=tuple(m.attributes(commander)),
         cinc_situation=frozenset(
             {"greedy_sulk"} if (commander or {}).get("modifiers", {}).get("greedy_sulk") else ()
         ),
@@ -796,7 +796,7 @@ def _marshal_fate(
     mods += [check.modifier("lost")] if result == "lost" else []
     if int(army["units"][0].get("hits", 0)) > 3 * m.rep(ctx.rules, army["units"][0]):
         mods.append(check.modifier("unit_destroyed"))
-    mods += commanders.attribute_modifiers(ctx.rules, _attributes(commander), check.id)
+    mods += commanders.attribute_modifiers(ctx.rules, m.attributes(commander), check.id)
     fate = check.roll(
         ctx,
         roll_label("fate", commander["id"]),
@@ -894,7 +894,7 @@ def _loot(ctx: Any, state: State, winner: str, army: dict, province: str, loser:
     mods = []
     if m.is_piorad(ctx.rules, winner):
         mods.append(check.modifier("piorad"))
-    mods += commanders.attribute_modifiers(ctx.rules, _attributes(commander), check.id)
+    mods += commanders.attribute_modifiers(ctx.rules, m.attributes(commander), check.id)
     if any(unit.get("mercenary") for unit in army["units"]):
         mods.append(check.modifier("mercenary"))
     result = check.roll(
@@ -911,16 +911,12 @@ def _loot(ctx: Any, state: State, winner: str, army: dict, province: str, loser:
         state["provinces"][province]["looted"] = True
     ctx.emit("loot", actors=[winner], place=province, rolls=[result.roll], resources=gained)
     spec = ctx.rules["commanders"]
-    if commander and "greedy" in _attributes(commander) and result.total <= int(spec["poor_loot"]):
+    if commander and "greedy" in m.attributes(commander) and result.total <= int(spec["poor_loot"]):
         # house rule: the seed's Poor loot is a loot of commanders.poor_loot successes or fewer; his army
         # sulks (greedy_sulk) for the rest of this season and commanders.greedy_seasons more
         seasons = int(spec["greedy_seasons"])
         relations.add_effect(state, "commanders", commander["id"], "greedy_sulk", 1, ctx.turn, seasons + 1)
         ctx.emit("greedy_sulk", actors=[winner], commander=commander["id"], seasons=seasons)
-
-
-def _attributes(commander: Mapping[str, Any] | None) -> list[str]:
-    return list(commander.get("attributes") or []) if commander else []
 
 
 # -- experience and national morale ----------------------------------------------------------------------

@@ -233,3 +233,11 @@ def test_a_sulking_greedy_army_loses_a_defending_die_on_every_unit(tmp_path: Pat
     assert not any("greedy" in reading for roll, reading in melee.items() if not roll.endswith("defence"))
     calm = _melee(resolve_accepted(tmp_path / "g.yaml", _battle(["greedy"], [], {})))
     assert not any("greedy" in reading for reading in calm.values())
+
+
+def test_a_coward_attacks_with_a_die_fewer_once_half_his_army_has_routed(tmp_path: Path) -> None:
+    fixture = _battle(["coward"], [], {})
+    fixture["state"]["armies"]["ra"]["units"][1]["routed"] = True  # one of his two units is gone
+    assert "coward -1" in _melee(resolve_accepted(tmp_path / "f.yaml", fixture))["ra-u1/attack"]
+    whole = _melee(resolve_accepted(tmp_path / "g.yaml", _battle(["coward"], [], {})))
+    assert "coward" not in whole["ra-u1/attack"]

@@ -52,12 +52,10 @@ def test_every_test_of_the_seed_counts_dice_showing_one_to_three() -> None:
 
 
 def test_modifiers_of_the_unautomated_tests_are_in_the_rules_data() -> None:
-    assert RULES["checks"]["retreat"]["modifiers"] == {
-        "offensive_unit": -1,
-        "defensive_unit": 1,
-        "temerity": -1,
-        "coward": 1,
-    }
+    assert RULES["checks"]["retreat"]["modifiers"] == {"offensive_unit": -1, "defensive_unit": 1}
+    effects = RULES["attribute_effects"]
+    assert {"check": "retreat", "modifier": -1} in effects["temerity"]
+    assert {"check": "retreat", "modifier": 1} in effects["coward"]
     assert RULES["checks"]["siege"]["modifiers"] == {"siege_skill": 1, "winter": -1, "summer": 1}
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from ...core.checks import Check, CheckResult, Modifier, Opposed, Row, opposed
 from ...core.dice import Roll, roll_label
 from . import model as m
+from .commanders import attribute_modifiers
 
 Rules = Mapping[str, Any]
 
@@ -35,6 +36,8 @@ class Side:
     army: str = ""  # the army's id, for the labels of its rolls
     war_rating: int = 1  # its CinC's WR: the dice of its retreat test
     cinc_attributes: tuple[str, ...] = ()
+    cinc_tests: Mapping[str, str] = field(default_factory=dict)  # his attributes' tests: passed or failed
+    cinc_situation: frozenset[str] = frozenset()  # what holds for him before the battle (greedy_sulk)
     retreat_at: int = 0  # tests to retreat once this percentage of its units is lost; 0: never
     zone: int = 1  # how many of its leading units stand in the CinC's zone of command
     ambushing: bool = False  # its units strike a flank in the first round
@@ -84,6 +87,31 @@ def attack_modifiers(
         mods.append(Modifier(terrain, table[terrain]))
     surprise = 1 if first_round and side.ambushing and "armored" not in skills else 0
     return mods + surrounding(rules, extra + surprise)
+
+
+def situation(
+    side: Side, other: Side, unit: Mapping[str, Any], enemy: Mapping[str, Any], round_: int
+) -> set[str]:
+    """What holds for one of a side's units in a round, as its CinC's attribute effects name it
+    (rules.yaml ``attribute_effects``: attacking or defending, first_round, cinc_unit, half_lost,
+    not_facing_cinc) and what held for him before the battle (greedy_sulk)."""
+    holding = {"attacking" if side.attacking else "defending", *side.cinc_situation}
+    if round_ == 1:
+        holding.add("first_round")
+    if side.cinc and side.units and unit is side.units[0]:
+        holding.add("cinc_unit")
+    if not (other.cinc and other.units and enemy is other.units[0]):
+        holding.add("not_facing_cinc")
+    if 2 * (len(side.units) - len(side.standing())) >= len(side.units):
+        holding.add("half_lost")
+    return holding
+
+
+def cinc_modifiers(rules: Rules, side: Side, check_id: str, holding: set[str]) -> list[Modifier]:
+    """The dice a side's CinC's attributes add to or take from one of its melee rolls."""
+    return attribute_modifiers(
+        rules, side.cinc_attributes, check_id, situation=holding, tests=side.cinc_tests
+    )
 
 
 def surrounding(rules: Rules, behind: int) -> list[Modifier]:
@@ -182,6 +210,9 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                         season=season,
                         terrain=terrain,
                         first_round=number == 1,
+                    )
+                    + cinc_modifiers(
+                        rules, side, "melee_attack", situation(side, other, unit, enemy, number)
                     ),
                     [side.owner, other.owner],
                 )
@@ -190,7 +221,10 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                     melee,
                     roll_label("battle", province, enemy["id"], f"r{number}", "defence"),
                     m.fighting_rep(rules, enemy) // 2,
-                    defence_modifiers(rules, enemy, other, terrain=terrain),
+                    defence_modifiers(rules, enemy, other, terrain=terrain)
+                    + cinc_modifiers(
+                        rules, other, "melee_defence", situation(other, side, enemy, unit, number)
+                    ),
                     [side.owner, other.owner],
                 )
                 outcome.rolls += [attack.roll, defence.roll]
@@ -232,7 +266,7 @@ def _leaves(ctx: Any, province: str, sides: tuple[Side, Side], outcome: Outcome)
 
 def retreat_test(ctx: Any, province: str, side: Side) -> CheckResult:
     """The seed's WR Retreat: the CinC's WR in dice; each Offensive unit the army brought takes a
-    success, each Defensive one adds one; a CinC's Temerity takes one, his Coward adds one."""
+    success, each Defensive one adds one; his CinC's attributes add theirs (Temerity −1, Coward +1)."""
     rules = ctx.rules
     check = Check.from_rules(rules, "retreat")
     mods = []
@@ -240,7 +274,7 @@ def retreat_test(ctx: Any, province: str, side: Side) -> CheckResult:
         skills = m.skills(rules, unit)
         mods += [check.modifier("offensive_unit")] if "offensive" in skills else []
         mods += [check.modifier("defensive_unit")] if "defensive" in skills else []
-    mods += [check.modifier(trait) for trait in ("temerity", "coward") if trait in side.cinc_attributes]
+    mods += attribute_modifiers(rules, side.cinc_attributes, check.id)
     return check.roll(
         ctx,
         roll_label("retreat", province, side.army or side.owner),
@@ -257,8 +291,7 @@ def zone_units(rules: Rules, zone: int) -> int:
 
 
 def _traits(state: m.State, army: Mapping[str, Any]) -> list[str]:
-    commander = m.commander(state, army)
-    return list(commander.get("attributes", [])) if commander else []
+    return m.attributes(m.commander(state, army))
 
 
 def _contest(
@@ -300,8 +333,8 @@ def ambushes(
         return False
     check = Check.from_rules(rules, "ambush")
     mods = [check.modifier("guerilla")] if any("guerilla" in m.skills(rules, u) for u in hiding) else []
-    mods += [check.modifier("ambush")] if "ambush" in _traits(state, defending) else []
-    mods += [check.modifier(t) for t in ("ever_ready", "never_ready") if t in _traits(state, army)]
+    mods += attribute_modifiers(rules, _traits(state, defending), check.id)
+    mods += attribute_modifiers(rules, _traits(state, army), check.id, opponent=True)
     contest = _contest(ctx, state, check, roll_label("ambush", province), [(defending, mods), (army, [])])
     row = _read(check, contest, contest.margin)
     ctx.emit(
@@ -358,8 +391,7 @@ def movement_tests(ctx: Any, state: m.State, invasions: list[dict[str, Any]]) ->
 def _movement_modifiers(
     rules: Rules, check: Check, state: m.State, army: Mapping[str, Any]
 ) -> list[Modifier]:
-    advocate = "war_movement_advocate" in _traits(state, army)
-    mods = [check.modifier("war_movement_advocate")] if advocate else []
+    mods = attribute_modifiers(rules, _traits(state, army), check.id)
     skills = [m.skills(rules, unit) for unit in army["units"]]
     if skills and all("fast" in unit_skills for unit_skills in skills):
         mods.append(check.modifier("fast"))

@@ -9,11 +9,11 @@ are the weapon's (rules.yaml ``checks``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...core import relations
-from ...core.checks import Check
+from ...core.checks import Check, Modifier
 from ...core.dice import Roll, roll_label
 from ...core.phases import State
 
@@ -97,3 +97,59 @@ def shaken_marshal(ctx: Any, state: State, commander: Mapping[str, Any], row: An
     effect from now to the end of the next season (the row's ``penalty_seasons``)."""
     seasons = int(row.get("penalty_seasons", 1))
     relations.add_effect(state, "commanders", commander["id"], "war_rating", -1, ctx.turn, seasons + 1)
+
+
+def attribute_modifiers(
+    rules: Mapping[str, Any],
+    attributes: Iterable[str],
+    check_id: str,
+    *,
+    situation: Iterable[str] = (),
+    tests: Mapping[str, str] | None = None,
+    opponent: bool = False,
+) -> list[Modifier]:
+    """The modifiers a commander's attributes give a check, each with its attribute as the source
+    (rules.yaml ``attribute_effects``). An effect ``when`` something holds applies only if the caller
+    names it in ``situation`` (attacking, defending, first_round …); an effect on the CinC's own unit
+    (``unit: cinc``) applies only with ``cinc_unit`` in it. ``when: test_failed`` or
+    ``test_passed`` reads the attribute's own test of this battle in ``tests``. ``opponent`` asks for
+    the effects an attribute has on the other army's check (Ever ready on the enemy's ambush)."""
+    effects = rules.get("attribute_effects") or {}
+    holding = set(situation)
+    results = tests or {}
+    modifiers = []
+    for attribute in attributes:
+        for effect in effects.get(attribute, []):
+            if effect.get("check") != check_id or bool(effect.get("opponent")) != opponent:
+                continue
+            if effect.get("unit") == "cinc" and "cinc_unit" not in holding:
+                continue
+            when = str(effect.get("when", ""))
+            if when.startswith("test_"):
+                if results.get(attribute) != when.removeprefix("test_"):
+                    continue
+            elif when and when not in holding:
+                continue
+            modifiers.append(Modifier(attribute, int(effect["modifier"])))
+    return modifiers
+
+
+def attribute_tests(
+    ctx: Any, commander: Mapping[str, Any] | None, label: tuple[Any, ...], rolls: list[Roll]
+) -> dict[str, str]:
+    """The tests some attributes take at the start of a battle (Heavy drinker, Undecided, Friendly with
+    foe's foe, Gut feeling): each rolls ``checks.attribute_test`` once, and the effects read whether it
+    passed or failed. Returns attribute -> 'passed' or 'failed' and adds the rolls to ``rolls``."""
+    if commander is None:
+        return {}
+    effects = ctx.rules.get("attribute_effects") or {}
+    check = Check.from_rules(ctx.rules, "attribute_test")
+    results = {}
+    for attribute in commander.get("attributes") or []:
+        if any(str(effect.get("when", "")).startswith("test_") for effect in effects.get(attribute, [])):
+            result = check.roll(
+                ctx, roll_label(*label, commander["id"], attribute), factions=[commander["owner"]]
+            )
+            rolls.append(result.roll)
+            results[attribute] = result.result
+    return results

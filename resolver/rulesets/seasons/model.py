@@ -70,6 +70,11 @@ def marshal_of(state: State, nation: str) -> dict[str, Any] | None:
     )
 
 
+def attributes(commander_: Mapping[str, Any] | None) -> list[str]:
+    """A commander's attributes (none for no commander, or a Marshal who has not rolled them yet)."""
+    return list(commander_.get("attributes") or []) if commander_ else []
+
+
 def war_rating(commander_: Mapping[str, Any] | None) -> int:
     """WR is the reputation, changed by a weapon, a levy's penalty or a timed effect (a Marshal's fate);
     never below one die."""

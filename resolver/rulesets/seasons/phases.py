@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ...core import relations
 from ...core.checks import Check, CheckResult, Modifier
 from ...core.dice import roll_label
 from ...core.orders import Order
@@ -207,7 +208,7 @@ def _forages(ctx: Any, state: State, army: Mapping[str, Any], unit: dict[str, An
     its next battle), none finds nothing and the nation pays."""
     check = _check(ctx, "foraging")
     commander = m.commander(state, army)
-    mods = [check.modifier("logistic")] if commander and "logistic" in commander.get("attributes", []) else []
+    mods = commanders.attribute_modifiers(ctx.rules, m.attributes(commander), check.id)
     result = check.roll(ctx, roll_label("forage", unit["id"]), modifiers=mods, factions=[army["owner"]])
     if result.result == "exhausted":
         unit["exhausted"] = True
@@ -410,8 +411,8 @@ def _into_the_fort(ctx: Any, state: State, invasion: Mapping[str, Any], army: di
 
 def sieges(ctx: Any, state: State) -> None:
     """Every siege laid before this season: each unit of both sides tests (Siege skill +1, winter −1,
-    summer +1); the side left without units loses, and the other's units return to their standard
-    morale."""
+    summer +1, a Siege master CinC +1); the side left without units loses, and the other's units
+    return to their standard morale."""
     check, season = _check(ctx, "siege"), ctx.date.season
     for province, siege in sorted(state["sieges"].items()):
         if siege["since"] == ctx.turn:
@@ -420,9 +421,12 @@ def sieges(ctx: Any, state: State) -> None:
         rolls = []
         for army in [a for a in armies if a]:
             kept = []
+            attributes = m.attributes(m.commander(state, army))
+            master = commanders.attribute_modifiers(ctx.rules, attributes, check.id)
             for unit in army["units"]:
                 mods = [check.modifier("siege_skill")] if "siege" in m.skills(ctx.rules, unit) else []
                 mods += [check.modifier(season.lower())] if season.lower() in check.declared else []
+                mods += master
                 result = check.roll(
                     ctx, roll_label("siege", province, unit["id"]), modifiers=mods, factions=[army["owner"]]
                 )
@@ -589,6 +593,8 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         first.defence_benefits = second.defence_benefits = False
     elif ambushes(ctx, state, province, army, defending):
         first.attacking, second.attacking, second.ambushing = False, True, True
+    for side, side_army, other in ((first, army, second), (second, defending, first)):
+        _attribute_tests(ctx, state, province, side, side_army, other)
     outcome = fight(ctx, province, ctx.game.world[province].terrain, first, second)
     loser = None if outcome.winner is None else (owner if outcome.winner == attacker else attacker)
     for nation, result in (
@@ -639,6 +645,38 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         _recover(ctx, state, side_army)
 
 
+def _attribute_tests(
+    ctx: Any, state: State, province: str, side: Side, army: Mapping[str, Any], other: Side
+) -> None:
+    """At the start of a battle the CinC's testing attributes roll their test (Heavy drinker, Undecided,
+    Friendly with foe's foe, Gut feeling); a failed Gut feeling reads his stance on one die: his side
+    becomes the active one (attacker) or not (defender) and the other side takes the other stance,
+    whatever the invasion or an ambush made them (house rule)."""
+    commander = m.commander(state, army)
+    rolls: list[Any] = []
+    side.cinc_tests = commanders.attribute_tests(ctx, commander, ("attribute_test", province), rolls)
+    if commander is None or not side.cinc_tests:
+        return
+    stance = None
+    if side.cinc_tests.get("gut_feeling") == "failed":
+        result = _check(ctx, "gut_feeling").roll(
+            ctx, roll_label("gut_feeling", province, commander["id"]), factions=[army["owner"]]
+        )
+        rolls.append(result.roll)
+        stance = result.result
+        side.attacking = stance == "attacker"
+        other.attacking = not side.attacking
+    ctx.emit(
+        "attribute_tests",
+        actors=[army["owner"]],
+        place=province,
+        rolls=rolls,
+        commander=commander["id"],
+        results=dict(sorted(side.cinc_tests.items())),
+        stance=stance,
+    )
+
+
 def _side(ctx: Any, state: State, army: Mapping[str, Any], *, attacking: bool) -> Side:
     """An army as a side of a battle: its CinC's WR, traits and zone of command, and when it tests to
     retreat (its nation's standing instructions; the Piorad and a local lord's levy at
@@ -656,7 +694,10 @@ def _side(ctx: Any, state: State, army: Mapping[str, Any], *, attacking: bool) -
         cinc=army.get("commander"),
         army=army["id"],
         war_rating=m.war_rating(commander),
-        cinc_attributes=tuple(commander.get("attributes", [])) if commander else (),
+        cinc_attributes=tuple(m.attributes(commander)),
+        cinc_situation=frozenset(
+            {"greedy_sulk"} if (commander or {}).get("modifiers", {}).get("greedy_sulk") else ()
+        ),
         retreat_at=retreat_at,
         zone=zone_units(ctx.rules, m.zone_of_command(commander)) if commander else 0,
     )
@@ -755,8 +796,7 @@ def _marshal_fate(
     mods += [check.modifier("lost")] if result == "lost" else []
     if int(army["units"][0].get("hits", 0)) > 3 * m.rep(ctx.rules, army["units"][0]):
         mods.append(check.modifier("unit_destroyed"))
-    if "lucky" in commander.get("attributes", []):
-        mods.append(check.modifier("lucky"))
+    mods += commanders.attribute_modifiers(ctx.rules, m.attributes(commander), check.id)
     fate = check.roll(
         ctx,
         roll_label("fate", commander["id"]),
@@ -854,8 +894,7 @@ def _loot(ctx: Any, state: State, winner: str, army: dict, province: str, loser:
     mods = []
     if m.is_piorad(ctx.rules, winner):
         mods.append(check.modifier("piorad"))
-    if commander and "treasure_hunter" in commander.get("attributes", []):
-        mods.append(check.modifier("treasure_hunter"))
+    mods += commanders.attribute_modifiers(ctx.rules, m.attributes(commander), check.id)
     if any(unit.get("mercenary") for unit in army["units"]):
         mods.append(check.modifier("mercenary"))
     result = check.roll(
@@ -871,6 +910,13 @@ def _loot(ctx: Any, state: State, winner: str, army: dict, province: str, loser:
     if m.is_piorad(ctx.rules, winner):
         state["provinces"][province]["looted"] = True
     ctx.emit("loot", actors=[winner], place=province, rolls=[result.roll], resources=gained)
+    spec = ctx.rules["commanders"]
+    if commander and "greedy" in m.attributes(commander) and result.total <= int(spec["poor_loot"]):
+        # house rule: the seed's Poor loot is a loot of commanders.poor_loot successes or fewer; his army
+        # sulks (greedy_sulk) for the rest of this season and commanders.greedy_seasons more
+        seasons = int(spec["greedy_seasons"])
+        relations.add_effect(state, "commanders", commander["id"], "greedy_sulk", 1, ctx.turn, seasons + 1)
+        ctx.emit("greedy_sulk", actors=[winner], commander=commander["id"], seasons=seasons)
 
 
 # -- experience and national morale ----------------------------------------------------------------------

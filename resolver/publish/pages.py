@@ -725,15 +725,28 @@ class SitePages:
             # MkDocs prints menu titles as HTML: a name chosen by a player is escaped first.
             self.nav.factions += [{html.escape(self.game.name_of(f)): faction_src(f)} for f in factions]
 
-    def deeds(self, faction: str, limit: int = 12) -> list[dict[str, Any]]:
-        found = []
+    DEEDS = 12  # the latest public deeds listed on a faction's page
+
+    @functools.cached_property
+    def _deeds(self) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+        """Each faction's latest public deeds (not its press), newest turn first: one pass over the
+        events for every faction at once."""
+        found: dict[str, list[tuple[int, dict[str, Any]]]] = {}
         for rec in reversed(self.history.turns):
             for e in rec.events:
-                if faction in (e.get("actors") or []) and e["kind"] not in ("press", "rumor"):
-                    found.append({"turn": rec.turn, "text": self.game.ruleset.describe(e, self.game)})
-            if len(found) >= limit:
-                break
-        return found[:limit]
+                if e["kind"] in ("press", "rumor"):
+                    continue
+                for actor in dict.fromkeys(e.get("actors") or []):  # an actor named twice acts once
+                    own = found.setdefault(actor, [])
+                    if len(own) < self.DEEDS:
+                        own.append((rec.turn, e))
+        return found
+
+    def deeds(self, faction: str) -> list[dict[str, Any]]:
+        return [
+            {"turn": turn, "text": self.game.ruleset.describe(e, self.game)}
+            for turn, e in self._deeds.get(faction, [])
+        ]
 
     def press_of(self, faction: str, limit: int = 10) -> list[dict[str, Any]]:
         return self.articles()[faction][:limit]

@@ -113,7 +113,9 @@ def resolved_bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def test_a_turns_battle_stories_index_its_units_once(resolved_bench: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_turns_battle_stories_index_its_units_once(
+    resolved_bench: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls = []
     units_by_id = story.units_by_id
     monkeypatch.setattr(story, "units_by_id", lambda states: calls.append(1) or units_by_id(states))
@@ -156,7 +158,11 @@ def test_each_factions_page_lists_its_latest_deeds(resolved_bench: Path) -> None
     game = pages.game
     (turn,) = pages.history.turns
     for faction in game.factions:
-        own = [e for e in turn.events if faction in (e.get("actors") or []) and e["kind"] not in ("press", "rumor")]
+        own = [
+            e
+            for e in turn.events
+            if faction in (e.get("actors") or []) and e["kind"] not in ("press", "rumor")
+        ]
         assert own
         expected = [{"turn": 1, "text": game.ruleset.describe(e, game)} for e in own[: pages.DEEDS]]
         assert pages.deeds(faction) == expected

@@ -32,10 +32,10 @@ from ..core.checks import ledger_text
 from ..core.words import noun_plural, plural
 
 __all__ = [
+    "Names",
     "article",
     "dice_summary",
     "finalize",
-    "Names",
     "h",
     "md",
     "noun_plural",

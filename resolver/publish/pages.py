@@ -28,6 +28,7 @@ from ..core.fields import kind_words
 from ..core.issues import CampaignError
 from ..core.phases import by_season
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
+from ..core.stillness import holding_still
 from ..engine import ENGINE_PHASES
 from ..gm import actions as gm_actions
 from ..store import ENGINE_TEMPLATES, Store
@@ -230,13 +231,14 @@ class SitePages:
         the site is built (a file for another turn, or another faction's, does not count)."""
         state, current = self.history.state, self.history.current_turn
         sent: set[str] = set()
-        for path in self.store.order_paths():
-            try:
-                of = check_order_file(self.game, state, path.read_bytes(), self.store.display(path))
-            except CampaignError:
-                continue
-            if of.turn == current and of.faction in self.game.factions and path.stem == of.faction:
-                sent.add(of.faction)
+        with holding_still(state):  # as in Store.check: lookups shared by every file, not a scan per file
+            for path in self.store.order_paths():
+                try:
+                    of = check_order_file(self.game, state, path.read_bytes(), self.store.display(path))
+                except CampaignError:
+                    continue
+                if of.turn == current and of.faction in self.game.factions and path.stem == of.faction:
+                    sent.add(of.faction)
         return [
             {"faction": f, "sent": f in sent}
             for f in self.game.factions
@@ -820,10 +822,11 @@ class SitePages:
         game, state = self.game, self.history.state
         active = faction_records.awaited(state, game.factions)  # those with a template: no NPC faction
         templates = []
-        for f in [] if self.history.sealed else active:  # a sealed campaign's templates show positions
-            body = self.store.render_template(game, state, f)
-            self.files[f"play/templates/{f}.yaml"] = body.encode()
-            templates.append({"faction": f, "body": body, "file": f"play/templates/{f}.yaml"})
+        with holding_still(state):  # each template looks up its faction's pieces in tables built once
+            for f in [] if self.history.sealed else active:  # a sealed campaign's templates show positions
+                body = self.store.render_template(game, state, f)
+                self.files[f"play/templates/{f}.yaml"] = body.encode()
+                templates.append({"faction": f, "body": body, "file": f"play/templates/{f}.yaml"})
         schema = self.store.schema(game, state)
         self.files["play/orders.schema.json"] = (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
         example = next((dict(s.example) for s in game.actions.values() if s.example), {})

@@ -166,3 +166,17 @@ def test_each_factions_page_lists_its_latest_deeds(resolved_bench: Path) -> None
         assert own
         expected = [{"turn": 1, "text": game.ruleset.describe(e, game)} for e in own[: pages.DEEDS]]
         assert pages.deeds(faction) == expected
+
+
+def test_the_sites_templates_and_standings_read_as_outside_a_held_still_state(resolved_bench: Path) -> None:
+    store = Store(resolved_bench)
+    history = load_history(store)
+    files = SitePages(store, history, "").build()
+    game, state = history.game, history.state
+    for faction in game.factions:
+        assert files[f"play/templates/{faction}.yaml"].decode() == store.render_template(game, state, faction)
+    # The standings, counted from tables, against a plain count of each nation's pieces.
+    for row in history.standings():
+        armies = [a for a in state["armies"].values() if a["owner"] == row["faction"]]
+        settlements = [s for s in state["settlements"].values() if s["owner"] == row["faction"]]
+        assert (row["units"], row["settlements"]) == (sum(len(a["units"]) for a in armies), len(settlements))

@@ -8,7 +8,9 @@ fetches for the home page, the latest chronicle turn and the map page.
 
 The site is set against its MkDocs floor (``mkdocs_floor``) in rounds: a site build from scratch, then
 the floor, again and again, so that both meet the same load on a shared machine; the fastest of each
-counts, and the ratio of every round is printed to show how steady it is.
+counts, and the ratio of every round is printed to show how steady it is. Both run in this process, so
+their CPU seconds are measured too, and the target is judged on them: other jobs sharing the machine
+stretch wall seconds, not the CPU seconds of the work itself.
 """
 
 from __future__ import annotations
@@ -19,14 +21,18 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
 
 from ..store import Store
 from ..workflow import default_factions, new_campaign, play_bot_turn
 from .site import DOCS_DIR, SETTINGS, SiteReport, build_site, run_build
+
+Done = TypeVar("Done")
 
 
 def folder_size(folder: Path) -> tuple[int, int]:
@@ -109,44 +115,60 @@ def mkdocs_floor(root: Path, folder: Path) -> int:
     return len(pages)
 
 
-def floor_seconds(folder: Path) -> float:
-    start = time.perf_counter()
-    run_build(folder / "mkdocs.yml", folder / "public", strict=False, epoch=0)
-    return time.perf_counter() - start
+def floor_seconds(folder: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of the floor's ``mkdocs build``."""
+    _, seconds = _both_clocks(
+        lambda: run_build(folder / "mkdocs.yml", folder / "public", strict=False, epoch=0)
+    )
+    return seconds
+
+
+def _both_clocks(work: Callable[[], Done]) -> tuple[Done, tuple[float, float]]:
+    """What ``work`` returns, with its wall seconds and this process's CPU seconds. Both builds run in this
+    process, on one core: on a machine shared with other jobs the CPU seconds are what the work costs."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    done = work()
+    return done, (time.perf_counter() - wall, time.process_time() - cpu)
 
 
 @dataclass
 class FloorRun:
     """The site build against its MkDocs floor, in rounds: each round builds the site from scratch,
-    then the floor, so both see the same load on a shared machine; the best of each counts."""
+    then the floor, so both meet the same load; the best of each counts. Times are (wall, CPU) seconds;
+    the target is judged on CPU seconds, which other jobs on a shared machine do not inflate."""
 
     turns: int
     pages: int
-    sites: list[float]
-    floors: list[float]
+    sites: list[tuple[float, float]]
+    floors: list[tuple[float, float]]
 
-    @property
-    def ratio(self) -> float:
-        return min(self.sites) / min(self.floors)
+    def ratio(self, clock: int) -> float:
+        return min(t[clock] for t in self.sites) / min(t[clock] for t in self.floors)
 
 
 def floor_rows(runs: list[FloorRun]) -> list[str]:
     """The site against its MkDocs floor, turn count by turn count; the target is the longest run."""
     lines = [
-        "| turns | site build s (best) | MkDocs floor s (best) | floor pages | ratio | ratio per round |",
-        "|---:|---:|---:|---:|---:|---|",
+        "| turns | site build s (best wall / CPU) | MkDocs floor s (best wall / CPU) | floor pages "
+        "| ratio wall | ratio CPU | CPU ratio per round |",
+        "|---:|---:|---:|---:|---:|---:|---|",
     ]
     for run in runs:
-        rounds = ", ".join(f"{site / floor:.2f}×" for site, floor in zip(run.sites, run.floors, strict=True))
+        rounds = ", ".join(
+            f"{site[1] / floor[1]:.2f}×" for site, floor in zip(run.sites, run.floors, strict=True)
+        )
+        site = " / ".join(f"{min(t[clock] for t in run.sites):.1f}" for clock in (0, 1))
+        floor = " / ".join(f"{min(t[clock] for t in run.floors):.1f}" for clock in (0, 1))
         lines.append(
-            f"| {run.turns} | {min(run.sites):.1f} | {min(run.floors):.1f} | {run.pages} | {run.ratio:.2f}× "
+            f"| {run.turns} | {site} | {floor} | {run.pages} | {run.ratio(0):.2f}× | {run.ratio(1):.2f}× "
             f"| {rounds} |"
         )
     longest = max(runs, key=lambda run: run.turns)
+    ratio = longest.ratio(1)
     lines.append("")
     lines.append(
-        f"Target (issue 14): the {longest.turns}-turn site build / its MkDocs floor = {longest.ratio:.2f}× "
-        f"(target < 2×): {'met' if longest.ratio < 2 else 'NOT MET'}"
+        f"Target (issue 14): the {longest.turns}-turn site build / its MkDocs floor = {ratio:.2f}× "
+        f"in CPU seconds (target < 2×): {'met' if ratio < 2 else 'NOT MET'}"
     )
     return lines
 
@@ -154,18 +176,17 @@ def floor_rows(runs: list[FloorRun]) -> list[str]:
 def build_rounds(root: Path, out: Path, floor: Path, rounds: int) -> tuple[SiteReport, FloorRun]:
     """The whole ``campaign site`` from scratch (generated pages removed first), then its floor, ``rounds``
     times in turn. Returns the report of the fastest site build and every round's timings."""
-    reports: list[tuple[float, SiteReport]] = []
-    floors: list[float] = []
+    reports: list[tuple[tuple[float, float], SiteReport]] = []
+    floors: list[tuple[float, float]] = []
     pages = 0
     for _ in range(max(1, rounds)):
         for generated in (root / DOCS_DIR, out):
             shutil.rmtree(generated, ignore_errors=True)
-        start = time.perf_counter()
-        report = build_site(root, out)
-        reports.append((time.perf_counter() - start, report))
+        report, seconds = _both_clocks(lambda: build_site(root, out))
+        reports.append((seconds, report))
         pages = pages or mkdocs_floor(root, floor)
         floors.append(floor_seconds(floor))
-    best = min(reports, key=lambda timed: timed[0])[1]
+    best = min(reports, key=lambda timed: timed[0][1])[1]
     return best, FloorRun(best.turns, pages, [seconds for seconds, _ in reports], floors)
 
 
@@ -194,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         report, floor = build_rounds(root, out, base / f"floor-{turns}", args.rounds)
         size, count = folder_size(out)
         docs, _ = folder_size(root / "site")
-        rows.append((turns, report, min(floor.sites), size, count, docs))
+        rows.append((turns, report, min(wall for wall, _ in floor.sites), size, count, docs))
         floors.append(floor)
     print()
     print("Campaign site: `campaign site` on a bot-played nations campaign (4 factions), the fastest round")

@@ -334,6 +334,18 @@ class Ruleset:
         round by round), from the event, its dice and the states around the turn; by default none."""
         return []
 
+    def stories(
+        self, events: Sequence[Mapping[str, Any]], game: Game, before: State, after: State
+    ) -> dict[int, list[str]]:
+        """The ``story`` of each of a turn's events that has one, by the event's index. A ruleset whose
+        stories look pieces up in the states indexes them here once per turn, not once per event."""
+        found = {}
+        for index, event in enumerate(events):
+            told = self.story(event, game, before, after)
+            if told:
+                found[index] = told
+        return found
+
     def place_id(self, piece: Mapping[str, Any]) -> str:
         """Which place a map piece of one of ``place_kinds`` is: by default its location, so what stands
         on one tile (a settlement, later its ruins) is one place through the turns."""

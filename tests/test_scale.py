@@ -15,10 +15,14 @@ from resolver.core import canonical
 from resolver.core.stillness import holding_still
 from resolver.core.world import World
 from resolver.engine import resolve_turn
+from resolver.publish import text
+from resolver.publish.history import load_history
+from resolver.publish.pages import SitePages
 from resolver.rulesets.nations import model as m
+from resolver.rulesets.nations import story
 from resolver.store import Store
 from resolver.validate import check_order_file
-from resolver.workflow import default_factions, new_campaign, play_bot_turn, verify
+from resolver.workflow import default_factions, new_campaign, play_bot_turn, resolve, verify
 
 
 def played(tmp_path: Path, turns: int, factions: int = 4) -> Path:
@@ -139,3 +143,82 @@ def test_check_loads_neither_the_template_engine_nor_the_progress_bar(campaign: 
     )
     done = subprocess.run([sys.executable, "-c", program, str(campaign)], capture_output=True, text=True)
     assert done.stdout.strip().splitlines()[-1] == "0 []", done.stderr
+
+
+@pytest.fixture(scope="module")
+def resolved_bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A bench campaign of six nations, each attacking the next, with its first turn resolved: a turn
+    with a battle for every nation, the shape that made the site grow with the square of its size."""
+    root = tmp_path_factory.mktemp("site-scale") / "bench"
+    bench.build(root, 6, 60, 1)
+    resolve(root)
+    return root
+
+
+def test_a_turns_battle_stories_index_its_units_once(
+    resolved_bench: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = []
+    units_by_id = story.units_by_id
+    monkeypatch.setattr(story, "units_by_id", lambda states: calls.append(1) or units_by_id(states))
+    history = load_history(Store(resolved_bench))
+    (turn,) = history.turns
+    battles = [i for i, e in enumerate(turn.events) if e["kind"] == "battle"]
+    assert len(battles) >= 3 and set(battles) <= set(turn.stories)
+    assert len(calls) == 1
+    # Told together or one by one, each battle reads the same.
+    store = Store(resolved_bench)
+    before = canonical.read_yaml(resolved_bench / "campaign/turns/0000/state.yaml")
+    game = history.game
+    for index in battles:
+        assert game.ruleset.story(turn.events[index], game, before, store.state()) == turn.stories[index]
+
+
+def test_a_turns_names_make_their_pattern_once_for_all_its_dice(
+    resolved_bench: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    history = load_history(Store(resolved_bench))
+    calls = []
+    make = text._id_pattern
+    monkeypatch.setattr(text, "_id_pattern", lambda ids: calls.append(1) or make(ids))
+    files = SitePages(Store(resolved_bench), history, "").build()
+    chronicle = files["chronicle/turn-1.md"].decode()
+    assert "or more needed" in chronicle  # the battles' dice are told, with readers' names
+    assert len(calls) <= len(history.turns)
+
+
+def test_readers_names_replace_whole_ids_of_any_shape() -> None:
+    names = text.Names({"red": "Stermere", "red-u1": "Spearmen", "red.1": "First Banner", "a b": "Two Words"})
+    for given in (names, dict(names)):
+        said = text.readable("red-u1 hits red.1; red reduced a b; red-u10 and red.10", given)
+        assert said == "Spearmen hits First Banner; Stermere reduced Two Words; red-u10 and Stermere.10"
+
+
+def test_each_factions_page_lists_its_latest_deeds(resolved_bench: Path) -> None:
+    store = Store(resolved_bench)
+    pages = SitePages(store, load_history(store), "")
+    game = pages.game
+    (turn,) = pages.history.turns
+    for faction in game.factions:
+        own = [
+            e
+            for e in turn.events
+            if faction in (e.get("actors") or []) and e["kind"] not in ("press", "rumor")
+        ]
+        assert own
+        expected = [{"turn": 1, "text": game.ruleset.describe(e, game)} for e in own[: pages.DEEDS]]
+        assert pages.deeds(faction) == expected
+
+
+def test_the_sites_templates_and_standings_read_as_outside_a_held_still_state(resolved_bench: Path) -> None:
+    store = Store(resolved_bench)
+    history = load_history(store)
+    files = SitePages(store, history, "").build()
+    game, state = history.game, history.state
+    for faction in game.factions:
+        assert files[f"play/templates/{faction}.yaml"].decode() == store.render_template(game, state, faction)
+    # The standings, counted from tables, against a plain count of each nation's pieces.
+    for row in history.standings():
+        armies = [a for a in state["armies"].values() if a["owner"] == row["faction"]]
+        settlements = [s for s in state["settlements"].values() if s["owner"] == row["faction"]]
+        assert (row["units"], row["settlements"]) == (sum(len(a["units"]) for a in armies), len(settlements))

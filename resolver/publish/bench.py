@@ -5,6 +5,12 @@ and again at turn 500 (the same campaign played on). Each build is the whole of 
 site``: replaying the archive, writing the pages, and ``mkdocs build``. The table gives the
 time of each step, the built site's size, and its size per turn; then the bytes a reader's browser
 fetches for the home page, the latest chronicle turn and the map page.
+
+The site is set against its MkDocs floor (``mkdocs_floor``) in rounds: a site build from scratch, then
+the floor, again and again, so that both meet the same load on a shared machine; the fastest of each
+counts, and the ratio of every round is printed to show how steady it is. Both run in this process, so
+their CPU seconds are measured too, and the target is judged on them: other jobs sharing the machine
+stretch wall seconds, not the CPU seconds of the work itself.
 """
 
 from __future__ import annotations
@@ -15,13 +21,18 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
 
 from ..store import Store
 from ..workflow import default_factions, new_campaign, play_bot_turn
-from .site import DOCS_DIR, SETTINGS, build_site, run_build
+from .site import DOCS_DIR, SETTINGS, SiteReport, build_site, run_build
+
+Done = TypeVar("Done")
 
 
 def folder_size(folder: Path) -> tuple[int, int]:
@@ -78,9 +89,11 @@ def play(root: Path, until: int) -> float:
     return time.perf_counter() - start
 
 
-def mkdocs_floor(root: Path, folder: Path) -> tuple[float, int]:
-    """The least ``mkdocs build`` can cost for this site: the same Markdown files (each a one-line
-    page), the same navigation and theme, no plugin, no map, no chart. Returns seconds and pages."""
+def mkdocs_floor(root: Path, folder: Path) -> int:
+    """Write the least site ``mkdocs build`` can make of this campaign into ``folder``: the same Markdown
+    files (each a one-line page), the same navigation and the same theme with its features (the
+    navigation's pruning decides how much of the menu each page renders), the search plugin the site
+    has, and no other plugin, hook, map or chart. Returns its page count."""
     generated = yaml.safe_load((root / SETTINGS).read_text(encoding="utf-8"))
     docs = folder / "docs"
     if folder.exists():
@@ -94,28 +107,87 @@ def mkdocs_floor(root: Path, folder: Path) -> tuple[float, int]:
         "site_name": generated["site_name"],
         "docs_dir": "docs",
         "use_directory_urls": True,
-        "theme": {"name": generated["theme"]["name"], "font": False},
+        "theme": generated["theme"],
+        "plugins": ["search"],
         "nav": generated["nav"],
     }
     (folder / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
-    start = time.perf_counter()
-    run_build(folder / "mkdocs.yml", folder / "public", strict=False, epoch=0)
-    return time.perf_counter() - start, len(pages)
+    return len(pages)
 
 
-def floor_rows(rows: list[tuple[int, float, float, int]]) -> list[str]:
+def floor_seconds(folder: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of the floor's ``mkdocs build``."""
+    _, seconds = _both_clocks(
+        lambda: run_build(folder / "mkdocs.yml", folder / "public", strict=False, epoch=0)
+    )
+    return seconds
+
+
+def _both_clocks(work: Callable[[], Done]) -> tuple[Done, tuple[float, float]]:
+    """What ``work`` returns, with its wall seconds and this process's CPU seconds. Both builds run in this
+    process, on one core: on a machine shared with other jobs the CPU seconds are what the work costs."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    done = work()
+    return done, (time.perf_counter() - wall, time.process_time() - cpu)
+
+
+@dataclass
+class FloorRun:
+    """The site build against its MkDocs floor, in rounds: each round builds the site from scratch,
+    then the floor, so both meet the same load; the best of each counts. Times are (wall, CPU) seconds;
+    the target is judged on CPU seconds, which other jobs on a shared machine do not inflate."""
+
+    turns: int
+    pages: int
+    sites: list[tuple[float, float]]
+    floors: list[tuple[float, float]]
+
+    def ratio(self, clock: int) -> float:
+        return min(t[clock] for t in self.sites) / min(t[clock] for t in self.floors)
+
+
+def floor_rows(runs: list[FloorRun]) -> list[str]:
     """The site against its MkDocs floor, turn count by turn count; the target is the longest run."""
-    lines = ["| turns | site build s | MkDocs floor s | floor pages | ratio |", "|---:|---:|---:|---:|---:|"]
-    for turns, total, floor, pages in rows:
-        lines.append(f"| {turns} | {total:.1f} | {floor:.1f} | {pages} | {total / floor:.2f}× |")
-    turns, total, floor, _ = max(rows)
-    ratio = total / floor
+    lines = [
+        "| turns | site build s (best wall / CPU) | MkDocs floor s (best wall / CPU) | floor pages "
+        "| ratio wall | ratio CPU | CPU ratio per round |",
+        "|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for run in runs:
+        rounds = ", ".join(
+            f"{site[1] / floor[1]:.2f}×" for site, floor in zip(run.sites, run.floors, strict=True)
+        )
+        site = " / ".join(f"{min(t[clock] for t in run.sites):.1f}" for clock in (0, 1))
+        floor = " / ".join(f"{min(t[clock] for t in run.floors):.1f}" for clock in (0, 1))
+        lines.append(
+            f"| {run.turns} | {site} | {floor} | {run.pages} | {run.ratio(0):.2f}× | {run.ratio(1):.2f}× "
+            f"| {rounds} |"
+        )
+    longest = max(runs, key=lambda run: run.turns)
+    ratio = longest.ratio(1)
     lines.append("")
     lines.append(
-        f"Target (issue 14): the {turns}-turn site build / its MkDocs floor = {ratio:.2f}× "
-        f"(target < 2×): {'met' if ratio < 2 else 'NOT MET'}"
+        f"Target (issue 14): the {longest.turns}-turn site build / its MkDocs floor = {ratio:.2f}× "
+        f"in CPU seconds (target < 2×): {'met' if ratio < 2 else 'NOT MET'}"
     )
     return lines
+
+
+def build_rounds(root: Path, out: Path, floor: Path, rounds: int) -> tuple[SiteReport, FloorRun]:
+    """The whole ``campaign site`` from scratch (generated pages removed first), then its floor, ``rounds``
+    times in turn. Returns the report of the fastest site build and every round's timings."""
+    reports: list[tuple[tuple[float, float], SiteReport]] = []
+    floors: list[tuple[float, float]] = []
+    pages = 0
+    for _ in range(max(1, rounds)):
+        for generated in (root / DOCS_DIR, out):
+            shutil.rmtree(generated, ignore_errors=True)
+        report, seconds = _both_clocks(lambda: build_site(root, out))
+        reports.append((seconds, report))
+        pages = pages or mkdocs_floor(root, floor)
+        floors.append(floor_seconds(floor))
+    best = min(reports, key=lambda timed: timed[0][1])[1]
+    return best, FloorRun(best.turns, pages, [seconds for seconds, _ in reports], floors)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--turns", default="50,500", help="campaign lengths (default: 50,500)")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="site and floor builds, in turn, per length (default: 2)"
+    )
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the campaigns and sites in DIR")
     args = parser.parse_args(argv)
     lengths = sorted(int(t) for t in args.turns.split(","))
@@ -132,20 +207,18 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(root)
     new_campaign(root, "nations", 1, default_factions(4, 1), name="Site bench")
     rows = []
-    floors: list[tuple[int, float, float, int]] = []
+    floors: list[FloorRun] = []
     for turns in lengths:
         played = play(root, turns)
         print(f"bots played up to turn {turns} in {played:.1f} s; building the site…", file=sys.stderr)
         out = base / f"public-{turns}"
-        start = time.perf_counter()
-        report = build_site(root, out)
-        total = time.perf_counter() - start
+        report, floor = build_rounds(root, out, base / f"floor-{turns}", args.rounds)
         size, count = folder_size(out)
         docs, _ = folder_size(root / "site")
-        rows.append((turns, report, total, size, count, docs))
-        floors.append((turns, total, *mkdocs_floor(root, base / f"floor-{turns}")))
+        rows.append((turns, report, min(wall for wall, _ in floor.sites), size, count, docs))
+        floors.append(floor)
     print()
-    print("Campaign site: `campaign site` on a bot-played nations campaign (4 factions); one build each")
+    print("Campaign site: `campaign site` on a bot-played nations campaign (4 factions), the fastest round")
     print()
     header = (
         "| turns | replay s | pages s | mkdocs s | total s | pages | files | site MB | per turn KB "

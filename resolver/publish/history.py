@@ -20,6 +20,7 @@ from ..core.phases import State
 from ..ruleset import Game
 from ..store import PUBLIC_EVENTS, PUBLIC_STATE, Store, turn_dir_name
 from ..workflow import replay_archive
+from .text import Names
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class TurnRecord:
     standings: list[dict[str, Any]]
     pieces: list[dict[str, Any]]
     # Readers' names of the ids in the turn's dice and events (units, armies, lieutenants, factions).
-    names: dict[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=Names)
     # Each faction's orders as the engine read them: the lines `campaign check` prints.
     orders: dict[str, list[str]] = field(default_factory=dict)
     # More sentences for some events (a battle, round by round), by the event's index in ``events``.
@@ -131,13 +132,11 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
         orders: Mapping[str, OrderFile] | None = None,
     ) -> TurnRecord:
         # Units lost in the turn are named only in the state before it.
-        names = {**ruleset.entity_names(game, before), **ruleset.entity_names(game, after)} if before else {}
+        names = Names(
+            {**ruleset.entity_names(game, before), **ruleset.entity_names(game, after)} if before else {}
+        )
         public = _public(events)
-        stories = {}
-        for index, event in enumerate(public if before else []):
-            told = ruleset.story(event, game, before, after)  # type: ignore[arg-type]
-            if told:
-                stories[index] = told
+        stories = ruleset.stories(public, game, before, after) if before else {}
         return TurnRecord(
             turn,
             game.calendar.date(turn) if turn > 0 else None,

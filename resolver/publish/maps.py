@@ -113,6 +113,7 @@ def map_data(history: History) -> dict[str, Any]:
     strings: dict[str, int] = {}
     kinds: dict[str, int] = {}
     factions = list(game.factions)
+    faction_index = {faction: i for i, faction in enumerate(factions)}  # not factions.index: once per piece
     used: set[str] = set()
     tile_index = {loc: i for i, loc in enumerate(world.locations)}
     parts = area_parts(history)
@@ -136,7 +137,7 @@ def map_data(history: History) -> dict[str, Any]:
         for mark in game.ruleset.map_events(game, rec.events):
             path = [at for at in map(spot, mark.path) if at is not None]
             if path:
-                owner = factions.index(mark.owner) if mark.owner in factions else -1
+                owner = faction_index.get(mark.owner, -1)
                 turn_marks.append([MARK_KINDS.index(mark.kind), path, owner, sid(mark.text)])
         marks.append(turn_marks)
 
@@ -159,7 +160,7 @@ def map_data(history: History) -> dict[str, Any]:
                 [
                     loc,
                     kinds.setdefault(str(p.get("kind", "piece")), len(kinds)),
-                    factions.index(owner) if owner in factions else -1,
+                    faction_index.get(owner, -1),
                     sid(p.get("label")),
                     sid(p.get("detail")),
                     int(p.get("size") or 1),

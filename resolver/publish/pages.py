@@ -28,6 +28,7 @@ from ..core.fields import kind_words
 from ..core.issues import CampaignError
 from ..core.phases import by_season
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
+from ..core.stillness import holding_still
 from ..engine import ENGINE_PHASES
 from ..gm import actions as gm_actions
 from ..store import ENGINE_TEMPLATES, Store
@@ -230,13 +231,14 @@ class SitePages:
         the site is built (a file for another turn, or another faction's, does not count)."""
         state, current = self.history.state, self.history.current_turn
         sent: set[str] = set()
-        for path in self.store.order_paths():
-            try:
-                of = check_order_file(self.game, state, path.read_bytes(), self.store.display(path))
-            except CampaignError:
-                continue
-            if of.turn == current and of.faction in self.game.factions and path.stem == of.faction:
-                sent.add(of.faction)
+        with holding_still(state):  # as in Store.check: lookups shared by every file, not a scan per file
+            for path in self.store.order_paths():
+                try:
+                    of = check_order_file(self.game, state, path.read_bytes(), self.store.display(path))
+                except CampaignError:
+                    continue
+                if of.turn == current and of.faction in self.game.factions and path.stem == of.faction:
+                    sent.add(of.faction)
         return [
             {"faction": f, "sent": f in sent}
             for f in self.game.factions
@@ -725,15 +727,28 @@ class SitePages:
             # MkDocs prints menu titles as HTML: a name chosen by a player is escaped first.
             self.nav.factions += [{html.escape(self.game.name_of(f)): faction_src(f)} for f in factions]
 
-    def deeds(self, faction: str, limit: int = 12) -> list[dict[str, Any]]:
-        found = []
+    DEEDS = 12  # the latest public deeds listed on a faction's page
+
+    @functools.cached_property
+    def _deeds(self) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+        """Each faction's latest public deeds (not its press), newest turn first: one pass over the
+        events for every faction at once."""
+        found: dict[str, list[tuple[int, dict[str, Any]]]] = {}
         for rec in reversed(self.history.turns):
             for e in rec.events:
-                if faction in (e.get("actors") or []) and e["kind"] not in ("press", "rumor"):
-                    found.append({"turn": rec.turn, "text": self.game.ruleset.describe(e, self.game)})
-            if len(found) >= limit:
-                break
-        return found[:limit]
+                if e["kind"] in ("press", "rumor"):
+                    continue
+                for actor in dict.fromkeys(e.get("actors") or []):  # an actor named twice acts once
+                    own = found.setdefault(actor, [])
+                    if len(own) < self.DEEDS:
+                        own.append((rec.turn, e))
+        return found
+
+    def deeds(self, faction: str) -> list[dict[str, Any]]:
+        return [
+            {"turn": turn, "text": self.game.ruleset.describe(e, self.game)}
+            for turn, e in self._deeds.get(faction, [])
+        ]
 
     def press_of(self, faction: str, limit: int = 10) -> list[dict[str, Any]]:
         return self.articles()[faction][:limit]
@@ -807,10 +822,11 @@ class SitePages:
         game, state = self.game, self.history.state
         active = faction_records.awaited(state, game.factions)  # those with a template: no NPC faction
         templates = []
-        for f in [] if self.history.sealed else active:  # a sealed campaign's templates show positions
-            body = self.store.render_template(game, state, f)
-            self.files[f"play/templates/{f}.yaml"] = body.encode()
-            templates.append({"faction": f, "body": body, "file": f"play/templates/{f}.yaml"})
+        with holding_still(state):  # each template looks up its faction's pieces in tables built once
+            for f in [] if self.history.sealed else active:  # a sealed campaign's templates show positions
+                body = self.store.render_template(game, state, f)
+                self.files[f"play/templates/{f}.yaml"] = body.encode()
+                templates.append({"faction": f, "body": body, "file": f"play/templates/{f}.yaml"})
         schema = self.store.schema(game, state)
         self.files["play/orders.schema.json"] = (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
         example = next((dict(s.example) for s in game.actions.values() if s.example), {})

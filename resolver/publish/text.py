@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from markupsafe import Markup
@@ -32,6 +32,7 @@ from ..core.checks import ledger_text
 from ..core.words import noun_plural, plural
 
 __all__ = [
+    "Names",
     "article",
     "dice_summary",
     "finalize",
@@ -86,17 +87,32 @@ def finalize(value: Any) -> Any:
 _DICE = re.compile(r"(?P<count>\d+)d(?P<sides>\d+)(?P<modifier>[+-]\d+)?(?:>=(?P<target>\d+))?$")
 
 
+class Names(dict[str, str]):
+    """Readers' names by id (``red-u1`` is "Spearmen"), with the pattern that finds the ids in engine text
+    made once: a turn's names serve every roll of the turn, and a big campaign names thousands of units."""
+
+    @functools.cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return _id_pattern(self)
+
+
 def readable(text: str, names: Mapping[str, str]) -> str:
     """Engine text with the ids it names (``red-u1``, ``green-l2``, ``blue``) replaced by readers' names."""
     if not names:
         return text
-    return _id_pattern(tuple(sorted(names, key=len, reverse=True))).sub(lambda m: names[m.group(0)], text)
+    pattern = names.pattern if isinstance(names, Names) else _id_pattern(names)
+    return pattern.sub(lambda found: names.get(found[0], found[0]), text)
 
 
-@functools.lru_cache(maxsize=64)
-def _id_pattern(ids: tuple[str, ...]) -> re.Pattern[str]:
-    # An id is a whole word: "red" in "red-u1" or "reduced" is not the faction red.
-    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
+_WORD_ID = re.compile(r"[\w-]+")
+
+
+def _id_pattern(ids: Iterable[str]) -> re.Pattern[str]:
+    """An id is a whole word: "red" in "red-u1" or "reduced" is not the faction red. Every whole word of
+    letters, digits and dashes is looked up in the names, so the pattern does not grow with them; only an
+    id with other characters is spelled out, longest first, ahead of the word it begins with."""
+    unusual = sorted((i for i in ids if i and not _WORD_ID.fullmatch(i)), key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(?:" + "".join(re.escape(i) + "|" for i in unusual) + r"[\w-]+)(?![\w-])")
 
 
 def roll_words(roll: Mapping[str, Any], *, verdict: bool = True) -> str:

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from ...core.phases import State
 from ...core.standing import StandingSection
+from ...core.stillness import holding_still
 from ...core.words import amount
 from ...ruleset import FactionSetup, Game, MapMark, Ruleset
 from . import agreements, policies, setup, story
@@ -43,9 +44,21 @@ class Nations(Ruleset):
         return names
 
     def story(self, event: Mapping[str, Any], game: Game, before: State, after: State) -> list[str]:
-        if event["kind"] in ("battle", "assault"):
-            return story.battle_story(event, game, before, after)
-        return []
+        return self.stories([event], game, before, after).get(0, [])
+
+    def stories(
+        self, events: Sequence[Mapping[str, Any]], game: Game, before: State, after: State
+    ) -> dict[int, list[str]]:
+        battles = [(index, e) for index, e in enumerate(events) if e["kind"] in ("battle", "assault")]
+        if not battles:
+            return {}
+        units = story.units_by_id((before, after))  # once per turn: a big turn has a battle per nation
+        found = {}
+        for index, event in battles:
+            told = story.battle_story(event, game, units)
+            if told:
+                found[index] = told
+        return found
 
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
         return policies.sections(rules)
@@ -113,21 +126,22 @@ class Nations(Ruleset):
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
         rows = []
-        for faction in game.factions:
-            f = state["factions"][faction]
-            settlements = m.settlements_of(state, faction)
-            rows.append(
-                {
-                    "faction": faction,
-                    "name": game.name_of(faction),
-                    "status": f.get("status", "active"),
-                    "settlements": len(settlements),
-                    "levels": sum(s["level"] for s in settlements),
-                    "units": sum(len(a["units"]) for a in m.armies_of(state, faction)),
-                    "resources": f["stock"].get("resources", 0),
-                    "population": f["stock"].get("population", 0),
-                }
-            )
+        with holding_still(state):  # each nation's pieces are looked up in tables built once, not by scans
+            for faction in game.factions:
+                f = state["factions"][faction]
+                settlements = m.settlements_of(state, faction)
+                rows.append(
+                    {
+                        "faction": faction,
+                        "name": game.name_of(faction),
+                        "status": f.get("status", "active"),
+                        "settlements": len(settlements),
+                        "levels": sum(s["level"] for s in settlements),
+                        "units": sum(len(a["units"]) for a in m.armies_of(state, faction)),
+                        "resources": f["stock"].get("resources", 0),
+                        "population": f["stock"].get("population", 0),
+                    }
+                )
         return sorted(rows, key=lambda r: (-r["levels"], -r["units"], -r["population"], r["faction"]))
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from ...ruleset import Game
 ROUND = re.compile(r"r(\d+)[a-z]*")  # the round segment of a battle roll's label: r1, r1s (stealth volley)
 
 
-def _units(states: tuple[State, ...]) -> dict[str, dict[str, Any]]:
+def units_by_id(states: tuple[State, ...]) -> dict[str, dict[str, Any]]:
     """Every unit of the given states by id, with its army's owner."""
     found: dict[str, dict[str, Any]] = {}
     for state in states:
@@ -25,12 +25,12 @@ def _units(states: tuple[State, ...]) -> dict[str, dict[str, Any]]:
     return found
 
 
-def battle_story(event: Mapping[str, Any], game: Game, before: State, after: State) -> list[str]:
+def battle_story(event: Mapping[str, Any], game: Game, units: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The battle's sentences; ``units`` are those of the states around the turn (``units_by_id``)."""
     data = event.get("data", {})
     attacker, defender = data.get("attacker"), data.get("defender")
     if attacker is None or defender is None:
         return []
-    units = _units((before, after))
     rounds: dict[int, list[tuple[str, str, bool]]] = {}  # round -> (shooter, target, hit)
     for roll in event.get("rolls") or []:
         segments = str(roll["label"]).split("/")

@@ -99,6 +99,13 @@ def shaken_marshal(ctx: Any, state: State, commander: Mapping[str, Any], row: An
     relations.add_effect(state, "commanders", commander["id"], "war_rating", -1, ctx.turn, seasons + 1)
 
 
+def out_of_command(ctx: Any, state: State, commander: Mapping[str, Any], name: str, seasons: int) -> None:
+    """A Marshal recovering from his wounds (``recovering``) or held captive (``captive``) commands
+    nobody for this season and ``seasons`` more: a timed effect, whose end the events announce; his
+    army meanwhile follows a stand-in (model.commander)."""
+    relations.add_effect(state, "commanders", commander["id"], name, 1, ctx.turn, seasons + 1)
+
+
 def attribute_modifiers(
     rules: Mapping[str, Any],
     attributes: Iterable[str],

@@ -51,6 +51,7 @@ def recruiting_rolls(ctx: Any, state: State) -> State:
     """Each spring: TECH + WAR RATING (the Marshal's) + PROVINCE (provinces held) + DEF."""
     per_province = int(ctx.rules["recruiting"]["per_province"])
     commanders.name_marshals(ctx, state)  # a new Marshal's attributes may change his War Rating
+    diplomacy.begin_pending_wars(ctx, state)
     for nation in m.nations(state):
         record = state["factions"][nation]
         record["year"] = {}  # a new year: last year's battles are what diplomacy reads, kept apart

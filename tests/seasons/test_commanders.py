@@ -380,3 +380,17 @@ def test_a_marshal_back_in_command_is_announced(tmp_path: Path, name: str, sente
     [ended] = _events(result, "effect_expired")
     assert RULESET.describe(ended, Scenario(tmp_path / "f.yaml").game) == sentence
     assert not result.state["commanders"]["blue-m"].get("modifiers")
+
+
+@pytest.mark.parametrize("name", ["", "recovering", "captive"])
+def test_a_marshal_out_of_command_leads_no_battle(tmp_path: Path, name: str) -> None:
+    """Blue's Marshal is Favored by the king (+1 defending die on his own unit). Recovering or held
+    captive, he is not at the battle: his Captain leads, without the bonus, and no fate is tested."""
+    fixture = _battle(won=True, fate=[1, 6], attributes=["favored_by_the_king"])
+    if name:
+        fixture["state"]["commanders"]["blue-m"]["modifiers"] = {name: 1}
+    result = resolve_accepted(tmp_path / "f.yaml", fixture)
+    [battle] = _events(result, "battle")
+    defence = next(r for r in battle["rolls"] if r["label"] == "t2/battle/b0/ba-u1/r1/defence")
+    assert ("favored_by_the_king +1" in defence["decided"]) == (not name)
+    assert len(_events(result, "marshal_fate")) == (0 if name else 1)

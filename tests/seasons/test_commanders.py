@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from resolver.rulesets.seasons import RULESET
+from resolver.rulesets.seasons import RULESET, commanders
 
 from ..scenarios.harness import Scenario, resolve_accepted
 
@@ -394,3 +394,11 @@ def test_a_marshal_out_of_command_leads_no_battle(tmp_path: Path, name: str) -> 
     defence = next(r for r in battle["rolls"] if r["label"] == "t2/battle/b0/ba-u1/r1/defence")
     assert ("favored_by_the_king +1" in defence["decided"]) == (not name)
     assert len(_events(result, "marshal_fate")) == (0 if name else 1)
+
+
+def test_the_status_says_who_is_out_of_command_and_until_when() -> None:
+    state = _out_of_command("captive")["state"]
+    state["commanders"]["blue-m"]["id"] = "blue-m"
+    lines = commanders.status_lines(state, "blue")
+    assert lines == ["blue-m is held captive until the end of turn 6; a Captain leads his army meanwhile."]
+    assert commanders.status_lines(state, "red") == []

@@ -16,7 +16,7 @@ from ...core.phases import PhaseFn, State
 from ...core.standing import StandingSection
 from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
-from . import bot, diplomacy, orders, phases, rulesdoc, setup
+from . import bot, commanders, diplomacy, orders, phases, rulesdoc, setup
 from . import model as m
 
 
@@ -76,6 +76,7 @@ class Seasons(Ruleset):
             + ".",
             "At war with: " + (", ".join(game.name_of(n) for n in record["wars"]) or "nobody") + ".",
             *diplomacy.status_lines(state, faction, game.name_of),
+            *commanders.status_lines(state, faction),
         ]
         for army in m.armies_of(state, faction):
             commander = m.commander(state, army)

@@ -106,6 +106,20 @@ def out_of_command(ctx: Any, state: State, commander: Mapping[str, Any], name: s
     relations.add_effect(state, "commanders", commander["id"], name, 1, ctx.turn, seasons + 1)
 
 
+def status_lines(state: State, nation: str) -> list[str]:
+    """The nation's commanders kept from command, and until when, for its status and template."""
+    reasons = {"recovering": "recovers from his wounds", "captive": "is held captive"}
+    lines = []
+    for effect_id, effect in sorted((state.get(relations.EFFECTS) or {}).items()):
+        commander = state["commanders"].get(effect["target"]) if effect["collection"] == "commanders" else None
+        if commander and commander["owner"] == nation and effect["name"] in reasons:
+            lines.append(
+                f"{commander['id']} {reasons[effect['name']]} until the end of turn {effect['until']}; "
+                "a Captain leads his army meanwhile."
+            )
+    return lines
+
+
 def attribute_modifiers(
     rules: Mapping[str, Any],
     attributes: Iterable[str],

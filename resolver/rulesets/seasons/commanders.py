@@ -110,9 +110,11 @@ def status_lines(state: State, nation: str) -> list[str]:
     """The nation's commanders kept from command, and until when, for its status and template."""
     reasons = {"recovering": "recovers from his wounds", "captive": "is held captive"}
     lines = []
-    for effect_id, effect in sorted((state.get(relations.EFFECTS) or {}).items()):
-        commander = state["commanders"].get(effect["target"]) if effect["collection"] == "commanders" else None
-        if commander and commander["owner"] == nation and effect["name"] in reasons:
+    for _, effect in sorted((state.get(relations.EFFECTS) or {}).items()):
+        if effect["collection"] != "commanders" or effect["name"] not in reasons:
+            continue
+        commander = state["commanders"].get(effect["target"])
+        if commander and commander["owner"] == nation:
             lines.append(
                 f"{commander['id']} {reasons[effect['name']]} until the end of turn {effect['until']}; "
                 "a Captain leads his army meanwhile."

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from resolver.rulesets.seasons import RULESET
+from resolver.rulesets.seasons import RULESET, commanders
 
 from ..scenarios.harness import Scenario, resolve_accepted
 
@@ -269,11 +269,17 @@ def test_every_row_of_the_marshals_fate(
         assert commanders["blue-c"]["attributes"] == ["charisma", "coward"]
         return
     marshal = commanders["blue-m"]
-    assert bool(marshal.get("captured")) == row.startswith("captured")
-    if row.startswith("captured"):
-        assert all(army.get("commander") != "blue-m" for army in result.state["armies"].values())
-    if row in ("recovers_in_seasons", "captured_wounded"):
-        assert marshal["wounded"] == 2  # 3 seasons, one gone at this season's end
+    effects = result.state.get("effects", {})
+    if row.startswith("captured"):  # house rule: held this season and a year more, then released
+        assert marshal["modifiers"]["captive"] == 1
+        assert effects["commanders/blue-m/captive"]["until"] == 6
+    else:
+        assert "commanders/blue-m/captive" not in effects
+    if row in ("recovers_in_seasons", "captured_wounded"):  # this season and the 3 rolled
+        assert marshal["modifiers"]["recovering"] == 1
+        assert effects["commanders/blue-m/recovering"]["until"] == 5
+    else:
+        assert "commanders/blue-m/recovering" not in effects
     if row == "captured_wounded":
         assert marshal["attributes"] == ["lazy_attacker"]
         [weakness] = _events(result, "weakness_gained")
@@ -293,3 +299,106 @@ def test_hero_availability_rows(tmp_path: Path, dice: list[int], found: bool) ->
     assert result.state["factions"]["red"]["hero"] is found
     [event] = [e for e in _events(result, "hero") if e["actors"] == ["red"]]
     assert event["data"]["found"] is found
+
+
+def _out_of_command(name: str) -> dict[str, Any]:
+    """Spring: blue's Marshal (WR 4) is recovering or held captive; his army still names him."""
+    return {
+        "ruleset": "seasons",
+        "world": {"locales": {"r0": ["b0"], "b0": []}},
+        "state": {
+            "turn": 5,
+            "provinces": {"r0": {"owner": "red", "capital": True}, "b0": {"owner": "blue", "capital": True}},
+            "commanders": {
+                "blue-m": {"owner": "blue", "rank": "marshal", "reputation": 4, "attributes": []},
+                "blue-c": {"owner": "blue", "rank": "captain", "reputation": 2},
+            },
+            "armies": {"ba": {"owner": "blue", "location": "b0", "commander": "blue-m", "units": []}},
+            "effects": {
+                f"commanders/blue-m/{name}": {
+                    "id": f"commanders/blue-m/{name}",
+                    "collection": "commanders",
+                    "target": "blue-m",
+                    "name": name,
+                    "value": 1,
+                    "since": 2,
+                    "until": 6,
+                }
+            },
+        },
+        "orders": {"red": [], "blue": []},
+        "rolls": {},
+    }
+
+
+@pytest.mark.parametrize("name", ["recovering", "captive"])
+def test_a_marshal_out_of_command_lends_no_war_rating_to_recruiting(tmp_path: Path, name: str) -> None:
+    with_marshal = _out_of_command(name)
+    with_marshal["state"]["effects"] = {}
+    fixture = _out_of_command(name)
+    fixture["state"]["commanders"]["blue-m"]["modifiers"] = {name: 1}
+    counts = {}
+    for key, case in (("out", fixture), ("in", with_marshal)):
+        result = resolve_accepted(tmp_path / f"{key}.yaml", case)
+        [counted] = [e for e in _events(result, "recruiting_rolls") if e["actors"] == ["blue"]]
+        counts[key] = counted["data"]
+    assert counts["in"]["war_rating"] == 4
+    assert counts["out"]["war_rating"] == 0
+    assert counts["out"]["rolls_total"] == counts["in"]["rolls_total"] - 4
+
+
+@pytest.mark.parametrize("name", ["recovering", "captive"])
+def test_a_captain_stands_in_for_a_marshal_out_of_command(name: str) -> None:
+    """His army's CinC, for battle and every test reading it, is the best free Captain meanwhile."""
+    from resolver.rulesets.seasons import model
+
+    state = _out_of_command(name)["state"]
+    state["commanders"]["blue-m"]["modifiers"] = {name: 1}
+    for cid, commander in state["commanders"].items():
+        commander["id"] = cid
+    army = state["armies"]["ba"]
+    assert model.commander(state, army)["id"] == "blue-c"
+    assert model.war_rating(model.commander(state, army)) == 2
+    state["armies"]["ca"] = {"owner": "blue", "location": "b0", "commander": "blue-c", "units": []}
+    assert model.commander(state, army) is None  # the only Captain leads an army of his own
+    state["commanders"]["blue-m"]["modifiers"] = {}
+    assert model.commander(state, army)["id"] == "blue-m"  # back in command once it has ended
+
+
+@pytest.mark.parametrize(
+    ("name", "sentence"),
+    [
+        ("recovering", "blue-m has recovered from his wounds and takes his command back."),
+        ("captive", "blue-m is released by his captors and takes his command back."),
+    ],
+)
+def test_a_marshal_back_in_command_is_announced(tmp_path: Path, name: str, sentence: str) -> None:
+    fixture = _out_of_command(name)
+    fixture["state"]["commanders"]["blue-m"]["modifiers"] = {name: 1}
+    fixture["state"]["effects"][f"commanders/blue-m/{name}"]["until"] = 5
+    result = resolve_accepted(tmp_path / "f.yaml", fixture)
+    [ended] = _events(result, "effect_expired")
+    assert RULESET.describe(ended, Scenario(tmp_path / "f.yaml").game) == sentence
+    assert not result.state["commanders"]["blue-m"].get("modifiers")
+
+
+@pytest.mark.parametrize("name", ["", "recovering", "captive"])
+def test_a_marshal_out_of_command_leads_no_battle(tmp_path: Path, name: str) -> None:
+    """Blue's Marshal is Favored by the king (+1 defending die on his own unit). Recovering or held
+    captive, he is not at the battle: his Captain leads, without the bonus, and no fate is tested."""
+    fixture = _battle(won=True, fate=[1, 6], attributes=["favored_by_the_king"])
+    if name:
+        fixture["state"]["commanders"]["blue-m"]["modifiers"] = {name: 1}
+    result = resolve_accepted(tmp_path / "f.yaml", fixture)
+    [battle] = _events(result, "battle")
+    defence = next(r for r in battle["rolls"] if r["label"] == "t2/battle/b0/ba-u1/r1/defence")
+    assert ("favored_by_the_king +1" in defence["decided"]) == (not name)
+    assert len(_events(result, "marshal_fate")) == (0 if name else 1)
+
+
+def test_the_status_says_who_is_out_of_command_and_until_when() -> None:
+    state = _out_of_command("captive")["state"]
+    state["commanders"]["blue-m"]["id"] = "blue-m"
+    lines = commanders.status_lines(state, "blue")
+    assert lines == ["blue-m is held captive until the end of turn 6; a Captain leads his army meanwhile."]
+    assert commanders.status_lines(state, "red") == []

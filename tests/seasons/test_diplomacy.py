@@ -108,7 +108,8 @@ ROWS = [
     (4, [5, 6], "threat_resented", {"factions.red.modifiers.offended:blue": -1}),
     (5, [1, 2], "tribute", {"factions.blue.modifiers.tribute_to:red": 1}),
     (5, [1, 6], "no_result", {}),
-    (5, [5, 6], "war_declared", {"factions.blue.wars": ["red"], "factions.red.wars": ["blue"]}),
+    # the war is declared next season: this winter it is only pending (the spring test below)
+    (5, [5, 6], "war_declared", {"factions.blue.war_next_season": ["red"], "factions.blue.wars": []}),
 ]
 
 
@@ -123,7 +124,9 @@ def test_every_row_of_the_diplomacy_tables(
     assert _diplomacy(result)["data"]["result"] == row
     sentence = RULESET.describe(_diplomacy(result), Scenario(tmp_path / "f.yaml").game)
     assert sentence.startswith("red's diplomat visits blue (")
-    assert ("declares war and gains 4 free recruiting rolls" in sentence) == (row == "war_declared")
+    assert ("will declare war next season and gains 4 free recruiting rolls" in sentence) == (
+        row == "war_declared"
+    )
     for dotted, value in after.items():
         assert lookup(result.state, dotted) == value, dotted
         holder, name = dotted.split(".")[1], dotted.split(".")[-1]
@@ -133,7 +136,7 @@ def test_every_row_of_the_diplomacy_tables(
         assert "effects" not in result.state and "relations" not in result.state
     if row == "war_declared":
         assert result.state["factions"]["blue"]["free_rolls"] == 4  # 1d6 free recruiting rolls
-        assert result.state["factions"]["blue"]["attacking"] == ["red"]  # blue declares the war
+        assert result.state["factions"]["red"]["wars"] == []
 
 
 @pytest.mark.parametrize("dice", [[1, 6], [1, 2]], ids=["good_progress", "considers_alliance"])
@@ -238,3 +241,22 @@ def test_land_modifiers(tmp_path: Path) -> None:
     result = resolve_accepted(tmp_path / "g.yaml", fixture)
     ledger = {m["source"]: m["value"] for m in _diplomacy(result)["rolls"][1]["modifiers"]}
     assert ledger["target_less_land"] == -1
+
+
+def test_an_insults_war_waits_for_spring_and_then_begins(tmp_path: Path) -> None:
+    """The seed: a Dominating visit without success makes the target declare war next season. Through
+    winter the pair stays at peace; the spring turn opens with the war and its sentence."""
+    fixture = _fixture(5, [5, 6])
+    fixture["rolls"]["t4/insult/blue/red"] = [4]
+    winter = resolve_accepted(tmp_path / "winter.yaml", fixture)
+    assert winter.state["factions"]["blue"]["wars"] == []
+    spring = {**fixture, "state": winter.state, "orders": {"red": [], "blue": []}, "rolls": {}}
+    result = resolve_accepted(tmp_path / "spring.yaml", spring)
+    assert result.state["factions"]["blue"]["wars"] == ["red"]
+    assert result.state["factions"]["blue"]["attacking"] == ["red"]
+    assert "war_next_season" not in result.state["factions"]["blue"]
+    [begun] = [e.to_data() for e in result.events if e.kind == "war_begins"]
+    sentence = RULESET.describe(begun, Scenario(tmp_path / "spring.yaml").game)
+    assert sentence == "blue declares the war it promised last winter on red."
+    counted = next(e for e in result.events if e.kind == "recruiting_rolls" and e.actors == ["blue"])
+    assert counted.to_data()["data"]["free"] == 4

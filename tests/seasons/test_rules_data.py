@@ -3,9 +3,12 @@ in play) and the army-type table: what a roll of each number of successes (or ea
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from resolver.core.checks import Check
+from resolver.core.rulesdoc import RulesTable, words
 from resolver.rulesets.seasons import RULESET
 
 RULES = RULESET.default_rules()
@@ -65,3 +68,23 @@ def test_the_army_type_table_by_column() -> None:
     assert columns[1] == {"A": "PC", "B": "DE", "C": "PC", "D": "FF"}
     assert columns[4] == {"A": "PC", "B": "FF", "C": "HA", "D": "CA"}
     assert columns[6] == {"A": "EF", "B": "EF", "C": "CA", "D": "EF"}
+
+
+def test_the_rules_page_has_a_row_for_every_attribute_effect() -> None:
+    """The attribute effects are a table of their own (attribute, check, modifier, when), not the
+    generic page's flattened settings, with one row per effect and every attribute present."""
+    rules = RULESET.default_rules()
+    game = SimpleNamespace(rules=rules)
+    [section] = [s for s in RULESET.rules_sections(game) if s.keys == ("attribute_effects",)]
+    [table] = [block for block in section.blocks if isinstance(block, RulesTable)]
+    assert table.columns == ("Attribute", "Check it changes", "Modifier", "When")
+    effects = rules["attribute_effects"]
+    assert len(table.rows) == sum(len(listed) for listed in effects.values())
+    assert [row[0] for row in table.rows] == [words(a) for a, listed in effects.items() for _ in listed]
+    assert ("Attack expert", "Melee attack", "+1", "when his army attacks, his own unit only") in table.rows
+    assert ("Ever ready", "Ambush (the enemy's test)", "-1", "always") in table.rows
+    assert ("Coward", "Melee attack", "-1", "once half his army has routed, his own unit only") in table.rows
+    changed = {**rules, "attribute_effects": {"scout": [{"check": "movement", "modifier": 2}]}}
+    sections = RULESET.rules_sections(SimpleNamespace(rules=changed))
+    [section] = [s for s in sections if s.keys == ("attribute_effects",)]
+    assert section.blocks[1].rows == (("Scout", "Movement", "+2", "always"),)  # read from the rules data

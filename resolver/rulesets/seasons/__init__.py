@@ -16,18 +16,14 @@ from ...core.phases import PhaseFn, State
 from ...core.standing import StandingSection
 from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
-from . import bot, diplomacy, orders, phases, setup
+from . import bot, commanders, diplomacy, orders, phases, rulesdoc, setup
 from . import model as m
 
 
 class Seasons(Ruleset):
     id = "seasons"
     title = "Seasons"
-    summary = (
-        "Nations on a map of provinces raise armies each spring, invade and fight from spring to fall, "
-        "and face the Piorad's raids, desertion and diplomacy every winter; each season has its own steps, "
-        "and most tests count the dice showing 1 to 3."
-    )
+    summary = rulesdoc.SUMMARY
     source = "“Campaign Rules Update” (seed 004)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies"}
     turn_memory = phases.SeasonTurn
@@ -80,6 +76,7 @@ class Seasons(Ruleset):
             + ".",
             "At war with: " + (", ".join(game.name_of(n) for n in record["wars"]) or "nobody") + ".",
             *diplomacy.status_lines(state, faction, game.name_of),
+            *commanders.status_lines(state, faction),
         ]
         for army in m.armies_of(state, faction):
             commander = m.commander(state, army)

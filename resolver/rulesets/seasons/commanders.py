@@ -99,6 +99,29 @@ def shaken_marshal(ctx: Any, state: State, commander: Mapping[str, Any], row: An
     relations.add_effect(state, "commanders", commander["id"], "war_rating", -1, ctx.turn, seasons + 1)
 
 
+def out_of_command(ctx: Any, state: State, commander: Mapping[str, Any], name: str, seasons: int) -> None:
+    """A Marshal recovering from his wounds (``recovering``) or held captive (``captive``) commands
+    nobody for this season and ``seasons`` more: a timed effect, whose end the events announce; his
+    army meanwhile follows a stand-in (model.commander)."""
+    relations.add_effect(state, "commanders", commander["id"], name, 1, ctx.turn, seasons + 1)
+
+
+def status_lines(state: State, nation: str) -> list[str]:
+    """The nation's commanders kept from command, and until when, for its status and template."""
+    reasons = {"recovering": "recovers from his wounds", "captive": "is held captive"}
+    lines = []
+    for _, effect in sorted((state.get(relations.EFFECTS) or {}).items()):
+        if effect["collection"] != "commanders" or effect["name"] not in reasons:
+            continue
+        commander = state["commanders"].get(effect["target"])
+        if commander and commander["owner"] == nation:
+            lines.append(
+                f"{commander['id']} {reasons[effect['name']]} until the end of turn {effect['until']}; "
+                "a Captain leads his army meanwhile."
+            )
+    return lines
+
+
 def attribute_modifiers(
     rules: Mapping[str, Any],
     attributes: Iterable[str],

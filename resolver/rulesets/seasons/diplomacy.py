@@ -24,6 +24,8 @@ from ...core.phases import State
 from . import model as m
 
 STANCES = ("friendly", "deceiving", "intimidating", "dominating")
+# faction record: the nations it declares war on at the start of next season (an insult's war)
+WAR_NEXT_SEASON = "war_next_season"
 ALLIANCE = "alliance"
 ENFORCED_PEACE = "enforced_peace"
 # The timed effects on a nation; those with a colon are named after the other nation.
@@ -292,7 +294,8 @@ def _blow(ctx: Any, state: State, nation: str, target: str) -> dict[str, Any]:
 
 
 def _insulted(ctx: Any, state: State, nation: str, target: str, result: CheckResult) -> dict[str, Any]:
-    """The target declares war on the visitor for the next season and gains 1d6 free recruiting rolls;
+    """The target declares war on the visitor next season (the war begins at the start of spring) and
+    gains 1d6 free recruiting rolls now;
     the insult ends any alliance or enforced peace between them."""
     free = ctx.roll(
         roll_label("insult", target, nation), str(result.row.get("free_rolls")), factions=[target]
@@ -302,8 +305,20 @@ def _insulted(ctx: Any, state: State, nation: str, target: str, result: CheckRes
     if relations.between(state, ctx.rules, nation, target) != relations.default(ctx.rules):
         relations.set_relation(state, ctx.rules, nation, target, relations.default(ctx.rules), ctx.turn)
     _drop(state, target, NO_ATTACK, nation)
-    declare(state, target, nation)
+    pending = record.setdefault(WAR_NEXT_SEASON, [])
+    if nation not in pending:  # the seed: war is declared next season, not in this winter
+        pending.append(nation)
+        pending.sort()
     return {"rolls": [free], "free_rolls": free.total}
+
+
+def begin_pending_wars(ctx: Any, state: State) -> None:
+    """The wars an insult promised last winter begin now, at the start of spring."""
+    for nation in m.nations(state):
+        for enemy in state["factions"][nation].pop(WAR_NEXT_SEASON, []):
+            if not m.at_war(state, nation, enemy):
+                declare(state, nation, enemy)
+                ctx.emit("war_begins", actors=[nation, enemy])
 
 
 def declare(state: State, nation: str, enemy: str) -> None:
@@ -339,6 +354,8 @@ def status_lines(state: State, nation: str, name_of: Any) -> list[str]:
     winner = peace_winner(state, nation)
     if winner:
         lines.append(f"Under an enforced peace: you pay {name_of(winner)} a recruiting roll each spring.")
+    for other in state["factions"][nation].get(WAR_NEXT_SEASON, []):
+        lines.append(f"Insulted by its diplomat, you declare war on {name_of(other)} next season.")
     for other in _bound(state, nation, NO_ATTACK):
         lines.append(f"You promised not to attack {name_of(other)} this year.")
     for other in _bound(state, nation, TRIBUTE):

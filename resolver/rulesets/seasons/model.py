@@ -7,6 +7,9 @@ from typing import Any
 
 from ...core.factions import active, is_npc
 
+# The timed effects of a Marshal's fate that keep him from command (commanders.py sets them).
+UNAVAILABLE = ("recovering", "captive")
+
 Rules = Mapping[str, Any]
 State = dict[str, Any]
 
@@ -56,7 +59,32 @@ def provinces_of(state: State, owner: str) -> list[str]:
 
 
 def commander(state: State, army: Mapping[str, Any]) -> dict[str, Any] | None:
-    return state["commanders"].get(army.get("commander") or "")
+    """The army's CinC: its own commander, or while he is recovering or a captive the stand-in, his
+    nation's best available Captain who leads no other army (house rule); None if there is none."""
+    own = state["commanders"].get(army.get("commander") or "")
+    if own is None or available(own):
+        return own
+    leading = {a.get("commander") for a in state["armies"].values() if a is not army}
+    stand_ins = sorted(
+        (
+            c
+            for c in state["commanders"].values()
+            if c["owner"] == own["owner"]
+            and c["rank"] == "captain"
+            and not c.get("levy")
+            and available(c)
+            and c["id"] not in leading
+        ),
+        key=lambda c: (-int(c["reputation"]), c["id"]),
+    )
+    return stand_ins[0] if stand_ins else None
+
+
+def available(commander_: Mapping[str, Any]) -> bool:
+    """A commander recovering from his wounds or held captive (timed effects of his fate) commands
+    nobody and lends his War Rating to nothing."""
+    modifiers = commander_.get("modifiers", {})
+    return not any(modifiers.get(name) for name in UNAVAILABLE)
 
 
 def marshal_of(state: State, nation: str) -> dict[str, Any] | None:

@@ -51,14 +51,15 @@ def recruiting_rolls(ctx: Any, state: State) -> State:
     """Each spring: TECH + WAR RATING (the Marshal's) + PROVINCE (provinces held) + DEF."""
     per_province = int(ctx.rules["recruiting"]["per_province"])
     commanders.name_marshals(ctx, state)  # a new Marshal's attributes may change his War Rating
+    diplomacy.begin_pending_wars(ctx, state)
     for nation in m.nations(state):
         record = state["factions"][nation]
         record["year"] = {}  # a new year: last year's battles are what diplomacy reads, kept apart
         marshal = m.marshal_of(state, nation)
+        # a Marshal recovering or held captive lends his War Rating to nobody's recruiting
+        war_rating = 0 if marshal is not None and not m.available(marshal) else m.war_rating(marshal)
         provinces = len(m.provinces_of(state, nation))
-        rolls = (
-            int(record["tech"]) + m.war_rating(marshal) + per_province * provinces + int(record["defence"])
-        )
+        rolls = int(record["tech"]) + war_rating + per_province * provinces + int(record["defence"])
         free = int(record.pop("free_rolls", 0))
         record["rolls"] = rolls + free
         ctx.emit(
@@ -68,7 +69,7 @@ def recruiting_rolls(ctx: Any, state: State) -> State:
             rolls_total=rolls + free,
             free=free,
             tech=record["tech"],
-            war_rating=m.war_rating(marshal),
+            war_rating=war_rating,
             provinces=provinces,
             defence=record["defence"],
         )
@@ -492,7 +493,6 @@ def _local_army(ctx: Any, state: State, province: str, owner: str) -> None:
         "wr_penalty": int(spec["captain_wr_penalty"]),
         "attributes": [],
         "weapon": None,
-        "wounded": 0,
         "levy": True,
     }
     state["armies"][captain] = {
@@ -691,7 +691,7 @@ def _side(ctx: Any, state: State, army: Mapping[str, Any], *, attacking: bool) -
         owner,
         army["units"],
         attacking=attacking,
-        cinc=army.get("commander"),
+        cinc=commander["id"] if commander else None,
         army=army["id"],
         war_rating=m.war_rating(commander),
         cinc_attributes=tuple(m.attributes(commander)),
@@ -812,12 +812,12 @@ def _marshal_fate(
             factions=[army["owner"]],
         )
         rolls.append(seasons)
-        commander["wounded"] = int(seasons.total)
+        commanders.out_of_command(ctx, state, commander, "recovering", int(seasons.total))
     if fate.result == "wounded_minus_wr":
         commanders.shaken_marshal(ctx, state, commander, fate.row)
-    if fate.result in ("captured", "captured_wounded"):
-        commander["captured"] = True
-        army["commander"] = None
+    if fate.row.get("captive"):  # house rule: the seed never says when a captive comes home
+        captivity = int(ctx.rules["commanders"]["captivity_seasons"])
+        commanders.out_of_command(ctx, state, commander, "captive", captivity)
     if fate.row.get("weakness"):
         commanders.gain_weakness(ctx, commander, "fate")
     ctx.emit(
@@ -841,7 +841,7 @@ def pass_weapon(ctx: Any, state: State, bearer: dict[str, Any], enemy: Mapping[s
         return
     bearer["weapon"] = None
     taker = None
-    if enemy is not None and not enemy.get("weapon") and not enemy.get("levy") and not enemy.get("captured"):
+    if enemy is not None and not enemy.get("weapon") and not enemy.get("levy") and m.available(enemy):
         taker = state["commanders"][enemy["id"]]
         taker["weapon"] = weapon
     ctx.emit(
@@ -1047,9 +1047,6 @@ def trade(ctx: Any, state: State, season_successes: int = 0) -> State:
 
 
 def _end_season(state: State) -> None:
-    for commander in state["commanders"].values():
-        if int(commander.get("wounded", 0)):
-            commander["wounded"] = int(commander["wounded"]) - 1
     for province in state["provinces"].values():
         province["conquered"] = province["looted"] = False
     for nation in m.nations(state):
@@ -1172,7 +1169,8 @@ def leader_death(ctx: Any, state: State) -> State:
         commander = state["commanders"][cid]
         if commander.get("levy") or commander["owner"] not in m.nations(state):
             continue
-        mods = [check.modifier("wounded")] if int(commander.get("wounded", 0)) else []
+        recovering = commander.get("modifiers", {}).get("recovering")
+        mods = [check.modifier("wounded")] if recovering else []
         result = check.roll(ctx, roll_label("death", cid), modifiers=mods, factions=[commander["owner"]])
         if result.result == "dies":
             _bury(ctx, state, commander)

@@ -70,7 +70,6 @@ def _commander(cid: str, owner: str, rank: str, reputation: int) -> dict[str, An
         "reputation": reputation,
         "attributes": [],
         "weapon": None,
-        "wounded": 0,
     }
 
 

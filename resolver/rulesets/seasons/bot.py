@@ -1,5 +1,6 @@
 """Orders for a nation nobody plays: recruit with every roll, war on the weakest neighbour when strong,
-a diplomat every winter to the neighbour it fears most. Choices come from the campaign's seed."""
+a diplomat every winter to the neighbour it fears most. Alweg, an NPC realm and no Nation, only
+recruits and defends (house rule). Choices come from the campaign's seed."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
         return {"orders": []}  # the Piorad's decisions are their own tests in the winter steps
     rng = stream(game.seed, f"seasons/bot/{nation}/turn{state['turn']}")
     record, can = state["factions"][nation], allowed(game, state)
+    if m.is_npc_realm(state, nation):  # no ambitions abroad: no war, no diplomat (house rule)
+        can = [action for action in can if action not in ("declare_war", "diplomat")]
     orders: list[dict[str, Any]] = []
     neighbours = sorted(n for n in m.neighbours_of(game.world, state, nation) if n in m.nations(state))
     others = neighbours or [n for n in m.nations(state) if n != nation]

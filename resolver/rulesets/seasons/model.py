@@ -15,12 +15,23 @@ State = dict[str, Any]
 
 
 def nations(state: State) -> list[str]:
-    """The active player nations, in id order (the Piorad and any other NPC people excluded)."""
-    return [f for f in active(state, sorted(state["factions"])) if not is_npc(state, f)]
+    """The active nations, in id order: the player nations and an NPC realm such as Alweg, which holds
+    land, recruits and defends it like a nation (the Piorad and any other NPC people excluded)."""
+    return [
+        f for f in active(state, sorted(state["factions"])) if not is_npc(state, f) or is_npc_realm(state, f)
+    ]
 
 
 def npcs(state: State) -> list[str]:
-    return [f for f in active(state, sorted(state["factions"])) if is_npc(state, f)]
+    """The NPC peoples who raid from their home (the Piorad); an NPC realm is not one of them."""
+    return [
+        f for f in active(state, sorted(state["factions"])) if is_npc(state, f) and not is_npc_realm(state, f)
+    ]
+
+
+def is_npc_realm(state: State, faction: str) -> bool:
+    """An NPC faction played by the bot as a non-Nation (Alweg): Captains only, no Marshal."""
+    return is_npc(state, faction) and bool(state["factions"][faction].get("realm"))
 
 
 def rep(rules: Rules, unit: Mapping[str, Any]) -> int:
@@ -96,6 +107,23 @@ def marshal_of(state: State, nation: str) -> dict[str, Any] | None:
         ),
         None,
     )
+
+
+def leader_of(state: State, nation: str) -> dict[str, Any] | None:
+    """Whose War Rating the nation recruits with: its Marshal, or for a faction with none (Alweg has
+    Captains only) its best available Captain; None if it has neither."""
+    marshal = marshal_of(state, nation)
+    if marshal is not None:
+        return marshal
+    captains = sorted(
+        (
+            c
+            for c in state["commanders"].values()
+            if c["owner"] == nation and c["rank"] == "captain" and not c.get("levy") and available(c)
+        ),
+        key=lambda c: (-int(c["reputation"]), c["id"]),
+    )
+    return captains[0] if captains else None
 
 
 def attributes(commander_: Mapping[str, Any] | None) -> list[str]:

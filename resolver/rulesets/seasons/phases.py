@@ -55,9 +55,9 @@ def recruiting_rolls(ctx: Any, state: State) -> State:
     for nation in m.nations(state):
         record = state["factions"][nation]
         record["year"] = {}  # a new year: last year's battles are what diplomacy reads, kept apart
-        marshal = m.marshal_of(state, nation)
+        leader = m.leader_of(state, nation)  # Alweg, with no Marshal, recruits on its best Captain's WR
         # a Marshal recovering or held captive lends his War Rating to nobody's recruiting
-        war_rating = 0 if marshal is not None and not m.available(marshal) else m.war_rating(marshal)
+        war_rating = 0 if leader is not None and not m.available(leader) else m.war_rating(leader)
         provinces = len(m.provinces_of(state, nation))
         rolls = int(record["tech"]) + war_rating + per_province * provinces + int(record["defence"])
         free = int(record.pop("free_rolls", 0))
@@ -527,10 +527,11 @@ def battle(ctx: Any, state: State) -> State:
     return state
 
 
-def _recover(ctx: Any, state: State, army: dict[str, Any]) -> None:
+def _recover(ctx: Any, state: State, army: dict[str, Any], battle: tuple[str, str]) -> None:
     """Every damaged unit tests against its REP: light damage helps, heavy harms, beyond 3 × REP it is
     destroyed; a unit not routed gets a success. Units of one type with one success each merge into one;
-    a unit with one success and no partner is lost, like one with none."""
+    a unit with one success and no partner is lost, like one with none. ``battle`` (the province and
+    the attacker) keeps the labels apart when one army fights two battles in a season."""
     check, rules = _check(ctx, "recovery"), ctx.rules
     outcomes: dict[str, str] = {}
     rolls = []
@@ -544,7 +545,9 @@ def _recover(ctx: Any, state: State, army: dict[str, Any]) -> None:
         mods = [check.modifier("light_damage")] if hits <= rep else []
         mods += [check.modifier("heavy_damage")] if hits > 2 * rep else []
         mods += [] if unit.get("routed") else [check.modifier("not_routed")]
-        result = check.roll(ctx, roll_label("recover", unit["id"]), modifiers=mods, factions=[army["owner"]])
+        result = check.roll(
+            ctx, roll_label("recover", *battle, unit["id"]), modifiers=mods, factions=[army["owner"]]
+        )
         rolls.append(result.roll)
         outcomes[unit["id"]] = result.result
     merging: dict[str, list[dict[str, Any]]] = {}
@@ -642,7 +645,7 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         for unit in side_army["units"]:
             unit.pop("exhausted", None)
         _marshal_fate(ctx, state, side_army, _result(outcome.winner, nation), m.commander(state, enemy_army))
-        _recover(ctx, state, side_army)
+        _recover(ctx, state, side_army, (province, attacker))
 
 
 def _attribute_tests(
@@ -1193,7 +1196,7 @@ def _bury(ctx: Any, state: State, commander: dict[str, Any]) -> None:
     for army in state["armies"].values():
         if army.get("commander") == commander["id"]:
             army["commander"] = None
-    if commander["rank"] == "marshal":
+    if commander["rank"] == "marshal" and not m.is_npc_realm(state, nation):
         captains = sorted(
             (c for c in state["commanders"].values() if c["owner"] == nation and not c.get("levy")),
             key=lambda c: (-int(c["reputation"]), c["id"]),

@@ -18,7 +18,8 @@ Rules = Mapping[str, Any]
 
 def generate_world(seed: int, rules: Rules, factions: int) -> World:
     spec = rules["world"]
-    count = int(spec["provinces_per_nation"]) * (factions + 1) + 1  # the nations, the Piorad, the Pole
+    # the nations, the Piorad, Alweg and the Pole
+    count = int(spec["provinces_per_nation"]) * (factions + 1) + int(rules["alweg"]["provinces"]) + 1
     terrain = tuple((str(name), float(share)) for name, share in spec["terrain"])
     return generate_provinces(seed, count, int(spec["width"]), int(spec["height"]), terrain=terrain)
 
@@ -39,12 +40,16 @@ def _homes(world: World, count: int, pole: str) -> list[str]:
     return chosen
 
 
-def _grow(world: World, homes: list[str], size: int, pole: str) -> dict[str, list[str]]:
-    """Each home takes the nearest free provinces round by round, so the realms come out even."""
+def _grow(world: World, sizes: dict[str, int], pole: str) -> dict[str, list[str]]:
+    """Each home takes the nearest free provinces round by round until it holds its size, so the realms
+    come out even."""
+    homes = list(sizes)
     held = {home: [home] for home in homes}
     taken = {pole, *homes}
-    for _ in range(size - 1):
+    for _ in range(max(sizes.values()) - 1):
         for home in homes:
+            if len(held[home]) >= sizes[home]:
+                continue
             frontier = sorted({n for p in held[home] for n in world.neighbours(p)} - taken)
             if frontier:
                 held[home].append(frontier[0])
@@ -74,15 +79,16 @@ def _commander(cid: str, owner: str, rank: str, reputation: int) -> dict[str, An
 
 
 def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed: int) -> State:
-    start, piorad = rules["start"], rules["piorad"]
+    start, piorad, alweg = rules["start"], rules["piorad"], rules["alweg"]
     pole = _centre(world)
-    homes = _homes(world, len(factions) + 1, pole)
-    realms = _grow(world, homes, int(rules["world"]["provinces_per_nation"]), pole)
+    homes = _homes(world, len(factions) + 2, pole)  # the nations', the Piorad's, then Alweg's
+    size = int(rules["world"]["provinces_per_nation"])
+    realms = _grow(world, {home: size for home in homes[:-1]} | {homes[-1]: int(alweg["provinces"])}, pole)
     interests = list(rules["interests"])
     state: State = {"turn": 1, "provinces": {}, "armies": {}, "commanders": {}, "sieges": {}, "factions": {}}
     owners = {}
-    for setup, home in zip([*factions, None], homes, strict=True):
-        owner = setup.id if setup else str(piorad["id"])
+    npc_owners = [str(piorad["id"]), str(alweg["id"])]
+    for owner, home in zip([setup.id for setup in factions] + npc_owners, homes, strict=True):
         for province in realms[home]:
             owners[province] = owner
     forts = {p for realm in realms.values() for p in realm[:2]}  # the capital and its first neighbour
@@ -122,7 +128,8 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
         state["armies"][f"{setup.id}-a1"] = _army(
             f"{setup.id}-a1", setup.id, home, marshal, list(start["units"]), rules
         )
-    home = homes[-1]
+    _add_alweg(state, rules, homes[-1])
+    home = homes[-2]
     pid_ = str(piorad["id"])
     state["factions"][pid_] = new_faction(
         pid_,
@@ -142,6 +149,34 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     state["commanders"][captain] = _commander(captain, pid_, "captain", int(piorad["reputation"]))
     state["armies"][f"{pid_}-a1"] = _army(f"{pid_}-a1", pid_, home, captain, list(piorad["units"]), rules)
     return state
+
+
+def _add_alweg(state: State, rules: Rules, home: str) -> None:
+    """Alweg, an NPC realm (``realm``) the bot plays as a nation: its Captains, never a Marshal, and its
+    first army under the best of them."""
+    start, alweg = rules["start"], rules["alweg"]
+    faction = str(alweg["id"])
+    state["factions"][faction] = new_faction(
+        faction,
+        str(alweg["name"]),
+        str(alweg["color"]),
+        kind=NPC,
+        realm=True,
+        **_nation_fields(
+            stock={"resources": int(start["resources"])},
+            capital=home,
+            tech=int(start["tech"]),
+            defence=int(start["defence"]),
+            morale=int(start["national_morale"]),
+            interest="colonizing",
+        ),
+    )
+    captains = [f"{faction}-captain{number}" for number in range(1, int(alweg["captains"]) + 1)]
+    for captain in captains:
+        state["commanders"][captain] = _commander(captain, faction, "captain", int(alweg["reputation"]))
+    state["armies"][f"{faction}-a1"] = _army(
+        f"{faction}-a1", faction, home, captains[0], list(alweg["units"]), rules
+    )
 
 
 BLANK_NATION = {

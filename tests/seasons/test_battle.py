@@ -202,7 +202,7 @@ def test_a_defender_without_a_fort_retreats_to_its_nearest_fort(tmp_path: Path) 
         "t1/battle/b0/ra-u2/r1/defence": [6, 6],
         "t1/retreat/b0/ba": [6],
         "t1/loot/b0/red": [6],
-        "t1/recover/ba-u2": [1, 1],
+        "t1/recover/b0/red/ba-u2": [1, 1],
     }
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
     [retreat] = _events(result, "retreat")
@@ -242,7 +242,7 @@ def _marshal_falls(bc_weapon: str | None) -> dict[str, Any]:
         "t1/battle/b0/ra-u1/r1/defence": [6, 6],
         "t1/fate/rm": [6, 6, 6],
         "t1/loot/b0/blue": [6] * blue_wr,
-        "t1/recover/ra-u1": [6, 6],
+        "t1/recover/b0/red/ra-u1": [6, 6],
     }
     return fixture
 

@@ -65,8 +65,9 @@ def test_each_seasons_template_offers_only_that_seasons_orders(tmp_path: Path) -
     assert main(["new", "--ruleset", "seasons", "--root", str(root), "--seed", "2"]) == 0
     store = Store(root)
     state = store.state()
-    assert state["turn"] == 1 and len(state["provinces"]) == 26
-    assert {p["owner"] for p in state["provinces"].values()} >= {"red", "blue", "gold", "green", "piorad"}
+    assert state["turn"] == 1 and len(state["provinces"]) == 29  # 5 × (4 + Piorad) + Alweg's 3 + Pole
+    owners = {p["owner"] for p in state["provinces"].values()}
+    assert owners >= {"red", "blue", "gold", "green", "piorad", "alweg"}
     assert sum(p["pole"] for p in state["provinces"].values()) == 1
     assert state["factions"]["piorad"]["kind"] == "npc"
     spring = (root / "orders/templates/red.yaml").read_text(encoding="utf-8")

@@ -47,10 +47,10 @@ def test_recovery_every_row_and_modifier(tmp_path: Path) -> None:
         rolls[f"t1/battle/b0/ra-u{number}/r1/defence"] = [6, 6]
     rolls.update(
         {
-            "t1/recover/ra-u2": [1, 6],  # 1: merge
-            "t1/recover/ra-u3": [1, 2],  # 2 − 1 heavy damage = 1: merge with u2
-            "t1/recover/ra-u5": [6, 6],  # 0 + light 1 + not routed 1 = 2: recovered
-            "t1/recover/ra-u6": [6, 6],  # 0: lost
+            "t1/recover/b0/red/ra-u2": [1, 6],  # 1: merge
+            "t1/recover/b0/red/ra-u3": [1, 2],  # 2 − 1 heavy damage = 1: merge with u2
+            "t1/recover/b0/red/ra-u5": [6, 6],  # 0 + light 1 + not routed 1 = 2: recovered
+            "t1/recover/b0/red/ra-u6": [6, 6],  # 0: lost
             "t1/loot/b0/blue": [2],
             "t1/ambush/b0/ba": [6],  # no ambush
             "t1/ambush/b0/ra": [1],
@@ -69,9 +69,9 @@ def test_recovery_every_row_and_modifier(tmp_path: Path) -> None:
         "ra-u6": "lost",
     }
     ledgers = {r["label"]: r.get("modifiers", []) for r in recovery["rolls"]}
-    assert ledgers["t1/recover/ra-u2"] == []
-    assert ledgers["t1/recover/ra-u3"] == [{"source": "heavy_damage", "value": -1}]
-    assert ledgers["t1/recover/ra-u5"] == [
+    assert ledgers["t1/recover/b0/red/ra-u2"] == []
+    assert ledgers["t1/recover/b0/red/ra-u3"] == [{"source": "heavy_damage", "value": -1}]
+    assert ledgers["t1/recover/b0/red/ra-u5"] == [
         {"source": "light_damage", "value": 1},
         {"source": "not_routed", "value": 1},
     ]

@@ -48,7 +48,8 @@ def _orders(ctx: Any, nation: str, action: str) -> list[Order]:
 
 
 def recruiting_rolls(ctx: Any, state: State) -> State:
-    """Each spring: TECH + WAR RATING (the Marshal's) + PROVINCE (provinces held) + DEF."""
+    """Each spring: TECH + WAR RATING (the Marshal's, or with no Marshal the best Captain's) + PROVINCE
+    (provinces held) + DEF."""
     per_province = int(ctx.rules["recruiting"]["per_province"])
     commanders.name_marshals(ctx, state)  # a new Marshal's attributes may change his War Rating
     diplomacy.begin_pending_wars(ctx, state)

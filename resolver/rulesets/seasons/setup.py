@@ -1,5 +1,6 @@
-"""A new seasons campaign: a province graph with capitals, forts and the Pole, four nations around it
-and the Piorad's home at the edge, each nation with a Marshal, a Captain and its first army."""
+"""A new seasons campaign: a province graph with capitals, forts and the Pole, four nations around it,
+the Piorad's home at the edge and Alweg's small realm, each nation with a Marshal, a Captain and its
+first army; the Piorad have a Captain, Alweg Captains only (never a Marshal)."""
 
 from __future__ import annotations
 
@@ -107,15 +108,7 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
             setup.id,
             setup.name,
             setup.color,
-            **_nation_fields(
-                stock={"resources": int(start["resources"])},
-                capital=home,
-                tech=int(start["tech"]),
-                defence=int(start["defence"]),
-                morale=int(start["national_morale"]),
-                interest=interest,
-                column=column,
-            ),
+            **_starting_nation(start, home, interest=interest, column=column),
         )
         marshal, captain = f"{setup.id}-marshal", f"{setup.id}-captain"
         state["commanders"][marshal] = {
@@ -131,11 +124,8 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     _add_alweg(state, rules, homes[-1])
     home = homes[-2]
     pid_ = str(piorad["id"])
-    state["factions"][pid_] = new_faction(
-        pid_,
-        str(piorad["name"]),
-        str(piorad["color"]),
-        kind=NPC,
+    state["factions"][pid_] = _npc_record(
+        piorad,
         **_nation_fields(
             capital=home,
             tech=0,
@@ -151,25 +141,18 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     return state
 
 
+def _npc_record(spec: Rules, **fields: Any) -> dict[str, Any]:
+    """An NPC faction's record from its rules.yaml block (``piorad``, ``alweg``): id, name, colour."""
+    return new_faction(str(spec["id"]), str(spec["name"]), str(spec["color"]), kind=NPC, **fields)
+
+
 def _add_alweg(state: State, rules: Rules, home: str) -> None:
     """Alweg, an NPC realm (``realm``) the bot plays as a nation: its Captains, never a Marshal, and its
     first army under the best of them."""
     start, alweg = rules["start"], rules["alweg"]
     faction = str(alweg["id"])
-    state["factions"][faction] = new_faction(
-        faction,
-        str(alweg["name"]),
-        str(alweg["color"]),
-        kind=NPC,
-        realm=True,
-        **_nation_fields(
-            stock={"resources": int(start["resources"])},
-            capital=home,
-            tech=int(start["tech"]),
-            defence=int(start["defence"]),
-            morale=int(start["national_morale"]),
-            interest="colonizing",
-        ),
+    state["factions"][faction] = _npc_record(
+        alweg, realm=True, **_starting_nation(start, home, interest="colonizing")
     )
     captains = [f"{faction}-captain{number}" for number in range(1, int(alweg["captains"]) + 1)]
     for captain in captains:
@@ -196,6 +179,18 @@ BLANK_NATION = {
     "hero": False,
     "column": "A",
 }
+
+
+def _starting_nation(start: Rules, capital: str, **given: Any) -> dict[str, Any]:
+    """A nation's fields at the start (rules.yaml ``start``), a player's or Alweg's, then ``given``."""
+    return _nation_fields(
+        stock={"resources": int(start["resources"])},
+        capital=capital,
+        tech=int(start["tech"]),
+        defence=int(start["defence"]),
+        morale=int(start["national_morale"]),
+        **given,
+    )
 
 
 def _nation_fields(**given: Any) -> dict[str, Any]:

@@ -119,3 +119,22 @@ def test_an_invasion_of_alweg_is_fought_with_its_captain_as_cinc(tmp_path: Path)
     ambush = {r.label: r for e in result.events for r in e.rolls if "/ambush/" in r.label}
     assert ambush["t1/ambush/a0/aa"].expr == "3d6s<=3"  # Alweg's Captain leads: his WR 3 in dice
     assert not [e for e in result.events if e.kind == "marshal_fate" and "alweg" in e.actors]
+
+
+@pytest.mark.parametrize(
+    ("turn", "order"),
+    [(1, {"action": "declare_war", "nation": "alweg"}), (4, {"action": "diplomat", "nation": "alweg"})],
+)
+def test_players_may_go_to_war_with_alweg_and_send_it_diplomats(
+    tmp_path: Path, turn: int, order: dict[str, str]
+) -> None:
+    """House rule: Alweg is a target and a neighbour like any nation, though it never acts abroad."""
+    fixture = _invasion()
+    fixture["state"]["turn"] = turn
+    for record in fixture["state"]["factions"].values():
+        record.update(wars=[], attacking=[])
+    fixture["orders"] = {"red": [order]}
+    fixture["rolls"] = {}
+    result = resolve_accepted(tmp_path / "alweg.yaml", fixture)
+    kind = "war_test" if order["action"] == "declare_war" else "diplomacy"
+    assert any(e.kind == kind and "alweg" in str(e.to_data()) for e in result.events)

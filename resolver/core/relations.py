@@ -138,9 +138,15 @@ def expire(emit: Callable[..., Any], state: dict[str, Any], turn: int, default_k
             target=effect["target"],
             name=effect["name"],
             value=effect["value"],
+            # a named holder (a commander) is told by his name, not his id
+            **({"target_name": holder["name"]} if faction != effect["target"] and _named(holder) else {}),
         )
     if EFFECTS in state and not effects:
         del state[EFFECTS]
+
+
+def _named(holder: Any) -> bool:
+    return isinstance(holder, Mapping) and isinstance(holder.get("name"), str)
 
 
 def lines_for(state: Mapping[str, Any], faction: str, name_of: Callable[[str], str]) -> list[str]:

@@ -20,6 +20,26 @@ from ...core.phases import State
 WEAPONS = ("minor_weapon", "major_weapon")
 
 
+EPITHETS = ("", " the Younger", " the Tall", " the Grey", " the Red")
+
+
+def fresh_name(rules: Mapping[str, Any], state: State) -> str:
+    """The first name of ``commanders.names`` no living commander bears, so the same state always gives
+    the same name; once every plain name is taken, the list comes round again with an epithet."""
+    names = [str(name) for name in rules["commanders"]["names"]]
+    taken = {commander.get("name") for commander in state["commanders"].values()}
+    for epithet in EPITHETS:
+        for name in names:
+            if f"{name}{epithet}" not in taken:
+                return f"{name}{epithet}"
+    return f"{names[0]} of {len(taken) + 1} names"
+
+
+def display_name(commander: Mapping[str, Any]) -> str:
+    """A commander as readers see him: his name, or his id for a record from before commanders had names."""
+    return str(commander.get("name") or commander["id"])
+
+
 def name_marshals(ctx: Any, state: State) -> None:
     """Every Marshal who has not rolled his attributes yet rolls them now."""
     for cid in sorted(state["commanders"]):
@@ -31,7 +51,12 @@ def name_marshals(ctx: Any, state: State) -> None:
 def appoint(ctx: Any, state: State, commander: dict[str, Any]) -> None:
     """A Captain becomes his nation's Marshal and rolls the Marshal's attributes."""
     commander["rank"] = "marshal"
-    ctx.emit("promoted", actors=[commander["owner"]], commander=commander["id"])
+    ctx.emit(
+        "promoted",
+        actors=[commander["owner"]],
+        commander=commander["id"],
+        commander_name=display_name(commander),
+    )
     roll_attributes(ctx, commander)
 
 
@@ -46,6 +71,7 @@ def roll_attributes(ctx: Any, commander: dict[str, Any]) -> None:
         actors=[commander["owner"]],
         rolls=rolls,
         commander=commander["id"],
+        commander_name=display_name(commander),
         attributes=list(commander["attributes"]),
         reputation=commander["reputation"],
         weapon=commander.get("weapon"),
@@ -57,7 +83,12 @@ def gain_weakness(ctx: Any, commander: dict[str, Any], reason: str) -> None:
     rolls: list[Roll] = []
     result = _table(ctx, commander, "weakness", (reason, commander["id"], "weakness"), rolls)
     ctx.emit(
-        "weakness_gained", actors=[commander["owner"]], rolls=rolls, commander=commander["id"], name=result
+        "weakness_gained",
+        actors=[commander["owner"]],
+        rolls=rolls,
+        commander=commander["id"],
+        name=result,
+        commander_name=display_name(commander),
     )
 
 

@@ -186,3 +186,8 @@ def is_piorad(rules: Rules, faction: str) -> bool:
 def fighting_rep(rules: Rules, unit: Mapping[str, Any]) -> int:
     """REP in battle: a unit tired by foraging fights one level lower in its next battle."""
     return max(1, rep(rules, unit) - (1 if unit.get("exhausted") else 0))
+
+
+def unit_label(rules: Mapping[str, Any], unit: Mapping[str, Any]) -> str:
+    """A unit as readers see it: its kind's name and code ("Peasant levy (PC)"), never its id."""
+    return f"{rules['units'][unit['code']]['name']} ({unit['code']})"

@@ -220,6 +220,8 @@ def _forages(ctx: Any, state: State, army: Mapping[str, Any], unit: dict[str, An
         visible_to=[army["owner"]],
         rolls=[result.roll],
         unit=unit["id"],
+        unit_name=ctx.rules["units"][unit["code"]]["name"],
+        code=unit["code"],
         result=result.result,
     )
     return result.result != "nothing"
@@ -488,6 +490,7 @@ def _local_army(ctx: Any, state: State, province: str, owner: str) -> None:
     base = int(ctx.rules["start"]["captain_reputation"])
     state["commanders"][captain] = {
         "id": captain,
+        "name": commanders.fresh_name(ctx.rules, state),
         "owner": owner,
         "rank": "captain",
         "reputation": base,
@@ -577,6 +580,11 @@ def _recover(ctx: Any, state: State, army: dict[str, Any], battle: tuple[str, st
             rolls=rolls,
             outcomes=outcomes,
             lost=sorted(u["id"] for u in army["units"] if u not in kept),
+            lost_units=[
+                m.unit_label(ctx.rules, u)
+                for u in sorted(army["units"], key=lambda u: u["id"])
+                if u not in kept
+            ],
         )
     army["units"] = kept
 
@@ -624,6 +632,11 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         rounds=outcome.rounds,
         hits=dict(sorted(outcome.hits.items())),
         routed=sorted(u["id"] for u in first.units + second.units if u.get("routed")),
+        routed_units=[
+            m.unit_label(ctx.rules, u)
+            for u in sorted(first.units + second.units, key=lambda u: u["id"])
+            if u.get("routed")
+        ],
         retreated=outcome.retreated,
         ambush=second.ambushing,
     )
@@ -676,6 +689,7 @@ def _attribute_tests(
         place=province,
         rolls=rolls,
         commander=commander["id"],
+        commander_name=commanders.display_name(commander),
         results=dict(sorted(side.cinc_tests.items())),
         stance=stance,
     )
@@ -825,7 +839,12 @@ def _marshal_fate(
     if fate.row.get("weakness"):
         commanders.gain_weakness(ctx, commander, "fate")
     ctx.emit(
-        "marshal_fate", actors=[army["owner"]], rolls=rolls, commander=commander["id"], result=fate.result
+        "marshal_fate",
+        actors=[army["owner"]],
+        rolls=rolls,
+        commander=commander["id"],
+        commander_name=commanders.display_name(commander),
+        result=fate.result,
     )
     if fate.result == "died":
         pass_weapon(ctx, state, commander, enemy)
@@ -852,7 +871,9 @@ def pass_weapon(ctx: Any, state: State, bearer: dict[str, Any], enemy: Mapping[s
         "weapon_passed",
         actors=[bearer["owner"], *([taker["owner"]] if taker else [])],
         bearer=bearer["id"],
+        bearer_name=commanders.display_name(bearer),
         taker=taker["id"] if taker else None,
+        taker_name=commanders.display_name(taker) if taker else None,
     )
 
 
@@ -920,7 +941,13 @@ def _loot(ctx: Any, state: State, winner: str, army: dict, province: str, loser:
         # sulks (greedy_sulk) for the rest of this season and commanders.greedy_seasons more
         seasons = int(spec["greedy_seasons"])
         relations.add_effect(state, "commanders", commander["id"], "greedy_sulk", 1, ctx.turn, seasons + 1)
-        ctx.emit("greedy_sulk", actors=[winner], commander=commander["id"], seasons=seasons)
+        ctx.emit(
+            "greedy_sulk",
+            actors=[winner],
+            commander=commander["id"],
+            commander_name=commanders.display_name(commander),
+            seasons=seasons,
+        )
 
 
 # -- experience and national morale ----------------------------------------------------------------------
@@ -940,7 +967,12 @@ def experience(ctx: Any, state: State) -> State:
                     if unit["morale"] in needed and unit["wins"] >= int(needed[unit["morale"]]):
                         unit["morale"], unit["wins"] = m.morale_step(ctx.rules, unit["morale"], 1), 0
                         ctx.emit(
-                            "unit_veteran", actors=[army["owner"]], unit=unit["id"], morale=unit["morale"]
+                            "unit_veteran",
+                            actors=[army["owner"]],
+                            unit=unit["id"],
+                            unit_name=ctx.rules["units"][unit["code"]]["name"],
+                            code=unit["code"],
+                            morale=unit["morale"],
                         )
     return state
 
@@ -1141,6 +1173,7 @@ def disband_or_not(ctx: Any, state: State) -> State:
                 actors=[army["owner"]],
                 rolls=[result.roll],
                 unit=unit["id"],
+                unit_name=ctx.rules["units"][unit["code"]]["name"],
                 code=unit["code"],
                 result=result.result,
                 disbanded=goes,
@@ -1183,6 +1216,7 @@ def leader_death(ctx: Any, state: State) -> State:
             actors=[commander["owner"]],
             rolls=[result.roll],
             commander=cid,
+            commander_name=commanders.display_name(commander),
             rank=commander["rank"],
             died=result.result == "dies",
         )
@@ -1223,7 +1257,13 @@ def weapons(ctx: Any, state: State) -> State:
         )
         if bearers:
             bearers[0]["weapon"] = f"weapon-{nation}-t{ctx.turn}"
-        ctx.emit("weapon", actors=[nation], rolls=[result.roll], bearer=bearers[0]["id"] if bearers else None)
+        ctx.emit(
+            "weapon",
+            actors=[nation],
+            rolls=[result.roll],
+            bearer=bearers[0]["id"] if bearers else None,
+            bearer_name=commanders.display_name(bearers[0]) if bearers else None,
+        )
     return state
 
 

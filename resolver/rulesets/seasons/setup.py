@@ -13,6 +13,7 @@ from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World, generate_provinces
 from ...ruleset import FactionSetup, fill_factions
+from .commanders import fresh_name
 
 Rules = Mapping[str, Any]
 
@@ -68,9 +69,10 @@ def new_unit(unit_id: str, code: str, rules: Rules) -> dict[str, Any]:
     return {"id": unit_id, "code": code, "morale": spec["morale"], "wins": 0, "hits": 0}
 
 
-def _commander(cid: str, owner: str, rank: str, reputation: int) -> dict[str, Any]:
+def _commander(cid: str, owner: str, rank: str, reputation: int, name: str | None = None) -> dict[str, Any]:
     return {
         "id": cid,
+        "name": name or cid,
         "owner": owner,
         "rank": rank,
         "reputation": reputation,
@@ -112,11 +114,13 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
         )
         marshal, captain = f"{setup.id}-marshal", f"{setup.id}-captain"
         state["commanders"][marshal] = {
-            **_commander(marshal, setup.id, "marshal", int(start["marshal_reputation"])),
+            **_commander(
+                marshal, setup.id, "marshal", int(start["marshal_reputation"]), fresh_name(rules, state)
+            ),
             "attributes": None,  # rolled at the campaign's first step (commanders.name_marshals)
         }
         state["commanders"][captain] = _commander(
-            captain, setup.id, "captain", int(start["captain_reputation"])
+            captain, setup.id, "captain", int(start["captain_reputation"]), fresh_name(rules, state)
         )
         state["armies"][f"{setup.id}-a1"] = _army(
             f"{setup.id}-a1", setup.id, home, marshal, list(start["units"]), rules
@@ -136,7 +140,9 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
         ),
     )
     captain = f"{pid_}-captain"
-    state["commanders"][captain] = _commander(captain, pid_, "captain", int(piorad["reputation"]))
+    state["commanders"][captain] = _commander(
+        captain, pid_, "captain", int(piorad["reputation"]), fresh_name(rules, state)
+    )
     state["armies"][f"{pid_}-a1"] = _army(f"{pid_}-a1", pid_, home, captain, list(piorad["units"]), rules)
     return state
 
@@ -156,7 +162,9 @@ def _add_alweg(state: State, rules: Rules, home: str) -> None:
     )
     captains = [f"{faction}-captain{number}" for number in range(1, int(alweg["captains"]) + 1)]
     for captain in captains:
-        state["commanders"][captain] = _commander(captain, faction, "captain", int(alweg["reputation"]))
+        state["commanders"][captain] = _commander(
+            captain, faction, "captain", int(alweg["reputation"]), fresh_name(rules, state)
+        )
     state["armies"][f"{faction}-a1"] = _army(
         f"{faction}-a1", faction, home, captains[0], list(alweg["units"]), rules
     )

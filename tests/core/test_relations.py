@@ -69,6 +69,14 @@ def test_a_timed_modifier_is_taken_off_after_its_last_turn() -> None:
     assert events[-1][1]["actors"] == ["red"]  # a piece's effect is its owner's news
 
 
+def test_an_effect_on_a_named_piece_tells_its_name() -> None:
+    state: dict[str, Any] = {"commanders": {"red-marshal": {"owner": "red", "name": "Aldric"}}}
+    relations.add_effect(state, "commanders", "red-marshal", "captive", 1, turn=5, turns=1)
+    events, emit = recorder()
+    relations.expire(emit, state, 5, "neutral")
+    assert events[0][1]["target"] == "red-marshal" and events[0][1]["target_name"] == "Aldric"
+
+
 def test_a_modifier_changed_before_its_timer_runs_out_is_left_alone() -> None:
     state: dict[str, Any] = {"factions": {"red": {}}}
     relations.add_effect(state, "factions", "red", "income", -2, turn=1, turns=2)

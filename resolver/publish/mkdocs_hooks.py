@@ -1,14 +1,8 @@
-"""MkDocs hook loaded by the generated settings: newspaper issues show in-game dates, and every page's
-head links the feed and carries Open Graph tags.
-
-The blog plugin needs a calendar date per post, so each turn gets a stand-in date
-(``pages.turn_date``). Wherever the theme prints a post's date, this hook prints the
-turn's in-game date instead, from ``extra.campaign.turn_dates`` in the settings.
-"""
+"""MkDocs hook loaded by the generated settings: the search dialog gets a name, maps and the search index
+load on demand, and every page's head links the feed and carries Open Graph tags."""
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 import posixpath
 import re
@@ -34,17 +28,6 @@ def name_the_search_dialog(env: Any) -> None:
 
 def on_env(env: Any, config: Any, files: Any) -> Any:
     name_the_search_dialog(env)
-    labels = ((config.get("extra") or {}).get("campaign") or {}).get("turn_dates") or {}
-    original = env.filters.get("date")
-    if original is None or not labels:
-        return env
-
-    def in_game_date(value: Any) -> Any:
-        day = value.date() if isinstance(value, dt.datetime) else value
-        label = labels.get(day.isoformat()) if isinstance(day, dt.date) else None
-        return label if label is not None else original(value)
-
-    env.filters["date"] = in_game_date
     return env
 
 

@@ -42,14 +42,16 @@ ASSETS = "assets/campaign"
 ON_DEMAND = "on-demand.js"  # loads the search index and the maps only when the reader wants them
 MAP_PAGE = "map/world.html"
 SITE_TEMPLATES = ENGINE_TEMPLATES / "site"
-EPOCH = dt.date(2000, 1, 1)  # the blog needs calendar dates: turn N is published on EPOCH + N - 1 days
+EPOCH = dt.date(2000, 1, 1)  # the feed and the sitemap need calendar dates: turn N is EPOCH + N - 1 days
 MARKER = "<!-- Written by `campaign site`: edit site/welcome.md or templates/site/, not this file. -->"
 FEED = "feed.xml"
 MAX_NAV_CHILDREN = 12  # more siblings than this in one navigation section get grouped
+LATEST_ISSUES = 10  # the newspaper's front page shows this many issues, newest first
 
 
 def turn_date(turn: int) -> dt.date:
-    """The stand-in calendar date of a turn's newspaper issue: fixed by the turn number, never the clock."""
+    """The stand-in calendar date of a turn (its feed entry, the sitemap): fixed by the turn number, never
+    the clock."""
     return EPOCH + dt.timedelta(days=max(turn, 1) - 1)
 
 
@@ -69,11 +71,11 @@ def chronicle_src(turn: int) -> str:
 
 
 def issue_src(turn: int) -> str:
-    return f"newspaper/posts/turn-{turn}.md"
+    return f"newspaper/turn-{turn}.md"
 
 
 def issue_url(turn: int) -> str:
-    return f"newspaper/turn-{turn}/"  # the blog's post_url_format is "{slug}"
+    return page_url(issue_src(turn))
 
 
 def orders_src(turn: int) -> str:
@@ -402,7 +404,8 @@ class SitePages:
     # -- newspaper ----------------------------------------------------------------------------------------
 
     def newspaper(self) -> None:
-        for rec in self.history.turns:
+        turns = self.history.turns
+        for i, rec in enumerate(turns):
             press = [
                 {
                     "faction": e["actors"][0],
@@ -417,24 +420,28 @@ class SitePages:
                 "newspaper-issue.md.j2",
                 issue_src(rec.turn),
                 rec=rec,
-                date=turn_date(rec.turn).isoformat(),
                 label=rec.date.label if rec.date else "",
                 headlines=self.headlines_of(rec),
                 press=press,
                 rumors=rumors,
                 chronicle=chronicle_src(rec.turn),
                 by_faction=by_faction_src,
+                prev=turns[i - 1] if i else None,
+                next=turns[i + 1] if i + 1 < len(turns) else None,
+                issue_src=issue_src,
             )
         self.newspaper_by_faction()
         cal = self.game.calendar
         years: dict[int, list[TurnRecord]] = {}
-        for rec in self.history.turns:
+        for rec in turns:
             years.setdefault(cal.date(rec.turn).year, []).append(rec)
         self.render(
             "newspaper-index.md.j2",
             "newspaper/index.md",
             issues_page="newspaper/issues.md",
-            turns=len(self.history.turns),
+            latest=list(reversed(turns[-LATEST_ISSUES:])),
+            issue_src=issue_src,
+            headlines=self.headlines_of,
         )
         self.render(
             "newspaper-issues.md.j2",

@@ -243,21 +243,7 @@ def settings(history: History, pages: SitePages, notes: list[str]) -> dict[str, 
                 "content.code.copy",
             ],
         },
-        "plugins": [
-            "search",
-            {
-                "blog": {
-                    "blog_dir": "newspaper",
-                    "blog_toc": False,
-                    "post_url_format": "{slug}",
-                    "post_readtime": False,
-                    "archive": False,
-                    "categories": False,
-                    "authors": False,
-                    "pagination_per_page": 10,
-                }
-            },
-        ],
+        "plugins": ["search"],
         "hooks": [str(Path(__file__).with_name("mkdocs_hooks.py"))],
         "markdown_extensions": [
             "attr_list",
@@ -269,17 +255,7 @@ def settings(history: History, pages: SitePages, notes: list[str]) -> dict[str, 
         ],
         "extra_css": ["assets/campaign/campaign.css"],
         "extra_javascript": [f"{ASSETS}/{ON_DEMAND}", f"{ASSETS}/campaign.js"],
-        "extra": {
-            "generator": False,
-            "campaign": {
-                "feed": FEED,
-                "turn_dates": {
-                    turn_date(rec.turn).isoformat(): f"{rec.date.label} (turn {rec.turn})"
-                    for rec in history.turns
-                    if rec.date
-                },
-            },
-        },
+        "extra": {"generator": False, "campaign": {"feed": FEED}},
         "exclude_docs": f"/{WELCOME}\n",
         "nav": nav,
     }
@@ -346,12 +322,6 @@ def run_build(config_file: Path, out: Path, *, strict: bool, epoch: int) -> None
         logger.addHandler(handler)
         try:
             cfg = load_config(config_file=str(config_file), site_dir=str(out.resolve()), strict=strict)
-            # MkDocs keeps plugin instances between builds in one process, and the blog plugin makes its
-            # scratch folder only when created, then deletes it on shutdown: a second build needs it back.
-            for plugin in cfg.plugins.values():
-                scratch = getattr(plugin, "temp_dir", None)
-                if isinstance(scratch, str):
-                    os.makedirs(scratch, exist_ok=True)
             cfg.plugins.on_startup(command="build", dirty=False)
             try:
                 build(cfg)

@@ -102,12 +102,30 @@ def test_generated_pages_are_deterministic(site: DemoSite) -> None:
     assert MARKER in first["index.md"].decode()
 
 
-def test_settings_date_issues_in_game_and_keep_fonts_off(site: DemoSite) -> None:
+def test_issues_are_dated_in_game_and_fonts_stay_off(site: DemoSite) -> None:
     settings = yaml.safe_load((site.root / "mkdocs.generated.yml").read_text(encoding="utf-8"))
     assert settings["theme"]["font"] is False
-    assert next(iter(settings["extra"]["campaign"]["turn_dates"].values())) == "Spring, Year 1 (turn 1)"
     issue = (site.public / "newspaper" / "turn-1" / "index.html").read_text(encoding="utf-8")
-    assert "Spring, Year 1 (turn 1)" in issue and "January" not in issue
+    assert "Issue 1 of the newspaper. Spring, Year 1." in issue and "January" not in issue
+
+
+def test_the_newspaper_front_page_shows_the_latest_issues_newest_first(site: DemoSite) -> None:
+    front = read_page((site.public / "newspaper" / "index.html").read_text(encoding="utf-8"))
+    issues = [int(m) for m in re.findall(r"Issue (\d+), ", front.text)]
+    assert issues == list(range(TURNS, 0, -1))[:10]
+    linked = {attrs.get("href") for tag, attrs in front.tags if tag == "a"}
+    assert {f"turn-{turn}/" for turn in issues} <= linked
+
+
+def test_each_issue_links_the_issues_before_and_after_it(site: DemoSite) -> None:
+    for turn in range(1, TURNS + 1):
+        page = read_page(
+            (site.public / "newspaper" / f"turn-{turn}" / "index.html").read_text(encoding="utf-8")
+        )
+        links = {attrs.get("href") for tag, attrs in page.tags if tag == "a"}
+        assert (f"../turn-{turn - 1}/" in links) == (turn > 1), turn
+        assert (f"../turn-{turn + 1}/" in links) == (turn < TURNS), turn
+        assert "../issues/" in links
 
 
 def test_sync_keeps_hand_written_pages_and_drops_stale_generated_ones(tmp_path: Path) -> None:

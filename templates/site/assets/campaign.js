@@ -50,21 +50,13 @@
   }
 
   // Landmarks a screen reader lists must be told apart by their names. Some of Material's navigation
-  // landmarks have none: a section's menu is labelled by an element that holds only an icon; a post's
-  // sidebar, each excerpt's "Continue reading" and each code block's buttons have no label at all. Each
-  // gets a name from what it is.
+  // landmarks have none: a section's menu is labelled by an element that holds only an icon, and each
+  // code block's buttons have no label at all. Each gets a name from what it is.
   function spokenName(nav) {
     if (nav.getAttribute("aria-label")) return nav.getAttribute("aria-label");
     var by = nav.getAttribute("aria-labelledby");
     var label = by && document.getElementById(by);
     return label ? label.textContent.trim() : "";
-  }
-
-  // A post's title in a list of posts: its excerpt's first heading.
-  function postTitle(nav) {
-    var post = nav.closest(".md-post");
-    var heading = post && post.querySelector("h1, h2, h3");
-    return heading ? heading.textContent.replace(/\u00b6/g, "").trim() : "";
   }
 
   function nameLandmarks() {
@@ -75,8 +67,6 @@
       var name = "";
       var title = nav.querySelector(":scope > .md-nav__title");
       if (nav.classList.contains("md-code__nav")) name = "Code block " + codeBlocks;
-      else if (nav.parentElement && nav.parentElement.classList.contains("md-post")) name = "About this post";
-      else if (nav.classList.contains("md-post__action")) name = "Read on: " + postTitle(nav);
       else if (title) name = title.textContent.trim() + " menu";
       if (!name) return;
       nav.removeAttribute("aria-labelledby");

@@ -70,6 +70,13 @@ class Game:
         return self.ruleset.actions(self.rules)
 
     @cached_property
+    def gm_actions(self) -> dict[str, ActionSpec]:
+        """The GM's orders, built once: every order file checked (a replay checks thousands) needs them."""
+        from .gm import actions
+
+        return actions(self)
+
+    @cached_property
     def standing(self) -> dict[str, StandingSection]:
         """The standing sections an order file may hold besides ``orders`` (policies, programs)."""
         return self.ruleset.standing_sections(self.rules)

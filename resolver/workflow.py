@@ -505,8 +505,7 @@ def replay_turn(
             f"{where}/orders.yaml was edited after the turn was resolved (it no longer matches digest.yaml)"
         )
     # The turn before was replayed just now from the same files: what it read of them is not read again.
-    chained = earlier is not None and earlier.turn == turn - 1 and bool(earlier.chain_digest)
-    if earlier is not None and chained:
+    if earlier is not None and earlier.turn == turn - 1 and earlier.chain_digest:
         previous_digest, committed = earlier.chain_digest, earlier.next_salt_commitment
     else:
         previous_digest, committed = store.turn_digests(turn - 1).get("self"), store.salt_commitment(turn)

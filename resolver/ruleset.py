@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
@@ -32,6 +32,8 @@ from .core.world import World
 
 if TYPE_CHECKING:
     import jinja2
+
+_LEAVES = (str, int, float, type(None))  # what ``entity_names`` need not look into
 
 RULESETS = ("nations", "factions", "seasons")  # ids of the rulesets that ship with the engine
 
@@ -68,6 +70,13 @@ class Game:
     @cached_property
     def actions(self) -> dict[str, ActionSpec]:
         return self.ruleset.actions(self.rules)
+
+    @cached_property
+    def gm_actions(self) -> dict[str, ActionSpec]:
+        """The GM's orders, built once: every order file checked (a replay checks thousands) needs them."""
+        from .gm import actions
+
+        return actions(self)
 
     @cached_property
     def standing(self) -> dict[str, StandingSection]:
@@ -320,10 +329,15 @@ class Ruleset:
             if isinstance(value, Mapping):
                 if isinstance(value.get("id"), str) and isinstance(value.get("name"), str):
                     names.setdefault(value["id"], value["name"])
-                for item in value.values():
-                    walk(item)
+                items: Iterable[Any] = value.values()
             elif isinstance(value, list):
-                for item in value:
+                items = value
+            else:
+                return
+            for item in items:
+                # Most of a state is text and numbers: only what may hold entities is walked into
+                # (the site finds the names of every turn's state).
+                if not isinstance(item, _LEAVES):
                     walk(item)
 
         walk({k: v for k, v in state.items() if k != "factions"})

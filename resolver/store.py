@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +96,11 @@ def environment_error(error: BaseException) -> CampaignError | None:
 def input_digests(inputs: dict[str, Any]) -> dict[str, str]:
     """One digest per entry of a turn's inputs, so that verify can name the entry that was edited."""
     return {key: canonical.data_digest(value) for key, value in inputs.items()}
+
+
+def _game_inputs(campaign: Any, name: Any, seed: int, house: Any, names: Mapping[str, Any]) -> bytes:
+    """What a game is made of besides its ruleset, world and factions, written out to compare."""
+    return canonical.dump([campaign, name, seed, house, dict(names)])
 
 
 def turn_dir_name(turn: int) -> str:
@@ -291,25 +296,48 @@ class Store:
     def public_view(self, game: Game, state: State) -> bytes:
         return canonical.dump(game.ruleset.faction_view(game, state, None))
 
-    def game(self, state: State | None = None, house_rules: dict[str, Any] | None = None) -> Game:
+    def game(
+        self,
+        state: State | None = None,
+        house_rules: dict[str, Any] | None = None,
+        *,
+        reuse: Game | None = None,
+    ) -> Game:
+        """The campaign's game for ``state``. ``reuse``: a game built earlier (a replay's previous turn),
+        given back as it is when everything it is made of is unchanged, so that its merged rules, phase
+        table and order specs are not built again for every turn of a long replay."""
         config = self.config()
         ruleset = get_ruleset(config["ruleset"])
         house = self.house_rules() if house_rules is None else house_rules
         players = self.players().get("factions", {})
         state_factions = (state or self.state())["factions"]
+        campaign, name, seed = config["campaign"], config.get("name", config["campaign"]), int(config["seed"])
+        world = self.world()
+        # Sorted as the state file holds them, so a faction added during a replay keeps its place.
+        factions = tuple(sorted(state_factions))
+        faction_names = {
+            f: (players.get(f) or {}).get("name") or d.get("name", f) for f, d in state_factions.items()
+        }
+        if (
+            reuse is not None
+            and reuse.ruleset is ruleset
+            and reuse.world is world  # the parsed world is shared until world.yaml changes (see world)
+            and reuse.factions == factions
+            # Compared as written, not with ==, which takes 1 for 1.0 and True.
+            and _game_inputs(reuse.campaign, reuse.name, reuse.seed, reuse.house_rules, reuse.faction_names)
+            == _game_inputs(campaign, name, seed, house, faction_names)
+        ):
+            return reuse
         return Game(
-            campaign=config["campaign"],
-            name=config.get("name", config["campaign"]),
-            seed=int(config["seed"]),
+            campaign=campaign,
+            name=name,
+            seed=seed,
             ruleset=ruleset,
             rules=merge_rules(ruleset.default_rules(), house),
             house_rules=house,
-            world=self.world(),
-            # Sorted as the state file holds them, so a faction added during a replay keeps its place.
-            factions=tuple(sorted(state_factions)),
-            faction_names={
-                f: (players.get(f) or {}).get("name") or d.get("name", f) for f, d in state_factions.items()
-            },
+            world=world,
+            factions=factions,
+            faction_names=faction_names,
         )
 
     def sealed_order_paths(self) -> list[Path]:

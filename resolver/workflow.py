@@ -425,6 +425,12 @@ class Replayed:
     problems: list[str]
     notes: list[str] = field(default_factory=list)
     orders: dict[str, OrderFile] = field(default_factory=dict)  # the archived files, as the engine read them
+    game: Game | None = None  # what the turn was replayed with
+    state_digest: str = ""  # the digest of ``result.state`` (none when the turn was not replayed)
+    # What the next turn's inputs chain to: the digest of this turn's digest.yaml, and the commitment
+    # to the next turn's dice salt that this turn's inputs.yaml published.
+    chain_digest: str = ""
+    next_salt_commitment: str | None = None
 
 
 def state_differences(before: Any, after: Any, path: str = "", limit: int = 8) -> list[str]:
@@ -456,10 +462,18 @@ def _read(path: Path) -> bytes | None:
     return path.read_bytes() if path.is_file() else None
 
 
-def replay_turn(store: Store, turn: int, state: State) -> Replayed:
+def replay_turn(
+    store: Store, turn: int, state: State, *, earlier: Replayed | None = None, render_reports: bool = True
+) -> Replayed:
     """Replay one archived turn from the state the turns before it left, against everything its
-    archive commits to: inputs, sealed orders and rumours, seed, state, events, reports, bot orders."""
-    from .views import render_reports
+    archive commits to: inputs, sealed orders and rumours, seed, state, events, reports, bot orders.
+
+    ``earlier``: the replay of the turn before, whose game is reused while nothing it is made of
+    changes, and whose state's digest stands for ``state``'s when ``state`` is that turn's result (a
+    replayed state is never changed afterwards). ``render_reports``: also render the reports again,
+    to note when today's templates word them differently; the archived reports are checked against
+    their digests either way, so a site build, which shows no report, skips the rendering."""
+    from .views import render_reports as reports_of
 
     folder = store.turns_dir / turn_dir_name(turn)
     where = store.display(folder)
@@ -490,9 +504,14 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
         problems.append(
             f"{where}/orders.yaml was edited after the turn was resolved (it no longer matches digest.yaml)"
         )
-    if inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
+    # The turn before was replayed just now from the same files: what it read of them is not read again.
+    if earlier is not None and earlier.turn == turn - 1 and earlier.chain_digest:
+        previous_digest, committed = earlier.chain_digest, earlier.next_salt_commitment
+    else:
+        previous_digest, committed = store.turn_digests(turn - 1).get("self"), store.salt_commitment(turn)
+    if inputs.get("previous_turn_digest") != previous_digest:
         problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
-    problems += salt_problems(store, turn, inputs, where)
+    problems += salt_mismatch(committed, turn, inputs, where)
     if inputs.get("turn") != turn:
         problems.append(f"{where}/inputs.yaml names turn {inputs.get('turn')}")
     if inputs.get("engine") != __version__:
@@ -507,9 +526,15 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
             "the GM edited the state before resolving: " + "; ".join(changes or ["no visible change"])
         )
         state = gm_state
-    if canonical.data_digest(state) != inputs.get("state_before_digest"):
+    if earlier is not None and earlier.result is not None and state is earlier.result.state:
+        state_digest = earlier.state_digest
+    else:
+        state_digest = canonical.data_digest(state)
+    if state_digest != inputs.get("state_before_digest"):
         problems.append("the state before this turn differs from the replay of the turns before it")
-    game = store.game(state, house_rules=inputs.get("house_rules") or {})
+    game = store.game(
+        state, house_rules=inputs.get("house_rules") or {}, reuse=earlier.game if earlier else None
+    )
     if game.world.digest != inputs.get("world_digest"):
         problems.append("campaign/world.yaml has changed since this turn was resolved")
     archived = canonical.load(orders_raw) or {}
@@ -529,7 +554,7 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
         files[faction] = of
     rumors = list(archived.get("rumors") or [])
     if problems:
-        return Replayed(turn, state, None, problems, notes, files)
+        return Replayed(turn, state, None, problems, notes, files, game)
     absent = AbsentPolicy.from_data(inputs.get("absent_players"), f"{where}/inputs.yaml")
     result = resolve_turn(
         game, state, files, list(inputs["posting_order"]), absent=absent, rumors=rumors,
@@ -549,7 +574,8 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
         problems.append("the bot's replayed orders for NPC factions differ from npc-orders/")
     if {f: canonical.digest(raw) for f, raw in npcs.items()} != digests.get("npc_orders", {}):
         problems.append(f"{where}/npc-orders/ no longer matches digest.yaml")
-    if canonical.data_digest(result.state) != digests.get("state"):
+    result_digest = canonical.data_digest(result.state)
+    if result_digest != digests.get("state"):
         problems.append("the replayed state differs from the archived digest")
     events_raw = canonical.dump(result.events_data())
     if events_raw != store.read_secret(folder / "events.yaml"):
@@ -561,11 +587,14 @@ def replay_turn(store: Store, turn: int, state: State) -> Replayed:
         problems.append(
             f"{where}/reports/ was edited after the turn was resolved (it no longer matches digest.yaml)"
         )
-    elif {f: text.encode() for f, text in render_reports(store, game, result).items()} != reports:
+    elif render_reports and {f: t.encode() for f, t in reports_of(store, game, result).items()} != reports:
         notes.append("the reports render differently today: templates/ changed since this turn was resolved")
     if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():  # sealed (a campaign may be sealed mid-game)
         problems += sealed_problems(store, game, result, folder, digests)
-    return Replayed(turn, state, result, problems, notes, files)
+    return Replayed(
+        turn, state, result, problems, notes, files, game, result_digest,
+        chain_digest=canonical.digest(digest_raw), next_salt_commitment=inputs.get("next_salt_commitment"),
+    )  # fmt: skip
 
 
 def secret_files(store: Store, folder: Path, suffix: str) -> dict[str, bytes]:
@@ -576,7 +605,11 @@ def secret_files(store: Store, folder: Path, suffix: str) -> dict[str, bytes]:
 
 def salt_problems(store: Store, turn: int, inputs: dict[str, Any], where: str) -> list[str]:
     """The revealed salt against the commitment made when the turn opened."""
-    committed = store.salt_commitment(turn)
+    return salt_mismatch(store.salt_commitment(turn), turn, inputs, where)
+
+
+def salt_mismatch(committed: str | None, turn: int, inputs: dict[str, Any], where: str) -> list[str]:
+    """The revealed salt against ``committed``, the commitment to it (None: none was made)."""
     salt = inputs.get("salt")
     if committed is None:
         return []
@@ -641,10 +674,12 @@ def verify_public(store: Store, turns: Iterable[int]) -> list[TurnCheck]:
     return checks
 
 
-def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
-    """Replay archived turns 1..last from the initial state, checking each against its archive.
+def replay_archive(store: Store, last: int, *, render_reports: bool = True) -> Iterator[Replayed]:
+    """Replay archived turns 1..last from the initial state, checking each against its archive
+    (``render_reports``: see ``replay_turn``).
 
     Stops after the first turn with a problem: every later turn would start from a wrong state.
+    Each turn starts from the state the one before left, so a caller must not change a replayed state.
     """
     start = store.turns_dir / turn_dir_name(0) / "state.yaml"
     if not start.exists() and not start.with_name(f"state.yaml{sealing.SUFFIX}").exists():
@@ -653,6 +688,7 @@ def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
         )
     state: State = canonical.load(store.read_secret(start) or b"")
     archived = store.archived_turns()
+    earlier: Replayed | None = None
     for turn in range(1, last + 1):
         if turn not in archived:
             yield Replayed(
@@ -662,11 +698,11 @@ def replay_archive(store: Store, last: int) -> Iterator[Replayed]:
                 [f"turn {turn} is missing from the archive (campaign/turns/{turn_dir_name(turn)}/)"],
             )
             return
-        replayed = replay_turn(store, turn, state)
+        replayed = replay_turn(store, turn, state, earlier=earlier, render_reports=render_reports)
         yield replayed
         if replayed.problems or replayed.result is None:
             return
-        state = replayed.result.state
+        state, earlier = replayed.result.state, replayed
 
 
 def check_live_state(store: Store, newest: int, replayed: State) -> TurnCheck:

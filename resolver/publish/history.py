@@ -123,6 +123,13 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
         raise CampaignError("the initial state (campaign/turns/0000/state.yaml) is missing")
     start_state = canonical.read_yaml(start_path)
     ruleset = game.ruleset
+    # The state a turn leaves is the next turn's state before: its names are found once, not twice.
+    named: list[tuple[State, dict[str, str]]] = []
+
+    def entity_names(state: State) -> dict[str, str]:
+        if not named or named[-1][0] is not state:
+            named[:] = [(state, ruleset.entity_names(game, state))]
+        return named[-1][1]
 
     def record(
         turn: int,
@@ -132,9 +139,7 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
         orders: Mapping[str, OrderFile] | None = None,
     ) -> TurnRecord:
         # Units lost in the turn are named only in the state before it.
-        names = Names(
-            {**ruleset.entity_names(game, before), **ruleset.entity_names(game, after)} if before else {}
-        )
+        names = Names({**entity_names(before), **entity_names(after)} if before else {})
         public = _public(events)
         stories = ruleset.stories(public, game, before, after) if before else {}
         return TurnRecord(
@@ -150,7 +155,8 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
 
     turns = []
     archived = store.archived_turns()
-    for replayed in progress(replay_archive(store, archived[-1] if archived else 0)):
+    # The site shows no report: the replay checks the archived reports' digests without rendering them.
+    for replayed in progress(replay_archive(store, archived[-1] if archived else 0, render_reports=False)):
         if replayed.problems or replayed.result is None:
             raise CampaignError(
                 f"turn {replayed.turn} does not replay from the archive: {'; '.join(replayed.problems)}",

@@ -9,11 +9,11 @@ is in ``phases``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core import canonical
 from ...core.fields import choice_hint
 from ...core.orders import Order, OrderFile
 from ...core.phases import State
@@ -55,7 +55,7 @@ def sketch_of(state: State, nation: str) -> State:
     """The state as a nation's own orders may change it for the checker: its armies, stock and counters
     copied, the rest shared (nothing else is written on a sketch), so checking a file costs what the
     nation owns, not what the whole map holds."""
-    factions = {**state["factions"], nation: copy.deepcopy(state["factions"][nation])}
+    factions = {**state["factions"], nation: canonical.plain_copy(state["factions"][nation])}
     read_in_part = sketch_armies(state["armies"], nation)  # armies read one by one (campaign check)
     if read_in_part is not None:
         return {**state, "armies": read_in_part, "factions": factions}

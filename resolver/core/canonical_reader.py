@@ -302,7 +302,7 @@ class ReadEntries(Mapping[str, Any]):
     def __init__(
         self,
         text: str,
-        keys: list[str],
+        tokens: list[str],
         starts: list[int],
         end: int,
         whole: Callable[[], Any],
@@ -311,13 +311,16 @@ class ReadEntries(Mapping[str, Any]):
     ) -> None:
         # Each entry runs from the line break before its key line (its start) to the next entry's
         # start; the last one to ``end``, just after the line break that ends the section.
+        if not tokens or len(tokens) != len(starts):
+            raise NotCanonical("no entries, or entries without their places")
         self.text = text
         self.start = starts[0]
         self.indexed: Callable[[dict[str, Any]], None] | None = None
-        self._keys = keys
+        self._tokens = tokens  # each key as written
+        self._keys = _entry_keys(tokens)
         self._starts = starts
         self._end = end
-        self._spans = dict(zip(keys, zip(starts, [*starts[1:], end], strict=True), strict=True))
+        self._spans = dict(zip(self._keys, zip(starts, [*starts[1:], end], strict=True), strict=True))
         self._whole = whole
         self._section = section
         self._read: dict[str, Any] = {}
@@ -335,39 +338,37 @@ class ReadEntries(Mapping[str, Any]):
         if not all(token.endswith(":") for token in tokens):
             raise NotCanonical("an entry line the writer does not write")
         tokens = [token[:-1] for token in tokens]
-        if all(map(_WORD.fullmatch, tokens)) and _RESERVED.isdisjoint(map(str.lower, tokens)):
-            keys = tokens  # plain words, as the writer writes most keys, read as themselves
-        else:
-            keys = [_scalar(t[1:-1], quoted=True) if t.startswith('"') else _scalar(t) for t in tokens]
-            if not all(isinstance(key, str) for key in keys):
-                raise NotCanonical("an entry key that is not text")
-        if len(set(keys)) != len(keys):
-            raise NotCanonical("an entry key twice")
-        return cls(text, keys, [line.start() for line in lines], end, whole, section)
+        return cls(text, tokens, [line.start() for line in lines], end, whole, section)
 
     @classmethod
     def from_index(cls, text: str, found: Any, whole: Callable[[], Any], section: str) -> ReadEntries:
-        """The entries as ``index`` recorded them; ``NotCanonical`` when the record does not fit ``text``."""
-        keys, starts, end, columns = found["keys"], found["starts"], found["end"], found["columns"]
-        if not isinstance(keys, list) or not isinstance(starts, list) or not isinstance(columns, dict):
+        """The entries as an index recorded them; ``NotCanonical`` when it does not fit ``text``: each
+        entry's place must hold its key line. What it says of the columns is trusted as the read cache
+        is, by the file's digest it is named after."""
+        tokens, starts, end, columns = found["tokens"], found["starts"], found["end"], found["columns"]
+        if not isinstance(tokens, list) or not isinstance(starts, list) or not isinstance(columns, dict):
             raise NotCanonical("an index of another shape")
-        if not keys or len(keys) != len(starts) or len(set(keys)) != len(keys):
-            raise NotCanonical("an index whose keys and places differ")
-        if not set(map(type, keys)) <= {str} or not set(map(type, starts)) <= {int}:
+        if not set(map(type, tokens)) <= {str} or not set(map(type, starts)) <= {int} or type(end) is not int:
             raise NotCanonical("an index of another shape")
-        ends = [*starts[1:], end]
-        if type(end) is not int or starts[0] < 0 or end > len(text) or not all(map(lt, starts, ends)):
+        if not tokens or len(tokens) != len(starts) or not all(map(lt, starts, [*starts[1:], end])):
             raise NotCanonical("an index whose places do not fit the text")
-        if text[end - 1] != "\n" or (end < len(text) and text[end] == " "):
+        if (
+            starts[0] < 0
+            or end > len(text)
+            or text[end - 1] != "\n"
+            or (end < len(text) and text[end] == " ")
+        ):
             raise NotCanonical("an index whose section ends elsewhere")
+        if not all(map(text.startswith, [f"\n  {token}:\n" for token in tokens], starts)):
+            raise NotCanonical("an index whose places are not its entries' key lines")
         for values in columns.values():
-            if values is not None and (not isinstance(values, list) or len(values) != len(keys)):
+            if values is not None and (not isinstance(values, list) or len(values) != len(tokens)):
                 raise NotCanonical("an index column of another length")
-        return cls(text, keys, starts, end, whole, section, columns)
+        return cls(text, tokens, starts, end, whole, section, columns)
 
     def index(self) -> dict[str, Any]:
         """What this reading found, as plain data for ``from_index``."""
-        return {"keys": self._keys, "starts": self._starts, "end": self._end, "columns": self._columns}
+        return {"tokens": self._tokens, "starts": self._starts, "end": self._end, "columns": self._columns}
 
     def __getitem__(self, key: str) -> Any:
         if key in self._read:
@@ -443,6 +444,19 @@ class ReadEntries(Mapping[str, Any]):
             except NotCanonical:
                 columns[field] = None  # a line that is no plain value: the entries are read instead
         return columns
+
+
+def _entry_keys(tokens: list[str]) -> list[str]:
+    """The keys of entries written as ``tokens``: text, each once."""
+    if all(map(_WORD.fullmatch, tokens)) and _RESERVED.isdisjoint(map(str.lower, tokens)):
+        keys = tokens  # plain words, as the writer writes most keys, read as themselves
+    else:
+        keys = [_scalar(t[1:-1], quoted=True) if t.startswith('"') else _scalar(t) for t in tokens]
+        if not all(isinstance(key, str) for key in keys):
+            raise NotCanonical("an entry key that is not text")
+    if len(set(keys)) != len(keys):
+        raise NotCanonical("an entry key twice")
+    return keys
 
 
 def _values(tokens: list[str]) -> list[Any]:

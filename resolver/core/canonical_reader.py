@@ -227,7 +227,7 @@ def _scalar(token: str, *, quoted: bool = False) -> Any:
 
 _TOP_LINE = re.compile(r"\n(?=[^ ])")  # the start of each line at column 0
 _ENTRY_LINE = re.compile(r"\n  (?! )([^\n]*)")  # every line at column 2: each must be an entry's key line
-INDEX_FORMAT = 1  # the layout of an index; an index of another layout is not used
+_INDEX_FORMAT = 1  # the layout of an index; an index of another layout is not used
 
 
 def read_in_part(
@@ -259,7 +259,7 @@ def read_in_part(
     _check_around(before, after, section)
     entries = ReadEntries.cut(text, start + len(head) - 1, end, whole, section)
     if indexed is not None:
-        around = {"format": INDEX_FORMAT, "section": section, "before": before, "after": after}
+        around = {"format": _INDEX_FORMAT, "section": section, "before": before, "after": after}
         entries.indexed = lambda found: indexed({**around, "entries": found})
     return {**before, section: entries, **after}
 
@@ -280,7 +280,7 @@ def _from_index(
 ) -> dict[str, Any] | None:
     """The reading an index describes, or None when it does not fit the text (then the text is cut)."""
     try:
-        if index["format"] != INDEX_FORMAT or index["section"] != section:
+        if index["format"] != _INDEX_FORMAT or index["section"] != section:
             return None
         before, after, found = index["before"], index["after"], index["entries"]
         _check_around(before, after, section)

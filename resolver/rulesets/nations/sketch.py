@@ -2,10 +2,10 @@
 
 ``campaign check`` reads a big state's armies one by one as they are looked at
 (``core.canonical_reader.ReadEntries``). The sketch then keeps the nation's own armies as copies it may
-change, over the armies as read, and its index of armies by name and place is built from three columns
-(owner, name, place) rather than from every army: another nation's army is read only when an order
-looks at it. Everything here gives what the plain sketch and ``model.ArmyIndex`` give, in the same
-order; only the reading is deferred.
+change, over the armies as read, and its index of armies by name and place is built from four columns
+(owner, name, place, id), scanned together or taken from the read cache, rather than from every army:
+another nation's army is read only when an order looks at it. Everything here gives what the plain
+sketch and ``model.ArmyIndex`` give, in the same order; only the reading is deferred.
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ import os
 import re
 import tempfile
 from collections.abc import Callable
+from itertools import accumulate
+from operator import lt
 from pathlib import Path
 from typing import Any
 
@@ -230,7 +232,8 @@ def load_in_part(raw: bytes, section: str) -> Any:
     """The data of an engine-written mapping, with ``section`` (a mapping of mappings) read entry by
     entry as it is looked at (``canonical_reader.read_in_part``); the whole of it, as ``load_cached``
     reads it, when the text is not laid out as the writer writes. Only for a file whose digest the turn
-    archive holds: the reader trusts the layout of entries it does not read."""
+    archive holds: the reader trusts the layout of entries it does not read. A big file's index (the
+    other sections, where its entries begin, the columns scanned) is kept in the read cache."""
     whole: list[Any] = []
 
     def whole_data() -> Any:
@@ -238,8 +241,16 @@ def load_in_part(raw: bytes, section: str) -> Any:
             whole.append(load(raw))
         return whole[0]
 
+    name = f"{digest(raw)}-{section}-in-part" if len(raw) >= CACHED_SIZE else None
+    index = _cache_read(name) if name is not None else None
     try:
-        return canonical_reader.read_in_part(raw.decode("utf-8"), section, whole_data)
+        return canonical_reader.read_in_part(
+            raw.decode("utf-8"),
+            section,
+            whole_data,
+            index,
+            (lambda found: remember(raw, found, name)) if name is not None else None,
+        )
     except (canonical_reader.NotCanonical, UnicodeDecodeError):
         return load_cached(raw)
 
@@ -255,13 +266,14 @@ def read_yaml_keyed(
     raw = path.read_bytes()
     key_of_bytes = digest(raw)
     name = f"{key_of_bytes}-{section}-by-{key}"
-    cached = _cache_read(name) if len(raw) >= CACHED_SIZE else None
-    if isinstance(cached, dict) and isinstance(cached.get("items"), list):
-        return cached["rest"], {item_key: text for item_key, text in cached["items"]}, _json_item
+    cached = _keyed_from_cache(name) if len(raw) >= CACHED_SIZE else None
+    if cached is not None:
+        rest, spans, texts = cached
+        return rest, spans, _item_reader(raw, section, key, texts)
     if vouched == key_of_bytes and len(raw) >= CACHED_SIZE:
         try:
-            rest, texts = canonical_reader.read_list_in_part(raw.decode("utf-8"), section, key)
-            return rest, texts, _item_reader(raw, section, key)
+            rest, item_texts = canonical_reader.read_list_in_part(raw.decode("utf-8"), section, key)
+            return rest, item_texts, _item_reader(raw, section, key)
         except (canonical_reader.NotCanonical, UnicodeDecodeError):
             pass
     data = load(raw)  # the keyed entry stands in for a plain one: keeping both would cost twice
@@ -269,28 +281,36 @@ def read_yaml_keyed(
     items = {str(item[key]): item for item in data[section]}
     if len(raw) >= CACHED_SIZE:
         _remember_keyed(name, rest, items)
-    return rest, items, _json_item
+    return rest, items, _item_reader(raw, section, key)
 
 
-def _json_item(_: str, item: Any) -> Any:
-    return json.loads(item) if isinstance(item, str) else item
-
-
-def _item_reader(raw: bytes, section: str, key: str) -> Callable[[str, Any], Any]:
-    """Reads an item from its own text; one that does not read alone comes from the whole file."""
+def _item_reader(raw: bytes, section: str, key: str, texts: bytes = b"") -> Callable[[str, Any], Any]:
+    """Reads an item from its own text: a canonical YAML text, or a span of ``texts`` (the read
+    cache's JSON texts); one that does not read alone comes from the whole file."""
     whole: dict[str, Any] = {}
 
     def read_item(item_key: str, item: Any) -> Any:
-        if not isinstance(item, str):
-            return item
         try:
-            return canonical_reader.read_item(item)
-        except canonical_reader.NotCanonical:
+            if isinstance(item, str):
+                return canonical_reader.read_item(item)
+            if isinstance(item, tuple):
+                found = json.loads(texts[item[0] : item[1]])
+                if not isinstance(found, dict) or str(found.get(key)) != item_key:
+                    raise ValueError("a cached item of another key")
+                return found
+            return item
+        except ValueError:  # NotCanonical and JSON's errors are ValueErrors
             if not whole:
                 whole.update((str(entry[key]), entry) for entry in load(raw)[section])
             return whole[item_key]
 
     return read_item
+
+
+# A keyed entry is one line of JSON, the mapping without its section, the items' keys and where each
+# item's JSON text ends, then those texts one after another: reading it parses the short line alone,
+# and each item's text only when the item is looked at.
+_KEYED_FORMAT = 2
 
 
 def _remember_keyed(name: str, rest: dict[str, Any], items: dict[str, Any]) -> None:
@@ -299,18 +319,48 @@ def _remember_keyed(name: str, rest: dict[str, Any], items: dict[str, Any]) -> N
         return
     try:
         texts = [
-            [item_key, json.dumps(item, ensure_ascii=False, allow_nan=False)]
-            for item_key, item in items.items()
+            json.dumps(item, ensure_ascii=False, allow_nan=False).encode("utf-8") for item in items.values()
         ]
         if (
-            any(json.loads(text) != items[item_key] for item_key, text in texts)
+            any(json.loads(text) != item for text, item in zip(texts, items.values(), strict=True))
             or json.loads(json.dumps(rest)) != rest
         ):
             return  # JSON would not give the same data back (integer keys, for one)
-        entry = json.dumps({"rest": rest, "items": texts}, ensure_ascii=False, allow_nan=False)
-        _cache_write(folder, name, entry.encode("utf-8"))
+        ends = list(accumulate(map(len, texts)))
+        head = {"format": _KEYED_FORMAT, "rest": rest, "keys": list(items), "ends": ends}
+        line = json.dumps(head, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        _cache_write(folder, name, b"\n".join([line, b"".join(texts)]))
     except (OSError, TypeError, ValueError):
         return
+
+
+def _keyed_from_cache(name: str) -> tuple[dict[str, Any], dict[str, tuple[int, int]], bytes] | None:
+    """A keyed entry's mapping, its items' spans by key and the bytes they lie in; None when there is
+    none or it is not laid out as ``_remember_keyed`` writes."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        entry = (folder / f"{name}.json").read_bytes()
+        cut = entry.index(b"\n")
+        head = json.loads(entry[:cut])
+    except (OSError, ValueError):
+        return None
+    if not isinstance(head, dict) or head.get("format") != _KEYED_FORMAT:
+        return None
+    rest, keys, ends = head.get("rest"), head.get("keys"), head.get("ends")
+    if not isinstance(rest, dict) or not isinstance(keys, list) or not isinstance(ends, list):
+        return None
+    if not keys or len(keys) != len(ends) or len(set(keys)) != len(keys):
+        return None
+    if not set(map(type, ends)) <= {int} or not set(map(type, keys)) <= {str}:
+        return None
+    # Spans in the entry's bytes: the texts begin after the first line's break.
+    ends = [end + cut + 1 for end in ends]
+    starts = [cut + 1, *ends[:-1]]
+    if ends[-1] != len(entry) or not all(map(lt, starts, ends)):
+        return None
+    return rest, dict(zip(keys, zip(starts, ends, strict=True), strict=True)), entry
 
 
 # -- the read cache ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ Player files never come here: they go through ``core.yamlsafe`` and all its gate
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import accumulate
 from json.decoder import scanstring
 from operator import lt
@@ -220,17 +220,32 @@ def _scalar(token: str, *, quoted: bool = False) -> Any:
 # looked at, and single columns (every entry's ``owner``) by a scan of their lines. Callers use it only
 # on files the engine wrote, whose digest the turn archive holds; anything unexpected in the layout
 # raises ``NotCanonical``, and an entry that does not read falls back to the whole file's data.
+#
+# What the cut and the scans find (the other sections' data, where each entry begins, the columns) is
+# the reading's index, plain data that ``canonical.load_in_part`` keeps in the read cache under the
+# file's digest: checking another file against the same state neither cuts nor scans it again.
 
 _TOP_LINE = re.compile(r"\n(?=[^ ])")  # the start of each line at column 0
-_ENTRY_KEY = re.compile(r"\n  ([^ \n][^\n]*):\n")  # the key of a line at column 2, an entry's
-_ENTRY_CUT = re.compile(r"\n  (?=[^ ])")  # where an entry begins
+_ENTRY_LINE = re.compile(r"\n  (?! )([^\n]*)")  # every line at column 2: each must be an entry's key line
+_INDEX_FORMAT = 1  # the layout of an index; an index of another layout is not used
 
 
-def read_in_part(text: str, section: str, whole: Callable[[], Any]) -> dict[str, Any]:
+def read_in_part(
+    text: str,
+    section: str,
+    whole: Callable[[], Any],
+    index: Any = None,
+    indexed: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
     """The data of a canonical YAML mapping, with ``section`` as ``ReadEntries``. ``whole`` gives the
-    whole file's data, for an entry that does not read on its own."""
+    whole file's data, for an entry that does not read on its own. ``index`` is what an earlier reading
+    of the same text found (its digest is the caller's guard), used when it fits the text; ``indexed``
+    is given the reading's index whenever a column scan has added to it."""
     if not text.endswith("\n") or "\r" in text or "\t" in text:
         raise NotCanonical("line breaks or tabs the writer does not use")
+    known = _from_index(text, section, whole, index, indexed) if index is not None else None
+    if known is not None:
+        return known
     head = f"{section}:\n"
     start = 0 if text.startswith(head) else text.find(f"\n{head}") + 1
     if start == 0 and not text.startswith(head):
@@ -239,88 +254,219 @@ def read_in_part(text: str, section: str, whole: Callable[[], Any]) -> dict[str,
     if found and found.start() == start + len(head) - 1:
         raise NotCanonical(f"the section {section!r} has no value")
     end = found.start() + 1 if found else len(text)
-    before, after = text[:start], text[end:]
-    data: dict[str, Any] = read(before) if before else {}
-    rest = read(after) if after else {}
-    if not isinstance(data, dict) or not isinstance(rest, dict) or section in data or section in rest:
+    before = read(text[:start]) if start else {}
+    after = read(text[end:]) if end < len(text) else {}
+    _check_around(before, after, section)
+    entries = ReadEntries.cut(text, start + len(head) - 1, end, whole, section)
+    if indexed is not None:
+        around = {"format": _INDEX_FORMAT, "section": section, "before": before, "after": after}
+        entries.indexed = lambda found: indexed({**around, "entries": found})
+    return {**before, section: entries, **after}
+
+
+def _check_around(before: Any, after: Any, section: str) -> None:
+    if not isinstance(before, dict) or not isinstance(after, dict) or section in before or section in after:
         raise NotCanonical("the sections around the one read in part")
-    if set(data) & set(rest):
+    if set(before) & set(after):
         raise NotCanonical("a top-level key twice")
-    data[section] = ReadEntries(text[start + len(head) - 1 : end], whole, section)
-    data.update(rest)
-    return data
+
+
+def _from_index(
+    text: str,
+    section: str,
+    whole: Callable[[], Any],
+    index: Any,
+    indexed: Callable[[dict[str, Any]], None] | None,
+) -> dict[str, Any] | None:
+    """The reading an index describes, or None when it does not fit the text (then the text is cut)."""
+    try:
+        if index["format"] != _INDEX_FORMAT or index["section"] != section:
+            return None
+        before, after, found = index["before"], index["after"], index["entries"]
+        _check_around(before, after, section)
+        entries = ReadEntries.from_index(text, found, whole, section)
+    except (KeyError, TypeError, ValueError):  # NotCanonical is a ValueError
+        return None
+    head = f"{section}:\n"
+    first = entries.start - len(head) + 1
+    if text[first : entries.start + 1] != head or (first and text[first - 1] != "\n"):
+        return None
+    if indexed is not None:
+        entries.indexed = lambda found: indexed({**index, "entries": found})
+    return {**before, section: entries, **after}
 
 
 class ReadEntries(Mapping[str, Any]):
     """The entries of one section of a canonical file, each read on first use (see ``read_in_part``)."""
 
-    def __init__(self, body: str, whole: Callable[[], Any], section: str) -> None:
-        # ``body`` runs from the line break before the first entry to the one ending the last line;
-        # each entry is cut at its key line, the only lines at column 2.
+    def __init__(
+        self,
+        text: str,
+        tokens: list[str],
+        starts: list[int],
+        end: int,
+        whole: Callable[[], Any],
+        section: str,
+        columns: dict[str, list[Any] | None] | None = None,
+    ) -> None:
+        # Each entry runs from the line break before its key line (its start) to the next entry's
+        # start; the last one to ``end``, just after the line break that ends the section.
+        if not tokens or len(tokens) != len(starts):
+            raise NotCanonical("no entries, or entries without their places")
+        self.text = text
+        self.start = starts[0]
+        self.indexed: Callable[[dict[str, Any]], None] | None = None
+        self._tokens = tokens  # each key as written
+        self._keys = _entry_keys(tokens)
+        self._starts = starts
+        self._end = end
+        self._spans = dict(zip(self._keys, zip(starts, [*starts[1:], end], strict=True), strict=True))
         self._whole = whole
         self._section = section
         self._read: dict[str, Any] = {}
-        self._columns: dict[str, dict[str, Any] | None] = {}
-        self._body = body
-        tokens = _ENTRY_KEY.findall(body)
-        parts = _ENTRY_CUT.split(body)
-        lines_at_2 = body.count("\n  ") - body.count("\n   ")
-        if parts[0] != "" or len(parts) != len(tokens) + 1 or lines_at_2 != len(tokens):
+        self._columns: dict[str, list[Any] | None] = dict(columns or {})  # values in the order of the keys
+        self._by_key: dict[str, dict[str, Any] | None] = {}
+
+    @classmethod
+    def cut(cls, text: str, start: int, end: int, whole: Callable[[], Any], section: str) -> ReadEntries:
+        """The entries of ``text[start:end]``, which runs from the line break before the first entry's
+        key line to the one ending the section's last line."""
+        lines = list(_ENTRY_LINE.finditer(text, start, end))
+        if not lines or lines[0].start() != start:
+            raise NotCanonical("a line before the first entry")
+        tokens = [line[1] for line in lines]
+        if not all(token.endswith(":") for token in tokens):
             raise NotCanonical("an entry line the writer does not write")
-        if all(map(_WORD.fullmatch, tokens)) and _RESERVED.isdisjoint(map(str.lower, tokens)):
-            keys = tokens  # plain words, as the writer writes most keys, read as themselves
-        else:
-            keys = [_scalar(t[1:-1], quoted=True) if t.startswith('"') else _scalar(t) for t in tokens]
-            if not all(isinstance(key, str) for key in keys):
-                raise NotCanonical("an entry key that is not text")
-        if len(set(keys)) != len(keys):
-            raise NotCanonical("an entry key twice")
-        # Where each entry starts in ``body`` (at the line break before its key line), for the columns.
-        self._starts = [end - 3 for end in accumulate((len(part) + 3 for part in parts[:-1]), initial=0)][1:]
-        self._parts = dict(zip(keys, parts[1:], strict=True))
+        tokens = [token[:-1] for token in tokens]
+        return cls(text, tokens, [line.start() for line in lines], end, whole, section)
+
+    @classmethod
+    def from_index(cls, text: str, found: Any, whole: Callable[[], Any], section: str) -> ReadEntries:
+        """The entries as an index recorded them; ``NotCanonical`` when it does not fit ``text``: each
+        entry's place must hold its key line. What it says of the columns is trusted as the read cache
+        is, by the file's digest it is named after."""
+        tokens, starts, end, columns = found["tokens"], found["starts"], found["end"], found["columns"]
+        if not isinstance(tokens, list) or not isinstance(starts, list) or not isinstance(columns, dict):
+            raise NotCanonical("an index of another shape")
+        if not set(map(type, tokens)) <= {str} or not set(map(type, starts)) <= {int} or type(end) is not int:
+            raise NotCanonical("an index of another shape")
+        if not tokens or len(tokens) != len(starts) or not all(map(lt, starts, [*starts[1:], end])):
+            raise NotCanonical("an index whose places do not fit the text")
+        if (
+            starts[0] < 0
+            or end > len(text)
+            or text[end - 1] != "\n"
+            or (end < len(text) and text[end] == " ")
+        ):
+            raise NotCanonical("an index whose section ends elsewhere")
+        if not all(map(text.startswith, [f"\n  {token}:\n" for token in tokens], starts)):
+            raise NotCanonical("an index whose places are not its entries' key lines")
+        for values in columns.values():
+            if values is not None and (not isinstance(values, list) or len(values) != len(tokens)):
+                raise NotCanonical("an index column of another length")
+        return cls(text, tokens, starts, end, whole, section, columns)
+
+    def index(self) -> dict[str, Any]:
+        """What this reading found, as plain data for ``from_index``."""
+        return {"tokens": self._tokens, "starts": self._starts, "end": self._end, "columns": self._columns}
 
     def __getitem__(self, key: str) -> Any:
         if key in self._read:
             return self._read[key]
-        # The entry as a document of its own: its key line at column 0, its lines two columns less.
-        part = self._parts[key]  # the last entry's ends with the body's last line break, the others' not
+        start, stop = self._spans[key]
+        # The entry as a document of its own: its key line at column 0, its lines two columns less. The
+        # last entry's text ends with the section's last line break, the others' not.
+        part = self.text[start + 3 : stop]
         text = (part if part.endswith("\n") else part + "\n").replace("\n  ", "\n")
         try:
-            value = read(text)[key]
+            entry = read(text)
+            if type(entry) is not dict or len(entry) != 1:
+                raise NotCanonical("not one entry")
+            value = entry[key]
         except (NotCanonical, KeyError):
             value = self._whole()[self._section][key]
         self._read[key] = value
         return value
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._parts)
+        return iter(self._keys)
 
     def __len__(self) -> int:
-        return len(self._parts)
+        return len(self._keys)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._parts
+        return key in self._spans
 
     def column(self, field: str) -> dict[str, Any] | None:
         """Every entry's plain value of ``field``, by key and in order, read from its lines alone; None
         when an entry has no such line or more than one (then read the entries themselves)."""
-        if field not in self._columns:
-            self._columns[field] = self._scan(field)
-        return self._columns[field]
+        return self.columns((field,))[field]
 
-    def _scan(self, field: str) -> dict[str, Any] | None:
-        line = re.compile(rf"\n    {re.escape(field)}: ([^\n]*)")
-        found = list(line.finditer(self._body))
-        if len(found) != len(self._parts):
+    def columns(self, fields: Iterable[str]) -> dict[str, dict[str, Any] | None]:
+        """Several columns (see ``column``), scanned together: one pass over the text for them all."""
+        fields = list(fields)
+        missing = sorted({field for field in fields if field not in self._columns})
+        if missing:
+            found = self._scan(missing) if len(missing) > 1 else None
+            if found is None:  # scanned one by one, a column that does not fit leaves the others
+                found = {field: (self._scan([field]) or {}).get(field) for field in missing}
+            self._columns.update(found)
+            if self.indexed is not None:
+                self.indexed(self.index())
+        return {field: self._column(field) for field in fields}
+
+    def _column(self, field: str) -> dict[str, Any] | None:
+        if field not in self._by_key:
+            values = self._columns[field]
+            self._by_key[field] = None if values is None else dict(zip(self._keys, values, strict=True))
+        return self._by_key[field]
+
+    def _scan(self, fields: list[str]) -> dict[str, list[Any] | None] | None:
+        """The values of ``fields`` (sorted, as the writer sorts keys) in every entry, from one pass over
+        its lines: each field's line anywhere after the key line and the previous field's. None when an
+        entry lacks one of them or holds one twice; a field whose lines hold no plain value is None."""
+        key_line = r"\n  (?! )[^\n]*"  # each line is matched from the line break before it
+        lines = "".join(rf"(?:\n    [^\n]*)*?\n    {re.escape(field)}: ([^\n]*)" for field in fields)
+        # Each match starts at a key line and reads only the lines of that entry (all deeper than column
+        # 2), so as many matches as entries means every entry has each line; as many such lines in all
+        # means none has two.
+        found = re.compile(key_line + lines).findall(self.text, self.start, self._end)
+        fits = len(found) == len(self._keys) and all(
+            self.text.count(f"\n    {field}: ", self.start, self._end) == len(found) for field in fields
+        )
+        if not fits:
             return None
-        # One line each: the n-th line found lies between the n-th entry's start and the next one's.
-        places = [match.start() for match in found]
-        ends = [*self._starts[1:], len(self._body)]
-        if not all(map(lt, self._starts, places)) or not all(map(lt, places, ends)):
-            return None
-        tokens = [match.group(1) for match in found]
-        values = {token: _inline(token) for token in set(tokens)}
-        return dict(zip(self._parts, map(values.__getitem__, tokens), strict=True))
+        rows = found if len(fields) > 1 else [(token,) for token in found]
+        columns: dict[str, list[Any] | None] = {}
+        for field, tokens in zip(fields, zip(*rows, strict=True), strict=True):
+            try:
+                columns[field] = _values(list(tokens))
+            except NotCanonical:
+                columns[field] = None  # a line that is no plain value: the entries are read instead
+        return columns
+
+
+def _entry_keys(tokens: list[str]) -> list[str]:
+    """The keys of entries written as ``tokens``: text, each once."""
+    if all(map(_WORD.fullmatch, tokens)) and _RESERVED.isdisjoint(map(str.lower, tokens)):
+        keys = tokens  # plain words, as the writer writes most keys, read as themselves
+    else:
+        keys = [_scalar(t[1:-1], quoted=True) if t.startswith('"') else _scalar(t) for t in tokens]
+        if not all(isinstance(key, str) for key in keys):
+            raise NotCanonical("an entry key that is not text")
+    if len(set(keys)) != len(keys):
+        raise NotCanonical("an entry key twice")
+    return keys
+
+
+def _values(tokens: list[str]) -> list[Any]:
+    """The values of plain tokens, each different one read once; plain words, the usual case, are
+    read as themselves."""
+    different = set(tokens)
+    if all(map(_WORD.fullmatch, different)) and _RESERVED.isdisjoint(map(str.lower, different)):
+        return tokens
+    values = {token: _inline(token) for token in different}
+    return list(map(values.__getitem__, tokens))
 
 
 _ITEM_CUT = re.compile(r"\n- ")  # where an item of a list at column 0 begins

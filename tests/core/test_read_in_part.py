@@ -3,7 +3,10 @@ column, every other section; and a text not laid out as the writer writes is rea
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -147,3 +150,136 @@ def test_a_column_line_outside_its_entry_gives_no_column() -> None:
     entries = canonical_reader.read_in_part(text, "armies", lambda: {})["armies"]
     assert entries.column("owner") is None  # two lines: the checker reads the entries instead
     assert entries.column("id") == {"a": "a", "b": "b"}
+
+
+ARMY_FIELDS = ("id", "location", "name", "owner")  # what the nations checker's index asks of every army
+
+
+@pytest.fixture
+def every_file_is_big(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test's files are small; here each goes through the read cache."""
+    monkeypatch.setattr(canonical, "CACHED_SIZE", 1)
+
+
+def plain_column(expected: dict[str, Any], field: str) -> dict[str, Any] | None:
+    """The column a scan must give: every entry's value when each holds it on one line, else None."""
+    armies = expected["armies"]
+    if all(field in army and not isinstance(army[field], dict | list) for army in armies.values()):
+        return {key: army[field] for key, army in armies.items()}
+    return None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_columns_scanned_together_are_the_columns_scanned_one_by_one(seed: int) -> None:
+    raw = canonical.dump(random_state(random.Random(seed)))
+    expected = yaml.load(raw, Loader=_Loader)
+    together = canonical.load_in_part(raw, "armies")["armies"]
+    if not isinstance(together, ReadEntries):  # read whole: no columns to compare
+        assert together == expected["armies"]
+        return
+    alone = canonical.load_in_part(raw, "armies")["armies"]
+    found = together.columns(ARMY_FIELDS)
+    for field in ARMY_FIELDS:
+        assert found[field] == alone.column(field)
+        if found[field] is not None:  # a column is never wrong
+            assert found[field] == plain_column(expected, field)
+    if all(plain_column(expected, field) is not None for field in ARMY_FIELDS):
+        assert all(found[field] is not None for field in ARMY_FIELDS)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_second_reading_comes_from_the_index_the_first_left(
+    seed: int, every_file_is_big: None, read_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raw = canonical.dump(random_state(random.Random(seed)))
+    expected = yaml.load(raw, Loader=_Loader)
+    first = canonical.load_in_part(raw, "armies")
+    if not isinstance(first.get("armies"), ReadEntries):
+        assert first == expected
+        return
+    scanned = first["armies"].columns(ARMY_FIELDS)
+    assert len(list(read_cache.glob("*-armies-in-part.json"))) == 1
+    # The second reading neither cuts the text nor scans a column: the index says it all.
+    monkeypatch.setattr(ReadEntries, "cut", lambda *_: pytest.fail("the text was cut again"))
+    monkeypatch.setattr(ReadEntries, "_scan", lambda *_: pytest.fail("a column was scanned again"))
+    second = canonical.load_in_part(raw, "armies")
+    assert second["armies"].columns(ARMY_FIELDS) == scanned
+    assert list(second) == list(expected)
+    assert {k: v for k, v in second.items() if k != "armies"} == {
+        k: v for k, v in expected.items() if k != "armies"
+    }
+    assert list(second["armies"]) == list(expected["armies"])
+    assert dict(second["armies"].items()) == expected["armies"]
+
+
+def army_state(count: int) -> dict[str, Any]:
+    owners = ("red", "blue", "green")
+    armies = {
+        f"{owners[n % 3]}-a{n}": {
+            "id": f"{owners[n % 3]}-a{n}",
+            "location": f"L{n % 7}",
+            "name": str(n),
+            "owner": owners[n % 3],
+            "units": [{"hp": 1, "id": f"u{n}"}],
+        }
+        for n in range(count)
+    }
+    return {"armies": armies, "factions": {owner: {"stock": {"resources": 3}} for owner in owners}, "turn": 2}
+
+
+def rotate(items: list[Any]) -> list[Any]:
+    return [*items[1:], items[0]]
+
+
+DAMAGED_INDEXES: dict[str, Callable[[dict[str, Any]], None]] = {
+    "keys moved one entry on": lambda index: index["entries"].update(
+        tokens=rotate(index["entries"]["tokens"])
+    ),
+    "places moved a character on": lambda index: index["entries"].update(
+        starts=[place + 1 for place in index["entries"]["starts"]]
+    ),
+    "the first entry left out": lambda index: index["entries"].update(
+        tokens=index["entries"]["tokens"][1:], starts=index["entries"]["starts"][1:]
+    ),
+    "a column cut short": lambda index: index["entries"]["columns"].update(owner=["red"]),
+    "the section's end past the text": lambda index: index["entries"].update(end=10**9),
+    "another section": lambda index: index.update(section="factions"),
+    "another format": lambda index: index.update(format=0),
+    "keys that are no text": lambda index: index["entries"].update(
+        tokens=[1] * len(index["entries"]["tokens"])
+    ),
+}
+
+
+# The index is named after the digest of the bytes it describes, like every read-cache entry; these are
+# the damages a reading notices before trusting it (an entry left out in the middle, or a column's
+# values changed, would not be noticed, as a whole state's cached data edited by hand would not be).
+@pytest.mark.parametrize("tamper", DAMAGED_INDEXES.values(), ids=DAMAGED_INDEXES.keys())
+def test_a_damaged_index_is_not_used(
+    tamper: Callable[[dict[str, Any]], None], every_file_is_big: None, read_cache: Path
+) -> None:
+    state = army_state(30)
+    raw = canonical.dump(state)
+    canonical.load_in_part(raw, "armies")["armies"].columns(ARMY_FIELDS)
+    (entry,) = read_cache.glob("*-armies-in-part.json")
+    index = json.loads(entry.read_bytes())
+    tamper(index)
+    entry.write_text(json.dumps(index))
+    expected = yaml.load(raw, Loader=_Loader)
+    got = canonical.load_in_part(raw, "armies")
+    assert got == expected
+    assert list(got["armies"]) == list(expected["armies"])
+    assert got["armies"].columns(ARMY_FIELDS) == {
+        field: plain_column(expected, field) for field in ARMY_FIELDS
+    }
+
+
+@pytest.mark.parametrize("entry", [b"not json", b"[1, 2]", b'{"format": 1, "section": "armies"}'])
+def test_a_broken_index_is_not_used(entry: bytes, every_file_is_big: None, read_cache: Path) -> None:
+    state = army_state(5)
+    raw = canonical.dump(state)
+    canonical.load_in_part(raw, "armies")["armies"].columns(ARMY_FIELDS)
+    (cached,) = read_cache.glob("*-armies-in-part.json")
+    cached.write_bytes(entry)
+    got = canonical.load_in_part(raw, "armies")
+    assert isinstance(got["armies"], ReadEntries) and got == state

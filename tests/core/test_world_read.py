@@ -3,6 +3,8 @@ eager read gave: from the file, from the read cache, after a hand edit, and from
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -144,3 +146,50 @@ def test_an_item_that_does_not_read_alone_comes_from_the_whole_file(tmp_path: Pa
     )
     got = World.from_items(rest, items, read_item)
     assert dict(got.locations.items()) == eager(yaml.load(path.read_bytes(), Loader=_Loader))
+
+
+def test_a_warm_read_parses_only_the_locations_looked_at(
+    tmp_path: Path, read_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world, path = written(tmp_path, generate_square(3, 20, 15))
+    read(path)  # the cold read keeps the keyed entry
+    (cached,) = read_cache.glob("*-locations-by-id.json")
+    parsed: list[bytes] = []
+    loads = canonical.json.loads
+    monkeypatch.setattr(canonical.json, "loads", lambda text: parsed.append(text) or loads(text))
+    warm = read(path)
+    first = next(iter(world))
+    assert warm[first] == world[first]
+    # The entry's first line (ids and places), then the one location's text: never the whole entry.
+    assert len(parsed) == 2 and sum(map(len, parsed)) < cached.stat().st_size / 4
+
+
+def shifted_spans(entry: bytes) -> bytes:
+    """The entry with each item's span moved one item on: every text read belongs to another id."""
+    line, texts = entry.split(b"\n", 1)
+    head = json.loads(line)
+    head["keys"] = [*head["keys"][1:], head["keys"][0]]
+    return json.dumps(head).encode() + b"\n" + texts
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        shifted_spans,
+        lambda entry: entry[:-10],  # cut short
+        lambda entry: entry.replace(b'"format": 2', b'"format": 1', 1),
+        lambda entry: entry.replace(b'"ends": [', b'"ends": ["x", ', 1),
+        lambda entry: entry.split(b"\n", 1)[0] + b"\n" + entry.split(b"\n", 1)[1].replace(b'"', b"'"),
+    ],
+    ids=["spans of other ids", "cut short", "another format", "an end that is no number", "no JSON"],
+)
+def test_a_tampered_keyed_entry_gives_the_worlds_own_locations(
+    tmp_path: Path, read_cache: Path, tamper: Callable[[bytes], bytes]
+) -> None:
+    world, path = written(tmp_path, generate_square(3, 20, 15))
+    read(path)
+    (cached,) = read_cache.glob("*-locations-by-id.json")
+    cached.write_bytes(tamper(cached.read_bytes()))
+    got = read(path)
+    assert dict(got.locations.items()) == eager(yaml.load(path.read_bytes(), Loader=_Loader))
+    assert got == world

@@ -148,3 +148,16 @@ def test_after_a_turn_the_archive_vouches_for_the_world_file(played: Store) -> N
     assert played.archived_world_digest() == canonical.digest(world_file.read_bytes())
     world_file.write_text(world_file.read_text() + "# edited\n")
     assert played.archived_world_digest() != canonical.digest(world_file.read_bytes())
+
+
+def test_a_second_check_of_the_same_state_reads_it_from_the_index_the_first_kept(
+    played: Store, read_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = played
+    paths = write_orders(store, store.state())
+    first = [outputs(store, store.state_to_check(), [path]) for path in paths]
+    assert len(list(read_cache.glob("*-armies-in-part.json"))) == 1
+    monkeypatch.setattr(ReadEntries, "cut", lambda *_: pytest.fail("the state was cut again"))
+    monkeypatch.setattr(ReadEntries, "_scan", lambda *_: pytest.fail("a column was scanned again"))
+    again = [outputs(store, store.state_to_check(), [path]) for path in paths]
+    assert again == first == [outputs(store, store.state(), [path]) for path in paths]

@@ -2,15 +2,16 @@
 
 ``campaign check`` reads a big state's armies one by one as they are looked at
 (``core.canonical_reader.ReadEntries``). The sketch then keeps the nation's own armies as copies it may
-change, over the armies as read, and its index of armies by name and place is built from three columns
-(owner, name, place) rather than from every army: another nation's army is read only when an order
-looks at it. Everything here gives what the plain sketch and ``model.ArmyIndex`` give, in the same
-order; only the reading is deferred.
+change, over the armies as read, and its index of armies by name and place is built from four columns
+(owner, name, place, id), scanned together or taken from the read cache, rather than from every army:
+another nation's army is read only when an order looks at it. Everything here gives what the plain
+sketch and ``model.ArmyIndex`` give, in the same order; only the reading is deferred.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from itertools import groupby
 from typing import Any
 
 from . import model as m
@@ -57,23 +58,32 @@ class SketchArmies(MutableMapping[str, Any]):
 
     def column(self, field: str) -> dict[str, Any] | None:
         """Every army's ``field`` by id, in order, reading none but the nation's own copies."""
-        read = getattr(self.read, "column", None)
-        values = read(field) if read is not None else None
-        if values is None:
-            return None
-        found = {
-            key: self.own[key][field] if key in self.own else value
-            for key, value in values.items()
-            if key not in self._gone
+        return self.columns((field,))[field]
+
+    def columns(self, fields: Iterable[str]) -> dict[str, dict[str, Any] | None]:
+        """Several columns (see ``column``), which the armies as read give from one scan."""
+        fields = tuple(fields)
+        read = getattr(self.read, "columns", None)
+        found = read(fields) if read is not None else dict.fromkeys(fields)
+        return {
+            field: None if values is None else self._over(field, values) for field, values in found.items()
         }
-        found.update((key, army[field]) for key, army in self.own.items() if key not in values)
+
+    def _over(self, field: str, values: dict[str, Any]) -> dict[str, Any]:
+        """A column of the armies as read with the nation's copies over it: a copy takes its army's
+        place, an army the orders added comes last, one they removed is left out."""
+        found = dict(values)
+        found.update((key, army[field]) for key, army in self.own.items())
+        for key in self._gone:
+            found.pop(key, None)
         return found
 
 
 def sketch_armies(read: Mapping[str, Any], nation: str) -> SketchArmies | None:
     """The sketch's armies over ``read``, with the nation's own copied; None when ``read`` cannot give
     its owners without reading every army (then the plain sketch is made)."""
-    owners = read.column("owner") if hasattr(read, "column") else None
+    # The index asks for every column it needs next: scanned in one pass with the owners.
+    owners = read.columns(ARMY_COLUMNS)["owner"] if hasattr(read, "columns") else None
     if owners is None:
         return None
     # A sketch moves, renames, splits and merges armies, but never changes a unit.
@@ -95,16 +105,28 @@ class SketchArmyIndex(m.ArmyIndex):
         self._owned: dict[str, dict[str, Any]] = {}
         self._at: dict[str, dict[str, Any]] = {}
         self._nation, self._shared = None, None
-        columns = [armies.column(field) for field in ARMY_COLUMNS]
-        owners, names, places, ids = columns
+        columns = armies.columns(ARMY_COLUMNS)
+        owners, names, places, ids = (columns[field] for field in ARMY_COLUMNS)
         if owners is None or names is None or places is None or ids is None:
             super().__init__(state)
             return
-        for key, owner in owners.items():
-            entry = armies.own.get(key, key)  # the nation's own copy, or the id of an army not yet read
-            self._named[(owner, names[key])] = entry
-            self._owned.setdefault(owner, {})[ids[key]] = entry
-            self._at.setdefault(places[key], {})[ids[key]] = entry
+        # Each army's entry: the nation's own copy, or the id of an army not yet read.
+        entries = dict(zip(owners, owners, strict=True))
+        entries.update(armies.own)
+        self._named = dict(
+            zip(zip(owners.values(), names.values(), strict=True), entries.values(), strict=True)
+        )
+        # The four columns hold the same armies in the same order; a nation's armies mostly follow
+        # one another (their keys begin with its id), so they are taken a run at a time.
+        idents, found = list(ids.values()), list(entries.values())
+        start = 0
+        for owner, run in groupby(owners.values()):
+            stop = start + len(list(run))
+            self._owned.setdefault(owner, {}).update(zip(idents[start:stop], found[start:stop], strict=True))
+            start = stop
+        at = self._at
+        for place, ident, entry in zip(places.values(), idents, found, strict=True):
+            at.setdefault(place, {})[ident] = entry
 
     def _army(self, entry: Any) -> m.Army:
         return self.state["armies"][entry] if isinstance(entry, str) else entry

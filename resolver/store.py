@@ -45,7 +45,9 @@ DIGEST_FILE = "digest.yaml"
 # A sealed campaign's archive publishes these next to its age files (see Store.archive).
 PUBLIC_EVENTS = "public-events.yaml"
 PUBLIC_STATE = "public-state.yaml"
-OPENING = "opening.yaml"  # campaign/turns/0000/opening.yaml: the commitment to turn 1's dice salt
+# campaign/turns/0000/opening.yaml: what the campaign opened with, before any turn: the world's digest
+# (so that the first checks read the world in part, as later ones do) and the commitment to turn 1's salt.
+OPENING = "opening.yaml"
 STAGING = ".resolving"  # campaign/.resolving/: a resolution being written, before it is switched in
 JOURNAL = "journal.yaml"
 FINISHED = ".resolved"  # campaign/.resolved/: the staging folder once everything is switched in
@@ -164,12 +166,14 @@ class Store:
         return _WORLDS[key]
 
     def archived_world_digest(self) -> str | None:
-        """The world's digest as the last archived turn's inputs record it (none before the first turn)."""
+        """The world's digest as the last archived turn's inputs record it; before the first turn, as the
+        opening record does (none in a campaign made before it recorded one)."""
         turns = self.archived_turns()
-        inputs = self.turns_dir / turn_dir_name(turns[-1]) / "inputs.yaml" if turns else None
-        if inputs is None or not inputs.is_file():
+        name = "inputs.yaml" if turns else OPENING
+        record = self.turns_dir / turn_dir_name(turns[-1] if turns else 0) / name
+        if not record.is_file():
             return None
-        data = canonical.read_yaml(inputs)
+        data = canonical.read_yaml(record)
         recorded = data.get("world_digest") if isinstance(data, dict) else None
         return recorded if isinstance(recorded, str) else None
 
@@ -710,7 +714,8 @@ class Store:
         canonical.write_yaml(self.campaign_dir / "campaign.yaml", config)
         canonical.write_yaml(self.campaign_dir / "players.yaml", players)
         canonical.write_atomic(self.campaign_dir / "rules.yaml", house_rules_text.encode())
-        canonical.write_yaml(self.campaign_dir / "world.yaml", world.to_data())
+        world_raw = canonical.write_yaml(self.campaign_dir / "world.yaml", world.to_data())
+        opening = {"world_digest": canonical.digest(world_raw), **(opening or {})}
         raw = canonical.dump(state)
         start = self.turns_dir / turn_dir_name(0)
         self.write_secret(start / "state.yaml", raw)
@@ -720,8 +725,7 @@ class Store:
             canonical.write_atomic(self.campaign_dir / "state.yaml", self.public_view(game, state))
             canonical.write_atomic(start / PUBLIC_STATE, self.public_view(game, state))
             self.write_views(game, state, start)
-        if opening:
-            canonical.write_yaml(start / OPENING, opening)
+        canonical.write_yaml(start / OPENING, opening)
         self.orders_dir.mkdir(parents=True, exist_ok=True)
 
     def reset(self) -> None:

@@ -150,6 +150,20 @@ def test_after_a_turn_the_archive_vouches_for_the_world_file(played: Store) -> N
     assert played.archived_world_digest() != canonical.digest(world_file.read_bytes())
 
 
+def test_before_the_first_turn_the_opening_record_vouches_for_the_world_file(
+    tmp_path: Path, every_state_is_big: None
+) -> None:
+    """A new campaign's first checks read the world in part too: the opening record holds the digest of
+    the world the campaign was made with, and a world edited since is read whole."""
+    new_campaign(tmp_path, "nations", 5, default_factions(3, 5))
+    store = Store(tmp_path)
+    world_file = store.campaign_dir / "world.yaml"
+    assert store.archived_turns() == []
+    assert store.archived_world_digest() == canonical.digest(world_file.read_bytes())
+    world_file.write_text(world_file.read_text() + "# edited\n")
+    assert store.archived_world_digest() != canonical.digest(world_file.read_bytes())
+
+
 def test_a_second_check_of_the_same_state_reads_it_from_the_index_the_first_kept(
     played: Store, read_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -229,6 +229,7 @@ class SizeRun:
     factions: int
     armies: int = 0
     orders: int = 0
+    events: int = 0  # the turn's events: the work of the resolve's reports and of the site grows with them
     state_mb: float = 0.0
     floor: float = 0.0  # PyYAML loading every file a resolve reads and dumping the new state
     core: float = 0.0  # resolve_turn alone
@@ -297,6 +298,7 @@ def measure_size(factions: int, seed: int, site: bool = True) -> SizeRun:
         with cycles_uncollected():
             run.core, result = timed(lambda: resolve_turn(game, state, files), repeat=2)
         run.required = required_seconds(store, result.state)
+        run.events = len(result.events)
         first = store.order_paths()[0]
         check = [sys.executable, "-m", "resolver.cli", "check", "--root", str(root), str(first)]
         run.check_cold, run.check = check_seconds(check, cache)
@@ -336,14 +338,14 @@ def verdict(ratio: float, limit: float, *, below: bool = False) -> str:
 
 def scaling_rows(runs: dict[int, SizeRun]) -> list[str]:
     lines = [
-        "| factions | armies | orders | state MB | setup s | floor s | core s | resolve s | resolve "
+        "| factions | armies | orders | events | state MB | setup s | floor s | core s | resolve s | resolve "
         "process s | peak RSS MB | check process s (cache empty / filled) | site --no-build s |",
-        "|" + "---:|" * 12,
+        "|" + "---:|" * 13,
     ]
     for n, r in sorted(runs.items()):
         lines.append(
-            f"| {n} | {r.armies} | {r.orders} | {r.state_mb:.1f} | {r.setup:.1f} | {r.floor:.2f} | "
-            f"{r.core:.2f} | {r.resolve:.2f} | {r.resolve_process:.2f} | {r.rss_mb:.0f} | "
+            f"| {n} | {r.armies} | {r.orders} | {r.events} | {r.state_mb:.1f} | {r.setup:.1f} | "
+            f"{r.floor:.2f} | {r.core:.2f} | {r.resolve:.2f} | {r.resolve_process:.2f} | {r.rss_mb:.0f} | "
             f"{r.check_cold:.2f} / {r.check:.2f} | {r.site:.2f} |"
         )
     return lines

@@ -163,11 +163,14 @@ def resolve_turn(
     rumors: Sequence[str] | None = None,
     salt: str = "",
     refused: Mapping[str, str] | None = None,
+    commitments: Mapping[str, str] | None = None,
 ) -> TurnResult:
     """Resolve one turn. ``rumors`` are the turn's rumours when the files were archived without them
     (a replay); by default they are read from the files. ``salt`` is the turn's secret part of the
     seed (see ``sealing.turn_salt``). ``refused`` names the factions of a sealed campaign whose order
-    file failed the full check at resolution, with the reason their faction alone is told."""
+    file failed the full check at resolution, with the reason their faction alone is told.
+    ``commitments`` stand for the order files' digests in the turn seed: a sealed campaign publishes
+    keyed commitments instead of digests, which would let anyone confirm a guessed file."""
     turn = int(state["turn"])
     bad = [f.path for f in files.values() if not f.ok]
     if bad:
@@ -179,8 +182,9 @@ def resolve_turn(
     # NPC factions are the bot's every turn: never missing, never in the turn seed.
     npc_orders = {f: bot_order_file(game, state, f) for f in faction_records.npcs(state, game.factions)}
     bots = {**stand_ins, **npc_orders}
-    digests = {f: files[f].digest if f in files else "-" for f in game.factions}
-    digests[GM] = files[GM].digest if GM in files else "-"
+    published = commitments if commitments is not None else {f: of.digest for f, of in files.items()}
+    digests = {f: published[f] if f in files else "-" for f in game.factions}
+    digests[GM] = published[GM] if GM in files else "-"
     rumors = sorted(rumors) if rumors is not None else turn_rumors(files)
     if rumors:
         digests[RUMORS_DIGEST_KEY] = canonical.data_digest(rumors)

@@ -58,6 +58,14 @@ class Game:
     world: World
     factions: tuple[str, ...]
     faction_names: Mapping[str, str] = field(default_factory=dict)
+    # What hidden starting positions (a late joiner's) are drawn from: the public seed in an open campaign;
+    # in a sealed one a seed derived from the campaign key (sealing.setup_seed), so no player can rebuild
+    # them from the public seed.
+    setup_seed: int | None = None
+
+    @property
+    def hidden_seed(self) -> int:
+        return self.seed if self.setup_seed is None else self.setup_seed
 
     @cached_property
     def calendar(self) -> Calendar:

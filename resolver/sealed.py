@@ -88,7 +88,9 @@ def seal_order_file(store: Store, path: Path) -> tuple[OrderFile, str | None]:
     if not of.ok or of.faction is None:
         return of, None
     sealed = store.orders_dir / f"{of.faction}.yaml{sealing.SUFFIX}"
-    canonical.write_atomic(sealed, sealing.encrypt(raw, store.recipients([of.faction])))
+    canonical.write_atomic(
+        sealed, sealing.encrypt(raw, store.recipients([of.faction]), sealing.ORDER_FILE_SIZE)
+    )
     return of, store.display(sealed)
 
 

@@ -18,6 +18,7 @@ import binascii
 import hashlib
 import hmac
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,12 +145,123 @@ def load_identity(path: Path) -> Any:
 
 # -- files ---------------------------------------------------------------------------------------------
 
+# age hides what a file says but not how long it is, and git keeps every version of every file. So every
+# sealed file is padded before it is encrypted, and its ciphertext is then brought to a length that says
+# nothing of what it holds:
+# - an order file, sealed by a player alone, to one fixed size that holds any file under the order cap;
+# - the files of one kind in a turn (every faction's view, every report), to one common size;
+# - any other file, to a Padmé size (at most 12% more), which leaks at most a few bits of its length.
+PAD_MAGIC = b"campaign-kit/padded/1 "
+ORDER_FILE_CAP = 64 * 1024  # the order checker's size limit (resolver.core.yamlsafe)
+ORDER_FILE_SIZE = ORDER_FILE_CAP + 64  # the one size of a sealed order file's plain text, padding included
+# age adds a "grease" stanza of random length (up to about 200 bytes) to every header, and the header
+# lists each recipient. The armoured text is followed by as many line breaks as make it the target
+# length, which age readers accept; the target leaves room for the largest grease.
+GREASE_ROOM = 320
 
-def encrypt(data: bytes, recipients: list[str]) -> bytes:
-    """``data`` as an ASCII-armoured age file that any one of ``recipients`` can open."""
-    if not recipients:
-        raise CampaignError("nothing can be sealed without a recipient", "add the campaign's key")
-    return bytes(pyrage.encrypt(data, [recipient(r) for r in recipients], armored=True))
+
+def padme(length: int) -> int:
+    """The Padmé size for ``length`` bytes: the length rounded up so that only the top bits of its
+    exponent's size vary (Nikitin et al., 2019), which keeps the overhead under 12%."""
+    if length < 2:
+        return length
+    exponent = length.bit_length() - 1
+    size_bits = exponent.bit_length()
+    mask = (1 << (exponent - size_bits)) - 1
+    return (length + mask) & ~mask
+
+
+def _framed_length(data: bytes) -> int:
+    return len(PAD_MAGIC) + len(str(len(data))) + 1 + len(data)
+
+
+def pad(data: bytes, size: int | None = None) -> bytes:
+    """``data`` with its length and zero bytes up to ``size`` (by default its Padmé size)."""
+    framed = PAD_MAGIC + str(len(data)).encode() + b"\n" + data
+    target = padme(len(framed)) if size is None else size
+    if len(framed) > target:
+        raise ValueError(f"{len(data)} bytes do not fit in a padded size of {target}")
+    return framed + bytes(target - len(framed))
+
+
+def unpad(data: bytes) -> bytes:
+    """The text inside a padded plain text; a file sealed without padding is given back as it is."""
+    if not data.startswith(PAD_MAGIC):
+        return data
+    head, _, rest = data.partition(b"\n")
+    length = int(head[len(PAD_MAGIC) :])
+    if any(rest[length:]):
+        raise ValueError("the padding of a sealed file is damaged")
+    return rest[:length]
+
+
+def encrypt(data: bytes, recipients: list[str], size: int | None = None) -> bytes:
+    """``data`` as an ASCII-armoured age file that any one of ``recipients`` can open, padded to
+    ``size`` (a Padmé size by default) and brought to the length its size and recipients fix."""
+    return encrypt_alike({"": data}, {"": recipients}, size)[""]
+
+
+def encrypt_alike(
+    texts: Mapping[str, bytes], recipients: Mapping[str, list[str]], size: int | None = None
+) -> dict[str, bytes]:
+    """Files of one kind (every faction's view of a turn), each for its own recipients, all padded to one
+    size (``size``, or the Padmé size of the longest) and all of one length, whatever they hold."""
+    if not texts:
+        return {}
+    for name in texts:
+        if not recipients[name]:
+            raise CampaignError("nothing can be sealed without a recipient", "add the campaign's key")
+    common = size if size is not None else max(padme(_framed_length(text)) for text in texts.values())
+    sealed = {name: _encrypt_padded(pad(text, common), recipients[name]) for name, text in texts.items()}
+    target = max(_target_length(armoured) for armoured in sealed.values())
+    return {name: armoured + b"\n" * (target - len(armoured)) for name, armoured in sealed.items()}
+
+
+def _encrypt_padded(padded: bytes, recipients: list[str]) -> bytes:
+    parsed = [recipient(r) for r in recipients]
+    while True:  # a grease stanza beyond the room left for it is so rare that trying again costs nothing
+        armoured = bytes(pyrage.encrypt(padded, parsed, armored=True))
+        if _grease_length(dearmor(armoured)) <= GREASE_ROOM:
+            return armoured
+
+
+def _grease_length(binary: bytes) -> int:
+    """How many bytes of an age header are grease: stanzas of no recipient type."""
+    header = binary[: binary.index(b"\n---") + 1]
+    total = 0
+    for stanza in header.split(b"\n-> ")[1:]:
+        if stanza.split(b" ", 1)[0].split(b"\n", 1)[0].decode("ascii", "replace") not in RECIPIENT_TYPES:
+            total += len(stanza) + 4  # the stanza's lines and the "\n-> " before it
+    return total
+
+
+def _target_length(armoured: bytes) -> int:
+    """The length an armoured file is padded to: its own length with the grease swapped for the room
+    left for it, so that it depends only on the payload's size and the recipients."""
+    binary = dearmor(armoured)
+    return armoured_length(len(binary) - _grease_length(binary) + GREASE_ROOM)
+
+
+def is_padded_order_file(armoured: bytes) -> bool:
+    """Whether a sealed file has the one length of a sealed order file for its recipients, as
+    ``campaign seal`` makes it: checked without any key, since a file of any other length tells
+    everyone how much its faction wrote."""
+    try:
+        binary = dearmor(armoured)
+        header_end = binary.index(b"\n---")
+        header_end = binary.index(b"\n", header_end + 1) + 1
+    except ValueError:
+        return False
+    chunks = -(-ORDER_FILE_SIZE // 65536)
+    payload = 16 + ORDER_FILE_SIZE + 16 * chunks  # the nonce, the padded text, a tag per 64 KiB chunk
+    return len(binary) - header_end == payload and len(armoured) == _target_length(armoured)
+
+
+def armoured_length(binary_length: int) -> int:
+    """The length of age's ASCII armour around ``binary_length`` bytes: base64 in lines of 64."""
+    characters = 4 * -(-binary_length // 3)
+    lines = -(-characters // 64)
+    return len(ARMOR_BEGIN) + 1 + characters + lines + len(ARMOR_END) + 1
 
 
 class SealedError(CampaignError):
@@ -158,8 +270,8 @@ class SealedError(CampaignError):
 
 def decrypt(data: bytes, identities: list[Any], where: str = "") -> bytes:
     try:
-        return bytes(pyrage.decrypt(data, identities))
-    except pyrage.DecryptError:
+        return unpad(bytes(pyrage.decrypt(data, identities)))
+    except (pyrage.DecryptError, ValueError):
         raise SealedError(
             f"{where or 'the file'} cannot be opened with this key",
             "use the key it was sealed to",
@@ -222,15 +334,83 @@ def ssh_tag(public_key: str) -> str:
     return base64.b64encode(hashlib.sha256(blob).digest()[:4]).decode().rstrip("=")
 
 
+# -- secrets derived from the campaign key ---------------------------------------------------------------
+#
+# Everything secret that the engine derives is an HMAC of the campaign key, never a function of public
+# inputs alone: a player holds the public seed, the world and the players' file, and the derivation must
+# give them nothing to start a search from.
+
+
+def derive(secret: str, *parts: object) -> bytes:
+    """A value only the key's holder can compute, one for each distinct ``parts``."""
+    message = "/".join(["campaign-kit", *(str(p) for p in parts)]).encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).digest()
+
+
+def setup_seed(secret: str, campaign: str) -> int:
+    """The seed of a sealed campaign's hidden starting positions (and of late joiners'): the world and
+    the names may come from the public seed, but nothing a faction keeps to itself."""
+    return int.from_bytes(derive(secret, "setup-seed", campaign)[:8], "big")
+
+
+def commitment_key(secret: str, campaign: str, turn: int, scope: str) -> str:
+    """The key of a turn's commitments to secret texts: one per faction (handed to that faction with its
+    receipt, so it can check its own) and one, scope ``*``, for what only the campaign sees."""
+    return derive(secret, "commitment", campaign, turn, scope).hex()
+
+
+def commit(key_hex: str, data: bytes) -> str:
+    """A commitment to ``data`` under a secret key: without the key, a guess of ``data`` cannot be
+    checked against it, as a bare digest of a guessable text could be."""
+    return hmac.new(bytes.fromhex(key_hex), data, hashlib.sha256).hexdigest()
+
+
 # -- the dice salt -------------------------------------------------------------------------------------
 
 
 def turn_salt(secret: str, campaign: str, turn: int) -> str:
-    """The secret part of a turn's seed: nobody without the campaign key can compute it."""
+    """The key holder's part of a turn's seed, committed when the turn opens and revealed when it resolves.
+    Without a beacon it is the whole salt; with one it is mixed with the beacon's round (``beacon_salt``)."""
     message = f"campaign-kit/dice-salt/{campaign}/{turn}".encode()
     return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
+def beacon_salt(dice_secret: str, randomness: str) -> str:
+    """A turn's salt when a public beacon round takes part: neither the key's holder, who knows
+    ``dice_secret`` early, nor anyone else, before the round is published, can compute it."""
+    message = f"campaign-kit/beacon-salt/{randomness}".encode()
+    return hmac.new(bytes.fromhex(dice_secret), message, hashlib.sha256).hexdigest()
+
+
 def salt_commitment(salt: str) -> str:
-    """What is published when a turn opens: the salt's hash, checked once the salt is revealed."""
+    """What is published when a turn opens: the hash of the key holder's part of the salt, a 256-bit secret
+    (no guess can be checked against it), checked once that part is revealed."""
     return hashlib.sha256(f"campaign-kit/salt-commitment/{salt}".encode()).hexdigest()
+
+
+# -- commitments ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Commitments:
+    """How one turn's archive commits to its texts. An open campaign publishes everything, so a plain
+    SHA-256 serves; a sealed one (``secret`` given) commits under keys only the campaign key derives, one
+    per faction and one (scope ``*``) for the campaign's own texts."""
+
+    secret: str | None = None
+    campaign: str = ""
+    turn: int = 0
+
+    @property
+    def keyed(self) -> bool:
+        return self.secret is not None
+
+    def key(self, scope: str) -> str:
+        if self.secret is None:
+            raise ValueError("an open campaign's commitments have no key")
+        return commitment_key(self.secret, self.campaign, self.turn, scope)
+
+    def __call__(self, scope: str, data: bytes) -> str:
+        if self.secret is None:
+            return hashlib.sha256(data).hexdigest()
+        return commit(self.key(scope), data)

@@ -40,6 +40,10 @@ from .validate import check_order_file, refuse_twin_files
 ENGINE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SCHEMA_FILE = "orders.schema.json"
 ARCHIVE_FORMAT = 2  # 2: one orders.yaml per turn, rumours apart from their authors, chained digests
+# 3: a sealed turn: its digests of secret texts are keyed commitments (see sealing.Commitments), its sealed
+# files are padded, and each faction has a receipt. An open turn stays in format 2, byte for byte.
+SEALED_FORMAT = 3
+RECEIPTS = "receipts"  # campaign/turns/NNNN/receipts/<faction>.yaml.age: a faction's commitment key
 ORDERS_FILE = "orders.yaml"
 DIGEST_FILE = "digest.yaml"
 # A sealed campaign's archive publishes these next to its age files (see Store.archive).
@@ -212,7 +216,7 @@ class Store:
         turns = self.archived_turns()
         if not turns:  # before the first turn the archive holds the opening state itself
             return self.read_secret(self.turns_dir / turn_dir_name(0) / "state.yaml") == raw
-        return self.turn_digests(turns[-1]).get("state") == canonical.digest(raw)
+        return self.left_state(turns[-1], raw)
 
     def public_state(self) -> State:
         """What everyone may see of the state: the whole of it in an open campaign."""
@@ -249,13 +253,25 @@ class Store:
 
     def write_secret(self, path: Path, raw: bytes, readers: Iterable[str] = ()) -> bytes:
         """Write a secret file: as it is in an open campaign; in a sealed one as ``NAME.age``, for the
-        campaign key and the factions in ``readers``. Returns what was written."""
+        campaign key and the factions in ``readers``, padded to a size that says little of what it
+        holds (see ``sealing``). Returns what was written."""
         if not self.sealed:
             canonical.write_atomic(path, raw)
             return raw
         sealed = sealing.encrypt(raw, self.recipients(readers))
         canonical.write_atomic(path.with_name(path.name + sealing.SUFFIX), sealed)
         return sealed
+
+    def write_faction_secrets(self, folder: Path, suffix: str, texts: Mapping[str, bytes]) -> None:
+        """One secret file per faction in ``folder`` (``<faction><suffix>``), each for its own faction. In a
+        sealed campaign they are all of one length, so none says by its size how much its faction holds."""
+        if not self.sealed:
+            for faction, raw in texts.items():
+                canonical.write_atomic(folder / f"{faction}{suffix}", raw)
+            return
+        readers = {faction: self.recipients([faction]) for faction in texts}
+        for faction, sealed in sealing.encrypt_alike(texts, readers).items():
+            canonical.write_atomic(folder / f"{faction}{suffix}{sealing.SUFFIX}", sealed)
 
     def read_secret(self, path: Path) -> bytes | None:
         """A secret file's content, opened with the campaign key if it is sealed; None if absent."""
@@ -288,14 +304,46 @@ class Store:
             return {}
         return {"next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, game.campaign, turn))}
 
-    def write_views(self, game: Game, state: State, folder: Path) -> dict[str, str]:
-        """Each faction's view of ``state``, sealed to that faction (and the campaign); their digests."""
-        digests = {}
-        for faction in game.factions:
-            raw = canonical.dump(game.ruleset.faction_view(game, state, faction))
-            self.write_secret(folder / "views" / f"{faction}.yaml", raw, [faction])
-            digests[faction] = canonical.digest(raw)
-        return digests
+    def write_views(
+        self, game: Game, state: State, folder: Path, commit: sealing.Commitments | None = None
+    ) -> dict[str, str]:
+        """Each faction's view of ``state``, sealed to that faction (and the campaign); what commits to
+        each (``commit``: the turn's commitments; plain digests without)."""
+        views = {f: canonical.dump(game.ruleset.faction_view(game, state, f)) for f in game.factions}
+        self.write_faction_secrets(folder / "views", ".yaml", views)
+        commit = commit or sealing.Commitments()
+        return {faction: commit(faction, raw) for faction, raw in views.items()}
+
+    def commitments(self, turn: int) -> sealing.Commitments:
+        """How turn ``turn``'s archive commits to its secret texts: keyed in a sealed campaign."""
+        if not self.sealed:
+            return sealing.Commitments()
+        return self.keyed_commitments(turn)
+
+    def keyed_commitments(self, turn: int) -> sealing.Commitments:
+        key = self.secret_key()
+        if key is None:
+            raise CampaignError(
+                "this sealed campaign's commitments need the campaign key",
+                f"set {sealing.KEY_VARIABLE} or pass --key-file",
+                code=2,
+            )
+        return sealing.Commitments(key, str(self.config()["campaign"]), turn)
+
+    def archived_commitments(self, turn: int) -> sealing.Commitments:
+        """How an archived turn committed to its texts, by the format its inputs record."""
+        path = self.turns_dir / turn_dir_name(turn) / "inputs.yaml"
+        if turn > 0 and path.is_file() and canonical.read_yaml(path).get("format") == SEALED_FORMAT:
+            return self.keyed_commitments(turn)
+        return sealing.Commitments()
+
+    def left_state(self, turn: int, raw: bytes, digests: Mapping[str, Any] | None = None) -> bool:
+        """Whether ``raw`` is the state turn ``turn`` left (0: the opening state), as its archive commits."""
+        digests = self.turn_digests(turn) if digests is None else digests
+        if not digests.get("state"):
+            return False
+        commit = self.archived_commitments(turn) if turn > 0 else sealing.Commitments()
+        return digests["state"] == commit("*", raw)
 
     def public_view(self, game: Game, state: State) -> bytes:
         return canonical.dump(game.ruleset.faction_view(game, state, None))
@@ -316,6 +364,8 @@ class Store:
         players = self.players().get("factions", {})
         state_factions = (state or self.state())["factions"]
         campaign, name, seed = config["campaign"], config.get("name", config["campaign"]), int(config["seed"])
+        key = self.secret_key() if config.get("sealed") else None
+        setup_seed = sealing.setup_seed(key, campaign) if key is not None else None
         world = self.world()
         # Sorted as the state file holds them, so a faction added during a replay keeps its place.
         factions = tuple(sorted(state_factions))
@@ -328,6 +378,7 @@ class Store:
             and reuse.world is world  # the parsed world is shared until world.yaml changes (see world)
             and reuse.factions == factions
             # Compared as written, not with ==, which takes 1 for 1.0 and True.
+            and reuse.setup_seed == setup_seed
             and _game_inputs(reuse.campaign, reuse.name, reuse.seed, reuse.house_rules, reuse.faction_names)
             == _game_inputs(campaign, name, seed, house, faction_names)
         ):
@@ -342,6 +393,7 @@ class Store:
             world=world,
             factions=factions,
             faction_names=faction_names,
+            setup_seed=setup_seed,
         )
 
     def sealed_order_paths(self) -> list[Path]:
@@ -511,10 +563,11 @@ class Store:
             self.discard_staging()
             stage = self.turns_dir / STAGING / turn_dir_name(result.turn)
             previous = self.turn_digests(result.turn - 1)
-            # The file the state was read from is what the writer made of it when its digest is the
-            # one the previous turn archived (the writer's output reads back to data it writes out
-            # the same); otherwise (a GM's edit) the state is written out again.
-            if state_before_raw is not None and canonical.digest(state_before_raw) == previous.get("state"):
+            commit = self.commitments(result.turn)
+            # The file the state was read from is what the writer made of it when the previous turn's
+            # archive commits to it (the writer's output reads back to data it writes out the same);
+            # otherwise (a GM's edit) the state is written out again.
+            if state_before_raw is not None and self.left_state(result.turn - 1, state_before_raw, previous):
                 before_raw = state_before_raw
             else:
                 before_raw = canonical.dump(state_before)
@@ -525,14 +578,17 @@ class Store:
             }
             orders_raw = canonical.dump(archived_orders)
             self.write_secret(stage / ORDERS_FILE, orders_raw)
-            for faction, of in result.stand_ins.items():  # civil disorder: what the bot ordered, for readers
-                self.write_secret(stage / "bot-orders" / f"{faction}.yaml", of.raw)
-            for faction, of in result.npc_orders.items():  # the bot's orders for NPC factions, likewise
-                self.write_secret(stage / "npc-orders" / f"{faction}.yaml", of.raw)
-            if previous.get("state") != canonical.digest(before_raw):
+            # Civil disorder and NPC factions: what the bot ordered, for readers.
+            self.write_faction_secrets(
+                stage / "bot-orders", ".yaml", {f: of.raw for f, of in result.stand_ins.items()}
+            )
+            self.write_faction_secrets(
+                stage / "npc-orders", ".yaml", {f: of.raw for f, of in result.npc_orders.items()}
+            )
+            if not self.left_state(result.turn - 1, before_raw, previous):
                 self.write_secret(stage / "state-before.yaml", before_raw)  # the GM edited the state
             inputs = {
-                "format": ARCHIVE_FORMAT,
+                "format": SEALED_FORMAT if commit.keyed else ARCHIVE_FORMAT,
                 "turn": result.turn,
                 "engine": __version__,
                 "ruleset": game.ruleset.id,
@@ -544,7 +600,7 @@ class Store:
                 "absent_players": result.absent.to_data(),
                 "house_rules": game.house_rules,
                 "world_digest": game.world.digest,
-                "state_before_digest": canonical.digest(before_raw),
+                "state_before_digest": commit("*", before_raw),
                 "previous_turn_digest": previous.get("self", "-"),
                 **(salt or {}),
             }
@@ -553,28 +609,27 @@ class Store:
             events_raw = canonical.dump(events)
             self.write_secret(stage / "events.yaml", events_raw)
             state_raw = canonical.dump(result.state)
-            reports = {}
             with holding_still(result.state):  # reports read the new state, never change it
-                rendered = render_reports(self, game, result, events["events"])
+                rendered = {
+                    f: text.encode()
+                    for f, text in render_reports(self, game, result, events["events"]).items()
+                }
             del events  # reports were the last to read them: a big turn's events are not held to the end
-            for faction, text in rendered.items():
-                reports[faction] = canonical.digest(text.encode())
-                self.write_secret(stage / "reports" / f"{faction}.md", text.encode(), [faction])
-            bots = {f: canonical.digest(of.raw) for f, of in result.stand_ins.items()}
+            self.write_faction_secrets(stage / "reports", ".md", rendered)
             digests: dict[str, Any] = {
-                "state": canonical.digest(state_raw),
-                "events": canonical.digest(events_raw),
+                "state": commit("*", state_raw),
+                "events": commit("*", events_raw),
                 "inputs": input_digests(inputs),
-                "orders": canonical.digest(orders_raw),
-                "reports": reports,
-                "bot_orders": bots,
+                "orders": commit("*", orders_raw),
+                "reports": {f: commit(f, text) for f, text in rendered.items()},
+                "bot_orders": {f: commit("*", of.raw) for f, of in result.stand_ins.items()},
             }
             if result.npc_orders:  # only campaigns with NPC factions: older archives keep their digests
-                digests["npc_orders"] = {f: canonical.digest(of.raw) for f, of in result.npc_orders.items()}
+                digests["npc_orders"] = {f: commit("*", of.raw) for f, of in result.npc_orders.items()}
             if set(result.state["factions"]) != set(game.factions):  # the GM brought a faction in
                 game = self.game(result.state, game.house_rules)
             if self.sealed:
-                digests.update(self.seal_turn(game, result, stage))
+                digests.update(self.seal_turn(game, result, stage, commit, entries))
             canonical.write_yaml(stage / DIGEST_FILE, digests)
             self.write_secret(self.staging_dir / "state.yaml", state_raw)
             canonical.remember(state_raw, result.state)  # the next command reads it from the cache
@@ -608,9 +663,16 @@ class Store:
         self.switch_in()
         return final
 
-    def seal_turn(self, game: Game, result: TurnResult, stage: Path) -> dict[str, Any]:
-        """A sealed turn's public files and each faction's view; the digests that bind them, and the
-        sealed files as written (the plain texts' digests bind what is inside them)."""
+    def seal_turn(
+        self,
+        game: Game,
+        result: TurnResult,
+        stage: Path,
+        commit: sealing.Commitments,
+        entries: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        """A sealed turn's public files, each faction's view and receipt; the digests that bind them, and
+        the sealed files as written (the commitments bind what is inside them)."""
         public_events = {
             "turn": result.turn,
             "events": [e.to_data() for e in result.events if e.public],
@@ -618,7 +680,9 @@ class Store:
         events_raw = canonical.write_yaml(stage / PUBLIC_EVENTS, public_events)
         state_raw = self.public_view(game, result.state)
         canonical.write_atomic(stage / PUBLIC_STATE, state_raw)
-        views = self.write_views(game, result.state, stage)
+        views = self.write_views(game, result.state, stage, commit)
+        receipts = {f: canonical.dump(receipt(commit, f, entries.get(f))) for f in game.factions}
+        self.write_faction_secrets(stage / RECEIPTS, ".yaml", receipts)
         return {
             "views": views,
             "public": {"events": canonical.digest(events_raw), "state": canonical.digest(state_raw)},
@@ -745,6 +809,19 @@ class Store:
             path.unlink()
         if (self.orders_dir / "templates").exists():
             shutil.rmtree(self.orders_dir / "templates")
+
+
+def receipt(commit: sealing.Commitments, faction: str, entry: Any) -> dict[str, Any]:
+    """What a faction is handed with each sealed turn: the key its own commitments were made with, and its
+    orders as the engine read them, so that it can check the published commitments to its orders, view
+    and report (``campaign verify --identity``) without being able to check anyone else's."""
+    return {
+        "campaign": commit.campaign,
+        "turn": commit.turn,
+        "faction": faction,
+        "commitment_key": commit.key(faction),
+        "orders": entry,
+    }
 
 
 def sealed_digests(folder: Path) -> dict[str, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import re
 import shutil
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,8 +35,11 @@ from .store import (
     ORDERS_FILE,
     PUBLIC_EVENTS,
     PUBLIC_STATE,
+    RECEIPTS,
+    SEALED_FORMAT,
     Store,
     input_digests,
+    receipt,
     sealed_digests,
     turn_dir_name,
 )
@@ -150,9 +153,11 @@ def new_campaign(
             )
         store.reset()
     rules = ruleset.default_rules()
-    world = ruleset.generate_world(seed, rules, len(factions))
-    state = ruleset.initial_state(world, rules, factions, seed)
     title = name or f"{ruleset.title} campaign {seed}"
+    world = ruleset.generate_world(seed, rules, len(factions))
+    # The world and the names are public; a sealed campaign's hidden starting positions come from its key.
+    hidden_seed = sealing.setup_seed(key, slug(title)) if sealed and key is not None else seed
+    state = ruleset.initial_state(world, rules, factions, hidden_seed)
     config = {
         "campaign": slug(title),
         "name": title,
@@ -322,9 +327,10 @@ def resolve(
         salt, salt_inputs = dice_salt(store, game, key, int(state["turn"]))
         entries, sealed, rumors = seal(game, state, files)
         absent = Settings.from_config(store.config()).absent
+        commit = store.commitments(int(state["turn"]))
         result = resolve_turn(
             game, state, sealed, posting_order, forced_rolls, absent=absent, rumors=rumors,
-            salt=salt, refused=refused,
+            salt=salt, refused=refused, commitments=order_commitments(commit, sealed),
         )  # fmt: skip
         store.archive(
             game,
@@ -337,6 +343,13 @@ def resolve(
             salt=salt_inputs,
         )
     return game, result
+
+
+def order_commitments(commit: sealing.Commitments, files: Mapping[str, OrderFile]) -> dict[str, str] | None:
+    """What a sealed turn publishes for each order file, in place of its digest (None: the digests)."""
+    if not commit.keyed:
+        return None
+    return {faction: commit(faction, of.raw) for faction, of in files.items()}
 
 
 @contextmanager
@@ -426,7 +439,7 @@ class Replayed:
     notes: list[str] = field(default_factory=list)
     orders: dict[str, OrderFile] = field(default_factory=dict)  # the archived files, as the engine read them
     game: Game | None = None  # what the turn was replayed with
-    state_digest: str = ""  # the digest of ``result.state`` (none when the turn was not replayed)
+    state_raw: bytes = b""  # ``result.state`` written out (empty when the turn was not replayed)
     # What the next turn's inputs chain to: the digest of this turn's digest.yaml, and the commitment
     # to the next turn's dice salt that this turn's inputs.yaml published.
     chain_digest: str = ""
@@ -491,7 +504,7 @@ def replay_turn(
             turn, state, None, [f"{where}/{', '.join(absent)} missing: the archive is incomplete"]
         )
     inputs, digests = canonical.load(inputs_raw), canonical.load(digest_raw)
-    if inputs.get("format") != ARCHIVE_FORMAT:
+    if inputs.get("format") not in (ARCHIVE_FORMAT, SEALED_FORMAT):
         older = f"{where} is in archive format {inputs.get('format', 1)}, not {ARCHIVE_FORMAT}"
         hint = f"verify it with the engine that resolved it ({inputs.get('engine', '?')})"
         return Replayed(turn, state, None, [f"{older}: {hint}"])
@@ -500,7 +513,8 @@ def replay_turn(
     if edited_inputs or canonical.dump(inputs) != inputs_raw:
         names = ", ".join(sorted({key for key, _ in edited_inputs})) or "its layout"
         problems.append(f"{where}/inputs.yaml was edited after the turn was resolved: {names}")
-    if canonical.digest(orders_raw) != digests.get("orders"):
+    commit = store.keyed_commitments(turn) if inputs.get("format") == SEALED_FORMAT else sealing.Commitments()
+    if commit("*", orders_raw) != digests.get("orders"):
         problems.append(
             f"{where}/orders.yaml was edited after the turn was resolved (it no longer matches digest.yaml)"
         )
@@ -527,10 +541,10 @@ def replay_turn(
         )
         state = gm_state
     if earlier is not None and earlier.result is not None and state is earlier.result.state:
-        state_digest = earlier.state_digest
+        state_raw = earlier.state_raw
     else:
-        state_digest = canonical.data_digest(state)
-    if state_digest != inputs.get("state_before_digest"):
+        state_raw = canonical.dump(state)
+    if commit("*", state_raw) != inputs.get("state_before_digest"):
         problems.append("the state before this turn differs from the replay of the turns before it")
     game = store.game(
         state, house_rules=inputs.get("house_rules") or {}, reuse=earlier.game if earlier else None
@@ -547,7 +561,7 @@ def replay_turn(
     for faction, of in checked.items():
         if not of.ok:
             problems.append(f"archived orders no longer validate: {of.errors[0].format()}")
-        if of.digest != (inputs.get("order_digests") or {}).get(faction):
+        if commit(faction, of.raw) != (inputs.get("order_digests") or {}).get(faction):
             problems.append(
                 f"{where}/orders.yaml: the orders of {faction} differ from their digest in inputs.yaml"
             )
@@ -559,6 +573,7 @@ def replay_turn(
     result = resolve_turn(
         game, state, files, list(inputs["posting_order"]), absent=absent, rumors=rumors,
         salt=str(inputs.get("salt") or ""), refused=archived.get("refused") or {},
+        commitments=order_commitments(commit, files),
     )  # fmt: skip
     if dict(result.seed.digests) != inputs.get("order_digests"):
         problems.append(f"{where}/inputs.yaml: the order digests differ from the archived orders and rumours")
@@ -567,32 +582,34 @@ def replay_turn(
     bots = secret_files(store, folder / "bot-orders", ".yaml")
     if bots != {f: of.raw for f, of in result.stand_ins.items()}:
         problems.append("the bot's replayed orders for absent factions differ from bot-orders/")
-    if {f: canonical.digest(raw) for f, raw in bots.items()} != digests.get("bot_orders"):
+    if {f: commit("*", raw) for f, raw in bots.items()} != digests.get("bot_orders"):
         problems.append(f"{where}/bot-orders/ no longer matches digest.yaml")
     npcs = secret_files(store, folder / "npc-orders", ".yaml")
     if npcs != {f: of.raw for f, of in result.npc_orders.items()}:
         problems.append("the bot's replayed orders for NPC factions differ from npc-orders/")
-    if {f: canonical.digest(raw) for f, raw in npcs.items()} != digests.get("npc_orders", {}):
+    if {f: commit("*", raw) for f, raw in npcs.items()} != digests.get("npc_orders", {}):
         problems.append(f"{where}/npc-orders/ no longer matches digest.yaml")
-    result_digest = canonical.data_digest(result.state)
-    if result_digest != digests.get("state"):
+    result_raw = canonical.dump(result.state)
+    if commit("*", result_raw) != digests.get("state"):
         problems.append("the replayed state differs from the archived digest")
     events_raw = canonical.dump(result.events_data())
     if events_raw != store.read_secret(folder / "events.yaml"):
         problems.append("the replayed events and rolls differ from events.yaml")
-    if canonical.digest(events_raw) != digests.get("events"):
+    if commit("*", events_raw) != digests.get("events"):
         problems.append(f"{where}/digest.yaml: the events digest differs from the replayed events")
     reports = secret_files(store, folder / "reports", ".md")
-    if {f: canonical.digest(raw) for f, raw in reports.items()} != digests.get("reports"):
+    if {f: commit(f, raw) for f, raw in reports.items()} != digests.get("reports"):
         problems.append(
             f"{where}/reports/ was edited after the turn was resolved (it no longer matches digest.yaml)"
         )
     elif render_reports and {f: t.encode() for f, t in reports_of(store, game, result).items()} != reports:
         notes.append("the reports render differently today: templates/ changed since this turn was resolved")
     if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():  # sealed (a campaign may be sealed mid-game)
-        problems += sealed_problems(store, game, result, folder, digests)
+        problems += sealed_problems(
+            store, game, result, folder, digests, commit, archived.get("orders") or {}
+        )
     return Replayed(
-        turn, state, result, problems, notes, files, game, result_digest,
+        turn, state, result, problems, notes, files, game, result_raw,
         chain_digest=canonical.digest(digest_raw), next_salt_commitment=inputs.get("next_salt_commitment"),
     )  # fmt: skip
 
@@ -636,14 +653,26 @@ def public_problems(folder: Path, digests: dict[str, Any]) -> list[str]:
 
 
 def sealed_problems(
-    store: Store, game: Game, result: TurnResult, folder: Path, digests: dict[str, Any]
+    store: Store,
+    game: Game,
+    result: TurnResult,
+    folder: Path,
+    digests: dict[str, Any],
+    commit: sealing.Commitments,
+    entries: Mapping[str, Any],
 ) -> list[str]:
-    """A replayed sealed turn: each faction's view and the public files follow from the replay."""
+    """A replayed sealed turn: each faction's view and receipt and the public files follow from the
+    replay."""
     problems = public_problems(folder, digests)
     views = secret_files(store, folder / "views", ".yaml")
     expected = {f: canonical.dump(game.ruleset.faction_view(game, result.state, f)) for f in game.factions}
-    if views != expected or {f: canonical.digest(v) for f, v in views.items()} != digests.get("views"):
+    if views != expected or {f: commit(f, v) for f, v in views.items()} != digests.get("views"):
         problems.append("the factions' views differ from the replayed state")
+    if commit.keyed:
+        receipts = secret_files(store, folder / RECEIPTS, ".yaml")
+        wanted = {f: canonical.dump(receipt(commit, f, entries.get(f))) for f in game.factions}
+        if receipts != wanted:
+            problems.append(f"{store.display(folder)}/{RECEIPTS}/ differs from the factions' receipts")
     if _read(folder / PUBLIC_STATE) != store.public_view(game, result.state):
         problems.append(f"{PUBLIC_STATE} differs from the public view of the replayed state")
     return problems
@@ -804,7 +833,7 @@ def play_bot_turn(root: Path, factions: Iterable[str] | None = None) -> tuple[Ga
     for faction in chosen:
         of = bot_order_file(game, state, faction)
         if store.sealed:  # as a player's campaign seal would: to the campaign and the faction
-            raw = sealing.encrypt(of.raw, store.recipients([faction]))
+            raw = sealing.encrypt(of.raw, store.recipients([faction]), sealing.ORDER_FILE_SIZE)
             canonical.write_atomic(store.orders_dir / f"{faction}.yaml{sealing.SUFFIX}", raw)
         else:
             canonical.write_atomic(store.orders_dir / f"{faction}.yaml", of.raw)

@@ -101,7 +101,11 @@ def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: 
         }
         salt = sealing.turn_salt(key, game.campaign, 2)
         order, rumors = replayed[1].result.posting_order, archived["rumors"]
-        real = resolve_turn(game, state, files, order, salt=salt, rumors=rumors)
+        commit = store.commitments(2)
+        real = resolve_turn(
+            game, state, files, order, salt=salt, rumors=rumors,
+            commitments=workflow.order_commitments(commit, files),
+        )  # fmt: skip
         # The archived turn is exactly this resolution: the revealed salt reproduces every roll.
         assert real.seed.hex == canonical.read_yaml(store.turns_dir / "0002" / "inputs.yaml")["turn_seed"]
         # Red tries every version of its file it likes (here: as sent, and with its last order dropped),
@@ -113,10 +117,13 @@ def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: 
                 **files,
                 "red": check_order_file(game, state, canonical.dump(version), "orders/red.yaml"),
             }
-            truth = resolve_turn(game, state, tried, order, salt=salt, rumors=rumors)
+            published = workflow.order_commitments(commit, tried)
+            truth = resolve_turn(game, state, tried, order, salt=salt, rumors=rumors, commitments=published)
             assert truth.rolls
             for guess in ("", sealing.turn_salt("AGE-SECRET-KEY-1GUESS", game.campaign, 2)):
-                foreseen = resolve_turn(game, state, tried, order, salt=guess, rumors=rumors)
+                foreseen = resolve_turn(
+                    game, state, tried, order, salt=guess, rumors=rumors, commitments=published
+                )
                 drawn = {r.label: r.dice for r in foreseen.rolls}
                 for roll in truth.rolls:
                     assert truth.seed.key_for(roll.scope) != foreseen.seed.key_for(roll.scope), roll.label

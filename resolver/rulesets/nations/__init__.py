@@ -69,7 +69,9 @@ class Nations(Ruleset):
         return []
 
     def join_faction(self, game: Game, state: State, faction: str, name: str, color: str, kind: str) -> str:
-        return setup.join(game.world, game.rules, state, game.seed, FactionSetup(faction, name, color), kind)
+        return setup.join(
+            game.world, game.rules, state, game.hidden_seed, FactionSetup(faction, name, color), kind
+        )
 
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         rules = game.rules

@@ -232,6 +232,13 @@ def build_parser() -> Parser:
     g.add_argument("--turn", type=int, metavar="N", help="verify one turn (replaying the ones before it)")
     g.add_argument("--all", action="store_true", help="verify every archived turn (the default)")
     key_option(p)
+    p.add_argument(
+        "--identity",
+        type=Path,
+        metavar="PATH",
+        help="a sealed campaign, without the campaign key: also check that your faction's orders, view and "
+        "reports are the ones each turn committed to, with your age key file or SSH private key",
+    )
 
     p = sub.add_parser(
         "view",
@@ -607,7 +614,10 @@ def _bar_write(line: str) -> None:
 def cmd_verify(args: argparse.Namespace) -> int:
     turns = [args.turn] if args.turn is not None else None
     total = args.turn if args.turn is not None else len(Store(args.root).archived_turns())
-    checks = workflow.verify(args.root, turns, progress=lambda xs: _bar(xs, "replaying", total))
+    if args.identity is not None:
+        checks = workflow.verify_identity(args.root, args.identity, turns)
+    else:
+        checks = workflow.verify(args.root, turns, progress=lambda xs: _bar(xs, "replaying", total))
     if not checks:
         print("No archived turns to verify yet.")
         return 0
@@ -678,14 +688,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise CampaignError("--turns must be at least 1", code=2)
     workflow.prepare_demo_folder(root)
     factions = workflow.default_factions(args.factions, args.seed)
-    key = None
+    key, players = None, None
     if args.sealed:
         args.key_file, args.show_key, args.root = root / DEMO_KEY, False, root
         key = make_key(args)
         sealing.use_key_file(root / DEMO_KEY)
+        players = workflow.demo_player_keys(root, [f.id for f in factions])
     game = workflow.new_campaign(
-        root, args.ruleset, args.seed, factions, name=f"Demo of {args.ruleset}", key=key, sealed=args.sealed
-    )
+        root, args.ruleset, args.seed, factions, name=f"Demo of {args.ruleset}", key=key, sealed=args.sealed,
+        players=players,
+    )  # fmt: skip
     print(
         f"Demo: {len(factions)} bot factions play {args.turns} turns of {game.ruleset.title} "
         f"(seed {args.seed}) "
@@ -715,6 +727,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.sealed:
         print(f"The sealed campaign is in {root}, its key in {root / DEMO_KEY}; replay it with: "
               f"campaign verify --root {root} --key-file {root / DEMO_KEY}")  # fmt: skip
+        keys = root / workflow.DEMO_PLAYER_KEYS
+        print(f"Each faction's player key is in {keys}/; read red's view with: "
+              f"campaign view --root {root} --identity {keys / 'red.txt'}")  # fmt: skip
     else:
         print(f"The campaign is in {root}; replay it with: campaign verify --root {root}")
     return 0

@@ -22,6 +22,7 @@ from .absence import AbsentPolicy
 from .bots import bot_order_file
 from .core import canonical
 from .core import factions as faction_records
+from .core.dice import TurnSeed, recompute
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.phases import State
@@ -61,6 +62,7 @@ PALETTE = (
 )
 DEMO_MARKER = ".campaign-demo"
 DEMO_KEY = "campaign-key.txt"  # a sealed demo's key: in the demo folder, outside campaign/
+DEMO_PLAYER_KEYS = "player-keys"  # a sealed demo's players' keys, one file per faction, beside it
 HOUSE_RULES_HEADER = """\
 # House rules of this campaign.
 #
@@ -696,11 +698,107 @@ def verify_public(store: Store, turns: Iterable[int]) -> list[TurnCheck]:
         if turn > 1 and inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
             problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
         problems += salt_problems(store, turn, inputs, where)
+        notes = ["public parts only: the replay of the sealed files needs the campaign key"]
         if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():
             problems += public_problems(folder, digests)
-        note = "public parts only: the replay of the sealed files needs the campaign key"
-        checks.append(TurnCheck(turn, not problems, problems, [note], partial=True))
+            if not problems:
+                rolls_problems, note = public_roll_problems(inputs, folder, where)
+                problems += rolls_problems
+                notes.append(note)
+        checks.append(TurnCheck(turn, not problems, problems, notes, partial=True))
     return checks
+
+
+def verify_identity(root: Path, identity_path: Path, turns: Iterable[int] | None = None) -> list[TurnCheck]:
+    """A player's check of a sealed campaign with their own key: everything ``verify_public`` checks, and
+    for each turn that their faction's orders, view and report are the ones the turn committed to.
+    Each faction's receipt holds the key of its own commitments, so this proves nothing about the others'."""
+    store = Store(root)
+    store.require()
+    identity = sealing.load_identity(identity_path)
+    archived = store.archived_turns()
+    checks = verify_public(store, archived if turns is None else sorted(turns))
+    for check in checks:
+        folder = store.turns_dir / turn_dir_name(check.turn)
+        receipts = sorted((folder / RECEIPTS).glob(f"*.yaml{sealing.SUFFIX}"))
+        opened = [(path, _open_with(path, identity)) for path in receipts]
+        mine = [(path, raw) for path, raw in opened if raw is not None]
+        if not mine:
+            check.notes.append("no receipt of this turn opens with your key (sealed before it was added?)")
+            continue
+        path, raw = mine[0]
+        faction = path.name.removesuffix(f".yaml{sealing.SUFFIX}")
+        problems = own_commitment_problems(folder, faction, canonical.load(raw), identity)
+        check.problems += problems
+        check.ok = check.ok and not problems
+        if not problems:
+            check.notes.append(f"the orders, view and report of {faction} match what the turn committed to")
+    return checks
+
+
+def _open_with(path: Path, identity: Any) -> bytes | None:
+    try:
+        return sealing.decrypt(path.read_bytes(), [identity])
+    except sealing.SealedError:
+        return None
+
+
+def own_commitment_problems(
+    folder: Path, faction: str, receipt_data: dict[str, Any], identity: Any
+) -> list[str]:
+    """A faction's receipt against the turn's published commitments to its orders, view and report."""
+    where = folder.as_posix().split("/campaign/", 1)[-1]
+    inputs = canonical.read_yaml(folder / "inputs.yaml")
+    digests = canonical.read_yaml(folder / DIGEST_FILE)
+    key = str(receipt_data.get("commitment_key") or "")
+    if receipt_data.get("faction") != faction or receipt_data.get("turn") != inputs.get("turn") or not key:
+        return [f"campaign/{where}/{RECEIPTS}/{faction}.yaml.age is not {faction}'s receipt of this turn"]
+    problems = []
+    entry = receipt_data.get("orders")
+    published = (inputs.get("order_digests") or {}).get(faction)
+    expected = "-" if entry is None else sealing.commit(key, canonical.dump(entry))
+    if published != expected:
+        problems.append(
+            f"campaign/{where}/inputs.yaml: the commitment to {faction}'s orders does not match "
+            "the orders in its receipt"
+        )
+    for kind, suffix, name in (("views", ".yaml", "view"), ("reports", ".md", "report")):
+        path = folder / kind / f"{faction}{suffix}{sealing.SUFFIX}"
+        raw = _open_with(path, identity) if path.is_file() else None
+        if raw is None or sealing.commit(key, raw) != (digests.get(kind) or {}).get(faction):
+            problems.append(f"campaign/{where}/{kind}/: {faction}'s {name} does not match its commitment")
+    return problems
+
+
+def public_roll_problems(inputs: dict[str, Any], folder: Path, where: str) -> tuple[list[str], str]:
+    """Every roll of a sealed turn's public events, drawn again from the public record alone: the
+    campaign seed, the turn, the published commitments to the orders and the revealed salt. What
+    anyone can check without the key; and a note of how many rolls were checked."""
+    turn = int(inputs["turn"])
+    seed = TurnSeed(
+        int(inputs["campaign_seed"]),
+        turn,
+        dict(inputs.get("order_digests") or {}),
+        str(inputs.get("salt") or ""),
+    )
+    if seed.hex != inputs.get("turn_seed"):
+        return [
+            f"{where}/inputs.yaml: the turn seed does not follow from the published commitments and salt"
+        ], ""
+    problems, checked, forced = [], 0, 0
+    for event in canonical.read_yaml(folder / PUBLIC_EVENTS).get("events") or []:
+        for roll in event.get("rolls") or []:
+            if roll.get("forced"):
+                forced += 1
+                continue
+            drawn = recompute(seed, str(roll["label"]), str(roll["expr"]), roll.get("scope") or [])
+            checked += 1
+            if drawn.dice != roll.get("dice") or drawn.total != roll.get("total"):
+                problems.append(
+                    f"{where}/{PUBLIC_EVENTS}: the roll {roll['label']} is not the one its seed draws"
+                )
+    note = f"{checked} public roll(s) drawn again from the public record"
+    return problems, note + (f"; {forced} set by hand (forced)" if forced else "")
 
 
 def replay_archive(store: Store, last: int, *, render_reports: bool = True) -> Iterator[Replayed]:
@@ -808,6 +906,21 @@ def verify(
 
 def demo_root(base: Path, ruleset_id: str) -> Path:
     return base / ".demo" / ruleset_id
+
+
+def demo_player_keys(root: Path, factions: Iterable[str]) -> dict[str, Any]:
+    """A key for each faction of a sealed demo, written beside the campaign as a player keeps theirs, and
+    the players' file that lists their public halves, so that a demo can be read as each player reads it."""
+    folder = root / DEMO_PLAYER_KEYS
+    folder.mkdir(parents=True, exist_ok=True)
+    roster: dict[str, Any] = {"factions": {}}
+    for faction in factions:
+        secret, public = sealing.new_key()
+        path = folder / f"{faction}.txt"
+        path.touch(mode=0o600)
+        path.write_text(f"# {faction}'s key in this demo\n{secret}\n", encoding="utf-8")
+        roster["factions"][faction] = {"recipients": [public]}
+    return roster
 
 
 def prepare_demo_folder(root: Path) -> None:

@@ -253,6 +253,12 @@ class Dice:
         return faces
 
 
+def recompute(seed: TurnSeed, label: str, expr: str, scope: Iterable[str] = ()) -> Roll:
+    """The roll a turn with ``seed`` makes under ``label``: how anyone checks a published roll once the
+    turn's salt is revealed, with nothing but the public record of the turn."""
+    return Dice(seed).roll(label, expr, factions=scope)
+
+
 def _score(spec: Expression, label: str, expr: str, faces: list[int]) -> Roll:
     if spec.success_cmp:
         total = sum(1 for f in faces if _meets(f, spec.success_cmp, spec.success_value)) + spec.modifier

@@ -758,7 +758,16 @@ class Store:
         """What a turn's archive commits to: ``state`` (the state after it) and ``self`` (the digest
         of its digest file, which the next turn's inputs chain to); empty when it is not archived."""
         if turn == 0:
-            raw = self.read_secret(self.turns_dir / turn_dir_name(0) / "state.yaml")
+            opening = self.turns_dir / turn_dir_name(0) / "state.yaml"
+            sealed = opening.with_name(opening.name + sealing.SUFFIX)
+            if sealed.is_file():
+                # Turn 1 chains to the sealed file, which anyone can check: a digest of the plain opening
+                # state would let a player confirm a guess of everyone's starting position.
+                link = {"self": canonical.digest(sealed.read_bytes())}
+                if self.secret_key() is None:  # the chain can be checked without the key, the state not
+                    return link
+                return {"state": canonical.digest(self.open_sealed(sealed)), **link}
+            raw = self.read_secret(opening)
             return {"state": canonical.digest(raw), "self": canonical.digest(raw)} if raw else {}
         path = self.turns_dir / turn_dir_name(turn) / DIGEST_FILE
         if not path.exists():

@@ -695,7 +695,7 @@ def verify_public(store: Store, turns: Iterable[int]) -> list[TurnCheck]:
         problems = []
         if input_digests(inputs) != digests.get("inputs") or canonical.dump(inputs) != inputs_raw:
             problems.append(f"{where}/inputs.yaml was edited after the turn was resolved")
-        if turn > 1 and inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
+        if inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
             problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
         problems += salt_problems(store, turn, inputs, where)
         notes = ["public parts only: the replay of the sealed files needs the campaign key"]

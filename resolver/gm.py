@@ -167,7 +167,7 @@ def examples(game: Game, state: State) -> list[dict[str, Any]]:
     subjects = game.ruleset.judgement_subjects(game, state, faction)
     narrate: dict[str, Any] = {"action": "narrate", "headline": "A storm comes in from the sea"}
     narrate["text"] = "Roads flood and the harvest is late."
-    if piece.get("location"):
+    if piece.get("location") in game.world:  # a piece may stand inside a location (a factions' locale)
         narrate["place"] = piece["location"]
     other = game.factions[1] if len(game.factions) > 1 else faction
     extra: list[dict[str, Any]] = []

@@ -459,8 +459,12 @@ class Store:
         )
 
     def write_schema(self, game: Game, state: State, folder: Path | None = None) -> Path:
+        """The order files' schema, which is public: in a sealed campaign it offers only the ids the public
+        view holds, never a concealed piece's."""
         import json
 
+        if self.sealed:
+            state = game.ruleset.faction_view(game, state, None)
         schema = self.schema(game, state)
         path = (folder or self.orders_dir) / SCHEMA_FILE
         canonical.write_atomic(path, (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())

@@ -71,6 +71,7 @@ def gm_orders(store: Store, turn: int) -> bytes:
                 else value
                 for key, value in example["data"].items()
             }
+            example["data"]["concealed"] = True  # hidden from the public view, wherever it stands
         orders.append(example)
     return canonical.dump({"campaign": game.campaign, "turn": turn, "faction": "gm", "orders": orders})
 

@@ -149,6 +149,14 @@ def build_parser() -> Parser:
     keys.add_argument(
         "--show-key", action="store_true", help="make a campaign key and print it once (only on a terminal)"
     )
+    keys.add_argument(
+        "--beacon",
+        choices=("quicknet", "test", "none"),
+        help="the public randomness beacon whose round, drawn after each deadline, completes the dice "
+        "salt, so that not even the key's holder can foresee a roll (default: quicknet, drand's beacon, "
+        "in a sealed campaign; none in an open one). 'test' is the kit's own test beacon, for demos and "
+        "tests: anyone can sign its rounds",
+    )
 
     p = sub.add_parser(
         "check",
@@ -400,9 +408,13 @@ def cmd_new(args: argparse.Namespace) -> int:
     if workflow.Store(args.root).exists() and not args.force:
         workflow.new_campaign(args.root, args.ruleset, args.seed, factions)  # refuses, naming the campaign
     key = make_key(args)
+    if args.beacon not in (None, "none") and key is None:
+        raise CampaignError(
+            "a beacon completes the dice salt, which needs a campaign key", "add --key-file FILE", code=2
+        )
     game = workflow.new_campaign(
         args.root, args.ruleset, args.seed, factions, name=args.name, players=players, force=args.force,
-        key=key, sealed=args.sealed,
+        key=key, sealed=args.sealed, beacon_name=args.beacon,
     )  # fmt: skip
     print(f"Created '{game.name}' ({game.ruleset.title}, seed {game.seed}) in {args.root.resolve()}")
     print(f"  {len(game.factions)} factions: {', '.join(f'{f} ({game.name_of(f)})' for f in game.factions)}")
@@ -696,7 +708,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         players = workflow.demo_player_keys(root, [f.id for f in factions])
     game = workflow.new_campaign(
         root, args.ruleset, args.seed, factions, name=f"Demo of {args.ruleset}", key=key, sealed=args.sealed,
-        players=players,
+        players=players, beacon_name="test" if args.sealed else None,
     )  # fmt: skip
     print(
         f"Demo: {len(factions)} bot factions play {args.turns} turns of {game.ruleset.title} "

@@ -26,7 +26,7 @@ try:
 except ImportError:  # Windows: players never need the lock, only the CI runner and the GM's shell do
     fcntl = None  # type: ignore[assignment]
 
-from . import schedule
+from . import beacon, schedule
 from .core import canonical
 from .core import factions as faction_records
 from .core.issues import CampaignError
@@ -329,6 +329,20 @@ def committed_turn(repo: git.Repo) -> int:
     return int(canonical.load(blob.data_stream.read())["turn"])
 
 
+def beacon_wait(store: Store, turn: int, now: datetime) -> str:
+    """Why the turn cannot be resolved yet although it is due: its dice wait for the beacon round it
+    committed to when it opened, which is published after its deadline (empty: nothing to wait for)."""
+    committed = store.committed_beacon_round(turn)
+    net = store.beacon_network()
+    if committed is None or net is None or beacon.time_of(net, committed) <= now:
+        return ""
+    when = beacon.time_of(net, committed)
+    return (
+        f"its dice wait for round {committed} of {net.title}, published at {beacon.stamp(when)}: nobody can "
+        "know them before, so the turn resolves at the next run after that"
+    )
+
+
 def run_resolution(
     root: Path,
     now: datetime,
@@ -387,6 +401,9 @@ def run_resolution(
         suffix = ".yaml.age" if store.sealed else ".yaml"
         submitted = {p.name.removesuffix(suffix) for p in store.submitted_paths()}
         decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)
+        waiting = beacon_wait(store, turn, now)
+        if if_due and decision.due and waiting:
+            return Outcome(False, f"Turn {turn} is due ({decision.reason}), but {waiting}", turn, notes=notes)
         if if_due and not decision.due and store.sealed:
             return Outcome(False, decision.reason[0].upper() + decision.reason[1:], turn, notes=notes)
         if if_due and not decision.due:
@@ -422,7 +439,7 @@ def run_resolution(
             canonical.write_yaml(_marker(repo), {"turn": turn, "tag": tag, "previous": previous})
             checkpoint("marked")
         try:
-            game, result = resolve(root, posting_order=order)
+            game, result = resolve(root, posting_order=order, now=now)
             checkpoint("switched")
             sha = commit_turn(repo, commit_message(game, result), tag).hexsha if commit else ""
             if commit:

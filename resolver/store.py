@@ -12,6 +12,7 @@ import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,7 @@ try:
 except ImportError:  # Windows: a GM's single shell needs no lock
     fcntl = None  # type: ignore[assignment]
 
-from . import __version__, sealing
+from . import __version__, beacon, sealing
 from .core import canonical
 from .core import factions as faction_records
 from .core.fields import ids_in
@@ -35,6 +36,7 @@ from .core.world import World
 from .engine import TurnResult
 from .gm import actions as gm_actions
 from .ruleset import Game, get_ruleset, merge_rules
+from .schedule import Settings, deadline
 from .validate import check_order_file, refuse_twin_files
 
 ENGINE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -56,6 +58,9 @@ STAGING = ".resolving"  # campaign/.resolving/: a resolution being written, befo
 JOURNAL = "journal.yaml"
 FINISHED = ".resolved"  # campaign/.resolved/: the staging folder once everything is switched in
 CRASH_VARIABLE = "CAMPAIGN_TEST_KILL_AT"
+DEMO_MARKER = ".campaign-demo"  # the file that marks a scratch campaign made by campaign demo
+# Lets the tests' campaigns use the test beacon, whose rounds anyone can sign (see resolver.beacon).
+TEST_BEACON_VARIABLE = "CAMPAIGN_ALLOW_TEST_BEACON"
 
 
 def checkpoint(step: str) -> None:
@@ -292,17 +297,49 @@ class Store:
 
     def salt_commitment(self, turn: int) -> str | None:
         """The hash of turn ``turn``'s dice salt, committed when the turn opened; None if none was."""
-        if turn == 1:
-            path = self.turns_dir / turn_dir_name(0) / OPENING
-            return canonical.read_yaml(path).get("next_salt_commitment") if path.is_file() else None
-        path = self.turns_dir / turn_dir_name(turn - 1) / "inputs.yaml"
-        return canonical.read_yaml(path).get("next_salt_commitment") if path.is_file() else None
+        return self._opening_record(turn).get("next_salt_commitment")
 
-    def commit_salt(self, game: Game, key: str | None, turn: int) -> dict[str, str]:
-        """The commitment to turn ``turn``'s salt, to publish as the turn opens (empty without a key)."""
+    def commit_salt(self, campaign: str, key: str | None, turn: int, opened_at: datetime) -> dict[str, Any]:
+        """What is published as turn ``turn`` opens at ``opened_at`` (empty without a key): the commitment to
+        the key holder's part of its salt and, with a beacon, the round that will complete it."""
         if key is None:
             return {}
-        return {"next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, game.campaign, turn))}
+        commitment: dict[str, Any] = {
+            "next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, campaign, turn))
+        }
+        net = self.beacon_network()
+        if net is not None:
+            commitment["next_beacon_round"] = self.beacon_round_for(net, turn, opened_at)
+        return commitment
+
+    def beacon_network(self) -> beacon.Network | None:
+        """The public beacon whose rounds take part in the dice (``beacon:`` in campaign.yaml), if any."""
+        value = self.config().get("beacon")
+        if value in (None, "none"):
+            return None
+        allowed = (self.root / DEMO_MARKER).exists() or os.environ.get(TEST_BEACON_VARIABLE) == "1"
+        return beacon.campaign_network(value, allow_test=allowed)
+
+    def beacon_round_for(self, net: beacon.Network, turn: int, opened_at: datetime) -> int:
+        """The round turn ``turn`` commits to when it opens at ``opened_at``: the first one published once its
+        deadline and grace have passed, so that it is unknown to everyone while orders can still change.
+        The test beacon has no clock of its own: turn N takes its round N."""
+        if net.anyone_can_sign:
+            return turn
+        settings = Settings.from_config(self.config())
+        closes = deadline(settings.schedule, turn, opened_at) + settings.schedule.grace
+        return beacon.round_at(net, closes)
+
+    def committed_beacon_round(self, turn: int) -> int | None:
+        """The beacon round turn ``turn`` committed to when it opened (None: the turn has no beacon)."""
+        found = self._opening_record(turn).get("next_beacon_round")
+        return int(found) if found is not None else None
+
+    def _opening_record(self, turn: int) -> dict[str, Any]:
+        """What was published as turn ``turn`` opened: the opening record or the previous turn's inputs."""
+        path = self.turns_dir / turn_dir_name(turn - 1) / ("inputs.yaml" if turn > 1 else OPENING)
+        data = canonical.read_yaml(path) if path.is_file() else None
+        return data if isinstance(data, dict) else {}
 
     def write_views(
         self, game: Game, state: State, folder: Path, commit: sealing.Commitments | None = None

@@ -12,12 +12,13 @@ import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from . import __version__, sealing
+from . import __version__, beacon, sealing
 from .absence import AbsentPolicy
 from .bots import bot_order_file
 from .core import canonical
@@ -32,6 +33,7 @@ from .ruleset import FactionSetup, Game, get_ruleset
 from .schedule import Settings, default_settings
 from .store import (
     ARCHIVE_FORMAT,
+    DEMO_MARKER,
     DIGEST_FILE,
     ORDERS_FILE,
     PUBLIC_EVENTS,
@@ -60,7 +62,6 @@ PALETTE = (
     ("olive", "#7d8b2e"),
     ("navy", "#1f3a68"),
 )
-DEMO_MARKER = ".campaign-demo"
 DEMO_KEY = "campaign-key.txt"  # a sealed demo's key: in the demo folder, outside campaign/
 DEMO_PLAYER_KEYS = "player-keys"  # a sealed demo's players' keys, one file per faction, beside it
 HOUSE_RULES_HEADER = """\
@@ -138,9 +139,13 @@ def new_campaign(
     force: bool = False,
     key: str | None = None,
     sealed: bool = False,
+    beacon_name: str | None = None,
+    now: datetime | None = None,
 ) -> Game:
     """``key`` is the campaign's secret key (see ``sealing``): with it the dice of every turn gain a
-    salt committed in advance; ``sealed`` (which needs it) encrypts the campaign's secrets."""
+    salt committed in advance; ``sealed`` (which needs it) encrypts the campaign's secrets.
+    ``beacon_name``: the public beacon whose rounds complete each turn's salt (``quicknet``, ``test``), by
+    default quicknet in a sealed campaign and none in an open one; ``now``: when the first turn opens."""
     if sealed and key is None:
         raise CampaignError("a sealed campaign needs a campaign key", code=2)
     store = Store(root)
@@ -170,6 +175,9 @@ def new_campaign(
     }
     if key is not None:
         config["recipient"] = sealing.public_of(key)
+        chosen = beacon_name if beacon_name is not None else ("quicknet" if sealed else "none")
+        if chosen != "none":
+            config["beacon"] = chosen
     if sealed:
         config["sealed"] = True
     players = players or {}
@@ -185,11 +193,9 @@ def new_campaign(
             for number, text in enumerate(given["recipients"]):
                 sealing.recipient(text, f"players: {f.id}: recipients[{number}]")
             roster["factions"][f.id]["recipients"] = [str(r) for r in given["recipients"]]
-    opening = {}
-    if key is not None:
-        opening = {
-            "next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, config["campaign"], 1))
-        }
+    canonical.write_yaml(store.campaign_dir / "campaign.yaml", config)
+    store.beacon_network()  # a beacon the campaign may not use is refused before anything else is written
+    opening = store.commit_salt(config["campaign"], key, 1, now or datetime.now(UTC))
     store.create(config, roster, world, state, HOUSE_RULES_HEADER, opening)
     if sealed:
         ignore_plain_files(store.root)
@@ -301,8 +307,14 @@ def expect_next_turn(store: Store, state: State) -> None:
 
 
 def resolve(
-    root: Path, *, posting_order: list[str] | None = None, forced_rolls: dict[str, list[int]] | None = None
+    root: Path,
+    *,
+    posting_order: list[str] | None = None,
+    forced_rolls: dict[str, list[int]] | None = None,
+    now: datetime | None = None,
 ) -> tuple[Game, TurnResult]:
+    """Resolve the current turn and archive it. ``now``: the moment of resolution, when the next turn
+    opens (its beacon round follows from its deadline); the wall clock by default."""
     store = Store(root)
     store.require()
     with store.lock(), cycles_uncollected():
@@ -326,7 +338,7 @@ def resolve(
             files = store.check(game, state)
             if any(not f.ok for f in files):
                 raise Rejected(files)
-        salt, salt_inputs = dice_salt(store, game, key, int(state["turn"]))
+        salt, salt_inputs = dice_salt(store, game, key, int(state["turn"]), now or datetime.now(UTC))
         entries, sealed, rumors = seal(game, state, files)
         absent = Settings.from_config(store.config()).absent
         commit = store.commitments(int(state["turn"]))
@@ -369,9 +381,12 @@ def cycles_uncollected() -> Iterator[None]:
             gc.enable()
 
 
-def dice_salt(store: Store, game: Game, key: str | None, turn: int) -> tuple[str, dict[str, str]]:
-    """The turn's dice salt, and what the archive's inputs record of it: the salt revealed, and the
-    commitment to the next turn's. Without a key the dice have no salt (and can be foreseen)."""
+def dice_salt(
+    store: Store, game: Game, key: str | None, turn: int, now: datetime
+) -> tuple[str, dict[str, Any]]:
+    """The turn's dice salt, and what the archive's inputs record of it: the salt revealed (with a beacon,
+    also the key holder's part and the beacon's round that completes it), and the commitment to the next
+    turn's. Without a key the dice have no salt (and can be foreseen)."""
     committed = store.salt_commitment(turn)
     if key is None:
         if committed:
@@ -382,14 +397,24 @@ def dice_salt(store: Store, game: Game, key: str | None, turn: int) -> tuple[str
                 code=2,
             )
         return "", {}
-    salt = sealing.turn_salt(key, game.campaign, turn)
-    if committed and committed != sealing.salt_commitment(salt):
+    secret = sealing.turn_salt(key, game.campaign, turn)
+    if committed and committed != sealing.salt_commitment(secret):
         raise CampaignError(
             "the campaign key given is not the one this campaign committed its dice to",
             f"use the key stored as {sealing.KEY_VARIABLE} when the campaign was made",
             code=2,
         )
-    return salt, {"salt": salt, **store.commit_salt(game, key, turn + 1)}
+    following = store.commit_salt(game.campaign, key, turn + 1, now)
+    committed_round = store.committed_beacon_round(turn)
+    net = store.beacon_network()
+    if committed_round is None or net is None:
+        return secret, {"salt": secret, **following}
+    # Fetched (or read from the recorded rounds) and checked against the network's key before use; a
+    # round that is not out yet, or that no relay serves, stops the resolve with what to do: never a
+    # silent fallback, which would be randomness someone could foresee.
+    drawn = beacon.fetch(net, committed_round, now=now)
+    salt = sealing.beacon_salt(secret, drawn.randomness)
+    return salt, {"salt": salt, "dice_secret": secret, "beacon": drawn.to_data(), **following}
 
 
 def open_sealed_orders(
@@ -527,7 +552,7 @@ def replay_turn(
         previous_digest, committed = store.turn_digests(turn - 1).get("self"), store.salt_commitment(turn)
     if inputs.get("previous_turn_digest") != previous_digest:
         problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
-    problems += salt_mismatch(committed, turn, inputs, where)
+    problems += salt_mismatch(committed, turn, inputs, where, store.committed_beacon_round(turn))
     if inputs.get("turn") != turn:
         problems.append(f"{where}/inputs.yaml names turn {inputs.get('turn')}")
     if inputs.get("engine") != __version__:
@@ -623,19 +648,37 @@ def secret_files(store: Store, folder: Path, suffix: str) -> dict[str, bytes]:
 
 
 def salt_problems(store: Store, turn: int, inputs: dict[str, Any], where: str) -> list[str]:
-    """The revealed salt against the commitment made when the turn opened."""
-    return salt_mismatch(store.salt_commitment(turn), turn, inputs, where)
+    """The revealed salt against the commitments made when the turn opened."""
+    return salt_mismatch(store.salt_commitment(turn), turn, inputs, where, store.committed_beacon_round(turn))
 
 
-def salt_mismatch(committed: str | None, turn: int, inputs: dict[str, Any], where: str) -> list[str]:
-    """The revealed salt against ``committed``, the commitment to it (None: none was made)."""
+def salt_mismatch(
+    committed: str | None, turn: int, inputs: dict[str, Any], where: str, committed_round: int | None = None
+) -> list[str]:
+    """The revealed salt against ``committed``, the commitment to the key holder's part of it (None: none
+    was made), and, when the turn committed to a beacon round, against that round, checked offline."""
     salt = inputs.get("salt")
     if committed is None:
         return []
     if not salt:
         return [f"{where}/inputs.yaml reveals no dice salt, but one was committed when turn {turn} opened"]
-    if sealing.salt_commitment(str(salt)) != committed:
-        return [f"{where}/inputs.yaml: the revealed dice salt does not match its commitment"]
+    if committed_round is None:
+        if sealing.salt_commitment(str(salt)) != committed:
+            return [f"{where}/inputs.yaml: the revealed dice salt does not match its commitment"]
+        return []
+    secret = str(inputs.get("dice_secret") or "")
+    if sealing.salt_commitment(secret) != committed:
+        return [f"{where}/inputs.yaml: the revealed part of the dice salt does not match its commitment"]
+    drawn = beacon.BeaconRound.from_data(inputs.get("beacon"), f"{where}/inputs.yaml")
+    if drawn.round != committed_round:
+        return [
+            f"{where}/inputs.yaml: the dice took beacon round {drawn.round}, not round {committed_round}, "
+            f"to which turn {turn} was committed when it opened"
+        ]
+    if sealing.beacon_salt(secret, drawn.verify().randomness) != salt:
+        return [
+            f"{where}/inputs.yaml: the dice salt does not follow from its revealed part and the beacon round"
+        ]
     return []
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from resolver import sealing, workflow
+from resolver import beacon, sealing, workflow
 from resolver.cli import main
 from resolver.core import canonical
 from resolver.engine import resolve_turn
@@ -65,28 +65,48 @@ def test_the_sealed_demo_verifies_with_the_key_then_after_unseal_without_it(seal
         (sealed_demo / "campaign" / sealing.PUBLISHED_KEY).unlink()
 
 
-def test_every_revealed_salt_matches_its_commitment_and_a_forged_one_is_caught(sealed_demo: Path) -> None:
+def test_every_revealed_salt_matches_its_commitments_and_each_forgery_is_caught(sealed_demo: Path) -> None:
+    """A sealed turn's salt is the key holder's part, committed when the turn opened, mixed with the beacon
+    round the turn committed to; anyone checks all three without the key, and each forgery is named."""
     store = Store(sealed_demo)
     for turn in store.archived_turns():
         inputs = canonical.read_yaml(store.turns_dir / f"{turn:04d}" / "inputs.yaml")
-        assert sealing.salt_commitment(inputs["salt"]) == store.salt_commitment(turn)
+        assert sealing.salt_commitment(inputs["dice_secret"]) == store.salt_commitment(turn)
+        assert inputs["beacon"]["round"] == store.committed_beacon_round(turn)
+        randomness = beacon.BeaconRound.from_data(inputs["beacon"], "inputs").verify().randomness
+        assert (
+            inputs["salt"] == sealing.beacon_salt(inputs["dice_secret"], randomness) != inputs["dice_secret"]
+        )
+        assert workflow.salt_problems(store, turn, inputs, f"turn {turn}") == []
     forged = store.turns_dir / "0002" / "inputs.yaml"
     original = forged.read_bytes()
-    inputs = canonical.load(original)
-    inputs["salt"] = "0" * 64
-    forged.write_bytes(canonical.dump(inputs))
+    honest = canonical.load(original)
+    other_round = beacon.fetch(beacon.TEST, 7, now=beacon.time_of(beacon.TEST, 8)).to_data()
+    forgeries = {
+        "does not follow from its revealed part": {"salt": "0" * 64},
+        "does not match its commitment": {"dice_secret": "1" * 64},
+        "not round 2": {"beacon": other_round},
+        "does not verify": {"beacon": {**honest["beacon"], "signature": other_round["signature"]}},
+    }
     try:
-        problems = workflow.salt_problems(store, 2, inputs, "turn 2")
-        assert problems and "does not match its commitment" in problems[0]
+        for said, change in forgeries.items():
+            inputs = {**honest, **change}
+            forged.write_bytes(canonical.dump(inputs))
+            try:
+                problems = workflow.salt_problems(store, 2, inputs, "turn 2")
+            except beacon.BeaconError as error:  # a signature that does not verify is refused outright
+                problems = [error.message]
+            assert problems and said in problems[0], (said, problems)
         code, out = run("verify", "--root", sealed_demo)
-        assert code == 1 and "does not match its commitment" in out
+        assert code != 0 and "does not verify" in out, out
     finally:
         forged.write_bytes(original)
 
 
-def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: Path) -> None:
+def test_neither_a_player_nor_the_key_holder_can_foresee_any_roll(sealed_demo: Path) -> None:
     """The attacker knows everything but the salt: the state (say, after the game), the other orders,
-    and may edit their own file at will. Every roll they compute differs from the dice really rolled."""
+    and may edit their own file at will; the key's holder also knows its own part of the salt. Every roll
+    they compute before the beacon round differs from the dice really rolled."""
     key = sealing.read_key_text((sealed_demo / workflow.DEMO_KEY).read_text())
     sealing.use_key_file(sealed_demo / workflow.DEMO_KEY)
     try:
@@ -99,7 +119,8 @@ def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: 
             f: check_order_file(game, state, canonical.dump(entry), f"orders/{f}.yaml")
             for f, entry in archived["orders"].items()
         }
-        salt = sealing.turn_salt(key, game.campaign, 2)
+        inputs = canonical.read_yaml(store.turns_dir / "0002" / "inputs.yaml")
+        salt = inputs["salt"]
         order, rumors = replayed[1].result.posting_order, archived["rumors"]
         commit = store.commitments(2)
         real = resolve_turn(
@@ -107,7 +128,7 @@ def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: 
             commitments=workflow.order_commitments(commit, files),
         )  # fmt: skip
         # The archived turn is exactly this resolution: the revealed salt reproduces every roll.
-        assert real.seed.hex == canonical.read_yaml(store.turns_dir / "0002" / "inputs.yaml")["turn_seed"]
+        assert real.seed.hex == inputs["turn_seed"]
         # Red tries every version of its file it likes (here: as sent, and with its last order dropped),
         # computing the turn with each salt it could guess; the dice really rolled for that version
         # follow from the secret salt, and none of their streams is the one red computed.
@@ -120,7 +141,10 @@ def test_a_player_who_changes_their_orders_cannot_foresee_any_roll(sealed_demo: 
             published = workflow.order_commitments(commit, tried)
             truth = resolve_turn(game, state, tried, order, salt=salt, rumors=rumors, commitments=published)
             assert truth.rolls
-            for guess in ("", sealing.turn_salt("AGE-SECRET-KEY-1GUESS", game.campaign, 2)):
+            # A player guesses; the key's holder knows its own part of the salt, but not the beacon round
+            # that completes it, which is published only after the deadline.
+            holder = sealing.turn_salt(key, game.campaign, 2)
+            for guess in ("", sealing.turn_salt("AGE-SECRET-KEY-1GUESS", game.campaign, 2), holder):
                 foreseen = resolve_turn(
                     game, state, tried, order, salt=guess, rumors=rumors, commitments=published
                 )

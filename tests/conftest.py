@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -7,6 +8,11 @@ import pytest
 import yaml
 
 from resolver.cli import main
+from resolver.store import TEST_BEACON_VARIABLE
+
+# The tests' sealed campaigns use the kit's test beacon (its recorded rounds, no network); a real campaign
+# may not. Set for the whole session, module fixtures and subprocesses included.
+os.environ[TEST_BEACON_VARIABLE] = "1"
 
 
 @pytest.fixture(autouse=True)

@@ -24,7 +24,9 @@ def sealed_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     root = tmp_path_factory.mktemp("sealed-site")
     key, _ = sealing.new_key()
     factions = workflow.default_factions(3, 4)
-    workflow.new_campaign(root, "factions", 4, factions, name="Sealed Site", key=key, sealed=True)
+    workflow.new_campaign(
+        root, "factions", 4, factions, name="Sealed Site", key=key, sealed=True, beacon_name="test"
+    )
     (root / "key.txt").write_text(key + "\n")
     sealing.use_key_file(root / "key.txt")
     try:

@@ -46,7 +46,15 @@ def sealed_world(tmp_path: Path) -> tuple[dict[str, Path], Campaign]:
     world = Campaign.create(
         tmp_path / "game",
         roster=roster,
-        options=("--ruleset", "factions", "--sealed", "--key-file", str(tmp_path / "game" / "gm-key.txt")),
+        options=(
+            "--ruleset",
+            "factions",
+            "--sealed",
+            "--beacon",
+            "test",
+            "--key-file",
+            str(tmp_path / "game" / "gm-key.txt"),
+        ),
     )
     return ids, world
 

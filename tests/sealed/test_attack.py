@@ -31,6 +31,8 @@ GM_MARKER = "GMSECRET-4f1a"  # every text of the GM's secret orders carries it
 RUMOUR = "Someone has bought every barrel of salt in the harbour"
 RUMOUR_AUTHOR = "green"
 PRIVATE_FOLDERS = ("player-keys", ".view")  # what a player keeps on their own machine, never pushed
+# The GM's key of these campaigns, fixed so that what the set-up draws from it is the same in every run.
+CAMPAIGN_KEY = "AGE-SECRET-KEY-1GQHYK89TXK7D0ERUGXJE9LCCHWKSUCDA5K34K4225LHY0AVW7A6SQ7TL8K"
 
 
 @dataclass
@@ -97,10 +99,12 @@ def seal_turn_orders(store: Store, turn: int) -> dict[str, bytes]:
 def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     root = tmp_path_factory.mktemp(f"attack-{request.param}") / "campaign"
     root.mkdir()
-    key, _ = sealing.new_key()
+    key = CAMPAIGN_KEY
     factions = workflow.default_factions(4, SEED)
     players = workflow.demo_player_keys(root, [f.id for f in factions])
-    workflow.new_campaign(root, request.param, SEED, factions, players=players, key=key, sealed=True)
+    workflow.new_campaign(
+        root, request.param, SEED, factions, players=players, key=key, sealed=True, beacon_name="test"
+    )
     (root.parent / "gm-key.txt").write_text(f"{key}\n", encoding="utf-8")
     game = Played(request.param, root, key)
     store = Store(root)
@@ -164,20 +168,17 @@ def test_the_hidden_start_cannot_be_rebuilt_from_the_public_seed_or_confirmed(pl
     opening = sealing.decrypt_with_key((campaign / "turns/0000/state.yaml.age").read_bytes(), played.key)
     secret = set(_private_parts(played, canonical.load(opening)))
     seed = int(config["seed"])
-    rebuilt = []
     for order in itertools.permutations(setups):
         candidate = ruleset.initial_state(world, rules, list(order), seed)
         assert hashlib.sha256(canonical.dump(candidate)).hexdigest() not in published
-        rebuilt.append(set(_private_parts(played, candidate)))
     assert hashlib.sha256(opening).hexdigest() not in published  # not even the truth can be confirmed
     # What the set-up draws at random: what changes with the seed. Fixed numbers of the rules (a starting
-    # stock) are no secret; whatever is drawn must not follow from the public seed.
+    # stock) are no secret; whatever is drawn must not follow from the public seed and the players' file.
+    rebuilt = set(_private_parts(played, ruleset.initial_state(world, rules, setups, seed)))
     elsewhere = set(_private_parts(played, ruleset.initial_state(world, rules, setups, seed + 1)))
-    drawn = rebuilt[0] ^ elsewhere
+    drawn = rebuilt ^ elsewhere
     if drawn:
-        assert all(candidate & drawn != secret & drawn for candidate in rebuilt), (
-            "rebuilt from the public seed"
-        )
+        assert rebuilt & drawn != secret & drawn, "the hidden start follows from the public seed"
 
 
 def _private_parts(played: Played, state: dict) -> list[str]:

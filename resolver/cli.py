@@ -295,6 +295,25 @@ def build_parser() -> Parser:
     key_option(p)
 
     p = sub.add_parser(
+        "rekey",
+        parents=[root],
+        help="seal a sealed campaign to a new key from the current turn on",
+        description="For a campaign key that leaked or that the GM lost hold of: make a new key, write it to "
+        "--new-key-file, and seal the campaign to it from the current turn on (the live state, the turn's "
+        "dice commitment, and every later file). The earlier keys are kept sealed to the new one, so the new "
+        f"key alone opens and verifies the whole archive. Store it as the secret {sealing.KEY_VARIABLE} in "
+        "place of the old one.",
+    )
+    key_option(p)
+    p.add_argument(
+        "--new-key-file",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="where to write the new key (outside campaign/)",
+    )
+
+    p = sub.add_parser(
         "template",
         parents=[root],
         help="write a faction's pre-filled orders file",
@@ -385,17 +404,20 @@ def make_key(args: argparse.Namespace) -> str | None:
             "run it in a terminal, or pass --key-file FILE",
             code=2,
         )
-    secret, public = sealing.new_key()
     if args.key_file:
-        root = (args.root or Path(".")).resolve()
-        if args.key_file.resolve().is_relative_to(root / "campaign"):
-            raise CampaignError(
-                f"{args.key_file} is inside campaign/, which is committed", "keep the key outside", code=2
-            )
-        args.key_file.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(args.key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(f"# campaign key; public key: {public}\n{secret}\n")
+        return write_new_key(args.key_file, args.root)
+    return sealing.new_key()[0]
+
+
+def write_new_key(path: Path, root: Path | None) -> str:
+    """A new campaign key, written to ``path`` (readable by its owner only, never inside campaign/)."""
+    secret, public = sealing.new_key()
+    if path.resolve().is_relative_to((root or Path(".")).resolve() / "campaign"):
+        raise CampaignError(f"{path} is inside campaign/, which is committed", "keep the key outside", code=2)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(f"# campaign key; public key: {public}\n{secret}\n")
     return secret
 
 
@@ -794,6 +816,23 @@ def cmd_view(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rekey(args: argparse.Namespace) -> int:
+    from .sealed import rekey
+
+    store = Store(args.root)
+    store.require()
+    if args.new_key_file.exists():  # it may be the key in use: never overwrite a key
+        raise CampaignError(f"{args.new_key_file} exists already", "name a new file for the new key", code=2)
+    new_key = write_new_key(args.new_key_file, args.root)
+    turn = rekey(store, new_key)
+    print(
+        f"From turn {turn} on the campaign is sealed to the new key {sealing.public_of(new_key)}, written "
+        f"to {args.new_key_file}. Replace the repository secret {sealing.KEY_VARIABLE} with it, commit "
+        "campaign/ and push. Players' keys are unchanged; orders they sealed before the rekey still open."
+    )
+    return 0
+
+
 def cmd_seal(args: argparse.Namespace) -> int:
     from .sealed import seal_order_file
 
@@ -843,6 +882,7 @@ COMMANDS = {
     "seal": cmd_seal,
     "seal-campaign": cmd_seal_campaign,
     "unseal": cmd_unseal,
+    "rekey": cmd_rekey,
 }
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import sealing
 from .core import canonical
 from .core.issues import CampaignError
 from .core.orders import OrderFile
-from .store import Store, turn_dir_name
+from .store import KEYS_FILE, PREVIOUS_KEYS, Store, turn_dir_name
 from .validate import check_order_file
 
 
@@ -151,3 +152,42 @@ def seal_campaign(store: Store, make_key: Callable[[], str | None]) -> str | Non
         template.unlink()  # they show each faction's position
     ignore_plain_files(store.root)
     return made
+
+
+def rekey(store: Store, new_key: str) -> int:
+    """Seal the campaign to ``new_key`` from the current turn on, for a key that leaked or is lost to the GM:
+    the live state is sealed again to it, the turn's dice salt is committed again under it (its beacon
+    round stays the one committed when the turn opened), and the earlier keys are kept sealed to it, so
+    that the new key alone still opens and verifies the whole archive. Returns the first turn it seals."""
+    _require_sealed(store)
+    key = store.secret_key()
+    if key is None or sealing.public_of(key) != store.config().get("recipient"):
+        raise CampaignError(
+            "campaign rekey needs the campaign's current key",
+            f"pass it with --key-file FILE or in {sealing.KEY_VARIABLE}",
+            code=2,
+        )
+    new_public = sealing.public_of(new_key)
+    state_raw = store.open_sealed(store.campaign_dir / f"state.yaml{sealing.SUFFIX}")
+    turn = int(canonical.load(state_raw)["turn"])
+    config = store.config()
+    earlier = store.known_keys()
+    epochs = [e for e in store.key_epochs() if int(e["from_turn"]) < turn]
+    epoch: dict[str, Any] = {"from_turn": turn, "recipient": new_public}
+    if store.salt_commitment(turn):  # the turn's dice were committed to the old key's part: commit again
+        epoch["next_salt_commitment"] = sealing.salt_commitment(
+            sealing.turn_salt(new_key, config["campaign"], turn)
+        )
+    keep = "\n".join(["# earlier campaign keys, newest first", *earlier]).encode() + b"\n"
+    # Everything is written beside its place first, then moved in: an interrupted rekey changes nothing.
+    staged = {
+        store.campaign_dir / f"{PREVIOUS_KEYS}{sealing.SUFFIX}": sealing.encrypt(keep, [new_public]),
+        store.campaign_dir / KEYS_FILE: canonical.dump({"keys": [*epochs, epoch]}),
+        store.campaign_dir / f"state.yaml{sealing.SUFFIX}": sealing.encrypt(state_raw, [new_public]),
+        store.campaign_dir / "campaign.yaml": canonical.dump({**config, "recipient": new_public}),
+    }
+    for path, raw in staged.items():
+        canonical.write_atomic(path.with_name(path.name + ".rekey"), raw)
+    for path in staged:
+        path.with_name(path.name + ".rekey").replace(path)
+    return turn

@@ -282,6 +282,10 @@ def decrypt_with_key(data: bytes, secret: str, where: str = "") -> bytes:
     return decrypt(data, [_x25519_identity(secret)], where)
 
 
+def decrypt_with_keys(data: bytes, secrets: list[str], where: str = "") -> bytes:
+    return decrypt(data, [_x25519_identity(secret) for secret in secrets], where)
+
+
 # -- the header, read without any key ------------------------------------------------------------------
 
 

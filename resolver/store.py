@@ -54,6 +54,10 @@ PUBLIC_STATE = "public-state.yaml"
 # campaign/turns/0000/opening.yaml: what the campaign opened with, before any turn: the world's digest
 # (so that the first checks read the world in part, as later ones do) and the commitment to turn 1's salt.
 OPENING = "opening.yaml"
+# After a rekey: campaign/keys.yaml says from which turn each campaign key sealed the campaign (public),
+# campaign/previous-keys.txt.age holds the earlier keys, sealed to the current one, for the archive's sake.
+KEYS_FILE = "keys.yaml"
+PREVIOUS_KEYS = "previous-keys.txt"
 STAGING = ".resolving"  # campaign/.resolving/: a resolution being written, before it is switched in
 JOURNAL = "journal.yaml"
 FINISHED = ".resolved"  # campaign/.resolved/: the staging folder once everything is switched in
@@ -246,7 +250,38 @@ class Store:
         return bool(self.config().get("sealed"))
 
     def secret_key(self) -> str | None:
+        """The current campaign key, if this process has it."""
         return sealing.campaign_key(self.campaign_dir)
+
+    def key_epochs(self) -> list[dict[str, Any]]:
+        """Which campaign key sealed which turns: ``from_turn`` and the key's ``recipient``, oldest first; a
+        rekeyed turn also carries the new commitment to its dice salt."""
+        path = self.campaign_dir / KEYS_FILE
+        if path.is_file():
+            return list(canonical.read_yaml(path).get("keys") or [])
+        return [{"from_turn": 1, "recipient": self.config().get("recipient")}]
+
+    def known_keys(self) -> list[str]:
+        """The current campaign key and, after a rekey, the earlier ones it unlocks (newest first)."""
+        key = self.secret_key()
+        if key is None:
+            return []
+        previous = self.campaign_dir / f"{PREVIOUS_KEYS}{sealing.SUFFIX}"
+        if not previous.is_file():
+            return [key]
+        try:
+            text = sealing.decrypt_with_key(previous.read_bytes(), key, self.display(previous)).decode()
+        except sealing.SealedError:
+            return [key]  # a key from before the rekey: it opens what was sealed to it, nothing later
+        return [key, *(line for line in text.split() if line.startswith(sealing.SECRET_PREFIX))]
+
+    def key_for_turn(self, turn: int) -> str | None:
+        """The campaign key that sealed turn ``turn`` (None when this process does not have it)."""
+        recipient = None
+        for epoch in self.key_epochs():
+            if int(epoch["from_turn"]) <= turn:
+                recipient = epoch["recipient"]
+        return next((k for k in self.known_keys() if sealing.public_of(k) == recipient), None)
 
     def recipients(self, factions: Iterable[str] = ()) -> list[str]:
         """Who can open a sealed file: the campaign's key, and the recipients of ``factions``."""
@@ -286,18 +321,27 @@ class Store:
         return self.open_sealed(sealed) if sealed.is_file() else None
 
     def open_sealed(self, sealed: Path) -> bytes:
-        key = self.secret_key()
-        if key is None:
+        """A sealed file opened with the campaign key (a file sealed before a rekey: with an earlier one)."""
+        keys = self.known_keys()
+        if not keys:
             raise CampaignError(
                 f"{self.display(sealed)} is sealed and this process has no campaign key",
                 f"set {sealing.KEY_VARIABLE} or pass --key-file (after the game: campaign unseal)",
                 code=2,
             )
-        return sealing.decrypt_with_key(sealed.read_bytes(), key, self.display(sealed))
+        return sealing.decrypt_with_keys(sealed.read_bytes(), keys, self.display(sealed))
 
     def salt_commitment(self, turn: int) -> str | None:
-        """The hash of turn ``turn``'s dice salt, committed when the turn opened; None if none was."""
-        return self._opening_record(turn).get("next_salt_commitment")
+        """The hash of turn ``turn``'s dice salt, committed when the turn opened (or again when the campaign
+        was rekeyed before it resolved); None if none was."""
+        return self.recommitted_salt(turn) or self._opening_record(turn).get("next_salt_commitment")
+
+    def recommitted_salt(self, turn: int) -> str | None:
+        """The commitment to turn ``turn``'s salt that a rekey made before the turn resolved, if any."""
+        for epoch in reversed(self.key_epochs()):
+            if int(epoch["from_turn"]) == turn and epoch.get("next_salt_commitment"):
+                return str(epoch["next_salt_commitment"])
+        return None
 
     def commit_salt(self, campaign: str, key: str | None, turn: int, opened_at: datetime) -> dict[str, Any]:
         """What is published as turn ``turn`` opens at ``opened_at`` (empty without a key): the commitment to
@@ -358,7 +402,7 @@ class Store:
         return self.keyed_commitments(turn)
 
     def keyed_commitments(self, turn: int) -> sealing.Commitments:
-        key = self.secret_key()
+        key = self.key_for_turn(turn)
         if key is None:
             raise CampaignError(
                 "this sealed campaign's commitments need the campaign key",
@@ -401,7 +445,7 @@ class Store:
         players = self.players().get("factions", {})
         state_factions = (state or self.state())["factions"]
         campaign, name, seed = config["campaign"], config.get("name", config["campaign"]), int(config["seed"])
-        key = self.secret_key() if config.get("sealed") else None
+        key = self.key_for_turn(1) if config.get("sealed") else None  # the first key drew the start
         setup_seed = sealing.setup_seed(key, campaign) if key is not None else None
         world = self.world()
         # Sorted as the state file holds them, so a faction added during a replay keeps its place.

@@ -333,7 +333,7 @@ def resolve(
         game = store.game(state)
         refused: dict[str, str] = {}
         if store.sealed:
-            files, refused = open_sealed_orders(store, game, state, key or "")
+            files, refused = open_sealed_orders(store, game, state)
         else:
             files = store.check(game, state)
             if any(not f.ok for f in files):
@@ -417,9 +417,7 @@ def dice_salt(
     return salt, {"salt": salt, "dice_secret": secret, "beacon": drawn.to_data(), **following}
 
 
-def open_sealed_orders(
-    store: Store, game: Game, state: State, key: str
-) -> tuple[list[OrderFile], dict[str, str]]:
+def open_sealed_orders(store: Store, game: Game, state: State) -> tuple[list[OrderFile], dict[str, str]]:
     """A sealed campaign's order files, opened and checked against the full state. A file that fails
     fails alone: its faction is told why in a private event, and nothing of it is printed."""
     files: list[OrderFile] = []
@@ -428,8 +426,8 @@ def open_sealed_orders(
         faction = path.name.removesuffix(f".yaml{sealing.SUFFIX}")
         if faction not in (*game.factions, GM):
             continue  # the pull-request check lets no such file in; a stray one is not a faction's
-        try:
-            raw = sealing.decrypt_with_key(path.read_bytes(), key, store.display(path))
+        try:  # a file a player sealed before the GM rekeyed the campaign opens with the earlier key
+            raw = sealing.decrypt_with_keys(path.read_bytes(), store.known_keys(), store.display(path))
         except sealing.SealedError:
             refused[faction] = "the file was not sealed to the campaign's key (seal it with campaign seal)"
             continue
@@ -548,6 +546,7 @@ def replay_turn(
     # The turn before was replayed just now from the same files: what it read of them is not read again.
     if earlier is not None and earlier.turn == turn - 1 and earlier.chain_digest:
         previous_digest, committed = earlier.chain_digest, earlier.next_salt_commitment
+        committed = store.recommitted_salt(turn) or committed  # a rekey commits the turn's salt again
     else:
         previous_digest, committed = store.turn_digests(turn - 1).get("self"), store.salt_commitment(turn)
     if inputs.get("previous_turn_digest") != previous_digest:

@@ -114,7 +114,8 @@ def recipient(text: str, where: str = "") -> Any:
     raise CampaignError(
         f"{where or 'recipient'}: '{text[:40]}' is not an age recipient (age1…) or an SSH public key "
         "(ssh-ed25519 or ssh-rsa)",
-        "paste the public key itself: the line of ~/.ssh/id_ed25519.pub, or the age1… line of age-keygen",
+        "paste the public key itself: the age1… line campaign keygen prints, or the line of "
+        "~/.ssh/id_ed25519.pub",
     )
 
 
@@ -137,7 +138,7 @@ def load_identity(path: Path) -> Any:
         raise CampaignError(
             f"{path} is neither an age key file nor an SSH private key this tool can read",
             "an SSH key protected by a passphrase cannot be used here: make an age key with "
-            "age-keygen and ask the GM to add its age1… line to your faction's recipients",
+            "campaign keygen and ask the GM to add its age1… line to your faction's recipients",
             code=2,
         ) from None
 

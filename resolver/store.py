@@ -48,6 +48,9 @@ PUBLIC_STATE = "public-state.yaml"
 # campaign/turns/0000/opening.yaml: what the campaign opened with, before any turn: the world's digest
 # (so that the first checks read the world in part, as later ones do) and the commitment to turn 1's salt.
 OPENING = "opening.yaml"
+# campaign/resealed/<faction>/<NNNN>/: copies of a faction's view and report of a turn, sealed again to
+# its current recipients by campaign reseal; the turn archive itself never changes.
+RESEALED_DIR = "resealed"
 STAGING = ".resolving"  # campaign/.resolving/: a resolution being written, before it is switched in
 JOURNAL = "journal.yaml"
 FINISHED = ".resolved"  # campaign/.resolved/: the staging folder once everything is switched in
@@ -739,8 +742,9 @@ class Store:
             "state.yaml.age",
         ):
             (self.campaign_dir / name).unlink(missing_ok=True)
-        if self.turns_dir.exists():
-            shutil.rmtree(self.turns_dir)
+        for folder in (self.turns_dir, self.campaign_dir / RESEALED_DIR):
+            if folder.exists():
+                shutil.rmtree(folder)
         for path in [*self.order_paths(), *self.sealed_order_paths()]:
             path.unlink()
         if (self.orders_dir / "templates").exists():

@@ -99,7 +99,10 @@ def _identity_publics(identity: Any, path: Path) -> set[str]:
 def _listing_faction(store: Store, publics: set[str]) -> str | None:
     """The faction whose recipients in campaign/players.yaml include one of ``publics``."""
     for faction, info in sorted((store.players().get("factions") or {}).items()):
-        listed = {" ".join(str(r).split()[:2]) for r in (info or {}).get("recipients") or []}
+        recipients = (info if isinstance(info, dict) else {}).get("recipients") or []
+        if not isinstance(recipients, list):
+            continue  # campaign doctor names the mistake
+        listed = {" ".join(str(r).split()[:2]) for r in recipients}
         if listed & publics:
             return str(faction)
     return None
@@ -252,6 +255,12 @@ def reseal_faction(store: Store, faction: str, turns: Iterable[int] | None = Non
     archived = store.archived_turns()
     newest = archived[-1] if archived else 0
     wanted = _reports_to_reseal(store, faction, archived, turns)
+    if not (store.turns_dir / turn_dir_name(newest) / "views" / f"{faction}.yaml{sealing.SUFFIX}").is_file():
+        raise CampaignError(
+            f"{faction} has no view of turn {newest + 1}: it was not in the game when turn {newest} was "
+            "resolved",
+            "nothing to reseal: its first view is sealed to its current recipients when the turn resolves",
+        )
     sources = {newest: {RESEALED_VIEW: f"views/{faction}.yaml{sealing.SUFFIX}"}}
     for turn in wanted:
         sources.setdefault(turn, {})[RESEALED_REPORT] = f"reports/{faction}.md{sealing.SUFFIX}"
@@ -299,7 +308,13 @@ def _current_recipients(store: Store, faction: str) -> list[str]:
             "recipients, then reseal",
         )
     for number, text in enumerate(recipients[1:]):
-        sealing.recipient(text, f"campaign/players.yaml: {faction}: recipients[{number}]")
+        try:
+            sealing.recipient(text)
+        except CampaignError:  # the text itself is not repeated: it may be a pasted secret key
+            raise CampaignError(
+                f"campaign/players.yaml: {faction}'s recipient {number + 1} is not a public key",
+                "list the age1… line campaign keygen prints, or an SSH public key; campaign doctor says more",
+            ) from None
     return recipients
 
 

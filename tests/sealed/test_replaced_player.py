@@ -187,6 +187,18 @@ def test_reseal_refuses_a_faction_without_recipients(game: Path) -> None:
     assert not (game / "campaign" / "resealed").exists()
 
 
+def test_reseal_refuses_a_recipient_that_is_no_public_key_and_never_echoes_it(game: Path) -> None:
+    secret = sealing.new_key()[0]
+    players = game / "campaign" / "players.yaml"
+    data = yaml.safe_load(players.read_text(encoding="utf-8"))
+    data["factions"]["blue"]["recipients"] = [secret]  # the newcomer pasted the wrong line
+    players.write_text(yaml.safe_dump(data), encoding="utf-8")
+    code, out = run("reseal", "--root", game, "--faction", "blue", "--key-file", game.parent / "gm-key.txt")
+    assert code == 1 and "blue's recipient 1 is not a public key" in out, out
+    assert "AGE-SECRET-KEY" not in out and secret[16:26] not in out
+    assert not (game / "campaign" / "resealed").exists()
+
+
 def test_reseal_refuses_an_archived_file_that_is_not_the_one_its_turn_sealed(game: Path) -> None:
     """A swapped report (here another faction's, validly sealed) is never passed on to the newcomer."""
     replace_blue(game)

@@ -225,11 +225,16 @@ def check_ignore_files(store: Store) -> Iterator[Finding]:
         yield Finding(name, "problem", f"{error.message}, so nothing is committed yet", fix)
         return
     if not _committed(repo, ORDERS_IGNORE):
+        write = (
+            ""
+            if (store.root / ORDERS_IGNORE).is_file()
+            else f"write {ORDERS_IGNORE} with the lines /*.yaml and /*.yml, then "
+        )
         yield Finding(
             name,
             "problem",
             f"{ORDERS_IGNORE} is not committed, so players' clones do not ignore their plain order drafts",
-            f"git add {ORDERS_IGNORE}, commit and push (campaign new --sealed writes it)",
+            f"{write}git add {ORDERS_IGNORE}, commit and push",
         )
         return
     if repo.git.diff("HEAD", "--", ORDERS_IGNORE):
@@ -247,7 +252,7 @@ def check_ignore_files(store: Store) -> Iterator[Finding]:
         yield Finding(
             name,
             "problem",
-            f"{ORDERS_IGNORE} does not ignore plain drafts such as {', '.join(missing)}",
+            f"{ORDERS_IGNORE} does not itself ignore plain drafts such as {', '.join(missing)}",
             f"put the lines /*.yaml and /*.yml in {ORDERS_IGNORE}, then commit it",
         )
     elif _ignored_by(repo, sealed_file):

@@ -209,6 +209,10 @@ BROKEN: dict[str, tuple[Callable[[Path], Path | None], str, str, str]] = {
         leave_the_ignore_file_out,
         "ignore files", "orders/.gitignore is not committed", "git add orders/.gitignore",
     ),
+    "no orders ignore file at all (a campaign made by an older kit)": (
+        lambda root: (root / "orders/.gitignore").unlink() or commit(root),
+        "ignore files", "orders/.gitignore is not committed", "write orders/.gitignore with the lines /*.yaml",
+    ),
     "the orders ignore file ignores nothing": (
         lambda root: ignore_in_orders(root, "# drafts\n"),
         "ignore files", "does not ignore plain drafts", "/*.yaml and /*.yml",

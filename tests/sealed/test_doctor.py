@@ -215,7 +215,7 @@ BROKEN: dict[str, tuple[Callable[[Path], Path | None], str, str, str]] = {
     ),
     "the orders ignore file ignores nothing": (
         lambda root: ignore_in_orders(root, "# drafts\n"),
-        "ignore files", "does not ignore plain drafts", "/*.yaml and /*.yml",
+        "ignore files", "does not itself ignore plain drafts", "/*.yaml and /*.yml",
     ),
     "the sealed files ignored too": (
         lambda root: ignore_in_orders(root, "/*.yaml*\n/*.yml\n"),

@@ -392,7 +392,7 @@ def check_key(store: Store, key: str | None) -> list[Finding]:
     archived = store.archived_turns()
     turn = (archived[-1] if archived else 0) + 1
     published = store.salt_commitment(turn)
-    expected = store.commit_salt(store.game(store.public_state()), key, turn).get("next_salt_commitment")
+    expected = expected_salt_commitment(store, key, turn)
     if published is None:
         return [
             Finding(
@@ -413,6 +413,13 @@ def check_key(store: Store, key: str | None) -> list[Finding]:
             )
         ]
     return [Finding(name, "ok", f"the key is the campaign's and made the commitment to turn {turn}'s dice")]
+
+
+def expected_salt_commitment(store: Store, key: str, turn: int) -> str | None:
+    """The commitment to ``turn``'s dice salt that ``key`` makes, computed by the store as a resolve
+    computes it when it opens the turn (never derived again here, so the two cannot drift apart). The
+    public view is enough to name the game: the commitment depends on the key, not on the state."""
+    return store.commit_salt(store.game(store.public_state()), key, turn).get("next_salt_commitment")
 
 
 # -- workflows -----------------------------------------------------------------------------------------

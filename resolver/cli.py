@@ -42,7 +42,7 @@ orders/ holds this turn's order files (orders/<faction>.yaml). Typical use:
 A sealed campaign (campaign new --sealed --key-file FILE) keeps orders, reports and the state
 encrypted; players run campaign view, then campaign seal orders/<faction>.yaml.
 
-  campaign keygen -o ~/campaign-key.txt                  a player's age key; prints the age1… line
+  campaign keygen -o ~/age-key.txt                       a player's age key; prints the age1… line
   campaign doctor --key-file FILE                        the GM checks the set-up, says what to fix
   campaign reseal --faction red --key-file FILE          seal red's view and reports to its new player
 """
@@ -905,7 +905,7 @@ def refuse_inside_a_campaign(path: Path) -> None:
         return
     raise CampaignError(
         f"{path} is inside the campaign repository {campaign}, where one git add -A would publish it",
-        "write it outside the repository, for example -o ~/campaign-key.txt",
+        "write it outside the repository, for example -o ~/age-key.txt",
         code=2,
     )
 

@@ -1,9 +1,9 @@
 """The ``campaign`` command line.
 
-Every subcommand takes ``--root DIR`` and ``--help``. Without ``--root`` a command finds its campaign as
-git finds its repository: in the current folder or the nearest folder above it that holds
-``campaign/campaign.yaml`` (``new`` and ``demo`` work in the current folder). Exit codes: 0 success,
-1 rejected input, 2 misuse of the command.
+Every subcommand takes ``--help``, and all but ``keygen`` (which needs no campaign) take ``--root DIR``.
+Without ``--root`` a command finds its campaign as git finds its repository: in the current folder or
+the nearest folder above it that holds ``campaign/campaign.yaml`` (``new`` and ``demo`` work in the
+current folder). Exit codes: 0 success, 1 rejected input, 2 misuse of the command.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .core.orders import GM, OrderFile
 from .core.text import visible
 from .core.words import plural
 from .ruleset import RULESETS
-from .store import Store, environment_error
+from .store import RESEALED_DIR, Store, environment_error
 from .views import event_lines
 from .workflow import DEMO_KEY
 
@@ -41,11 +41,19 @@ orders/ holds this turn's order files (orders/<faction>.yaml). Typical use:
 
 A sealed campaign (campaign new --sealed --key-file FILE) keeps orders, reports and the state
 encrypted; players run campaign view, then campaign seal orders/<faction>.yaml.
+
+  campaign keygen -o ~/age-key.txt                       a player's age key; prints the age1… line
+  campaign doctor --key-file FILE                        the GM checks the set-up, says what to fix
+  campaign reseal --faction red --key-file FILE          seal red's view and reports to its new player
 """
 
 
 # The commands that make a campaign where they are told to, instead of looking for one.
 MAKERS = ("new", "demo")
+# The commands that need no campaign at all.
+CAMPAIGNLESS = ("keygen",)
+# The commands that read their --key-file themselves rather than having main load it first.
+OWN_KEY_FILE = (*MAKERS, "seal-campaign", "doctor")
 
 
 class Parser(argparse.ArgumentParser):
@@ -314,6 +322,55 @@ def build_parser() -> Parser:
     )
 
     p = sub.add_parser(
+        "reseal",
+        parents=[root],
+        help="seal a faction's view and reports again, to its current recipients",
+        description="After the GM replaces a faction's recipients in campaign/players.yaml, seal the "
+        "faction's newest view and its reports again, for the campaign key and the recipients listed now, "
+        f"into campaign/{RESEALED_DIR}/<faction>/. The new player's campaign view finds them there; the "
+        "turn archive is never changed, and the player who left can open none of the copies. Needs the "
+        "campaign key.",
+    )
+    p.add_argument("--faction", required=True, metavar="ID", help="the faction whose files are resealed")
+    p.add_argument(
+        "--turns",
+        metavar="LIST",
+        help="the turns whose reports are resealed, e.g. 3,5-7 (default: every turn with a report)",
+    )
+    key_option(p)
+
+    p = sub.add_parser(
+        "keygen",
+        help="make an age key for a sealed campaign",
+        description="Make an age X25519 key: write the secret to FILE, readable by you alone (it never "
+        "overwrites a file), and print the public key, the age1… line the GM puts in your faction's "
+        "recipients in campaign/players.yaml. Keep FILE outside the campaign repository.",
+    )
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="where to write the secret key")
+    p.add_argument(
+        "--show-key",
+        action="store_true",
+        help="print the secret key once instead of writing a file (only on a terminal, never into a log)",
+    )
+
+    p = sub.add_parser(
+        "doctor",
+        parents=[root],
+        help="check a campaign's set-up and say what to fix",
+        description="Check what can be checked locally, without network: every recipient in "
+        "campaign/players.yaml, the committed ignore files of a sealed campaign, the key file's "
+        "permissions, that the key is the campaign's and made its dice commitment, and that "
+        ".github/workflows holds the kit's workflows. One line per check; exit 1 if any check finds a "
+        "problem (warnings do not count).",
+    )
+    p.add_argument(
+        "--key-file",
+        type=Path,
+        metavar="FILE",
+        help=f"the campaign key to check (default: the environment variable {sealing.KEY_VARIABLE})",
+    )
+
+    p = sub.add_parser(
         "template",
         parents=[root],
         help="write a faction's pre-filled orders file",
@@ -411,13 +468,11 @@ def make_key(args: argparse.Namespace) -> str | None:
 
 def write_new_key(path: Path, root: Path | None) -> str:
     """A new campaign key, written to ``path`` (readable by its owner only, never inside campaign/)."""
-    secret, public = sealing.new_key()
+    from .sealed import write_key_file
+
     if path.resolve().is_relative_to((root or Path(".")).resolve() / "campaign"):
         raise CampaignError(f"{path} is inside campaign/, which is committed", "keep the key outside", code=2)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(f"# campaign key; public key: {public}\n{secret}\n")
+    secret, _ = write_key_file(path, "campaign key")
     return secret
 
 
@@ -813,6 +868,110 @@ def cmd_view(args: argparse.Namespace) -> int:
         f"state.yaml and {plural(written.reports, 'report')}. campaign template {written.faction} and "
         "campaign check now use it."
     )
+    if written.unopened:
+        total = written.reports + written.unopened
+        were = "was" if written.unopened == 1 else "were"
+        print(
+            f"Opened {written.reports} of {plural(total, 'report')}; {written.unopened} {were} sealed before "
+            f"your key was added: ask the GM to reseal them (campaign reseal --faction {written.faction})."
+        )
+    return 0
+
+
+def cmd_reseal(args: argparse.Namespace) -> int:
+    from .sealed import reseal_faction
+
+    turns = parse_turns(args.turns) if args.turns is not None else None
+    done = reseal_faction(Store(args.root), args.faction, turns)
+    reports = f"{plural(len(done.reports), 'report')} ({format_turns(done.reports)})" if done.reports else ""
+    print(
+        f"Resealed the view of turn {done.view + 1}" + (f" and {reports}" if reports else "")
+        + f" of {done.faction} for its {plural(done.recipients, 'current recipient')} and the campaign key:"
+    )  # fmt: skip
+    for path in done.files:
+        print(f"  {path}")
+    print(f"Commit them (git add campaign/{RESEALED_DIR}); the new player then runs campaign view.")
+    return 0
+
+
+def parse_turns(text: str) -> list[int]:
+    """Turn numbers written as a list of numbers and ranges: ``3,5-7``."""
+    turns: list[int] = []
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not (first.isdigit() and (not dash or last.isdigit())):
+            raise CampaignError(
+                f"--turns {text}: '{part.strip()}' is not a turn or a range of turns",
+                "write turn numbers and ranges separated by commas, for example --turns 3,5-7",
+                code=2,
+            )
+        turns += range(int(first), int(last or first) + 1)
+    return turns
+
+
+def format_turns(turns: list[int]) -> str:
+    return "turn " + str(turns[0]) if len(turns) == 1 else "turns " + ", ".join(map(str, turns))
+
+
+def cmd_keygen(args: argparse.Namespace) -> int:
+    from .sealed import write_key_file
+
+    if args.output and args.show_key:
+        raise CampaignError("-o FILE and --show-key: choose one", code=2)
+    if not args.output and not args.show_key:
+        raise CampaignError(
+            "campaign keygen writes the secret key to a file and prints only the public key",
+            "pass -o FILE (outside the campaign repository), or --show-key to print the secret once on a "
+            "terminal",
+            code=2,
+        )
+    if args.show_key:
+        if not sys.stdout.isatty():
+            raise CampaignError(
+                "--show-key prints the secret key only on a terminal, never into a log or a pipe",
+                "run it in a terminal, or pass -o FILE",
+                code=2,
+            )
+        secret, public = sealing.new_key()
+        print("Your secret key, shown once: save it in a file only you can read, and never commit it:")
+        print(f"  {secret}")
+    else:
+        refuse_inside_a_campaign(args.output)
+        _, public = write_key_file(args.output)
+        print(f"Wrote your secret key to {args.output}, readable by you alone: never commit or share it.")
+    print("Your public key, which is not secret: send it to the GM for your faction's recipients")
+    print(f"  {public}")
+    return 0
+
+
+def refuse_inside_a_campaign(path: Path) -> None:
+    """A key file inside a campaign repository is one `git add -A` away from being published."""
+    try:
+        campaign = find_root(path.expanduser().absolute().parent)
+    except CampaignError:
+        return
+    raise CampaignError(
+        f"{path} is inside the campaign repository {campaign}, where one git add -A would publish it",
+        "write it outside the repository, for example -o ~/age-key.txt",
+        code=2,
+    )
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from .doctor import examine
+
+    findings = examine(Store(args.root), args.key_file)
+    print(f"Checking the campaign in {args.root.resolve()}:")
+    for finding in findings:
+        print(visible(f"  {finding.status:<7}  {finding.check}: {finding.message}"))
+        if finding.fix:
+            print(visible(f"  {'':<7}    fix: {finding.fix}"))
+    problems = sum(f.status == "problem" for f in findings)
+    warnings = sum(f.status == "warning" for f in findings)
+    if problems:
+        print(f"{plural(problems, 'problem')} to fix, {plural(warnings, 'warning')}: see the fixes above.")
+        return 1
+    print("Every check passes" + (f" ({plural(warnings, 'warning')} to consider)." if warnings else "."))
     return 0
 
 
@@ -821,10 +980,7 @@ def cmd_rekey(args: argparse.Namespace) -> int:
 
     store = Store(args.root)
     store.require()
-    if args.new_key_file.exists():  # it may be the key in use: never overwrite a key
-        raise CampaignError(f"{args.new_key_file} exists already", "name a new file for the new key", code=2)
-    new_key = write_new_key(args.new_key_file, args.root)
-    turn = rekey(store, new_key)
+    turn, new_key = rekey(store, lambda: write_new_key(args.new_key_file, args.root))
     print(
         f"From turn {turn} on the campaign is sealed to the new key {sealing.public_of(new_key)}, written "
         f"to {args.new_key_file}. Replace the repository secret {sealing.KEY_VARIABLE} with it, commit "
@@ -883,6 +1039,9 @@ COMMANDS = {
     "seal-campaign": cmd_seal_campaign,
     "unseal": cmd_unseal,
     "rekey": cmd_rekey,
+    "reseal": cmd_reseal,
+    "keygen": cmd_keygen,
+    "doctor": cmd_doctor,
 }
 
 
@@ -902,9 +1061,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
     sealing.forget_key()  # a key given to an earlier call in this process is not this call's
     try:
-        if args.root is None and args.command not in MAKERS:
+        if args.command not in (*MAKERS, *CAMPAIGNLESS) and args.root is None:
             args.root = find_root(Path.cwd())
-        if getattr(args, "key_file", None) is not None and args.command not in (*MAKERS, "seal-campaign"):
+        if getattr(args, "key_file", None) is not None and args.command not in OWN_KEY_FILE:
             sealing.use_key_file(args.key_file)
         status = COMMANDS[args.command](args)
         sys.stdout.flush()  # inside the try: a reader that went away is noticed here, not at exit

@@ -115,7 +115,8 @@ def recipient(text: str, where: str = "") -> Any:
     raise CampaignError(
         f"{where or 'recipient'}: '{text[:40]}' is not an age recipient (age1…) or an SSH public key "
         "(ssh-ed25519 or ssh-rsa)",
-        "paste the public key itself: the line of ~/.ssh/id_ed25519.pub, or the age1… line of age-keygen",
+        "paste the public key itself: the age1… line campaign keygen prints, or the line of "
+        "~/.ssh/id_ed25519.pub",
     )
 
 
@@ -138,7 +139,7 @@ def load_identity(path: Path) -> Any:
         raise CampaignError(
             f"{path} is neither an age key file nor an SSH private key this tool can read",
             "an SSH key protected by a passphrase cannot be used here: make an age key with "
-            "age-keygen and ask the GM to add its age1… line to your faction's recipients",
+            "campaign keygen and ask the GM to add its age1… line to your faction's recipients",
             code=2,
         ) from None
 
@@ -269,8 +270,14 @@ class SealedError(CampaignError):
 
 
 def decrypt(data: bytes, identities: list[Any], where: str = "") -> bytes:
+    return decrypt_sized(data, identities, where)[0]
+
+
+def decrypt_sized(data: bytes, identities: list[Any], where: str = "") -> tuple[bytes, int]:
+    """The text inside a sealed file, and the size it was padded to (to seal a copy of it alike)."""
     try:
-        return unpad(bytes(pyrage.decrypt(data, identities)))
+        padded = bytes(pyrage.decrypt(data, identities))
+        return unpad(padded), len(padded)
     except (pyrage.DecryptError, ValueError):
         raise SealedError(
             f"{where or 'the file'} cannot be opened with this key",
@@ -284,6 +291,10 @@ def decrypt_with_key(data: bytes, secret: str, where: str = "") -> bytes:
 
 def decrypt_with_keys(data: bytes, secrets: list[str], where: str = "") -> bytes:
     return decrypt(data, [_x25519_identity(secret) for secret in secrets], where)
+
+
+def identities_of(secrets: list[str]) -> list[Any]:
+    return [_x25519_identity(secret) for secret in secrets]
 
 
 # -- the header, read without any key ------------------------------------------------------------------

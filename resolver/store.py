@@ -58,6 +58,9 @@ OPENING = "opening.yaml"
 # campaign/previous-keys.txt.age holds the earlier keys, sealed to the current one, for the archive's sake.
 KEYS_FILE = "keys.yaml"
 PREVIOUS_KEYS = "previous-keys.txt"
+# campaign/resealed/<faction>/<NNNN>/: copies of a faction's view and report of a turn, sealed again to
+# its current recipients by campaign reseal; the turn archive itself never changes.
+RESEALED_DIR = "resealed"
 STAGING = ".resolving"  # campaign/.resolving/: a resolution being written, before it is switched in
 JOURNAL = "journal.yaml"
 FINISHED = ".resolved"  # campaign/.resolved/: the staging folder once everything is switched in
@@ -348,13 +351,16 @@ class Store:
         the key holder's part of its salt and, with a beacon, the round that will complete it."""
         if key is None:
             return {}
-        commitment: dict[str, Any] = {
-            "next_salt_commitment": sealing.salt_commitment(sealing.turn_salt(key, campaign, turn))
-        }
+        commitment: dict[str, Any] = {"next_salt_commitment": self.salt_commitment_of(key, campaign, turn)}
         net = self.beacon_network()
         if net is not None:
             commitment["next_beacon_round"] = self.beacon_round_for(net, turn, opened_at)
         return commitment
+
+    @staticmethod
+    def salt_commitment_of(key: str, campaign: str, turn: int) -> str:
+        """The commitment ``key`` makes to the key holder's part of turn ``turn``'s salt."""
+        return sealing.salt_commitment(sealing.turn_salt(key, campaign, turn))
 
     def beacon_network(self) -> beacon.Network | None:
         """The public beacon whose rounds take part in the dice (``beacon:`` in campaign.yaml), if any."""
@@ -897,8 +903,9 @@ class Store:
             "state.yaml.age",
         ):
             (self.campaign_dir / name).unlink(missing_ok=True)
-        if self.turns_dir.exists():
-            shutil.rmtree(self.turns_dir)
+        for folder in (self.turns_dir, self.campaign_dir / RESEALED_DIR):
+            if folder.exists():
+                shutil.rmtree(folder)
         for path in [*self.order_paths(), *self.sealed_order_paths()]:
             path.unlink()
         if (self.orders_dir / "templates").exists():

@@ -73,7 +73,7 @@ def test_rekey_refuses_without_the_current_key_and_never_overwrites_a_key(
     stranger = tmp_path / "stranger.txt"
     stranger.write_text(sealing.new_key()[0] + "\n", encoding="utf-8")
     code, out = run("rekey", "--root", sealed_demo, "--key-file", stranger, "--new-key-file", tmp_path / "n")
-    assert code == 2 and "current key" in out, out
+    assert code == 2 and "not this campaign's key" in out, out
     old = sealed_demo / workflow.DEMO_KEY
     code, out = run("rekey", "--root", sealed_demo, "--key-file", old, "--new-key-file", old)
     assert code == 2 and "exists already" in out, out

@@ -63,7 +63,7 @@ def set_up(base: Path, ruleset: str) -> Path:
     git(root, "init", "--quiet", "--initial-branch=main")
     code, out = run(
         "new", "--root", root, "--ruleset", ruleset, "--players", base / "players.yaml",
-        "--sealed", "--key-file", base / "gm-key.txt",
+        "--sealed", "--beacon", "test", "--key-file", base / "gm-key.txt",
     )  # fmt: skip
     assert code == 0, out
     shutil.copytree(REPO / ".github" / "workflows", root / ".github" / "workflows")

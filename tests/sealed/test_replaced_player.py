@@ -54,7 +54,7 @@ def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     root = base / "game"
     code, out = run(
         "new", "--root", root, "--ruleset", request.param, "--players", base / "players.yaml",
-        "--sealed", "--key-file", base / "gm-key.txt",
+        "--sealed", "--beacon", "test", "--key-file", base / "gm-key.txt",
     )  # fmt: skip
     assert code == 0, out
     play(root, TURNS)

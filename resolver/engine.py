@@ -18,7 +18,7 @@ from .core import canonical, relations, standing
 from .core import factions as faction_records
 from .core.calendar import GameDate
 from .core.dice import Dice, Roll, RollLabel, TurnSeed, roll_label
-from .core.events import Event
+from .core.events import GM_PHASE, Event, keep_concealed_unnamed
 from .core.orders import GM, Order, OrderFile
 from .core.phases import State
 from .core.rng import Stream, derive_key
@@ -26,7 +26,7 @@ from .ruleset import Game, TurnMemory
 
 ENGINE_PHASES = {
     "before": {
-        "id": "gm",
+        "id": GM_PHASE,
         "title": "GM rulings",
         "summary": "The GM's orders are applied first: grants, modifiers, placed or removed pieces, "
         "narrated events and rulings on what the rules leave open.",
@@ -69,6 +69,9 @@ class TurnContext(Generic[Memory]):
     phase: str = ""
     events: list[Event] = field(default_factory=list)
     memory: Memory = field(default_factory=TurnMemory)  # type: ignore[assignment]  # the ruleset's own
+    # A sealed campaign's turn: what the GM does is told only to those it concerns, and no public event
+    # may name a concealed piece. An open campaign's state is public, so its events stay as they were.
+    sealed: bool = False
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -126,6 +129,7 @@ class TurnResult:
     absent: AbsentPolicy = field(default_factory=AbsentPolicy)
     stand_ins: dict[str, OrderFile] = field(default_factory=dict)  # bot orders written for absent factions
     npc_orders: dict[str, OrderFile] = field(default_factory=dict)  # the bot's orders for NPC factions
+    refused: list[str] = field(default_factory=list)  # factions whose sealed file could not be used
 
     def events_data(self) -> dict[str, Any]:
         """The events with the rolls that decided them; a roll that decided no event is listed apart,
@@ -163,11 +167,14 @@ def resolve_turn(
     rumors: Sequence[str] | None = None,
     salt: str = "",
     refused: Mapping[str, str] | None = None,
+    sealed: bool = False,
 ) -> TurnResult:
     """Resolve one turn. ``rumors`` are the turn's rumours when the files were archived without them
     (a replay); by default they are read from the files. ``salt`` is the turn's secret part of the
     seed (see ``sealing.turn_salt``). ``refused`` names the factions of a sealed campaign whose order
-    file failed the full check at resolution, with the reason their faction alone is told."""
+    file failed the full check at resolution, with the reason their faction alone is told; everyone
+    else hears that their orders could not be used, never why. ``sealed``: the turn is a sealed
+    campaign's (see ``TurnContext.sealed``)."""
     turn = int(state["turn"])
     bad = [f.path for f in files.values() if not f.ok]
     if bad:
@@ -196,16 +203,24 @@ def resolve_turn(
         posting_order=order,
         gm_orders=files.get(GM),
         memory=game.ruleset.turn_memory(),
+        sealed=sealed,
     )
     state = canonical.plain_copy(state)
-    ctx.phase = "gm"
+    concealed_before = game.ruleset.concealed_pieces(state) if sealed else set()
+    ctx.phase = GM_PHASE
     for faction, reason in sorted((refused or {}).items()):
         ctx.emit("orders_refused", actors=[faction], visible_to=[faction], reason=reason)
     state = gm.run_phase(ctx, state)
     if missing:
         # Only civil disorder changes what the absent factions do, so only it is named in the event.
         extra = {"policy": policy.policy} if stand_ins else {}
-        ctx.emit("orders_missing", actors=missing, **extra)
+        # A refused file was merged for all to see: its faction sent orders that could not be used.
+        unusable = [f for f in missing if f in (refused or {})]
+        silent = [f for f in missing if f not in unusable]
+        if silent:
+            ctx.emit("orders_missing", actors=silent, **extra)
+        if unusable:
+            ctx.emit("orders_unusable", actors=unusable, **extra)
         for f in missing:
             state["factions"][f]["missed_turns"] = state["factions"][f].get("missed_turns", 0) + 1
     for f in ctx.orders:
@@ -230,7 +245,13 @@ def resolve_turn(
         ctx.emit("rumor", text=rumor)  # no actors, and sorted: nothing in the events names the author
     ctx.phase = "expiry"
     relations.expire(ctx.emit, state, turn, relations.default(game.rules))
+    if sealed:
+        # A piece concealed now, or concealed when the turn began and gone since, was never seen.
+        concealed_after = game.ruleset.concealed_pieces(state)
+        gone = {p for p in concealed_before if p not in game.ruleset.piece_ids(state)}
+        keep_concealed_unnamed(ctx.events, concealed_after | gone)
     state["turn"] = turn + 1
     return TurnResult(
-        turn, state, ctx.events, list(ctx.dice.log), seed, order, missing, policy, stand_ins, npc_orders
-    )
+        turn, state, ctx.events, list(ctx.dice.log), seed, order, missing, policy, stand_ins, npc_orders,
+        sorted(f for f in missing if f in (refused or {})),
+    )  # fmt: skip

@@ -324,7 +324,7 @@ def resolve(
         absent = Settings.from_config(store.config()).absent
         result = resolve_turn(
             game, state, sealed, posting_order, forced_rolls, absent=absent, rumors=rumors,
-            salt=salt, refused=refused,
+            salt=salt, refused=refused, sealed=store.sealed,
         )  # fmt: skip
         store.archive(
             game,
@@ -559,6 +559,7 @@ def replay_turn(
     result = resolve_turn(
         game, state, files, list(inputs["posting_order"]), absent=absent, rumors=rumors,
         salt=str(inputs.get("salt") or ""), refused=archived.get("refused") or {},
+        sealed=(folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file(),  # a campaign may be sealed mid-game
     )  # fmt: skip
     if dict(result.seed.digests) != inputs.get("order_digests"):
         problems.append(f"{where}/inputs.yaml: the order digests differ from the archived orders and rumours")

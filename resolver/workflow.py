@@ -641,6 +641,8 @@ def sealed_problems(
 ) -> list[str]:
     """A replayed sealed turn: each faction's view and the public files follow from the replay."""
     problems = public_problems(folder, digests)
+    if set(result.state["factions"]) != set(game.factions):  # the GM brought a faction in: it has a view
+        game = store.game(result.state, game.house_rules)
     views = secret_files(store, folder / "views", ".yaml")
     expected = {f: canonical.dump(game.ruleset.faction_view(game, result.state, f)) for f in game.factions}
     if views != expected or {f: canonical.digest(v) for f, v in views.items()} != digests.get("views"):

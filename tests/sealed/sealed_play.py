@@ -1,0 +1,109 @@
+"""Playing a sealed campaign in tests, and reading it as an attacker does: from its public files only.
+
+The attacker holds the whole public repository and CI's log, never the campaign key. ``public_text``
+is everything such a reader gets of a campaign folder: every file under ``campaign/`` that is not
+sealed, plus whatever the resolve printed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from resolver import sealing, workflow
+from resolver.cli import main
+from resolver.core import canonical
+from resolver.core.orders import GM
+from resolver.ruleset import Game
+from resolver.store import Store
+
+
+def run(*args: str | Path) -> tuple[int, str]:
+    """A CLI command as CI runs it: its exit code, and its output (standard output and error)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        code = main([str(a) for a in args])
+    return code, out.getvalue()
+
+
+def sealed_demo(base: Path, ruleset: str, turns: int = 1) -> Path:
+    """A sealed demo campaign of ``ruleset`` after ``turns`` bot turns; its key is in the demo folder."""
+    root = base / f"sealed-{ruleset}"
+    code, out = run("demo", "--ruleset", ruleset, "--sealed", "--turns", turns, "--root", root, "--quiet")
+    assert code == 0, out
+    return root
+
+
+def key_file(root: Path) -> Path:
+    return root / workflow.DEMO_KEY
+
+
+@contextlib.contextmanager
+def holding_key(root: Path) -> Iterator[Store]:
+    """The GM's side: the store of a campaign whose key this process holds for the block."""
+    sealing.use_key_file(key_file(root))
+    try:
+        yield Store(root)
+    finally:
+        sealing.forget_key()
+
+
+def full_state(root: Path) -> tuple[Game, dict[str, Any]]:
+    with holding_key(root) as store:
+        state = store.state()
+        return store.game(state), state
+
+
+def send_gm_orders(root: Path, orders: list[dict[str, Any]]) -> None:
+    """The GM writes orders for the next turn and seals them with ``campaign seal`` (which checks them
+    first); the plain draft is then deleted, as it never leaves the GM's machine."""
+    game, state = full_state(root)
+    plain = root / "orders" / f"{GM}.yaml"
+    data = {"campaign": game.campaign, "turn": int(state["turn"]), "faction": GM, "orders": orders}
+    plain.write_bytes(canonical.dump(data))
+    code, out = run("seal", "--root", root, "--key-file", key_file(root), plain)
+    plain.unlink()
+    assert code == 0, out
+
+
+def send_sealed(root: Path, faction: str, raw: bytes) -> None:
+    """A faction's sealed order file as it reaches the branch (sealed by hand: it may be one that
+    ``campaign seal`` would refuse)."""
+    store = Store(root)
+    sealed = sealing.encrypt(raw, store.recipients([faction]))
+    (root / "orders" / f"{faction}.yaml{sealing.SUFFIX}").write_bytes(sealed)
+
+
+def resolve(root: Path) -> str:
+    """Resolve the next turn with the key, as CI does; what it printed (CI's public log)."""
+    code, out = run("resolve", "--root", root, "--key-file", key_file(root))
+    assert code == 0, out
+    return out
+
+
+def public_text(root: Path, printed: str = "") -> str:
+    """Everything the attacker reads: each plain file under campaign/, and the resolve's output."""
+    files = sorted(
+        p for p in (root / "campaign").rglob("*") if p.is_file() and not p.name.endswith(sealing.SUFFIX)
+    )
+    return "\n".join([*(p.read_text(encoding="utf-8") for p in files), printed])
+
+
+def public_events(root: Path, turn: int) -> list[dict[str, Any]]:
+    folder = Store(root).turns_dir / f"{turn:04d}"
+    return list(canonical.read_yaml(folder / "public-events.yaml")["events"])
+
+
+def report(root: Path, turn: int, faction: str) -> str:
+    """A faction's sealed report, opened with the campaign key (what that faction alone reads)."""
+    with holding_key(root) as store:
+        path = store.turns_dir / f"{turn:04d}" / "reports" / f"{faction}.md"
+        return (store.read_secret(path) or b"").decode()
+
+
+def printed_events(out: str) -> list[str]:
+    """The event lines of a resolve's output, without their bullet."""
+    return [line.removeprefix("  - ") for line in out.splitlines() if line.startswith("  - ")]

@@ -7,6 +7,7 @@ state, the events and the roll log. Everything else is a shell around it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -206,7 +207,7 @@ def resolve_turn(
         sealed=sealed,
     )
     state = canonical.plain_copy(state)
-    concealed_before = game.ruleset.concealed_pieces(state) if sealed else set()
+    concealed_before = copy.deepcopy(game.ruleset.concealed_pieces(state)) if sealed else {}
     ctx.phase = GM_PHASE
     for faction, reason in sorted((refused or {}).items()):
         ctx.emit("orders_refused", actors=[faction], visible_to=[faction], reason=reason)
@@ -247,9 +248,9 @@ def resolve_turn(
     relations.expire(ctx.emit, state, turn, relations.default(game.rules))
     if sealed:
         # A piece concealed now, or concealed when the turn began and gone since, was never seen.
-        concealed_after = game.ruleset.concealed_pieces(state)
-        gone = {p for p in concealed_before if p not in game.ruleset.piece_ids(state)}
-        keep_concealed_unnamed(ctx.events, concealed_after | gone)
+        pieces = game.ruleset.piece_ids(state)
+        gone = {rid: record for rid, record in concealed_before.items() if rid not in pieces}
+        keep_concealed_unnamed(ctx.events, {**gone, **game.ruleset.concealed_pieces(state)})
     state["turn"] = turn + 1
     return TurnResult(
         turn, state, ctx.events, list(ctx.dice.log), seed, order, missing, policy, stand_ins, npc_orders,

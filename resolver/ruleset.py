@@ -508,11 +508,11 @@ class Ruleset:
     # counters) is its own business in a sealed campaign.
     public_faction_keys: ClassVar[tuple[str, ...]] = ("name", "color", "status", "home", "archetype")
 
-    def concealed_pieces(self, state: State, hidden_from: str | None = None) -> set[str]:
-        """The ids of the concealed pieces, which ``faction_view`` shows their owner alone: every one
-        (what the public does not see), or those ``hidden_from`` a faction (the others')."""
+    def concealed_pieces(self, state: State, hidden_from: str | None = None) -> dict[str, Mapping[str, Any]]:
+        """The concealed pieces by id, which ``faction_view`` shows their owner alone: every one (what
+        the public does not see), or those ``hidden_from`` a faction (the others')."""
         return {
-            rid
+            rid: record
             for key, records in state.items()
             if key != "factions" and isinstance(records, dict)
             for rid, record in records.items()

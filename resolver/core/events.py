@@ -7,7 +7,7 @@ the resolver never writes prose. Each event is public or seen by named factions.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,23 +87,35 @@ def _named_then_anonymous(phase: Sequence[dict[str, Any]]) -> list[dict[str, Any
     return named + sorted((e for e in phase if anonymous(e)), key=canonical.dump)
 
 
-def keep_concealed_unnamed(events: Iterable[Event], concealed: Collection[str]) -> None:
-    """Make private to their actors the public events that name a concealed piece (by its id, in their
-    data or their rolls): whoever reads the public record must not learn that the piece exists, nor
-    where it is. Events of the phases people write in are left alone: a rumour that names a piece is
-    its author's guess, and silencing it would confirm the guess."""
+def keep_concealed_unnamed(events: Iterable[Event], concealed: Mapping[str, Mapping[str, Any]]) -> None:
+    """Make private to their actors the public events that name a concealed piece (``concealed``: the
+    pieces' records by id): whoever reads the public record must not learn that the piece exists, nor
+    where it is. An event names a piece by its id, in its data or its rolls; or by the piece's name,
+    when its owner is among the event's actors ("Menfell's army 9q marches": names are the owner's
+    own, so only the owner's events can mean that piece by it). Events of the phases people write in
+    are left alone: a rumour that names a piece is its author's guess, and silencing it would confirm
+    the guess."""
     if not concealed:
         return
-    # An id counts only as a whole word: "red-l1" is not named by "red-l10".
-    longest_first = sorted(concealed, key=len, reverse=True)
-    ids = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, longest_first)) + r")(?![\w-])")
+    ids = _whole_words(concealed)
+    names: dict[str, re.Pattern[str]] = {}
+    for owner in sorted({str(record.get("owner")) for record in concealed.values()}):
+        named = [str(r["name"]) for r in concealed.values() if str(r.get("owner")) == owner and r.get("name")]
+        if named:
+            names[owner] = _whole_words(named)
     for event in events:
-        if event.public and event.phase not in WRITTEN_PHASES and _names(event, ids):
+        if not event.public or event.phase in WRITTEN_PHASES:
+            continue
+        texts = list(_texts([event.data, [r.to_data() for r in event.rolls]]))
+        patterns = [ids, *(names[f] for f in event.actors if f in names)]
+        if any(pattern.search(text) for pattern in patterns for text in texts):
             event.visible_to = sorted(set(event.actors))
 
 
-def _names(event: Event, ids: re.Pattern[str]) -> bool:
-    return any(ids.search(text) for text in _texts([event.data, [r.to_data() for r in event.rolls]]))
+def _whole_words(words: Iterable[str]) -> re.Pattern[str]:
+    """A pattern finding any of ``words`` as a whole word: "red-l1" is not found in "red-l10"."""
+    longest_first = sorted(set(words), key=lambda word: (-len(word), word))
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, longest_first)) + r")(?![\w-])")
 
 
 def _texts(value: Any) -> Iterable[str]:

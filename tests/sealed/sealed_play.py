@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from resolver import sealing, workflow
+from resolver import gm, sealing, workflow
+from resolver.bots import bot_order_file
 from resolver.cli import main
 from resolver.core import canonical
 from resolver.core.orders import GM
@@ -92,6 +93,13 @@ def public_text(root: Path, printed: str = "") -> str:
     return "\n".join([*(p.read_text(encoding="utf-8") for p in files), printed])
 
 
+def turn_public_text(root: Path, turn: int, printed: str) -> str:
+    """What the public learns of one turn: its public events and public state, and the resolve's output."""
+    folder = Store(root).turns_dir / f"{turn:04d}"
+    files = (folder / "public-events.yaml", folder / "public-state.yaml")
+    return "\n".join([*(p.read_text(encoding="utf-8") for p in files), printed])
+
+
 def public_events(root: Path, turn: int) -> list[dict[str, Any]]:
     folder = Store(root).turns_dir / f"{turn:04d}"
     return list(canonical.read_yaml(folder / "public-events.yaml")["events"])
@@ -107,3 +115,29 @@ def report(root: Path, turn: int, faction: str) -> str:
 def printed_events(out: str) -> list[str]:
     """The event lines of a resolve's output, without their bullet."""
     return [line.removeprefix("  - ") for line in out.splitlines() if line.startswith("  - ")]
+
+
+def order_file(root: Path, faction: str, orders: list[dict[str, Any]], **more: Any) -> bytes:
+    """An order file of ``faction`` for the campaign's next turn."""
+    game, state = full_state(root)
+    data = {"campaign": game.campaign, "turn": int(state["turn"]), "faction": faction, "orders": orders}
+    return canonical.dump({**data, **more})
+
+
+def bots_play(root: Path, factions: list[str]) -> None:
+    """The bot writes and seals the orders of ``factions``, as their players would."""
+    game, state = full_state(root)
+    for faction in factions:
+        send_sealed(root, faction, bot_order_file(game, state, faction).raw)
+
+
+def place_concealed(root: Path, piece: str, **data: Any) -> dict[str, Any]:
+    """The GM secretly places a concealed copy of the ruleset's first piece (its owner's, where it
+    stands), then the turn is resolved; the piece as the full state now holds it."""
+    game, state = full_state(root)
+    example = next(o for o in gm.examples(game, state) if o["action"] == "place")
+    send_gm_orders(root, [{**example, "id": piece, "data": {**example["data"], "concealed": True, **data}}])
+    resolve(root)
+    game, state = full_state(root)
+    collection = game.ruleset.entity_kinds[example["kind"]]
+    return dict(state[collection][piece])

@@ -20,6 +20,7 @@ from resolver.core import canonical
 from resolver.core.orders import GM
 from resolver.ruleset import Game
 from resolver.store import Store
+from resolver.validate import check_order_file
 
 
 def run(*args: str | Path) -> tuple[int, str]:
@@ -141,3 +142,23 @@ def place_concealed(root: Path, piece: str, **data: Any) -> dict[str, Any]:
     game, state = full_state(root)
     collection = game.ruleset.entity_kinds[example["kind"]]
     return dict(state[collection][piece])
+
+
+HIDDEN_LIEUTENANT = "marker-lt-lirndale-0e6"
+HIDDEN_LIEUTENANT_NAME = "Marker Lirndale"
+
+
+def hidden_lieutenant_builds(base: Path) -> tuple[Path, str, dict[str, Any]]:
+    """A sealed factions campaign where the GM hid a new lieutenant in turn 2, and in turn 3 (not yet
+    resolved) that lieutenant works on a building, in public, while the bot plays every other faction.
+    The campaign, the lieutenant's faction and its order."""
+    root = sealed_demo(base, "factions")
+    owner = place_concealed(root, HIDDEN_LIEUTENANT, name=HIDDEN_LIEUTENANT_NAME)["owner"]
+    game, state = full_state(root)
+    example = next(o for o in game.ruleset.order_examples(game, state, owner) if o["action"] == "build")
+    build = {**example, "lieutenant": HIDDEN_LIEUTENANT}
+    raw = order_file(root, owner, [build])
+    assert check_order_file(game, state, raw, f"orders/{owner}.yaml").ok
+    send_sealed(root, owner, raw)
+    bots_play(root, [f for f in game.factions if f != owner])
+    return root, owner, build

@@ -10,19 +10,20 @@ from resolver.core import canonical
 from resolver.validate import check_order_file
 
 from .sealed_play import (
-    bots_play,
+    HIDDEN_LIEUTENANT,
+    HIDDEN_LIEUTENANT_NAME,
     full_state,
+    hidden_lieutenant_builds,
     order_file,
     place_concealed,
     public_events,
     report,
     resolve,
+    sealed_demo,
     send_sealed,
     turn_public_text,
 )
 
-LIEUTENANT = "marker-lt-lirndale-0e6"
-LIEUTENANT_NAME = "Marker Lirndale"
 ARMY = "marker-army-a55"
 ARMY_NAME = "Marker Ninth Host"  # nations' orders and events call an army by its name
 RUMOUR = f"They say the {ARMY_NAME} waits in the hills"
@@ -30,35 +31,24 @@ RUMOUR = f"They say the {ARMY_NAME} waits in the hills"
 
 def test_a_concealed_lieutenant_works_in_public_without_being_named(tmp_path: Path) -> None:
     """The issue's own case: "House Crane's Lirndale works on …" showed a hidden lieutenant and where."""
-    from .sealed_play import sealed_demo
-
-    root = sealed_demo(tmp_path, "factions")
-    lieutenant = place_concealed(root, LIEUTENANT, name=LIEUTENANT_NAME)
-    owner = lieutenant["owner"]
-    game, state = full_state(root)
-    build = next(o for o in game.ruleset.order_examples(game, state, owner) if o["action"] == "build")
-    raw = order_file(root, owner, [{**build, "lieutenant": LIEUTENANT}])
-    assert check_order_file(game, state, raw, f"orders/{owner}.yaml").ok
-    send_sealed(root, owner, raw)
-    bots_play(root, [f for f in game.factions if f != owner])
+    root, owner, build = hidden_lieutenant_builds(tmp_path)
+    game, _ = full_state(root)
     printed = resolve(root)
     seen = turn_public_text(root, 3, printed)
-    assert LIEUTENANT not in seen and LIEUTENANT_NAME not in seen
+    assert HIDDEN_LIEUTENANT not in seen and HIDDEN_LIEUTENANT_NAME not in seen
     # The deed is public, its doer is not: someone works on the building, and the street cannot say who.
     builds = [e for e in public_events(root, 3) if e["kind"] == "build" and e["data"].get("unidentified")]
     ours = [e for e in builds if e["data"]["location"] == build["location"]]
     assert len(ours) == 1 and not ours[0]["actors"] and "faction" not in ours[0]["data"]
     assert "Someone works on a" in printed
     # The lieutenant's own faction reads the whole of it.
-    assert f"{game.name_of(owner)}'s {LIEUTENANT_NAME} works on a" in report(root, 3, owner)
+    assert f"{game.name_of(owner)}'s {HIDDEN_LIEUTENANT_NAME} works on a" in report(root, 3, owner)
 
 
 def test_a_concealed_army_marches_unseen_and_a_rumour_about_it_still_runs(tmp_path: Path) -> None:
     """A piece the GM placed concealed (nations has no hiding of its own): its march names it, so only
     its owner hears of it. A rumour naming it is a player's words and is printed as written; holding it
     back would confirm it."""
-    from .sealed_play import sealed_demo
-
     root = sealed_demo(tmp_path, "nations")
     army = place_concealed(root, ARMY, name=ARMY_NAME)
     owner = army["owner"]

@@ -27,7 +27,12 @@ if TYPE_CHECKING:
 
 _FACTION = Field("faction", "text", "The faction concerned.", required=True)
 _VISIBILITY = Field("to", "list", "Factions who see it; leave out for a public event.")
-_REASON = Field("reason", "text", "Why, told in the chronicle and the faction's report.", max_length=400)
+_REASON = Field(
+    "reason",
+    "text",
+    "Why: told in the faction's report and, when the event is public, the chronicle.",
+    max_length=400,
+)
 _TURNS = Field("turns", "int", "How many turns it lasts, this one included; leave out for good.", minimum=1)
 _PUBLIC = Field(
     "public",
@@ -320,7 +325,8 @@ def check(game: Game, state: State, of: OrderFile) -> None:
                 of.error(o, "subject", f"nothing of {o['faction']} awaits a ruling on '{o['subject']}'", hint)
             for problem in game.ruleset.judgement_problems(game, o["subject"], o.get("grants") or {}):
                 of.error(o, "grants", problem)
-        of.echo[o.number] = sentence(game, state, o.args)
+        told = "; told to everyone in a sealed campaign" if o.get("public") and o.action != "narrate" else ""
+        of.echo[o.number] = sentence(game, state, o.args) + told
 
 
 def sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:

@@ -152,7 +152,7 @@ def expire(emit: Callable[..., Any], state: dict[str, Any], turn: int, default_k
         emit(
             "effect_expired",
             actors=[faction] if faction else [],
-            visible_to=effect.get(SEEN_BY),
+            **({"visible_to": effect[SEEN_BY]} if SEEN_BY in effect else {}),
             target=effect["target"],
             name=effect["name"],
             value=effect["value"],

@@ -4,6 +4,7 @@ public files and the resolve's output (CI's public log), never with the key."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -186,8 +187,11 @@ def test_what_the_gm_makes_public_is_public_but_a_concealed_piece_stays_unnamed(
     assert code == 0 and "public parts match" in out, out
 
 
-def test_public_true_must_be_true_or_false(tmp_path: Path) -> None:
+def test_public_is_offered_to_editors_and_checked(tmp_path: Path) -> None:
     root = sealed_demo(tmp_path, "factions")
+    schema = json.loads((root / "orders" / "orders.schema.json").read_text(encoding="utf-8"))
+    gm_orders = schema["then"]["properties"]["orders"]["items"]["oneOf"]
+    assert gm_orders and all(o["properties"]["public"]["type"] == "boolean" for o in gm_orders)
     game, _ = full_state(root)
     draft = root / "orders" / "gm.yaml"
     draft.write_text(
@@ -199,4 +203,6 @@ def test_public_true_must_be_true_or_false(tmp_path: Path) -> None:
     code, out = run("check", "--root", root, "--key-file", key_file(root), draft)
     assert code == 1
     assert "orders/gm.yaml:9:" in out and "'public' must be true or false" in out, out
-    assert not (root / "orders" / "gm.yaml.age").exists()
+    draft.write_text(draft.read_text(encoding="utf-8").replace("sometimes", "true"), encoding="utf-8")
+    code, out = run("check", "--root", root, "--key-file", key_file(root), draft)
+    assert code == 0 and "told to everyone" in out, out

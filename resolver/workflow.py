@@ -22,6 +22,7 @@ from .absence import AbsentPolicy
 from .bots import bot_order_file
 from .core import canonical
 from .core import factions as faction_records
+from .core.events import public_record
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.phases import State
@@ -649,6 +650,10 @@ def sealed_problems(
         problems.append("the factions' views differ from the replayed state")
     if _read(folder / PUBLIC_STATE) != store.public_view(game, result.state):
         problems.append(f"{PUBLIC_STATE} differs from the public view of the replayed state")
+    if _read(folder / PUBLIC_EVENTS) != canonical.dump(
+        {"turn": result.turn, "events": public_record(result.events)}
+    ):
+        problems.append(f"{PUBLIC_EVENTS} differs from the public record of the replayed events")
     return problems
 
 

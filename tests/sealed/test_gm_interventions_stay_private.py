@@ -12,12 +12,13 @@ import pytest
 
 from resolver import gm
 from resolver.cli import merge_repeats
-from resolver.core import relations
+from resolver.core import canonical, relations
 from resolver.ruleset import RULESETS
 from resolver.views import event_lines
 
 from .sealed_play import (
     full_state,
+    holding_key,
     key_file,
     printed_events,
     public_events,
@@ -144,6 +145,29 @@ def test_the_resolve_prints_the_public_record_and_nothing_else(gm_turn: dict[str
     assert printed_events(printed) == [line.replace("\n", "\\n") for line in expected]
     assert PUBLIC_NEWS in printed
     assert not [marker for marker in (*SECRETS.values(), HIDDEN_PIECE) if marker in printed]
+
+
+def test_verify_catches_a_public_record_that_tells_more_than_the_turn_did(gm_turn: dict[str, Any]) -> None:
+    """A resolver that published a secret event (and a digest to match) is caught by the replay."""
+    root = gm_turn["root"]
+    folder = root / "campaign" / "turns" / "0002"
+    record, digests = folder / "public-events.yaml", folder / "digest.yaml"
+    originals = {path: path.read_bytes() for path in (record, digests)}
+    with holding_key(root) as store:
+        secret = [e for e in canonical.load(store.read_secret(folder / "events.yaml") or b"")["events"]
+                  if e["kind"] == "gm_grant"]  # fmt: skip
+    published = canonical.load(originals[record])
+    leaked = canonical.dump({**published, "events": [*secret, *published["events"]]})
+    bound = canonical.load(originals[digests])
+    bound["public"]["events"] = canonical.digest(leaked)
+    try:
+        record.write_bytes(leaked)
+        digests.write_bytes(canonical.dump(bound))
+        code, out = run("verify", "--turn", "2", "--root", root, "--key-file", key_file(root))
+        assert code == 1 and "differs from the public record of the replayed events" in out, out
+    finally:
+        for path, raw in originals.items():
+            path.write_bytes(raw)
 
 
 def test_what_the_gm_makes_public_is_public_but_a_concealed_piece_stays_unnamed(

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__, sealing, workflow
+from .core.events import public_record
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.text import visible
@@ -620,7 +621,7 @@ def cmd_resolve_git(args: argparse.Namespace) -> int:
         print(visible(note))
     if outcome.resolved and outcome.game and outcome.result:
         game, result = outcome.game, outcome.result
-        print_turn(game, result.turn, [e.to_data() for e in result.events])
+        print_turn(game, result.turn, printed_events(args.root, result))
         warn_predictable(result.seed.salt)
     print(visible(outcome.message))
     return 0
@@ -642,7 +643,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
             if not of.ok:
                 print("\n".join(format_file(of)), file=sys.stderr)
         raise
-    print_turn(game, result.turn, [e.to_data() for e in result.events])
+    print_turn(game, result.turn, printed_events(args.root, result))
     warn_predictable(result.seed.salt)
     print(
         f"Turn {result.turn} resolved; archived in campaign/turns/{result.turn:04d}/. "
@@ -661,6 +662,15 @@ def warn_predictable(salt: str) -> None:
             f"{sealing.KEY_VARIABLE}",
             file=sys.stderr,
         )
+
+
+def printed_events(root: Path, result: Any) -> list[dict[str, Any]]:
+    """The events a resolution prints from (``print_turn`` shows the public ones). A sealed campaign's
+    output is read by everyone (CI's log), so it is its public record and nothing else: the same
+    events, in the same order, as public-events.yaml."""
+    if Store(root).sealed:
+        return public_record(result.events)
+    return [e.to_data() for e in result.events]
 
 
 def print_turn(game: Any, turn: int, events: list[dict[str, Any]], out: Any = None) -> None:
@@ -792,10 +802,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f"(seed {args.seed}) "
         f"in {root}"
     )
-    kinds: dict[str, int] = {}  # events of each kind, hidden ones included
+    kinds: dict[str, int] = {}  # events of each kind: all of an open campaign's, a sealed one's public ones
     for _ in _bar(range(args.turns), "resolving"):
         game, result = workflow.play_bot_turn(root)
-        events = [e.to_data() for e in result.events]
+        events = printed_events(root, result)
         for e in events:
             kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
         if not args.quiet:

@@ -7,6 +7,7 @@ state, the events and the roll log. Everything else is a shell around it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -18,7 +19,7 @@ from .core import canonical, relations, standing
 from .core import factions as faction_records
 from .core.calendar import GameDate
 from .core.dice import Dice, Roll, RollLabel, TurnSeed, roll_label
-from .core.events import Event
+from .core.events import GM_PHASE, Event, keep_concealed_unnamed
 from .core.orders import GM, Order, OrderFile
 from .core.phases import State
 from .core.rng import Stream, derive_key
@@ -26,7 +27,7 @@ from .ruleset import Game, TurnMemory
 
 ENGINE_PHASES = {
     "before": {
-        "id": "gm",
+        "id": GM_PHASE,
         "title": "GM rulings",
         "summary": "The GM's orders are applied first: grants, modifiers, placed or removed pieces, "
         "narrated events and rulings on what the rules leave open.",
@@ -69,6 +70,9 @@ class TurnContext(Generic[Memory]):
     phase: str = ""
     events: list[Event] = field(default_factory=list)
     memory: Memory = field(default_factory=TurnMemory)  # type: ignore[assignment]  # the ruleset's own
+    # A sealed campaign's turn: what the GM does is told only to those it concerns, and no public event
+    # may name a concealed piece. An open campaign's state is public, so its events stay as they were.
+    sealed: bool = False
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -126,6 +130,7 @@ class TurnResult:
     absent: AbsentPolicy = field(default_factory=AbsentPolicy)
     stand_ins: dict[str, OrderFile] = field(default_factory=dict)  # bot orders written for absent factions
     npc_orders: dict[str, OrderFile] = field(default_factory=dict)  # the bot's orders for NPC factions
+    refused: list[str] = field(default_factory=list)  # factions whose sealed file could not be used
 
     def events_data(self) -> dict[str, Any]:
         """The events with the rolls that decided them; a roll that decided no event is listed apart,
@@ -164,13 +169,16 @@ def resolve_turn(
     salt: str = "",
     refused: Mapping[str, str] | None = None,
     commitments: Mapping[str, str] | None = None,
+    sealed: bool = False,
 ) -> TurnResult:
     """Resolve one turn. ``rumors`` are the turn's rumours when the files were archived without them
     (a replay); by default they are read from the files. ``salt`` is the turn's secret part of the
     seed (see ``sealing.turn_salt``). ``refused`` names the factions of a sealed campaign whose order
-    file failed the full check at resolution, with the reason their faction alone is told.
-    ``commitments`` stand for the order files' digests in the turn seed: a sealed campaign publishes
-    keyed commitments instead of digests, which would let anyone confirm a guessed file."""
+    file failed the full check at resolution, with the reason their faction alone is told; everyone
+    else hears that their orders could not be used, never why. ``sealed``: the turn is a sealed
+    campaign's (see ``TurnContext.sealed``). ``commitments`` stand for the order files' digests in the
+    turn seed: a sealed campaign publishes keyed commitments instead of digests, which would let anyone
+    confirm a guessed file."""
     turn = int(state["turn"])
     bad = [f.path for f in files.values() if not f.ok]
     if bad:
@@ -200,16 +208,24 @@ def resolve_turn(
         posting_order=order,
         gm_orders=files.get(GM),
         memory=game.ruleset.turn_memory(),
+        sealed=sealed,
     )
     state = canonical.plain_copy(state)
-    ctx.phase = "gm"
+    concealed_before = copy.deepcopy(game.ruleset.concealed_pieces(state)) if sealed else {}
+    ctx.phase = GM_PHASE
     for faction, reason in sorted((refused or {}).items()):
         ctx.emit("orders_refused", actors=[faction], visible_to=[faction], reason=reason)
     state = gm.run_phase(ctx, state)
     if missing:
         # Only civil disorder changes what the absent factions do, so only it is named in the event.
         extra = {"policy": policy.policy} if stand_ins else {}
-        ctx.emit("orders_missing", actors=missing, **extra)
+        # A refused file was merged for all to see: its faction sent orders that could not be used.
+        unusable = [f for f in missing if f in (refused or {})]
+        silent = [f for f in missing if f not in unusable]
+        if silent:
+            ctx.emit("orders_missing", actors=silent, **extra)
+        if unusable:
+            ctx.emit("orders_unusable", actors=unusable, **extra)
         for f in missing:
             state["factions"][f]["missed_turns"] = state["factions"][f].get("missed_turns", 0) + 1
     for f in ctx.orders:
@@ -234,7 +250,13 @@ def resolve_turn(
         ctx.emit("rumor", text=rumor)  # no actors, and sorted: nothing in the events names the author
     ctx.phase = "expiry"
     relations.expire(ctx.emit, state, turn, relations.default(game.rules))
+    if sealed:
+        # A piece concealed now, or concealed when the turn began and gone since, was never seen.
+        pieces = game.ruleset.piece_ids(state)
+        gone = {rid: record for rid, record in concealed_before.items() if rid not in pieces}
+        keep_concealed_unnamed(ctx.events, {**gone, **game.ruleset.concealed_pieces(state)})
     state["turn"] = turn + 1
     return TurnResult(
-        turn, state, ctx.events, list(ctx.dice.log), seed, order, missing, policy, stand_ins, npc_orders
-    )
+        turn, state, ctx.events, list(ctx.dice.log), seed, order, missing, policy, stand_ins, npc_orders,
+        sorted(f for f in missing if f in (refused or {})),
+    )  # fmt: skip

@@ -181,8 +181,13 @@ def commit_message(game: Game, result: TurnResult) -> str:
     lines.append(
         f"{game.calendar.date(result.turn).label}. Posting order: {', '.join(result.posting_order)}."
     )
-    if result.missing:
-        lines.append(f"No orders from: {', '.join(result.missing)} ({result.absent.describe()}).")
+    # A refused sealed file was merged for all to see: it is no silence, and why it was refused is its
+    # faction's business (the commit message is public).
+    silent = [f for f in result.missing if f not in result.refused]
+    if silent:
+        lines.append(f"No orders from: {', '.join(silent)} ({result.absent.describe()}).")
+    if result.refused:
+        lines.append(f"Sealed orders that could not be used: {', '.join(result.refused)}.")
     lines.append(f"Turn seed: {result.seed.hex}")
     return "\n".join(lines) + "\n"
 

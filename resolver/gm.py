@@ -3,14 +3,16 @@
 The GM grants and takes stock and items, sets modifiers (for good or for some
 turns), places and removes pieces, narrates events, rules on what the rules leave
 open, sets relations between factions and brings in a faction mid-campaign. Every
-GM order becomes an event, so the archive shows each intervention.
+GM order becomes an event, so the archive shows each intervention. In a sealed campaign the event is
+told only to the factions it concerns, unless the GM writes ``public: true`` on the order.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .core import factions as faction_records
@@ -25,8 +27,19 @@ if TYPE_CHECKING:
 
 _FACTION = Field("faction", "text", "The faction concerned.", required=True)
 _VISIBILITY = Field("to", "list", "Factions who see it; leave out for a public event.")
-_REASON = Field("reason", "text", "Why, told in the chronicle and the faction's report.", max_length=400)
+_REASON = Field(
+    "reason",
+    "text",
+    "Why: told in the faction's report and, when the event is public, the chronicle.",
+    max_length=400,
+)
 _TURNS = Field("turns", "int", "How many turns it lasts, this one included; leave out for good.", minimum=1)
+_PUBLIC = Field(
+    "public",
+    "bool",
+    "Sealed campaigns: true tells everyone (chronicle, newspaper); left out, only the factions it "
+    "concerns hear of it. Open campaigns show every event.",
+)
 
 
 def actions(game: Game) -> dict[str, ActionSpec]:
@@ -145,7 +158,14 @@ def actions(game: Game) -> dict[str, ActionSpec]:
                 cost="GM",
             )
         )
-    return {s.name: s for s in specs}
+    # Every GM order, a ruleset's own included, says whether a sealed campaign publishes it.
+    return {s.name: replace(s, fields=(*s.fields, _public_field(s.name))) for s in specs}
+
+
+def _public_field(action: str) -> Field:
+    if action == "narrate":  # a narration says who reads it in 'to': everyone when it is left out
+        return Field("public", "bool", "True: everyone reads it; the same as leaving out 'to'.")
+    return _PUBLIC
 
 
 def examples(game: Game, state: State) -> list[dict[str, Any]]:
@@ -273,6 +293,17 @@ def check(game: Game, state: State, of: OrderFile) -> None:
             for f in o.get("to", []):
                 if f not in factions:
                     of.error(o, "to", f"unknown faction '{f}'", choice_hint(f, factions))
+            if o.get("to") and o.get("public"):
+                of.error(
+                    o, "public", "a narration told to some factions is not public", "drop 'public' or 'to'"
+                )
+            elif not o.get("to") and o.get("public") is False:
+                of.error(
+                    o,
+                    "public",
+                    "a narration without 'to' is read by everyone",
+                    "to tell some factions only, list them under 'to'",
+                )
             if o.get("place") and o["place"] not in game.world:
                 of.error(o, "place", f"no location is called '{o['place']}'")
         elif o.action == "relation":
@@ -294,7 +325,8 @@ def check(game: Game, state: State, of: OrderFile) -> None:
                 of.error(o, "subject", f"nothing of {o['faction']} awaits a ruling on '{o['subject']}'", hint)
             for problem in game.ruleset.judgement_problems(game, o["subject"], o.get("grants") or {}):
                 of.error(o, "grants", problem)
-        of.echo[o.number] = sentence(game, state, o.args)
+        told = "; told to everyone in a sealed campaign" if o.get("public") and o.action != "narrate" else ""
+        of.echo[o.number] = sentence(game, state, o.args) + told
 
 
 def sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
@@ -342,6 +374,50 @@ def sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
     return f"rule on {order['subject']} for {who}: {order['ruling']}"  # judge
 
 
+def audience(ctx: TurnContext, order: Mapping[str, Any], concerned: Iterable[str]) -> list[str] | None:
+    """Who hears of a GM order: everyone in an open campaign, whose state is public anyway; in a sealed
+    one the factions it concerns (none: the GM alone), unless the GM wrote ``public: true``."""
+    if not ctx.sealed or order.get("public"):
+        return None
+    return sorted(set(concerned))
+
+
+def owners(state: State, piece: Mapping[str, Any]) -> list[str]:
+    """The factions a piece concerns: the one that owns it, and the one that holds it (a location)."""
+    return sorted(
+        {str(piece[key]) for key in ("owner", "holder") if isinstance(piece.get(key), str)}
+        & set(state["factions"])
+    )
+
+
+def tell_of_piece(
+    ctx: TurnContext,
+    order: Mapping[str, Any],
+    kind: str,
+    concerned: list[str],
+    *,
+    concealed: bool,
+    actors: Iterable[str] = (),
+    place: str | None = None,
+    **data: Any,
+) -> None:
+    """A GM event about one piece. Nothing public may name a concealed piece or say where it is, even
+    when the GM makes the order public: its owners hear the whole of it, everyone else only that the
+    GM did this to a hidden piece."""
+    told = audience(ctx, order, concerned)
+    if not (concealed and told is None):
+        ctx.emit(kind, actors=actors, place=place, visible_to=told, **data)
+        return
+    ctx.emit(kind, actors=actors, place=place, visible_to=concerned, **data)
+    unnamed = {key: value for key, value in data.items() if key not in ("id", "target")}
+    ctx.emit(kind, actors=actors, concealed=True, **unnamed)
+
+
+def is_concealed(ctx: TurnContext, state: State, piece: str) -> bool:
+    """Whether a sealed campaign's piece is concealed (an open campaign conceals nothing from anyone)."""
+    return ctx.sealed and piece in ctx.game.ruleset.concealed_pieces(state)
+
+
 def run_phase(ctx: TurnContext, state: State) -> State:
     of = ctx.gm_orders
     if of is None:
@@ -357,6 +433,7 @@ def run_phase(ctx: TurnContext, state: State) -> State:
             ctx.emit(
                 f"gm_{o.action}",
                 actors=[a["faction"]],
+                visible_to=audience(ctx, a, [a["faction"]]),
                 faction=a["faction"],
                 resource=a["resource"],
                 amount=amount,
@@ -374,6 +451,7 @@ def run_phase(ctx: TurnContext, state: State) -> State:
             ctx.emit(
                 f"gm_{o.action}",
                 actors=[a["faction"]],
+                visible_to=audience(ctx, a, [a["faction"]]),
                 faction=a["faction"],
                 item=a["item"],
                 count=count,
@@ -385,13 +463,18 @@ def run_phase(ctx: TurnContext, state: State) -> State:
                 for c in ("factions", *game.ruleset.entity_kinds.values())
                 if a["target"] in state.get(c, {})
             )
+            holder = state[collection][a["target"]]
+            concerned = [a["target"]] if collection == "factions" else owners(state, holder)
+            told = audience(ctx, a, concerned)
             # A new setting replaces the old one and its timer; a timed one starts its own.
             relations.drop_effect(state, collection, a["target"], a["name"])
-            mods = state[collection][a["target"]].setdefault("modifiers", {})
+            mods = holder.setdefault("modifiers", {})
             if a.get("turns"):
                 effect = relations.add_effect(
                     state, collection, a["target"], a["name"], a["value"], ctx.turn, a["turns"]
                 )
+                if told is not None:  # those who were told of it alone see it, and hear when it ends
+                    effect[relations.SEEN_BY] = told
                 timed = {"until": effect["until"]}
             elif a["value"]:
                 mods[a["name"]] = a["value"]
@@ -399,7 +482,17 @@ def run_phase(ctx: TurnContext, state: State) -> State:
             else:
                 mods.pop(a["name"], None)
                 timed = {}
-            ctx.emit("gm_modifier", target=a["target"], name=a["name"], value=a["value"], **timed)
+            tell_of_piece(
+                ctx,
+                a,
+                "gm_modifier",
+                concerned,
+                concealed=is_concealed(ctx, state, a["target"]),
+                target=a["target"],
+                name=a["name"],
+                value=a["value"],
+                **timed,
+            )
         elif o.action == "relation":
             entry = relations.set_relation(
                 state, game.rules, a["faction"], a["other"], a["kind"], ctx.turn, a.get("turns")
@@ -407,6 +500,7 @@ def run_phase(ctx: TurnContext, state: State) -> State:
             ctx.emit(
                 "gm_relation",
                 actors=sorted((a["faction"], a["other"])),
+                visible_to=audience(ctx, a, [a["faction"], a["other"]]),
                 relation=a["kind"],
                 until=(entry or {}).get("until", 0),
                 reason=a.get("reason", ""),
@@ -416,6 +510,7 @@ def run_phase(ctx: TurnContext, state: State) -> State:
             ctx.emit(
                 "gm_add_faction",
                 actors=[a["id"]],
+                visible_to=audience(ctx, a, [a["id"]]),
                 faction=a["id"],
                 name=a["name"],
                 played_by=a["kind"],
@@ -424,16 +519,30 @@ def run_phase(ctx: TurnContext, state: State) -> State:
         elif o.action == "place":
             piece = dict(a["data"], id=a["id"])
             state.setdefault(game.ruleset.entity_kinds[a["kind"]], {})[a["id"]] = piece
-            ctx.emit(
+            tell_of_piece(
+                ctx,
+                a,
                 "gm_place",
+                owners(state, piece),
+                concealed=is_concealed(ctx, state, a["id"]),
                 actors=[piece["owner"]] if piece.get("owner") else [],
                 place=piece.get("location"),
                 what=a["kind"],
                 id=a["id"],
             )
         elif o.action == "remove":
+            concealed = is_concealed(ctx, state, a["id"])
             piece = state[game.ruleset.entity_kinds[a["kind"]]].pop(a["id"])
-            ctx.emit("gm_remove", place=piece.get("location"), what=a["kind"], id=a["id"])
+            tell_of_piece(
+                ctx,
+                a,
+                "gm_remove",
+                owners(state, piece),
+                concealed=concealed,
+                place=piece.get("location"),
+                what=a["kind"],
+                id=a["id"],
+            )
         elif o.action == "narrate":
             ctx.emit(
                 "gm_narrate",
@@ -449,6 +558,7 @@ def run_phase(ctx: TurnContext, state: State) -> State:
             ctx.emit(
                 "gm_judgement",
                 actors=[a["faction"]],
+                visible_to=audience(ctx, a, [a["faction"]]),
                 faction=a["faction"],
                 subject=a["subject"],
                 ruling=a["ruling"],

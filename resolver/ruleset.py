@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .core import canonical
+from .core import canonical, relations
 from .core.calendar import Calendar
 from .core.fields import ActionSpec
 from .core.issues import CampaignError
@@ -516,6 +516,30 @@ class Ruleset:
     # counters) is its own business in a sealed campaign.
     public_faction_keys: ClassVar[tuple[str, ...]] = ("name", "color", "status", "home", "archetype")
 
+    def concealed_pieces(self, state: State, hidden_from: str | None = None) -> dict[str, Mapping[str, Any]]:
+        """The concealed pieces by id, which ``faction_view`` shows their owner alone: every one (what
+        the public does not see), or those ``hidden_from`` a faction (the others')."""
+        return {
+            rid: record
+            for key, records in state.items()
+            if key != "factions" and isinstance(records, dict)
+            for rid, record in records.items()
+            if isinstance(record, dict)
+            and record.get("owner") not in (None, hidden_from)
+            and record.get("concealed")
+        }
+
+    def piece_ids(self, state: State) -> set[str]:
+        """The ids of every piece in the state (records that carry an ``owner``, as ``faction_view``
+        reads them)."""
+        return {
+            rid
+            for key, records in state.items()
+            if key != "factions" and isinstance(records, dict)
+            for rid, record in records.items()
+            if isinstance(record, dict) and "owner" in record
+        }
+
     def faction_view(self, game: Game, state: State, faction: str | None) -> State:
         """The state as one faction knows it (fog of war), or as everyone does (``faction`` None): a
         sealed campaign publishes the second and encrypts the first to its faction. By default a
@@ -532,6 +556,11 @@ class Ruleset:
                     else {k: copy.deepcopy(v) for k, v in entry.items() if k in self.public_faction_keys}
                     for f, entry in value.items()
                 }
+            elif key == relations.EFFECTS and isinstance(value, dict):
+                hidden = self.concealed_pieces(state, hidden_from=faction)
+                seen = relations.effects_seen_by(value, faction, hidden)
+                if seen:
+                    view[key] = copy.deepcopy(seen)
             elif isinstance(value, dict) and any(
                 isinstance(r, dict) and "owner" in r for r in value.values()
             ):

@@ -27,6 +27,7 @@ except ImportError:  # Windows: a GM's single shell needs no lock
 from . import __version__, beacon, sealing
 from .core import canonical
 from .core import factions as faction_records
+from .core.events import public_record
 from .core.fields import ids_in
 from .core.issues import CampaignError
 from .core.orders import OrderFile, order_file_schema
@@ -766,7 +767,7 @@ class Store:
         the sealed files as written (the commitments bind what is inside them)."""
         public_events = {
             "turn": result.turn,
-            "events": [e.to_data() for e in result.events if e.public],
+            "events": public_record(result.events),
         }
         events_raw = canonical.write_yaml(stage / PUBLIC_EVENTS, public_events)
         state_raw = self.public_view(game, result.state)

@@ -84,7 +84,8 @@ def render_reports(
             public=public,
             chronicle=f"chronicle/turn-{result.turn}/",
             status=game.ruleset.status_lines(game, result.state, faction),
-            missed=faction in result.missing,
+            missed=faction in result.missing and faction not in result.refused,
+            refused=faction in result.refused,
         )
     return reports
 

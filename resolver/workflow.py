@@ -24,6 +24,7 @@ from .bots import bot_order_file
 from .core import canonical
 from .core import factions as faction_records
 from .core.dice import TurnSeed, recompute
+from .core.events import public_record
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.phases import State
@@ -339,12 +340,13 @@ def resolve(
             if any(not f.ok for f in files):
                 raise Rejected(files)
         salt, salt_inputs = dice_salt(store, game, key, int(state["turn"]), now or datetime.now(UTC))
-        entries, sealed, rumors = seal(game, state, files)
+        entries, as_read, rumors = seal(game, state, files)
         absent = Settings.from_config(store.config()).absent
         commit = store.commitments(int(state["turn"]))
         result = resolve_turn(
-            game, state, sealed, posting_order, forced_rolls, absent=absent, rumors=rumors,
-            salt=salt, refused=refused, commitments=order_commitments(commit, sealed),
+            game, state, as_read, posting_order, forced_rolls, absent=absent, rumors=rumors,
+            salt=salt, refused=refused, sealed=store.sealed,
+            commitments=order_commitments(commit, as_read),
         )  # fmt: skip
         store.archive(
             game,
@@ -600,6 +602,7 @@ def replay_turn(
         game, state, files, list(inputs["posting_order"]), absent=absent, rumors=rumors,
         salt=str(inputs.get("salt") or ""), refused=archived.get("refused") or {},
         commitments=order_commitments(commit, files),
+        sealed=(folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file(),  # a campaign may be sealed mid-game
     )  # fmt: skip
     if dict(result.seed.digests) != inputs.get("order_digests"):
         problems.append(f"{where}/inputs.yaml: the order digests differ from the archived orders and rumours")
@@ -708,6 +711,8 @@ def sealed_problems(
     """A replayed sealed turn: each faction's view and receipt and the public files follow from the
     replay."""
     problems = public_problems(folder, digests)
+    if set(result.state["factions"]) != set(game.factions):  # the GM brought a faction in: it has a view
+        game = store.game(result.state, game.house_rules)
     views = secret_files(store, folder / "views", ".yaml")
     expected = {f: canonical.dump(game.ruleset.faction_view(game, result.state, f)) for f in game.factions}
     if views != expected or {f: commit(f, v) for f, v in views.items()} != digests.get("views"):
@@ -719,6 +724,10 @@ def sealed_problems(
             problems.append(f"{store.display(folder)}/{RECEIPTS}/ differs from the factions' receipts")
     if _read(folder / PUBLIC_STATE) != store.public_view(game, result.state):
         problems.append(f"{PUBLIC_STATE} differs from the public view of the replayed state")
+    if _read(folder / PUBLIC_EVENTS) != canonical.dump(
+        {"turn": result.turn, "events": public_record(result.events)}
+    ):
+        problems.append(f"{PUBLIC_EVENTS} differs from the public record of the replayed events")
     return problems
 
 

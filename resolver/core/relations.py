@@ -17,13 +17,16 @@ The engine ends both at the turn boundary, after every phase of their last turn,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from .rulesdoc import RulesSection, RulesTable, words
 
 RELATIONS = "relations"
 EFFECTS = "effects"
+# An effect the GM set in a sealed campaign without making it public names the factions told of it:
+# they alone see it in their view of the state, and they alone hear that it runs out.
+SEEN_BY = "seen_by"
 
 
 def kinds(rules: Mapping[str, Any]) -> tuple[str, ...]:
@@ -108,6 +111,19 @@ def add_effect(
     return effect
 
 
+def effects_seen_by(
+    effects: Mapping[str, Any], faction: str | None, hidden: Collection[str] = ()
+) -> dict[str, Any]:
+    """The effects a faction may know of (everyone, when ``faction`` is None): all but those told to
+    other factions only, and those on ``hidden`` pieces, which the faction does not know of."""
+    return {
+        effect_id: effect
+        for effect_id, effect in effects.items()
+        if (SEEN_BY not in effect or (faction is not None and faction in effect[SEEN_BY]))
+        and not (effect.get("collection") != "factions" and effect.get("target") in hidden)
+    }
+
+
 def drop_effect(state: dict[str, Any], collection: str, target: str, name: str) -> None:
     """Forget the timer of a modifier that was set again for good (or removed) before it ran out."""
     effects = state.get(EFFECTS) or {}
@@ -117,7 +133,8 @@ def drop_effect(state: dict[str, Any], collection: str, target: str, name: str) 
 
 
 def expire(emit: Callable[..., Any], state: dict[str, Any], turn: int, default_kind: str) -> None:
-    """End the relations and effects whose last turn is ``turn``, each with a public event."""
+    """End the relations and effects whose last turn is ``turn``, each with an event: public, but for
+    an effect told to some factions only (``SEEN_BY``)."""
     table = state.get(RELATIONS) or {}
     for key in sorted(k for k, entry in table.items() if "until" in entry and entry["until"] <= turn):
         entry = table.pop(key)
@@ -135,6 +152,7 @@ def expire(emit: Callable[..., Any], state: dict[str, Any], turn: int, default_k
         emit(
             "effect_expired",
             actors=[faction] if faction else [],
+            **({"visible_to": effect[SEEN_BY]} if SEEN_BY in effect else {}),
             target=effect["target"],
             name=effect["name"],
             value=effect["value"],

@@ -321,11 +321,13 @@ def _report(ex: Execution, audience: list[str] | None, mode: str | None, rolls: 
     if ex.exposed and seen_by is not None and plan.target in ex.state["factions"]:
         seen_by = sorted({*seen_by, plan.target or ""})
     # When the deed is seen but the doer is not, the full account is for the actor alone, and the others
-    # get an anonymous one.
-    told = seen_by if ex.identified else [faction]
+    # get an anonymous one. A deed everyone sees, done by concealed pieces, is told so too: naming the
+    # doer would show where the hidden pieces are.
+    identified = ex.identified and not (seen_by is None and _done_in_hiding(ex))
+    told = seen_by if identified else [faction]
     ex.ctx.emit(plan.action.id, actors=[faction], place=plan.locale, visible_to=told, rolls=rolls, **data)
     witnesses = None if audience is None else [f for f in audience if f != faction]
-    if not ex.identified and witnesses != []:
+    if not identified and witnesses != []:
         others = {k: v for k, v in data.items() if k in ANONYMOUS_KEYS}
         ex.ctx.emit(plan.action.id, place=plan.locale, visible_to=witnesses, unidentified=True, **others)
     if data.get("completed"):
@@ -339,6 +341,14 @@ def _report(ex: Execution, audience: list[str] | None, mode: str | None, rolls: 
         )
     for event in ex.follow_ups:
         ex.ctx.emit(**event)
+
+
+def _done_in_hiding(ex: Execution) -> bool:
+    """Whether a sealed campaign's action was done by, with or to a concealed piece of the actor's. In an
+    open campaign the state is public, concealed pieces included, so nothing is kept from the events."""
+    plan = ex.plan
+    pieces = [plan.lieutenant, *plan.units, *plan.gathered, plan.asset or {}]
+    return ex.ctx.sealed and any(piece.get("concealed") for piece in pieces)
 
 
 # -- 5. upkeep ----------------------------------------------------------------------------------------------

@@ -788,11 +788,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     workflow.prepare_demo_folder(root)
     factions = workflow.default_factions(args.factions, args.seed)
     key, players = None, None
-    if args.sealed:
-        args.key_file, args.show_key, args.root = root / DEMO_KEY, False, root
-        key = make_key(args)
+    if args.sealed:  # the demo's keys follow from its seed: a sealed demo plays the same game each time
+        key = workflow.write_demo_key(root / DEMO_KEY, args.seed, "campaign")
         sealing.use_key_file(root / DEMO_KEY)
-        players = workflow.demo_player_keys(root, [f.id for f in factions])
+        players = workflow.demo_player_keys(root, [f.id for f in factions], args.seed)
     game = workflow.new_campaign(
         root, args.ruleset, args.seed, factions, name=f"Demo of {args.ruleset}", key=key, sealed=args.sealed,
         players=players, beacon_name="test" if args.sealed else None,

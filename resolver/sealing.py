@@ -49,6 +49,43 @@ def new_key() -> tuple[str, str]:
     return str(identity), str(identity.to_public())
 
 
+def demo_key(seed: int, name: str) -> str:
+    """A demo's key: it follows from the demo's seed, so that a sealed demo plays the same game each time.
+    Anyone who knows the seed knows it: a demo's key never seals a real campaign."""
+    material = hashlib.sha256(f"campaign-kit/demo-key/{seed}/{name}".encode()).digest()
+    return _bech32("age-secret-key-", material).upper()
+
+
+# bech32 (BIP 173), the text form of age keys: only to write a demo's key from its seed.
+_BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def _bech32(prefix: str, data: bytes) -> str:
+    groups, accumulator, bits = [], 0, 0
+    for byte in data:  # 8-bit bytes as 5-bit groups
+        accumulator, bits = (accumulator << 8) | byte, bits + 8
+        while bits >= 5:
+            bits -= 5
+            groups.append((accumulator >> bits) & 31)
+    if bits:
+        groups.append((accumulator << (5 - bits)) & 31)
+    expanded = [ord(c) >> 5 for c in prefix] + [0] + [ord(c) & 31 for c in prefix]
+    check = _bech32_polymod([*expanded, *groups, 0, 0, 0, 0, 0, 0]) ^ 1
+    groups += [(check >> 5 * (5 - i)) & 31 for i in range(6)]
+    return prefix + "1" + "".join(_BECH32[g] for g in groups)
+
+
+def _bech32_polymod(values: list[int]) -> int:
+    generator = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
+    checksum = 1
+    for value in values:
+        top = checksum >> 25
+        checksum = (checksum & 0x1FFFFFF) << 5 ^ value
+        for i, g in enumerate(generator):
+            checksum ^= g if (top >> i) & 1 else 0
+    return checksum
+
+
 def public_of(secret: str) -> str:
     return str(_x25519_identity(secret).to_public())
 

@@ -959,19 +959,25 @@ def demo_root(base: Path, ruleset_id: str) -> Path:
     return base / ".demo" / ruleset_id
 
 
-def demo_player_keys(root: Path, factions: Iterable[str]) -> dict[str, Any]:
+def demo_player_keys(root: Path, factions: Iterable[str], seed: int) -> dict[str, Any]:
     """A key for each faction of a sealed demo, written beside the campaign as a player keeps theirs, and
     the players' file that lists their public halves, so that a demo can be read as each player reads it."""
-    folder = root / DEMO_PLAYER_KEYS
-    folder.mkdir(parents=True, exist_ok=True)
     roster: dict[str, Any] = {"factions": {}}
     for faction in factions:
-        secret, public = sealing.new_key()
-        path = folder / f"{faction}.txt"
-        path.touch(mode=0o600)
-        path.write_text(f"# {faction}'s key in this demo\n{secret}\n", encoding="utf-8")
-        roster["factions"][faction] = {"recipients": [public]}
+        key = write_demo_key(root / DEMO_PLAYER_KEYS / f"{faction}.txt", seed, faction)
+        roster["factions"][faction] = {"recipients": [sealing.public_of(key)]}
     return roster
+
+
+def write_demo_key(path: Path, seed: int, name: str) -> str:
+    """A demo's key (``sealing.demo_key``) in ``path``, readable by its owner alone."""
+    key = sealing.demo_key(seed, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch(mode=0o600)
+    path.write_text(
+        f"# {name}'s key in this demo: it follows from the demo's seed, never use it for real\n{key}\n"
+    )
+    return key
 
 
 def prepare_demo_folder(root: Path) -> None:

@@ -16,7 +16,7 @@ from resolver.validate import check_order_file
 
 from .sealed_play import bots_play, full_state, key_file, order_file, public_events, sealed_demo, send_sealed
 
-RAIDER, TARGET = "red-l1", "p-gunholm/docks"  # a lieutenant of red's, and a place an NPC faction holds
+RAIDER, TARGET = "red-l3", "p-beldale/docks"  # a lieutenant of red's, and a place an NPC faction holds
 
 
 def unseen_raid(base: Path) -> tuple[Path, str]:

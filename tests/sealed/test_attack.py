@@ -101,7 +101,7 @@ def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     root.mkdir()
     key = CAMPAIGN_KEY
     factions = workflow.default_factions(4, SEED)
-    players = workflow.demo_player_keys(root, [f.id for f in factions])
+    players = workflow.demo_player_keys(root, [f.id for f in factions], SEED)
     workflow.new_campaign(
         root, request.param, SEED, factions, players=players, key=key, sealed=True, beacon_name="test"
     )

@@ -38,6 +38,46 @@ def _require_sealed(store: Store) -> None:
         )
 
 
+IGNORE_HEADER = "# A sealed campaign: decrypted views and plain order drafts stay on your machine."
+
+
+def ignore_plain_files(root: Path) -> None:
+    """Keep a sealed campaign's plain files out of git in every clone: ``orders/.gitignore`` is
+    committed with the orders (the README's first commit takes ``campaign`` and ``orders``), and the
+    root ``.gitignore`` says the same for the GM's clone."""
+    _add_ignores(root / sealing.IGNORE_FILE, sealing.ROOT_IGNORES)
+    _add_ignores(root / "orders" / sealing.IGNORE_FILE, sealing.ORDERS_IGNORES)
+
+
+def forget_plain_file_ignores(root: Path) -> None:
+    """Undo ``ignore_plain_files`` for an open campaign made where a sealed one was: its players commit
+    plain orders, which the old rules would silently leave out of every commit."""
+    for path, patterns in (
+        (root / sealing.IGNORE_FILE, sealing.ROOT_IGNORES),
+        (root / "orders" / sealing.IGNORE_FILE, sealing.ORDERS_IGNORES),
+    ):
+        if not path.is_file():
+            continue
+        kept = [
+            line
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line not in patterns and line != IGNORE_HEADER
+        ]
+        if any(line.strip() for line in kept):
+            path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+        else:
+            path.unlink()
+
+
+def _add_ignores(path: Path, patterns: tuple[str, ...]) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    missing = [line for line in patterns if line not in lines]
+    if missing:
+        header = [] if IGNORE_HEADER in lines else [IGNORE_HEADER]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join([*lines, *header, *missing]) + "\n", encoding="utf-8")
+
+
 def write_view(store: Store, identity_path: Path) -> WrittenView:
     _require_sealed(store)
     identity = sealing.load_identity(identity_path)
@@ -64,6 +104,10 @@ def write_view(store: Store, identity_path: Path) -> WrittenView:
         )
     faction, raw = next(iter(opened.items()))
     folder = store.root / sealing.VIEW_DIR
+    # First of all, the folder ignores itself: in any clone, whatever .gitignore it has, `git add -A`
+    # then leaves the decrypted view out.
+    ignore = ["# campaign view: decrypted, never committed", *sealing.VIEW_IGNORES]
+    canonical.write_atomic(folder / sealing.IGNORE_FILE, "".join(f"{line}\n" for line in ignore).encode())
     canonical.write_atomic(folder / "state.yaml", raw)
     reports = 0
     for turn in archived:
@@ -112,8 +156,6 @@ def seal_campaign(store: Store, make_key: Callable[[], str | None]) -> str | Non
     """Seal an open campaign from its current turn on: the turns already resolved stay public, the
     state and everything after are sealed. A campaign whose dice are already committed to a key keeps
     that key (given with --key-file); otherwise ``make_key`` makes one. Returns a new key, or None."""
-    from .workflow import ignore_plain_files
-
     store.require()
     if store.sealed:
         raise CampaignError("this campaign is sealed already", code=2)

@@ -18,6 +18,8 @@ import binascii
 import hashlib
 import hmac
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,11 +27,20 @@ from typing import Any
 import pyrage
 
 from .core.issues import CampaignError
+from .core.text import hide_secrets, holds_secret
 
 SUFFIX = ".age"
 KEY_VARIABLE = "CAMPAIGN_AGE_KEY"  # the campaign's identity, as CI's environment holds it
 PUBLISHED_KEY = "campaign-key.txt"  # campaign/campaign-key.txt: the key, once the GM has published it
 VIEW_DIR = ".view"  # a player's decrypted view of the campaign, never committed
+# What git must never take in a sealed campaign, said in files that are committed with the campaign, so
+# that every clone ignores them: plain order drafts (orders/.gitignore; templates live in
+# orders/templates/ and sealed files end in .age, so both stay tracked) and the decrypted view, whose
+# folder ignores itself (.view/.gitignore holding "*").
+IGNORE_FILE = ".gitignore"
+ORDERS_IGNORES = ("/*.yaml", "/*.yml")
+VIEW_IGNORES = ("*",)
+ROOT_IGNORES = (f"/{VIEW_DIR}/", "/orders/*.yaml", "/orders/*.yml")  # the GM's own clone, as before
 MAGIC = b"age-encryption.org/v1"
 ARMOR_BEGIN = b"-----BEGIN AGE ENCRYPTED FILE-----"
 ARMOR_END = b"-----END AGE ENCRYPTED FILE-----"
@@ -37,6 +48,7 @@ SECRET_PREFIX = "AGE-SECRET-KEY-1"
 RECIPIENT_TYPES = ("X25519", "ssh-ed25519", "ssh-rsa")  # the stanzas the campaign's recipients make
 
 _override: list[str] = []  # a key given on the command line (--key-file) for this process
+_taken: list[str] = []  # the key taken out of the environment by key_kept_from_children
 
 
 # -- keys ----------------------------------------------------------------------------------------------
@@ -88,12 +100,32 @@ def forget_key() -> None:
     _override.clear()
 
 
+@contextmanager
+def key_kept_from_children() -> Iterator[None]:
+    """Take the campaign key out of the environment while a command runs, so that no process it
+    starts (git above all, which runs hooks and helpers) inherits the key; ``campaign_key`` reads it
+    from here meanwhile. Nested uses are harmless: the outer one has already taken it. The variable is
+    put back when the command ends, for a caller in the same process (a test, a GM's script): the CLI
+    exits then, and starts nothing more."""
+    value = os.environ.pop(KEY_VARIABLE, None)
+    if value is None:
+        yield
+        return
+    _taken.append(value)
+    try:
+        yield
+    finally:
+        _taken.pop()
+        os.environ[KEY_VARIABLE] = value
+
+
 def campaign_key(campaign_dir: Path | None = None) -> str | None:
     """The campaign's secret key, if this process has it: given with --key-file, in the environment
-    (``CAMPAIGN_AGE_KEY``, as CI holds it), or published in the campaign after the game."""
+    (``CAMPAIGN_AGE_KEY``, as CI holds it; see ``key_kept_from_children``), or published in the
+    campaign after the game."""
     if _override:
         return _override[0]
-    value = os.environ.get(KEY_VARIABLE, "").strip()
+    value = (_taken[-1] if _taken else os.environ.get(KEY_VARIABLE, "")).strip()
     if value:
         return read_key_text(value)
     if campaign_dir is not None and (campaign_dir / PUBLISHED_KEY).is_file():
@@ -111,10 +143,24 @@ def recipient(text: str, where: str = "") -> Any:
             return pyrage.ssh.Recipient.from_str(text)
     except pyrage.RecipientError:
         pass
-    raise CampaignError(
-        f"{where or 'recipient'}: '{text[:40]}' is not an age recipient (age1…) or an SSH public key "
+    raise recipient_error(text, where)
+
+
+def recipient_error(text: str, where: str = "") -> CampaignError:
+    """Why ``text`` is no recipient. What was pasted is quoted only in part, and never when it is a
+    secret key: that is named as such, since its owner must replace it."""
+    where = where or "recipient"
+    if holds_secret(text):
+        return CampaignError(
+            f"{where}: this is a secret key, not a public one; a secret key must never be shared, and this "
+            "one is no longer secret once it is pushed",
+            "make a new age key and paste only its public line, age1…; never use the pasted key again",
+        )
+    return CampaignError(
+        f"{where}: '{hide_secrets(text[:40])}' is not an age recipient (age1…) or an SSH public key "
         "(ssh-ed25519 or ssh-rsa)",
-        "paste the public key itself: the line of ~/.ssh/id_ed25519.pub, or the age1… line of age-keygen",
+        "paste the public key itself: the age1… line of an age key (preferred: it leaves no trace of who "
+        "can read a file), or the line of ~/.ssh/id_ed25519.pub",
     )
 
 

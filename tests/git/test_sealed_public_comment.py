@@ -16,16 +16,7 @@ from resolver.ruleset import RULESETS
 from resolver.store import Store
 
 from .gitsim import LOGIN_OF, Campaign, cli
-from .test_sealed_git import identities
-
-
-def sealed_campaign(tmp_path: Path, ruleset: str = "factions") -> tuple[dict[str, Path], Campaign]:
-    ids, roster = identities(tmp_path)
-    key = tmp_path / "game" / "gm-key.txt"
-    world = Campaign.create(
-        tmp_path / "game", roster=roster, options=("--ruleset", ruleset, "--sealed", "--key-file", str(key))
-    )
-    return ids, world
+from .sealedsim import sealed_campaign
 
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))

@@ -12,18 +12,9 @@ import pytest
 from resolver.ruleset import RULESETS
 
 from .gitsim import LOGIN_OF, Campaign, PullRequest, cli
-from .test_sealed_git import identities
+from .sealedsim import sealed_campaign
 
 SECRET_ORDER = "MARKER-PLAN-3f1d"
-
-
-def sealed_campaign(tmp_path: Path, ruleset: str) -> tuple[dict[str, Path], Campaign]:
-    ids, roster = identities(tmp_path)
-    key = tmp_path / "game" / "gm-key.txt"
-    world = Campaign.create(
-        tmp_path / "game", roster=roster, options=("--ruleset", ruleset, "--sealed", "--key-file", str(key))
-    )
-    return ids, world
 
 
 def push(world: Campaign, clone: Path, branch: str, login: str, message: str) -> PullRequest:

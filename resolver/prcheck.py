@@ -356,9 +356,10 @@ def _published_plain_text(report: PrReport, repo: git.Repo, base: git.Commit, he
 
 
 def _plain_paths(tree: git.Tree, base: git.Tree) -> list[str]:
-    """The plain files of a sealed campaign in ``tree``: plain order files (any YAML file in orders/,
-    templates included, which a sealed campaign does not publish) that are not the base's own, and every
-    file under ``.view/``. However large a commit's folders, only so many entries are read."""
+    """The plain files of a sealed campaign in ``tree`` that are not the base's own: plain order files
+    (any YAML file in orders/, templates included, which a sealed campaign does not publish) and the
+    files of a decrypted view (``.view/``). However large a commit's folders, only so many entries are
+    read."""
     found = []
     for folder in ("orders", sealing.VIEW_DIR):
         try:
@@ -368,15 +369,14 @@ def _plain_paths(tree: git.Tree, base: git.Tree) -> list[str]:
         if not isinstance(subtree, git.Tree):
             continue
         items = itertools.islice(subtree.traverse(), MAX_TREE_ITEMS)
-        blobs = (item for item in items if isinstance(item, git.Blob))
+        # What the base holds already is public already: only what the pull request brings is its own.
+        blobs = (
+            item for item in items if isinstance(item, git.Blob) and _blob_id(base, item.path) != item.hexsha
+        )
         if folder == sealing.VIEW_DIR:  # the folder's own ignore file holds nothing of the view
             blobs = (blob for blob in blobs if blob.path != f"{sealing.VIEW_DIR}/{sealing.IGNORE_FILE}")
         if folder == "orders":
-            blobs = (
-                blob
-                for blob in blobs
-                if blob.path.endswith((".yaml", ".yml")) and _blob_id(base, blob.path) != blob.hexsha
-            )
+            blobs = (blob for blob in blobs if blob.path.endswith((".yaml", ".yml")))
         found += [blob.path for blob in itertools.islice(blobs, MAX_CHANGES)]
     return found
 

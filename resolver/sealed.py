@@ -160,6 +160,12 @@ def seal_campaign(store: Store, make_key: Callable[[], str | None]) -> str | Non
     if store.sealed:
         raise CampaignError("this campaign is sealed already", code=2)
     config = store.config()
+    state = store.state()
+    game = store.game(state)
+    players = store.players().get("factions") or {}
+    for faction in game.factions:  # an unreadable recipient is named before anything is made or written
+        for number, text in enumerate((players.get(faction) or {}).get("recipients") or []):
+            sealing.recipient(str(text), f"campaign/players.yaml: faction {faction}: recipient {number + 1}")
     made = None
     if config.get("recipient"):
         key = sealing.campaign_key()
@@ -175,14 +181,9 @@ def seal_campaign(store: Store, make_key: Callable[[], str | None]) -> str | Non
             raise CampaignError(
                 "sealing needs a new key kept somewhere: pass --key-file FILE or --show-key", code=2
             )
-    state = store.state()
     canonical.write_yaml(
         store.campaign_dir / "campaign.yaml", {**config, "sealed": True, "recipient": sealing.public_of(key)}
     )
-    game = store.game(state)
-    for faction in game.factions:  # an unreadable recipient is named before anything is sealed
-        for text in store.recipients([faction]):
-            sealing.recipient(text, f"campaign/players.yaml: {faction}: recipients")
     archived = store.archived_turns()
     store.write_secret(store.campaign_dir / "state.yaml", canonical.dump(state))
     canonical.write_atomic(store.campaign_dir / "state.yaml", store.public_view(game, state))

@@ -117,7 +117,8 @@ _SECRET_KEY = re.compile(
     r"|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY-----|.*)",
     re.IGNORECASE | re.DOTALL,
 )
-HIDDEN_SECRET = "[a secret key, not shown]"
+# In parentheses, not brackets: in a pull-request comment, text in brackets followed by "(…)" is a link.
+HIDDEN_SECRET = "(a secret key, not shown)"
 
 
 def hide_secrets(text: str) -> str:

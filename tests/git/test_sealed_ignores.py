@@ -121,12 +121,25 @@ def test_the_view_folder_ignores_itself_whatever_the_clone_ignores(tmp_path: Pat
 
 def test_an_open_campaign_made_where_a_sealed_one_was_commits_its_plain_orders(tmp_path: Path) -> None:
     """`campaign new --force` of an open campaign in a sealed campaign's folder drops the rules that
-    would leave its players' orders out of their commits."""
+    would leave its players' orders out of their commits, wherever they were: the GM here commits
+    everything the folder holds."""
     origin, _ = gm_makes_a_sealed_campaign(tmp_path, "factions", "new --sealed")
     gm = tmp_path / "gm"
     players, _ = roster(tmp_path)
     assert cli("new", "--root", gm, "--ruleset", "factions", "--players", players, "--force").code == 0
-    commit_all_the_readme_says(gm, "Start an open campaign")
+    git(gm, "add", "-A")
+    git(
+        gm,
+        "-c",
+        "user.name=GM",
+        "-c",
+        "user.email=gm@example.org",
+        "commit",
+        "--quiet",
+        "-m",
+        "Open campaign",
+    )
+    git(gm, "push", "--quiet", "origin", "HEAD:refs/heads/main")
     player = tmp_path / "player"
     git(tmp_path, "clone", "--quiet", str(origin), str(player))
     (player / "orders" / "red.yaml").write_bytes((player / "orders" / "templates" / "red.yaml").read_bytes())

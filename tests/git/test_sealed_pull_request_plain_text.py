@@ -58,6 +58,16 @@ def test_plain_orders_and_a_view_in_any_commit_refuse_the_pull_request(tmp_path:
     tree = world.git(alice, "ls-tree", "-r", "--name-only", second.head).splitlines()
     assert "orders/red.yaml" not in tree and not [name for name in tree if name.startswith(".view/")]
     assert_refused_as_public(world.check(second), leaked, first.head)
+    # What the fix says: a new branch of main with the sealed file alone passes.
+    (alice / "orders" / "red.yaml").unlink()
+    sealed = (alice / "orders" / "red.yaml.age").read_bytes()
+    fresh = world.pull_request("alice", "red-orders-again", {"orders/red.yaml.age": sealed}, "sealed orders")
+    assert world.git(alice, "show", "--name-only", "--format=", fresh.head).splitlines() == [
+        "orders/red.yaml.age"
+    ]
+    done = world.check(fresh)
+    assert done.code == 0, done.comment
+    assert "cannot be withdrawn" not in done.comment
 
 
 def test_a_plain_order_file_added_and_removed_in_a_later_commit_on_the_gms_branch_is_refused(
@@ -75,20 +85,3 @@ def test_a_plain_order_file_added_and_removed_in_a_later_commit_on_the_gms_branc
     result = world.check(second)
     assert_refused_as_public(result, ["orders/gm.yaml"], first.head)
     assert "orders/gm.yaml.age" in result.comment
-
-
-def test_a_sealed_file_alone_passes_and_an_open_campaigns_plain_orders_are_not_refused_as_public(
-    tmp_path: Path,
-) -> None:
-    ids, world = sealed_campaign(tmp_path, "factions")
-    alice = world.clone(LOGIN_OF["red"])
-    world.git(alice, "checkout", "--quiet", "-b", "red-sealed")
-    assert cli("view", "--root", alice, "--identity", ids["red"]).code == 0
-    assert cli("template", "red", "--root", alice, "-o", alice / "orders" / "red.yaml").code == 0
-    assert cli("seal", "--root", alice, alice / "orders" / "red.yaml").code == 0
-    world.git(alice, "add", "-A")
-    done = world.check(push(world, alice, "red-sealed", "alice", "sealed orders"))
-    assert done.code == 0, done.comment
-    assert "cannot be withdrawn" not in done.comment
-    # In an open campaign plain orders are the rule: its check accepts them (submit asserts it).
-    Campaign.create(tmp_path / "open").submit("red")

@@ -85,7 +85,10 @@ def test_the_check_quotes_no_pasted_secret_key(tmp_path: Path, ruleset: str) -> 
     root, secret = tmp_path / "c", new_secret()
     players = players_file(tmp_path, {"red": [], "blue": []})
     assert run("new", "--root", root, "--ruleset", ruleset, "--players", players)[0] == 0
-    for path in order_files(root, secret):
+    # A player's own key file, given to the check by mistake, is a place the secret is pasted too.
+    key_file = tmp_path / "red-key.txt"
+    key_file.write_text(f"# created: today\n# public key: age1…\n{secret}\n", encoding="utf-8")
+    for path in [*order_files(root, secret), key_file]:
         for extra in ((), ("--format", "json")):
             code, out = run("check", "--root", root, *extra, path)
             assert code == 1, out  # every one of them is wrong somewhere
@@ -105,29 +108,35 @@ def test_a_secret_key_given_as_a_recipient_is_named_as_such_and_not_shown(tmp_pa
     code, out = run("new", "--root", tmp_path / "d", "--ruleset", "factions", "--players", players,
                     "--sealed", "--key-file", tmp_path / "key2.txt")  # fmt: skip
     assert code == 1 and "'age1notakey' is not an age recipient" in out
-
-
-def test_a_key_file_read_as_orders_or_players_shows_nothing_of_the_key(tmp_path: Path) -> None:
-    root, secret = tmp_path / "c", new_secret()
-    key_file = tmp_path / "red-key.txt"
-    key_file.write_text(f"# created: today\n# public key: age1…\n{secret}\n", encoding="utf-8")
+    # An open campaign reads its recipients all the same; and a GM's players file broken on the line
+    # that holds the key is named by its place, never by its text.
+    players = players_file(tmp_path, {"red": [secret], "blue": []})
+    code, out = run("new", "--root", tmp_path / "e", "--ruleset", "factions", "--players", players)
+    assert code == 1 and not shown(secret, out), out
+    root = tmp_path / "f"
     assert run("new", "--root", root, "--ruleset", "factions", "--factions", "2")[0] == 0
-    for args in (
-        ("check", key_file),
-        ("check", "--format", "json", key_file),
-        ("new", "--players", key_file),
-    ):
-        code, out = run(*args[:1], "--root", root if args[0] == "check" else tmp_path / "n", *args[1:])
-        assert code != 0
-        assert not shown(secret, out), (args, out)
-    # The GM pastes a key into the campaign's own players file and breaks its YAML there.
-    players = root / "campaign" / "players.yaml"
-    players.write_text(
-        players.read_text(encoding="utf-8").replace("factions:", f"factions: [{secret}: x\n", 1)
-    )
+    roster = root / "campaign" / "players.yaml"
+    roster.write_text(roster.read_text(encoding="utf-8").replace("factions:", f"factions: [{secret}: x\n", 1))
     code, out = run("check", "--root", root)
-    assert code != 0
+    assert code != 0 and not shown(secret, out), out
+
+
+def test_sealing_an_open_campaign_whose_players_hold_a_secret_key_shows_none_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    root, secret = tmp_path / "c", new_secret()
+    players = players_file(tmp_path, {"red": [], "blue": []})
+    assert run("new", "--root", root, "--ruleset", "factions", "--players", players)[0] == 0
+    roster = yaml.safe_load((root / "campaign" / "players.yaml").read_text(encoding="utf-8"))
+    roster["factions"]["blue"]["recipients"] = [secret]
+    (root / "campaign" / "players.yaml").write_text(yaml.safe_dump(roster), encoding="utf-8")
+    before = {path: path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+    code, out = run("seal-campaign", "--root", root, "--key-file", tmp_path / "key.txt")
+    assert code == 1
+    assert "campaign/players.yaml: faction blue: recipient 1: this is a secret key" in out
     assert not shown(secret, out), out
+    assert {path: path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()} == before
+    assert not (tmp_path / "key.txt").exists()  # no key was made for a campaign that was not sealed
 
 
 def test_a_resolve_stopped_by_a_pasted_secret_recipient_prints_nothing_of_it(tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
 """What players and the GM do with a sealed campaign: read their view, seal orders, publish the key.
 
 ``campaign view`` opens the newest view sealed to the player's identity and writes it, with every
-report they can open, into ``.view/`` (git ignores it); ``Store.state`` then uses that view, so
-``campaign template`` and ``campaign check`` work as in an open campaign. ``campaign seal`` checks an
-order file and encrypts it for the campaign's key and the faction's own recipients.
+report they can open, into ``.view/``, a folder that ignores itself (its own ``.gitignore`` holds
+``*``); ``Store.state`` then uses that view while it is of the current turn, so ``campaign template``
+and ``campaign check`` work as in an open campaign. ``campaign seal`` checks an order file as
+``campaign check`` does and encrypts it, when it holds, for the campaign's key and the faction's own
+recipients. A sealed campaign commits ``orders/.gitignore``, so that no clone commits a plain draft.
 """
 
 from __future__ import annotations

@@ -4,7 +4,12 @@ A sealed campaign keeps its secrets in the public repository as age files (``NAM
 armoured). The campaign's own key is an age X25519 identity held by CI as a repository secret
 (``CAMPAIGN_AGE_KEY``); its public half is in ``campaign/campaign.yaml``. A player reads what is
 encrypted to them with their own identity: an age key file, or the SSH key they already use on GitHub
-(age accepts ``ssh-ed25519`` and ``ssh-rsa`` recipients).
+(age accepts ``ssh-ed25519`` and ``ssh-rsa`` recipients). Age keys are preferred: age writes a tag of
+an SSH key into every file sealed to it, so who can open which file shows; an X25519 stanza names no one.
+
+No secret key is ever repeated in what the kit prints (``core.text.hide_secrets``), and the key in the
+environment is taken out of it while a command runs (``key_kept_from_children``), so no git process
+inherits it.
 
 The same campaign key, in any campaign, open or sealed, makes the dice unpredictable: each turn's seed
 gains a salt, ``HMAC(key, campaign id + turn)``, whose hash is committed when the turn opens and which

@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ROOT   ?= .
 
-.PHONY: help install demo test lint format site serve bench clean
+.PHONY: help install demo test lint format site serve bench lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -52,6 +52,9 @@ serve: site  ## build the site, then serve it on http://127.0.0.1:8000 (ROOT=DIR
 bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; check on hostile files; the site at 50 and 500 turns
 	$(BIN)/python -m resolver.bench
 	$(BIN)/python -m resolver.publish.bench
+
+lock: $(STAMP)  ## write requirements/resolve.txt (the resolve job's hash-pinned engine) from requirements/resolve.in; needs the network
+	$(BIN)/python tools/lock-resolve
 
 clean:  ## remove the virtual environment, the demo and build outputs
 	rm -rf $(VENV) .demo public .pytest_cache .ruff_cache mkdocs.generated.yml

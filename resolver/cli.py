@@ -18,12 +18,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+import yaml
+
 from . import __version__, sealing, workflow
 from .core.events import public_record
 from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
-from .core.text import visible
+from .core.text import hide_secrets, visible
 from .core.words import plural
+from .core.yamlsafe import yaml_error_text
 from .ruleset import RULESETS
 from .store import RESEALED_DIR, Store, environment_error
 from .views import event_lines
@@ -554,7 +557,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise CampaignError("--base, --head, --author, --author-id and --comment go with --pr", code=2)
     files = workflow.check(args.root, args.files or None)
     if args.format == "json":
-        print(json.dumps({"files": [file_json(f) for f in files], "ok": all(f.ok for f in files)}, indent=2))
+        report = {"files": [file_json(f) for f in files], "ok": all(f.ok for f in files)}
+        print(hide_secrets(json.dumps(report, indent=2)))
     elif not files:
         print(
             "No order files in orders/ (each faction writes orders/<faction>.yaml; templates are in "
@@ -1001,11 +1005,18 @@ def cmd_rekey(args: argparse.Namespace) -> int:
 def cmd_seal(args: argparse.Namespace) -> int:
     from .sealed import seal_order_file
 
-    of, sealed = seal_order_file(Store(args.root), args.file)
+    store = Store(args.root)
+    of, sealed = seal_order_file(store, args.file)
+    print("\n".join(format_file(of)))  # what campaign check prints, and its exit status
     if sealed is None:
-        print("\n".join(format_file(of)), file=sys.stderr)
+        before = store.orders_dir / f"{args.file.name}{sealing.SUFFIX}"
+        kept = f"; {store.display(before)} still holds what you sealed before" if before.is_file() else ""
+        refused = CampaignError(
+            f"{store.display(args.file)} has errors, so nothing was sealed{kept}",
+            f"fix them (the lines above say how), then run campaign seal {store.display(args.file)} again",
+        )
+        print(visible(refused.format()), file=sys.stderr)
         return 1
-    print("\n".join(format_file(of)))
     print(f"Sealed into {sealed}: commit only that file (git add {sealed}).")
     return 0
 
@@ -1069,6 +1080,11 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
     sealing.forget_key()  # a key given to an earlier call in this process is not this call's
+    with sealing.key_kept_from_children():  # no git process this command starts sees the key
+        return run_command(args)
+
+
+def run_command(args: argparse.Namespace) -> int:
     try:
         if args.command not in (*MAKERS, *CAMPAIGNLESS) and args.root is None:
             args.root = find_root(Path.cwd())
@@ -1101,8 +1117,9 @@ def internal_error(args: argparse.Namespace, error: Exception) -> int:
     """The last line of defence: no traceback reaches a player."""
     if args.debug or os.environ.get("CAMPAIGN_DEBUG"):
         traceback.print_exc()
+    said = yaml_error_text(error) if isinstance(error, yaml.YAMLError) else str(error)
     print(
-        f"internal error: {type(error).__name__}: {visible(str(error))}\n"
+        f"internal error: {type(error).__name__}: {visible(said)}\n"
         "    This is a bug in the engine, not in your orders. Run again with --debug and report it.",
         file=sys.stderr,
     )

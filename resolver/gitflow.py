@@ -26,7 +26,7 @@ try:
 except ImportError:  # Windows: players never need the lock, only the CI runner and the GM's shell do
     fcntl = None  # type: ignore[assignment]
 
-from . import beacon, schedule
+from . import beacon, schedule, sealing
 from .core import canonical
 from .core import factions as faction_records
 from .core.issues import CampaignError
@@ -361,8 +361,16 @@ def run_resolution(
 
     ``now`` decides whether the turn is due; the commit is dated by the real clock. Idempotent: a turn
     that is not due, or was resolved by a run that held the lock first, is left alone and reported;
-    a run that was interrupted is finished or undone first (see ``recover_interrupted``).
+    a run that was interrupted is finished or undone first (see ``recover_interrupted``). The campaign
+    key, if the environment holds it, is out of the environment of every git process it starts.
     """
+    with sealing.key_kept_from_children():
+        return _run_resolution(root, now, if_due, commit, force, lock_timeout)
+
+
+def _run_resolution(
+    root: Path, now: datetime, if_due: bool, commit: bool, force: bool, lock_timeout: float
+) -> Outcome:
     from .workflow import Rejected, expect_next_turn, resolve
 
     store = Store(root)

@@ -29,14 +29,22 @@ The result is a Markdown comment for the pull request and GitHub annotations (``
 
 In a sealed campaign the order file is ``orders/<faction>.yaml.age`` and this check has no key: GitHub
 gives no secret to a fork's pull request, and this check never asks for one. It reads the age header
-without decrypting (see ``envelope_issues``): that the file is an age file of a sane size, that one of
-its recipients is an X25519 key (the campaign's key is one), and that its SSH recipients are the
-faction's own. It cannot tell whose X25519 key a stanza is for (age hides that by design), nor read the
+without decrypting (see ``envelope_issues``): that the file is an age file of a sane size, and that one
+of its recipients is an X25519 key (the campaign's key is one). It says nothing of the other recipients:
+how many they are and which SSH keys they name tell who shares a file with whom, and its output is
+public. It cannot tell whose X25519 key a stanza is for (age hides that by design), nor read the
 orders: those are checked at resolution, where a file that fails is dropped and its faction alone told.
+
+A sealed campaign's pull request is refused if any of its commits, not only its result, holds a plain
+order file or a file of a player's decrypted view (``.view/``): GitHub keeps every commit of a pull
+request public, so the comment says that these contents are public for good. A GM's pull request that
+changes ``campaign/players.yaml`` has its recipients read: one that cannot be read is refused there,
+with its line, instead of stopping every later resolution.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -50,7 +58,8 @@ from . import __version__, sealing
 from .core import canonical
 from .core.issues import CampaignError, Issue
 from .core.orders import GM, OrderFile
-from .core.yamlsafe import MAX_BYTES
+from .core.text import hide_secrets
+from .core.yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, yaml_error_text
 from .gitflow import open_repo
 from .schedule import Settings
 from .store import Store
@@ -97,7 +106,8 @@ class PrReport:
         return [annotation(i) for i in issues]
 
     def markdown(self) -> str:
-        return render_markdown(self)
+        # The comment is public, and quotes paths and orders as written: no secret key in it is shown.
+        return hide_secrets(render_markdown(self))
 
 
 # -- reading git -------------------------------------------------------------------------------------
@@ -248,6 +258,11 @@ def check_pull_request(
                 "campaign/players.yaml",
             )
         )
+    base_config = canonical.load(_read(base.tree, "campaign/campaign.yaml") or b"") or {}
+    sealed = isinstance(base_config, dict) and bool(base_config.get("sealed"))
+    # In a sealed campaign, plain text in any commit of the pull request is public for good: each
+    # commit is refused, not only the result of merging (which a later commit can clean up).
+    leaked = _published_plain_text(report, repo, base, head) if sealed else set()
     merged, conflicts = merge_result(repo, base, head)
     if merged is None:
         report.problems.append(_conflict(conflicts))
@@ -256,11 +271,12 @@ def check_pull_request(
     if count > MAX_CHANGES:
         _too_many(report, diff, count)
         return report
-    base_config = canonical.load(_read(base.tree, "campaign/campaign.yaml") or b"") or {}
-    sealed = isinstance(base_config, dict) and bool(base_config.get("sealed"))
+    diff = [change for change in diff if change.path not in leaked]  # refused above, for what it is
     orders, campaign = _sort_changes(report, diff, factions, ".yaml.age" if sealed else ".yaml")
     if not _campaign_files_parse(report, merged, campaign):
         return report
+    if any(c.path == "campaign/players.yaml" and c.status != "D" for c in campaign):
+        report.problems += recipient_issues(_read(merged, "campaign/players.yaml") or b"")
     with tempfile.TemporaryDirectory(prefix="campaign-check-") as tmp:
         folder = Path(tmp) / "campaign"
         folder.mkdir()
@@ -281,22 +297,21 @@ def check_pull_request(
             report.problems.append(Issue("error", error.message, error.hint, where))
             return report
         except (yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError) as error:
-            message = f"the campaign files of this pull request cannot be read: {error}"
+            said = yaml_error_text(error) if isinstance(error, yaml.YAMLError) else str(error)
+            message = f"the campaign files of this pull request cannot be read: {said}"
             report.problems.append(Issue("error", message, "", "campaign/"))
             return report
         report.turn = int(state["turn"])
         report.campaign = game.name
         report.date = game.calendar.date(report.turn).label
         report.faction_names = {f: game.name_of(f) for f in report.factions}
-        recipients = _recipients(_read(base.tree, "campaign/players.yaml"))
         for change in orders:
             if change.status == "D":
                 report.withdrawn.append(change.path)
                 continue
             if sealed:
-                owner = change.path.removeprefix("orders/").removesuffix(".yaml.age")
                 raw = _read(merged, change.path, MAX_SEALED_BYTES) or b""
-                report.problems += envelope_issues(raw, change.path, recipients.get(owner, []))
+                report.problems += envelope_issues(raw, change.path)
                 report.sealed_files.append(change.path)
                 continue
             of = check_order_file(game, state, _read(merged, change.path, MAX_BYTES) or b"", change.path)
@@ -307,17 +322,154 @@ def check_pull_request(
     return report
 
 
+# -- plain text in a sealed campaign's pull request ---------------------------------------------------
+
+
+MAX_COMMITS = 250  # the commits of a sealed campaign's pull request that are read; it has a few
+MAX_TREE_ITEMS = 5_000  # the entries of orders/ and .view/ read in each commit: a faction's files and more
+PUBLIC_FOR_GOOD = (
+    "It is now public, and cannot be withdrawn: GitHub keeps every commit of a pull request (on its "
+    "refs/pull/…/head), even once the file is deleted, the branch rewritten or the pull request closed."
+)
+
+
+def _published_plain_text(report: PrReport, repo: git.Repo, base: git.Commit, head: git.Commit) -> set[str]:
+    """Refuse the plain files that any commit of the pull request holds: a plain order file, or
+    anything from a player's decrypted view (``.view/``). Returns their paths."""
+    commits = list(repo.iter_commits(f"{base.hexsha}..{head.hexsha}", max_count=MAX_COMMITS + 1))
+    if len(commits) > MAX_COMMITS:
+        report.problems.append(
+            Issue(
+                "error",
+                f"this pull request has more than {MAX_COMMITS} commits; a pull request of orders has a few",
+                "make a new branch from main with only your sealed order file in it",
+            )
+        )
+        commits = commits[:MAX_COMMITS]
+    found: dict[str, str] = {}  # path -> the first commit (oldest) that holds it
+    for commit in reversed(commits):
+        for path in _plain_paths(commit.tree, base.tree):
+            found.setdefault(path, commit.hexsha)
+    for sha in dict.fromkeys(found.values()):
+        report.problems.append(_plain_text_refusal(sorted(p for p in found if found[p] == sha), sha, report))
+    return set(found)
+
+
+def _plain_paths(tree: git.Tree, base: git.Tree) -> list[str]:
+    """The plain files of a sealed campaign in ``tree`` that are not the base's own: plain order files
+    (any YAML file in orders/, templates included, which a sealed campaign does not publish) and the
+    files of a decrypted view (``.view/``). However large a commit's folders, only so many entries are
+    read."""
+    found = []
+    for folder in ("orders", sealing.VIEW_DIR):
+        try:
+            subtree = tree / folder
+        except KeyError:
+            continue
+        if not isinstance(subtree, git.Tree):
+            continue
+        items = itertools.islice(subtree.traverse(), MAX_TREE_ITEMS)
+        # What the base holds already is public already: only what the pull request brings is its own.
+        blobs = (
+            item for item in items if isinstance(item, git.Blob) and _blob_id(base, item.path) != item.hexsha
+        )
+        if folder == sealing.VIEW_DIR:  # the folder's own ignore file holds nothing of the view
+            blobs = (blob for blob in blobs if blob.path != f"{sealing.VIEW_DIR}/{sealing.IGNORE_FILE}")
+        if folder == "orders":
+            blobs = (blob for blob in blobs if blob.path.endswith((".yaml", ".yml")))
+        found += [blob.path for blob in itertools.islice(blobs, MAX_CHANGES)]
+    return found
+
+
+def _plain_text_refusal(paths: list[str], sha: str, report: PrReport) -> Issue:
+    faction = report.factions[0] if report.factions else GM if report.is_gm else "<faction>"
+    named = [
+        f"{path} (from a decrypted view, which holds what only its faction may know)"
+        if path.startswith(f"{sealing.VIEW_DIR}/")
+        else f"{path} (a plain order file)"
+        for path in paths[:MAX_LISTED]
+    ]
+    more = f" and {len(paths) - MAX_LISTED} more files" if len(paths) > MAX_LISTED else ""
+    return Issue(
+        "error",
+        f"commit {sha[:12]} of this pull request holds plain text of this sealed campaign: "
+        f"{', '.join(named)}{more}. {PUBLIC_FOR_GOOD}",
+        "tell the GM at once; close this pull request; write new orders (everyone can read these), seal "
+        f"them with campaign seal orders/{faction}.yaml and send only orders/{faction}.yaml.age, from a "
+        f"new branch of main (git add only orders/{faction}.yaml.age)",
+        paths[0] if len(paths) == 1 else "",
+    )
+
+
+# -- recipients ----------------------------------------------------------------------------------------
+
+
+def recipient_issues(raw: bytes, path: str = "campaign/players.yaml") -> list[Issue]:
+    """Each faction's recipients in a players file: a key that cannot be read is refused here, with its
+    line, rather than stopping every later resolution; an SSH key is flagged, since it leaves a trace."""
+    located = _located(raw, path)
+    data = located.data if located is not None else canonical.load(raw)
+    factions = data.get("factions") if isinstance(data, dict) else None
+    issues: list[Issue] = []
+    for faction, info in (factions or {}).items() if isinstance(factions, dict) else []:
+        listed = info.get("recipients") if isinstance(info, dict) else None
+        if listed is None:
+            continue
+        where = ("factions", str(faction), "recipients")
+        line, col = located.pos(where) if located is not None else (0, 0)
+        if not isinstance(listed, list) or not all(isinstance(text, str) for text in listed):
+            issues.append(
+                Issue(
+                    "error",
+                    f"{path}: faction {faction}: 'recipients' must be a list of public keys",
+                    "write one public key a line, for example: recipients: [age1…]",
+                    path,
+                    line,
+                    col,
+                )
+            )
+            continue
+        for number, text in enumerate(listed):
+            line, col = located.pos((*where, number)) if located is not None else (0, 0)
+            said = f"{path}: faction {faction}: recipient {number + 1}"
+            issues += _recipient_issue(text, said, path, line, col)
+    return issues
+
+
+def _recipient_issue(text: str, where: str, path: str, line: int, col: int) -> list[Issue]:
+    try:
+        sealing.recipient(text, where)
+    except CampaignError as error:
+        return [Issue("error", error.message, error.hint, path, line, col)]
+    if text.strip().startswith("ssh-"):
+        return [
+            Issue(
+                "warning",
+                f"{where} is an SSH key: every file sealed to it carries a tag of that key, so anyone can "
+                "tell which files its owner can open, and who shares a file with whom",
+                "prefer an age key: its owner makes one and sends only its public line, age1…",
+                path,
+                line,
+                col,
+            )
+        ]
+    return []
+
+
+def _located(raw: bytes, path: str) -> Located | None:
+    """The players file with positions, or None when it uses YAML the position reader refuses (an
+    anchor, a tag): the recipients are checked all the same, only without a line."""
+    try:
+        return load_player_yaml(raw, path, max_bytes=max(len(raw), MAX_BYTES))
+    except YamlRejected:
+        return None
+
+
 # A sealed file is armoured age: the orders' 64 KiB, a third more for base64, and room for the header.
 MAX_SEALED_BYTES = MAX_BYTES * 3 // 2 + 4096
 
 
-def _recipients(raw: bytes | None) -> dict[str, list[str]]:
-    data = canonical.load(raw) if raw else {}
-    factions = (data or {}).get("factions") or {}
-    return {str(f): [str(r) for r in (info or {}).get("recipients") or []] for f, info in factions.items()}
-
-
-def envelope_issues(raw: bytes, path: str, own: list[str]) -> list[Issue]:
+def envelope_issues(raw: bytes, path: str) -> list[Issue]:
     """What can be checked of a sealed order file without any key: its header and size."""
     hint = f"seal your orders with campaign seal {path.removesuffix('.age')} and commit only {path}"
     if len(raw) > MAX_SEALED_BYTES:
@@ -326,30 +478,12 @@ def envelope_issues(raw: bytes, path: str, own: list[str]) -> list[Issue]:
         stanzas = sealing.read_header(raw)
     except ValueError as error:
         return [Issue("error", f"{path} is not a sealed order file: {error}", hint, path)]
-    known = [stanza for stanza in stanzas if stanza.kind in sealing.RECIPIENT_TYPES]
-    issues = []
-    if not any(stanza.kind == "X25519" for stanza in known):
-        issues.append(
-            Issue("error", f"{path} is not encrypted to any age key, so not to the campaign's", hint, path)
-        )
-    if len(known) > 1 + len(own):
-        issues.append(
-            Issue(
-                "warning",
-                f"{path} is encrypted to {len(known)} recipients, more than the campaign and your faction's "
-                f"{len(own)}: someone else may be able to read it",
-                hint,
-                path,
-            )
-        )
-    tags = {sealing.ssh_tag(r) for r in own if r.startswith("ssh-")}
-    if any(
-        stanza.kind.startswith("ssh-") and stanza.args[:1] not in {(t,) for t in tags} for stanza in known
-    ):
-        issues.append(
-            Issue("warning", f"{path} is encrypted to an SSH key that is not your faction's", hint, path)
-        )
-    return issues
+    # Only whether one stanza is an age key: how many recipients a file has, and which SSH keys it
+    # names, say who shares it with whom, and this check's output is public.
+    if not any(stanza.kind == "X25519" for stanza in stanzas):
+        message = f"{path} is not encrypted to any age key, so not to the campaign's"
+        return [Issue("error", message, hint, path)]
+    return []
 
 
 def _identify(report: PrReport, login: str, author_id: int | None, members: dict[str, Member]) -> bool:
@@ -477,8 +611,10 @@ def _campaign_files_parse(report: PrReport, merged: git.Tree, campaign: list[Cha
                 canonical.load(_read(merged, change.path) or b"")
             except yaml.YAMLError as error:
                 ok = False
-                message = f"{change.path} is not valid YAML: {error}"
-                report.problems.append(Issue("error", message, "", change.path))
+                mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+                line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+                message = f"{change.path} is not valid YAML: {yaml_error_text(error)}"
+                report.problems.append(Issue("error", message, "", change.path, line, col))
     return ok
 
 
@@ -626,7 +762,7 @@ def annotation(issue: Issue) -> str:
     props.append("title=orders check")
     text = issue.message + (f" (fix: {issue.hint})" if issue.hint else "")
     kind = "error" if issue.is_error else "warning"
-    return f"::{kind} {','.join(props)}::{_escape_data(text)}"
+    return hide_secrets(f"::{kind} {','.join(props)}::{_escape_data(text)}")
 
 
 def code(text: str) -> str:
@@ -681,7 +817,7 @@ def sentence(message: str, names: list[str]) -> str:
 SEALED_CHECK = [
     "This check holds no key, so it read only the file's envelope:",
     "- checked: the author, the path, that it is an age file of a sane size, that one recipient is an "
-    "age key, that its SSH recipients are your faction's;",
+    "age key, and that no commit holds your plain orders or your view;",
     "- not checked: whether that age key is the campaign's (age hides it by design), and the orders "
     "themselves. They are checked when the turn is resolved: a file that fails then is dropped, and "
     "your faction alone is told why in its report. Run `campaign check` on your plain file before "

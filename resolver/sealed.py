@@ -1,9 +1,11 @@
 """What players and the GM do with a sealed campaign: read their view, seal orders, publish the key.
 
 ``campaign view`` opens the newest view sealed to the player's identity and writes it, with every
-report they can open, into ``.view/`` (git ignores it); ``Store.state`` then uses that view, so
-``campaign template`` and ``campaign check`` work as in an open campaign. ``campaign seal`` checks an
-order file and encrypts it for the campaign's key and the faction's own recipients.
+report they can open, into ``.view/``, a folder that ignores itself (its own ``.gitignore`` holds
+``*``); ``Store.state`` then uses that view while it is of the current turn, so ``campaign template``
+and ``campaign check`` work as in an open campaign. ``campaign seal`` checks an order file as
+``campaign check`` does and encrypts it, when it holds, for the campaign's key and the faction's own
+recipients. A sealed campaign commits ``orders/.gitignore``, so that no clone commits a plain draft.
 """
 
 from __future__ import annotations
@@ -108,6 +110,46 @@ def _listing_faction(store: Store, publics: set[str]) -> str | None:
     return None
 
 
+IGNORE_HEADER = "# A sealed campaign: decrypted views and plain order drafts stay on your machine."
+
+
+def ignore_plain_files(root: Path) -> None:
+    """Keep a sealed campaign's plain files out of git in every clone: ``orders/.gitignore`` is
+    committed with the orders (the README's first commit takes ``campaign`` and ``orders``), and the
+    root ``.gitignore`` says the same for the GM's clone."""
+    _add_ignores(root / sealing.IGNORE_FILE, sealing.ROOT_IGNORES)
+    _add_ignores(root / "orders" / sealing.IGNORE_FILE, sealing.ORDERS_IGNORES)
+
+
+def forget_plain_file_ignores(root: Path) -> None:
+    """Undo ``ignore_plain_files`` for an open campaign made where a sealed one was: its players commit
+    plain orders, which the old rules would silently leave out of every commit."""
+    for path, patterns in (
+        (root / sealing.IGNORE_FILE, sealing.ROOT_IGNORES),
+        (root / "orders" / sealing.IGNORE_FILE, sealing.ORDERS_IGNORES),
+    ):
+        if not path.is_file():
+            continue
+        kept = [
+            line
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line not in patterns and line != IGNORE_HEADER
+        ]
+        if any(line.strip() for line in kept):
+            path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+        else:
+            path.unlink()
+
+
+def _add_ignores(path: Path, patterns: tuple[str, ...]) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    missing = [line for line in patterns if line not in lines]
+    if missing:
+        header = [] if IGNORE_HEADER in lines else [IGNORE_HEADER]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join([*lines, *header, *missing]) + "\n", encoding="utf-8")
+
+
 def write_view(store: Store, identity_path: Path) -> WrittenView:
     """Open the newest view sealed to the identity (the archive's, or a copy ``campaign reseal``
     made) and every report of its faction that the identity opens, into ``.view/``. Reports sealed
@@ -127,6 +169,10 @@ def write_view(store: Store, identity_path: Path) -> WrittenView:
         )
     faction, raw = next(iter(opened.items()))
     folder = store.root / sealing.VIEW_DIR
+    # First of all, the folder ignores itself: in any clone, whatever .gitignore it has, `git add -A`
+    # then leaves the decrypted view out.
+    ignore = ["# campaign view: decrypted, never committed", *sealing.VIEW_IGNORES]
+    canonical.write_atomic(folder / sealing.IGNORE_FILE, "".join(f"{line}\n" for line in ignore).encode())
     canonical.write_atomic(folder / "state.yaml", raw)
     reports = unopened = 0
     for turn in archived:
@@ -198,12 +244,16 @@ def seal_campaign(store: Store, make_key: Callable[[], str | None]) -> str | Non
     """Seal an open campaign from its current turn on: the turns already resolved stay public, the
     state and everything after are sealed. A campaign whose dice are already committed to a key keeps
     that key (given with --key-file); otherwise ``make_key`` makes one. Returns a new key, or None."""
-    from .workflow import ignore_plain_files
-
     store.require()
     if store.sealed:
         raise CampaignError("this campaign is sealed already", code=2)
     config = store.config()
+    state = store.state()
+    game = store.game(state)
+    players = store.players().get("factions") or {}
+    for faction in game.factions:  # an unreadable recipient is named before anything is made or written
+        for number, text in enumerate((players.get(faction) or {}).get("recipients") or []):
+            sealing.recipient(str(text), f"campaign/players.yaml: faction {faction}: recipient {number + 1}")
     made = None
     if config.get("recipient"):
         key = sealing.campaign_key()
@@ -219,14 +269,9 @@ def seal_campaign(store: Store, make_key: Callable[[], str | None]) -> str | Non
             raise CampaignError(
                 "sealing needs a new key kept somewhere: pass --key-file FILE or --show-key", code=2
             )
-    state = store.state()
     canonical.write_yaml(
         store.campaign_dir / "campaign.yaml", {**config, "sealed": True, "recipient": sealing.public_of(key)}
     )
-    game = store.game(state)
-    for faction in game.factions:  # an unreadable recipient is named before anything is sealed
-        for text in store.recipients([faction]):
-            sealing.recipient(text, f"campaign/players.yaml: {faction}: recipients")
     archived = store.archived_turns()
     store.write_secret(store.campaign_dir / "state.yaml", canonical.dump(state))
     canonical.write_atomic(store.campaign_dir / "state.yaml", store.public_view(game, state))

@@ -4,7 +4,12 @@ A sealed campaign keeps its secrets in the public repository as age files (``NAM
 armoured). The campaign's own key is an age X25519 identity held by CI as a repository secret
 (``CAMPAIGN_AGE_KEY``); its public half is in ``campaign/campaign.yaml``. A player reads what is
 encrypted to them with their own identity: an age key file, or the SSH key they already use on GitHub
-(age accepts ``ssh-ed25519`` and ``ssh-rsa`` recipients).
+(age accepts ``ssh-ed25519`` and ``ssh-rsa`` recipients). Age keys are preferred: age writes a tag of
+an SSH key into every file sealed to it, so who can open which file shows; an X25519 stanza names no one.
+
+No secret key is ever repeated in what the kit prints (``core.text.hide_secrets``), and the key in the
+environment is taken out of it while a command runs (``key_kept_from_children``), so no git process
+inherits it.
 
 The same campaign key, in any campaign, open or sealed, makes the dice unpredictable: each turn's seed
 gains a salt, ``HMAC(key, campaign id + turn)``, whose hash is committed when the turn opens and which
@@ -18,7 +23,8 @@ import binascii
 import hashlib
 import hmac
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,11 +32,20 @@ from typing import Any
 import pyrage
 
 from .core.issues import CampaignError
+from .core.text import hide_secrets, holds_secret
 
 SUFFIX = ".age"
 KEY_VARIABLE = "CAMPAIGN_AGE_KEY"  # the campaign's identity, as CI's environment holds it
 PUBLISHED_KEY = "campaign-key.txt"  # campaign/campaign-key.txt: the key, once the GM has published it
 VIEW_DIR = ".view"  # a player's decrypted view of the campaign, never committed
+# What git must never take in a sealed campaign, said in files that are committed with the campaign, so
+# that every clone ignores them: plain order drafts (orders/.gitignore; templates live in
+# orders/templates/ and sealed files end in .age, so both stay tracked) and the decrypted view, whose
+# folder ignores itself (.view/.gitignore holding "*").
+IGNORE_FILE = ".gitignore"
+ORDERS_IGNORES = ("/*.yaml", "/*.yml")
+VIEW_IGNORES = ("*",)
+ROOT_IGNORES = (f"/{VIEW_DIR}/", "/orders/*.yaml", "/orders/*.yml")  # the GM's own clone, as before
 MAGIC = b"age-encryption.org/v1"
 ARMOR_BEGIN = b"-----BEGIN AGE ENCRYPTED FILE-----"
 ARMOR_END = b"-----END AGE ENCRYPTED FILE-----"
@@ -38,6 +53,7 @@ SECRET_PREFIX = "AGE-SECRET-KEY-1"
 RECIPIENT_TYPES = ("X25519", "ssh-ed25519", "ssh-rsa")  # the stanzas the campaign's recipients make
 
 _override: list[str] = []  # a key given on the command line (--key-file) for this process
+_taken: list[str] = []  # the key taken out of the environment by key_kept_from_children
 
 
 # -- keys ----------------------------------------------------------------------------------------------
@@ -126,12 +142,32 @@ def forget_key() -> None:
     _override.clear()
 
 
+@contextmanager
+def key_kept_from_children() -> Iterator[None]:
+    """Take the campaign key out of the environment while a command runs, so that no process it
+    starts (git above all, which runs hooks and helpers) inherits the key; ``campaign_key`` reads it
+    from here meanwhile. Nested uses are harmless: the outer one has already taken it. The variable is
+    put back when the command ends, for a caller in the same process (a test, a GM's script): the CLI
+    exits then, and starts nothing more."""
+    value = os.environ.pop(KEY_VARIABLE, None)
+    if value is None:
+        yield
+        return
+    _taken.append(value)
+    try:
+        yield
+    finally:
+        _taken.pop()
+        os.environ[KEY_VARIABLE] = value
+
+
 def campaign_key(campaign_dir: Path | None = None) -> str | None:
     """The campaign's secret key, if this process has it: given with --key-file, in the environment
-    (``CAMPAIGN_AGE_KEY``, as CI holds it), or published in the campaign after the game."""
+    (``CAMPAIGN_AGE_KEY``, as CI holds it; see ``key_kept_from_children``), or published in the
+    campaign after the game."""
     if _override:
         return _override[0]
-    value = os.environ.get(KEY_VARIABLE, "").strip()
+    value = (_taken[-1] if _taken else os.environ.get(KEY_VARIABLE, "")).strip()
     if value:
         return read_key_text(value)
     if campaign_dir is not None and (campaign_dir / PUBLISHED_KEY).is_file():
@@ -149,11 +185,24 @@ def recipient(text: str, where: str = "") -> Any:
             return pyrage.ssh.Recipient.from_str(text)
     except pyrage.RecipientError:
         pass
-    raise CampaignError(
-        f"{where or 'recipient'}: '{text[:40]}' is not an age recipient (age1…) or an SSH public key "
+    raise recipient_error(text, where)
+
+
+def recipient_error(text: str, where: str = "") -> CampaignError:
+    """Why ``text`` is no recipient. What was pasted is quoted only in part, and never when it is a
+    secret key: that is named as such, since its owner must replace it."""
+    where = where or "recipient"
+    if holds_secret(text):
+        return CampaignError(
+            f"{where}: this is a secret key, not a public one; a secret key must never be shared, and this "
+            "one is no longer secret once it is pushed",
+            "make a new age key and paste only its public line, age1…; never use the pasted key again",
+        )
+    return CampaignError(
+        f"{where}: '{hide_secrets(text[:40])}' is not an age recipient (age1…) or an SSH public key "
         "(ssh-ed25519 or ssh-rsa)",
-        "paste the public key itself: the age1… line campaign keygen prints, or the line of "
-        "~/.ssh/id_ed25519.pub",
+        "paste the public key itself: the age1… line campaign keygen prints (preferred: it leaves no "
+        "trace of who can read a file), or the line of ~/.ssh/id_ed25519.pub",
     )
 
 

@@ -203,7 +203,7 @@ class Store:
             return canonical.load(self.open_sealed(self.campaign_dir / f"state.yaml{sealing.SUFFIX}"))
         view = self.root / sealing.VIEW_DIR / "state.yaml"
         if view.is_file():
-            return canonical.read_yaml(view)
+            return self._current_view(view)
         raise CampaignError(
             "this campaign is sealed: its state is encrypted, and you have neither the campaign key "
             "nor a view of your own",
@@ -211,6 +211,21 @@ class Store:
             "or pass --key-file",
             code=2,
         )
+
+    def _current_view(self, path: Path) -> State:
+        """A player's view, when it is of the turn the campaign is at. A view of a turn that is over
+        would have orders for that turn checked and sealed, and the resolution then refuse them."""
+        view = canonical.read_yaml(path)
+        turn = view.get("turn") if isinstance(view, dict) else None
+        now = canonical.read_yaml(self.campaign_dir / "state.yaml").get("turn")
+        if turn != now:
+            raise CampaignError(
+                f"your view in {sealing.VIEW_DIR}/ is of turn {turn}, but the campaign is at turn {now}: "
+                "orders checked against it would be for a turn that is over",
+                "bring your clone up to date (git pull), run campaign view again, then check your orders "
+                "against the new view",
+            )
+        return view
 
     def state_to_check(self) -> State:
         """The state as ``campaign check`` reads it: the same data as ``state``, but a big open state

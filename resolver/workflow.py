@@ -29,9 +29,11 @@ from .core.issues import CampaignError
 from .core.orders import GM, OrderFile
 from .core.phases import State
 from .core.stillness import holding_still
+from .core.yamlsafe import yaml_error_text
 from .engine import TurnResult, resolve_turn, turn_rumors
 from .ruleset import FactionSetup, Game, get_ruleset
 from .schedule import Settings, default_settings
+from .sealed import forget_plain_file_ignores, ignore_plain_files
 from .store import (
     ARCHIVE_FORMAT,
     DEMO_MARKER,
@@ -200,22 +202,11 @@ def new_campaign(
     store.create(config, roster, world, state, HOUSE_RULES_HEADER, opening)
     if sealed:
         ignore_plain_files(store.root)
+    else:  # a folder that held a sealed campaign: its players' plain orders are committed now
+        forget_plain_file_ignores(store.root)
     game = store.game(state)
     store.write_player_aids(game, state)
     return game
-
-
-SEALED_IGNORES = (f"/{sealing.VIEW_DIR}/", "/orders/*.yaml")
-
-
-def ignore_plain_files(root: Path) -> None:
-    """In a sealed campaign a player's view and plain order drafts never reach git: .gitignore."""
-    path = root / ".gitignore"
-    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
-    missing = [line for line in SEALED_IGNORES if line not in lines]
-    if missing:
-        header = ["# A sealed campaign: decrypted views and plain order drafts stay on your machine."]
-        path.write_text("\n".join([*lines, *header, *missing]) + "\n", encoding="utf-8")
 
 
 def check(root: Path, paths: Iterable[Path] | None = None) -> list[OrderFile]:
@@ -890,7 +881,8 @@ def check_live_state(store: Store, newest: int, replayed: State) -> TurnCheck:
     try:
         live = store.state()
     except (OSError, yaml.YAMLError) as error:
-        return TurnCheck(newest + 1, False, [f"{where} cannot be read: {error}"], where=where)
+        said = yaml_error_text(error) if isinstance(error, yaml.YAMLError) else str(error)
+        return TurnCheck(newest + 1, False, [f"{where} cannot be read: {said}"], where=where)
     if not isinstance(live, dict) or live.get("turn") != newest + 1:
         turn = live.get("turn") if isinstance(live, dict) else None
         return TurnCheck(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from .text import hide_secrets
+
 Severity = Literal["error", "warning"]
 
 
@@ -17,6 +19,12 @@ class Issue:
     line: int = 0
     col: int = 0
     order: int | None = None  # 1-based position of the order in the file, when it concerns one
+
+    def __post_init__(self) -> None:
+        # A message may quote what a person wrote; a secret key among it is never repeated anywhere.
+        object.__setattr__(self, "message", hide_secrets(self.message))
+        object.__setattr__(self, "hint", hide_secrets(self.hint))
+        object.__setattr__(self, "file", hide_secrets(self.file))
 
     @property
     def is_error(self) -> bool:
@@ -52,6 +60,7 @@ class CampaignError(Exception):
     """
 
     def __init__(self, message: str, hint: str = "", code: int = 1) -> None:
+        message, hint = hide_secrets(message), hide_secrets(hint)
         super().__init__(message)
         self.message = message
         self.hint = hint

@@ -147,12 +147,13 @@ class OrderFile:
         for number, action in sorted(self.actions_written.items()):
             order = written.get(number)
             text = self.understood(order) if order else "not an order the engine knows"
-            lines.append(f"{number}. {action}: {text}")
+            lines.append(player_text.hide_secrets(f"{number}. {action}: {text}"))
             for issue in self.issues:
                 if issue.order == number:
                     lines.extend("   " + line for line in issue.format().splitlines())
         for name, values in sorted(self.standing.items()):
-            lines.append(f"{name} (standing until you change it): {describe(values)}")
+            standing = f"{name} (standing until you change it): {describe(values)}"
+            lines.append(player_text.hide_secrets(standing))
         for issue in self.issues:
             if issue.order not in self.actions_written:
                 lines.extend(issue.format().splitlines())

@@ -98,9 +98,37 @@ def escape_refused_in_file(text: str) -> str:
 
 
 def visible(text: str) -> str:
-    """Text for a terminal: control characters and their kin shown as escapes, never sent raw.
+    """Text for a terminal: control characters and their kin shown as escapes, never sent raw, and
+    secret keys hidden (see ``hide_secrets``).
 
     Line feeds are kept, since the CLI prints several lines at once; a player's line feed
     can only start a new line of plain text, never an escape sequence.
     """
-    return _REFUSED_MULTILINE.sub(lambda found: escape(found.group()), text.replace("\t", "\\t"))
+    shown = _REFUSED_MULTILINE.sub(lambda found: escape(found.group()), text.replace("\t", "\\t"))
+    return hide_secrets(shown)
+
+
+# A secret key pasted where a public one belongs, or into any text a player writes: an age identity
+# (AGE-SECRET-KEY-1 and its bech32 body, any case) or a PEM private key block (an SSH key file), to
+# its end or to the end of the text. Either is replaced whole, never shortened: a shortened key is
+# still most of a key.
+_SECRET_KEY = re.compile(
+    r"AGE-SECRET-KEY-[0-9A-Z]*"
+    r"|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY-----|.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+# In parentheses, not brackets: in a pull-request comment, text in brackets followed by "(…)" is a link.
+HIDDEN_SECRET = "(a secret key, not shown)"
+
+
+def hide_secrets(text: str) -> str:
+    """``text`` with every secret key in it replaced by a placeholder: whatever a person pasted, the
+    kit never echoes a secret key into a terminal, a log or a pull-request comment."""
+    if "-" not in text:  # both kinds of key start with a dash-joined word: most text is done here
+        return text
+    return _SECRET_KEY.sub(HIDDEN_SECRET, text)
+
+
+def holds_secret(text: str) -> bool:
+    """Whether ``text`` holds a secret key (see ``hide_secrets``)."""
+    return "-" in text and _SECRET_KEY.search(text) is not None

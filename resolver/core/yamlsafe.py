@@ -139,6 +139,17 @@ def load_player_yaml(raw: bytes, file: str, max_bytes: int = MAX_BYTES) -> Locat
         raise _reject(file, 0, 0, f"YAML syntax: {exc}", "check the file's syntax") from None
 
 
+def yaml_error_text(error: yaml.YAMLError) -> str:
+    """A YAML error in words, with its line and column, without the excerpt of the text PyYAML adds:
+    the excerpt is cut to a width, and may show the middle of a pasted secret key without its prefix,
+    where nothing could recognise it to hide it."""
+    if not isinstance(error, yaml.MarkedYAMLError):
+        return str(error)
+    mark = error.problem_mark or error.context_mark
+    problem = error.problem or error.context or "invalid YAML"
+    return f"line {mark.line + 1}, column {mark.column + 1}: {problem}" if mark else problem
+
+
 @dataclass
 class _Open:
     """A mapping or list being filled, with the key that waits for its value."""

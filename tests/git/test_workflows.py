@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -205,7 +207,7 @@ def test_resolve_runs_one_at_a_time_and_publishes() -> None:
     assert set(flow["on"]) == {"schedule", "workflow_dispatch", "push"}
     assert flow["on"]["push"] == {"branches": ["main"], "paths": ["orders/**"]}
     assert flow["concurrency"] == {"group": "campaign-resolve", "cancel-in-progress": False}
-    run = next(s["run"] for s in steps(flow) if "campaign" in s.get("run", "") and "args" in s.get("run", ""))
+    run = next(s["run"] for s in steps(flow) if s.get("id") == "resolve")
     assert "args=(resolve --commit)" in run and "--if-due" in run
     push = next(s for s in steps(flow) if "push --atomic --follow-tags" in s.get("run", ""))
     assert push["env"]["CAMPAIGN_BOT_TOKEN"] == "${{ secrets.CAMPAIGN_BOT_TOKEN }}"
@@ -221,11 +223,143 @@ def test_resolve_installs_no_dev_tools_and_runs_no_git_hook() -> None:
     flow = load("resolve.yml")
     runs = [s.get("run", "") for s in steps(flow)]
     assert not any("make install" in run or "[dev]" in run or "make " in run for run in runs)
-    install = next(run for run in runs if "pip install" in run)
-    # The engine and the site tools (the job builds the site), nothing of the [dev] extra.
-    assert ".venv/bin/python -m pip install --quiet '.[site]'\n" in install
     push = next(run for run in runs if "push --atomic" in run)
     assert "git -c core.hooksPath=/dev/null " in push
     resolve = next(s for s in steps(flow) if s.get("id") == "resolve")
     assert resolve["env"]["GIT_CONFIG_KEY_0"] == "core.hooksPath"
     assert resolve["env"]["GIT_CONFIG_VALUE_0"] == "/dev/null"
+
+
+REQUIREMENTS = REPO / "requirements"
+HASHED = re.compile(
+    r"^([a-z0-9._-]+)==(\S+) \\\n((?:    --hash=sha256:[0-9a-f]{64}(?: \\\n|\n))+)", re.MULTILINE
+)
+PIN = re.compile(r"^\s*([A-Za-z0-9._-]+)==(\S+)", re.MULTILINE)
+
+
+def jobs_holding(flow: dict, secret: str) -> list[str]:
+    return [name for name, job in flow["jobs"].items() if f"secrets.{secret}" in yaml.safe_dump(job)]
+
+
+def test_the_job_that_holds_the_key_installs_the_engine_alone_from_hashes() -> None:
+    """Resolve from a hash-pinned environment with the engine alone: no unpinned package, no site tool,
+    no build step in the job that holds the campaign key (and the bot token)."""
+    flow = load("resolve.yml")
+    assert jobs_holding(flow, "CAMPAIGN_AGE_KEY") == jobs_holding(flow, "CAMPAIGN_BOT_TOKEN") == ["resolve"]
+    job = flow["jobs"]["resolve"]
+    runs = [step.get("run", "") for step in job["steps"]]
+    lines = [" ".join(line.split()) for run in runs for line in run.replace("\\\n", " ").splitlines()]
+    assert [line for line in lines if "pip install" in line] == [
+        ".venv/bin/python -m pip install --quiet --require-hashes --only-binary=:all: --no-deps "
+        "-r requirements/resolve.txt"
+    ]
+    resolve = next(step for step in job["steps"] if step.get("id") == "resolve")
+    assert '.venv/bin/python -m resolver.cli "${args[@]}"' in resolve["run"]
+    text = yaml.safe_dump(job)
+    for absent in ("campaign site", "mkdocs", "[site]", "upload-pages-artifact", "pip install --quiet ."):
+        assert absent not in text, absent
+
+
+def test_the_site_is_built_in_a_job_that_holds_no_secret() -> None:
+    flow = load("resolve.yml")
+    site = flow["jobs"]["site"]
+    assert "secrets." not in yaml.safe_dump(site)
+    assert site["needs"] == "resolve" and site["permissions"] == {"contents": "read"}
+    assert site["if"] == "needs.resolve.outputs.resolved == 'true' || github.event_name != 'schedule'"
+    checkout = site["steps"][0]
+    assert checkout["uses"].startswith("actions/checkout@")
+    assert checkout["with"]["ref"] == "${{ github.event.repository.default_branch }}"
+    assert checkout["with"]["persist-credentials"] is False
+    assert [s.get("run") for s in site["steps"] if s.get("name") == "Build the site"] == [
+        ".venv/bin/campaign site"
+    ]
+    assert site["steps"][-1]["uses"].split("@")[0] == "actions/upload-pages-artifact"
+    assert flow["jobs"]["deploy"]["needs"] == "site"
+    assert "secrets." not in yaml.safe_dump(flow["jobs"]["deploy"])
+
+
+def pinned(path: Path) -> dict[str, str]:
+    return {name.lower(): version for name, version in PIN.findall(path.read_text(encoding="utf-8"))}
+
+
+def engine_closure() -> set[str]:
+    """The engine's dependencies and theirs, for GitHub's runner (Linux, CPython 3.11), from the
+    installed packages' own metadata: nothing of the extras."""
+    from packaging.requirements import Requirement
+
+    runner = {"sys_platform": "linux", "platform_system": "Linux", "python_version": "3.11", "extra": ""}
+    found: set[str] = set()
+    waiting = ["campaign-kit"]
+    while waiting:
+        for text in importlib.metadata.requires(waiting.pop()) or []:
+            requirement = Requirement(text)
+            name = requirement.name.lower()
+            if (requirement.marker is None or requirement.marker.evaluate(runner)) and name not in found:
+                found.add(name)
+                waiting.append(name)
+    return found
+
+
+def test_the_pinned_requirements_are_the_engines_dependencies_each_with_its_hash() -> None:
+    from packaging.requirements import Requirement
+
+    text = (REQUIREMENTS / "resolve.txt").read_text(encoding="utf-8")
+    entries = HASHED.findall(text)
+    body = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    assert len(body) == 2 * len(entries), "every package is one pin and one hash, nothing else"
+    locked = {name: version for name, version, _ in entries}
+    # resolve.txt is written from resolve.in: the same packages at the same versions.
+    assert locked == pinned(REQUIREMENTS / "resolve.in")
+    assert set(locked) == engine_closure()
+    assert not set(locked) & {"mkdocs", "mkdocs-material", "folium", "pytest", "ruff", "zizmor"}
+    # Each version is one that pyproject.toml allows.
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    for text in project["dependencies"]:
+        requirement = Requirement(text)
+        assert requirement.specifier.contains(locked[requirement.name.lower()]), text
+
+
+BLOCKER = """
+import importlib.abc, sys
+
+ALLOWED = set({allowed!r})
+
+
+class EngineOnly(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        top = name.partition(".")[0]
+        if path is None and top not in ALLOWED and top not in sys.stdlib_module_names:
+            raise ImportError(f"{{top}} is not in the resolve job's environment")
+        return None
+
+
+sys.meta_path.insert(0, EngineOnly())
+"""
+
+
+def test_a_sealed_resolution_needs_nothing_but_the_pinned_engine(tmp_path: Path) -> None:
+    """The resolve job has only the packages of resolve.txt: a sealed campaign resolved and committed
+    in a process that can import nothing else (the site tools included) still resolves."""
+    distributions = importlib.metadata.packages_distributions()
+    locked = set(pinned(REQUIREMENTS / "resolve.in"))
+    allowed = {
+        "resolver",
+        *(top for top, dists in distributions.items() if {d.lower() for d in dists} & locked),
+    }
+    (tmp_path / "sitecustomize.py").write_text(BLOCKER.format(allowed=sorted(allowed)), encoding="utf-8")
+    world = Campaign.create(
+        tmp_path / "game", options=("--sealed", "--key-file", str(tmp_path / "key.txt"))
+    )  # fmt: skip
+    world.sync(world.ci)
+    key = (tmp_path / "key.txt").read_text(encoding="utf-8").splitlines()[-1]
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{REPO}", "CAMPAIGN_AGE_KEY": key}
+    done = subprocess.run(
+        [sys.executable, "-m", "resolver.cli", "resolve", "--commit", "--force"],
+        cwd=world.ci, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Turn 1 resolved: commit" in done.stdout
+    blocked = subprocess.run(
+        [sys.executable, "-c", "import mkdocs"], env=env, capture_output=True, text=True, check=False
+    )
+    assert "not in the resolve job's environment" in blocked.stderr  # the fence holds

@@ -13,6 +13,8 @@ def sealed_campaign(tmp_path: Path, ruleset: str = "factions") -> tuple[dict[str
     ids, roster = identities(tmp_path)
     key = tmp_path / "game" / "gm-key.txt"
     world = Campaign.create(
-        tmp_path / "game", roster=roster, options=("--ruleset", ruleset, "--sealed", "--key-file", str(key))
+        tmp_path / "game",
+        roster=roster,
+        options=("--ruleset", ruleset, "--sealed", "--beacon", "test", "--key-file", str(key)),
     )
     return ids, world

@@ -72,7 +72,7 @@ def gm_makes_a_sealed_campaign(tmp_path: Path, ruleset: str, how: str) -> tuple[
     key = tmp_path / "campaign-key.txt"
     made = ["new", "--root", gm, "--ruleset", ruleset, "--seed", "3", "--players", players]
     if how == "new --sealed":
-        done = cli(*made, "--sealed", "--key-file", key)
+        done = cli(*made, "--sealed", "--beacon", "test", "--key-file", key)
         assert done.code == 0, done.err
     else:
         assert cli(*made).code == 0

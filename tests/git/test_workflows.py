@@ -348,7 +348,7 @@ def test_a_sealed_resolution_needs_nothing_but_the_pinned_engine(tmp_path: Path)
     }
     (tmp_path / "sitecustomize.py").write_text(BLOCKER.format(allowed=sorted(allowed)), encoding="utf-8")
     world = Campaign.create(
-        tmp_path / "game", options=("--sealed", "--key-file", str(tmp_path / "key.txt"))
+        tmp_path / "game", options=("--sealed", "--beacon", "test", "--key-file", str(tmp_path / "key.txt"))
     )  # fmt: skip
     world.sync(world.ci)
     key = (tmp_path / "key.txt").read_text(encoding="utf-8").splitlines()[-1]

@@ -156,7 +156,11 @@ def share_reds_key(root: Path) -> None:
 
 
 def print_the_environment(root: Path) -> None:
-    edit_workflow(root, '.venv/bin/campaign "${args[@]}"', 'env | base64; .venv/bin/campaign "${args[@]}"')
+    edit_workflow(
+        root,
+        '.venv/bin/python -m resolver.cli "${args[@]}"',
+        'env | base64; .venv/bin/python -m resolver.cli "${args[@]}"',
+    )
 
 
 def another_key(root: Path) -> Path:

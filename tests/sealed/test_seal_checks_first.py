@@ -40,7 +40,18 @@ def sealed_campaign(tmp_path: Path, ruleset: str) -> tuple[Path, Path, Path]:
     players.write_text(yaml.safe_dump(roster), encoding="utf-8")
     root, key = tmp_path / "c", tmp_path / "gm-key.txt"
     code, _, err = run(
-        "new", "--root", root, "--ruleset", ruleset, "--players", players, "--sealed", "--key-file", key
+        "new",
+        "--root",
+        root,
+        "--ruleset",
+        ruleset,
+        "--players",
+        players,
+        "--sealed",
+        "--beacon",
+        "test",
+        "--key-file",
+        key,
     )
     assert code == 0, err
     return root, red, key

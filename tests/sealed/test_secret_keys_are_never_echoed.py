@@ -99,14 +99,14 @@ def test_a_secret_key_given_as_a_recipient_is_named_as_such_and_not_shown(tmp_pa
     secret = new_secret()
     players = players_file(tmp_path, {"red": [secret], "blue": []})
     code, out = run("new", "--root", tmp_path / "c", "--ruleset", "factions", "--players", players,
-                    "--sealed", "--key-file", tmp_path / "key.txt")  # fmt: skip
+                    "--sealed", "--beacon", "test", "--key-file", tmp_path / "key.txt")  # fmt: skip
     assert code == 1
     assert "this is a secret key, not a public one" in out
     assert not shown(secret, out), out
     # A recipient that is merely wrong is quoted (in part), as before: the player sees what they typed.
     players = players_file(tmp_path, {"red": ["age1notakey"], "blue": []})
     code, out = run("new", "--root", tmp_path / "d", "--ruleset", "factions", "--players", players,
-                    "--sealed", "--key-file", tmp_path / "key2.txt")  # fmt: skip
+                    "--sealed", "--beacon", "test", "--key-file", tmp_path / "key2.txt")  # fmt: skip
     assert code == 1 and "'age1notakey' is not an age recipient" in out
     # An open campaign reads its recipients all the same; and a GM's players file broken on the line
     # that holds the key is named by its place, never by its text.
@@ -145,7 +145,18 @@ def test_a_resolve_stopped_by_a_pasted_secret_recipient_prints_nothing_of_it(tmp
     root, key, secret = tmp_path / "c", tmp_path / "key.txt", new_secret()
     players = players_file(tmp_path, {"red": [], "blue": []})
     code, out = run(
-        "new", "--root", root, "--ruleset", "factions", "--players", players, "--sealed", "--key-file", key
+        "new",
+        "--root",
+        root,
+        "--ruleset",
+        "factions",
+        "--players",
+        players,
+        "--sealed",
+        "--beacon",
+        "test",
+        "--key-file",
+        key,
     )
     assert code == 0, out
     roster = yaml.safe_load((root / "campaign" / "players.yaml").read_text(encoding="utf-8"))

@@ -29,7 +29,6 @@ from ..core.issues import CampaignError
 from ..core.phases import by_season
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
 from ..core.stillness import holding_still
-from ..core.words import series
 from ..engine import ENGINE_PHASES
 from ..gm import actions as gm_actions
 from ..store import ENGINE_TEMPLATES, Store
@@ -150,18 +149,9 @@ class SitePages:
             "name": self.game.name_of,
             "swatch": self.swatch,
             "date_of": self.date_label,
-            "secrets": self.secrets,
         }
         body = self.env.get_template(template).render(**common, **context)
         self.files[src] = _tidy(body).encode()
-
-    @functools.cached_property
-    def secrets(self) -> str:
-        """What a sealed campaign keeps of each faction, in words, from the rules data's fog of war."""
-        shown = self.game.fog.factions
-        return series(
-            [str(shown.private[key]) for key in shown.secret_fields() if shown.private[key]] or ["all"]
-        )
 
     def swatch(self, faction: str | None) -> Markup:
         color = self.history.colors.get(faction or "", "#6f6a64")

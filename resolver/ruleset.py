@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .core import canonical, relations
 from .core.calendar import Calendar
 from .core.fields import ActionSpec
+from .core.fog import Fog
 from .core.issues import CampaignError
 from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
@@ -85,6 +86,11 @@ class Game:
         from .gm import actions
 
         return actions(self)
+
+    @cached_property
+    def fog(self) -> Fog:
+        """What a sealed campaign shows a faction of the others (the rules data's ``fog_of_war``)."""
+        return Fog.from_rules(self.rules)
 
     @cached_property
     def standing(self) -> dict[str, StandingSection]:
@@ -512,10 +518,6 @@ class Ruleset:
         """The actions the faction may give this turn, for its template; by default every one."""
         return list(game.actions)
 
-    # What every faction may know of another: the rest of a faction's entry (stocks, influence,
-    # counters) is its own business in a sealed campaign.
-    public_faction_keys: ClassVar[tuple[str, ...]] = ("name", "color", "status", "home", "archetype")
-
     def concealed_pieces(self, state: State, hidden_from: str | None = None) -> dict[str, Mapping[str, Any]]:
         """The concealed pieces by id, which ``faction_view`` shows their owner alone: every one (what
         the public does not see), or those ``hidden_from`` a faction (the others')."""
@@ -542,38 +544,33 @@ class Ruleset:
 
     def faction_view(self, game: Game, state: State, faction: str | None) -> State:
         """The state as one faction knows it (fog of war), or as everyone does (``faction`` None): a
-        sealed campaign publishes the second and encrypts the first to its faction. By default a
-        faction sees its own entry and pieces in full; of others, their public keys
-        (``public_faction_keys``) and every piece that is not ``concealed``. Pieces are the records,
-        in any top-level mapping of the state, that carry an ``owner``. The view keeps the state's
-        shape, so orders are checked and templates written against it as against the full state."""
-        view: State = {}
-        for key, value in state.items():
-            if key == "factions":
-                view[key] = {
-                    f: copy.deepcopy(entry)
-                    if f == faction
-                    else {k: copy.deepcopy(v) for k, v in entry.items() if k in self.public_faction_keys}
-                    for f, entry in value.items()
-                }
-            elif key == relations.EFFECTS and isinstance(value, dict):
-                hidden = self.concealed_pieces(state, hidden_from=faction)
-                seen = relations.effects_seen_by(value, faction, hidden)
-                if seen:
-                    view[key] = copy.deepcopy(seen)
-            elif isinstance(value, dict) and any(
-                isinstance(r, dict) and "owner" in r for r in value.values()
-            ):
-                view[key] = {
-                    rid: copy.deepcopy(record)
-                    for rid, record in value.items()
-                    if not isinstance(record, dict)
-                    or record.get("owner") in (faction, None)
-                    or not record.get("concealed")
-                }
-            else:
-                view[key] = copy.deepcopy(value)
+        sealed campaign publishes the second and seals the first to its faction. A faction sees its own
+        entry and pieces in full; of the others, what the rules data's ``fog_of_war`` declares public
+        (``core.fog``), of the pieces that ``sees`` lets it see. The view keeps the state's shape, so
+        orders are checked and templates written against it as against the full state."""
+
+        def sight(collection: str, piece: Mapping[str, Any]) -> bool:
+            return self.sees(game, state, faction, collection, piece)
+
+        view = game.fog.view(state, faction, sight)
+        effects = state.get(relations.EFFECTS)
+        if isinstance(effects, dict):  # timed effects have no owner: each is shown to whom it concerns
+            seen = relations.effects_seen_by(
+                effects, faction, self.concealed_pieces(state, hidden_from=faction)
+            )
+            view.pop(relations.EFFECTS, None)
+            if seen:
+                view[relations.EFFECTS] = copy.deepcopy(seen)
         return view
+
+    def sees(
+        self, game: Game, state: State, faction: str | None, collection: str, piece: Mapping[str, Any]
+    ) -> bool:
+        """Whether ``faction`` (None: everyone) sees another faction's ``piece`` of ``collection`` at
+        all, beyond what the fog of war declares: by default every piece the declaration shows. A ruleset
+        in which a faction sees only what its own pieces see (or discovers hidden places) answers here;
+        the declared fields still decide what it sees of a piece it sees."""
+        return True
 
     def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
         """Example orders for the faction's template; by default the order models' own examples."""

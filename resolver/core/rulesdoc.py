@@ -15,8 +15,9 @@ from typing import Any
 
 from .checks import Check
 
-# Rules data shown by the shared part of the rules pages (the relations by ``core.relations``'s section).
-SHARED_KEYS = ("title", "stock", "calendar", "turn_sequence", "house_rules", "relations")
+# Rules data shown by the shared part of the rules pages (the relations by ``core.relations``'s section, the
+# fog of war by ``core.fog``'s).
+SHARED_KEYS = ("title", "stock", "calendar", "turn_sequence", "house_rules", "relations", "fog_of_war")
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,9 @@ class History:
     sealed: bool = False  # built from a sealed campaign's public files only
 
     def standings(self) -> list[dict[str, Any]]:
-        """The current standings; none in a sealed campaign, whose numbers are each faction's secret."""
-        return [] if self.sealed else self.game.ruleset.standings(self.game, self.state)
+        """The current standings. A sealed campaign's come from its public view, so they hold only what
+        every faction can see: the ruleset leaves out each number that the view keeps secret."""
+        return self.game.ruleset.standings(self.game, self.state)
 
     @property
     def records(self) -> list[TurnRecord]:
@@ -78,28 +79,73 @@ def _public(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def load_sealed_history(store: Store) -> History:
     """A sealed campaign's history from its public files alone: the site never opens a sealed file,
-    even where the key is at hand. Standings are left out: their numbers are each faction's secret."""
+    even where the key is at hand. Each turn's public events and the public view of the state it left
+    give the turn's standings (what everyone can see), its pieces, and the readers' names of the ids in
+    its dice."""
     state = store.public_state()
     game = store.game(state)
+    ruleset = game.ruleset
 
-    def record(turn: int) -> TurnRecord:
+    def public_state(turn: int) -> State | None:
         # A campaign sealed in mid-game (campaign seal-campaign) has open turns before its sealed ones.
         folder = store.turns_dir / turn_dir_name(turn)
-        events = []
+        if (folder / PUBLIC_STATE).is_file():
+            return canonical.read_yaml(folder / PUBLIC_STATE)
+        if turn == 0 and (folder / "state.yaml").is_file():
+            return ruleset.faction_view(game, canonical.read_yaml(folder / "state.yaml"), None)
+        return None
+
+    def record(turn: int, before: State | None) -> tuple[TurnRecord, State | None]:
+        folder = store.turns_dir / turn_dir_name(turn)
+        events: list[dict[str, Any]] = []
         for name in (PUBLIC_EVENTS, "events.yaml"):
             if turn and (folder / name).is_file():
                 events = canonical.read_yaml(folder / name)["events"]
                 break
-        after = None
-        if (folder / PUBLIC_STATE).is_file():
-            after = canonical.read_yaml(folder / PUBLIC_STATE)
-        elif turn == 0 and (folder / "state.yaml").is_file():
-            after = game.ruleset.faction_view(game, canonical.read_yaml(folder / "state.yaml"), None)
-        pieces = game.ruleset.map_pieces(game, after) if after is not None else []
-        return TurnRecord(turn, game.calendar.date(turn) if turn else None, _public(events), [], pieces)
+        after = public_state(turn)
+        public = _public(events)
+        # Units lost in the turn are named only in the state before it, a concealed piece only by the
+        # public events that name it.
+        names = Names({**names_in_events(public), **named(before), **named(after)})
+        stories = ruleset.stories(public, game, before, after) if before and after else {}
+        return (
+            TurnRecord(
+                turn,
+                game.calendar.date(turn) if turn else None,
+                public,
+                ruleset.standings(game, after) if after is not None else [],
+                ruleset.map_pieces(game, after) if after is not None else [],
+                names,
+                stories=stories,
+            ),
+            after,
+        )
 
-    turns = [record(turn) for turn in store.archived_turns()]
-    return History(game, state, record(0), turns, faction_colors(store, game), store.config(), sealed=True)
+    def named(public: State | None) -> dict[str, str]:
+        return ruleset.entity_names(game, public) if public is not None else {}
+
+    start, before = record(0, None)
+    turns = []
+    for turn in store.archived_turns():
+        rec, before = record(turn, before)
+        turns.append(rec)
+    return History(game, state, start, turns, faction_colors(store, game), store.config(), sealed=True)
+
+
+def names_in_events(events: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """The names that events give the ids they carry: ``lieutenant_id`` beside ``lieutenant``, or
+    ``unit`` beside ``unit_name``. A sealed campaign's site names from them what its public view does not
+    hold (a concealed lieutenant whose deed was public, a unit lost in the turn)."""
+    found: dict[str, str] = {}
+    for event in events:
+        data = event.get("data") or {}
+        for key, value in data.items():
+            if not isinstance(value, str):
+                continue
+            name = data.get(key.removesuffix("_id")) if key.endswith("_id") else data.get(f"{key}_name")
+            if isinstance(name, str) and name and name != value:
+                found.setdefault(value, name)
+    return found
 
 
 def faction_colors(store: Store, game: Game) -> dict[str, str]:

@@ -23,7 +23,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..core import factions as faction_records
-from ..core import relations
+from ..core import fog, relations
 from ..core.fields import kind_words
 from ..core.issues import CampaignError
 from ..core.phases import by_season
@@ -216,6 +216,7 @@ class SitePages:
             deadline=deadline,
             deadline_at=deadline_at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if deadline_at else "",
             sent=self.orders_sent(),
+            players=[f for f in self.game.factions if not faction_records.is_npc(self.history.state, f)],
             repository=repository_links(self.history.config),
             standings=self.standings_rows(self.history.standings()),
             columns=self.numeric,
@@ -229,23 +230,23 @@ class SitePages:
         self.files["index.md"] = f"{head}{sep}{MARKER}\n{rest}".encode()
 
     def orders_sent(self) -> list[dict[str, Any]]:
-        """Each active faction and whether its order file for the current turn is in orders/ now: read when
-        the site is built (a file for another turn, or another faction's, does not count)."""
+        """Each faction a turn waits for (active, played by a person: the bot writes an NPC faction's orders)
+        and whether its order file for the current turn is in orders/ now: read when the site is built (a
+        file for another turn, or another faction's, does not count)."""
         state, current = self.history.state, self.history.current_turn
-        sent: set[str] = set()
+        # A sealed file cannot be read here, and a plain one in a sealed campaign is a draft nobody sent. The
+        # resolution removes every sealed file, so those in orders/ are this turn's; a name says whose.
+        sealed = self.store.sealed_order_paths() if self.history.sealed else []
+        sent = {path.name.split(".")[0] for path in sealed}
         with holding_still(state):  # as in Store.check: lookups shared by every file, not a scan per file
-            for path in self.store.order_paths():
+            for path in [] if self.history.sealed else self.store.order_paths():
                 try:
                     of = check_order_file(self.game, state, path.read_bytes(), self.store.display(path))
                 except CampaignError:
                     continue
                 if of.turn == current and of.faction in self.game.factions and path.stem == of.faction:
                     sent.add(of.faction)
-        return [
-            {"faction": f, "sent": f in sent}
-            for f in self.game.factions
-            if state["factions"][f].get("status", "active") == "active"
-        ]
+        return [{"faction": f, "sent": f in sent} for f in faction_records.awaited(state, self.game.factions)]
 
     def standings_rows(self, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         return [{**row, "name": self.game.name_of(row["faction"])} for row in rows]
@@ -769,6 +770,7 @@ class SitePages:
         relations_rules = relations.rules_section(self.game.rules)
         if relations_rules is not None:
             sections = [*sections, relations_rules]
+        sections = [*sections, fog.rules_section(self.game.rules)]
 
         shown: set[int] = set()
 
@@ -853,6 +855,7 @@ class SitePages:
             "play/templates.md",
             templates=templates,
             current=self.history.current_turn,
+            example_faction=active[0] if active else (game.factions[0] if game.factions else "faction"),
         )
 
 

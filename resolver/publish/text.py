@@ -97,11 +97,19 @@ class Names(dict[str, str]):
 
 
 def readable(text: str, names: Mapping[str, str]) -> str:
-    """Engine text with the ids it names (``red-u1``, ``green-l2``, ``blue``) replaced by readers' names."""
-    if not names:
-        return text
+    """Engine text with the ids it names (``red-u1``, ``green-l2``, ``blue``) replaced by readers' names,
+    and the engine's own words (a check or modifier such as ``going_to_war``) spelt with spaces."""
     pattern = names.pattern if isinstance(names, Names) else _id_pattern(names)
-    return pattern.sub(lambda found: names.get(found[0], found[0]), text)
+
+    def word(found: re.Match[str]) -> str:
+        if found[0] in names:
+            return names[found[0]]
+        return found[0].replace("_", " ") if _ENGINE_WORD.fullmatch(found[0]) else found[0]
+
+    return pattern.sub(word, text)
+
+
+_ENGINE_WORD = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")  # snake_case, as the rules data names things
 
 
 _WORD_ID = re.compile(r"[\w-]+")
@@ -148,7 +156,7 @@ def dice_summary(event: Mapping[str, Any], names: Mapping[str, str] | None = Non
     if len(rolls) == 1:
         r = rolls[0]
         decided = f" ({readable(str(r['decided']), names or {})})" if r.get("decided") else ""
-        return roll_words(r) + decided
+        return readable(roll_words(r), {}) + decided
     by_expr: dict[str, list[Mapping[str, Any]]] = {}
     for r in rolls:
         by_expr.setdefault(str(r["expr"]), []).append(r)
@@ -165,9 +173,9 @@ def dice_summary(event: Mapping[str, Any], names: Mapping[str, str] | None = Non
 def roll_lines(event: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
     """Every roll of an event in words, for a collapsible list under the summary."""
     return [
-        f"{readable(str(r['decided']), names or {})} ({roll_words(r, verdict=False)})"
+        f"{readable(str(r['decided']), names or {})} ({readable(roll_words(r, verdict=False), {})})"
         if r.get("decided")
-        else roll_words(r)
+        else readable(roll_words(r), {})
         for r in event.get("rolls") or []
     ]
 

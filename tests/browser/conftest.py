@@ -21,6 +21,7 @@ from ..site.demo import DemoSite, bot_demo_site, demo_site
 from ..site.hostile import RULESETS, HostileSite, hostile_site
 
 CHROMIUM = Path("/usr/bin/chromium")
+AXE = Path(__file__).resolve().parents[2] / "tools/axe/node_modules/axe-core/axe.min.js"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--mute-audio"]
 
 
@@ -85,6 +86,14 @@ def demo_served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
     site = bot_demo_site(tmp_path_factory.getbasetemp() / "demos" / request.param, request.param)
     with serve(site.public) as base:
         yield Served(site, base, site.public)
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core, to inject into every page the accessibility tests read (see test_accessibility)."""
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: run `make install` (it runs npm ci in tools/axe)", pytrace=False)
+    return AXE.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,6 @@ import pytest
 from .conftest import Served, watched_tab
 
 ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "tools/axe/node_modules/axe-core/axe.min.js"
 ARTIFACTS = Path(os.environ.get("PYTEST_ARTIFACTS") or ROOT / "tests/artifacts")
 VIEWPORTS = {"phone": (390, 844), "laptop": (1366, 900)}
 AXE_OPTIONS = {
@@ -35,13 +34,6 @@ AXE_OPTIONS = {
     },
     "resultTypes": ["violations"],  # passes and incomplete results are not read: skip building them
 }
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE.is_file():
-        pytest.fail(f"{AXE} is missing: run `make install` (it runs npm ci in tools/axe)", pytrace=False)
-    return AXE.read_text(encoding="utf-8")
 
 
 def site_pages(public: Path) -> list[str]:

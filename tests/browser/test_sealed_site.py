@@ -1,7 +1,10 @@
-"""A sealed campaign's site in Chromium: it loads, and no private text is anywhere in it."""
+"""A sealed campaign's site in Chromium: it loads, no private text is anywhere in it, and axe-core finds no
+accessibility failure on any page of any ruleset's sealed demo, on a phone or a laptop."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,9 +14,12 @@ import pytest
 from resolver import sealing, workflow
 from resolver.core import canonical
 from resolver.publish import build_site
+from resolver.ruleset import RULESETS
 from resolver.store import Store
 
-from .conftest import serve
+from ..sealed import demos
+from .conftest import serve, watched_tab
+from .test_accessibility import ARTIFACTS, VIEWPORTS, describe, open_page, page_type, run_axe, site_pages
 
 SECRET = "MARKER-PRIVATE-5e1d"
 TURNS = 3
@@ -88,3 +94,40 @@ def test_the_sealed_site_reads_in_chromium_without_private_text(
     finally:
         context.close()
     assert not errors
+
+
+@pytest.fixture(scope="module", params=RULESETS)
+def sealed_demo_served(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str, Path]]:
+    """The site of each ruleset's sealed demo (`campaign demo --sealed --turns 8`), built without the key."""
+    public = demos.sealed_site(tmp_path_factory.getbasetemp() / "sealed-demos", request.param)
+    with serve(public) as base:
+        yield request.param, base, public
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_axe_finds_no_violation_on_any_page_of_a_sealed_site(
+    browser: Any, sealed_demo_served: tuple[str, str, Path], axe_source: str, viewport: str
+) -> None:
+    """The pages a sealed campaign words differently (its standings, the sealed orders, the templates it
+    does not publish, the charts of public numbers) are checked as the open ones are."""
+    ruleset, base, public = sealed_demo_served
+    pages = site_pages(public)
+    assert {"", "chronicle/orders/", "play/templates/", "factions/"} <= set(pages)
+    folder = ARTIFACTS / f"sealed-{ruleset}-{viewport}"
+    folder.mkdir(parents=True, exist_ok=True)
+    findings: list[str] = []
+    photographed: set[str] = set()
+    with watched_tab(browser, *VIEWPORTS[viewport]) as (tab, _):
+        for path in pages:
+            open_page(tab, base + path)
+            for violation in run_axe(tab, axe_source):
+                findings += describe(path, violation)
+            kind = page_type(path, pages)
+            if kind not in photographed:
+                photographed.add(kind)
+                name = re.sub(r"[^A-Za-z0-9]+", "-", kind).strip("-") or "home"
+                tab.screenshot(path=folder / f"{name}.png", full_page=True)
+    (folder / "axe.json").write_text(json.dumps({"pages": len(pages), "findings": findings}, indent=1))
+    assert not findings, f"{len(findings)} violations:\n" + "\n".join(findings[:60])

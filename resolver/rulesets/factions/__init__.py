@@ -128,26 +128,33 @@ class Factions(Ruleset):
         return [f"{locale}: {', '.join(places)}." for locale, places in by_locale.items()]
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """Each faction's numbers, best first. Given a sealed campaign's public view, the rows count the
+        assets that are not concealed and leave out capital, reach and influence, which it does not hold."""
         rows = []
         for faction in game.factions:
             f, rules = state["factions"][faction], game.rules
-            rows.append(
-                {
-                    "faction": faction,
-                    "name": game.name_of(faction),
-                    "status": f.get("status", "active"),
-                    "holdings": len(m.holdings_of(state, faction)),
-                    "lieutenants": len(m.assets_of(state, rules, faction, "lieutenant")),
-                    "units": len(m.assets_of(state, rules, faction, "unit")),
-                    "static_assets": len(m.assets_of(state, rules, faction, "static")),
-                    "capital": f["stock"].get("capital", 0),
-                    "reach": f["stock"].get("reach", 0),
-                    "influence": sum(f.get("influence", {}).values()),
-                }
-            )
+            row = {
+                "faction": faction,
+                "name": game.name_of(faction),
+                "status": f.get("status", "active"),
+                "holdings": len(m.holdings_of(state, faction)),
+                "lieutenants": len(m.assets_of(state, rules, faction, "lieutenant")),
+                "units": len(m.assets_of(state, rules, faction, "unit")),
+                "static_assets": len(m.assets_of(state, rules, faction, "static")),
+            }
+            if "stock" in f:
+                row["capital"] = f["stock"].get("capital", 0)
+                row["reach"] = f["stock"].get("reach", 0)
+                row["influence"] = sum(f.get("influence", {}).values())
+            rows.append(row)
         return sorted(
             rows,
-            key=lambda r: (-r["holdings"], -(r["units"] + r["static_assets"]), -r["capital"], r["faction"]),
+            key=lambda r: (
+                -r["holdings"],
+                -(r["units"] + r["static_assets"]),
+                -r.get("capital", 0),
+                r["faction"],
+            ),
         )
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
@@ -173,9 +180,11 @@ class Factions(Ruleset):
                 continue  # concealed assets are not on the public map
             kind = m.kind_of(rules, asset)
             where = f"at the {m.location_label(state, asset['location'])}"
-            if kind == "lieutenant":
+            if kind == "lieutenant" and "ratings" in asset:
                 ratings = ", ".join(f"{r} {m.rating_of(asset, r):+d}" for r in rules["ratings"])
                 detail = f"lieutenant, level {m.level_of(rules, asset)} ({ratings}), {where}"
+            elif kind == "lieutenant":  # a sealed campaign's public view keeps the ratings secret
+                detail = f"lieutenant, level {m.level_of(rules, asset)}, {where}"
             elif kind == "unit":
                 skills = ", ".join(m.competencies(rules, asset))
                 detail = f"{m.name_of(rules, asset)}, level {m.level_of(rules, asset)} ({skills}), {where}"

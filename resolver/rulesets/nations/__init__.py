@@ -127,24 +127,26 @@ class Nations(Ruleset):
         return lines
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """Each nation's numbers, best first. Given a sealed campaign's public view, which holds no
+        nation's stock, the rows leave out resources and population."""
         rows = []
         with holding_still(state):  # each nation's pieces are looked up in tables built once, not by scans
             for faction in game.factions:
                 f = state["factions"][faction]
                 settlements = m.settlements_of(state, faction)
-                rows.append(
-                    {
-                        "faction": faction,
-                        "name": game.name_of(faction),
-                        "status": f.get("status", "active"),
-                        "settlements": len(settlements),
-                        "levels": sum(s["level"] for s in settlements),
-                        "units": sum(len(a["units"]) for a in m.armies_of(state, faction)),
-                        "resources": f["stock"].get("resources", 0),
-                        "population": f["stock"].get("population", 0),
-                    }
-                )
-        return sorted(rows, key=lambda r: (-r["levels"], -r["units"], -r["population"], r["faction"]))
+                row = {
+                    "faction": faction,
+                    "name": game.name_of(faction),
+                    "status": f.get("status", "active"),
+                    "settlements": len(settlements),
+                    "levels": sum(s["level"] for s in settlements),
+                    "units": sum(len(a["units"]) for a in m.armies_of(state, faction)),
+                }
+                if "stock" in f:
+                    row["resources"] = f["stock"].get("resources", 0)
+                    row["population"] = f["stock"].get("population", 0)
+                rows.append(row)
+        return sorted(rows, key=lambda r: (-r["levels"], -r["units"], -r.get("population", 0), r["faction"]))
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         pieces: list[dict[str, Any]] = []

@@ -27,8 +27,6 @@ class Seasons(Ruleset):
     source = "“Campaign Rules Update” (seed 004)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies"}
     turn_memory = phases.SeasonTurn
-    # Who is at war with whom, and who is an NPC people, is common knowledge (orders are checked on it).
-    public_faction_keys: ClassVar[tuple[str, ...]] = ("name", "color", "status", "kind", "capital", "wars")
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return phases.PHASES
@@ -88,21 +86,34 @@ class Seasons(Ruleset):
         return lines
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """Each nation's numbers, best first. Given a sealed campaign's public view, which holds neither
+        a nation's resources nor its morale, the rows leave those out."""
         rows = []
         for faction in game.factions:
             record = state["factions"][faction]
-            rows.append(
-                {
-                    "faction": faction,
-                    "name": game.name_of(faction),
-                    "status": record.get("status", "active"),
-                    "provinces": len(m.provinces_of(state, faction)),
-                    "units": sum(len(a["units"]) for a in m.armies_of(state, faction)),
-                    "resources": record["stock"]["resources"],
-                    "morale": record["morale"],
-                }
-            )
-        return sorted(rows, key=lambda r: (-r["provinces"], -r["units"], -r["resources"], r["faction"]))
+            row = {
+                "faction": faction,
+                "name": game.name_of(faction),
+                "status": record.get("status", "active"),
+                "provinces": len(m.provinces_of(state, faction)),
+                "units": sum(len(a["units"]) for a in m.armies_of(state, faction)),
+            }
+            if "stock" in record:
+                row["resources"] = record["stock"]["resources"]
+            if "morale" in record:
+                row["morale"] = record["morale"]
+            rows.append(row)
+        return sorted(
+            rows, key=lambda r: (-r["provinces"], -r["units"], -r.get("resources", 0), r["faction"])
+        )
+
+    def entity_names(self, game: Game, state: State) -> dict[str, str]:
+        """Commanders by name, and armies, which have none, as readers know them: "Westmark army 2", or a
+        lord's levy by the province that raised it."""
+        names = super().entity_names(game, state)
+        for army in state["armies"].values():
+            names[army["id"]] = army_name(game, army)
+        return names
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         pieces = []
@@ -126,12 +137,23 @@ class Seasons(Ruleset):
                     "kind": "army",
                     "location": army["location"],
                     "owner": army["owner"],
-                    "label": army["id"],
+                    "label": army_name(game, army),
                     "detail": f"{len(army['units'])} units of {game.name_of(army['owner'])}",
                     "size": len(army["units"]),
                 }
             )
         return pieces
+
+
+def army_name(game: Game, army: Mapping[str, Any]) -> str:
+    """An army's name for readers, from its id: ``red-a2`` is "Westmark army 2" and a lord's levy,
+    ``levy-p-rearbury-t1``, "Westmark's levy of Rearbury"."""
+    owner, army_id = str(army["owner"]), str(army["id"])
+    if army.get("levy") and army_id.startswith("levy-"):
+        province = army_id.removeprefix("levy-").rsplit("-t", 1)[0]
+        return f"{game.name_of(owner)}'s levy of {game.place_label(province)}"
+    number = army_id.removeprefix(f"{owner}-a") if army_id.startswith(f"{owner}-a") else ""
+    return f"{game.name_of(owner)} army {number}" if number else f"an army of {game.name_of(owner)}"
 
 
 RULESET = Seasons()

@@ -40,3 +40,14 @@ def test_every_action_reads_when_its_doer_is_unseen(game: Game, action: str) -> 
     event = Event(action, "actions", [], "p-noby", data)
     text = game.ruleset.describe(event.to_data(), game)
     assert text and "{" not in text and "_" not in text, text
+
+
+@pytest.mark.parametrize("action", sorted(get_ruleset("factions").default_rules()["catalogue"]))
+def test_the_street_retells_every_action_whose_doer_went_unseen(game: Game, action: str) -> None:
+    """The street's headline about an anonymous deed keeps what the deed's account keeps, no more."""
+    from resolver.rulesets.factions.phases import GIST_KEYS
+
+    gist = {key: value for key, value in {**FACTS, "unidentified": True}.items() if key in GIST_KEYS}
+    event = Event("headline", "interpretation", [], "p-noby", {**gist, "topic": action})
+    text = game.ruleset.describe(event.to_data(), game)
+    assert text and "{" not in text and "_" not in text, text

@@ -25,9 +25,9 @@ not declared at all, stays with its owner, so a field that a ruleset adds later 
 declares it public. ``private`` names what the rules page lists as secret, in the words it uses there (null:
 bookkeeping it need not name); the tests hold every field of a played state to one of the two lists. A
 collection whose ``public`` is empty, or that the data does not name, is not seen by the others at all, and
-nor is a piece whose ``hidden_when`` flag is set. Everything else in the state (the turn, the places,
-records without an owner) is everyone's. Where a field sits in both lists (a house rule that makes a
-private field public), public wins.
+nor is a piece whose ``concealed`` flag, or whose ``hidden_when`` flag, is set. Everything else in the
+state (the turn, the places, records without an owner) is everyone's. Where a field sits in both lists (a
+house rule that makes a private field public), public wins.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ from .rulesdoc import RulesSection, RulesTable
 from .words import series
 
 FOG = "fog_of_war"
+# A piece with this flag set is hidden from every other faction in any ruleset: the engine's own mark,
+# which a GM's place order may set on any piece. A ruleset may name more such flags (``hidden_when``).
+CONCEALED = "concealed"
 
 # What a faction's entry shows of it when the rules data declares nothing: who it is, and whether it plays.
 DEFAULT_FACTION_FIELDS = {
@@ -72,7 +75,9 @@ class Shown:
         return bool(self.public)
 
     def hides(self, record: Mapping[str, Any]) -> bool:
-        return not self.seen or bool(self.hidden_when and record.get(self.hidden_when))
+        if not self.seen or record.get(CONCEALED):
+            return True
+        return bool(self.hidden_when and record.get(self.hidden_when))
 
     def cut(self, record: Mapping[str, Any]) -> dict[str, Any]:
         """The record with its public fields alone; a part keeps every item, each cut to its own."""

@@ -99,7 +99,10 @@ class Names(dict[str, str]):
 def readable(text: str, names: Mapping[str, str]) -> str:
     """Engine text with the ids it names (``red-u1``, ``green-l2``, ``blue``) replaced by readers' names,
     and the engine's own words (a check or modifier such as ``going_to_war``) spelt with spaces."""
-    pattern = names.pattern if isinstance(names, Names) else _id_pattern(names)
+    if isinstance(names, Names):
+        pattern = names.pattern
+    else:  # text that names nobody (a roll's words) takes the pattern made once, at import
+        pattern = _id_pattern(names) if names else _WORDS
 
     def word(found: re.Match[str]) -> str:
         if found[0] in names:
@@ -121,6 +124,9 @@ def _id_pattern(ids: Iterable[str]) -> re.Pattern[str]:
     id with other characters is spelled out, longest first, ahead of the word it begins with."""
     unusual = sorted((i for i in ids if i and not _WORD_ID.fullmatch(i)), key=len, reverse=True)
     return re.compile(r"(?<![\w-])(?:" + "".join(re.escape(i) + "|" for i in unusual) + r"[\w-]+)(?![\w-])")
+
+
+_WORDS = _id_pattern(())
 
 
 def roll_words(roll: Mapping[str, Any], *, verdict: bool = True) -> str:

@@ -99,10 +99,8 @@ class Names(dict[str, str]):
 def readable(text: str, names: Mapping[str, str]) -> str:
     """Engine text with the ids it names (``red-u1``, ``green-l2``, ``blue``) replaced by readers' names,
     and the engine's own words (a check or modifier such as ``going_to_war``) spelt with spaces."""
-    if isinstance(names, Names):
-        pattern = names.pattern
-    else:  # text that names nobody (a roll's words) takes the pattern made once, at import
-        pattern = _id_pattern(names) if names else _WORDS
+    # Text that names nobody (a roll's words) takes the pattern made once, at import.
+    pattern = names.pattern if isinstance(names, Names) else (_id_pattern(names) if names else _WORDS)
 
     def word(found: re.Match[str]) -> str:
         if found[0] in names:

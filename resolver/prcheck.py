@@ -483,6 +483,11 @@ def envelope_issues(raw: bytes, path: str) -> list[Issue]:
     if not any(stanza.kind == "X25519" for stanza in stanzas):
         message = f"{path} is not encrypted to any age key, so not to the campaign's"
         return [Issue("error", message, hint, path)]
+    if not sealing.is_padded_order_file(raw):
+        # Every sealed order file has one length, whatever it holds: a file of any other length (sealed
+        # with age by hand, say) tells everyone how much its faction wrote, and each version what changed.
+        message = f"{path} does not have the one length of a sealed order file: its length says what it holds"
+        return [Issue("error", message, hint, path)]
     return []
 
 

@@ -191,15 +191,20 @@ def test_the_envelope_check_reads_recipients_without_a_key() -> None:
     campaign, _ = sealing.new_key()
     player, _ = sealing.new_key()
     own = [sealing.public_of(player)]
-    sealed = sealing.encrypt(b"orders: []\n", [sealing.public_of(campaign), *own])
+    sealed = sealing.encrypt(b"orders: []\n", [sealing.public_of(campaign), *own], sealing.ORDER_FILE_SIZE)
     stanzas = sealing.read_header(sealed)
     assert [s.kind for s in stanzas if s.kind in sealing.RECIPIENT_TYPES] == ["X25519", "X25519"]
     assert envelope_issues(sealed, "orders/red.yaml.age") == []
     # Sealed to three keys while the faction has one: the public check says nothing of it, since how
     # many read a file tells who shares it with whom.
     extra, _ = sealing.new_key()
-    wide = sealing.encrypt(b"x", [sealing.public_of(k) for k in (campaign, player, extra)])
+    wide = sealing.encrypt(
+        b"x", [sealing.public_of(k) for k in (campaign, player, extra)], sealing.ORDER_FILE_SIZE
+    )
     assert envelope_issues(wide, "orders/red.yaml.age") == []
+    # Sealed without its padding (with age by hand, say): its length would say how much it holds. Refused.
+    bare = sealing.encrypt(b"orders: []\n", [sealing.public_of(campaign), *own])
+    assert "one length of a sealed order file" in envelope_issues(bare, "orders/red.yaml.age")[0].message
     # Not age at all, or too large: refused.
     assert envelope_issues(b"orders: []\n", "orders/red.yaml.age")[0].is_error
     assert envelope_issues(b"x" * 200_000, "orders/red.yaml.age")[0].is_error
@@ -215,9 +220,9 @@ def test_an_ssh_recipient_opens_its_file_and_the_public_check_names_no_ssh_key(t
     mine = (tmp_path / "id.pub").read_text().strip()
     other = (tmp_path / "other.pub").read_text().strip()
     campaign, _ = sealing.new_key()
-    sealed = sealing.encrypt(b"x", [sealing.public_of(campaign), mine])
+    sealed = sealing.encrypt(b"x", [sealing.public_of(campaign), mine], sealing.ORDER_FILE_SIZE)
     assert envelope_issues(sealed, "orders/blue.yaml.age") == []
-    stranger = sealing.encrypt(b"x", [sealing.public_of(campaign), other])
+    stranger = sealing.encrypt(b"x", [sealing.public_of(campaign), other], sealing.ORDER_FILE_SIZE)
     assert envelope_issues(stranger, "orders/blue.yaml.age") == []
     # The player's own SSH identity opens what was sealed to them.
     identity = sealing.load_identity(tmp_path / "id")

@@ -117,7 +117,7 @@ def test_three_sealed_turns_through_git_keep_every_secret(tmp_path: Path) -> Non
             if faction == "green" and turn == 2:
                 # A file that passes the envelope check but not the full one, sealed by hand.
                 bad = b"campaign: nope\nturn: 2\nfaction: green\norders:\n  - action: fly\n"
-                raw = sealing.encrypt(bad, Store(clone).recipients(["green"]))
+                raw = sealing.encrypt(bad, Store(clone).recipients(["green"]), sealing.ORDER_FILE_SIZE)
                 (clone / "orders" / "green.yaml.age").write_bytes(raw)
             else:
                 path.write_bytes(player_orders(world, faction, turn))

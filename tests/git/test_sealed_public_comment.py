@@ -31,7 +31,7 @@ def test_the_comment_says_nothing_of_who_else_can_read_a_sealed_file(tmp_path: P
     assert cli("template", "red", "--root", alice, "-o", plain).code == 0
     everyone = Store(alice).recipients(["red", "blue", "green"])
     assert any(r.startswith("ssh-") for r in everyone)
-    shared = sealing.encrypt(plain.read_bytes(), everyone)
+    shared = sealing.encrypt(plain.read_bytes(), everyone, sealing.ORDER_FILE_SIZE)
     pr = world.pull_request("alice", "shared", {"orders/red.yaml.age": shared})
     done = world.check(pr)
     assert done.code == 0, done.comment

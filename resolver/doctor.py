@@ -23,7 +23,7 @@ from typing import Any, Literal
 import git
 import yaml
 
-from . import sealing
+from . import beacon, sealing
 from .core.issues import CampaignError
 from .gitflow import open_repo
 from .store import Store
@@ -52,8 +52,48 @@ def examine(store: Store, key_file: Path | None) -> list[Finding]:
     key, key_findings = read_key(store, key_file)
     findings += key_findings
     findings += check_key(store, key)
+    findings += check_beacon(store)
     findings += check_workflows(store.root)
     return findings
+
+
+# -- the beacon ----------------------------------------------------------------------------------------
+
+
+def check_beacon(store: Store) -> list[Finding]:
+    """Whether the dice of a campaign with a key mix in a public beacon's round, which not even the key's
+    holder knows before the deadline."""
+    name = "dice beacon"
+    config = store.config()
+    if not config.get("recipient"):
+        return [Finding(name, "skipped", "the campaign has no key, so its dice have no secret salt at all")]
+    value = config.get("beacon")
+    if value in (None, "none"):
+        return [
+            Finding(
+                name,
+                "warning",
+                "the dice mix in no public beacon: whoever holds the campaign key can work out every roll "
+                "before the deadline",
+                "write beacon: quicknet in campaign/campaign.yaml; it takes part from the next turn",
+            )
+        ]
+    if value == beacon.TEST.name:
+        return [
+            Finding(
+                name,
+                "problem",
+                "the dice mix in the kit's test beacon, whose rounds anyone can sign in advance",
+                "write beacon: quicknet in campaign/campaign.yaml; the test beacon is for demos and tests",
+            )
+        ]
+    try:
+        chosen = beacon.network(str(value))
+    except CampaignError as error:
+        return [Finding(name, "problem", error.message, "write beacon: quicknet in campaign/campaign.yaml")]
+    return [
+        Finding(name, "ok", f"each turn's dice wait for a round of {chosen.title} drawn after its deadline")
+    ]
 
 
 # -- recipients ----------------------------------------------------------------------------------------

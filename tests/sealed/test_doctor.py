@@ -20,7 +20,7 @@ from resolver.ruleset import RULESETS
 
 REPO = Path(__file__).resolve().parents[2]
 KIT_WORKFLOWS = REPO / "resolver" / "github_workflows"  # the copies the package ships
-CHECKS = ("recipients", "ignore files", "key file", "campaign key", "workflows")
+CHECKS = ("recipients", "ignore files", "key file", "campaign key", "dice beacon", "workflows")
 
 
 def run(*args: str | Path) -> tuple[int, str]:
@@ -63,7 +63,7 @@ def set_up(base: Path, ruleset: str) -> Path:
     git(root, "init", "--quiet", "--initial-branch=main")
     code, out = run(
         "new", "--root", root, "--ruleset", ruleset, "--players", base / "players.yaml",
-        "--sealed", "--beacon", "test", "--key-file", base / "gm-key.txt",
+        "--sealed", "--key-file", base / "gm-key.txt",
     )  # fmt: skip
     assert code == 0, out
     shutil.copytree(REPO / ".github" / "workflows", root / ".github" / "workflows")
@@ -119,6 +119,15 @@ def players_with(root: Path, faction: str, recipients: list[str]) -> None:
     data["factions"][faction]["recipients"] = recipients
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     commit(path.parent.parent)
+
+
+def set_the_beacon(root: Path, value: str | None) -> None:
+    path = root / "campaign" / "campaign.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data.pop("beacon")
+    if value is not None:
+        data["beacon"] = value
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
 
 
 def swap_the_campaigns_recipient(root: Path) -> Path:
@@ -251,6 +260,10 @@ BROKEN: dict[str, tuple[Callable[[Path], Path | None], str, str, str]] = {
         print_the_environment,
         "workflows", "('Resolve').run", "cp ",
     ),
+    "the test beacon": (
+        lambda root: set_the_beacon(root, "test"),
+        "dice beacon", "anyone can sign in advance", "beacon: quicknet",
+    ),
     "a workflow missing": (
         lambda root: (root / ".github/workflows/orders-check.yml").unlink(),
         "workflows", "orders-check.yml is missing", "resolver/github_workflows/orders-check.yml",
@@ -273,6 +286,18 @@ def test_each_broken_set_up_is_named_with_its_fix(game: Path, case: str) -> None
         for line in problems
     ), out
     assert "AGE-SECRET-KEY" not in out
+
+
+def test_dice_without_a_beacon_are_a_warning_the_key_holder_could_foresee_them(game: Path) -> None:
+    set_the_beacon(game, None)
+    code, out = doctor(game)
+    assert code == 0, out
+    assert any(
+        line.startswith("warning  dice beacon:")
+        and "work out every roll" in line
+        and "beacon: quicknet" in line
+        for line in lines_of(out, "warning")
+    ), out
 
 
 def test_a_pasted_secret_key_is_named_and_never_echoed(game: Path) -> None:

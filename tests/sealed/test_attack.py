@@ -6,9 +6,7 @@ The campaign key is used here only to learn the truth that the attack must fail 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import itertools
 import re
 from collections.abc import Iterator
@@ -19,11 +17,12 @@ import pytest
 
 from resolver import gm, sealing, workflow
 from resolver.bots import bot_order_file
-from resolver.cli import main
 from resolver.core import canonical
 from resolver.core import factions as faction_records
 from resolver.ruleset import RULESETS, FactionSetup, get_ruleset
 from resolver.store import Store
+
+from . import sealed_play
 
 TURNS = 3
 SEED = 11
@@ -45,11 +44,9 @@ class Played:
 
 
 def run(*args: str | Path) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main([str(a) for a in args])
-    assert code == 0, out.getvalue()
-    return out.getvalue()
+    code, out = sealed_play.run(*args)
+    assert code == 0, out
+    return out
 
 
 def gm_orders(store: Store, turn: int) -> bytes:

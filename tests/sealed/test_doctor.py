@@ -3,8 +3,6 @@ its fix. The GM's clone is a real git repository with the kit's workflows, as a 
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import shutil
 import subprocess
@@ -15,19 +13,13 @@ import pytest
 import yaml
 
 from resolver import sealing
-from resolver.cli import main
 from resolver.ruleset import RULESETS
+
+from .sealed_play import run
 
 REPO = Path(__file__).resolve().parents[2]
 KIT_WORKFLOWS = REPO / "resolver" / "github_workflows"  # the copies the package ships
 CHECKS = ("recipients", "ignore files", "key file", "campaign key", "dice beacon", "workflows")
-
-
-def run(*args: str | Path) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main([str(a) for a in args])
-    return code, out.getvalue()
 
 
 def git(root: Path, *args: str) -> str:

@@ -3,8 +3,6 @@ secret goes into a file only they can read, and never onto a screen or into a lo
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import stat
 from pathlib import Path
@@ -12,14 +10,8 @@ from pathlib import Path
 import pytest
 
 from resolver import sealing
-from resolver.cli import main
 
-
-def run(*args: str | Path) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main([str(a) for a in args])
-    return code, out.getvalue()
+from .sealed_play import run
 
 
 def test_keygen_writes_a_key_only_its_owner_can_read_and_prints_its_public_half(

@@ -4,24 +4,16 @@ turn's commitments, and dice that wait for the beacon round the turn committed t
 
 from __future__ import annotations
 
-import contextlib
-import io
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from resolver import beacon, sealing, workflow
-from resolver.cli import main
 from resolver.core import canonical
 from resolver.store import PUBLIC_EVENTS, RECEIPTS, Store
 
-
-def run(*args: str | Path) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main([str(a) for a in args])
-    return code, out.getvalue()
+from .sealed_play import run
 
 
 @pytest.fixture(scope="module")

@@ -3,22 +3,14 @@ from the current turn on; the new key alone still opens and verifies the whole a
 
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
 
 from resolver import sealing, workflow
-from resolver.cli import main
 from resolver.store import Store
 
-
-def run(*args: str | Path) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main([str(a) for a in args])
-    return code, out.getvalue()
+from .sealed_play import run
 
 
 def tree(root: Path) -> dict[str, bytes]:

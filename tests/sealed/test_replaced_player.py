@@ -3,8 +3,6 @@ over the rest with `campaign reseal`, and the player who left opens nothing seal
 
 from __future__ import annotations
 
-import contextlib
-import io
 import shutil
 from pathlib import Path
 
@@ -12,17 +10,11 @@ import pytest
 import yaml
 
 from resolver import sealing, workflow
-from resolver.cli import main
 from resolver.ruleset import RULESETS
 
+from .sealed_play import run
+
 TURNS = 2  # turns played before the player is replaced
-
-
-def run(*args: str | Path) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main([str(a) for a in args])
-    return code, out.getvalue()
 
 
 def keygen(path: Path) -> str:

@@ -5,8 +5,6 @@ in everything the command printed."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 from pathlib import Path
 from unittest import mock
@@ -16,16 +14,10 @@ import pytest
 import yaml
 
 from resolver import sealing
-from resolver.cli import main
 from resolver.ruleset import RULESETS
 from resolver.store import Store
 
-
-def run(*args: str | Path) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main([str(a) for a in args])
-    return code, out.getvalue()
+from .sealed_play import run
 
 
 def new_secret() -> str:

@@ -33,6 +33,7 @@ import pyrage
 
 from .core.issues import CampaignError
 from .core.text import hide_secrets, holds_secret
+from .core.yamlsafe import MAX_BYTES
 
 SUFFIX = ".age"
 KEY_VARIABLE = "CAMPAIGN_AGE_KEY"  # the campaign's identity, as CI's environment holds it
@@ -239,8 +240,7 @@ def load_identity(path: Path) -> Any:
 # - the files of one kind in a turn (every faction's view, every report), to one common size;
 # - any other file, to a Padmé size (at most 12% more), which leaks at most a few bits of its length.
 PAD_MAGIC = b"campaign-kit/padded/1 "
-ORDER_FILE_CAP = 64 * 1024  # the order checker's size limit (resolver.core.yamlsafe)
-ORDER_FILE_SIZE = ORDER_FILE_CAP + 64  # the one size of a sealed order file's plain text, padding included
+ORDER_FILE_SIZE = MAX_BYTES + 64  # the one size of a sealed order file's text: any file under the order cap
 # age adds a "grease" stanza of random length (up to about 200 bytes) to every header, and the header
 # lists each recipient. The armoured text is followed by as many line breaks as make it the target
 # length, which age readers accept; the target leaves room for the largest grease.
@@ -376,7 +376,7 @@ def decrypt_with_key(data: bytes, secret: str, where: str = "") -> bytes:
 
 
 def decrypt_with_keys(data: bytes, secrets: list[str], where: str = "") -> bytes:
-    return decrypt(data, [_x25519_identity(secret) for secret in secrets], where)
+    return decrypt(data, identities_of(secrets), where)
 
 
 def identities_of(secrets: list[str]) -> list[Any]:

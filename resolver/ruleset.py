@@ -23,7 +23,9 @@ from .core import canonical, relations
 from .core.calendar import Calendar
 from .core.fields import ActionSpec
 from .core.fog import Fog
-from .core.issues import CampaignError
+from .core.houserules import Limits, check_house_rules
+from .core.houserules import merge_rules as merge_rules  # where the store and tests have always found it
+from .core.issues import CampaignError, Issue
 from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
 from .core.rulesdoc import RulesSection, generic_sections
@@ -172,17 +174,6 @@ class MapMark:
             raise ValueError(f"a map mark needs a kind from {', '.join(MARK_KINDS)} and a place")
 
 
-def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """Deep-merge house rules over defaults; mappings merge, anything else replaces."""
-    merged = copy.deepcopy(dict(defaults))
-    for key, value in overrides.items():
-        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
-            merged[key] = merge_rules(merged[key], value)
-        else:
-            merged[key] = copy.deepcopy(value)
-    return merged
-
-
 class Ruleset:
     """Base class of every ruleset. Subclasses fill in the class attributes and the hooks.
 
@@ -221,6 +212,26 @@ class Ruleset:
 
     def default_rules(self) -> dict[str, Any]:
         return copy.deepcopy(self._defaults)
+
+    @cached_property
+    def house_rule_limits(self) -> Limits:
+        """What a campaign's house rules may hold beyond the types of the defaults (``core.houserules``):
+        the ruleset's ``limits.yaml``, which a campaign cannot change."""
+        path = self.folder / "limits.yaml"
+        return Limits.from_data(canonical.read_yaml(path) if path.exists() else None)
+
+    def house_rule_issues(self, raw: bytes, file: str) -> list[Issue]:
+        """Every problem of a campaign's house-rule file (``core.houserules``). A rule of another ruleset
+        that this one lacks is named as such: a GM who copies house rules between campaigns meets it."""
+        own = self._defaults
+        elsewhere = {
+            str(key): other
+            for other in reversed(RULESETS)
+            if other != self.id
+            for key in get_ruleset(other)._defaults
+            if key not in own
+        }
+        return check_house_rules(raw, own, self.house_rule_limits, file=file, elsewhere=elsewhere)
 
     @cached_property
     def _event_texts(self) -> dict[str, str]:

@@ -82,7 +82,8 @@ def test_a_misspelt_rule_is_refused_everywhere_until_the_gm_fixes_it(
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_value_of_the_wrong_kind_is_an_error_not_a_crash(run, tmp_path: Path, ruleset: str) -> None:
     root = new(run, tmp_path, ruleset)
-    section, key, value = example_rule(ruleset)
+    section, key, _ = example_rule(ruleset)
+    default = get_ruleset(ruleset).default_rules()[section][key]
     (root / "campaign/rules.yaml").write_text(f"{section}:\n  {key}: five\n")
     code, out, err = run("check", "--root", root)
     assert code == 1, err
@@ -90,10 +91,7 @@ def test_a_value_of_the_wrong_kind_is_an_error_not_a_crash(run, tmp_path: Path, 
         f"campaign/rules.yaml:2:{len(key) + 5}: error: {section}.{key} must be a whole number, not 'five'"
         in out
     )
-    assert (
-        f"fix: write a whole number, as the ruleset's default {get_ruleset(ruleset).default_rules()[section][key]}"
-        in out
-    )
+    assert f"fix: write a whole number, as the ruleset's default {default}" in out
     code, _, err = run("resolve", "--root", root)
     assert code == 1 and "internal error" not in err and "must be a whole number, not 'five'" in err
 

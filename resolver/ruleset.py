@@ -191,6 +191,9 @@ class Ruleset:
     can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
     turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
     place_kinds: ClassVar[tuple[str, ...]] = ()  # map piece kinds that are places (a page each on the site)
+    # Fields of a piece that name a record no two pieces may share (an army's commander): the GM template's
+    # example of a placed piece, copied from a real one, leaves them out.
+    unshared_fields: ClassVar[tuple[str, ...]] = ()
 
     @cached_property
     def folder(self) -> Path:
@@ -524,6 +527,11 @@ class Ruleset:
     def judgement_problems(self, game: Game, subject: str, grants: Mapping[str, Any]) -> list[str]:
         """Problems with the mechanical effect of a GM ruling; an empty list means it can be applied."""
         return []
+
+    def judgement_example(self, game: Game, state: State, faction: str, subject: str) -> dict[str, Any]:
+        """The mechanical effect of a ruling on ``subject``, for the GM template's example: one that
+        ``judgement_problems`` accepts, so that the example checks clean as written."""
+        return {}
 
     def orderable(self, game: Game, state: State, faction: str) -> list[str]:
         """The actions the faction may give this turn, for its template; by default every one."""

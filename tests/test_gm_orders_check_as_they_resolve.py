@@ -72,7 +72,7 @@ def test_a_modifier_on_a_piece_removed_above_it_is_refused_then_fixed(
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_piece_removed_twice_or_placed_twice_is_refused(run, tmp_path: Path, ruleset: str) -> None:
     root = new(run, tmp_path / "c", ruleset)
-    kind, piece, record = a_piece(ruleset, Store(root).state())
+    kind, piece, _ = a_piece(ruleset, Store(root).state())
     gm_file = write_gm(root, [{"action": "remove", "kind": kind, "id": piece} for _ in range(2)])
     code, out, _ = run("check", "--root", root, gm_file)
     assert code == 1 and f"order 1 removes {kind} '{piece}' already" in out
@@ -171,5 +171,35 @@ def test_a_sealed_gm_template_seals_and_resolves(run, tmp_path: Path, ruleset: s
     assert code == 0, out + err
     assert (root / "orders/gm.yaml.age").is_file()
     gm_file.unlink()  # the plain draft never leaves the GM's machine
+    code, out, err = run("resolve", "--root", root, "--key-file", key)
+    assert code == 0, out + err
+
+
+def readme_sealed_gm_steps() -> list[list[str]]:
+    """The campaign commands of the README's block on the GM's orders in a sealed campaign, as words."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    part = readme[readme.index("**The GM's orders in a sealed campaign**") :]
+    block = part[part.index("```sh") + 5 : part.index("```", part.index("```sh") + 5)]
+    lines = [line.split("#", 1)[0].split() for line in block.strip().splitlines()]
+    return [words[1:] for words in lines if words and words[0] == "campaign"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_readmes_sealed_gm_steps_work_as_written(run, tmp_path: Path, ruleset: str) -> None:
+    key = tmp_path / "campaign-key.txt"
+    root = new(run, tmp_path / "c", ruleset, "--sealed", "--beacon", "test", "--key-file", key)
+    steps = readme_sealed_gm_steps()
+    assert [step[0] for step in steps] == ["template", "check", "seal"]
+    for step in steps:
+        words = [str(key) if word == "../campaign-key.txt" else word for word in step]
+        words = [str(root / word) if word.startswith("orders/") else word for word in words]
+        code, out, err = run(*words, "--root", root)
+        assert code == 0, f"{step}: {out}{err}"
+        if step[0] == "template":  # the GM's edit: the template's example, as it stands
+            gm_file = root / "orders/gm.yaml"
+            assert "Open to a ruling" in gm_file.read_text()
+            gm_file.write_text(gm_template_as_written(gm_file.read_text()))
+    assert (root / "orders/gm.yaml.age").is_file()
+    (root / "orders/gm.yaml").unlink()
     code, out, err = run("resolve", "--root", root, "--key-file", key)
     assert code == 0, out + err

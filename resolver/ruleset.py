@@ -23,7 +23,7 @@ from .core import canonical, relations
 from .core.calendar import Calendar
 from .core.fields import ActionSpec
 from .core.fog import Fog
-from .core.houserules import Limits, check_house_rules
+from .core.houserules import PHASE_TABLE, Limits, check_house_rules
 from .core.houserules import merge_rules as merge_rules  # where the store and tests have always found it
 from .core.issues import CampaignError, Issue
 from .core.orders import OrderFile
@@ -234,7 +234,10 @@ class Ruleset:
             for key in get_ruleset(other)._defaults
             if key not in own
         }
-        return check_house_rules(raw, own, self.house_rule_limits, file=file, elsewhere=elsewhere)
+        readers = {PHASE_TABLE: self.phases}  # the engine refuses a step without code, or code without a step
+        return check_house_rules(
+            raw, own, self.house_rule_limits, file=file, elsewhere=elsewhere, readers=readers
+        )
 
     @cached_property
     def _event_texts(self) -> dict[str, str]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,10 @@ from .text import visible
 from .yamlsafe import Located, Path, YamlRejected, load_player_yaml
 
 RULES_FILE = "campaign/rules.yaml"
+PHASE_TABLE = "turn_sequence"
+# The fields a step of the phase table may have in any ruleset (``core.phases.build_table``).
+PHASE_ENTRY = {"id": "", "title": "", "summary": "", "procedure": "", "when": None, "params": None}
+Reader = Callable[[Mapping[str, Any]], object]
 MAX_RULES_BYTES = 1024 * 1024  # a GM may copy the whole of a ruleset's data (some 40 KB) and change it
 ANY = None  # the template of a value that may be anything (a default of null, mixed siblings)
 
@@ -122,8 +126,16 @@ class HouseRulesRejected(CampaignError):
 class HouseRuleChecker:
     """Walks a house-rule file beside the ruleset's defaults and reports each problem where it is."""
 
-    def __init__(self, located: Located, file: str, defaults: Mapping[str, Any], limits: Limits) -> None:
+    def __init__(
+        self,
+        located: Located,
+        file: str,
+        defaults: Mapping[str, Any],
+        limits: Limits,
+        readers: Mapping[str, Reader] | None = None,
+    ) -> None:
         self.located, self.file, self.defaults, self.limits = located, file, defaults, limits
+        self.readers = readers or {}
         self.issues: list[Issue] = []
 
     def error(self, path: Path, message: str, hint: str, *, key: bool = False) -> None:
@@ -144,7 +156,19 @@ class HouseRuleChecker:
             self._fog(merged)
             self._checks(merged)
             self._choices_from(data, (), merged)
+            self._read(data, merged)
         return self.issues
+
+    def _read(self, data: Mapping[str, Any], merged: Mapping[str, Any]) -> None:
+        """The ruleset's own readers of a part of the rules (its phase table), on what the file changes."""
+        for key, reader in self.readers.items():
+            if key not in data:
+                continue
+            try:
+                reader(merged)
+            except (CampaignError, ValueError) as error:
+                said = error.message if isinstance(error, CampaignError) else str(error)
+                self.error((key,), f"{key}: {said}", "see the ruleset's rules data for how it is written")
 
     # -- keys and types -------------------------------------------------------------------------------
 
@@ -187,6 +211,8 @@ class HouseRuleChecker:
             self._bounds(value, path)
 
     def _list(self, value: list[Any], default: list[Any], path: Path) -> None:
+        if path == (PHASE_TABLE,):  # every step may say when it runs, and what its procedure takes
+            default = [*default, PHASE_ENTRY]
         bound = self.limits.bound(path)
         if bound and bound.min_items is not None and len(value) < bound.min_items:
             self.error(
@@ -267,15 +293,18 @@ def check_house_rules(
     *,
     file: str = RULES_FILE,
     elsewhere: Mapping[str, str] | None = None,
+    readers: Mapping[str, Reader] | None = None,
 ) -> list[Issue]:
     """Every problem of a house-rule file. ``elsewhere``: the top-level keys of the other rulesets, each
-    with its ruleset, so that a rule copied from another ruleset's campaign is named as such."""
+    with its ruleset, so that a rule copied from another ruleset's campaign is named as such. ``readers``:
+    what reads a top-level part of the merged rules as the engine will (raising ValueError or
+    CampaignError when it cannot), run when the file changes that part."""
     located, issues = read_house_rules(raw, file)
     if located is None:
         return issues
     house = located.data if isinstance(located.data, dict) else {}
     merged = merge_rules(defaults, house)
-    return HouseRuleChecker(located, file, defaults, limits).check(merged, elsewhere or {})
+    return HouseRuleChecker(located, file, defaults, limits, readers).check(merged, elsewhere or {})
 
 
 def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
@@ -325,7 +354,7 @@ def _template(values: Sequence[Any]) -> Any:
     if kinds == {"mapping"}:
         given: dict[str, list[Any]] = {}
         for value in values:
-            for key, item in value.items():
+            for key, item in value.items() if isinstance(value, Mapping) else ():
                 given.setdefault(str(key), []).append(item)
         return {key: _template(items) for key, items in given.items()}
     return next(v for v in values if v is not None)

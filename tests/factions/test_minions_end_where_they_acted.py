@@ -83,7 +83,7 @@ def test_end_at_that_is_no_location_is_an_error_not_a_crash(city: Path, run, wri
     assert "ocations in " in out  # the hint lists the locations to choose from
 
 
-@pytest.mark.parametrize("how_far", ["no location", "next locale"])
+@pytest.mark.parametrize("how_far", ["no location", "another locale"])
 def test_the_pull_request_gate_comments_on_a_bad_end_at(tmp_path: Path, how_far: str) -> None:
     world = Campaign.create(tmp_path / "git", options=("--ruleset", "factions"))
     world.sync(world.ci)

@@ -179,3 +179,15 @@ def test_every_limit_names_a_place_of_the_rules_data(ruleset: str) -> None:
     limits = get_ruleset(ruleset).house_rule_limits
     for pattern in (*limits.open, *limits.bounds):
         assert any(_matches(pattern, place) for place in found), pattern
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_phase_table_the_engine_cannot_play_is_refused_at_its_line(
+    run, tmp_path: Path, ruleset: str
+) -> None:
+    root = new(run, tmp_path, ruleset)
+    first = dict(get_ruleset(ruleset).default_rules()["turn_sequence"][0])
+    (root / "campaign/rules.yaml").write_text(yaml.safe_dump({"turn_sequence": [first]}))
+    code, out, err = run("check", "--root", root)
+    assert code == 1 and "internal error" not in err
+    assert "campaign/rules.yaml:2:" in out and "error: turn_sequence: phase table mismatch" in out

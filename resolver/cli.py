@@ -22,7 +22,8 @@ import yaml
 
 from . import __version__, sealing, workflow
 from .core.events import public_record
-from .core.issues import CampaignError
+from .core.houserules import RULES_FILE
+from .core.issues import CampaignError, Issue
 from .core.orders import GM, OrderFile
 from .core.text import hide_secrets, visible
 from .core.words import plural
@@ -555,7 +556,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         return check_pr(args)
     if args.base or args.head or args.author or args.author_id is not None or args.comment:
         raise CampaignError("--base, --head, --author, --author-id and --comment go with --pr", code=2)
-    files = workflow.check(args.root, args.files or None)
+    # The house rules first: orders cannot be checked against rules that do not hold together.
+    rules_issues = workflow.house_rule_issues(args.root)
+    others = [path for path in args.files if not workflow.is_house_rule_file(args.root, path)]
+    if any(issue.is_error for issue in rules_issues) or (args.files and not others):
+        return print_house_rule_check(rules_issues, args.format)
+    files = workflow.check(args.root, others or None)
     if args.format == "json":
         report = {"files": [file_json(f) for f in files], "ok": all(f.ok for f in files)}
         print(hide_secrets(json.dumps(report, indent=2)))
@@ -568,6 +574,26 @@ def cmd_check(args: argparse.Namespace) -> int:
         for of in files:
             print("\n".join(format_file(of)))
     return 0 if all(f.ok for f in files) else 1
+
+
+def print_house_rule_check(issues: list[Issue], form: str) -> int:
+    """The check's report of campaign/rules.yaml, as of an order file: each problem, then a summary."""
+    errors = sum(issue.is_error for issue in issues)
+    if form == "json":
+        report = {
+            "house_rules": {"file": RULES_FILE, "ok": not errors, "errors": [i.to_data() for i in issues]}
+        }
+        print(hide_secrets(json.dumps({**report, "files": [], "ok": not errors}, indent=2)))
+    else:
+        lines = [RULES_FILE, *("  " + line for issue in issues for line in issue.format().splitlines())]
+        lines.append(
+            f"{RULES_FILE}: {errors} error{'' if errors == 1 else 's'}; no turn resolves, and no order file "
+            "is checked, until they are fixed"
+            if errors
+            else f"{RULES_FILE}: the house rules check clean"
+        )
+        print("\n".join(visible(line) for line in lines))
+    return 1 if errors else 0
 
 
 def check_pr(args: argparse.Namespace) -> int:

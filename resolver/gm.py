@@ -181,10 +181,11 @@ def examples(game: Game, state: State) -> list[dict[str, Any]]:
         ),
         ("KIND", "ID", {}),
     )
-    piece.pop("id", None)
-    # The shape of a real piece, kept short: one element of each list (an army's first unit, say).
-    piece = {key: value[:1] if isinstance(value, list) else value for key, value in piece.items()}
-    subjects = game.ruleset.judgement_subjects(game, state, faction)
+    piece = placeable_copy(game, piece, f"{piece_id}-gm")
+    judged, subjects = next(
+        ((f, found) for f in game.factions if (found := game.ruleset.judgement_subjects(game, state, f))),
+        (faction, []),
+    )
     narrate: dict[str, Any] = {"action": "narrate", "headline": "A storm comes in from the sea"}
     narrate["text"] = "Roads flood and the harvest is late."
     if piece.get("location") in game.world:  # a piece may stand inside a location (a factions' locale)
@@ -220,10 +221,46 @@ def examples(game: Game, state: State) -> list[dict[str, Any]]:
         narrate,
         {"action": "narrate", "headline": "A secret letter", "text": "Only its reader knows what it says.",
          "to": [faction]},
-        {"action": "judge", "faction": faction, "subject": subjects[0] if subjects else "SUBJECT",
-         "ruling": "What the GM decides, in words for the chronicle"},
+        # Only something that awaits a ruling can be ruled on: without one, the example would be refused.
+        *([_judge_example(game, state, judged, subjects[0])] if subjects else []),
         *extra,
     ]  # fmt: skip
+
+
+def _judge_example(game: Game, state: State, faction: str, subject: str) -> dict[str, Any]:
+    order = {"action": "judge", "faction": faction, "subject": subject}
+    order["ruling"] = "What the GM decides, in words for the chronicle"
+    grants = game.ruleset.judgement_example(game, state, faction, subject)
+    return {**order, "grants": grants} if grants else order
+
+
+def placeable_copy(game: Game, piece: Mapping[str, Any], new_id: str) -> dict[str, Any]:
+    """A real piece made into one the GM could place beside it, for the template's example: kept short
+    (one element of each list, an army's first unit, say), each part with an id of its own, and without
+    the fields that name a record only one piece may have (``Ruleset.unshared_fields``)."""
+    copied: dict[str, Any] = {}
+    for key, value in piece.items():
+        if key == "id" or key in game.ruleset.unshared_fields:
+            continue
+        if isinstance(value, list):
+            value = [
+                {**item, "id": f"{new_id}-{number}"} if isinstance(item, dict) and "id" in item else item
+                for number, item in enumerate(value[:1], 1)
+            ]
+        copied[key] = value
+    return copied
+
+
+def awaiting_rulings(game: Game, state: State) -> list[str]:
+    """What each faction has that the GM may rule on with ``judge`` this turn, one line a faction."""
+    lines = []
+    for faction in game.factions:
+        if not faction_records.is_active(state, faction):
+            continue
+        subjects = game.ruleset.judgement_subjects(game, state, faction)
+        if subjects:
+            lines.append(f"{faction} ({game.name_of(faction)}): {', '.join(subjects)}")
+    return lines
 
 
 _COLOR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -249,10 +286,43 @@ def unstorable(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[t
         yield path, f"{value!s} is a {type(value).__name__}, which the state cannot hold; quote it as text"
 
 
+class Pieces:
+    """The pieces on the map as the GM's file unfolds: the GM phase carries out the orders one after the
+    other, so each order is checked against what the orders above it leave (a piece removed by one is
+    gone for the next, a piece placed by one is there for the next)."""
+
+    def __init__(self, game: Game, state: State) -> None:
+        self.kinds = game.ruleset.entity_kinds
+        self.present = {kind: set(state.get(collection, {})) for kind, collection in self.kinds.items()}
+        self.removed_by: dict[tuple[str, str], int] = {}  # (kind, id) -> the order that removes it
+        self.placed_by: dict[tuple[str, str], int] = {}
+
+    def exists(self, kind: str, piece: str) -> bool:
+        return piece in self.present.get(kind, set())
+
+    def any_kind(self, piece: str) -> str | None:
+        return next((kind for kind in self.kinds if self.exists(kind, piece)), None)
+
+    def removed(self, piece: str) -> int | None:
+        """The order of the file that removed this piece (asked of a piece that is not there now)."""
+        return next((number for (_, pid), number in self.removed_by.items() if pid == piece), None)
+
+    def place(self, kind: str, piece: str, number: int) -> None:
+        self.present.setdefault(kind, set()).add(piece)
+        self.placed_by[(kind, piece)] = number
+
+    def remove(self, kind: str, piece: str, number: int) -> None:
+        self.present.get(kind, set()).discard(piece)
+        self.removed_by[(kind, piece)] = number
+
+
 def check(game: Game, state: State, of: OrderFile) -> None:
-    """Semantic checks of the GM's file, run by both ``check`` and ``resolve``."""
+    """Semantic checks of the GM's file, run by both ``check`` and ``resolve``: as strict as a player's,
+    so that a file the check accepts is one the GM phase carries out."""
     factions = list(game.factions)
     joining: list[str] = []  # factions added by earlier orders of this file
+    pieces = Pieces(game, state)
+    ruled: dict[tuple[str, str], int] = {}  # (faction, subject) -> the order that rules on it
     for o in of.orders:
         if "faction" in o.args and o["faction"] not in factions:
             of.error(o, "faction", f"unknown faction '{o['faction']}'", choice_hint(o["faction"], factions))
@@ -269,26 +339,47 @@ def check(game: Game, state: State, of: OrderFile) -> None:
                 )
         elif o.action == "modifier":
             target = o["target"]
-            if target not in state["factions"] and not any(
-                target in state.get(c, {}) for c in game.ruleset.entity_kinds.values()
-            ):
-                of.error(
-                    o, "target", f"no faction or piece is called '{target}'", "use a faction or piece id"
-                )
+            if target not in state["factions"] and pieces.any_kind(target) is None:
+                gone = pieces.removed(target)
+                if gone is not None:
+                    of.error(
+                        o,
+                        "target",
+                        f"order {gone} removes '{target}' before this one, so nothing is left to modify",
+                        "set the modifier before the remove order, or drop it",
+                    )
+                else:
+                    of.error(
+                        o, "target", f"no faction or piece is called '{target}'", "use a faction or piece id"
+                    )
             elif o.get("turns") and not o["value"]:
                 of.error(o, "turns", "a modifier of 0 is removed at once, so it cannot last", "drop turns")
         elif o.action == "place":
-            if _find_piece(game, state, o["kind"], o["id"]) is not None:
-                of.error(o, "id", f"there is already a {o['kind']} '{o['id']}'", "choose a new id")
+            if pieces.exists(o["kind"], o["id"]):
+                earlier = pieces.placed_by.get((o["kind"], o["id"]))
+                said = (
+                    f"order {earlier} places a {o['kind']} '{o['id']}' already"
+                    if earlier
+                    else (f"there is already a {o['kind']} '{o['id']}'")
+                )
+                of.error(o, "id", said, "choose a new id")
             bad = list(unstorable(o["data"]))
             for where, problem in bad:
                 of.error(o, ("data", *where), problem, "write a whole number, or text in quotes")
             if not bad:
                 for problem in game.ruleset.check_entity(o["kind"], o["data"], game, state):
                     of.error(o, "data", problem, f"correct the {o['kind']}'s fields under 'data'")
+            pieces.place(o["kind"], o["id"], o.number)
         elif o.action == "remove":
-            if _find_piece(game, state, o["kind"], o["id"]) is None:
-                of.error(o, "id", f"there is no {o['kind']} '{o['id']}'", "check the id in the state")
+            if not pieces.exists(o["kind"], o["id"]):
+                earlier = pieces.removed_by.get((o["kind"], o["id"]))
+                said = (
+                    f"order {earlier} removes {o['kind']} '{o['id']}' already"
+                    if earlier
+                    else (f"there is no {o['kind']} '{o['id']}'")
+                )
+                of.error(o, "id", said, "drop this order" if earlier else "check the id in the state")
+            pieces.remove(o["kind"], o["id"], o.number)
         elif o.action == "narrate":
             for f in o.get("to", []):
                 if f not in factions:
@@ -325,6 +416,9 @@ def check(game: Game, state: State, of: OrderFile) -> None:
                 of.error(o, "subject", f"nothing of {o['faction']} awaits a ruling on '{o['subject']}'", hint)
             for problem in game.ruleset.judgement_problems(game, o["subject"], o.get("grants") or {}):
                 of.error(o, "grants", problem)
+            earlier = ruled.setdefault((o["faction"], o["subject"]), o.number)
+            if earlier != o.number:
+                of.error(o, "subject", f"order {earlier} rules on it already", "write one ruling for it")
         told = "; told to everyone in a sealed campaign" if o.get("public") and o.action != "narrate" else ""
         of.echo[o.number] = sentence(game, state, o.args) + told
 

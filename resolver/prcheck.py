@@ -283,6 +283,10 @@ def check_pull_request(
         for name, raw in _campaign_folder(base.tree, merged, campaign).items():
             (folder / name).write_bytes(raw)
         store = Store(Path(tmp))
+        rules_errors = [issue for issue in store.house_rule_issues() if issue.is_error]
+        if rules_errors:  # each at its line, as the GM's campaign check shows them
+            report.problems += rules_errors
+            return report
         try:
             state = store.state()
             game = store.game(state)
@@ -852,7 +856,7 @@ def render_markdown(report: PrReport) -> str:
     if errors:
         out += ["", "### What must change", ""]
         out += [
-            (f"- {code(p.file)}: " if p.file else "- ")
+            (f"- {code(p.where())}: " if p.file else "- ")
             + text(p.message)
             + (f"  \n  fix: {text(p.hint)}" if p.hint else "")
             for p in errors

@@ -23,7 +23,9 @@ from .core import canonical, relations
 from .core.calendar import Calendar
 from .core.fields import ActionSpec
 from .core.fog import Fog
-from .core.issues import CampaignError
+from .core.houserules import PHASE_TABLE, Limits, check_house_rules
+from .core.houserules import merge_rules as merge_rules  # where the store and tests have always found it
+from .core.issues import CampaignError, Issue
 from .core.orders import OrderFile
 from .core.phases import Phase, PhaseFn, State, build_table
 from .core.rulesdoc import RulesSection, generic_sections
@@ -172,17 +174,6 @@ class MapMark:
             raise ValueError(f"a map mark needs a kind from {', '.join(MARK_KINDS)} and a place")
 
 
-def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """Deep-merge house rules over defaults; mappings merge, anything else replaces."""
-    merged = copy.deepcopy(dict(defaults))
-    for key, value in overrides.items():
-        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
-            merged[key] = merge_rules(merged[key], value)
-        else:
-            merged[key] = copy.deepcopy(value)
-    return merged
-
-
 class Ruleset:
     """Base class of every ruleset. Subclasses fill in the class attributes and the hooks.
 
@@ -200,6 +191,9 @@ class Ruleset:
     can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
     turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
     place_kinds: ClassVar[tuple[str, ...]] = ()  # map piece kinds that are places (a page each on the site)
+    # Fields of a piece that name a record no two pieces may share (an army's commander): the GM template's
+    # example of a placed piece, copied from a real one, leaves them out.
+    unshared_fields: ClassVar[tuple[str, ...]] = ()
 
     @cached_property
     def folder(self) -> Path:
@@ -221,6 +215,29 @@ class Ruleset:
 
     def default_rules(self) -> dict[str, Any]:
         return copy.deepcopy(self._defaults)
+
+    @cached_property
+    def house_rule_limits(self) -> Limits:
+        """What a campaign's house rules may hold beyond the types of the defaults (``core.houserules``):
+        the ruleset's ``limits.yaml``, which a campaign cannot change."""
+        path = self.folder / "limits.yaml"
+        return Limits.from_data(canonical.read_yaml(path) if path.exists() else None)
+
+    def house_rule_issues(self, raw: bytes, file: str) -> list[Issue]:
+        """Every problem of a campaign's house-rule file (``core.houserules``). A rule of another ruleset
+        that this one lacks is named as such: a GM who copies house rules between campaigns meets it."""
+        own = self._defaults
+        elsewhere = {
+            str(key): other
+            for other in reversed(RULESETS)
+            if other != self.id
+            for key in get_ruleset(other)._defaults
+            if key not in own
+        }
+        readers = {PHASE_TABLE: self.phases}  # the engine refuses a step without code, or code without a step
+        return check_house_rules(
+            raw, own, self.house_rule_limits, file=file, elsewhere=elsewhere, readers=readers
+        )
 
     @cached_property
     def _event_texts(self) -> dict[str, str]:
@@ -513,6 +530,11 @@ class Ruleset:
     def judgement_problems(self, game: Game, subject: str, grants: Mapping[str, Any]) -> list[str]:
         """Problems with the mechanical effect of a GM ruling; an empty list means it can be applied."""
         return []
+
+    def judgement_example(self, game: Game, state: State, faction: str, subject: str) -> dict[str, Any]:
+        """The mechanical effect of a ruling on ``subject``, for the GM template's example: one that
+        ``judgement_problems`` accepts, so that the example checks clean as written."""
+        return {}
 
     def orderable(self, game: Game, state: State, faction: str) -> list[str]:
         """The actions the faction may give this turn, for its template; by default every one."""

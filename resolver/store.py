@@ -29,7 +29,8 @@ from .core import canonical
 from .core import factions as faction_records
 from .core.events import public_record
 from .core.fields import ids_in
-from .core.issues import CampaignError
+from .core.houserules import RULES_FILE, HouseRulesRejected
+from .core.issues import CampaignError, Issue
 from .core.orders import OrderFile, order_file_schema
 from .core.phases import State
 from .core.stillness import holding_still
@@ -81,6 +82,7 @@ def checkpoint(step: str) -> None:
 
 
 _WORLDS: dict[tuple[str, int, int], World] = {}  # the last world read, by path, mtime and size
+_HOUSE_RULE_ISSUES: dict[tuple[str, str], list[Issue]] = {}  # the last house-rule file checked, by content
 # Jinja environments by template folders: building one compiled every template again on each call.
 # The loader still notices a template edited on disk (auto_reload), so sharing them changes no output.
 _TEMPLATE_ENVIRONMENTS: dict[tuple[str, ...], jinja2.Environment] = {}
@@ -164,9 +166,27 @@ class Store:
         return canonical.read_yaml(path) if path.exists() else {"factions": {}, "gm": {"logins": []}}
 
     def house_rules(self) -> dict[str, Any]:
+        """The campaign's house rules, once they check clean: a command that would play by rules with an
+        error refuses instead, and shows each one (``HouseRulesRejected``)."""
+        issues = self.house_rule_issues()
+        if any(issue.is_error for issue in issues):
+            raise HouseRulesRejected(issues)
         path = self.campaign_dir / "rules.yaml"
         data = canonical.read_yaml(path) if path.exists() else None
         return data or {}
+
+    def house_rule_issues(self) -> list[Issue]:
+        """What is wrong with ``campaign/rules.yaml``, each problem at its line (``core.houserules``)."""
+        path = self.campaign_dir / "rules.yaml"
+        if not path.is_file():
+            return []
+        raw = path.read_bytes()
+        ruleset = get_ruleset(self.config()["ruleset"])
+        key = (ruleset.id, canonical.digest(raw))
+        if key not in _HOUSE_RULE_ISSUES:  # a replay or a site asks for the same file many times
+            _HOUSE_RULE_ISSUES.clear()
+            _HOUSE_RULE_ISSUES[key] = ruleset.house_rule_issues(raw, RULES_FILE)
+        return list(_HOUSE_RULE_ISSUES[key])
 
     def world(self, in_part: bool = False) -> World:
         """The campaign's world. ``in_part`` (``campaign check``, which looks at a few tiles): a world

@@ -129,6 +129,7 @@ def order_template_context(game: Game, state: State, faction: str) -> dict[str, 
             *relations.lines_for(state, faction, game.name_of),
         ],
         "places": [] if playing_gm else game.ruleset.places_lines(game, state, faction),
+        "rulings": gm.awaiting_rulings(game, state) if playing_gm else [],
         "actions": examples,
         "examples": gm.examples(game, state)
         if playing_gm

@@ -25,13 +25,13 @@ from .core import canonical
 from .core import factions as faction_records
 from .core.dice import TurnSeed, recompute
 from .core.events import public_record
-from .core.issues import CampaignError
+from .core.issues import CampaignError, Issue
 from .core.orders import GM, OrderFile
 from .core.phases import State
 from .core.stillness import holding_still
 from .core.yamlsafe import yaml_error_text
 from .engine import TurnResult, resolve_turn, turn_rumors
-from .ruleset import FactionSetup, Game, get_ruleset
+from .ruleset import FactionSetup, Game, Ruleset, get_ruleset
 from .schedule import Settings, default_settings
 from .sealed import forget_plain_file_ignores, ignore_plain_files
 from .store import (
@@ -73,13 +73,18 @@ HOUSE_RULES_HEADER = """\
 # Any number of the ruleset's rules data can be overridden here; the rest keeps the ruleset's
 # defaults (see the Rules pages). Only write what differs, for example:
 #
-#   actions:
-#     per_turn: 4
-#   advancement:
-#     resources_per_level: 3
-#
-{}
+{example}#
+# campaign check reports any key the rules data does not have, and any value of the wrong kind.
+{{}}
 """
+
+
+def house_rules_header(ruleset: Ruleset) -> str:
+    """The house-rule file of a new campaign: no rule yet, and an example of the ruleset's own rules."""
+    example = yaml.safe_dump(
+        dict(ruleset.house_rule_limits.example), sort_keys=False, default_flow_style=False
+    )
+    return HOUSE_RULES_HEADER.format(example="".join(f"#   {line}\n" for line in example.splitlines()))
 
 
 def slug(text: str) -> str:
@@ -199,7 +204,7 @@ def new_campaign(
     canonical.write_yaml(store.campaign_dir / "campaign.yaml", config)
     store.beacon_network()  # a beacon the campaign may not use is refused before anything else is written
     opening = store.commit_salt(config["campaign"], key, 1, now or datetime.now(UTC))
-    store.create(config, roster, world, state, HOUSE_RULES_HEADER, opening)
+    store.create(config, roster, world, state, house_rules_header(ruleset), opening)
     if sealed:
         ignore_plain_files(store.root)
     else:  # a folder that held a sealed campaign: its players' plain orders are committed now
@@ -207,6 +212,17 @@ def new_campaign(
     game = store.game(state)
     store.write_player_aids(game, state)
     return game
+
+
+def house_rule_issues(root: Path) -> list[Issue]:
+    """What is wrong with the campaign's house rules (``campaign/rules.yaml``), each at its line."""
+    store = Store(root)
+    store.require()
+    return store.house_rule_issues()
+
+
+def is_house_rule_file(root: Path, path: Path) -> bool:
+    return path.resolve() == (Store(root).campaign_dir / "rules.yaml").resolve()
 
 
 def check(root: Path, paths: Iterable[Path] | None = None) -> list[OrderFile]:

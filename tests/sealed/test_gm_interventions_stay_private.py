@@ -52,7 +52,9 @@ def placing(root: Path, owner: str, piece: str, **data: Any) -> dict[str, Any]:
     """The GM's order placing a piece of ``owner``'s, shaped as the ruleset's own pieces are."""
     game, state = full_state(root)
     example = next(o for o in gm.examples(game, state) if o["action"] == "place")
-    return {**example, "id": piece, "data": {**example["data"], "owner": owner, **data}}
+    # Each piece's parts (an army's units) get ids of their own: the check refuses ids another part has.
+    shaped = gm.placeable_copy(game, example["data"], piece)
+    return {**example, "id": piece, "data": {**shaped, "owner": owner, **data}}
 
 
 def secret_orders(root: Path) -> list[dict[str, Any]]:

@@ -329,6 +329,11 @@ class Factions(Ruleset):
             return [f"a ruling on a plan grants 'bonus': a whole number from -{limit} to {limit}"]
         return []
 
+    def judgement_example(self, game: Game, state: State, faction: str, subject: str) -> dict[str, Any]:
+        if subject == "upkeep":  # the units first, the ones the reach rule would send away last
+            return {"leave_first": [a["id"] for a in m.assets_of(state, game.rules, faction, "unit")][-1:]}
+        return {"bonus": 1}
+
     def apply_judgement(
         self, game: Game, state: State, faction: str, subject: str, grants: Mapping[str, Any]
     ) -> str:

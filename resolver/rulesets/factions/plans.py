@@ -382,16 +382,21 @@ class Reader(Reading):
             plan.hide_from_others = self._discretion_price(plan)["everyone_else"] == 0
 
     def _endings(self, plan: Plan) -> None:
-        final_locale = self.locale(plan.destination)
+        """Where minions end an action other than Move Minion: a location of the locale they acted in.
+        Only Move Minion takes them further, up to its range (``_move``)."""
         for name in ("end_at", "units_end_at"):
             where = plan.args.get(name)
             if not where:
                 continue
-            if where not in self.state["locations"] or self.locale(where) != final_locale:
+            if where not in self.state["locations"]:
+                raise Reject(name, f"there is no location '{where}'", self._locations_hint(plan, str(where)))
+            if self.locale(where) != plan.locale:
+                here = ", ".join(m.locations_in(self.state, plan.locale))
                 raise Reject(
                     name,
-                    f"'{where}' is not a location of {final_locale}",
-                    "minions end in the locale where they acted",
+                    f"{where} is not in {plan.locale}, where the action happens",
+                    f"minions end in the locale where they acted ({here}); "
+                    "to go further, give a move_minion order",
                 )
             if not m.admits(self.state, self.rules, where, self.faction):
                 raise Reject(name, f"{where} does not let you in")

@@ -198,6 +198,7 @@ class Nations(Ruleset):
             units = data.get("units")
             if not isinstance(units, list) or not units:
                 return [*problems, "an army needs 'units': a list of units with id, class, name and stats"]
+            taken = {unit["id"] for army in state["armies"].values() for unit in army["units"]}
             for unit in units:
                 if not isinstance(unit, dict) or unit.get("class") not in game.rules["unit_classes"]:
                     problems.append(
@@ -215,6 +216,12 @@ class Nations(Ruleset):
                 if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
                     problems.append("a unit's 'traits' must be a list of names")
                     break
+                if unit["id"] in taken:  # battles and reports tell units apart by id
+                    problems.append(
+                        f"the unit id '{unit['id']}' belongs to another unit already; give a new one"
+                    )
+                    break
+                taken.add(unit["id"])
             leaders = sum(1 for u in units if isinstance(u, dict) and u.get("class") == "leader")
             leaders += sum(
                 1 for a in m.armies_of(state, str(owner)) for u in a["units"] if u["class"] == "leader"

@@ -16,7 +16,7 @@ from ...core.phases import PhaseFn, State
 from ...core.standing import StandingSection
 from ...core.world import World
 from ...ruleset import FactionSetup, Game, Ruleset
-from . import bot, commanders, diplomacy, orders, phases, rulesdoc, setup
+from . import bot, commanders, diplomacy, orders, phases, placing, rulesdoc, setup
 from . import model as m
 
 
@@ -26,6 +26,7 @@ class Seasons(Ruleset):
     summary = rulesdoc.SUMMARY
     source = "“Campaign Rules Update” (seed 004)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies"}
+    unshared_fields: ClassVar[tuple[str, ...]] = ("commander",)
     turn_memory = phases.SeasonTurn
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
@@ -50,6 +51,9 @@ class Seasons(Ruleset):
 
     def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
         orders.check_orders(game, state, of)
+
+    def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+        return placing.army_problems(game, state, data)
 
     def bot_orders(self, game: Game, state: State, faction: str) -> dict[str, Any]:
         return bot.orders_for(game, state, faction)

@@ -758,10 +758,8 @@ def cmd_template(args: argparse.Namespace) -> int:
             f"factions: {', '.join(game.factions)}, or gm for the GM",
             code=2,
         )
-    text = store.render_template(game, state, args.faction)
+    text = store.render_template(game, state, args.faction, args.output)
     if args.output:
-        if args.output.resolve().parent == store.orders_dir.resolve():
-            text = text.replace("$schema=../orders.schema.json", "$schema=orders.schema.json")
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(text, encoding="utf-8")
         print(f"Wrote {args.output}")

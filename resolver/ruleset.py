@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core import canonical, relations
 from .core.calendar import Calendar
-from .core.fields import ActionSpec
+from .core.fields import ActionSpec, NamesOf
 from .core.fog import Fog
 from .core.issues import CampaignError
 from .core.orders import OrderFile
@@ -99,6 +99,12 @@ class Game:
 
     def name_of(self, faction: str) -> str:
         return self.faction_names.get(faction, faction)
+
+    def name_and_id(self, faction: str) -> str:
+        """A faction as a template shows it to players: its name, and the id that orders name it by
+        ("Thornwyn [red]"), once when the two are the same."""
+        name = self.name_of(faction)
+        return name if name == faction else f"{name} [{faction}]"
 
     def place_label(self, loc: str | None) -> str:
         if not loc:
@@ -572,9 +578,47 @@ class Ruleset:
         the declared fields still decide what it sees of a piece it sees."""
         return True
 
+    def names_of(self, game: Game, state: State) -> NamesOf:
+        """The names that order fields take for ids (``Field.names``), by kind, each kind worked out once
+        when first asked: see ``names``."""
+        found: dict[str, Mapping[str, tuple[str, ...]]] = {}
+
+        def named(kind: str) -> Mapping[str, tuple[str, ...]]:
+            if kind not in found:
+                found[kind] = self.names(kind, game, state)
+            return found[kind]
+
+        return named
+
+    def names(self, kind: str, game: Game, state: State) -> dict[str, tuple[str, ...]]:
+        """Each id of a kind of thing with the names players know it by: ``factions`` (their names),
+        ``places`` (the world's locations: label and place name), or any collection of the state (its
+        records' names, and a place's names for a record that is a place of the world). A ruleset adds
+        kinds of its own. What is named must be public, as names reach every player's checker."""
+        if kind == "factions":
+            records = state.get("factions") or {}
+            return {f: _distinct(game.name_of(f), (records.get(f) or {}).get("name")) for f in game.factions}
+        places = {loc.id: _distinct(loc.label, loc.place) for loc in game.world.locations.values()}
+        if kind == "places":
+            return places
+        records = state.get(kind)
+        if not isinstance(records, Mapping):
+            return {}
+        return {
+            str(key): _distinct(
+                record.get("name") if isinstance(record, Mapping) else None, *places.get(key, ())
+            )
+            for key, record in records.items()
+        }
+
     def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
         """Example orders for the faction's template; by default the order models' own examples."""
         return [dict(spec.example) for spec in game.actions.values() if spec.example]
+
+
+def _distinct(*names: Any) -> tuple[str, ...]:
+    """The names given, each once, in order, leaving out what is not a name."""
+    return tuple(dict.fromkeys(name for name in names if isinstance(name, str) and name))
 
 
 def headline_label(turn: int, event: Mapping[str, Any]) -> str:

@@ -119,14 +119,18 @@ def order_template_context(game: Game, state: State, faction: str) -> dict[str, 
         "standing": [] if playing_gm else standing_blocks(game, state, faction),
         "game": game,
         "faction": faction,
-        "name": "the GM" if playing_gm else game.name_of(faction),
+        "name": "the GM" if playing_gm else game.name_and_id(faction),
         "turn": turn,
         "date": game.calendar.date(turn).label,
+        "file": f"orders/{faction}.yaml",  # where the faction's orders go
+        "in_place": False,  # whether this copy is that file already (campaign template -o)
+        "schema": "../orders.schema.json",  # from orders/templates/, where the templates are kept
+        "sealed": False,  # the store knows: a sealed campaign's orders are sealed before they are sent
         "status": status
         if playing_gm
         else [
             *game.ruleset.status_lines(game, state, faction),
-            *relations.lines_for(state, faction, game.name_of),
+            *relations.lines_for(state, faction, game.name_and_id),
         ],
         "places": [] if playing_gm else game.ruleset.places_lines(game, state, faction),
         "actions": examples,

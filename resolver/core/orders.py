@@ -44,6 +44,7 @@ from .fields import (
 )
 from .issues import Issue
 from .standing import StandingSection, describe
+from .words import series
 from .yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, refused_character_issue
 
 ENVELOPE_KEYS = ("campaign", "turn", "faction", "orders", "press", "rumors")
@@ -176,7 +177,7 @@ class OrderFile:
             return "It gives no orders: sent as it is, the GM changes nothing this turn"
         carried = [what for what, given in (("press", self.press), ("rumours", self.rumors)) if given]
         carried += [name.replace("_", " ") for name in sorted(self.standing)]
-        still = f"; its {_series(carried)} still count" if carried else ""
+        still = f"; its {series(carried)} still count" if carried else ""
         return (
             "It gives no orders: sent as it is, your faction holds this turn "
             f"(nothing happens for it{still}). Add orders under 'orders:' to act"
@@ -202,10 +203,6 @@ class OrderFile:
         if in_file:
             parts.append(f"{_count(in_file, 'error')} outside the orders")
         return ", ".join([*parts, warnings])
-
-
-def _series(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _count(number: int, noun: str) -> str:

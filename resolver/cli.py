@@ -30,7 +30,7 @@ from .core.words import plural
 from .core.yamlsafe import yaml_error_text
 from .ruleset import RULESETS
 from .store import RESEALED_DIR, Store, environment_error
-from .views import event_lines
+from .views import TurnLine, turn_lines
 from .workflow import DEMO_KEY
 
 EPILOG = """\
@@ -703,27 +703,14 @@ def printed_events(root: Path, result: Any) -> list[dict[str, Any]]:
     return [e.to_data() for e in result.events]
 
 
-def print_turn(game: Any, turn: int, events: list[dict[str, Any]], out: Any = None) -> None:
+def print_turn(game: Any, turn: int, events: list[dict[str, Any]], out: Any = None) -> list[TurnLine]:
+    """The turn's log, one line a deed; returns the lines, whose events the demo's summary counts."""
     write = out or print
     write(f"== Turn {turn}: {game.calendar.date(turn).label} ==")
-    for line in merge_repeats(event_lines(game, events)):
-        write(visible(f"  - {line}").replace("\n", "\\n"))
-
-
-def merge_repeats(sentences: Iterable[str]) -> list[str]:
-    """Each distinct sentence once, where it first appears, with how often it was said: three identical
-    musters read "Menfell musters Levy at Castfell (3 times).", not three lines."""
-    counts: dict[str, int] = {}
-    for sentence in sentences:
-        counts[sentence] = counts.get(sentence, 0) + 1
-    merged = []
-    for sentence, count in counts.items():
-        if count > 1:
-            body = sentence.rstrip(".!?")
-            how_often = "twice" if count == 2 else f"{count} times"
-            sentence = f"{body} ({how_often}){sentence[len(body) :]}"
-        merged.append(sentence)
-    return merged
+    lines = turn_lines(game, events)
+    for line in lines:
+        write(visible(f"  - {line.text}").replace("\n", "\\n"))
+    return lines
 
 
 def _bar(items: Iterable[Any], desc: str, total: int | None = None) -> Iterable[Any]:
@@ -784,10 +771,8 @@ def cmd_template(args: argparse.Namespace) -> int:
             f"factions: {', '.join(game.factions)}, or gm for the GM",
             code=2,
         )
-    text = store.render_template(game, state, args.faction)
+    text = store.render_template(game, state, args.faction, args.output)
     if args.output:
-        if args.output.resolve().parent == store.orders_dir.resolve():
-            text = text.replace("$schema=../orders.schema.json", "$schema=orders.schema.json")
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(text, encoding="utf-8")
         print(f"Wrote {args.output}")
@@ -831,14 +816,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f"(seed {args.seed}) "
         f"in {root}"
     )
-    kinds: dict[str, int] = {}  # events of each kind: all of an open campaign's, a sealed one's public ones
+    kinds: dict[str, int] = {}  # the events the turns' lines told, of each kind: the summary counts no other
     for _ in _bar(range(args.turns), "resolving"):
         game, result = workflow.play_bot_turn(root)
         events = printed_events(root, result)
-        for e in events:
+        lines = turn_lines(game, events) if args.quiet else print_turn(game, result.turn, events, _bar_write)
+        for e in (told for line in lines for told in line.told):
             kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
-        if not args.quiet:
-            print_turn(game, result.turn, events, out=_bar_write)
     store = Store(root)
     print("Standings:")
     for row in game.ruleset.standings(game, store.state()):

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from .engine import TurnContext
     from .ruleset import Game
 
-_FACTION = Field("faction", "text", "The faction concerned.", required=True)
+_FACTION = Field(
+    "faction", "text", "The faction concerned, by id or by name.", required=True, names="factions"
+)
 _VISIBILITY = Field("to", "list", "Factions who see it; leave out for a public event.")
 _REASON = Field(
     "reason",

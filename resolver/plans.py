@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from .core.fields import named_hint
 from .core.orders import FieldPath, Order, OrderFile
 from .core.phases import State
 from .ruleset import Game
@@ -49,6 +50,12 @@ class Reading:
         self.game, self.rules, self.state, self.faction = game, game.rules, state, faction
         self.checked = checked
         self.order: Order | None = None  # the order being read, for the warnings
+        self.names_of = game.ruleset.names_of(game, state)
+
+    def hint_among(self, word: str, kind: str, options: list[str]) -> str:
+        """The fix for a word that names none of ``options``, ids of a ``kind`` of thing (see
+        ``Ruleset.names``): the nearest id or name, and the choices with their names."""
+        return named_hint(str(word), self.names_of(kind), options)
 
     @property
     def checking(self) -> bool:

@@ -44,9 +44,11 @@ with its line, instead of stopping every later resolution.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,9 +60,11 @@ from . import __version__, sealing
 from .core import canonical
 from .core.issues import CampaignError, Issue
 from .core.orders import GM, OrderFile
+from .core.phases import State
 from .core.text import hide_secrets
 from .core.yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, yaml_error_text
 from .gitflow import open_repo
+from .ruleset import Game
 from .schedule import Settings
 from .store import Store
 from .validate import check_order_file
@@ -266,6 +270,7 @@ def check_pull_request(
     merged, conflicts = merge_result(repo, base, head)
     if merged is None:
         report.problems.append(_conflict(conflicts))
+        _describe_turn(report, _campaign_folder(base.tree, base.tree, []))  # the turn the branch missed
         return report
     diff, count = changes(repo, base.tree, merged, MAX_CHANGES + 1)
     if count > MAX_CHANGES:
@@ -277,12 +282,7 @@ def check_pull_request(
         return report
     if any(c.path == "campaign/players.yaml" and c.status != "D" for c in campaign):
         report.problems += recipient_issues(_read(merged, "campaign/players.yaml") or b"")
-    with tempfile.TemporaryDirectory(prefix="campaign-check-") as tmp:
-        folder = Path(tmp) / "campaign"
-        folder.mkdir()
-        for name, raw in _campaign_folder(base.tree, merged, campaign).items():
-            (folder / name).write_bytes(raw)
-        store = Store(Path(tmp))
+    with _campaign_at(_campaign_folder(base.tree, merged, campaign)) as store:
         rules_errors = [issue for issue in store.house_rule_issues() if issue.is_error]
         if rules_errors:  # each at its line, as the GM's campaign check shows them
             report.problems += rules_errors
@@ -305,10 +305,7 @@ def check_pull_request(
             message = f"the campaign files of this pull request cannot be read: {said}"
             report.problems.append(Issue("error", message, "", "campaign/"))
             return report
-        report.turn = int(state["turn"])
-        report.campaign = game.name
-        report.date = game.calendar.date(report.turn).label
-        report.faction_names = {f: game.name_of(f) for f in report.factions}
+        _name_turn(report, state, game)
         for change in orders:
             if change.status == "D":
                 report.withdrawn.append(change.path)
@@ -324,6 +321,36 @@ def check_pull_request(
     if any(c.status != "D" for c in orders) or any(p.file.startswith(ARCHIVE) for p in report.problems):
         _stale_branch(report, merge_bases, base)
     return report
+
+
+@contextlib.contextmanager
+def _campaign_at(files: dict[str, bytes]) -> Iterator[Store]:
+    """A campaign folder made of ``files`` (campaign/NAME -> bytes), for the length of the block."""
+    with tempfile.TemporaryDirectory(prefix="campaign-check-") as tmp:
+        folder = Path(tmp) / "campaign"
+        folder.mkdir()
+        for name, raw in files.items():
+            (folder / name).write_bytes(raw)
+        yield Store(Path(tmp))
+
+
+def _name_turn(report: PrReport, state: State, game: Game) -> None:
+    """What the comment's first lines say: the turn, its date, the campaign and the author's factions."""
+    report.turn = int(state["turn"])
+    report.campaign = game.name
+    report.date = game.calendar.date(report.turn).label
+    report.faction_names = {f: game.name_of(f) for f in report.factions}
+
+
+def _describe_turn(report: PrReport, files: dict[str, bytes]) -> None:
+    """The turn line of a pull request refused before its orders were read (a conflict), from the base
+    branch's campaign; a campaign that cannot be read there leaves it out, as the refusal says enough."""
+    with _campaign_at(files) as store:
+        try:
+            state = store.state()
+            _name_turn(report, state, store.game(state))
+        except (CampaignError, yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError):
+            return
 
 
 # -- plain text in a sealed campaign's pull request ---------------------------------------------------
@@ -834,13 +861,19 @@ SEALED_CHECK = [
 ]
 
 
+def _faction_words(faction: str, name: str) -> str:
+    """A faction as the comment names it: its id, which its order file bears, and its name, once when
+    they are one word (a faction called Red is not "red (Red)")."""
+    return faction if name.casefold() == faction.casefold() else f"{faction} ({name})"
+
+
 def render_markdown(report: PrReport) -> str:
     names = [report.author, *(p.file for p in report.problems)]
 
     def text(message: str) -> str:
         return sentence(message, names)
 
-    who = ", ".join(f"{f} ({report.faction_names.get(f, f)})" for f in report.factions)
+    who = ", ".join(_faction_words(f, report.faction_names.get(f, f)) for f in report.factions)
     roles = [r for r in (who, "the GM" if report.is_gm else "") if r]
     head = "✅ Orders accepted" if report.ok else "❌ Orders refused"
     out = [MARKER, f"## {head}", ""]
@@ -865,14 +898,18 @@ def render_markdown(report: PrReport) -> str:
         out += ["", "### For the reviewer", ""]
         out += [f"- ⚠️ {text(p.message)}" + (f"  \n  {text(p.hint)}" if p.hint else "") for p in warnings]
     for of in report.files:
-        out += ["", f"### {code(of.path)}: {of.summary().split(': ', 1)[1]}", ""]
+        out += ["", f"### {code(of.path)}: {of.counts()}", ""]
         body = file_block(of)
-        out.append(fenced("\n".join(body)) if body else "_No orders in this file: the faction will hold._")
+        note = of.holding_note()
+        if body:
+            out.append(fenced("\n".join(body)))
+        if note:  # a valid file that gives no order: sending it holds
+            out += [*([""] if body else []), escape(note) + "."]
     for path in report.sealed_files:
         out += ["", f"### {code(path)}: sealed", "", *SEALED_CHECK]
     for path in report.withdrawn:
         out += ["", f"### {code(path)}: withdrawn", "", "This pull request deletes these orders."]
-    if not report.files and not report.withdrawn and not report.problems:
+    if not report.files and not report.sealed_files and not report.withdrawn and not report.problems:
         out += ["", "This pull request changes no order file."]
     out += [
         "",

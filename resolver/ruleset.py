@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .core import canonical, relations
 from .core.calendar import Calendar
-from .core.fields import ActionSpec
+from .core.fields import ActionSpec, NamesOf
 from .core.fog import Fog
 from .core.houserules import PHASE_TABLE, Limits, check_house_rules
 from .core.houserules import merge_rules as merge_rules  # where the store and tests have always found it
@@ -101,6 +101,12 @@ class Game:
 
     def name_of(self, faction: str) -> str:
         return self.faction_names.get(faction, faction)
+
+    def name_and_id(self, faction: str) -> str:
+        """A faction as a template shows it to players: its name, and the id that orders name it by
+        ("Thornwyn [red]"), once when the two are the same."""
+        name = self.name_of(faction)
+        return name if name == faction else f"{name} [{faction}]"
 
     def place_label(self, loc: str | None) -> str:
         if not loc:
@@ -290,6 +296,50 @@ class Ruleset:
             kind: (tuple(spec.get("same", ())), env.from_string(str(spec["text"]).strip()))
             for kind, spec in texts.items()
         }
+
+    @cached_property
+    def _deeds(self) -> dict[str, DeedRule]:
+        # deeds.yaml: events that belong to the deed of an earlier event of the turn (see ``deed_of``).
+        found: dict[str, DeedRule] = {}
+        env = _sentence_environment()
+        for folder in (Path(__file__).parent, self.folder):
+            path = folder / "deeds.yaml"
+            for kind, spec in (canonical.read_yaml(path) if path.exists() else {}).items():
+                alone = spec.get("alone")
+                found[kind] = DeedRule(
+                    follows=tuple(spec.get("follows", ())),
+                    same=tuple(spec.get("same", ())),
+                    retells=str(spec.get("retells", "")),
+                    alone=env.from_string(str(alone).strip()) if alone else None,
+                )
+        return found
+
+    def deed_of(
+        self, event: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]]
+    ) -> tuple[int, bool] | None:
+        """Which of the turn's ``earlier`` events began the deed that ``event`` belongs to, by its index,
+        and whether ``event`` only retells it; None when it is a deed of its own. A settlement that falls
+        to the assault just told, a project that the training just told completes, the street's headline
+        of either: one deed, which a log tells on one line. From ``deeds.yaml`` (engine and ruleset)."""
+        rule = self._deeds.get(event["kind"])
+        if rule is None:
+            return None
+        for index in range(len(earlier) - 1, -1, -1):  # the latest such event: its deed is under way
+            if rule.retells and _retells(rule.retells, event, earlier[index]):
+                return index, True
+            if not rule.retells and _finishes(rule, event, earlier[index]):
+                return index, False
+        return None
+
+    def describe_deed(self, event: Mapping[str, Any], game: Game) -> str:
+        """The sentence of an event that begins a deed: its own, and the ``alone`` clause of an event that
+        usually finishes another's deed but came without it (a settlement that falls to no assault
+        fell to an army that met no defender)."""
+        sentence = self.describe(event, game)
+        rule = self._deeds.get(event["kind"])
+        if rule is None or rule.alone is None:
+            return sentence
+        return f"{sentence} {rule.alone.render(self._text_context(event, game))}"
 
     @cached_property
     def _tallies(self) -> dict[str, tuple[str, str]]:
@@ -594,9 +644,76 @@ class Ruleset:
         the declared fields still decide what it sees of a piece it sees."""
         return True
 
+    def names_of(self, game: Game, state: State) -> NamesOf:
+        """The names that order fields take for ids (``Field.names``), by kind, each kind worked out once
+        when first asked: see ``names``."""
+        found: dict[str, Mapping[str, tuple[str, ...]]] = {}
+
+        def named(kind: str) -> Mapping[str, tuple[str, ...]]:
+            if kind not in found:
+                found[kind] = self.names(kind, game, state)
+            return found[kind]
+
+        return named
+
+    def names(self, kind: str, game: Game, state: State) -> dict[str, tuple[str, ...]]:
+        """Each id of a kind of thing with the names players know it by: ``factions`` (their names),
+        ``places`` (the world's locations: label and place name), or any collection of the state (its
+        records' names, and a place's names for a record that is a place of the world). A ruleset adds
+        kinds of its own. What is named must be public, as names reach every player's checker."""
+        if kind == "factions":
+            records = state.get("factions") or {}
+            return {f: _distinct(game.name_of(f), (records.get(f) or {}).get("name")) for f in game.factions}
+        places = {loc.id: _distinct(loc.label, loc.place) for loc in game.world.locations.values()}
+        if kind == "places":
+            return places
+        records = state.get(kind)
+        if not isinstance(records, Mapping):
+            return {}
+        return {
+            str(key): _distinct(
+                record.get("name") if isinstance(record, Mapping) else None, *places.get(key, ())
+            )
+            for key, record in records.items()
+        }
+
     def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
         """Example orders for the faction's template; by default the order models' own examples."""
         return [dict(spec.example) for spec in game.actions.values() if spec.example]
+
+
+@dataclass(frozen=True)
+class DeedRule:
+    """How an event joins the deed of an earlier one (an entry of ``deeds.yaml``)."""
+
+    follows: tuple[str, ...]  # the kinds of event whose deed it finishes
+    same: tuple[str, ...]  # what must agree with that event: data keys, or "actors"
+    retells: str  # the data key naming the kind of event it retells ("" when it retells none)
+    alone: jinja2.Template | None  # a clause for its sentence when it finishes no earlier deed
+
+
+def _retells(key: str, event: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """Whether ``event`` retells ``other``: its ``key`` names other's kind, and the rest of what it says
+    (its place, its data) is what other said."""
+    data = event.get("data", {})
+    if other["kind"] != data.get(key) or other.get("place") != event.get("place"):
+        return False
+    return all(other.get("data", {}).get(name) == value for name, value in data.items() if name != key)
+
+
+def _finishes(rule: DeedRule, event: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """Whether ``event`` finishes the deed ``other`` told: a kind it follows, the same in what must agree."""
+    return other["kind"] in rule.follows and all(_said(other, key) == _said(event, key) for key in rule.same)
+
+
+def _said(event: Mapping[str, Any], key: str) -> Any:
+    """What an event says of ``key``: its doers for "actors", otherwise that key of its data."""
+    return event.get("actors") if key == "actors" else event.get("data", {}).get(key)
+
+
+def _distinct(*names: Any) -> tuple[str, ...]:
+    """The names given, each once, in order, leaving out what is not a name."""
+    return tuple(dict.fromkeys(name for name in names if isinstance(name, str) and name))
 
 
 def headline_label(turn: int, event: Mapping[str, Any]) -> str:

@@ -579,6 +579,7 @@ class Store:
             gm_actions(game),
             game.standing,
             ids_in(state),
+            game.ruleset.names_of(game, state),
         )
 
     def write_schema(self, game: Game, state: State, folder: Path | None = None) -> Path:
@@ -593,14 +594,19 @@ class Store:
         canonical.write_atomic(path, (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
         return path
 
-    def render_template(self, game: Game, state: State, faction: str) -> str:
+    def render_template(self, game: Game, state: State, faction: str, destination: Path | None = None) -> str:
+        """The faction's order template. Written to ``destination`` (``campaign template -o``) it points to
+        the schema from there, and once it is the faction's own order file it says so, rather than asking
+        to be copied where it already is."""
         from .views import order_template_context
 
-        return (
-            self.templates()
-            .get_template("orders.yaml.j2")
-            .render(order_template_context(game, state, faction))
-        )
+        context = order_template_context(game, state, faction)
+        context["sealed"] = self.sealed
+        if destination is not None:
+            schema = self.orders_dir.resolve() / SCHEMA_FILE
+            context["schema"] = Path(os.path.relpath(schema, destination.resolve().parent)).as_posix()
+            context["in_place"] = destination.resolve() == (self.orders_dir / f"{faction}.yaml").resolve()
+        return self.templates().get_template("orders.yaml.j2").render(context)
 
     def write_templates(self, game: Game, state: State, folder: Path | None = None) -> None:
         """Each active faction's template for the turn of ``state``; a faction out of the game has none,

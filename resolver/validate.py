@@ -17,7 +17,16 @@ def check_order_file(game: Game, state: State, raw: bytes, path: str, *, by_bot:
     """Check one order file against the state. ``by_bot``: the ruleset's bot wrote it, as it does every
     turn for an NPC faction, whose files from anyone else are refused."""
     expect = Expectation(game.campaign, int(state["turn"]), game.factions)
-    of = parse_order_file(raw, path, expect, game.actions, game.gm_actions, game.standing, ids_in(state))
+    of = parse_order_file(
+        raw,
+        path,
+        expect,
+        game.actions,
+        game.gm_actions,
+        game.standing,
+        ids_in(state),
+        game.ruleset.names_of(game, state),  # a name read as its id here serves check and resolve alike
+    )
     if of.faction is None or of.turn is None or of.campaign is None:
         return of  # the envelope is wrong: checking orders against the state would only add noise
     of.checked = True

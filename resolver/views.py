@@ -5,7 +5,8 @@ They read archived (serialised) events and the state; they never change either.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import gm
@@ -27,6 +28,66 @@ def event_lines(game: Game, events: list[dict[str, Any]], faction: str | None = 
         [e for e in events if e["visibility"] == "public"] if faction is None else visible(events, faction)
     )
     return [game.ruleset.describe(e, game) for e in shown]
+
+
+@dataclass
+class TurnLine:
+    """One line of a turn's log: one deed, however many events tell it. ``told`` are the events whose
+    sentences it holds (each of them, for a line said several times), which the demo counts; an event
+    that only retells the deed (a street headline) adds no words, and is not counted."""
+
+    text: str
+    told: list[Mapping[str, Any]] = field(default_factory=list)
+
+
+def turn_lines(game: Game, events: Iterable[Mapping[str, Any]]) -> list[TurnLine]:
+    """The turn's public events as the log prints them (campaign demo, campaign resolve): one line a
+    deed, in the order the deeds began (``Ruleset.deed_of``), and a line said several times once, with
+    how often."""
+    public = [e for e in events if e["visibility"] == "public"]
+    deeds: list[TurnLine] = []
+    line_of: dict[int, int] = {}  # an event's index -> the index of its line
+    for index, event in enumerate(public):
+        found = game.ruleset.deed_of(event, public[:index])
+        if found is None:
+            line_of[index] = len(deeds)
+            deeds.append(TurnLine(game.ruleset.describe_deed(event, game), [event]))
+            continue
+        earlier, retold = found
+        line_of[index] = line_of[earlier]
+        if not retold:
+            deed = deeds[line_of[earlier]]
+            deed.text = f"{deed.text} {game.ruleset.describe(event, game)}"
+            deed.told.append(event)
+    return merge_repeated(deeds)
+
+
+def merge_repeated(lines: list[TurnLine]) -> list[TurnLine]:
+    """Each distinct line once, where it first appears, telling every event of its repeats."""
+    merged: dict[str, TurnLine] = {}
+    for line in lines:
+        if line.text in merged:
+            merged[line.text].told.extend(line.told)
+        else:
+            merged[line.text] = TurnLine(line.text, list(line.told))
+    counts = dict(zip(merged, merge_repeats(line.text for line in lines), strict=True))
+    return [TurnLine(counts[text], line.told) for text, line in merged.items()]
+
+
+def merge_repeats(sentences: Iterable[str]) -> list[str]:
+    """Each distinct sentence once, where it first appears, with how often it was said: three identical
+    musters read "Menfell musters Levy at Castfell (3 times).", not three lines."""
+    counts: dict[str, int] = {}
+    for sentence in sentences:
+        counts[sentence] = counts.get(sentence, 0) + 1
+    merged = []
+    for sentence, count in counts.items():
+        if count > 1:
+            body = sentence.rstrip(".!?")
+            how_often = "twice" if count == 2 else f"{count} times"
+            sentence = f"{body} ({how_often}){sentence[len(body) :]}"
+        merged.append(sentence)
+    return merged
 
 
 def roll_summary(event: dict[str, Any]) -> str:
@@ -119,14 +180,18 @@ def order_template_context(game: Game, state: State, faction: str) -> dict[str, 
         "standing": [] if playing_gm else standing_blocks(game, state, faction),
         "game": game,
         "faction": faction,
-        "name": "the GM" if playing_gm else game.name_of(faction),
+        "name": "the GM" if playing_gm else game.name_and_id(faction),
         "turn": turn,
         "date": game.calendar.date(turn).label,
+        "file": f"orders/{faction}.yaml",  # where the faction's orders go
+        "in_place": False,  # whether this copy is that file already (campaign template -o)
+        "schema": "../orders.schema.json",  # from orders/templates/, where the templates are kept
+        "sealed": False,  # the store knows: a sealed campaign's orders are sealed before they are sent
         "status": status
         if playing_gm
         else [
             *game.ruleset.status_lines(game, state, faction),
-            *relations.lines_for(state, faction, game.name_of),
+            *relations.lines_for(state, faction, game.name_and_id),
         ],
         "places": [] if playing_gm else game.ruleset.places_lines(game, state, faction),
         "rulings": gm.awaiting_rulings(game, state) if playing_gm else [],

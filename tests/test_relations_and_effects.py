@@ -42,7 +42,7 @@ def test_a_relation_and_a_modifier_set_for_some_turns_run_out_with_an_event(tmp_
     assert expired[0]["phase"] == "expiry" and turn1[-1] is expired[0]  # the last step of the turn
     assert "attack" not in state["factions"]["green"]["modifiers"] and "effects" not in state
     template = (root / "orders/templates/red.yaml").read_text(encoding="utf-8")
-    assert f"#   Relation with {game.name_of('blue')}: tribute until the end of turn 2.\n" in template
+    assert f"#   Relation with {game.name_of('blue')} [blue]: tribute until the end of turn 2.\n" in template
 
     resolve(root)
     state = Store(root).state()
@@ -68,7 +68,10 @@ def test_a_relation_names_known_factions_and_a_known_kind(tmp_path: Path) -> Non
     )
     (of,) = check(root)
     messages = [(i.message, i.hint) for i in of.errors]
-    assert messages[0] == ("'other': there is no 'bleu' among the factions", "did you mean 'blue'?")
+    assert messages[0] == (
+        "'other': there is no 'bleu' among the factions",
+        f"did you mean 'blue' ({Store(root).game().name_of('blue')})?",
+    )
     assert messages[1][0] == "a relation joins two different factions"
     assert messages[2][0] == "'truce' is not a valid kind" and "enforced_peace" in messages[2][1]
 

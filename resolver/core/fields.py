@@ -7,6 +7,11 @@ rules pages that list every order.
 Besides plain values a field may hold a nested ``order`` (a backup action, written like any order
 with ``action:`` and its fields), a ``record`` (a mapping with typed fields of its own) or a ``ref``
 (the id of something in the state: the checker suggests the nearest id the state holds).
+
+A field that names something by id (a faction, a location) may also take its name: players read names
+on the site and in their templates ("The Tidewater Brotherhood"), while the engine keeps ids
+(``brotherhood``). The checker reads a name, in any case, as the id it names, once, when the file is
+parsed: the order then holds the id, and the checker, the resolver and the echo all read that one id.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ from .yamlsafe import Located, Path, refused_character_issue
 Kind = Literal["text", "int", "bool", "choice", "list", "counts", "mapping", "order", "record", "ref"]
 # The ids a reference may name, by the state collection it points into ("armies", "factions"…).
 IdsOf = Callable[[str], Sequence[str]]
+# The names a player may write for ids, by the kind of thing named ("factions", "locations"…): each id
+# with its names, the one shown first.
+NamesOf = Callable[[str], Mapping[str, Sequence[str]]]
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,7 @@ class Field:
     multiline: bool = False  # text that may hold line breaks and tabs (narrations, notes); names never do
     fields: tuple[Field, ...] = ()  # the typed fields of a "record"
     ref: str = ""  # for "ref": the state collection whose ids it names, e.g. "factions"
+    names: str = ""  # the kind of thing (see NamesOf) whose names it takes for ids; a "ref" takes its ref's
     inherits: tuple[str, ...] = ()  # for "order": fields the nested order takes from the order holding it
 
 
@@ -66,11 +75,52 @@ def choice_hint(word: str, options: Sequence[str]) -> str:
     return f"{guess} Choose one of: {listed}" if guess else f"choose one of: {listed}"
 
 
+def id_named(word: str, named: Mapping[str, Sequence[str]]) -> str | None:
+    """The id that ``word`` stands for: the id itself, or the id or one of its names in any case. None
+    when it names nothing, or more than one thing (two places of one name): then only the id will do."""
+    if word in named:
+        return word
+    folded = word.strip().casefold()
+    found = {key for key, names in named.items() if folded in {key.casefold(), *map(str.casefold, names)}}
+    return found.pop() if len(found) == 1 else None
+
+
+def with_name(key: str, named: Mapping[str, Sequence[str]]) -> str:
+    """An id as a hint lists it: with its name, when it has one that is not the id itself."""
+    names = [name for name in named.get(key, ()) if name.casefold() != key.casefold()]
+    return f"{key} ({names[0]})" if names else key
+
+
+def named_suggestion(word: str, named: Mapping[str, Sequence[str]], options: Sequence[str]) -> str:
+    """ "did you mean …?" for ids that have names: the guess may be close to an id or to a name
+    ("Tidewater Brotherhood" to "The Tidewater Brotherhood"), and is shown with its name."""
+    spellings: dict[str, str] = {}  # each id and name, folded, -> its id
+    for key in options:
+        for spelling in (key, *named.get(key, ())):
+            spellings.setdefault(spelling.casefold(), key)
+    close = difflib.get_close_matches(word.strip().casefold(), list(spellings), n=1, cutoff=0.6)
+    if not close:
+        return ""
+    guess = spellings[close[0]]
+    names = [name for name in named.get(guess, ()) if name.casefold() != guess.casefold()]
+    return f"did you mean '{guess}' ({names[0]})?" if names else f"did you mean '{guess}'?"
+
+
+def named_hint(word: str, named: Mapping[str, Sequence[str]], options: Sequence[str] | None = None) -> str:
+    """Like ``choice_hint``, for ids that have names (see ``named_suggestion``): each choice is listed
+    with its name."""
+    keys = list(named) if options is None else list(options)
+    guess = named_suggestion(word, named, keys)
+    listed = ", ".join(with_name(key, named) for key in keys)
+    return f"{guess} Choose one of: {listed}" if guess else f"choose one of: {listed}"
+
+
 class FieldChecker:
     """Checks raw order mappings against their specs and reports located issues.
 
     ``actions`` are the orders a nested ``order`` field may hold (without them a nested order is only
-    checked to be a mapping); ``ids_of`` lists the ids the state holds, for ``ref`` fields' hints.
+    checked to be a mapping); ``ids_of`` lists the ids the state holds, for ``ref`` fields' hints;
+    ``names_of`` the names that fields naming things take for ids.
     """
 
     def __init__(
@@ -79,11 +129,13 @@ class FieldChecker:
         file: str,
         actions: Mapping[str, ActionSpec] | None = None,
         ids_of: IdsOf | None = None,
+        names_of: NamesOf | None = None,
     ) -> None:
         self.located = located
         self.file = file
         self.actions = actions
         self.ids_of = ids_of
+        self.names_of = names_of
         self.issues: list[Issue] = []
         self._inside: list[str] = []  # the nested-order fields being checked, outermost first
 
@@ -181,7 +233,20 @@ class FieldChecker:
             self._inside.pop()
         return len(self.issues) == before, values
 
+    def _named(self, f: Field) -> Mapping[str, Sequence[str]] | None:
+        """The ids and names of what the field names, when it takes names for ids."""
+        kind = f.names or (f.ref if f.kind == "ref" else "")
+        return self.names_of(kind) if kind and self.names_of is not None else None
+
+    def _as_id(self, f: Field, value: Any) -> Any:
+        """A value as the id it names: a name, or an id in another case, becomes the id; anything else
+        stays as written, for the checks to refuse with their hints."""
+        named = self._named(f) if isinstance(value, str) else None
+        return (id_named(value, named) or value) if named else value
+
     def _value(self, f: Field, value: Any, path: Path, order: int | None) -> tuple[bool, Any]:
+        if f.kind in ("text", "choice", "ref"):
+            value = self._as_id(f, value)
         if f.kind == "text" or f.kind == "choice":
             return self._scalar_text(f, value, path, order, f.choices if f.kind == "choice" else ())
         if f.kind == "int":
@@ -207,6 +272,7 @@ class FieldChecker:
         if f.kind == "list":
             if not isinstance(value, list):
                 value = [value]  # a single item is a list of one: friendlier for paths like "N"
+            value = [self._as_id(f, item) for item in value]
             items: list[str] = []
             for i, item in enumerate(value):
                 ok, text = self._scalar_text(
@@ -267,7 +333,10 @@ class FieldChecker:
             ok, text = self._scalar_text(f, value, path, order, ())
             known = list(self.ids_of(f.ref)) if ok and self.ids_of is not None else None
             if known is not None and text not in known:
-                hint = suggest(text, known) or (f"the {f.ref} are: {', '.join(known[:20])}" if known else "")
+                named = self._named(f) or {}
+                listed = ", ".join(with_name(key, named) for key in known[:20])
+                guess = named_suggestion(text, named, known)
+                hint = guess or (f"the {f.ref} are: {listed}" if known else "")
                 self.error(path, f"'{f.name}': there is no '{text}' among the {f.ref}", hint, order=order)
                 return False, None
             return ok, text
@@ -304,7 +373,9 @@ class FieldChecker:
             self.issues.append(refused_character_issue(self.file, line, col, value, index, order))
             return False, None
         if choices and value not in choices:
-            self.error(path, f"'{value}' is not a valid {f.name}", choice_hint(value, choices), order=order)
+            named = self._named(f)
+            hint = named_hint(value, named, choices) if named else choice_hint(value, choices)
+            self.error(path, f"'{value}' is not a valid {f.name}", hint, order=order)
             return False, None
         return True, value
 
@@ -354,12 +425,14 @@ def nested_definition(f: Field) -> str:
     return "-".join(("nested-order", *f.inherits))
 
 
-def field_schema(f: Field, ids_of: IdsOf | None = None) -> dict[str, Any]:
+def field_schema(f: Field, ids_of: IdsOf | None = None, names_of: NamesOf | None = None) -> dict[str, Any]:
     s: dict[str, Any]
     if f.kind == "text":
         s = {"type": ["string", "integer"], "maxLength": f.max_length}
     elif f.kind == "choice":
         s = {"type": "string", "enum": list(f.choices)}
+        if f.names and names_of is not None:
+            s.update(_named_choices(f.choices, names_of(f.names)))
     elif f.kind == "int":
         s = {"type": "integer"}
         if f.minimum is not None:
@@ -378,7 +451,7 @@ def field_schema(f: Field, ids_of: IdsOf | None = None) -> dict[str, Any]:
     elif f.kind == "mapping":
         s = {"type": "object"}
     elif f.kind == "record":
-        s = record_schema(f.fields, ids_of)
+        s = record_schema(f.fields, ids_of, names_of=names_of)
     elif f.kind == "order":
         # Definitions are shared: every order of a file may carry the same kind of backup.
         return {"$ref": f"#/definitions/{nested_definition(f)}"}
@@ -397,27 +470,48 @@ def field_schema(f: Field, ids_of: IdsOf | None = None) -> dict[str, Any]:
     return s
 
 
+def _named_choices(choices: Sequence[str], named: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """A choice that takes names too: the ids, then their names, each described by the other, so that an
+    editor offers both and flags neither."""
+    names = [(name, key) for key in choices for name in named.get(key, ()) if name != key]
+    return {
+        "enum": [*choices, *(name for name, _ in names)],
+        "enumDescriptions": [
+            *(with_name(key, named) for key in choices),
+            *(f"{name}, the same as {key}" for name, key in names),
+        ],
+    }
+
+
 def record_schema(
-    fields: Sequence[Field], ids_of: IdsOf | None = None, optional: Sequence[str] = ()
+    fields: Sequence[Field],
+    ids_of: IdsOf | None = None,
+    optional: Sequence[str] = (),
+    names_of: NamesOf | None = None,
 ) -> dict[str, Any]:
     """A mapping with typed fields: an order's fields, a record field or a standing section."""
     return {
         "type": "object",
-        "properties": {f.name: field_schema(f, ids_of) for f in fields},
+        "properties": {f.name: field_schema(f, ids_of, names_of) for f in fields},
         "required": [f.name for f in fields if f.required and f.name not in optional],
         "additionalProperties": False,
     }
 
 
 def action_schema(
-    spec: ActionSpec, ids_of: IdsOf | None = None, inherited: Sequence[str] = (), nested: bool = False
+    spec: ActionSpec,
+    ids_of: IdsOf | None = None,
+    inherited: Sequence[str] = (),
+    nested: bool = False,
+    names_of: NamesOf | None = None,
 ) -> dict[str, Any]:
     """One action's schema; ``nested`` for a backup action, which holds no order of its own and takes
     the ``inherited`` fields from the order holding it. A nested action requires only its ``action``:
     editors pick among alternatives by what fails least, and must offer every action before one is
     chosen (the checker still reports a missing field, with its place)."""
     fields = [f for f in spec.fields if not (nested and f.kind == "order")]
-    record = record_schema(fields, ids_of, optional=[f.name for f in fields] if nested else inherited)
+    optional = [f.name for f in fields] if nested else inherited
+    record = record_schema(fields, ids_of, optional=optional, names_of=names_of)
     action = {"const": spec.name, "description": f"{spec.summary} Cost: {spec.cost}."}
     return {
         "title": spec.name,
@@ -429,12 +523,17 @@ def action_schema(
     }
 
 
-def nested_definitions(specs: Mapping[str, ActionSpec], ids_of: IdsOf | None = None) -> dict[str, Any]:
+def nested_definitions(
+    specs: Mapping[str, ActionSpec], ids_of: IdsOf | None = None, names_of: NamesOf | None = None
+) -> dict[str, Any]:
     """The schema definitions the nested ``order`` fields of ``specs`` point at."""
     nested = {f.inherits: f for spec in specs.values() for f in spec.fields if f.kind == "order"}
     return {
         nested_definition(f): {
-            "oneOf": [action_schema(spec, ids_of, f.inherits, nested=True) for spec in specs.values()]
+            "oneOf": [
+                action_schema(spec, ids_of, f.inherits, nested=True, names_of=names_of)
+                for spec in specs.values()
+            ]
         }
         for f in nested.values()
     }

@@ -35,6 +35,7 @@ from .fields import (
     ActionSpec,
     FieldChecker,
     IdsOf,
+    NamesOf,
     action_schema,
     choice_hint,
     nested_definitions,
@@ -43,6 +44,7 @@ from .fields import (
 )
 from .issues import Issue
 from .standing import StandingSection, describe
+from .words import series
 from .yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, refused_character_issue
 
 ENVELOPE_KEYS = ("campaign", "turn", "faction", "orders", "press", "rumors")
@@ -160,18 +162,39 @@ class OrderFile:
         return lines
 
     def summary(self) -> str:
-        """What would happen to the file's orders, counted: accepted, rejected and why."""
+        """What would happen to the file's orders, counted (accepted, rejected and why), and for a file
+        that gives none, that sending it only holds."""
         name = self.path.rsplit("/", 1)[-1]
+        note = self.holding_note()
+        return f"{name}: {self.counts()}" + (f". {note}" if note else "")
+
+    def holding_note(self) -> str:
+        """For a file without errors that gives no order, what sending it does: "0 orders accepted" alone
+        reads as if orders were lost, when the file is valid and its faction holds."""
+        if self.errors or self.actions_written:
+            return ""
+        if self.faction == GM:
+            return "It gives no orders: sent as it is, the GM changes nothing this turn"
+        carried = [what for what, given in (("press", self.press), ("rumours", self.rumors)) if given]
+        carried += [name.replace("_", " ") for name in sorted(self.standing)]
+        still = f"; its {series(carried)} still count" if carried else ""
+        return (
+            "It gives no orders: sent as it is, your faction holds this turn "
+            f"(nothing happens for it{still}). Add orders under 'orders:' to act"
+        )
+
+    def counts(self) -> str:
+        """The file's orders counted: accepted, rejected and why; the problems and the warnings."""
         rejected = {i.order for i in self.errors if i.order is not None}
         in_file = sum(1 for i in self.errors if i.order is None or i.order not in self.actions_written)
         total = max(len(self.actions_written), len(rejected))
         warnings = _count(len(self.warnings), "warning")
         if self.errors and not self.checked and total:
             return (
-                f"{name}: 0 orders accepted, {_count(total, 'order')} not checked "
+                f"0 orders accepted, {_count(total, 'order')} not checked "
                 f"({_count(len(self.errors), 'error')} in the file), {warnings}"
             )
-        accepted = f"{name}: {_count(total - len(rejected), 'order')} accepted"
+        accepted = f"{_count(total - len(rejected), 'order')} accepted"
         if not self.errors or not total:
             return f"{accepted}, {_count(len(self.errors), 'error')}, {warnings}"
         parts = [accepted]
@@ -218,9 +241,11 @@ def parse_order_file(
     gm_actions: Mapping[str, ActionSpec],
     standing: Mapping[str, StandingSection] | None = None,
     ids_of: IdsOf | None = None,
+    names_of: NamesOf | None = None,
 ) -> OrderFile:
     """Read an order file's envelope, orders and standing sections; ``ids_of`` lists the state's ids
-    for reference fields (without it a reference is only checked to be text)."""
+    for reference fields (without it a reference is only checked to be text), ``names_of`` the names
+    that fields naming things take for ids (read as those ids from here on)."""
     of = OrderFile(path=path, raw=raw)
     try:
         located = load_player_yaml(raw, path, MAX_BYTES)
@@ -230,7 +255,7 @@ def parse_order_file(
     of.located = located
     data = located.data
     standing = {} if isinstance(data, dict) and data.get("faction") == GM else (standing or {})
-    checker = FieldChecker(located, path, ids_of=ids_of)
+    checker = FieldChecker(located, path, ids_of=ids_of, names_of=names_of)
     if not isinstance(data, dict):
         checker.error(
             (),
@@ -433,18 +458,26 @@ def order_file_schema(
     gm_actions: Mapping[str, ActionSpec],
     standing: Mapping[str, StandingSection] | None = None,
     ids_of: IdsOf | None = None,
+    names_of: NamesOf | None = None,
 ) -> dict[str, Any]:
     """The JSON Schema (draft-07) of order files, for editors and for check-jsonschema. With ``ids_of``
     the reference fields offer the ids of the state the schema is written for."""
 
     def orders_of(specs: Mapping[str, ActionSpec]) -> dict[str, Any]:
-        return {"type": "array", "items": {"oneOf": [action_schema(s, ids_of) for s in specs.values()]}}
+        one_of = [action_schema(s, ids_of, names_of=names_of) for s in specs.values()]
+        return {"type": "array", "items": {"oneOf": one_of}}
 
     sections = {
-        name: {**record_schema(section.fields, ids_of), "description": f"{section.summary} (standing)"}
+        name: {
+            **record_schema(section.fields, ids_of, names_of=names_of),
+            "description": f"{section.summary} (standing)",
+        }
         for name, section in (standing or {}).items()
     }
-    definitions = {**nested_definitions(gm_actions, ids_of), **nested_definitions(actions, ids_of)}
+    definitions = {
+        **nested_definitions(gm_actions, ids_of, names_of),
+        **nested_definitions(actions, ids_of, names_of),
+    }
     schema: dict[str, Any] = {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": f"{title} order file",

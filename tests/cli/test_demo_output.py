@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from resolver.cli import main, merge_repeats
+from resolver.cli import main
 from resolver.core import canonical
 from resolver.core.words import amount, plural
 from resolver.ruleset import get_ruleset
 from resolver.store import Store
+from resolver.views import merge_repeats
 
 RESOLVER = Path(__file__).resolve().parents[2] / "resolver"
 # A plural noun after the number one: "1 units", "1 resources", "1 rounds", "1 orders failed".
@@ -27,9 +28,9 @@ INTERNAL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")  # snake_case: a key of the en
 ENGINE_ID = re.compile(r"\b[a-z]+(?:-[a-z]+)*-(?:[a-z]*\d+|marshal|captain)\b")
 # Words the closing summary of each ruleset's demo must count, each a kind it always has.
 SUMMARY_WORDS = {
-    "nations": ("rumour", "incomes collected"),
-    "factions": ("rumour", "incomes collected"),
-    "seasons": ("winter disband tests", "units recruited"),
+    "nations": ("rumour", "marches"),
+    "factions": ("rumour", "turns of building"),
+    "seasons": ("winter disband tests", "musters"),
 }
 RULESETS = tuple(SUMMARY_WORDS)
 

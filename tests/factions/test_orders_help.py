@@ -26,7 +26,9 @@ def test_the_template_lists_every_location_and_who_holds_it(city: Path) -> None:
     for lid, location in state["locations"].items():
         holder = location.get("holder")
         who = {None: "public", "red": "yours"}.get(holder) or (
-            m.npc_name(game.rules, holder) if m.is_npc(game.rules, holder) else game.name_of(holder)
+            f"{m.npc_name(game.rules, holder)} [{holder}]"
+            if m.is_npc(game.rules, holder)
+            else f"{game.name_of(holder)} [{holder}]"
         )
         assert f"{lid} ({who})" in template, lid
 
@@ -43,6 +45,7 @@ def test_an_unknown_location_hint_lists_the_locale_named(city: Path, run) -> Non
     code, out, _ = run("check", "--root", city)
     assert code == 1
     fix = next(line.strip() for line in out.splitlines() if line.strip().startswith("fix:"))
-    assert f"Locations in {there}: {', '.join(m.locations_in(state, there))}" in fix
-    assert f"did you mean '{typo[:-1]}'?" in fix
+    listed = ", ".join(f"{lid} ({state['locations'][lid]['name']})" for lid in m.locations_in(state, there))
+    assert f"Locations in {there}: {listed}" in fix
+    assert f"did you mean '{typo[:-1]}' ({state['locations'][typo[:-1]]['name']})?" in fix
     assert not any(lid in fix for lid in m.locations_in(state, here))

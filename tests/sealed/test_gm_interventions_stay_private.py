@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from resolver import gm
-from resolver.cli import merge_repeats
 from resolver.core import canonical, relations
 from resolver.ruleset import RULESETS
-from resolver.views import event_lines
+from resolver.views import turn_lines
 
 from .sealed_play import (
     full_state,
@@ -143,7 +142,7 @@ def test_the_faction_concerned_hears_of_it_and_no_other(gm_turn: dict[str, Any])
 def test_the_resolve_prints_the_public_record_and_nothing_else(gm_turn: dict[str, Any]) -> None:
     root, printed = gm_turn["root"], gm_turn["printed"]
     game, _ = full_state(root)
-    expected = merge_repeats(event_lines(game, public_events(root, 2)))
+    expected = [line.text for line in turn_lines(game, public_events(root, 2))]
     assert printed_events(printed) == [line.replace("\n", "\\n") for line in expected]
     assert PUBLIC_NEWS in printed
     assert not [marker for marker in (*SECRETS.values(), HIDDEN_PIECE) if marker in printed]

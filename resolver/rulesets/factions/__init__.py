@@ -54,6 +54,12 @@ class Factions(Ruleset):
             return int(game.rules["interpretation"]["headline_weight"]), self.describe(event, game)
         return super().headline(event, game, turn)
 
+    def names(self, kind: str, game: Game, state: State) -> dict[str, tuple[str, ...]]:
+        """Besides the engine's kinds, ``npc_factions``: the city's powers that orders name (``npc``)."""
+        if kind == "npc_factions":
+            return {npc: (m.npc_name(game.rules, npc),) for npc in game.rules["npc_factions"]}
+        return super().names(kind, game, state)
+
     # -- stocks: capital and reach, and influence per NPC faction ------------------------------------------
 
     def stock_names(self, game: Game) -> tuple[str, ...]:
@@ -78,12 +84,12 @@ class Factions(Ruleset):
             f"upkeep {upkeep['capital']} capital and {upkeep['reach']} reach.",
         ]
         influence = ", ".join(
-            f"{m.npc_name(rules, n)} {k}" for n, k in sorted(f.get("influence", {}).items())
+            f"{m.npc_label(rules, n)} {k}" for n, k in sorted(f.get("influence", {}).items())
         )
         lines.append(
             f"Influence: {influence or 'none'}."
             + (
-                f" Allied with: {', '.join(m.npc_name(rules, n) for n in f['allies'])}."
+                f" Allied with: {', '.join(m.npc_label(rules, n) for n in f['allies'])}."
                 if f.get("allies")
                 else ""
             )
@@ -100,8 +106,9 @@ class Factions(Ruleset):
                 "Holdings: " + ", ".join(f"{m.location_label(state, lid)} [{lid}]" for lid in held) + "."
             )
         for p in m.projects_of(state, faction):
+            where = f" [{p['location']}]" if p.get("location") else ""  # the place its title names, by id
             lines.append(
-                f"Project {p['id']}: {p['title']}, {p['progress']} of {p['needed']} successes"
+                f"Project {p['id']}: {p['title']}{where}, {p['progress']} of {p['needed']} successes"
                 + ("" if p.get("pausable", True) else "; must be worked on every turn")
                 + "."
             )
@@ -121,9 +128,9 @@ class Factions(Ruleset):
             elif holder == faction:
                 who = "yours"
             elif m.is_npc(game.rules, holder):
-                who = m.npc_name(game.rules, holder)
+                who = m.npc_label(game.rules, holder)
             else:
-                who = game.name_of(holder)
+                who = game.name_and_id(holder)
             by_locale.setdefault(location["locale"], []).append(f"{lid} ({who})")
         return [f"{locale}: {', '.join(places)}." for locale, places in by_locale.items()]
 

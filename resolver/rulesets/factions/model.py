@@ -136,6 +136,11 @@ def npc_name(rules: Rules, npc: str) -> str:
     return str(rules["npc_factions"][npc]["name"])
 
 
+def npc_label(rules: Rules, npc: str) -> str:
+    """An NPC faction as a template shows it: its name and the id orders name it by."""
+    return f"{npc_name(rules, npc)} [{npc}]"
+
+
 def influence_with(state: State, faction: str, npc: str) -> int:
     return int(state["factions"][faction].get("influence", {}).get(npc, 0))
 

@@ -34,8 +34,10 @@ _BACKUP = Field(
     "The action the same lieutenant takes instead if this one cannot be carried out.",
     inherits=("lieutenant",),
 )
-_END_AT = Field("end_at", "text", "Where the lieutenant ends the action: a location of the locale.")
-_UNITS_END_AT = Field("units_end_at", "text", "Where the aiding units end the action.")
+_END_AT = Field(
+    "end_at", "text", "Where the lieutenant ends the action: a location of the locale.", names="locations"
+)
+_UNITS_END_AT = Field("units_end_at", "text", "Where the aiding units end the action.", names="locations")
 _PLAN = Field(
     "plan", "text", "Your plan in a sentence or two; the GM may rule a bonus or a penalty.", max_length=600
 )
@@ -55,11 +57,25 @@ def _target_fields(rules: Rules, action: Action) -> list[Field]:
     for_sale = tuple(t for t, d in types.items() if d["kind"] == "unit" and d.get("price"))
     recruits = tuple(t for t, d in types.items() if d["kind"] == "unit" and d.get("recruitable"))
     where = Field(
-        "location", "text", "A location of the lieutenant's locale, e.g. p-varnel/tavern.", required=True
+        "location",
+        "text",
+        "A location of the lieutenant's locale, by id or by name, e.g. p-varnel/tavern.",
+        required=True,
+        names="locations",
     )
-    rival = Field("target", "text", "The faction acted against.", required=True)
+    rival = Field(
+        "target", "text", "The faction acted against, by id or by name.", required=True, names="factions"
+    )
     npcs = tuple(rules["npc_factions"])
-    npc = Field("npc", "choice", "An NPC faction holding a location here.", required=True, choices=npcs)
+    known = ", ".join(f"{n} ({spec['name']})" for n, spec in rules["npc_factions"].items())
+    npc = Field(
+        "npc",
+        "choice",
+        f"An NPC faction holding a location here, by id or by name: {known}.",
+        required=True,
+        choices=npcs,
+        names="npc_factions",
+    )
     fields = {
         "npc": [npc],
         "npc_location": [where],
@@ -71,17 +87,30 @@ def _target_fields(rules: Rules, action: Action) -> list[Field]:
         "own_unit": [Field("unit", "text", "A unit of yours in the locale, by id.", required=True)],
         "static_type": [
             Field("asset_type", "choice", "A static asset to build or buy.", choices=statics),
-            Field("location", "text", "Where: a public location of the locale or your own."),
+            Field(
+                "location", "text", "Where: a public location of the locale or your own.", names="locations"
+            ),
             Field("project", "text", "A building project of yours to continue instead, e.g. red-p1."),
         ],
         "unit_type": [Field("unit_type", "choice", "The unit.", required=True, choices=for_sale)],
         "recruit_type": [
             Field("unit_type", "choice", "The unit.", required=True, choices=recruits),
-            Field("location", "text", "Where (default: the lieutenant's location)."),
+            Field("location", "text", "Where (default: the lieutenant's location).", names="locations"),
         ],
         "destination": [
-            Field("to", "text", "The location moved to, up to the move range away.", required=True),
-            Field("gather", "text", "A location of the locale whose units of yours all come along."),
+            Field(
+                "to",
+                "text",
+                "The location moved to, up to the move range away.",
+                required=True,
+                names="locations",
+            ),
+            Field(
+                "gather",
+                "text",
+                "A location of the locale whose units of yours all come along.",
+                names="locations",
+            ),
         ],
     }
     return fields[action.target]

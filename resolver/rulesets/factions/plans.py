@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.fields import choice_hint, suggest
+from ...core.fields import choice_hint, named_suggestion, with_name
 from ...core.orders import Order
 from ...core.phases import State
 from ...plans import Reading, Reject
@@ -217,9 +217,11 @@ class Reader(Reading):
             return f"a location is LOCALE/PLACE, and no locale is called '{named}': " + choice_hint(
                 named, locales
             )
-        here = m.locations_in(self.state, named)
-        guess = suggest(where, here)
-        return f"{guess + ' L' if guess else 'l'}ocations in {named}: {', '.join(here)}"
+        here, names = m.locations_in(self.state, named), self.names_of("locations")
+        # A name may be of any locale ("Tavern of Gendgate"): it is guessed among all, the locale's listed.
+        guess = named_suggestion(where, names, here if "/" in where else sorted(self.state["locations"]))
+        listed = ", ".join(with_name(lid, names) for lid in here)
+        return f"{guess + ' L' if guess else 'l'}ocations in {named}: {listed}"
 
     def _own(self, plan: Plan, name: str, kinds: tuple[str, ...]) -> m.Asset:
         asset = self._mine(name, plan.args.get(name), kinds)
@@ -244,7 +246,7 @@ class Reader(Reading):
             others = [f for f in self.game.factions if f != self.faction]
             if rival not in others:
                 raise Reject(
-                    "target", f"'{rival}' is not another faction", f"choose one of: {', '.join(others)}"
+                    "target", f"'{rival}' is not another faction", self.hint_among(rival, "factions", others)
                 )
             if state["factions"][rival].get("status", "active") != "active":
                 raise Reject("target", f"{rival} is out of the game")

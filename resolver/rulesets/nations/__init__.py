@@ -84,7 +84,9 @@ class Nations(Ruleset):
         for s in sorted(m.settlements_of(state, faction), key=lambda s: s["name"]):
             siege = s.get("siege")
             under = (
-                f", besieged by {game.name_of(siege['owner'])} for {siege['turns']} turn(s)" if siege else ""
+                f", besieged by {game.name_and_id(siege['owner'])} for {siege['turns']} turn(s)"
+                if siege
+                else ""
             )
             lines.append(
                 f"Settlement {s['name']}: {s['type']} level {s['level']} at "
@@ -111,9 +113,9 @@ class Nations(Ruleset):
                 f"{' (awaiting the GM ruling)' if adv.get('pending') else ''}."
             )
         if f.get("contacts"):
-            lines.append("In contact with: " + ", ".join(game.name_of(c) for c in f["contacts"]) + ".")
+            lines.append("In contact with: " + ", ".join(game.name_and_id(c) for c in f["contacts"]) + ".")
         for agreement in agreements.agreements_of(state, faction):
-            partner = game.name_of(next(p for p in agreement["parties"] if p != faction))
+            partner = game.name_and_id(next(p for p in agreement["parties"] if p != faction))
             if agreement["kind"] == "alliance":
                 lines.append(f"Alliance with {partner} since turn {agreement['since']}.")
                 continue

@@ -71,7 +71,13 @@ def action_specs(rules: Rules) -> dict[str, ActionSpec]:
             "Attack a nation's armies on your army's tile, or assault its settlement there.",
             (
                 _ARMY,
-                Field("target", "text", "The nation attacked, or the name of its settlement.", required=True),
+                Field(
+                    "target",
+                    "text",
+                    "The nation attacked (by id or by name), or the name of its settlement.",
+                    required=True,
+                    names="factions",
+                ),
                 Field(
                     "on_fall",
                     "choice",
@@ -203,7 +209,13 @@ def action_specs(rules: Rules) -> dict[str, ActionSpec]:
             "road",
             "Build a road on a tile next to one of your armies, or destroy one.",
             (
-                Field("location", "text", "The tile, e.g. C4.", required=True),
+                Field(
+                    "location",
+                    "text",
+                    "The tile, e.g. C4, or its place's name.",
+                    required=True,
+                    names="places",
+                ),
                 Field("destroy", "bool", "Destroy the road instead.", default=False),
             ),
             cost=f"{rules['roads']['build_cost']} resources; destroying {rules['roads']['destroy_cost']}",
@@ -214,13 +226,20 @@ def action_specs(rules: Rules) -> dict[str, ActionSpec]:
             "one-off payment (for mercenaries, say), or an alliance. Both nations order it, each from its "
             "own side; it is made only if the two orders match.",
             (
-                Field("partner", "text", "The other nation, by id.", required=True),
+                Field(
+                    "partner", "text", "The other nation, by id or by name.", required=True, names="factions"
+                ),
                 Field("kind", "choice", "trade, payment or alliance.", required=True, choices=ag.KINDS),
                 Field(
                     "give", "int", "Resources you hand over (each turn, for a trade).", default=0, minimum=0
                 ),
                 Field("get", "int", "Resources you receive (each turn, for a trade).", default=0, minimum=0),
-                Field("route", "list", "A trade's road tiles, next to each other, e.g. [D4, E4, F5]."),
+                Field(
+                    "route",
+                    "list",
+                    "A trade's road tiles, next to each other, e.g. [D4, E4, F5].",
+                    names="places",
+                ),
                 Field(
                     "turns",
                     "int",

@@ -281,7 +281,7 @@ def attack(r: NationReading, o: Order) -> Plan:
         raise Reject(
             "target",
             f"'{target}' is neither a nation nor a settlement",
-            choice_hint(target, [f for f in game.factions if f != r.faction]),
+            r.hint_among(target, "factions", [f for f in game.factions if f != r.faction]),
             failure=f"{target} no longer stands",
         )
     settlement = r.settlement_at(where)
@@ -730,7 +730,9 @@ def agree(r: NationReading, o: Order) -> Plan:
     others = [f for f in game.factions if f != r.faction]
     if terms.partner not in others:
         raise Reject(
-            "partner", f"'{terms.partner}' is not another nation", choice_hint(terms.partner, others)
+            "partner",
+            f"'{terms.partner}' is not another nation",
+            r.hint_among(terms.partner, "factions", others),
         )
     partner = game.name_of(terms.partner)
     met = state["factions"][r.faction].get("contacts", [])

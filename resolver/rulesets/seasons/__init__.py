@@ -76,15 +76,16 @@ class Seasons(Ruleset):
             + (f" (shaken ×{record['shaken']})" if record.get("shaken") else "")
             + (", in unrest" if record.get("unrest") else "")
             + ".",
-            "At war with: " + (", ".join(game.name_of(n) for n in record["wars"]) or "nobody") + ".",
-            *diplomacy.status_lines(state, faction, game.name_of),
+            "At war with: " + (", ".join(game.name_and_id(n) for n in record["wars"]) or "nobody") + ".",
+            *diplomacy.status_lines(state, faction, game.name_and_id),
             *commanders.status_lines(state, faction),
         ]
         for army in m.armies_of(state, faction):
             commander = m.commander(state, army)
             led = f" under {commander['id']} (WR {m.war_rating(commander)})" if commander else ""
             units = ", ".join(f"{u['id']} {u['code']} {u['morale']}" for u in army["units"])
-            lines.append(f"Army {army['id']} at {game.place_label(army['location'])}{led}: {units}.")
+            where = f"{game.place_label(army['location'])} [{army['location']}]"
+            lines.append(f"Army {army['id']} at {where}{led}: {units}.")
         held = m.provinces_of(state, faction)
         lines.append("Provinces: " + ", ".join(f"{game.place_label(p)} [{p}]" for p in held) + ".")
         return lines

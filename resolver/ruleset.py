@@ -374,6 +374,12 @@ class Ruleset:
                 found[index] = told
         return found
 
+    def decision(self, roll: Mapping[str, Any]) -> str:
+        """What a roll decided, in words that may name ids (the site puts readers' names in their place):
+        by default the note the roll was logged with. A ruleset whose notes carry a verb that must agree
+        with a name, or follow the roll's outcome, words them here."""
+        return str(roll.get("decided") or "")
+
     def place_id(self, piece: Mapping[str, Any]) -> str:
         """Which place a map piece of one of ``place_kinds`` is: by default its location, so what stands
         on one tile (a settlement, later its ruins) is one place through the turns."""

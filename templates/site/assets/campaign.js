@@ -1,10 +1,10 @@
 // The campaign site's own script, on top of Material for MkDocs.
 //
 // Material wraps each table in a box that scrolls sideways when the table is wider than the page's
-// column (standings and rules tables on a phone). A box that scrolls must be reachable by keyboard, so
-// that arrow keys can scroll it, and a screen reader must be able to say what it is: each such box
-// becomes a focusable region named after its table. A box whose table fits gets neither, so it is no
-// extra tab stop.
+// column. Such a table is shown as a stack of cards instead (see stack); should one still not fit, its box
+// must be reachable by keyboard, so that arrow keys can scroll it, and a screen reader must be able to say
+// what it is: each such box becomes a focusable region named after its table. A box whose table fits gets
+// neither, so it is no extra tab stop.
 (function () {
   "use strict";
 
@@ -38,12 +38,68 @@
     }
   }
 
+  // A table wider than the page's column is shown as a stack of cards, one a row, each value beside its
+  // column's name: the page never scrolls sideways and no column is cut off, on a phone as on a laptop.
+  // Its roles are spelt out, so a screen reader still reads a table whatever the layout. Once the column
+  // is as wide as the table was, it is a table again.
+  function headings(table) {
+    var row = table.tHead && table.tHead.rows[0];
+    return row ? Array.prototype.map.call(row.cells, function (cell) {
+      var copy = cell.cloneNode(true);
+      copy.querySelectorAll(".headerlink").forEach(function (link) { link.remove(); });
+      return copy.textContent.trim();
+    }) : [];
+  }
+
+  var LONG = 24; // characters: a cell holding more is a sentence
+
+  function setStacked(table, stacked) {
+    var names = headings(table);
+    table.toggleAttribute("data-ck-stacked", stacked);
+    var role = function (el, value) {
+      if (stacked) el.setAttribute("role", value);
+      else el.removeAttribute("role");
+    };
+    role(table, "table");
+    Array.prototype.forEach.call(table.rows, function (row) {
+      role(row, "row");
+      Array.prototype.forEach.call(row.cells, function (cell, index) {
+        var header = cell.tagName === "TH";
+        role(cell, header ? (row.parentElement === table.tHead ? "columnheader" : "rowheader") : "cell");
+        if (stacked && names[index]) cell.setAttribute("data-label", names[index]);
+        else cell.removeAttribute("data-label");
+        // A sentence takes the card's whole width; short values share a line with another.
+        cell.toggleAttribute("data-ck-long", stacked && cell.textContent.trim().length > LONG);
+      });
+    });
+    Array.prototype.forEach.call(table.querySelectorAll("thead, tbody"), function (group) {
+      role(group, "rowgroup");
+    });
+  }
+
+  function stack(wrapper) {
+    var table = wrapper.querySelector("table");
+    if (!table || !table.tHead) return;
+    if (table.hasAttribute("data-ck-stacked")) {
+      if (wrapper.clientWidth < Number(table.getAttribute("data-ck-wide"))) return;
+      setStacked(table, false);
+    }
+    if (wrapper.scrollWidth > wrapper.clientWidth + 1) {
+      table.setAttribute("data-ck-wide", String(wrapper.scrollWidth));
+      setStacked(table, true);
+    }
+  }
+
   var resized = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
-    entries.forEach(function (entry) { mark(entry.target); });
+    entries.forEach(function (entry) {
+      stack(entry.target);
+      mark(entry.target);
+    });
   }) : null;
 
   function markAll() {
     document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (wrapper) {
+      stack(wrapper);
       mark(wrapper);
       if (resized) resized.observe(wrapper);
     });
@@ -74,8 +130,36 @@
     });
   }
 
+  // A code block that scrolls sideways must be a tab stop, so that arrow keys can scroll it. The theme
+  // makes it one only where the browser can hover, and takes it away again on a touch screen, where a
+  // keyboard (or a switch device) may be in use all the same: here it is one wherever it scrolls.
+  function focusableCode(code) {
+    var scrolls = code.scrollWidth > code.clientWidth + 1;
+    if (scrolls && code.getAttribute("tabindex") !== "0") code.setAttribute("tabindex", "0");
+  }
+
+  function markCode() {
+    document.querySelectorAll(".md-typeset pre > code").forEach(function (code) {
+      focusableCode(code);
+      if (resizedCode) resizedCode.observe(code);
+    });
+  }
+
+  var resizedCode = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) { focusableCode(entry.target); });
+  }) : null;
+
+  if ("MutationObserver" in window) {
+    new MutationObserver(function (changes) {
+      changes.forEach(function (change) {
+        if (change.target.matches && change.target.matches(".md-typeset pre > code")) focusableCode(change.target);
+      });
+    }).observe(document.documentElement, { attributes: true, attributeFilter: ["tabindex"], subtree: true });
+  }
+
   function mountPage() {
     markAll();
+    markCode();
     nameLandmarks();
   }
 

@@ -230,6 +230,7 @@ class SitePages:
             current_date=self.game.calendar.date(current).label if current > 0 else "",
             deadline=deadline,
             deadline_at=deadline_at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if deadline_at else "",
+            deadline_rule={} if deadline_at else deadline_rule(self.history.config),
             sent=self.orders_sent(),
             players=[f for f in self.game.factions if not faction_records.is_npc(self.history.state, f)],
             repository=repository_links(self.history.config),
@@ -860,6 +861,11 @@ class SitePages:
 
     # -- how to play --------------------------------------------------------------------------------------
 
+    def _rule_unless_dated(self) -> dict[str, Any]:
+        """The weekly rule for the reader's browser, unless the deadline is a date already."""
+        dated = deadline_of(self.store.root, self.history.config, self.history.current_turn)[1]
+        return {} if dated else deadline_rule(self.history.config)
+
     def play(self) -> None:
         game, state = self.game, self.history.state
         active = faction_records.awaited(state, game.factions)  # those with a template: no NPC faction
@@ -878,6 +884,7 @@ class SitePages:
             current=self.history.current_turn,
             current_date=game.calendar.date(self.history.current_turn).label,
             deadline=next_deadline(self.store.root, self.history.config, self.history.current_turn),
+            deadline_rule=self._rule_unless_dated(),
             example_faction=active[0] if active else (game.factions[0] if game.factions else "faction"),
             example=_yaml_example(example) if example else "",
             schema="play/orders.schema.json",
@@ -925,6 +932,26 @@ def deadline_of(root: Path, config: Mapping[str, Any], turn: int) -> tuple[str, 
     except (CampaignError, git.GitError, ValueError):
         return settings.schedule.describe(), None
     return f"{schedule.stamp(when)}, then {schedule.hours(settings.schedule.grace)} of grace", when
+
+
+def deadline_rule(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A weekly deadline as data for the reader's browser, which finds the next such moment on its own
+    clock and shows it in the reader's time zone ("every Friday at 18:00 UTC" is a rule, not a date).
+    Empty when the deadline counts from a resolution, is paused or cannot be read: the words then stand."""
+    try:
+        from .. import schedule
+
+        settings = schedule.Settings.from_config(config) if "schedule" in config else None
+    except (ImportError, CampaignError):
+        return {}
+    if settings is None or settings.schedule.paused or settings.schedule.weekday is None:
+        return {}
+    rule = settings.schedule
+    return {
+        "weekday": rule.weekday,
+        "time": f"{rule.at:%H:%M}",
+        "grace": f"{rule.grace.total_seconds() / 3600:g}",
+    }
 
 
 def repository_links(config: Mapping[str, Any]) -> dict[str, str]:

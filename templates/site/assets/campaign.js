@@ -157,7 +157,90 @@
     }).observe(document.documentElement, { attributes: true, attributeFilter: ["tabindex"], subtree: true });
   }
 
+  // The theme's "Back to top" button floats over the top of the page as the reader scrolls up: over a
+  // map it would cover the map's turn bar or its pieces, so it steps aside while it overlaps one.
+  function overlaps(a, b) {
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  }
+
+  function clearMaps() {
+    var button = document.querySelector(".md-top");
+    if (!button) return;
+    button.classList.remove("ck-top-aside");
+    var box = button.getBoundingClientRect();
+    var covered = Array.prototype.some.call(document.querySelectorAll("iframe.ck-map"), function (map) {
+      return overlaps(box, map.getBoundingClientRect());
+    });
+    button.classList.toggle("ck-top-aside", covered);
+  }
+
+  var clearing = false;
+  function clearMapsSoon() {
+    if (clearing) return;
+    clearing = true;
+    window.requestAnimationFrame(function () {
+      clearing = false;
+      clearMaps();
+    });
+  }
+  window.addEventListener("scroll", clearMapsSoon, { passive: true });
+  window.addEventListener("resize", clearMapsSoon);
+
+  // The map page lists what stands on the map after the latest turn; when its map's slider shows another
+  // turn, a line under the heading says so and links that turn's chronicle, which lists what stood then.
+  window.addEventListener("message", function (event) {
+    var told = event.data && event.data.campaignMap;
+    var frame = document.querySelector("iframe.ck-map");
+    var line = document.querySelector(".ck-map-shown");
+    if (!told || !frame || !line || event.source !== frame.contentWindow) return;
+    var turn = Number(told.turn);
+    if (told.latest || !Number.isInteger(turn)) {
+      line.hidden = true;
+      return;
+    }
+    line.textContent = "The map above shows turn " + turn + " (" + String(told.label) + "); the list below is of " +
+      "the latest turn. What stood after turn " + turn + " is listed in ";
+    var link = document.createElement("a");
+    link.href = line.getAttribute("data-chronicle") + "turn-" + turn + "/";
+    link.textContent = "the chronicle of turn " + turn;
+    line.appendChild(link);
+    line.appendChild(document.createTextNode("."));
+    line.hidden = false;
+  });
+
+  // A weekly deadline ("every Friday at 18:00 UTC") is a rule: the reader's own clock finds the next such
+  // moment, shown in the reader's time zone. Within the grace after one, that one is shown as passed.
+  var WEEK = 7 * 24 * 3600 * 1000;
+
+  function nextDeadline(el, now) {
+    var hm = String(el.getAttribute("data-time")).split(":");
+    var weekday = (Number(el.getAttribute("data-weekday")) + 1) % 7; // the data counts from Monday
+    var when = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), Number(hm[0]), Number(hm[1])));
+    when.setUTCDate(when.getUTCDate() + ((weekday - when.getUTCDay() + 7) % 7));
+    if (when <= now) when = new Date(when.getTime() + WEEK);
+    var grace = Number(el.getAttribute("data-grace")) * 3600 * 1000;
+    var previous = new Date(when.getTime() - WEEK);
+    return now - previous < grace ? { when: previous, passed: true } : { when: when, passed: false };
+  }
+
+  function showDeadlines() {
+    document.querySelectorAll(".ck-deadline-rule").forEach(function (el) {
+      if (el.nextElementSibling && el.nextElementSibling.classList.contains("ck-local-time")) return;
+      var found = nextDeadline(el, new Date());
+      if (isNaN(found.when)) return;
+      var local = document.createElement("span");
+      local.className = "ck-local-time";
+      var words = found.when.toLocaleString(undefined, {weekday: "short", year: "numeric", month: "short",
+        day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short"});
+      local.textContent = found.passed ? " (the last one passed " + words + ", your time: late orders are still taken)"
+        : " (next: " + words + ", your time)";
+      el.after(local);
+    });
+  }
+
   function mountPage() {
+    showDeadlines();
+    clearMapsSoon();
     markAll();
     markCode();
     nameLandmarks();

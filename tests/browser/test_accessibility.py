@@ -122,20 +122,22 @@ def test_axe_finds_no_violation_on_any_page(
 TABLE_PROBLEMS = """() => {
   const problems = [];
   const width = document.documentElement.clientWidth;
-  if (document.documentElement.scrollWidth > width + 1)
-    problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px on a screen ${width} px wide`);
+  const page = document.documentElement.scrollWidth;
+  if (page > width + 1) problems.push(`the page scrolls sideways: ${page} px on a screen ${width} px wide`);
   const tables = [...document.querySelectorAll('.md-content table')];
   tables.forEach((table, index) => {
     const name = `table ${index + 1} (${(table.querySelector('th') || table).innerText.trim().slice(0, 30)})`;
     for (let el = table.parentElement; el && el !== document.body; el = el.parentElement) {
-      if (el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX)) {
+      const scroller = ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+      if (scroller && el.scrollWidth > el.clientWidth + 1) {
         problems.push(`${name} scrolls sideways in its box: ${el.scrollWidth} px in ${el.clientWidth} px`);
         break;
       }
     }
     const box = table.getBoundingClientRect();
-    if (box.width && (box.left < -1 || box.right > width + 1))
-      problems.push(`${name} is cut off: it spans ${Math.round(box.left)} to ${Math.round(box.right)} px of ${width} px`);
+    const [left, right] = [Math.round(box.left), Math.round(box.right)];
+    if (box.width && (left < -1 || right > width + 1))
+      problems.push(`${name} is cut off: it spans ${left} to ${right} px of a page ${width} px wide`);
     for (const cell of table.querySelectorAll('th, td')) {
       // A card layout keeps the column names for screen readers only; a closed fold shows nothing.
       if (!cell.getClientRects().length || (table.hasAttribute('data-ck-stacked') && cell.closest('thead')))

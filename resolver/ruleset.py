@@ -268,20 +268,29 @@ class Ruleset:
         return compiled[kind]
 
     @cached_property
-    def _headline_texts(self) -> dict[str, tuple[int, tuple[jinja2.Template, ...]]]:
+    def _headline_texts(self) -> dict[str, HeadlineEntry]:
         # The engine's headlines.yaml covers the shared event kinds; a ruleset's own file adds its kinds.
         # An entry's ``text`` is one template or a list of them, worded differently (see ``headline``).
-        texts = canonical.read_yaml(Path(__file__).parent / "headlines.yaml")
+        entries = {"headlines.yaml": canonical.read_yaml(Path(__file__).parent / "headlines.yaml")}
         path = self.folder / "headlines.yaml"
         if path.exists():
-            texts.update(canonical.read_yaml(path) or {})
-
+            entries[f"{self.id}/headlines.yaml"] = canonical.read_yaml(path) or {}
         env = _sentence_environment()
         found = {}
-        for kind, spec in texts.items():
-            options = spec["text"] if isinstance(spec["text"], list) else [spec["text"]]
-            found[kind] = (int(spec["weight"]), tuple(env.from_string(str(t).strip()) for t in options))
+        for where, texts in entries.items():
+            for kind, spec in texts.items():
+                options = spec["text"] if isinstance(spec["text"], list) else [spec["text"]]
+                found[kind] = HeadlineEntry(
+                    int(spec["weight"]),
+                    tuple(env.from_string(str(t).strip()) for t in options),
+                    _outcome(where, kind, spec),
+                )
         return found
+
+    def headline_outcomes(self) -> dict[str, Outcome | None]:
+        """How each kind with a headline says whether its deed was done (``Outcome``), or None for a kind
+        that tells only of something that happened: what the headlines' templates must follow."""
+        return {kind: entry.outcome for kind, entry in self._headline_texts.items()}
 
     @cached_property
     def _group_texts(self) -> dict[str, tuple[tuple[str, ...], jinja2.Template]]:
@@ -441,6 +450,12 @@ class Ruleset:
                 found[index] = told
         return found
 
+    def decision(self, roll: Mapping[str, Any]) -> str:
+        """What a roll decided, in words that may name ids (the site puts readers' names in their place):
+        by default the note the roll was logged with. A ruleset whose notes carry a verb that must agree
+        with a name, or follow the roll's outcome, words them here."""
+        return str(roll.get("decided") or "")
+
     def place_id(self, piece: Mapping[str, Any]) -> str:
         """Which place a map piece of one of ``place_kinds`` is: by default its location, so what stands
         on one tile (a settlement, later its ruins) is one place through the turns."""
@@ -452,16 +467,23 @@ class Ruleset:
         engine and of the ruleset; a text that renders empty means "not news this time". A kind with
         several texts gets one chosen by a label made of the turn and the event itself: the same event
         always reads the same, rebuild after rebuild, and the next turn's news is worded differently."""
+        found = self.headline_options(event, game)
+        if found is None:
+            return None
+        weight, options = found
+        return weight, options[choice_of(headline_label(turn, event), len(options))]
+
+    def headline_options(self, event: Mapping[str, Any], game: Game) -> tuple[int, list[str]] | None:
+        """Every wording of an event's headline (those that render empty left out), and its weight; None
+        when the event is not news."""
         entry = self._headline_texts.get(event["kind"])
         if entry is None:
             return None
-        weight, templates = entry
         context = self._text_context(event, game)
-        rendered = [" ".join(t.render(context).split()) for t in templates]
+        context["sentence"] = lambda: self.describe(event, game)  # the event's own sentence (events.yaml)
+        rendered = [" ".join(t.render(context).split()) for t in entry.templates]
         options = [text for text in rendered if text]
-        if not options:
-            return None
-        return weight, options[choice_of(headline_label(turn, event), len(options))]
+        return (entry.weight, options) if options else None
 
     def introduction(self, rules: Mapping[str, Any]) -> str:
         """The rules page's opening paragraph. A ruleset whose summary names numbers fills them from the
@@ -714,6 +736,53 @@ def _said(event: Mapping[str, Any], key: str) -> Any:
 def _distinct(*names: Any) -> tuple[str, ...]:
     """The names given, each once, in order, leaving out what is not a name."""
     return tuple(dict.fromkeys(name for name in names if isinstance(name, str) and name))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Where a headline's event says how its deed ended: the data ``field`` and its values for a deed
+    done and for one that failed. A value ``{actor: N}`` stands for the event's N-th actor (a battle won
+    by the side that attacked). An event without the field is not judged by it."""
+
+    field: str
+    done: tuple[Any, ...]
+    failed: tuple[Any, ...]
+
+    def values(self, event: Mapping[str, Any], done: bool) -> list[Any]:
+        """The declared values, with ``{actor: N}`` read from the event."""
+        actors = list(event.get("actors") or [])
+        found = []
+        for value in self.done if done else self.failed:
+            if isinstance(value, Mapping) and set(value) == {"actor"}:
+                index = int(value["actor"])
+                found.append(actors[index] if index < len(actors) else None)
+            else:
+                found.append(value)
+        return found
+
+
+@dataclass(frozen=True)
+class HeadlineEntry:
+    weight: int
+    templates: tuple[jinja2.Template, ...]
+    outcome: Outcome | None
+
+
+def _outcome(where: str, kind: str, spec: Mapping[str, Any]) -> Outcome | None:
+    """An entry's ``outcome``: a headline must follow how its deed ended, so every entry says where the
+    event tells it, or ``outcome: null`` for an event that only tells of something that happened."""
+    if "outcome" not in spec:
+        raise ValueError(
+            f"{where}: the headline of '{kind}' says nothing of its outcome: add 'outcome: {{field: …, "
+            "done: […], failed: […]}' (the event's data field that tells whether the deed was done), "
+            "or 'outcome: null' when the event only ever tells of something done"
+        )
+    spec = spec["outcome"]
+    if spec is None:
+        return None
+    if not isinstance(spec, Mapping) or set(spec) != {"field", "done", "failed"}:
+        raise ValueError(f"{where}: the outcome of '{kind}' needs exactly field, done and failed")
+    return Outcome(str(spec["field"]), tuple(spec["done"]), tuple(spec["failed"]))
 
 
 def headline_label(turn: int, event: Mapping[str, Any]) -> str:

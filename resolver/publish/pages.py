@@ -49,6 +49,18 @@ MAX_NAV_CHILDREN = 12  # more siblings than this in one navigation section get g
 LATEST_ISSUES = 10  # the newspaper's front page shows this many issues, newest first
 
 
+MISSING = "missing"  # the chronicle's section for the factions whose orders did not arrive
+
+
+def section_of(event: Mapping[str, Any]) -> str:
+    """The chronicle section an event is told in: its phase's, except that the factions whose orders did
+    not arrive (told as the GM's phase begins, before any ruling) are not listed among the GM's rulings."""
+    phase = str(event.get("phase") or "")
+    if phase == ENGINE_PHASES["before"]["id"] and not str(event["kind"]).startswith("gm_"):
+        return MISSING
+    return phase
+
+
 def turn_date(turn: int) -> dt.date:
     """The stand-in calendar date of a turn (its feed entry, the sitemap): fixed by the turn number, never
     the clock."""
@@ -107,8 +119,10 @@ class Nav:
 
 
 class SitePages:
-    def __init__(self, store: Store, history: History, welcome: str) -> None:
+    def __init__(self, store: Store, history: History, welcome: str, address: str = "") -> None:
         self.store = store
+        # The published site's address: the GM's mkdocs.yml may set it (it wins over campaign.yaml's).
+        self.address = address or site_url(history.config)
         self.history = history
         self.game = history.game
         self.welcome = welcome
@@ -131,6 +145,7 @@ class SitePages:
             article=text.article,
             plural=text.plural,
             noun_plural=text.noun_plural,
+            sentences=text.sentences,
         )
         self._headlines: dict[int, list[str]] = {}
         self.numeric = self._numeric_columns()
@@ -215,6 +230,7 @@ class SitePages:
             current_date=self.game.calendar.date(current).label if current > 0 else "",
             deadline=deadline,
             deadline_at=deadline_at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if deadline_at else "",
+            deadline_rule={} if deadline_at else deadline_rule(self.history.config),
             sent=self.orders_sent(),
             players=[f for f in self.game.factions if not faction_records.is_npc(self.history.state, f)],
             repository=repository_links(self.history.config),
@@ -339,7 +355,7 @@ class SitePages:
         together make one sentence ("musters three Levies"); an event with dice, or with a story of its
         own (a battle), gets its own paragraph, with the dice in a fold. What "In brief" already says
         (a turn's interpretation, in the factions game) is not said again."""
-        titles = {ENGINE_PHASES["before"]["id"]: ENGINE_PHASES["before"]["title"]}
+        titles = {ENGINE_PHASES["before"]["id"]: ENGINE_PHASES["before"]["title"], MISSING: "Missing orders"}
         titles.update({p.id: p.title for p in self.game.phases})
         ruleset = self.game.ruleset
         in_brief = set(self.headlines_of(rec))
@@ -357,7 +373,7 @@ class SitePages:
             sentence = ruleset.describe_group(events, self.game)
             if sentence in in_brief:
                 continue
-            paragraphs = sections.setdefault(first.get("phase") or "", [])
+            paragraphs = sections.setdefault(section_of(first), [])
             lead = (first.get("actors") or [None])[0]
             story = rec.stories.get(index, [])
             alone = bool(first.get("rolls") or story)
@@ -365,10 +381,13 @@ class SitePages:
                 paragraphs.append(
                     {
                         "lead": lead,
-                        "sentences": [sentence, *story],
+                        "sentences": [sentence],
+                        # A story (a battle round by round) is a list under its sentence: a hundred words in
+                        # one block are a wall of text on a phone.
+                        "story": story,
                         "alone": alone,
-                        "dice": text.dice_summary(first, rec.names),
-                        "rolls": text.roll_lines(first, rec.names),
+                        "dice": text.dice_summary(first, rec.names, ruleset.decision),
+                        "rolls": text.roll_lines(first, rec.names, ruleset.decision),
                     }
                 )
             else:
@@ -551,12 +570,10 @@ class SitePages:
         for place in places.values():
             by_location.setdefault(str(place["location"]), []).append(place)
         for rec in self.history.turns:
-            for e in rec.events:
-                if e["kind"] in ("press", "rumor") or e.get("place") not in by_location:
-                    continue
-                sentence = self.game.ruleset.describe(e, self.game)
-                for place in by_location[e["place"]]:
-                    place["events"].append({"turn": rec.turn, "text": sentence, "kind": e["kind"]})
+            for location, events in self._events_by_place(rec, by_location):
+                sentence = self.game.ruleset.describe_group(events, self.game)
+                for place in by_location[location]:
+                    place["events"].append({"turn": rec.turn, "text": sentence, "kind": events[0]["kind"]})
         slugs: dict[str, dict[str, Any]] = {}
         for place in sorted(places.values(), key=lambda p: (str(p["label"]).lower(), p["key"])):
             base = _slug(f"{place['label']}-{place['where']}") or "place"
@@ -565,6 +582,23 @@ class SitePages:
                 slug, n = f"{base}-{n}", n + 1
             slugs[slug] = place
         return slugs
+
+    def _events_by_place(
+        self, rec: TurnRecord, by_location: Mapping[str, Any]
+    ) -> list[tuple[str, list[dict[str, Any]]]]:
+        """A turn's public events at each place, in turn order, with those the chronicle tells in one
+        sentence ("musters three Levies") put together as it puts them: a place page says it once too."""
+        ruleset = self.game.ruleset
+        groups: list[tuple[str, list[dict[str, Any]]]] = []
+        for e in rec.events:
+            location = e.get("place")
+            if e["kind"] in ("press", "rumor") or location not in by_location:
+                continue
+            if groups and groups[-1][0] == location and ruleset.groups_with(groups[-1][1][0], e):
+                groups[-1][1].append(e)
+            else:
+                groups.append((str(location), [e]))
+        return groups
 
     def places(self) -> None:
         places = self.place_histories()
@@ -588,7 +622,7 @@ class SitePages:
     def feed(self) -> None:
         """An Atom feed of the resolved turns, newest first: each entry is a turn's newspaper issue, with
         its headlines and links to the issue and the chronicle. A static file; no network."""
-        base = _site_base(self.history.config)
+        base = _site_base(self.address)
         updated = f"{turn_date(self.history.last.turn).isoformat()}T00:00:00Z"
         campaign = _xml(self.game.campaign)
         entries = []
@@ -827,6 +861,11 @@ class SitePages:
 
     # -- how to play --------------------------------------------------------------------------------------
 
+    def _rule_unless_dated(self) -> dict[str, Any]:
+        """The weekly rule for the reader's browser, unless the deadline is a date already."""
+        dated = deadline_of(self.store.root, self.history.config, self.history.current_turn)[1]
+        return {} if dated else deadline_rule(self.history.config)
+
     def play(self) -> None:
         game, state = self.game, self.history.state
         active = faction_records.awaited(state, game.factions)  # those with a template: no NPC faction
@@ -845,6 +884,7 @@ class SitePages:
             current=self.history.current_turn,
             current_date=game.calendar.date(self.history.current_turn).label,
             deadline=next_deadline(self.store.root, self.history.config, self.history.current_turn),
+            deadline_rule=self._rule_unless_dated(),
             example_faction=active[0] if active else (game.factions[0] if game.factions else "faction"),
             example=_yaml_example(example) if example else "",
             schema="play/orders.schema.json",
@@ -892,6 +932,26 @@ def deadline_of(root: Path, config: Mapping[str, Any], turn: int) -> tuple[str, 
     except (CampaignError, git.GitError, ValueError):
         return settings.schedule.describe(), None
     return f"{schedule.stamp(when)}, then {schedule.hours(settings.schedule.grace)} of grace", when
+
+
+def deadline_rule(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A weekly deadline as data for the reader's browser, which finds the next such moment on its own
+    clock and shows it in the reader's time zone ("every Friday at 18:00 UTC" is a rule, not a date).
+    Empty when the deadline counts from a resolution, is paused or cannot be read: the words then stand."""
+    try:
+        from .. import schedule
+
+        settings = schedule.Settings.from_config(config) if "schedule" in config else None
+    except (ImportError, CampaignError):
+        return {}
+    if settings is None or settings.schedule.paused or settings.schedule.weekday is None:
+        return {}
+    rule = settings.schedule
+    return {
+        "weekday": rule.weekday,
+        "time": f"{rule.at:%H:%M}",
+        "grace": f"{rule.grace.total_seconds() / 3600:g}",
+    }
 
 
 def repository_links(config: Mapping[str, Any]) -> dict[str, str]:
@@ -947,14 +1007,14 @@ def _xml(text: str) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _site_base(config: Mapping[str, Any]) -> str:
-    """The site's address with a final slash, from ``site_url:`` in campaign/campaign.yaml, or ""."""
-    url = site_url(config)
+def _site_base(url: str) -> str:
+    """The site's address with a final slash, or "" when it has none."""
     return url if not url or url.endswith("/") else url + "/"
 
 
 def site_url(config: Mapping[str, Any]) -> str:
-    """``site_url:`` of campaign/campaign.yaml when it is a plain http(s) address, else ""."""
+    """``site_url:`` of campaign/campaign.yaml (or of the GM's mkdocs.yml) when it is a plain http(s)
+    address, else ""."""
     url = str(config.get("site_url") or "").strip()
     return url if _WEB_ADDRESS.fullmatch(url) else ""
 

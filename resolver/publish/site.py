@@ -90,7 +90,7 @@ def build_site(
 
     start = time.perf_counter()
     adopt_legacy_index(docs)
-    pages = SitePages(store, history, _welcome(read_welcome(docs)))
+    pages = SitePages(store, history, _welcome(read_welcome(docs)), address=own_site_url(root))
     files = pages.build()
     changed, removed = sync(docs, files)
     notes = hand_written_pages(docs)
@@ -271,6 +271,22 @@ def write_settings(root: Path, data: dict[str, Any]) -> None:
     path = root / SETTINGS
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
+
+
+def own_site_url(root: Path) -> str:
+    """``site_url:`` as the GM's own mkdocs.yml sets it (its settings win over the generated ones, so the
+    feed's links must follow it too), or "" when it sets none or cannot be read: MkDocs then reports the
+    broken file itself."""
+    path = root / CONFIG
+    if not path.is_file():
+        return ""
+    from mkdocs.utils.yaml import get_yaml_loader  # MkDocs' own reading: !ENV and its other tags
+
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=get_yaml_loader())
+    except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, TypeError):
+        return ""
+    return site_url(data) if isinstance(data, dict) else ""
 
 
 def ensure_config(root: Path) -> None:

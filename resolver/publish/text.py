@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from markupsafe import Markup
@@ -44,6 +44,7 @@ __all__ = [
     "readable",
     "roll_lines",
     "roll_words",
+    "sentences",
 ]
 
 # Python-Markdown's backslash escapes (its ESCAPED_CHARS, with the tables extension's "|"); ">" is left to
@@ -77,6 +78,17 @@ def para(value: Any) -> Markup:
     block and hand the rest to Markdown)."""
     lines = [line.strip() for line in str(value or "").splitlines()]
     return Markup("<br>\n").join(h(line) for line in lines if line)
+
+
+def sentences(lines: Iterable[Any]) -> str:
+    """Headlines as running text, for a page's description: each ends as a sentence ends (a full stop is
+    added where it has no mark of its own), then the next follows after a space, never ".;"."""
+    told = []
+    for line in lines:
+        text = " ".join(str(line).split())
+        if text:
+            told.append(text if text[-1] in ".!?…" else text + ".")
+    return " ".join(told)
 
 
 def finalize(value: Any) -> Any:
@@ -152,14 +164,23 @@ def roll_words(roll: Mapping[str, Any], *, verdict: bool = True) -> str:
     return f"{die}{found['modifier'] or ''}: {shown}"
 
 
-def dice_summary(event: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
+Decision = Callable[[Mapping[str, Any]], str]  # what a roll decided, in words (Ruleset.decision)
+
+
+def _noted(roll: Mapping[str, Any]) -> str:
+    return str(roll.get("decided") or "")
+
+
+def dice_summary(
+    event: Mapping[str, Any], names: Mapping[str, str] | None = None, decision: Decision = _noted
+) -> str:
     """One short line for the dice of an event: what was rolled and how it went, ruleset-neutral."""
     rolls = event.get("rolls") or []
     if not rolls:
         return ""
     if len(rolls) == 1:
         r = rolls[0]
-        decided = f" ({readable(str(r['decided']), names or {})})" if r.get("decided") else ""
+        decided = f" ({readable(decision(r), names or {})})" if decision(r) else ""
         return readable(roll_words(r), {}) + decided
     by_expr: dict[str, list[Mapping[str, Any]]] = {}
     for r in rolls:
@@ -174,11 +195,13 @@ def dice_summary(event: Mapping[str, Any], names: Mapping[str, str] | None = Non
     return "; ".join(parts)
 
 
-def roll_lines(event: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
+def roll_lines(
+    event: Mapping[str, Any], names: Mapping[str, str] | None = None, decision: Decision = _noted
+) -> list[str]:
     """Every roll of an event in words, for a collapsible list under the summary."""
     return [
-        f"{readable(str(r['decided']), names or {})} ({readable(roll_words(r, verdict=False), {})})"
-        if r.get("decided")
+        f"{readable(decision(r), names or {})} ({readable(roll_words(r, verdict=False), {})})"
+        if decision(r)
         else readable(roll_words(r), {})
         for r in event.get("rolls") or []
     ]

@@ -126,10 +126,18 @@ class Watch:
 
 
 @contextlib.contextmanager
-def watched_tab(browser: Any, width: int = 1280, height: int = 900) -> Iterator[tuple[Any, Watch]]:
+def watched_tab(
+    browser: Any, width: int = 1280, height: int = 900, touch: bool = False
+) -> Iterator[tuple[Any, Watch]]:
     """A fresh browser tab of the given size that may load only from the local servers; on leaving,
-    fails on any console error, script dialog or request that left the site."""
-    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block")
+    fails on any console error, script dialog or request that left the site. ``touch`` makes it a phone's
+    tab: a touch screen and no mouse to hover with, which the theme's scripts ask about."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        service_workers="block",
+        has_touch=touch,
+        is_mobile=touch,
+    )
     watch = Watch()
 
     def route(route: Any) -> None:

@@ -19,7 +19,16 @@ from resolver.store import Store
 
 from ..sealed import demos
 from .conftest import serve, watched_tab
-from .test_accessibility import ARTIFACTS, VIEWPORTS, describe, open_page, page_type, run_axe, site_pages
+from .test_accessibility import (
+    ARTIFACTS,
+    TOUCH,
+    VIEWPORTS,
+    describe,
+    open_page,
+    page_type,
+    run_axe,
+    site_pages,
+)
 
 SECRET = "MARKER-PRIVATE-5e1d"
 TURNS = 3
@@ -119,7 +128,7 @@ def test_axe_finds_no_violation_on_any_page_of_a_sealed_site(
     folder.mkdir(parents=True, exist_ok=True)
     findings: list[str] = []
     photographed: set[str] = set()
-    with watched_tab(browser, *VIEWPORTS[viewport]) as (tab, _):
+    with watched_tab(browser, *VIEWPORTS[viewport], touch=TOUCH[viewport]) as (tab, _):
         for path in pages:
             open_page(tab, base + path)
             for violation in run_axe(tab, axe_source):

@@ -124,14 +124,15 @@ def test_repeated_events_are_told_once(site: DemoSite) -> None:
 
 def test_a_battle_gets_a_paragraph_with_its_rounds_and_its_dice_in_a_fold(site: DemoSite) -> None:
     told = []
+    battle = r"<p>(.*?)</p>\s*<ul>(.*?)</ul>\s*<details class=\"ck-dice\">(.*?)</details>"
     for path in chronicle_pages(site.public):
         page = path.read_text(encoding="utf-8")
-        for found in re.finditer(r"<p>(.*?)</p>\s*<details class=\"ck-dice\">(.*?)</details>", page, re.S):
-            if "Round 1:" in found[1]:
-                told.append((path, read_page(found[1]).text, read_page(found[2]).text))
+        for found in re.finditer(battle, page, re.S):
+            if "Round 1:" in found[2]:
+                told.append((path, read_page(found[2]).text, read_page(found[3]).text))
     assert told, "no battle or assault paragraph with its rounds"
-    for path, paragraph, dice in told:
-        assert re.search(r"Round 1: .+ lands \d+ hits? in \d+ attacks?", paragraph), paragraph
+    for path, rounds, dice in told:
+        assert re.search(r"Round 1: .+ lands \d+ hits? in \d+ attacks?", rounds), rounds
         assert re.search(r"\(1d10, \d+ or more needed: \d+\)", dice), dice
         assert not INTERNAL_ID.search(dice), (path, dice)
 

@@ -49,10 +49,19 @@ class Factions(Ruleset):
         return str(piece["label"])  # a locale has several places (a manor, a tavern…), each named once
 
     def headline(self, event: Mapping[str, Any], game: Game, turn: int = 0) -> tuple[int, str] | None:
-        """The newspaper prints the turn's interpretation; the engine's own kinds keep their headlines."""
-        if event["kind"] == "headline":
-            return int(game.rules["interpretation"]["headline_weight"]), self.describe(event, game)
-        return super().headline(event, game, turn)
+        """The newspaper prints the turn's interpretation (headlines.yaml); the engine's own kinds keep
+        their headlines. The street's lines lead by how newsworthy their deed is (the rules data's
+        ``interpretation.newsworthy``), and of two equally newsworthy deeds the one that was done leads:
+        a month of failed work on a guildhall is not the first thing the city talks of."""
+        found = super().headline(event, game, turn)
+        if found is None or event["kind"] != "headline":
+            return found
+        spec = game.rules["interpretation"]
+        data = event.get("data", {})
+        newsworthy = int(spec["newsworthy"].get(data.get("topic"), 0))
+        outcome = self.headline_outcomes()["headline"]
+        done = outcome is None or data.get(outcome.field) not in outcome.failed
+        return int(spec["headline_weight"]) + 2 * newsworthy + int(done), found[1]
 
     def names(self, kind: str, game: Game, state: State) -> dict[str, tuple[str, ...]]:
         """Besides the engine's kinds, ``npc_factions``: the city's powers that orders name (``npc``)."""

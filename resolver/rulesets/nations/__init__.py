@@ -43,6 +43,14 @@ class Nations(Ruleset):
                 names[unit["id"]] = f"{game.name_of(army['owner'])}'s {unit['name']}"
         return names
 
+    def decision(self, roll: Mapping[str, Any]) -> str:
+        """A shot of a battle is logged as "red-u1 hits blue-u2": a unit's name may be plural ("Spearmen"),
+        so the site says "A hit by … on …", and the verdict comes from the roll's own success."""
+        shot = story.SHOT.fullmatch(str(roll.get("decided") or ""))
+        if shot is None or "success" not in roll:
+            return super().decision(roll)
+        return f"{'A hit' if roll['success'] else 'A miss'} by {shot['shooter']} on {shot['target']}"
+
     def story(self, event: Mapping[str, Any], game: Game, before: State, after: State) -> list[str]:
         return self.stories([event], game, before, after).get(0, [])
 

@@ -13,6 +13,7 @@ from ...core.words import plural, tally_names
 from ...ruleset import Game
 
 ROUND = re.compile(r"r(\d+)[a-z]*")  # the round segment of a battle roll's label: r1, r1s (stealth volley)
+SHOT = re.compile(r"(?P<shooter>\S+) (?:hits|misses) (?P<target>\S+)")  # a battle roll's note (combat.py)
 
 
 def units_by_id(states: tuple[State, ...]) -> dict[str, dict[str, Any]]:

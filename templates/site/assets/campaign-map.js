@@ -345,13 +345,28 @@
     }
 
     // Both a tooltip (pointing) and a popup (selecting): while a popup is open no tooltip shows.
+    var opener = null; // the marker whose popup is open
     function bindInfo(marker, tooltip, popup, offset) {
       marker.bindTooltip(tooltip, { direction: "top", offset: [0, -offset] });
       marker.bindPopup(popup);
       marker.on("popupopen", function () {
+        opener = marker;
         marker.closeTooltip();
       });
+      marker.on("popupclose", function () {
+        if (opener === marker) opener = null;
+      });
     }
+    // Escape closes the open popup wherever the focus is (Leaflet's own handler listens only while the
+    // map itself has the focus, not a marker), and the focus goes back to the marker that opened it.
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape" || !opener) return;
+      var marker = opener;
+      map.closePopup();
+      var el = marker.getElement();
+      if (el) el.focus();
+      event.preventDefault();
+    });
     map.on("popupopen", function () {
       container.classList.add("cm-popup-open");
       map.eachLayer(function (layer) {
@@ -765,6 +780,13 @@
       });
     }
 
+    // The page around the map's frame lists what stands on the map after the latest turn: it is told
+    // which turn the slider shows, so that its words can say so (campaign.js).
+    function tellThePage(turn, latest) {
+      if (window.parent === window) return;
+      window.parent.postMessage({ campaignMap: { turn: turn.turn, label: turn.label, latest: latest } }, "*");
+    }
+
     function draw(i) {
       index = i;
       drawPaths(i);
@@ -772,6 +794,7 @@
       container.setAttribute("data-turn", String(data.turns[i].turn));
       container.setAttribute("data-pieces", String(laid.pieces));
       container.setAttribute("data-marks", String(laid.marks));
+      tellThePage(data.turns[i], i === last);
       if (bar) {
         bar.input.value = String(i);
         bar.input.setAttribute("aria-valuetext", data.turns[i].label);

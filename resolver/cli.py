@@ -865,6 +865,9 @@ def cmd_site(args: argparse.Namespace) -> int:
         f"Wrote {report.pages} pages for {report.turns} resolved turn(s) into {report.docs_dir} "
         f"({report.changed} file(s) changed, {report.removed} removed); {took}."
     )
+    if report.ignores:
+        named = " and ".join(report.ignores)
+        print(f"Added what the site build generates to {named}, so that git ignores it: commit {named}.")
     if report.out is not None:
         print(f"Built the site into {report.out}; to read it, serve that folder, for example:")
         print(f"  python3 -m http.server --bind 127.0.0.1 --directory {report.out} 8000")

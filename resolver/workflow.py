@@ -34,6 +34,7 @@ from .engine import TurnResult, resolve_turn, turn_rumors
 from .ruleset import FactionSetup, Game, get_ruleset
 from .schedule import Settings, default_settings
 from .sealed import forget_plain_file_ignores, ignore_plain_files
+from .site_layout import ignore_generated_files, write_config_stub
 from .store import (
     ARCHIVE_FORMAT,
     DEMO_MARKER,
@@ -204,6 +205,10 @@ def new_campaign(
         ignore_plain_files(store.root)
     else:  # a folder that held a sealed campaign: its players' plain orders are committed now
         forget_plain_file_ignores(store.root)
+    # The site build's output is ignored from the first commit, and the GM's mkdocs.yml is committed with
+    # it: a later `campaign site` then leaves the tree clean, and `resolve --commit` finds nothing amiss.
+    ignore_generated_files(store.root)
+    write_config_stub(store.root)
     game = store.game(state)
     store.write_player_aids(game, state)
     return game

@@ -380,7 +380,10 @@ class Store:
 
     def beacon_network(self) -> beacon.Network | None:
         """The public beacon whose rounds take part in the dice (``beacon:`` in campaign.yaml), if any."""
-        value = self.config().get("beacon")
+        return self.beacon_named(self.config().get("beacon"))
+
+    def beacon_named(self, value: object) -> beacon.Network | None:
+        """The beacon ``value`` names, if this campaign may use it (None: no beacon)."""
         if value in (None, "none"):
             return None
         allowed = (self.root / DEMO_MARKER).exists() or os.environ.get(TEST_BEACON_VARIABLE) == "1"

@@ -386,6 +386,7 @@ def dice_salt(
     also the key holder's part and the beacon's round that completes it), and the commitment to the next
     turn's. Without a key the dice have no salt (and can be foreseen)."""
     committed = store.salt_commitment(turn)
+    named = store.config().get("recipient")
     if key is None:
         if committed:
             raise CampaignError(
@@ -394,7 +395,20 @@ def dice_salt(
                 f"CI holds it as the secret {sealing.KEY_VARIABLE}; locally pass --key-file",
                 code=2,
             )
+        if named:  # without it the next turn's salt would go uncommitted, and its dice be foreseeable
+            raise CampaignError(
+                "this campaign has a campaign key (campaign/campaign.yaml names it): resolving needs it, "
+                "so that the next turn's dice salt is committed as the turn opens",
+                f"CI holds it as the secret {sealing.KEY_VARIABLE}; locally pass --key-file",
+                code=2,
+            )
         return "", {}
+    if named and sealing.public_of(key) != named:
+        raise CampaignError(
+            f"the campaign key given is not this campaign's: campaign/campaign.yaml names {named}",
+            f"use the key whose public half that is (the secret {sealing.KEY_VARIABLE} must hold it too)",
+            code=2,
+        )
     secret = sealing.turn_salt(key, game.campaign, turn)
     if committed and committed != sealing.salt_commitment(secret):
         raise CampaignError(
@@ -403,6 +417,11 @@ def dice_salt(
             code=2,
         )
     following = store.commit_salt(game.campaign, key, turn + 1, now)
+    if not committed:
+        # The key came while this turn was open (campaign add-key, seal-campaign): nothing was committed
+        # when it opened, and a salt taken now could be one chosen for this turn's rolls. It stays
+        # unsalted; the next turn's salt is committed here, as that turn opens.
+        return "", dict(following)
     committed_round = store.committed_beacon_round(turn)
     net = store.beacon_network()
     if committed_round is None or net is None:

@@ -764,6 +764,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             verdict = "MISMATCH" if not c.ok else "public parts match"
         if c.where:
             verdict = "MISMATCH" if not c.ok else ("edited by the GM" if c.notes else "matches the archive")
+        if not c.replayed:
+            verdict = "MISMATCH, not replayed" if not c.ok else "not replayed"
         print(f"{c.name}: {verdict}")
         for problem in c.problems:
             print(visible(f"  - {problem}"))
@@ -777,7 +779,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
             "in their public parts."
         )
     else:
-        print(f"{sum(c.ok for c in turn_checks)} of {len(turn_checks)} turn(s) replay byte-identically.")
+        identical = sum(c.ok and c.replayed for c in turn_checks)
+        print(f"{identical} of {len(turn_checks)} turn(s) replay byte-identically.")
+    unreplayed = [c.turn for c in turn_checks if not c.replayed]
+    if unreplayed:
+        print(
+            f"{len(unreplayed)} turn(s) after the first mismatch could not be replayed, since each starts "
+            "from the state the turn before it left; what their archives say of themselves was checked. "
+            "Once the first mismatch is dealt with (git log campaign/turns shows who changed what), verify "
+            "again."
+        )
     return 1 if bad else 0
 
 

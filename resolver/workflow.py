@@ -1165,8 +1165,11 @@ def opening_problems(store: Store) -> list[str]:
 def engine_problems(store: Store, archived: list[int]) -> list[str]:
     """``engine:`` in campaign.yaml, the kit's version that made the campaign: a version, no newer than
     the engine that resolved its first turn, nor than this one (an older engine may replay otherwise)."""
-    named = store.config().get("engine")
+    config = store.config()
+    named = config.get("engine")
     where = "campaign/campaign.yaml"
+    if "engine" not in config:  # every kit wrote it: it was taken out by hand
+        return [f"{where} names no engine: put back 'engine:' with the version of the kit that made it"]
     if not isinstance(named, str) or not re.fullmatch(r"\d+(\.\d+)*", named):
         return [f"{where}: engine: {named!r} is not a version of the kit: put back the version that made it"]
     first = archived[0] if archived else None

@@ -58,7 +58,7 @@ MAKERS = ("new", "demo")
 # The commands that need no campaign at all.
 CAMPAIGNLESS = ("keygen",)
 # The commands that read their --key-file themselves rather than having main load it first.
-OWN_KEY_FILE = (*MAKERS, "seal-campaign", "doctor")
+OWN_KEY_FILE = (*MAKERS, "seal-campaign", "add-key", "doctor")
 
 
 class Parser(argparse.ArgumentParser):
@@ -297,6 +297,28 @@ def build_parser() -> Parser:
     )
     p.add_argument("--key-file", type=Path, metavar="FILE", help="where the key is written (or read from)")
     p.add_argument("--show-key", action="store_true", help="print the new key once (only on a terminal)")
+
+    p = sub.add_parser(
+        "add-key",
+        parents=[root],
+        help="give an open campaign made without a key its campaign key",
+        description="Make the campaign key of an open campaign that has none, and put its public half in "
+        "campaign/campaign.yaml: the campaign goes on as it is. From the next turn on, each turn's dice salt "
+        "is committed as the turn opens, so nobody can foresee a roll. The turn being played now opened "
+        "without such a commitment, and none can be made after the fact: its dice stay unsalted. Store the "
+        f"key as the repository secret {sealing.KEY_VARIABLE}: every resolve needs it from now on.",
+    )
+    p.add_argument(
+        "--key-file", type=Path, metavar="FILE", help="write the new key to FILE (outside campaign/)"
+    )
+    p.add_argument("--show-key", action="store_true", help="print the new key once (only on a terminal)")
+    p.add_argument(
+        "--beacon",
+        choices=("quicknet", "test", "none"),
+        default="none",
+        help="the public randomness beacon whose round completes each turn's salt, so that not even the "
+        "key's holder can foresee a roll (default: none; quicknet is drand's beacon)",
+    )
 
     p = sub.add_parser(
         "unseal",
@@ -652,7 +674,7 @@ def cmd_resolve_git(args: argparse.Namespace) -> int:
     if outcome.resolved and outcome.game and outcome.result:
         game, result = outcome.game, outcome.result
         print_turn(game, result.turn, printed_events(args.root, result))
-        warn_predictable(result.seed.salt)
+        warn_predictable(args.root, result.turn, result.seed.salt)
     print(visible(outcome.message))
     return 0
 
@@ -674,7 +696,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
                 print("\n".join(format_file(of)), file=sys.stderr)
         raise
     print_turn(game, result.turn, printed_events(args.root, result))
-    warn_predictable(result.seed.salt)
+    warn_predictable(args.root, result.turn, result.seed.salt)
     print(
         f"Turn {result.turn} resolved; archived in campaign/turns/{result.turn:04d}/. "
         f"Next: turn {result.turn + 1}"
@@ -683,15 +705,27 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     return 0
 
 
-def warn_predictable(salt: str) -> None:
-    if not salt:
+def warn_predictable(root: Path, turn: int, salt: str) -> None:
+    """Say when a turn's dice had no secret salt, and what to do about it: a campaign without a key gets
+    one with campaign add-key, which keeps the campaign; one whose key came during this turn is told that
+    the next turn is salted."""
+    if salt:
+        return
+    if Store(root).config().get("recipient"):
         print(
-            "warning: this campaign has no campaign key, so its dice are predictable: a player can compute "
-            "their rolls before sending orders\n"
-            "    fix: make a key (campaign new --key-file) and store it as the secret "
-            f"{sealing.KEY_VARIABLE}",
+            f"note: turn {turn}'s dice had no secret salt: the campaign key was added while the turn was "
+            f"open, and no salt can be committed after the fact; turn {turn + 1}'s salt is committed now, so "
+            "its dice cannot be foreseen",
             file=sys.stderr,
         )
+        return
+    print(
+        "warning: this campaign has no campaign key, so its dice are predictable: a player can compute "
+        "their rolls before sending orders\n"
+        "    fix: give it a key, keeping the campaign as it is: campaign add-key --key-file FILE (outside "
+        f"the repository), then store the key as the secret {sealing.KEY_VARIABLE}",
+        file=sys.stderr,
+    )
 
 
 def printed_events(root: Path, result: Any) -> list[dict[str, Any]]:
@@ -743,6 +777,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             verdict = "MISMATCH" if not c.ok else "public parts match"
         if c.where:
             verdict = "MISMATCH" if not c.ok else ("edited by the GM" if c.notes else "matches the archive")
+        if not c.replayed:
+            verdict = "MISMATCH, not replayed" if not c.ok else "not replayed"
         print(f"{c.name}: {verdict}")
         for problem in c.problems:
             print(visible(f"  - {problem}"))
@@ -756,7 +792,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
             "in their public parts."
         )
     else:
-        print(f"{sum(c.ok for c in turn_checks)} of {len(turn_checks)} turn(s) replay byte-identically.")
+        identical = sum(c.ok and c.replayed for c in turn_checks)
+        print(f"{identical} of {len(turn_checks)} turn(s) replay byte-identically.")
+    unreplayed = [c.turn for c in turn_checks if not c.replayed]
+    if unreplayed:
+        print(
+            f"{len(unreplayed)} turn(s) after the first mismatch could not be replayed, since each starts "
+            "from the state the turn before it left; what their archives say of themselves was checked. "
+            "Once the first mismatch is dealt with (git log campaign/turns shows who changed what), verify "
+            "again."
+        )
     return 1 if bad else 0
 
 
@@ -875,6 +920,9 @@ def cmd_site(args: argparse.Namespace) -> int:
         f"Wrote {report.pages} pages for {report.turns} resolved turn(s) into {report.docs_dir} "
         f"({report.changed} file(s) changed, {report.removed} removed); {took}."
     )
+    if report.ignores:
+        named = " and ".join(report.ignores)
+        print(f"Added what the site build generates to {named}, so that git ignores it: commit {named}.")
     if report.out is not None:
         print(f"Built the site into {report.out}; to read it, serve that folder, for example:")
         print(f"  python3 -m http.server --bind 127.0.0.1 --directory {report.out} 8000")
@@ -1039,11 +1087,44 @@ def cmd_seal_campaign(args: argparse.Namespace) -> int:
     args.sealed = True
     made = seal_campaign(Store(args.root), lambda: make_key(args))
     print("The campaign is sealed from this turn on; players read their position with campaign view.")
+    if made is not None:  # the same as campaign add-key: no salt can be committed for a turn already open
+        print(
+            "This turn's dice stay unsalted: it opened before the key existed. Its resolution commits the "
+            "next turn's salt."
+        )
     if made is not None and args.show_key:
         print(f"Store this secret key as the repository secret {sealing.KEY_VARIABLE}; it is shown once:")
         print(f"  {made}")
     elif made is not None:
         print(f"The new key is in {args.key_file}: store it as the repository secret {sealing.KEY_VARIABLE}.")
+    return 0
+
+
+def cmd_add_key(args: argparse.Namespace) -> int:
+    from .sealed import add_key
+
+    args.sealed = False
+    added = add_key(Store(args.root), lambda: make_key(args), args.beacon)
+    public = sealing.public_of(added.key)
+    print(f"Added the campaign key: its public half {public} is in campaign/campaign.yaml.")
+    if args.show_key:
+        print(f"Store this secret key as the repository secret {sealing.KEY_VARIABLE}; it is shown once:")
+        print(f"  {added.key}")
+    else:
+        print(
+            f"The secret key is in {args.key_file}: store it as the repository secret {sealing.KEY_VARIABLE} "
+            "(Settings → Secrets and variables → Actions), keep a copy offline, and never commit it."
+        )
+    print(
+        f"Turn {added.turn} keeps unsalted dice: it opened before the key existed, and a salt chosen now "
+        f"could be chosen for its rolls. Resolving it commits turn {added.turn + 1}'s salt as that turn "
+        "opens; from then on nobody can foresee a roll."
+    )
+    print(
+        "Next: commit and push campaign/campaign.yaml (git add campaign/campaign.yaml && git commit -m "
+        "'Add the campaign key' && git push). Every resolve needs the key from now on: CI reads the secret, "
+        "local commands take --key-file."
+    )
     return 0
 
 
@@ -1067,6 +1148,7 @@ COMMANDS = {
     "view": cmd_view,
     "seal": cmd_seal,
     "seal-campaign": cmd_seal_campaign,
+    "add-key": cmd_add_key,
     "unseal": cmd_unseal,
     "rekey": cmd_rekey,
     "reseal": cmd_reseal,

@@ -403,8 +403,8 @@ def check_key(store: Store, key: str | None) -> list[Finding]:
                     "warning",
                     "this campaign has no key, so its dice are predictable: a player can compute their "
                     "rolls before sending orders",
-                    "a campaign gets its key when it is made (campaign new --key-file FILE); this one can "
-                    "get one only by being sealed (campaign seal-campaign)",
+                    "give it one, keeping the campaign as it is: campaign add-key --key-file FILE (outside "
+                    f"the repository), then store the key as the secret {sealing.KEY_VARIABLE}",
                 )
             ]
         return [

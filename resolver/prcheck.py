@@ -681,6 +681,13 @@ def _stale_turn(report: PrReport, of: OrderFile) -> None:
     )
 
 
+# How a player brings main into their branch from the command line. A plain `git pull` stops on a default
+# git (2.27 and newer) when the branch has commits of its own: "Need to specify how to reconcile divergent
+# branches". A merge, said outright, works on any git and keeps the next plain push a fast-forward; a
+# rebase would need a forced push. --no-edit: the merge commit's message needs no editor.
+UPDATE_BRANCH = "git pull --no-rebase --no-edit origin main"
+
+
 def _stale_branch(report: PrReport, forks: list[git.Commit], base: git.Commit) -> None:
     """Orders are written against the state the branch started from; if the base's state has moved on
     since (a turn resolved, a GM edit), they are stale however well they parse."""
@@ -698,7 +705,7 @@ def _stale_branch(report: PrReport, forks: list[git.Commit], base: git.Commit) -
     hint = (
         _fresh_branch_hint(report.factions)
         if resolved
-        else "update the branch from the base branch (git pull origin main, or 'Update branch' on GitHub), "
+        else f"update the branch from the base branch ('Update branch' on GitHub, or {UPDATE_BRANCH}), "
         "check your orders against the new state and push again"
     )
     report.problems.append(

@@ -282,6 +282,48 @@ def seal_campaign(store: Store, make_key: Callable[[], str | None]) -> str | Non
     return made
 
 
+@dataclass
+class AddedKey:
+    key: str  # the new campaign key, made by the caller (written to a file or shown once)
+    turn: int  # the turn being played: its dice stay unsalted, as it opened without a commitment
+
+
+def add_key(store: Store, make_key: Callable[[], str | None], beacon_name: str | None = None) -> AddedKey:
+    """Give an open campaign made without a key its campaign key (``campaign add-key``): its public half
+    goes into campaign.yaml, and from then on every resolve needs the key. The turn being played opened
+    without a commitment to a dice salt, and none can be made for it now: a salt chosen while the turn is
+    open could be chosen for its rolls, so its dice stay unsalted. Resolving it publishes the commitment
+    to the next turn's salt (and, with a beacon, the round that completes it) as that turn opens, like
+    every turn after; the public half named now binds the key that makes it."""
+    store.require()
+    if store.sealed:
+        raise CampaignError(
+            "this campaign is sealed, and a sealed campaign has its key already",
+            "to replace a key that leaked or was lost, run campaign rekey",
+            code=2,
+        )
+    config = store.config()
+    if config.get("recipient"):
+        raise CampaignError(
+            f"this campaign has a key already: campaign/campaign.yaml names {config['recipient']}",
+            f"keep using that key: store it as the secret {sealing.KEY_VARIABLE} and pass it locally with "
+            "--key-file",
+            code=2,
+        )
+    store.beacon_named(beacon_name)  # a beacon the campaign may not use is refused before the key is made
+    turn = int(store.state()["turn"])
+    key = make_key()
+    if key is None:
+        raise CampaignError(
+            "a campaign key must be kept somewhere: pass --key-file FILE or --show-key", code=2
+        )
+    added = {"recipient": sealing.public_of(key)}
+    if beacon_name not in (None, "none"):
+        added["beacon"] = str(beacon_name)
+    canonical.write_yaml(store.campaign_dir / "campaign.yaml", {**config, **added})
+    return AddedKey(key, turn)
+
+
 def rekey(store: Store, make_key: Callable[[], str]) -> tuple[int, str]:
     """Seal the campaign to ``new_key`` from the current turn on, for a key that leaked or is lost to the GM:
     the live state is sealed again to it, the turn's dice salt is committed again under it (its beacon

@@ -24,6 +24,8 @@ try:
 except ImportError:  # Windows: a GM's single shell needs no lock
     fcntl = None  # type: ignore[assignment]
 
+import yaml
+
 from . import __version__, beacon, sealing
 from .core import canonical
 from .core import factions as faction_records
@@ -400,7 +402,10 @@ class Store:
 
     def beacon_network(self) -> beacon.Network | None:
         """The public beacon whose rounds take part in the dice (``beacon:`` in campaign.yaml), if any."""
-        value = self.config().get("beacon")
+        return self.beacon_named(self.config().get("beacon"))
+
+    def beacon_named(self, value: object) -> beacon.Network | None:
+        """The beacon ``value`` names, if this campaign may use it (None: no beacon)."""
         if value in (None, "none"):
             return None
         allowed = (self.root / DEMO_MARKER).exists() or os.environ.get(TEST_BEACON_VARIABLE) == "1"
@@ -424,7 +429,10 @@ class Store:
     def _opening_record(self, turn: int) -> dict[str, Any]:
         """What was published as turn ``turn`` opened: the opening record or the previous turn's inputs."""
         path = self.turns_dir / turn_dir_name(turn - 1) / ("inputs.yaml" if turn > 1 else OPENING)
-        data = canonical.read_yaml(path) if path.is_file() else None
+        try:
+            data = canonical.read_yaml(path) if path.is_file() else None
+        except yaml.YAMLError:  # a record edited by hand: campaign verify names it; it commits to nothing
+            data = None
         return data if isinstance(data, dict) else {}
 
     def write_views(
@@ -906,7 +914,11 @@ class Store:
         if not path.exists():
             return {}
         raw = path.read_bytes()
-        return {**canonical.load(raw), "self": canonical.digest(raw)}
+        try:
+            data = canonical.load(raw)
+        except yaml.YAMLError:  # edited by hand: it vouches for nothing, and verify names it
+            data = None
+        return {**(data if isinstance(data, dict) else {}), "self": canonical.digest(raw)}
 
     def create(
         self,

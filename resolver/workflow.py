@@ -34,15 +34,19 @@ from .engine import TurnResult, resolve_turn, turn_rumors
 from .ruleset import FactionSetup, Game, Ruleset, get_ruleset
 from .schedule import Settings, default_settings
 from .sealed import forget_plain_file_ignores, ignore_plain_files
+from .site_layout import ignore_generated_files, write_config_stub
 from .store import (
     ARCHIVE_FORMAT,
     DEMO_MARKER,
     DIGEST_FILE,
+    JOURNAL,
+    OPENING,
     ORDERS_FILE,
     PUBLIC_EVENTS,
     PUBLIC_STATE,
     RECEIPTS,
     SEALED_FORMAT,
+    STAGING,
     Store,
     input_digests,
     receipt,
@@ -209,6 +213,10 @@ def new_campaign(
         ignore_plain_files(store.root)
     else:  # a folder that held a sealed campaign: its players' plain orders are committed now
         forget_plain_file_ignores(store.root)
+    # The site build's output is ignored from the first commit, and the GM's mkdocs.yml is committed with
+    # it: a later `campaign site` then leaves the tree clean, and `resolve --commit` finds nothing amiss.
+    ignore_generated_files(store.root)
+    write_config_stub(store.root)
     game = store.game(state)
     store.write_player_aids(game, state)
     return game
@@ -397,6 +405,7 @@ def dice_salt(
     also the key holder's part and the beacon's round that completes it), and the commitment to the next
     turn's. Without a key the dice have no salt (and can be foreseen)."""
     committed = store.salt_commitment(turn)
+    named = store.config().get("recipient")
     if key is None:
         if committed:
             raise CampaignError(
@@ -405,7 +414,20 @@ def dice_salt(
                 f"CI holds it as the secret {sealing.KEY_VARIABLE}; locally pass --key-file",
                 code=2,
             )
+        if named:  # without it the next turn's salt would go uncommitted, and its dice be foreseeable
+            raise CampaignError(
+                "this campaign has a campaign key (campaign/campaign.yaml names it): resolving needs it, "
+                "so that the next turn's dice salt is committed as the turn opens",
+                f"CI holds it as the secret {sealing.KEY_VARIABLE}; locally pass --key-file",
+                code=2,
+            )
         return "", {}
+    if named and sealing.public_of(key) != named:
+        raise CampaignError(
+            f"the campaign key given is not this campaign's: campaign/campaign.yaml names {named}",
+            f"use the key whose public half that is (the secret {sealing.KEY_VARIABLE} must hold it too)",
+            code=2,
+        )
     secret = sealing.turn_salt(key, game.campaign, turn)
     if committed and committed != sealing.salt_commitment(secret):
         raise CampaignError(
@@ -414,6 +436,11 @@ def dice_salt(
             code=2,
         )
     following = store.commit_salt(game.campaign, key, turn + 1, now)
+    if not committed:
+        # The key came while this turn was open (campaign add-key, seal-campaign): nothing was committed
+        # when it opened, and a salt taken now could be one chosen for this turn's rolls. It stays
+        # unsalted; the next turn's salt is committed here, as that turn opens.
+        return "", dict(following)
     committed_round = store.committed_beacon_round(turn)
     net = store.beacon_network()
     if committed_round is None or net is None:
@@ -458,6 +485,7 @@ class TurnCheck:
     notes: list[str] = field(default_factory=list)  # GM edits and other facts that are not faults
     where: str = ""  # what was checked, when it is not an archived turn
     partial: bool = False  # a sealed turn checked without the key: its public parts only
+    replayed: bool = True  # False: a turn after one that did not replay, checked without replaying it
 
     @property
     def name(self) -> str:
@@ -537,7 +565,10 @@ def replay_turn(
         return Replayed(
             turn, state, None, [f"{where}/{', '.join(absent)} missing: the archive is incomplete"]
         )
-    inputs, digests = canonical.load(inputs_raw), canonical.load(digest_raw)
+    inputs, unread = archived_mapping(inputs_raw, f"{where}/inputs.yaml")
+    digests, unread_digests = archived_mapping(digest_raw, f"{where}/{DIGEST_FILE}")
+    if unread or unread_digests:
+        return Replayed(turn, state, None, [p for p in (unread, unread_digests) if p])
     if inputs.get("format") not in (ARCHIVE_FORMAT, SEALED_FORMAT):
         older = f"{where} is in archive format {inputs.get('format', 1)}, not {ARCHIVE_FORMAT}"
         hint = f"verify it with the engine that resolved it ({inputs.get('engine', '?')})"
@@ -565,9 +596,15 @@ def replay_turn(
         problems.append(f"{where}/inputs.yaml names turn {inputs.get('turn')}")
     if inputs.get("engine") != __version__:
         notes.append(f"resolved by engine {inputs.get('engine')}, replayed with engine {__version__}")
+    switched = ruleset_problem(store, turn, inputs)
+    if switched:  # the game cannot even be built with the rules it was played by
+        return Replayed(turn, state, None, [*problems, switched], notes)
     edited = store.read_secret(folder / "state-before.yaml")
     if edited is not None:
-        gm_state = canonical.load(edited)
+        gm_state, unusable = archived_mapping(edited, f"{where}/state-before.yaml")
+        unusable = unusable or state_shape_problem(gm_state, state, f"{where}/state-before.yaml")
+        if unusable:
+            return Replayed(turn, state, None, [*problems, unusable], notes)
         changes = state_differences(state, gm_state)
         if gm_state.get("turn") != turn:
             problems.append(f"{where}/state-before.yaml names turn {gm_state.get('turn')}, not {turn}")
@@ -581,12 +618,16 @@ def replay_turn(
         state_raw = canonical.dump(state)
     if commit("*", state_raw) != inputs.get("state_before_digest"):
         problems.append("the state before this turn differs from the replay of the turns before it")
+        if edited is not None:  # a state the turn was not resolved from: replaying it proves nothing
+            return Replayed(turn, state, None, problems, notes)
     game = store.game(
         state, house_rules=inputs.get("house_rules") or {}, reuse=earlier.game if earlier else None
     )
     if game.world.digest != inputs.get("world_digest"):
         problems.append("campaign/world.yaml has changed since this turn was resolved")
-    archived = canonical.load(orders_raw) or {}
+    archived, unread = archived_mapping(orders_raw, f"{where}/{ORDERS_FILE}", empty_ok=True)
+    if unread:
+        return Replayed(turn, state, None, [*problems, unread], notes, {}, game)
     files = {}
     with holding_still(state):
         checked = {
@@ -638,8 +679,10 @@ def replay_turn(
         problems.append(
             f"{where}/reports/ was edited after the turn was resolved (it no longer matches digest.yaml)"
         )
-    elif render_reports and {f: t.encode() for f, t in reports_of(store, game, result).items()} != reports:
-        notes.append("the reports render differently today: templates/ changed since this turn was resolved")
+    elif render_reports:
+        rendered = {f: t.encode() for f, t in reports_of(store, game, result).items()}
+        if rendered != reports:
+            notes.append(report_difference(game, rendered, reports))
     if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():  # sealed (a campaign may be sealed mid-game)
         problems += sealed_problems(
             store, game, result, folder, digests, commit, archived.get("orders") or {}
@@ -648,6 +691,76 @@ def replay_turn(
         turn, state, result, problems, notes, files, game, result_raw,
         chain_digest=canonical.digest(digest_raw), next_salt_commitment=inputs.get("next_salt_commitment"),
     )  # fmt: skip
+
+
+def archived_mapping(raw: bytes, where: str, *, empty_ok: bool = False) -> tuple[dict[str, Any], str]:
+    """An archived YAML file's mapping, or the problem that says why it is none (``empty_ok``: an empty
+    file stands for an empty mapping). The engine writes every archive file as a YAML mapping, so any
+    other content was put there by hand after the turn was resolved."""
+    try:
+        data = canonical.load(raw)
+    except yaml.YAMLError as error:
+        said = yaml_error_text(error)
+        return {}, f"{where} is not YAML ({said}): it was changed after the turn was resolved"
+    if data is None and empty_ok:
+        return {}, ""
+    if not isinstance(data, dict):
+        kind = "empty" if data is None else f"a {type(data).__name__}, not a mapping"
+        return {}, f"{where} is {kind}: it was changed after the turn was resolved"
+    return data, ""
+
+
+def state_shape_problem(candidate: dict[str, Any], like: State, where: str) -> str:
+    """Why ``candidate`` (a GM-edited state, as archived) cannot be a state of this campaign: the turn
+    and the factions' records must be there, and each part of ``like`` (the state the turns before it
+    left) must be there of the same kind. A GM edit changes values, never the state's layout."""
+    factions = candidate.get("factions")
+    if not isinstance(candidate.get("turn"), int) or isinstance(candidate.get("turn"), bool):
+        return f"{where} is not a campaign state: it has no turn number"
+    if not isinstance(factions, dict) or not all(isinstance(v, dict) for v in factions.values()):
+        return f"{where} is not a campaign state: 'factions' does not map each faction to its record"
+    for key, value in like.items():
+        if key not in candidate:
+            return f"{where} is not a campaign state: it has no '{key}'"
+        if _kind(candidate[key]) != _kind(value):
+            return f"{where} is not a campaign state: '{key}' is {_kind(candidate[key])}, not {_kind(value)}"
+    return ""
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    return "a list" if isinstance(value, list) else "a single value"
+
+
+def ruleset_problem(store: Store, turn: int, inputs: Mapping[str, Any]) -> str:
+    """The campaign's ruleset against the one the turn was resolved with, which its inputs record."""
+    named, played = store.config().get("ruleset"), inputs.get("ruleset")
+    if played is None or named == played:
+        return ""
+    return (
+        f"campaign/campaign.yaml names the ruleset {named!r}, but turn {turn} was resolved with {played!r}: "
+        f"put 'ruleset: {played}' back; a campaign keeps its ruleset for good"
+    )
+
+
+def report_difference(game: Game, rendered: Mapping[str, bytes], archived: Mapping[str, bytes]) -> str:
+    """Why the reports render differently today from the archived ones, which their digests vouch for: a
+    faction whose name today (campaign/players.yaml) the archived reports do not use was renamed since;
+    otherwise the templates changed."""
+
+    def renamed_in(faction: str, reader: str) -> bool:
+        name = game.name_of(faction).encode()
+        return name in rendered[reader] and name not in archived.get(reader, b"")
+
+    renamed = [faction for faction in game.factions if any(renamed_in(faction, f) for f in rendered)]
+    if renamed:
+        names = ", ".join(f"{f} (now {game.name_of(f)!r})" for f in renamed)
+        return (
+            f"the reports render differently today: {names} renamed in campaign/players.yaml since this "
+            "turn was resolved; the archived reports keep the name of their day"
+        )
+    return "the reports render differently today: templates/ changed since this turn was resolved"
 
 
 def secret_files(store: Store, folder: Path, suffix: str) -> dict[str, bytes]:
@@ -749,14 +862,14 @@ def verify_public(store: Store, turns: Iterable[int]) -> list[TurnCheck]:
         if inputs_raw is None or digest_raw is None:
             checks.append(TurnCheck(turn, False, [f"{where}: inputs.yaml or digest.yaml is missing"]))
             continue
-        inputs, digests = canonical.load(inputs_raw), canonical.load(digest_raw)
-        problems = []
-        if input_digests(inputs) != digests.get("inputs") or canonical.dump(inputs) != inputs_raw:
-            problems.append(f"{where}/inputs.yaml was edited after the turn was resolved")
-        if inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
-            problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
-        problems += salt_problems(store, turn, inputs, where)
+        inputs, unread = archived_mapping(inputs_raw, f"{where}/inputs.yaml")
+        digests, unread_digests = archived_mapping(digest_raw, f"{where}/{DIGEST_FILE}")
         notes = ["public parts only: the replay of the sealed files needs the campaign key"]
+        if unread or unread_digests:
+            problems = [p for p in (unread, unread_digests) if p]
+            checks.append(TurnCheck(turn, False, problems, notes, partial=True))
+            continue
+        problems = archive_integrity(store, turn, inputs, inputs_raw, digests, where)
         if (folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file():
             problems += public_problems(folder, digests)
             if not problems:
@@ -890,10 +1003,36 @@ def replay_archive(store: Store, last: int, *, render_reports: bool = True) -> I
         state, earlier = replayed.result.state, replayed
 
 
+def interrupted_resolution(store: Store) -> int | None:
+    """The turn a killed run had resolved without putting all its files in place (its journal is
+    written, the switch is not finished), or None. ``campaign resolve`` finishes it first thing."""
+    journal = store.staging_dir / JOURNAL
+    if not journal.is_file():
+        return None
+    try:
+        return int(canonical.read_yaml(journal)["turn"])
+    except (yaml.YAMLError, KeyError, TypeError, ValueError):
+        return 0
+
+
+def check_interrupted(store: Store, turn: int) -> TurnCheck:
+    said = f"turn {turn}" if turn else "a turn"
+    return TurnCheck(
+        turn, False,
+        [f"{said} was resolved by a run that was stopped before it had put every file in place "
+         f"(campaign/{STAGING}/{JOURNAL} says so): run campaign resolve to finish it; it resolves no "
+         "further turn"],
+        where="campaign/state.yaml",
+    )  # fmt: skip
+
+
 def check_live_state(store: Store, newest: int, replayed: State) -> TurnCheck:
     """The live state against the archive: the turn after the newest one, and the state it left
     unless the GM edited it since (a GM edit is named, and archived as such at the next resolve)."""
     where = "campaign/state.yaml"
+    unfinished = interrupted_resolution(store)
+    if unfinished is not None:  # the archive and the state are half switched: neither is wrong
+        return check_interrupted(store, unfinished)
     try:
         live = store.state()
     except (OSError, yaml.YAMLError) as error:
@@ -932,7 +1071,7 @@ def verify(
         )
     newest = archived[-1] if archived else 0
     if store.sealed and store.secret_key() is None:
-        checks = verify_public(store, sorted(wanted))
+        checks = [*setting_checks(store, archived), *verify_public(store, sorted(wanted))]
         if archived and max(wanted, default=0) == newest:
             live = store.campaign_dir / "state.yaml"
             published = store.turns_dir / turn_dir_name(newest) / PUBLIC_STATE
@@ -943,24 +1082,130 @@ def verify(
                 checks.append(TurnCheck(newest + 1, True, [], [note], where="campaign/state.yaml"))
         return checks
     last = max(wanted) if wanted else 0
-    results = []
+    results = setting_checks(store, archived)
     state: State = (
         canonical.load(store.read_secret(store.turns_dir / turn_dir_name(0) / "state.yaml") or b"")
         if newest == 0
         else {}
     )
-    broken = False
+    broken: int | None = None  # the first turn that did not replay
     for replayed in progress(replay_archive(store, last)):
         if replayed.turn in wanted or replayed.problems:
             results.append(TurnCheck(replayed.turn, not replayed.problems, replayed.problems, replayed.notes))
-        broken = broken or bool(replayed.problems)
+        if replayed.problems and broken is None:
+            broken = replayed.turn
         if replayed.result is not None:
             state = replayed.result.state
-    if last == newest and not broken and state:
+    if broken is not None:  # every later turn starts from a state nobody can rebuild: check what can be
+        results += [unreplayed_check(store, turn, broken) for turn in sorted(wanted) if turn > broken]
+    if last == newest and broken is None and state:
         live = check_live_state(store, newest, state)
         if (turns is None and archived) or live.problems or live.notes:
             results.append(live)
+    elif interrupted_resolution(store) is not None:
+        results.append(check_interrupted(store, interrupted_resolution(store) or 0))
     return results
+
+
+def unreplayed_check(store: Store, turn: int, broken: int) -> TurnCheck:
+    """A turn after ``broken``, which did not replay: it cannot be replayed (it starts from the state
+    the broken turn left, which only a replay rebuilds), but its archive is checked as far as it goes
+    without one: its files read, nothing in it edited, the chain to the turn before, the dice salt."""
+    folder = store.turns_dir / turn_dir_name(turn)
+    where = store.display(folder)
+    note = f"not replayed: it starts from the state turn {broken} left, and turn {broken} did not replay"
+    inputs_raw, digest_raw = _read(folder / "inputs.yaml"), _read(folder / DIGEST_FILE)
+    if inputs_raw is None or digest_raw is None:
+        return TurnCheck(
+            turn, False, [f"{where}: inputs.yaml or digest.yaml is missing"], [note], replayed=False
+        )
+    inputs, unread = archived_mapping(inputs_raw, f"{where}/inputs.yaml")
+    digests, unread_digests = archived_mapping(digest_raw, f"{where}/{DIGEST_FILE}")
+    problems = [p for p in (unread, unread_digests) if p]
+    if not problems:
+        problems += archive_integrity(store, turn, inputs, inputs_raw, digests, where)
+    return TurnCheck(turn, not problems, problems, [note], replayed=False)
+
+
+def archive_integrity(
+    store: Store, turn: int, inputs: dict[str, Any], inputs_raw: bytes, digests: dict[str, Any], where: str
+) -> list[str]:
+    """What a turn's archive says of itself, without a replay: its inputs as digest.yaml binds them, the
+    chain to the turn before, the dice salt against its commitment, the ruleset it was played with."""
+    problems = []
+    if input_digests(inputs) != digests.get("inputs") or canonical.dump(inputs) != inputs_raw:
+        problems.append(f"{where}/inputs.yaml was edited after the turn was resolved")
+    if inputs.get("previous_turn_digest") != store.turn_digests(turn - 1).get("self"):
+        problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
+    problems += salt_problems(store, turn, inputs, where)
+    switched = ruleset_problem(store, turn, inputs)
+    return [*problems, switched] if switched else problems
+
+
+def setting_checks(store: Store, archived: list[int]) -> list[TurnCheck]:
+    """What the campaign's own records say against the archive: the world the campaign opened with
+    (``opening.yaml``) and the engine that made it (``engine:`` in campaign.yaml). Listed only when
+    something is wrong."""
+    checks = []
+    opening = opening_problems(store)
+    if opening:
+        checks.append(TurnCheck(0, False, opening, where=f"campaign/turns/{turn_dir_name(0)}/{OPENING}"))
+    engine = engine_problems(store, archived)
+    if engine:
+        checks.append(TurnCheck(0, False, engine, where="campaign/campaign.yaml"))
+    return checks
+
+
+def opening_problems(store: Store) -> list[str]:
+    """The opening record's world digest against campaign/world.yaml: ``campaign check`` trusts the
+    world it vouches for, and turn 1 was resolved in that world."""
+    where = f"campaign/turns/{turn_dir_name(0)}/{OPENING}"
+    raw = _read(store.turns_dir / turn_dir_name(0) / OPENING)
+    if raw is None:
+        return []  # a campaign made before the kit wrote one
+    opening, unread = archived_mapping(raw, where)
+    if unread:
+        return [unread]
+    recorded = opening.get("world_digest")
+    world = _read(store.campaign_dir / "world.yaml")
+    if recorded is None or world is None:
+        return []
+    if recorded != canonical.digest(world):
+        return [
+            f"{where}: the world digest is not that of campaign/world.yaml: the world, or the record of the "
+            "world the campaign opened with, was changed after the campaign was made"
+        ]
+    return []
+
+
+def engine_problems(store: Store, archived: list[int]) -> list[str]:
+    """``engine:`` in campaign.yaml, the kit's version that made the campaign: a version, no newer than
+    the engine that resolved its first turn, nor than this one (an older engine may replay otherwise)."""
+    config = store.config()
+    named = config.get("engine")
+    where = "campaign/campaign.yaml"
+    if "engine" not in config:  # every kit wrote it: it was taken out by hand
+        return [f"{where} names no engine: put back 'engine:' with the version of the kit that made it"]
+    if not isinstance(named, str) or not re.fullmatch(r"\d+(\.\d+)*", named):
+        return [f"{where}: engine: {named!r} is not a version of the kit: put back the version that made it"]
+    first = archived[0] if archived else None
+    inputs_raw = _read(store.turns_dir / turn_dir_name(first) / "inputs.yaml") if first else None
+    resolved = archived_mapping(inputs_raw, "")[0].get("engine") if inputs_raw else None
+    if isinstance(resolved, str) and _version(named) > _version(resolved):
+        return [
+            f"{where} says engine {named} made the campaign, but turn {first} was resolved before it, by "
+            f"engine {resolved}: put back the version that made it"
+        ]
+    if _version(named) > _version(__version__):
+        return [
+            f"{where} says engine {named} made the campaign, newer than this engine ({__version__}), which "
+            f"may replay it otherwise: verify it with campaign-kit {named} or newer"
+        ]
+    return []
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text))
 
 
 def demo_root(base: Path, ruleset_id: str) -> Path:

@@ -31,6 +31,7 @@ from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, wor
 from ..core.stillness import holding_still
 from ..engine import ENGINE_PHASES
 from ..gm import actions as gm_actions
+from ..site_layout import ASSETS, FEED
 from ..store import ENGINE_TEMPLATES, Store
 from ..validate import check_order_file
 from . import plots, text
@@ -38,13 +39,11 @@ from .headlines import headlines
 from .history import History, TurnRecord
 from .maps import leaflet_files, world_map_html
 
-ASSETS = "assets/campaign"
 ON_DEMAND = "on-demand.js"  # loads the search index and the maps only when the reader wants them
 MAP_PAGE = "map/world.html"
 SITE_TEMPLATES = ENGINE_TEMPLATES / "site"
 EPOCH = dt.date(2000, 1, 1)  # the feed and the sitemap need calendar dates: turn N is EPOCH + N - 1 days
 MARKER = "<!-- Written by `campaign site`: edit site/welcome.md or templates/site/, not this file. -->"
-FEED = "feed.xml"
 MAX_NAV_CHILDREN = 12  # more siblings than this in one navigation section get grouped
 LATEST_ISSUES = 10  # the newspaper's front page shows this many issues, newest first
 

@@ -41,7 +41,7 @@ def test_a_stale_edit_pulled_after_the_resolve_stays_out_of_the_archive(world: C
     renames = world.git(world.ci, "diff", "-M10%", "-C10%", "--name-status", "HEAD~1", "HEAD")
     assert not [line for line in renames.splitlines() if line.startswith(("R", "C"))], renames
 
-    # The README's fix for a stale branch: git pull origin main (GitHub's "Update branch" merges alike).
+    # The README's fix for a stale branch: git pull --no-rebase --no-edit origin main (as "Update branch").
     pulled = pull(world, "alice", "pull", "--no-rebase", "--no-edit", "origin", "main")
     assert pulled.returncode != 0
     assert "CONFLICT (modify/delete): orders/red.yaml" in pulled.stdout + pulled.stderr

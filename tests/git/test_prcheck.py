@@ -379,7 +379,7 @@ def test_a_stale_edit_never_lands_in_the_archive(world: Campaign) -> None:
     assert "cannot be merged into the base branch without conflicts (in orders/red.yaml)" in stale.comment
     assert "make a new branch from main" in stale.comment
 
-    # The player clicks "Update branch" (a merge of main into the branch, as git pull origin main does).
+    # The player clicks "Update branch" (a merge of main into the branch, as the README's git pull does).
     clone = world.clone("alice")
     world.git(clone, "checkout", "--quiet", "red-edit")
     world.git(clone, "fetch", "--quiet", "origin")

@@ -18,7 +18,7 @@ from .gitsim import Campaign
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = REPO / ".github" / "workflows"
 BIN = Path(sys.executable).parent
-NAMES = ("orders-check.yml", "resolve.yml")
+NAMES = ("orders-check.yml", "orders-gate-reset.yml", "resolve.yml")
 USES = re.compile(r"^\s*(- )?uses:")
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
 

@@ -325,7 +325,8 @@ def test_an_open_campaign_without_a_key_passes_with_a_warning_about_its_dice(tmp
     commit(root)
     code, out = run("doctor", "--root", root)
     assert code == 0, out
-    assert any("dice" in line and "campaign new --key-file" in line for line in lines_of(out, "warning")), out
+    warnings = lines_of(out, "warning")
+    assert any("dice" in line and "campaign add-key --key-file" in line for line in warnings), out
     assert any(line.startswith("skipped  ignore files:") for line in lines_of(out, "skipped")), out
 
 

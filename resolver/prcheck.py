@@ -47,8 +47,9 @@ from __future__ import annotations
 import itertools
 import re
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import git
@@ -309,6 +310,8 @@ def check_pull_request(
             if change.status == "D":
                 report.withdrawn.append(change.path)
                 continue
+            if _not_joined_yet(report, state, change.path):
+                continue
             if sealed:
                 raw = _read(merged, change.path, MAX_SEALED_BYTES) or b""
                 report.problems += envelope_issues(raw, change.path)
@@ -320,6 +323,25 @@ def check_pull_request(
     if any(c.status != "D" for c in orders) or any(p.file.startswith(ARCHIVE) for p in report.problems):
         _stale_branch(report, merge_bases, base)
     return report
+
+
+def _not_joined_yet(report: PrReport, state: Mapping[str, Any], path: str) -> bool:
+    """Refuse the orders of a faction that campaign/players.yaml lists but the state does not hold yet:
+    a late joiner, whose faction the GM's add_faction order brings in when its turn is resolved."""
+    faction = PurePosixPath(path).name.split(".", 1)[0]
+    if faction == GM or faction in state["factions"]:
+        return False
+    report.problems.append(
+        Issue(
+            "error",
+            f"{faction} is listed in campaign/players.yaml but has not joined the campaign yet: it joins "
+            f"when the turn of the GM's order that brings it in (add_faction) is resolved",
+            f"wait for that turn (turn {report.turn} is being played), then write your first orders on the "
+            f"new main with campaign template {faction} and push them; no such order yet? ask the GM",
+            path,
+        )
+    )
+    return True
 
 
 # -- plain text in a sealed campaign's pull request ---------------------------------------------------

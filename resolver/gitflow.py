@@ -165,6 +165,38 @@ def resolve_lock(repo: git.Repo, timeout: float = 120.0) -> Iterator[bool]:
         os.close(fd)
 
 
+@contextmanager
+def clone_lock(root: Path, timeout: float = 120.0) -> Iterator[bool]:
+    """For a plain ``campaign resolve``: the resolution lock of the clone whose top folder is ``root``,
+    so that it waits until a ``--commit`` run has made its commit and tag, rather than writing a turn
+    of its own into that commit. Outside a clone (or on Windows) there is no such run to wait for."""
+    try:
+        repo = git.Repo(root)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        repo = None
+    in_clone = (
+        repo is not None and not repo.bare and Path(repo.working_tree_dir or "").resolve() == root.resolve()
+    )
+    if repo is None or not in_clone or fcntl is None:
+        yield True
+        return
+    with resolve_lock(repo, timeout) as locked:
+        yield locked
+
+
+def uncommitted_turn(repo: git.Repo, store: Store) -> str:
+    """A turn resolved in this clone without being committed (a plain ``campaign resolve``, run while
+    this run waited for the lock): said so, rather than as a dirty tree. "" if none."""
+    archived = store.archived_turns()
+    committed = committed_turn(repo)
+    if not archived or archived[-1] < committed:
+        return ""
+    return (
+        f"turn {committed} was resolved in this clone by a plain campaign resolve, which does not commit, "
+        "while this run waited"
+    )
+
+
 def _bot_env() -> dict[str, str]:
     # No date: git takes the real clock (or GIT_COMMITTER_DATE when the caller's environment sets one,
     # as git always does). A resolution never chooses its own date, so it cannot move later deadlines.
@@ -371,7 +403,7 @@ def run_resolution(
 def _run_resolution(
     root: Path, now: datetime, if_due: bool, commit: bool, force: bool, lock_timeout: float
 ) -> Outcome:
-    from .workflow import Rejected, expect_next_turn, resolve
+    from .workflow import Rejected, TurnMovedOn, expect_next_turn, resolve
 
     store = Store(root)
     store.require()
@@ -390,6 +422,13 @@ def _run_resolution(
             note = missing_tag(repo, store)
             if note:
                 notes.append(note)
+            plain = uncommitted_turn(repo, store)
+            if plain:
+                raise CampaignError(
+                    plain,
+                    "to commit and tag the turn as CI does, put the clone back (git checkout -- campaign "
+                    "orders && git clean -fdq campaign orders) and run campaign resolve --commit again",
+                )
             ensure_clean(repo)
         state = store.state()
         turn = int(state["turn"])
@@ -452,11 +491,15 @@ def _run_resolution(
             canonical.write_yaml(_marker(repo), {"turn": turn, "tag": tag, "previous": previous})
             checkpoint("marked")
         try:
-            game, result = resolve(root, posting_order=order, now=now)
+            game, result = resolve(root, posting_order=order, now=now, turn=turn)
             checkpoint("switched")
             sha = commit_turn(repo, commit_message(game, result), tag).hexsha if commit else ""
             if commit:
                 _marker(repo).unlink()
+        except TurnMovedOn as moved:
+            # Another run resolved the turn and wrote nothing of this one's: its files are not undone.
+            _marker(repo).unlink(missing_ok=True)
+            return Outcome(False, moved.message, turn, notes=notes)
         except BaseException as first:
             if not commit:
                 raise

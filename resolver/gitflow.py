@@ -208,6 +208,32 @@ def _bot_env() -> dict[str, str]:
     }
 
 
+def bot_dates(repo: git.Repo) -> tuple[str, str]:
+    """The author and committer dates of the bot's commit as git reads them: the clock, or
+    GIT_AUTHOR_DATE and GIT_COMMITTER_DATE where the environment sets them. git reads more forms than
+    GitPython's own date parser (ISO 8601 ending in Z, RFC 2822…), so git reads them here and GitPython
+    is handed git's answer, "@seconds ±hhmm". A date git does not read either is refused, by name."""
+    dates = []
+    for who in ("AUTHOR", "COMMITTER"):
+        try:
+            ident = str(repo.git.var(f"GIT_{who}_IDENT", env=_bot_env()))
+        except git.GitCommandError as error:
+            said = str(error.stderr or error).strip().removeprefix("stderr:").strip(" '\n")
+            given = os.environ.get(f"GIT_{who}_DATE")
+            if given is None:
+                raise
+            raise CampaignError(
+                f"the environment variable GIT_{who}_DATE is '{given}', which git does not read as a date "
+                f"({said.removeprefix('fatal: ')})",
+                f"unset GIT_{who}_DATE, or give a date git reads, such as 2026-10-06T15:00:00Z, then run the "
+                "command again",
+                code=2,
+            ) from None
+        seconds, zone = ident.split()[-2:]
+        dates.append(f"@{seconds} {zone}")
+    return dates[0], dates[1]
+
+
 def commit_message(game: Game, result: TurnResult) -> str:
     lines = [f"Turn {result.turn} resolved", ""]
     lines.append(
@@ -233,8 +259,11 @@ def commit_turn(repo: git.Repo, message: str, tag: str) -> git.Commit:
     repo.git.add("--all", "--", *COMMITTED)
     checkpoint("added")
     bot = git.Actor(BOT_NAME, BOT_EMAIL)
+    author_date, commit_date = bot_dates(repo)
     # skip_hooks: no hook of the clone runs while CI holds the bot token (GitPython runs them itself).
-    commit = repo.index.commit(message, author=bot, committer=bot, skip_hooks=True)
+    commit = repo.index.commit(
+        message, author=bot, committer=bot, author_date=author_date, commit_date=commit_date, skip_hooks=True
+    )
     checkpoint("committed")
     tag_turn(repo, tag, commit.hexsha, message)
     checkpoint("tagged")
@@ -330,19 +359,20 @@ class Outcome:
 
 
 def _failed(first: BaseException, repo: git.Repo, previous: str, tag: str) -> BaseException:
-    """Undo a failed resolution; if undoing fails too, say both, the first error first."""
+    """Undo a failed resolution; if undoing fails too, say both, the first error first. A failure of the
+    disk is named before the undoing, which frees the space the turn took and would hide it."""
+    said = first if isinstance(first, CampaignError) else environment_error(first) or first
     try:
         rollback(repo, previous, tag)
         _marker(repo).unlink(missing_ok=True)
     except Exception as second:  # the marker stays: the next run undoes what this one could not
-        said = environment_error(first) or first
         text = said.message if isinstance(said, CampaignError) else f"{type(first).__name__}: {first}"
         then = environment_error(second)
         return CampaignError(
             f"{text}; putting the clone back failed as well ({then.message if then else second})",
             "fix the cause, then run campaign resolve again: it undoes the unfinished resolution first",
         )
-    return first
+    return said
 
 
 def early_resolution_refused(
@@ -430,6 +460,7 @@ def _run_resolution(
                     "orders && git clean -fdq campaign orders) and run campaign resolve --commit again",
                 )
             ensure_clean(repo)
+            bot_dates(repo)  # a date git cannot read is refused now, before anything is written
         state = store.state()
         turn = int(state["turn"])
         if turn != waited_for:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -95,9 +96,18 @@ ENVIRONMENT_ERRORS = (
 )
 
 
+# git names the file it could not write without saying why: a full disk, most often, at a ref's lock file
+# ("cannot update ref 'refs/tags/turn-3': couldn't write '…/turn-3.lock'"). The disk is asked instead.
+GIT_WRITE_FAILURE = re.compile(r"(?:couldn't|could not|unable to) write (?:to )?'([^']+)'")
+NEARLY_FULL = 1 << 20  # bytes: less free space than this on the disk of a file git could not write
+
+
 def environment_error(error: BaseException) -> CampaignError | None:
     """A failure of the disk or of permissions, said as such; None for anything else."""
     text = str(error)
+    unwritten = GIT_WRITE_FAILURE.search(text)
+    if unwritten and not any(w in text for _, words, _ in ENVIRONMENT_ERRORS for w in words):
+        return _unwritten_file(Path(unwritten.group(1)))
     for code, words, label in ENVIRONMENT_ERRORS:
         if (isinstance(error, OSError) and error.errno in code) or any(w in text for w in words):
             said = error.strerror if isinstance(error, OSError) and error.strerror else text
@@ -110,6 +120,26 @@ def environment_error(error: BaseException) -> CampaignError | None:
                 "resolution is finished or undone by the next campaign resolve",
             )
     return None
+
+
+def _unwritten_file(path: Path) -> CampaignError:
+    """git could not write ``path`` and did not say why: "disk full" when its disk has (almost) no room
+    left, else what git said, with the two causes to look at."""
+    folder = next((p for p in (path, *path.parents) if p.exists()), Path("."))
+    try:
+        stats = os.statvfs(folder)
+        free: int | None = stats.f_bavail * stats.f_frsize
+    except OSError:
+        free = None
+    hint = (
+        "free space or fix the folder's permissions, then run the command again: an interrupted "
+        "resolution is finished or undone by the next campaign resolve"
+    )
+    if free is not None and free < NEARLY_FULL:
+        return CampaignError(
+            f"disk full: git could not write {path} ({free // 1024} KiB free on its disk)", hint
+        )
+    return CampaignError(f"git could not write {path}: the disk or the folder refused it", hint)
 
 
 def input_digests(inputs: dict[str, Any]) -> dict[str, str]:

@@ -715,7 +715,31 @@ def _archive_refusal(path: str, factions: list[str]) -> Issue:
     )
 
 
+def _misplaced_orders(path: str, allowed: list[str]) -> Issue | None:
+    """An order file of the author's own under the wrong name (orders/red.yml), or files in a folder
+    where the order file belongs (orders/red.yaml/…): refused with the one fix, not as a stranger's path."""
+    for proper in allowed:
+        if path.startswith(f"{proper}/"):
+            return Issue(
+                "error",
+                f"{proper} must be a file, but this pull request makes it a folder ({path})",
+                f"git rm -r {proper}, save your orders as the file {proper}, then commit and push",
+                path,
+            )
+        if path == proper.replace(".yaml", ".yml", 1):
+            return Issue(
+                "error",
+                f"{path} is not the name of an order file: this pull request may bring {proper} only",
+                f"rename it: git mv {path} {proper}, then commit and push",
+                path,
+            )
+    return None
+
+
 def _refusal(path: str, allowed: list[str], factions: dict[str, Member]) -> Issue:
+    misplaced = _misplaced_orders(path, allowed)
+    if misplaced is not None:
+        return misplaced
     owner = ORDER_FILE.fullmatch(path)
     if owner and owner.group(1) in factions:
         message = f"{path} belongs to another faction ({owner.group(1)}); a pull request may change only "

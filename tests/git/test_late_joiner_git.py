@@ -85,8 +85,11 @@ class Table:
         (gm / "orders/gm.yaml").write_bytes(raw)
         if not self.sealed:
             return raw
-        with self.key_env():
-            assert cli("seal", "--root", gm, gm / "orders/gm.yaml").code == 0
+        # As the README says: the GM seals the file with the campaign's key file.
+        sealed = cli(
+            "seal", "--root", gm, gm / "orders/gm.yaml", "--key-file", self.world.base / "gm-key.txt"
+        )
+        assert sealed.code == 0, sealed.out + sealed.err
         return (gm / "orders/gm.yaml.age").read_bytes()
 
     def newcomer_orders(self) -> tuple[Path, bytes]:
@@ -201,8 +204,9 @@ def test_a_sealed_newcomer_listed_after_the_joining_turn_gets_the_view_resealed(
     world.sync(newcomer)
     refused = cli("view", "--root", newcomer, "--identity", table.key)
     assert refused.code != 0 and f"campaign reseal --faction {table.faction}" in refused.err
-    with table.key_env():
-        resealed = cli("reseal", "--faction", table.faction, "--root", gm)
+    resealed = cli(
+        "reseal", "--faction", table.faction, "--root", gm, "--key-file", world.base / "gm-key.txt"
+    )
     assert resealed.code == 0, resealed.err
     world.commit(gm, "dora", "Reseal the newcomer's view")
     world.git(gm, "push", "--quiet", "origin", "HEAD:refs/heads/main")

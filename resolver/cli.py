@@ -207,7 +207,9 @@ def build_parser() -> Parser:
         description="Resolve the current turn from the order files present (factions without "
         "orders follow the campaign's absent-player policy: hold, unless campaign/campaign.yaml says "
         "otherwise), archive it under campaign/turns/ and write the new state. "
-        "Refuses, and writes nothing, if any order file has errors.",
+        "Refuses, and writes nothing, if any order file has errors, or if no order file has come for a "
+        "turn after the first (run right after another resolve, it would resolve the turn that has only "
+        "begun; --force resolves it anyway).",
     )
     p.add_argument(
         "--posting-order",
@@ -232,7 +234,8 @@ def build_parser() -> Parser:
         "--force",
         action="store_true",
         help="with --if-due or --commit: resolve even if the circuit breaker trips, or if the previous "
-        "turn was already resolved for the same deadline",
+        "turn was already resolved for the same deadline; alone: resolve a turn that no order file has "
+        "reached",
     )
     key_option(p)
     p.add_argument(
@@ -680,15 +683,32 @@ def cmd_resolve_git(args: argparse.Namespace) -> int:
 
 
 def cmd_resolve(args: argparse.Namespace) -> int:
+    from .gitflow import clone_lock
+
     if args.if_due or args.commit:
         return cmd_resolve_git(args)
-    if args.force or args.now:
-        raise CampaignError("--force and --now go with --if-due or --commit", code=2)
+    if args.now:
+        raise CampaignError("--now goes with --if-due or --commit", code=2)
     order = [s.strip() for s in args.posting_order.split(",")] if args.posting_order else None
+    store = Store(args.root)
+    store.require()
+    # The turn this run sets out to resolve, read before it waits for a lock: a run that held the lock
+    # first may resolve it, and this one must then not go on to the next turn, which nobody ordered.
+    archived = store.archived_turns()
+    meant = (archived[-1] if archived else 0) + 1
     try:
-        game, result = workflow.resolve(args.root, posting_order=order)
+        with clone_lock(args.root) as locked:
+            if not locked:
+                print("Another resolution holds the lock on this clone; nothing done.")
+                return 0
+            game, result = workflow.resolve(
+                args.root, posting_order=order, turn=meant, need_orders=not args.force
+            )
     except workflow.FinishedInterrupted as finished:
         print(finished.message)
+        return 0
+    except workflow.TurnMovedOn as moved:
+        print(f"{moved.message[0].upper()}{moved.message[1:]}. {moved.hint[0].upper()}{moved.hint[1:]}.")
         return 0
     except workflow.Rejected as rejected:
         for of in rejected.files:

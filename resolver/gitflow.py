@@ -165,6 +165,38 @@ def resolve_lock(repo: git.Repo, timeout: float = 120.0) -> Iterator[bool]:
         os.close(fd)
 
 
+@contextmanager
+def clone_lock(root: Path, timeout: float = 120.0) -> Iterator[bool]:
+    """For a plain ``campaign resolve``: the resolution lock of the clone whose top folder is ``root``,
+    so that it waits until a ``--commit`` run has made its commit and tag, rather than writing a turn
+    of its own into that commit. Outside a clone (or on Windows) there is no such run to wait for."""
+    try:
+        repo = git.Repo(root)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        repo = None
+    in_clone = (
+        repo is not None and not repo.bare and Path(repo.working_tree_dir or "").resolve() == root.resolve()
+    )
+    if repo is None or not in_clone or fcntl is None:
+        yield True
+        return
+    with resolve_lock(repo, timeout) as locked:
+        yield locked
+
+
+def uncommitted_turn(repo: git.Repo, store: Store) -> str:
+    """A turn resolved in this clone without being committed (a plain ``campaign resolve``, run while
+    this run waited for the lock): said so, rather than as a dirty tree. "" if none."""
+    archived = store.archived_turns()
+    committed = committed_turn(repo)
+    if not archived or archived[-1] < committed:
+        return ""
+    return (
+        f"turn {committed} was resolved in this clone by a plain campaign resolve, which does not commit, "
+        "while this run waited"
+    )
+
+
 def _bot_env() -> dict[str, str]:
     # No date: git takes the real clock (or GIT_COMMITTER_DATE when the caller's environment sets one,
     # as git always does). A resolution never chooses its own date, so it cannot move later deadlines.
@@ -174,6 +206,32 @@ def _bot_env() -> dict[str, str]:
         "GIT_COMMITTER_NAME": BOT_NAME,
         "GIT_COMMITTER_EMAIL": BOT_EMAIL,
     }
+
+
+def bot_dates(repo: git.Repo) -> tuple[str, str]:
+    """The author and committer dates of the bot's commit as git reads them: the clock, or
+    GIT_AUTHOR_DATE and GIT_COMMITTER_DATE where the environment sets them. git reads more forms than
+    GitPython's own date parser (ISO 8601 ending in Z, RFC 2822…), so git reads them here and GitPython
+    is handed git's answer, "@seconds ±hhmm". A date git does not read either is refused, by name."""
+    dates = []
+    for who in ("AUTHOR", "COMMITTER"):
+        try:
+            ident = str(repo.git.var(f"GIT_{who}_IDENT", env=_bot_env()))
+        except git.GitCommandError as error:
+            said = str(error.stderr or error).strip().removeprefix("stderr:").strip(" '\n")
+            given = os.environ.get(f"GIT_{who}_DATE")
+            if given is None:
+                raise
+            raise CampaignError(
+                f"the environment variable GIT_{who}_DATE is '{given}', which git does not read as a date "
+                f"({said.removeprefix('fatal: ')})",
+                f"unset GIT_{who}_DATE, or give a date git reads, such as 2026-10-06T15:00:00Z, then run the "
+                "command again",
+                code=2,
+            ) from None
+        seconds, zone = ident.split()[-2:]
+        dates.append(f"@{seconds} {zone}")
+    return dates[0], dates[1]
 
 
 def commit_message(game: Game, result: TurnResult) -> str:
@@ -201,8 +259,11 @@ def commit_turn(repo: git.Repo, message: str, tag: str) -> git.Commit:
     repo.git.add("--all", "--", *COMMITTED)
     checkpoint("added")
     bot = git.Actor(BOT_NAME, BOT_EMAIL)
+    author_date, commit_date = bot_dates(repo)
     # skip_hooks: no hook of the clone runs while CI holds the bot token (GitPython runs them itself).
-    commit = repo.index.commit(message, author=bot, committer=bot, skip_hooks=True)
+    commit = repo.index.commit(
+        message, author=bot, committer=bot, author_date=author_date, commit_date=commit_date, skip_hooks=True
+    )
     checkpoint("committed")
     tag_turn(repo, tag, commit.hexsha, message)
     checkpoint("tagged")
@@ -298,19 +359,20 @@ class Outcome:
 
 
 def _failed(first: BaseException, repo: git.Repo, previous: str, tag: str) -> BaseException:
-    """Undo a failed resolution; if undoing fails too, say both, the first error first."""
+    """Undo a failed resolution; if undoing fails too, say both, the first error first. A failure of the
+    disk is named before the undoing, which frees the space the turn took and would hide it."""
+    said = first if isinstance(first, CampaignError) else environment_error(first) or first
     try:
         rollback(repo, previous, tag)
         _marker(repo).unlink(missing_ok=True)
     except Exception as second:  # the marker stays: the next run undoes what this one could not
-        said = environment_error(first) or first
         text = said.message if isinstance(said, CampaignError) else f"{type(first).__name__}: {first}"
         then = environment_error(second)
         return CampaignError(
             f"{text}; putting the clone back failed as well ({then.message if then else second})",
             "fix the cause, then run campaign resolve again: it undoes the unfinished resolution first",
         )
-    return first
+    return said
 
 
 def early_resolution_refused(
@@ -371,7 +433,7 @@ def run_resolution(
 def _run_resolution(
     root: Path, now: datetime, if_due: bool, commit: bool, force: bool, lock_timeout: float
 ) -> Outcome:
-    from .workflow import Rejected, expect_next_turn, resolve
+    from .workflow import Rejected, TurnMovedOn, expect_next_turn, resolve
 
     store = Store(root)
     store.require()
@@ -390,7 +452,15 @@ def _run_resolution(
             note = missing_tag(repo, store)
             if note:
                 notes.append(note)
+            plain = uncommitted_turn(repo, store)
+            if plain:
+                raise CampaignError(
+                    plain,
+                    "to commit and tag the turn as CI does, put the clone back (git checkout -- campaign "
+                    "orders && git clean -fdq campaign orders) and run campaign resolve --commit again",
+                )
             ensure_clean(repo)
+            bot_dates(repo)  # a date git cannot read is refused now, before anything is written
         state = store.state()
         turn = int(state["turn"])
         if turn != waited_for:
@@ -452,11 +522,15 @@ def _run_resolution(
             canonical.write_yaml(_marker(repo), {"turn": turn, "tag": tag, "previous": previous})
             checkpoint("marked")
         try:
-            game, result = resolve(root, posting_order=order, now=now)
+            game, result = resolve(root, posting_order=order, now=now, turn=turn)
             checkpoint("switched")
             sha = commit_turn(repo, commit_message(game, result), tag).hexsha if commit else ""
             if commit:
                 _marker(repo).unlink()
+        except TurnMovedOn as moved:
+            # Another run resolved the turn and wrote nothing of this one's: its files are not undone.
+            _marker(repo).unlink(missing_ok=True)
+            return Outcome(False, moved.message, turn, notes=notes)
         except BaseException as first:
             if not commit:
                 raise

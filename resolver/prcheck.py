@@ -48,9 +48,9 @@ import contextlib
 import itertools
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import git
@@ -310,6 +310,8 @@ def check_pull_request(
             if change.status == "D":
                 report.withdrawn.append(change.path)
                 continue
+            if _not_joined_yet(report, state, change.path):
+                continue
             if sealed:
                 raw = _read(merged, change.path, MAX_SEALED_BYTES) or b""
                 report.problems += envelope_issues(raw, change.path)
@@ -351,6 +353,25 @@ def _describe_turn(report: PrReport, files: dict[str, bytes]) -> None:
             _name_turn(report, state, store.game(state))
         except (CampaignError, yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError):
             return
+
+
+def _not_joined_yet(report: PrReport, state: Mapping[str, Any], path: str) -> bool:
+    """Refuse the orders of a faction that campaign/players.yaml lists but the state does not hold yet:
+    a late joiner, whose faction the GM's add_faction order brings in when its turn is resolved."""
+    faction = PurePosixPath(path).name.split(".", 1)[0]
+    if faction == GM or faction in state["factions"]:
+        return False
+    report.problems.append(
+        Issue(
+            "error",
+            f"{faction} is listed in campaign/players.yaml but has not joined the campaign yet: it joins "
+            f"when the turn of the GM's order that brings it in (add_faction) is resolved",
+            f"wait for that turn (turn {report.turn} is being played), then write your first orders on the "
+            f"new main with campaign template {faction} and push them; no such order yet? ask the GM",
+            path,
+        )
+    )
+    return True
 
 
 # -- plain text in a sealed campaign's pull request ---------------------------------------------------
@@ -731,7 +752,31 @@ def _archive_refusal(path: str, factions: list[str]) -> Issue:
     )
 
 
+def _misplaced_orders(path: str, allowed: list[str]) -> Issue | None:
+    """An order file of the author's own under the wrong name (orders/red.yml), or files in a folder
+    where the order file belongs (orders/red.yaml/…): refused with the one fix, not as a stranger's path."""
+    for proper in allowed:
+        if path.startswith(f"{proper}/"):
+            return Issue(
+                "error",
+                f"{proper} must be a file, but this pull request makes it a folder ({path})",
+                f"git rm -r {proper}, save your orders as the file {proper}, then commit and push",
+                path,
+            )
+        if path == proper.replace(".yaml", ".yml", 1):
+            return Issue(
+                "error",
+                f"{path} is not the name of an order file: this pull request may bring {proper} only",
+                f"rename it: git mv {path} {proper}, then commit and push",
+                path,
+            )
+    return None
+
+
 def _refusal(path: str, allowed: list[str], factions: dict[str, Member]) -> Issue:
+    misplaced = _misplaced_orders(path, allowed)
+    if misplaced is not None:
+        return misplaced
     owner = ORDER_FILE.fullmatch(path)
     if owner and owner.group(1) in factions:
         message = f"{path} belongs to another faction ({owner.group(1)}); a pull request may change only "

@@ -108,6 +108,12 @@ class Game:
         name = self.name_of(faction)
         return name if name == faction else f"{name} [{faction}]"
 
+    def factions_in(self, state: State) -> list[str]:
+        """The factions ``state`` holds, in the game's order. The game is built from the current state,
+        so it lists a faction the GM brought in later (``add_faction``) that an earlier turn's state lacks."""
+        held = state["factions"]
+        return [faction for faction in self.factions if faction in held]
+
     def place_label(self, loc: str | None) -> str:
         if not loc:
             return ""

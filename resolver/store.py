@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -99,9 +101,18 @@ ENVIRONMENT_ERRORS = (
 )
 
 
+# git names the file it could not write without saying why: a full disk, most often, at a ref's lock file
+# ("cannot update ref 'refs/tags/turn-3': couldn't write '…/turn-3.lock'"). The disk is asked instead.
+GIT_WRITE_FAILURE = re.compile(r"(?:couldn't|could not|unable to) write (?:to )?'([^']+)'")
+NEARLY_FULL = 1 << 20  # bytes: less free space than this on the disk of a file git could not write
+
+
 def environment_error(error: BaseException) -> CampaignError | None:
     """A failure of the disk or of permissions, said as such; None for anything else."""
     text = str(error)
+    unwritten = GIT_WRITE_FAILURE.search(text)
+    if unwritten and not any(w in text for _, words, _ in ENVIRONMENT_ERRORS for w in words):
+        return _unwritten_file(Path(unwritten.group(1)))
     for code, words, label in ENVIRONMENT_ERRORS:
         if (isinstance(error, OSError) and error.errno in code) or any(w in text for w in words):
             said = error.strerror if isinstance(error, OSError) and error.strerror else text
@@ -114,6 +125,57 @@ def environment_error(error: BaseException) -> CampaignError | None:
                 "resolution is finished or undone by the next campaign resolve",
             )
     return None
+
+
+def _yml_warning(shown: str) -> Issue:
+    """A turn is resolved from orders/red.yml as from orders/red.yaml, but a pull request may only bring
+    the second: said at once, rather than at the pull request."""
+    proper = shown.removesuffix(".yml") + ".yaml"
+    return Issue(
+        "warning",
+        f"the pull-request check takes this file only by the name {proper}",
+        f"rename it: git mv {shown} {proper}",
+        shown,
+    )
+
+
+def not_an_ordinary_file(path: Path) -> str:
+    """What stands at ``path`` when it is not an ordinary file, in words ("a folder"); "" when it is one,
+    or when nothing is there."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return ""
+    if stat.S_ISLNK(mode):
+        return "a link"
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((words for test, words in kinds if test(mode)), "")
+
+
+def _unwritten_file(path: Path) -> CampaignError:
+    """git could not write ``path`` and did not say why: "disk full" when its disk has (almost) no room
+    left, else what git said, with the two causes to look at."""
+    folder = next((p for p in (path, *path.parents) if p.exists()), Path("."))
+    try:
+        stats = os.statvfs(folder)
+        free: int | None = stats.f_bavail * stats.f_frsize
+    except OSError:
+        free = None
+    hint = (
+        "free space or fix the folder's permissions, then run the command again: an interrupted "
+        "resolution is finished or undone by the next campaign resolve"
+    )
+    if free is not None and free < NEARLY_FULL:
+        return CampaignError(
+            f"disk full: git could not write {path} ({free // 1024} KiB free on its disk)", hint
+        )
+    return CampaignError(f"git could not write {path}: the disk or the folder refused it", hint)
 
 
 def input_digests(inputs: dict[str, Any]) -> dict[str, str]:
@@ -531,7 +593,7 @@ class Store:
         """A sealed campaign's order files, ``orders/<faction>.yaml.age``: what its turn is resolved from."""
         if not self.orders_dir.exists():
             return []
-        return sorted(p for p in self.orders_dir.glob(f"*.yaml{sealing.SUFFIX}") if p.is_file())
+        return self._ordinary_files(sorted(self.orders_dir.glob(f"*.yaml{sealing.SUFFIX}")))
 
     def submitted_paths(self) -> list[Path]:
         """The order files a resolution reads: plain ones, or a sealed campaign's sealed ones."""
@@ -541,9 +603,25 @@ class Store:
         """The plain order files (a sealed campaign's players' drafts, which campaign check reads)."""
         if not self.orders_dir.exists():
             return []
-        return sorted(
-            p for p in self.orders_dir.glob("*.y*ml") if p.is_file() and p.suffix in (".yaml", ".yml")
+        return self._ordinary_files(
+            sorted(p for p in self.orders_dir.glob("*.y*ml") if p.suffix in (".yaml", ".yml"))
         )
+
+    def _ordinary_files(self, paths: list[Path]) -> list[Path]:
+        """``paths``, each an ordinary file. A folder, a named pipe, a device or a link where an order file
+        belongs is refused by name: passed over, it would resolve the turn without that faction's orders
+        (and a link reads whatever it points to)."""
+        problems = [(path, what) for path in paths if (what := not_an_ordinary_file(path))]
+        if problems:
+            path, what = problems[0]
+            shown = f"{self.display(path.parent)}/{path.name}"  # the link's own name, not its target's
+            more = f" (and {len(problems) - 1} more entries of orders/ like it)" if len(problems) > 1 else ""
+            raise CampaignError(
+                f"{shown} is {what}, not an order file{more}",
+                f"an order file is an ordinary file: remove this one (rm -r {shown}) and save the orders "
+                "as a plain YAML file of that name, then run the command again",
+            )
+        return paths
 
     def display(self, path: Path) -> str:
         try:
@@ -554,10 +632,13 @@ class Store:
     def check(self, game: Game, state: State, paths: Iterable[Path] | None = None) -> list[OrderFile]:
         files = []
         with holding_still(state):  # every file is checked against the same, unchanged state
-            for path in self.order_paths() if paths is None else paths:
+            for path in self.order_paths() if paths is None else self._ordinary_files(list(paths)):
                 if not path.is_file():
                     raise CampaignError(f"no such order file: {path}", "check the path", code=2)
-                files.append(check_order_file(game, state, path.read_bytes(), self.display(path)))
+                of = check_order_file(game, state, path.read_bytes(), self.display(path))
+                if path.suffix == ".yml" and path.parent.resolve() == self.orders_dir.resolve():
+                    of.issues.append(_yml_warning(self.display(path)))
+                files.append(of)
         refuse_twin_files(files)
         return files
 
@@ -790,9 +871,9 @@ class Store:
             self.staging_dir / JOURNAL,
             {
                 "turn": result.turn,
-                "remove_orders": sorted(p.name for p in self.sealed_order_paths())
-                if self.sealed
-                else sorted(f"{f}.yaml" for f in entries),
+                # Every order file the turn was resolved from, by the name it has (orders/red.yml too):
+                # one left behind would hold up the next turn.
+                "remove_orders": sorted(p.name for p in self.submitted_paths()),
                 "remove_templates": sorted(
                     f"{f}.yaml"
                     for f in game.factions

@@ -267,6 +267,37 @@ class FinishedInterrupted(CampaignError):
         super().__init__(note, code=0)
 
 
+class TurnMovedOn(CampaignError):
+    """The turn a run set out to resolve was resolved by another run while this one waited for the
+    campaign's lock: there is nothing left to do, and resolving the next turn would be a turn nobody
+    sent orders for."""
+
+    def __init__(self, meant: int, now_at: int) -> None:
+        super().__init__(
+            f"turn {meant} was resolved by another run while this one waited; nothing to do",
+            f"turn {now_at} is the one being played now: it waits for its orders",
+            code=0,
+        )
+        self.turn = meant
+
+
+def refuse_a_turn_without_orders(store: Store, game: Game, state: State) -> None:
+    """A plain ``campaign resolve`` run right after another would resolve the turn that has just begun,
+    with nobody's orders: every faction would only hold, and the deadline that gave the previous turn
+    would give this one too. Refused, unless no faction awaits orders (the bot plays every faction
+    left) or the GM asks for it with --force. The first turn follows no other: it is left alone."""
+    turn = int(state["turn"])
+    if turn == 1 or store.submitted_paths() or not faction_records.awaited(state, game.factions):
+        return
+    raise CampaignError(
+        f"turn {turn} was not resolved: no order file has come for it, neither a faction's nor the GM's, "
+        f"so every faction would only hold",
+        f"turn {turn - 1} is resolved and turn {turn} has only begun: its orders come first (campaign "
+        f"template FACTION -o orders/FACTION.yaml), then resolve; to resolve it now with nobody's orders, "
+        "run campaign resolve --force",
+    )
+
+
 def sealed_entry(of: OrderFile) -> dict[str, Any]:
     """An order file as the archive keeps it: its data without the rumours, whose authors stay unknown."""
     data = of.located.data if of.located is not None else {}
@@ -328,9 +359,14 @@ def resolve(
     posting_order: list[str] | None = None,
     forced_rolls: dict[str, list[int]] | None = None,
     now: datetime | None = None,
+    turn: int | None = None,
+    need_orders: bool = False,
 ) -> tuple[Game, TurnResult]:
     """Resolve the current turn and archive it. ``now``: the moment of resolution, when the next turn
-    opens (its beacon round follows from its deadline); the wall clock by default."""
+    opens (its beacon round follows from its deadline); the wall clock by default. ``turn``: the turn
+    the caller set out to resolve, read before it waited for the lock; if another run resolved it
+    meanwhile, ``TurnMovedOn`` is raised and nothing is written. ``need_orders``: refuse a turn that no
+    order file has reached (``refuse_a_turn_without_orders``)."""
     store = Store(root)
     store.require()
     with store.lock(), cycles_uncollected():
@@ -346,6 +382,8 @@ def resolve(
             )
         state, state_raw = store.state_and_raw()
         expect_next_turn(store, state)
+        if turn is not None and int(state["turn"]) != turn:
+            raise TurnMovedOn(turn, int(state["turn"]))
         game = store.game(state)
         refused: dict[str, str] = {}
         if store.sealed:
@@ -357,6 +395,8 @@ def resolve(
         salt, salt_inputs = dice_salt(store, game, key, int(state["turn"]), now or datetime.now(UTC))
         entries, as_read, rumors = seal(game, state, files)
         absent = Settings.from_config(store.config()).absent
+        if need_orders:  # last of the refusals: a broken setting or order file is the one to fix first
+            refuse_a_turn_without_orders(store, game, state)
         commit = store.commitments(int(state["turn"]))
         result = resolve_turn(
             game, state, as_read, posting_order, forced_rolls, absent=absent, rumors=rumors,

@@ -140,7 +140,7 @@ def test_verify_names_a_gm_edit_before_a_turn_instead_of_calling_it_identical(ca
     path = campaign / "campaign/state.yaml"
     old = canonical.read_yaml(path)["factions"]["blue"]["stock"]["resources"]
     edit_yaml(path, lambda state: state["factions"]["blue"]["stock"].update(resources=old + 9))
-    assert run("resolve", "--root", campaign)[0] == 0
+    assert run("resolve", "--root", campaign, "--force")[0] == 0  # turn 2 with nobody's orders, on purpose
     code, out, _ = run("verify", "--root", campaign, "--all")
     assert code == 0
     assert "turn 2: identical, with GM edits" in out

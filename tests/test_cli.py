@@ -183,7 +183,7 @@ def test_resolve_archives_and_verify_replays(campaign: Path, run) -> None:
 
 def test_verify_detects_tampering(campaign: Path, run) -> None:
     run("resolve", "--root", campaign)
-    run("resolve", "--root", campaign)
+    run("resolve", "--root", campaign, "--force")  # turn 2 with nobody's orders, on purpose
     events = campaign / "campaign/turns/0002/events.yaml"
     events.write_text(events.read_text().replace("turn: 2", "turn: 2\n# edited"))
     code, out, _ = run("verify", "--root", campaign, "--turn", "2")
@@ -200,7 +200,7 @@ def test_hand_edited_state_is_kept_for_replay(campaign: Path, run) -> None:
     state = yaml.safe_load(state_path.read_text())
     state["factions"]["red"]["stock"]["resources"] += 50
     state_path.write_text(yaml.safe_dump(state, sort_keys=True))
-    run("resolve", "--root", campaign)
+    run("resolve", "--root", campaign, "--force")
     assert (campaign / "campaign/turns/0002/state-before.yaml").exists()
     code, out, _ = run("verify", "--root", campaign)
     assert code == 0, out

@@ -26,7 +26,7 @@ settlements:
 
 
 def resolve(run, root: Path) -> None:  # type: ignore[no-untyped-def]
-    code, _, err = run("resolve", "--root", root)
+    code, _, err = run("resolve", "--root", root, "--force")  # turns nobody sends orders for, on purpose
     assert code == 0, err
 
 

@@ -238,7 +238,7 @@ def test_an_open_campaign_sealed_in_mid_game_keeps_its_past_and_seals_its_future
     assert not list((root / "orders" / "templates").glob("*.yaml"))
     assert (root / "campaign" / "state.yaml.age").is_file()
     assert "/.view/" in (root / ".gitignore").read_text()
-    code, out = run("resolve", "--root", root, "--key-file", key)
+    code, out = run("resolve", "--root", root, "--key-file", key, "--force")  # nobody's orders, on purpose
     assert code == 0, out
     assert (root / "campaign" / "turns" / "0001" / "events.yaml").is_file()  # the open turn stays as it was
     assert (root / "campaign" / "turns" / "0002" / "events.yaml.age").is_file()

@@ -129,7 +129,7 @@ def load_sealed_history(store: Store) -> History:
     for turn in store.archived_turns():
         rec, before = record(turn, before)
         turns.append(rec)
-    return History(game, state, start, turns, faction_colors(store, game), store.config(), sealed=True)
+    return History(game, state, start, turns, faction_colors(store, game, state), store.config(), sealed=True)
 
 
 def names_in_events(events: Iterable[Mapping[str, Any]]) -> dict[str, str]:
@@ -148,11 +148,14 @@ def names_in_events(events: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     return found
 
 
-def faction_colors(store: Store, game: Game) -> dict[str, str]:
+def faction_colors(store: Store, game: Game, state: State) -> dict[str, str]:
+    """Each faction's colour: the players file's, else the one its record holds (a late joiner the GM
+    brought in with ``add_faction`` has one there, and may not be in the players file), else the palette's."""
     players = store.players().get("factions", {}) or {}
+    records = state.get("factions") or {}
     colors = {}
     for i, f in enumerate(game.factions):
-        color = str((players.get(f) or {}).get("color") or "")
+        color = str((players.get(f) or {}).get("color") or (records.get(f) or {}).get("color") or "")
         # Colours go into style attributes and SVG: anything but #rgb or #rrggbb is replaced.
         colors[f] = color if _COLOR.fullmatch(color) else FALLBACK_COLORS[i % len(FALLBACK_COLORS)]
     return colors
@@ -213,5 +216,5 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
             record(replayed.turn, events, replayed.result.state, replayed.state_before, replayed.orders)
         )
     return History(
-        game, state, record(0, [], start_state), turns, faction_colors(store, game), store.config()
+        game, state, record(0, [], start_state), turns, faction_colors(store, game, state), store.config()
     )

@@ -679,14 +679,18 @@ class SitePages:
     def factions(self) -> None:
         records = self.history.records
         turns = [r.turn for r in records]
-        series: dict[str, dict[str, list[float]]] = {}
-        for rec in records:
-            for row in rec.standings:
-                for col in self.numeric:
-                    series.setdefault(row["faction"], {}).setdefault(col, []).append(
-                        float(row.get(col, 0) or 0)
-                    )
         factions = list(self.game.factions)
+        # One value per turn for each faction, None before a late joiner's first turn, so that each value
+        # stays under its own turn in the charts and the table of numbers.
+        series: dict[str, dict[str, list[float | None]]] = {
+            f: {col: [] for col in self.numeric} for f in factions
+        }
+        for rec in records:
+            rows = {row["faction"]: row for row in rec.standings}
+            for f in factions:
+                for col in self.numeric:
+                    row = rows.get(f)
+                    series[f][col].append(None if row is None else float(row.get(col, 0) or 0))
         players = self.store.players().get("factions", {}) or {}
         charts: list[dict[str, Any]] = []
         for col in self.numeric:

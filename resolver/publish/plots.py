@@ -22,7 +22,7 @@ INK = "#3a342e"
 class Series:
     name: str
     color: str
-    values: Sequence[float]
+    values: Sequence[float | None]  # one per turn; None for the turns before a late joiner came in
     dash: str = ""
     strong: bool = True
 
@@ -59,7 +59,7 @@ def line_chart(
     """An SVG document; ``turns`` are the x values shared by every series."""
     left, right, top, bottom = 40, 12, 26, 26
     plot_w, plot_h = width - left - right, height - top - bottom
-    values = [v for s in series for v in s.values]
+    values = [v for s in series for v in s.values if v is not None]
     low = min(0.0, min(values, default=0.0))
     step = tick_step(max(values, default=1.0) - low)
     intervals = max(1, math.ceil((max(values, default=1.0) - low) / step))
@@ -96,15 +96,19 @@ def line_chart(
     keep = sorted({*range(0, len(turns), step), len(turns) - 1}) if turns else []
     # Faint lines first, so the emphasised ones are drawn on top.
     for s in sorted(series, key=lambda s: s.strong):
-        points = " ".join(f"{x(turns[i])},{y(s.values[i])}" for i in keep if i < len(s.values))
+        known = {i: v for i, v in enumerate(s.values[: len(turns)]) if v is not None}
+        # A late joiner's line starts at its first turn, which is kept however the chart is thinned.
+        drawn = sorted({*(i for i in keep if i in known), *list(known)[:1]})
+        points = " ".join(f"{x(turns[i])},{y(known[i])}" for i in drawn)
         stroke = s.color if s.strong else "#b9b2a8"
         dash = f' stroke-dasharray="{s.dash}"' if s.dash else ""
         out.append(
             f'<polyline fill="none" stroke="{stroke}" stroke-width="{2.4 if s.strong else 1.2}" '
             f'stroke-linejoin="round" stroke-linecap="round"{dash} points="{points}"/>'
         )
-        if s.strong and len(s.values) == 1:
-            out.append(f'<circle cx="{x(turns[0])}" cy="{y(s.values[0])}" r="3" fill="{stroke}"/>')
+        if s.strong and len(known) == 1:
+            ((only, value),) = known.items()
+            out.append(f'<circle cx="{x(turns[only])}" cy="{y(value)}" r="3" fill="{stroke}"/>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -120,13 +124,16 @@ def _x_ticks(first: int, last: int) -> list[int]:
     return ticks
 
 
-def describe_series(name: str, column: str, turns: Sequence[int], values: Sequence[float]) -> str:
-    """The chart in one sentence, for its text alternative."""
-    if not values:
+def describe_series(name: str, column: str, turns: Sequence[int], values: Sequence[float | None]) -> str:
+    """The chart in one sentence, for its text alternative. A late joiner's series holds None for the
+    turns before it came in: its sentence starts at the turn it joined."""
+    known = [(turn, value) for turn, value in zip(turns, values, strict=False) if value is not None]
+    if not known:
         return f"No {column} recorded for {name} yet."
-    peak = max(values)
-    at = turns[values.index(peak)]
-    text = f"{name}, {column}: {_fmt(values[0])} at the start, {_fmt(values[-1])} after turn {turns[-1]}"
-    if peak not in (values[0], values[-1]):
+    (first_turn, first), (_, last) = known[0], known[-1]
+    at, peak = max(known, key=lambda pair: pair[1])  # the first turn of the highest value
+    start = "at the start" if first_turn == turns[0] else f"when it joined in turn {first_turn}"
+    text = f"{name}, {column}: {_fmt(first)} {start}, {_fmt(last)} after turn {turns[-1]}"
+    if peak not in (first, last):
         text += f"; highest {_fmt(peak)} after turn {at}"
     return text + "."

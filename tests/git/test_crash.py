@@ -273,24 +273,3 @@ def test_a_read_only_folder_says_so_and_changes_nothing(world: Campaign, folder:
     again = campaign_command(world.ci, "resolve", "--if-due", "--commit")
     assert again.returncode == 0, again.stderr
     assert world.tags() == ["turn-1"]
-
-
-def test_plain_resolves_at_once_never_split_a_turn(world: Campaign) -> None:
-    """Plain resolves started together queue on the campaign's lock: each resolves a whole turn."""
-    root = world.ci
-    ready(world)
-    env = {name: value for name, value in os.environ.items() if name != store.CRASH_VARIABLE}
-    runs = [
-        subprocess.Popen(
-            [CAMPAIGN, "resolve", "--root", str(root)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
-        for _ in range(4)
-    ]
-    assert [run.wait(timeout=120) for run in runs] == [0, 0, 0, 0]
-    assert store.Store(root).archived_turns() == [1, 2, 3, 4]
-    assert canonical.read_yaml(root / "campaign/state.yaml")["turn"] == 5
-    verified = cli("verify", "--root", root, "--all")
-    assert verified.code == 0 and "4 of 4 turn(s) replay byte-identically" in verified.out

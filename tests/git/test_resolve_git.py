@@ -426,7 +426,7 @@ def test_files_arriving_together_follow_the_seeded_order(world: Campaign) -> Non
 def test_misuse_is_explained(world: Campaign, tmp_path: Path) -> None:
     done = cli("resolve", "--root", world.ci, "--commit", "--posting-order", "red,blue,green")
     assert done.code == 2 and "git history gives the posting order" in done.err
-    assert cli("resolve", "--root", world.ci, "--force").code == 2
+    assert cli("resolve", "--root", world.ci, "--now", "2026-01-01T00:00Z").code == 2
     plain = tmp_path / "plain"
     assert cli("new", "--root", plain, "--factions", "2").code == 0
     done = cli("resolve", "--root", plain, "--if-due")

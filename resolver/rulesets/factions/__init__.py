@@ -147,7 +147,7 @@ class Factions(Ruleset):
         """Each faction's numbers, best first. Given a sealed campaign's public view, the rows count the
         assets that are not concealed and leave out capital, reach and influence, which it does not hold."""
         rows = []
-        for faction in game.factions:
+        for faction in game.factions_in(state):
             f, rules = state["factions"][faction], game.rules
             row = {
                 "faction": faction,

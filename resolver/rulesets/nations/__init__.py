@@ -141,7 +141,7 @@ class Nations(Ruleset):
         nation's stock, the rows leave out resources and population."""
         rows = []
         with holding_still(state):  # each nation's pieces are looked up in tables built once, not by scans
-            for faction in game.factions:
+            for faction in game.factions_in(state):
                 f = state["factions"][faction]
                 settlements = m.settlements_of(state, faction)
                 row = {

@@ -94,7 +94,7 @@ class Seasons(Ruleset):
         """Each nation's numbers, best first. Given a sealed campaign's public view, which holds neither
         a nation's resources nor its morale, the rows leave those out."""
         rows = []
-        for faction in game.factions:
+        for faction in game.factions_in(state):
             record = state["factions"][faction]
             row = {
                 "faction": faction,

@@ -226,7 +226,7 @@ def test_an_interrupted_resolution_is_called_unfinished(campaign: Path) -> None:
     if sealed(campaign):
         env[sealing.KEY_VARIABLE] = sealing.read_key_text((campaign / DEMO_KEY).read_text())
     killed = subprocess.run(
-        [sys.executable, "-m", "resolver.cli", "resolve", "--root", str(campaign)],
+        [sys.executable, "-m", "resolver.cli", "resolve", "--root", str(campaign), "--force"],
         env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert killed.returncode != 0

@@ -56,14 +56,14 @@ def test_a_running_campaign_gets_its_key_and_salts_from_the_next_turn(tmp_path: 
     assert code == 2 and "needs it" in out, out
     assert tree(root) == after
 
-    code, out = run("resolve", "--root", root, "--key-file", key)
+    code, out = run("resolve", "--root", root, "--force", "--key-file", key)
     assert code == 0, out
     assert "predictable" not in out
     assert "turn 2's dice had no secret salt" in out and "turn 3's salt is committed now" in out
     assert not inputs(root, 2).get("salt")  # nothing was committed when turn 2 opened
     committed = inputs(root, 2)["next_salt_commitment"]
 
-    code, out = run("resolve", "--root", root, "--key-file", key)
+    code, out = run("resolve", "--root", root, "--force", "--key-file", key)
     assert code == 0, out
     assert "no secret salt" not in out and "predictable" not in out
     assert sealing.salt_commitment(inputs(root, 3)["salt"]) == committed
@@ -79,10 +79,10 @@ def test_another_key_than_the_one_added_is_refused(tmp_path: Path) -> None:
     assert run("new", "--root", root, "--factions", "2")[0] == 0
     assert run("add-key", "--root", root, "--key-file", key)[0] == 0
     assert run("keygen", "-o", other)[0] == 0
-    code, out = run("resolve", "--root", root, "--key-file", other)
+    code, out = run("resolve", "--root", root, "--force", "--key-file", other)
     assert code == 2 and "not this campaign's" in out, out
     assert not (root / "campaign" / "turns" / "0001").exists()
-    assert run("resolve", "--root", root, "--key-file", key)[0] == 0
+    assert run("resolve", "--root", root, "--force", "--key-file", key)[0] == 0
 
 
 def test_a_campaign_with_a_key_is_not_given_another(tmp_path: Path) -> None:
@@ -105,7 +105,7 @@ def test_sealing_a_keyless_campaign_salts_from_the_next_turn_as_adding_a_key_doe
     code, out = run("seal-campaign", "--root", root, "--key-file", key)
     assert code == 0 and "This turn's dice stay unsalted" in out, out
     for _ in range(2):
-        code, out = run("resolve", "--root", root, "--key-file", key)
+        code, out = run("resolve", "--root", root, "--force", "--key-file", key)
         assert code == 0, out
     assert not inputs(root, 2).get("salt")
     assert sealing.salt_commitment(inputs(root, 3)["salt"]) == inputs(root, 2)["next_salt_commitment"]

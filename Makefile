@@ -30,10 +30,10 @@ demo: $(STAMP)  ## bots play 8 turns of a 4-nation campaign in .demo/nations, pr
 	$(BIN)/campaign site --root .demo/nations
 	@echo "The demo's site is in .demo/nations/public/; read it with: make serve ROOT=.demo/nations"
 
-test: $(STAMP)  ## ruff, then the whole test suite (installs Chromium for the browser tests if missing)
+test: $(STAMP)  ## ruff, then the whole test suite on every core (installs Chromium for the browser tests if missing)
 	tools/install-chromium
 	$(BIN)/ruff check resolver tests
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadscope
 
 lint: $(STAMP)  ## ruff only
 	$(BIN)/ruff check resolver tests

@@ -51,7 +51,7 @@ serve: site  ## build the site, then serve it on http://127.0.0.1:8000 (ROOT=DIR
 
 bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; check on hostile files; the site at 50 and 500 turns
 	$(BIN)/python -m resolver.bench
-	$(BIN)/python -m resolver.publish.bench
+	$(BIN)/python -m resolver.bench.site
 
 lock: $(STAMP)  ## write requirements/resolve.txt (the resolve job's hash-pinned engine) from requirements/resolve.in; needs the network
 	$(BIN)/python tools/lock-resolve

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 import yaml
 
-from . import __version__, sealing, workflow
+from . import __version__, workflow
 from .core.events import public_record
 from .core.houserules import RULES_FILE
 from .core.issues import CampaignError, Issue
@@ -28,9 +28,10 @@ from .core.orders import GM, OrderFile
 from .core.text import hide_secrets, visible
 from .core.words import plural
 from .core.yamlsafe import yaml_error_text
-from .ruleset import RULESETS
-from .store import RESEALED_DIR, Store, environment_error
-from .views import TurnLine, turn_lines
+from .engine.ruleset import RULESETS
+from .store import replay, resolution, sealing
+from .store.store import RESEALED_DIR, Store, environment_error
+from .store.views import TurnLine, turn_lines
 from .workflow import DEMO_KEY
 
 EPILOG = """\
@@ -498,7 +499,7 @@ def make_key(args: argparse.Namespace) -> str | None:
 
 def write_new_key(path: Path, root: Path | None) -> str:
     """A new campaign key, written to ``path`` (readable by its owner only, never inside campaign/)."""
-    from .sealed import write_key_file
+    from .store.keys import write_key_file
 
     if path.resolve().is_relative_to((root or Path(".")).resolve() / "campaign"):
         raise CampaignError(f"{path} is inside campaign/, which is committed", "keep the key outside", code=2)
@@ -622,7 +623,7 @@ def print_house_rule_check(issues: list[Issue], form: str) -> int:
 
 
 def check_pr(args: argparse.Namespace) -> int:
-    from .prcheck import check_pull_request
+    from .git.prcheck import check_pull_request
 
     if args.files or not (args.base and args.head and args.author):
         raise CampaignError(
@@ -646,8 +647,8 @@ def check_pr(args: argparse.Namespace) -> int:
 def cmd_resolve_git(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
-    from .gitflow import run_resolution
-    from .schedule import parse_moment
+    from .git.flow import run_resolution
+    from .store.schedule import parse_moment
 
     if args.posting_order:
         raise CampaignError(
@@ -667,7 +668,7 @@ def cmd_resolve_git(args: argparse.Namespace) -> int:
         now = moment
     try:
         outcome = run_resolution(args.root, now, if_due=args.if_due, commit=args.commit, force=args.force)
-    except workflow.Rejected as rejected:
+    except resolution.Rejected as rejected:
         for of in rejected.files:
             if not of.ok:
                 print("\n".join(format_file(of)), file=sys.stderr)
@@ -683,7 +684,7 @@ def cmd_resolve_git(args: argparse.Namespace) -> int:
 
 
 def cmd_resolve(args: argparse.Namespace) -> int:
-    from .gitflow import clone_lock
+    from .git.flow import clone_lock
 
     if args.if_due or args.commit:
         return cmd_resolve_git(args)
@@ -701,16 +702,16 @@ def cmd_resolve(args: argparse.Namespace) -> int:
             if not locked:
                 print("Another resolution holds the lock on this clone; nothing done.")
                 return 0
-            game, result = workflow.resolve(
+            game, result = resolution.resolve(
                 args.root, posting_order=order, turn=meant, need_orders=not args.force
             )
-    except workflow.FinishedInterrupted as finished:
+    except resolution.FinishedInterrupted as finished:
         print(finished.message)
         return 0
-    except workflow.TurnMovedOn as moved:
+    except resolution.TurnMovedOn as moved:
         print(f"{moved.message[0].upper()}{moved.message[1:]}. {moved.hint[0].upper()}{moved.hint[1:]}.")
         return 0
-    except workflow.Rejected as rejected:
+    except resolution.Rejected as rejected:
         for of in rejected.files:
             if not of.ok:
                 print("\n".join(format_file(of)), file=sys.stderr)
@@ -785,9 +786,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     turns = [args.turn] if args.turn is not None else None
     total = args.turn if args.turn is not None else len(Store(args.root).archived_turns())
     if args.identity is not None:
-        checks = workflow.verify_identity(args.root, args.identity, turns)
+        checks = replay.verify_identity(args.root, args.identity, turns)
     else:
-        checks = workflow.verify(args.root, turns, progress=lambda xs: _bar(xs, "replaying", total))
+        checks = replay.verify(args.root, turns, progress=lambda xs: _bar(xs, "replaying", total))
     if not checks:
         print("No archived turns to verify yet.")
         return 0
@@ -919,6 +920,7 @@ SITE_MODULES = ("folium", "branca", "mkdocs", "material", "xstatic")
 def cmd_site(args: argparse.Namespace) -> int:
     total = len(Store(args.root).archived_turns())
     try:
+        from .git.flow import opening_moments
         from .publish import build_site
 
         report = build_site(
@@ -926,6 +928,7 @@ def cmd_site(args: argparse.Namespace) -> int:
             args.out,
             run_mkdocs=not args.no_build,
             progress=lambda xs: _bar(xs, "replaying", total),
+            opened_at=opening_moments(args.root),
         )
     except ModuleNotFoundError as missing:
         if (missing.name or "").partition(".")[0] not in SITE_MODULES:
@@ -950,7 +953,7 @@ def cmd_site(args: argparse.Namespace) -> int:
 
 
 def cmd_view(args: argparse.Namespace) -> int:
-    from .sealed import write_view
+    from .store.keys import write_view
 
     identity = args.identity or Path("~/.ssh/id_ed25519").expanduser()
     written = write_view(Store(args.root), identity)
@@ -970,7 +973,7 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 
 def cmd_reseal(args: argparse.Namespace) -> int:
-    from .sealed import reseal_faction
+    from .store.keys import reseal_faction
 
     turns = parse_turns(args.turns) if args.turns is not None else None
     done = reseal_faction(Store(args.root), args.faction, turns)
@@ -1005,7 +1008,7 @@ def format_turns(turns: list[int]) -> str:
 
 
 def cmd_keygen(args: argparse.Namespace) -> int:
-    from .sealed import write_key_file
+    from .store.keys import write_key_file
 
     if args.output and args.show_key:
         raise CampaignError("-o FILE and --show-key: choose one", code=2)
@@ -1067,7 +1070,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_rekey(args: argparse.Namespace) -> int:
-    from .sealed import rekey
+    from .store.keys import rekey
 
     store = Store(args.root)
     store.require()
@@ -1081,7 +1084,7 @@ def cmd_rekey(args: argparse.Namespace) -> int:
 
 
 def cmd_seal(args: argparse.Namespace) -> int:
-    from .sealed import seal_order_file
+    from .store.keys import seal_order_file
 
     store = Store(args.root)
     of, sealed = seal_order_file(store, args.file)
@@ -1100,7 +1103,7 @@ def cmd_seal(args: argparse.Namespace) -> int:
 
 
 def cmd_seal_campaign(args: argparse.Namespace) -> int:
-    from .sealed import seal_campaign
+    from .store.keys import seal_campaign
 
     if args.key_file is not None and args.key_file.is_file():
         sealing.use_key_file(args.key_file)
@@ -1121,7 +1124,7 @@ def cmd_seal_campaign(args: argparse.Namespace) -> int:
 
 
 def cmd_add_key(args: argparse.Namespace) -> int:
-    from .sealed import add_key
+    from .store.keys import add_key
 
     args.sealed = False
     added = add_key(Store(args.root), lambda: make_key(args), args.beacon)
@@ -1149,7 +1152,7 @@ def cmd_add_key(args: argparse.Namespace) -> int:
 
 
 def cmd_unseal(args: argparse.Namespace) -> int:
-    from .sealed import publish_key
+    from .store.keys import publish_key
 
     path = publish_key(Store(args.root))
     print(f"Published the campaign key in {path}: commit it, and anyone can run campaign verify --all.")

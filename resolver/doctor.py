@@ -23,10 +23,10 @@ from typing import Any, Literal
 import git
 import yaml
 
-from . import beacon, sealing
 from .core.issues import CampaignError
-from .gitflow import open_repo
-from .store import Store
+from .git.flow import open_repo
+from .store import beacon, sealing
+from .store.store import Store
 
 Status = Literal["ok", "warning", "problem", "skipped"]
 KIT_WORKFLOWS = Path(__file__).resolve().parent / "github_workflows"

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from resolver.cli import main
-from resolver.store import TEST_BEACON_VARIABLE
+from resolver.store.store import TEST_BEACON_VARIABLE
 
 # The tests' sealed campaigns use the kit's test beacon (its recorded rounds, no network); a real campaign
 # may not. Set for the whole session, module fixtures and subprocesses included.

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import yaml
 
-from resolver import gm
-from resolver.store import Store
+from resolver.engine import gm
+from resolver.store.store import Store
 
 GRANT = (
     "campaign: test-run\nturn: 1\nfaction: gm\norders:\n  - action: grant\n    faction: red\n"

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import yaml
 
-from resolver.ruleset import RULESETS, get_ruleset
-from resolver.store import Store
+from resolver.engine.ruleset import RULESETS, get_ruleset
+from resolver.store.store import Store
 
 from .conftest import tree_bytes
 

@@ -11,7 +11,7 @@ import yaml
 
 from resolver.publish.history import load_history
 from resolver.publish.pages import SitePages, read_welcome
-from resolver.store import Store
+from resolver.store.store import Store
 from resolver.workflow import default_factions, new_campaign
 
 NATIONS_HOUSE_RULES = "actions:\n  per_turn: 4\ncombat:\n  max_rounds: 5\n"

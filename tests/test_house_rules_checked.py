@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from resolver.core.houserules import _matches
-from resolver.ruleset import RULESETS, get_ruleset
+from resolver.engine.ruleset import RULESETS, get_ruleset
 
 from .conftest import tree_bytes
 

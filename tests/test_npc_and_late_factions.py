@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from resolver.core import canonical
-from resolver.store import Store
-from resolver.workflow import check, default_factions, new_campaign, play_bot_turn, resolve, verify
+from resolver.store.replay import verify
+from resolver.store.resolution import resolve
+from resolver.store.store import Store
+from resolver.workflow import check, default_factions, new_campaign, play_bot_turn
 
 
 def gm_file(root: Path, body: str) -> None:

@@ -15,13 +15,14 @@ from typing import Any
 import jsonschema
 import pytest
 
-from resolver.bots import bot_order_file
 from resolver.core import canonical
 from resolver.core import factions as faction_records
-from resolver.ruleset import RULESETS, Game
-from resolver.store import Store
-from resolver.validate import check_order_file
-from resolver.workflow import default_factions, new_campaign, play_bot_turn, verify
+from resolver.engine.bots import bot_order_file
+from resolver.engine.ruleset import RULESETS, Game
+from resolver.engine.validate import check_order_file
+from resolver.store.replay import verify
+from resolver.store.store import Store
+from resolver.workflow import default_factions, new_campaign, play_bot_turn
 
 Names = dict[str, tuple[str, ...]]  # id -> the names players read for it
 TURNS = 3  # turns played at least

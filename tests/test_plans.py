@@ -1,4 +1,4 @@
-"""One reading per order (resolver/plans.py) and the typed turn memory, on both rulesets.
+"""One reading per order (resolver/engine/plans.py) and the typed turn memory, on both rulesets.
 
 The checker and the resolver read an order with the same plan; what differs is only who hears of a
 problem: the player as an error or a warning with its fix, or the faction as an ``order_failed`` event.
@@ -14,10 +14,10 @@ import pytest
 
 from resolver.core.orders import Order, OrderFile
 from resolver.core.phases import PhaseFn, State
-from resolver.engine import TurnContext
-from resolver.plans import Reading, Reject, plan_or_error, plan_or_failure
+from resolver.engine.context import TurnContext
+from resolver.engine.plans import Reading, Reject, plan_or_error, plan_or_failure
 from resolver.rulesets.factions.plans import FactionsTurn
-from resolver.rulesets.nations.plans import NationsTurn
+from resolver.rulesets.nations.memory import NationsTurn
 
 from .scenarios.harness import Scenario
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from resolver.core import canonical, relations
-from resolver.store import Store
-from resolver.workflow import check, default_factions, new_campaign, resolve, verify
+from resolver.store.replay import verify
+from resolver.store.resolution import resolve
+from resolver.store.store import Store
+from resolver.workflow import check, default_factions, new_campaign
 
 from .nations.test_agreements import scenario
 from .test_npc_and_late_factions import gm_file

@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from resolver.core import canonical
-from resolver.workflow import play_bot_turn, resolve
+from resolver.store.resolution import resolve
+from resolver.workflow import play_bot_turn
 
 from .conftest import check_golden, tree_bytes
 
@@ -88,7 +89,7 @@ def test_one_factions_orders_do_not_move_other_factions_rolls(demo: Path, tmp_pa
         shutil.rmtree(base / f"campaign/turns/{turn:04d}")
     edited = tmp_path / "edited"
     shutil.copytree(base, edited)
-    from resolver.workflow import verify
+    from resolver.store.replay import verify
 
     state = _state_after(base, 2)
     for root in (base, edited):
@@ -119,8 +120,8 @@ def test_one_factions_orders_do_not_move_other_factions_rolls(demo: Path, tmp_pa
 
 
 def _state_after(root: Path, turn: int) -> dict:
-    from resolver.store import Store
-    from resolver.workflow import replay_archive
+    from resolver.store.replay import replay_archive
+    from resolver.store.store import Store
 
     replayed = list(replay_archive(Store(root), turn))
     assert [r.problems for r in replayed] == [[]] * turn

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from resolver import views, workflow
+from resolver import workflow
 from resolver.core import canonical
 from resolver.core.issues import CampaignError
 from resolver.publish.history import load_history
-from resolver.store import Store
+from resolver.store import replay, views
+from resolver.store.store import Store
 
 # The capital's first level yields 9 resources instead of 2 under this house rule.
 RICH_CAPITALS = """\
@@ -47,7 +48,7 @@ def test_a_house_rule_changed_between_turns_is_replayed_with_the_rules_of_each_t
     resolve(run, campaign)
     assert [red_income(campaign, turn) for turn in (1, 2, 3, 4)] == [2, 9, 9, 2]  # the rule changed turns 2-3
 
-    replayed = list(workflow.replay_archive(Store(campaign), 4))
+    replayed = list(replay.replay_archive(Store(campaign), 4))
     assert [r.problems for r in replayed] == [[], [], [], []]
     games = [r.game for r in replayed]
     assert (
@@ -168,11 +169,11 @@ def test_verify_and_the_site_refuse_a_tampered_archive(
 def test_a_salt_commitment_that_does_not_match_is_refused_from_the_turn_before_it(three_turns: Path) -> None:
     # The commitment is read from the turn before, as the replay of that turn found it.
     store = Store(three_turns)
-    replayed = list(workflow.replay_archive(store, 2))
+    replayed = list(replay.replay_archive(store, 2))
     assert replayed[0].next_salt_commitment is None  # a campaign without a key commits to no salt
     earlier = replayed[0]
     earlier.next_salt_commitment = "0" * 64
-    again = workflow.replay_turn(store, 2, earlier.result.state, earlier=earlier)  # type: ignore[union-attr]
+    again = replay.replay_turn(store, 2, earlier.result.state, earlier=earlier)  # type: ignore[union-attr]
     assert "inputs.yaml reveals no dice salt, but one was committed when turn 2 opened" in " ".join(
         again.problems
     )
@@ -199,4 +200,4 @@ def test_only_verify_renders_the_reports_again_and_notes_changed_templates(
     monkeypatch.setattr(views, "render_reports", counting)
     history = load_history(Store(three_turns))  # the site shows no report: none is rendered again
     assert [record.turn for record in history.turns] == [1, 2, 3] and rendered == []
-    assert len(workflow.verify(three_turns)) == 4 and len(rendered) == 3  # three turns and the live state
+    assert len(replay.verify(three_turns)) == 4 and len(rendered) == 3  # three turns and the live state

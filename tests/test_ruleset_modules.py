@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from resolver.ruleset import Ruleset, filled_state, get_ruleset
+from resolver.engine.ruleset import Ruleset, filled_state, get_ruleset
 from resolver.rulesets.factions import orders, phases, rulesdoc
 from resolver.rulesets.nations import setup
 

@@ -10,19 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from resolver import bench
+from resolver.bench import engine as bench
 from resolver.core import canonical
 from resolver.core.stillness import holding_still
 from resolver.core.world import World
-from resolver.engine import resolve_turn
+from resolver.engine.turn import resolve_turn
+from resolver.engine.validate import check_order_file
 from resolver.publish import text
 from resolver.publish.history import load_history
 from resolver.publish.pages import SitePages
 from resolver.rulesets.nations import model as m
 from resolver.rulesets.nations import story
-from resolver.store import Store
-from resolver.validate import check_order_file
-from resolver.workflow import default_factions, new_campaign, play_bot_turn, resolve, verify
+from resolver.store.replay import verify
+from resolver.store.resolution import resolve
+from resolver.store.store import Store
+from resolver.workflow import default_factions, new_campaign, play_bot_turn
 
 
 def played(tmp_path: Path, turns: int, factions: int = 4) -> Path:

@@ -7,10 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from resolver.absence import AbsentPolicy
 from resolver.core import canonical
 from resolver.core.issues import CampaignError
-from resolver.schedule import Settings, breaker_trips, deadline, default_settings, due, parse_moment, span
+from resolver.engine.absence import AbsentPolicy
+from resolver.store.schedule import (
+    Settings,
+    breaker_trips,
+    deadline,
+    default_settings,
+    due,
+    parse_moment,
+    span,
+)
 
 WEDNESDAY = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
 FACTIONS = ("red", "blue", "green", "gold")

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from resolver import beacon, sealing, workflow
+from resolver import workflow
 from resolver.cli import main
 from resolver.core import canonical
-from resolver.engine import resolve_turn
-from resolver.store import Store
-from resolver.validate import check_order_file
+from resolver.engine.turn import resolve_turn
+from resolver.engine.validate import check_order_file
+from resolver.store import beacon, replay, resolution, sealing
+from resolver.store.store import Store
 
 
 def run(*args: str | Path) -> tuple[int, str]:
@@ -77,7 +78,7 @@ def test_every_revealed_salt_matches_its_commitments_and_each_forgery_is_caught(
         assert (
             inputs["salt"] == sealing.beacon_salt(inputs["dice_secret"], randomness) != inputs["dice_secret"]
         )
-        assert workflow.salt_problems(store, turn, inputs, f"turn {turn}") == []
+        assert replay.salt_problems(store, turn, inputs, f"turn {turn}") == []
     forged = store.turns_dir / "0002" / "inputs.yaml"
     original = forged.read_bytes()
     honest = canonical.load(original)
@@ -93,7 +94,7 @@ def test_every_revealed_salt_matches_its_commitments_and_each_forgery_is_caught(
             inputs = {**honest, **change}
             forged.write_bytes(canonical.dump(inputs))
             try:
-                problems = workflow.salt_problems(store, 2, inputs, "turn 2")
+                problems = replay.salt_problems(store, 2, inputs, "turn 2")
             except beacon.BeaconError as error:  # a signature that does not verify is refused outright
                 problems = [error.message]
             assert problems and said in problems[0], (said, problems)
@@ -111,7 +112,7 @@ def test_neither_a_player_nor_the_key_holder_can_foresee_any_roll(sealed_demo: P
     sealing.use_key_file(sealed_demo / workflow.DEMO_KEY)
     try:
         store = Store(sealed_demo)
-        replayed = list(workflow.replay_archive(store, 2))
+        replayed = list(replay.replay_archive(store, 2))
         state = replayed[0].result.state
         game = store.game(state)
         archived = canonical.load(store.read_secret(store.turns_dir / "0002" / "orders.yaml") or b"")
@@ -125,7 +126,7 @@ def test_neither_a_player_nor_the_key_holder_can_foresee_any_roll(sealed_demo: P
         commit = store.commitments(2)
         real = resolve_turn(
             game, state, files, order, salt=salt, rumors=rumors,
-            commitments=workflow.order_commitments(commit, files),
+            commitments=resolution.order_commitments(commit, files),
         )  # fmt: skip
         # The archived turn is exactly this resolution: the revealed salt reproduces every roll.
         assert real.seed.hex == inputs["turn_seed"]
@@ -138,7 +139,7 @@ def test_neither_a_player_nor_the_key_holder_can_foresee_any_roll(sealed_demo: P
                 **files,
                 "red": check_order_file(game, state, canonical.dump(version), "orders/red.yaml"),
             }
-            published = workflow.order_commitments(commit, tried)
+            published = resolution.order_commitments(commit, tried)
             truth = resolve_turn(game, state, tried, order, salt=salt, rumors=rumors, commitments=published)
             assert truth.rolls
             # A player guesses; the key's holder knows its own part of the salt, but not the beacon round
@@ -186,7 +187,7 @@ def test_the_key_file_may_not_go_into_campaign(tmp_path: Path) -> None:
 
 
 def test_the_envelope_check_reads_recipients_without_a_key() -> None:
-    from resolver.prcheck import envelope_issues
+    from resolver.git.prcheck import envelope_issues
 
     campaign, _ = sealing.new_key()
     player, _ = sealing.new_key()
@@ -213,7 +214,7 @@ def test_the_envelope_check_reads_recipients_without_a_key() -> None:
 def test_an_ssh_recipient_opens_its_file_and_the_public_check_names_no_ssh_key(tmp_path: Path) -> None:
     import subprocess
 
-    from resolver.prcheck import envelope_issues
+    from resolver.git.prcheck import envelope_issues
 
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "id")], check=True)
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "other")], check=True)

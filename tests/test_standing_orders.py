@@ -7,10 +7,11 @@ from pathlib import Path
 
 import yaml
 
-from resolver.bots import bot_order_file
 from resolver.core import canonical
-from resolver.store import Store
-from resolver.workflow import check, default_factions, new_campaign, resolve
+from resolver.engine.bots import bot_order_file
+from resolver.store.resolution import resolve
+from resolver.store.store import Store
+from resolver.workflow import check, default_factions, new_campaign
 
 
 def write_orders(root: Path, faction: str, extra: str = "") -> None:

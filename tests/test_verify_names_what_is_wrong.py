@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from resolver import sealing
 from resolver.core import canonical
-from resolver.ruleset import RULESETS
-from resolver.store import CRASH_VARIABLE, Store
+from resolver.engine.ruleset import RULESETS
+from resolver.store import sealing
+from resolver.store.store import CRASH_VARIABLE, Store
 from resolver.workflow import DEMO_KEY
 
 from .sealed.sealed_play import run

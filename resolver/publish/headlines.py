@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..ruleset import Game
+from ..engine.ruleset import Game
 
 NOT_NEWS = ("press", "rumor")  # the newspaper prints these in full, under their own headings
 

@@ -17,9 +17,9 @@ from ..core.calendar import GameDate
 from ..core.issues import CampaignError
 from ..core.orders import OrderFile
 from ..core.phases import State
-from ..ruleset import Game
-from ..store import PUBLIC_EVENTS, PUBLIC_STATE, Store, turn_dir_name
-from ..workflow import replay_archive
+from ..engine.ruleset import Game
+from ..store.replay import replay_archive
+from ..store.store import PUBLIC_EVENTS, PUBLIC_STATE, Store, turn_dir_name
 from .text import Names
 
 

@@ -32,7 +32,7 @@ from branca.element import Element, Figure, MacroElement
 from jinja2 import Template
 
 from ..core.world import AXIS_MARGIN, Part, World, axis_labels, split_province
-from ..ruleset import MARK_KINDS
+from ..engine.ruleset import MARK_KINDS
 from .history import History
 
 

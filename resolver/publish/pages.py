@@ -14,7 +14,7 @@ import html
 import json
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,14 +29,15 @@ from ..core.issues import CampaignError
 from ..core.phases import by_season
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
 from ..core.stillness import holding_still
-from ..engine import ENGINE_PHASES
-from ..gm import actions as gm_actions
-from ..site_layout import ASSETS, FEED
-from ..store import ENGINE_TEMPLATES, Store
-from ..validate import check_order_file
+from ..engine.gm import actions as gm_actions
+from ..engine.turn import ENGINE_PHASES
+from ..engine.validate import check_order_file
+from ..store import schedule
+from ..store.store import ENGINE_TEMPLATES, Store
 from . import plots, text
 from .headlines import headlines
 from .history import History, TurnRecord
+from .layout import ASSETS, FEED
 from .maps import leaflet_files, world_map_html
 
 ON_DEMAND = "on-demand.js"  # loads the search index and the maps only when the reader wants them
@@ -118,8 +119,16 @@ class Nav:
 
 
 class SitePages:
-    def __init__(self, store: Store, history: History, welcome: str, address: str = "") -> None:
+    def __init__(
+        self,
+        store: Store,
+        history: History,
+        welcome: str,
+        address: str = "",
+        opened_at: OpenedAt | None = None,
+    ) -> None:
         self.store = store
+        self.opened_at = opened_at  # when a turn began (git's history), to date its deadline
         # The published site's address: the GM's mkdocs.yml may set it (it wins over campaign.yaml's).
         self.address = address or site_url(history.config)
         self.history = history
@@ -220,7 +229,7 @@ class SitePages:
     def home(self) -> None:
         last = self.history.last
         current = self.history.current_turn
-        deadline, deadline_at = deadline_of(self.store.root, self.history.config, current)
+        deadline, deadline_at = deadline_of(self.history.config, current, self.opened_at)
         self.render(
             "home.md.j2",
             "index.md",
@@ -866,7 +875,7 @@ class SitePages:
 
     def _rule_unless_dated(self) -> dict[str, Any]:
         """The weekly rule for the reader's browser, unless the deadline is a date already."""
-        dated = deadline_of(self.store.root, self.history.config, self.history.current_turn)[1]
+        dated = deadline_of(self.history.config, self.history.current_turn, self.opened_at)[1]
         return {} if dated else deadline_rule(self.history.config)
 
     def play(self) -> None:
@@ -886,7 +895,7 @@ class SitePages:
             "play/index.md",
             current=self.history.current_turn,
             current_date=game.calendar.date(self.history.current_turn).label,
-            deadline=next_deadline(self.store.root, self.history.config, self.history.current_turn),
+            deadline=next_deadline(self.history.config, self.history.current_turn, self.opened_at),
             deadline_rule=self._rule_unless_dated(),
             example_faction=active[0] if active else (game.factions[0] if game.factions else "faction"),
             example=_yaml_example(example) if example else "",
@@ -902,23 +911,25 @@ class SitePages:
         )
 
 
-def next_deadline(root: Path, config: Mapping[str, Any], turn: int) -> str:
+OpenedAt = Callable[[int], "dt.datetime | None"]  # when a turn began, as the campaign's git history says
+
+
+def next_deadline(config: Mapping[str, Any], turn: int, opened_at: OpenedAt | None = None) -> str:
     """The current turn's deadline in words, from the schedule in campaign/campaign.yaml ("" when none).
 
-    In the campaign's own git repository it is the date itself, counted from the commit that opened the
-    turn (as the resolve workflow counts it); elsewhere, as in the demo, it is the rule ("every Friday at
-    18:00 UTC…"). Never the clock: the same repository always gives the same page.
+    When ``opened_at`` knows when the turn began (the command that builds the site reads it from the
+    campaign's git history, as the resolve workflow counts it) it is the date itself; otherwise, as in
+    the demo, it is the rule ("every Friday at 18:00 UTC…"). Never the clock: the same repository
+    always gives the same page.
     """
-    return deadline_of(root, config, turn)[0]
+    return deadline_of(config, turn, opened_at)[0]
 
 
-def deadline_of(root: Path, config: Mapping[str, Any], turn: int) -> tuple[str, dt.datetime | None]:
+def deadline_of(
+    config: Mapping[str, Any], turn: int, opened_at: OpenedAt | None = None
+) -> tuple[str, dt.datetime | None]:
     """The deadline in words (see ``next_deadline``) and, when it is a date, the moment itself."""
     if "schedule" not in config:
-        return "", None
-    try:
-        from .. import schedule
-    except ImportError:  # a campaign kit without deadlines
         return "", None
     try:
         settings = schedule.Settings.from_config(config)
@@ -926,13 +937,12 @@ def deadline_of(root: Path, config: Mapping[str, Any], turn: int) -> tuple[str, 
         return "not readable: see campaign/campaign.yaml", None
     if settings.schedule.paused:
         return "none: the campaign is paused", None
+    began = opened_at(turn) if opened_at is not None else None
+    if began is None:
+        return settings.schedule.describe(), None
     try:
-        import git
-
-        from ..gitflow import turn_opened_at
-
-        when = schedule.deadline(settings.schedule, turn, turn_opened_at(git.Repo(root), turn))
-    except (CampaignError, git.GitError, ValueError):
+        when = schedule.deadline(settings.schedule, turn, began)
+    except (CampaignError, ValueError):
         return settings.schedule.describe(), None
     return f"{schedule.stamp(when)}, then {schedule.hours(settings.schedule.grace)} of grace", when
 
@@ -942,10 +952,8 @@ def deadline_rule(config: Mapping[str, Any]) -> dict[str, Any]:
     clock and shows it in the reader's time zone ("every Friday at 18:00 UTC" is a rule, not a date).
     Empty when the deadline counts from a resolution, is paused or cannot be read: the words then stand."""
     try:
-        from .. import schedule
-
         settings = schedule.Settings.from_config(config) if "schedule" in config else None
-    except (ImportError, CampaignError):
+    except CampaignError:
         return {}
     if settings is None or settings.schedule.paused or settings.schedule.weekday is None:
         return {}

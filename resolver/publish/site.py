@@ -30,7 +30,9 @@ from typing import Any
 import yaml
 
 from ..core.issues import CampaignError
-from ..site_layout import (  # declared apart, so that `campaign new` writes the ignore files from it
+from ..store.store import Store
+from .history import History, load_history
+from .layout import (
     CONFIG,
     CONFIG_STUB,
     DOCS_DIR,
@@ -42,9 +44,7 @@ from ..site_layout import (  # declared apart, so that `campaign new` writes the
     ignore_generated_files,
     undeclared,
 )
-from ..store import Store
-from .history import History, load_history
-from .pages import ASSETS, FEED, MARKER, ON_DEMAND, SitePages, read_welcome, site_url, turn_date
+from .pages import ASSETS, FEED, MARKER, ON_DEMAND, OpenedAt, SitePages, read_welcome, site_url, turn_date
 
 
 @dataclass
@@ -67,7 +67,10 @@ def build_site(
     run_mkdocs: bool = True,
     strict: bool = True,
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda xs: xs,
+    opened_at: OpenedAt | None = None,
 ) -> SiteReport:
+    """Write the site's pages into the campaign's docs folder and build it. ``opened_at`` tells when a
+    turn began (the command layer reads it from git), so the pages can date the current deadline."""
     store = Store(root)
     store.require()
     docs = root / DOCS_DIR
@@ -78,11 +81,13 @@ def build_site(
 
     start = time.perf_counter()
     adopt_legacy_index(docs)
-    pages = SitePages(store, history, _welcome(read_welcome(docs)), address=own_site_url(root))
+    pages = SitePages(
+        store, history, _welcome(read_welcome(docs)), address=own_site_url(root), opened_at=opened_at
+    )
     files = pages.build()
     stray = undeclared(list(files))
     if stray:  # neither ignored by git nor cleaned up by the next build: a page kind missing in GENERATED
-        raise RuntimeError(f"the site build writes {', '.join(stray)}, which site_layout.GENERATED omits")
+        raise RuntimeError(f"the site build writes {', '.join(stray)}, which layout.GENERATED omits")
     ignores = ignore_generated_files(root)
     changed, removed = sync(docs, files)
     notes = hand_written_pages(docs)

@@ -11,9 +11,9 @@ from dataclasses import replace
 from typing import Any
 
 from resolver.core.world import generate_square
+from resolver.engine.ruleset import Ruleset
 from resolver.publish.history import TurnRecord
 from resolver.publish.maps import world_map_html
-from resolver.ruleset import Ruleset
 
 from ..site.hostile import EVERY_PROBE, PROBES
 from .conftest import HostileServed, Served, Watch

@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from resolver import sealing, workflow
+from resolver import workflow
 from resolver.core import canonical
+from resolver.engine.ruleset import RULESETS
 from resolver.publish import build_site
-from resolver.ruleset import RULESETS
-from resolver.store import Store
+from resolver.store import sealing
+from resolver.store.store import Store
 
 from ..sealed import demos
 from .conftest import serve, watched_tab

@@ -10,10 +10,10 @@ import re
 from typing import Any
 
 from resolver.core.world import generate_hex, generate_provinces
+from resolver.engine.ruleset import Ruleset
 from resolver.publish.history import TurnRecord
 from resolver.publish.maps import world_map_html
-from resolver.ruleset import Ruleset
-from resolver.store import Store
+from resolver.store.store import Store
 
 from ..site.demo import HOSTILE_NAME, SCRIPT, TURNS
 from .conftest import Served, Watch

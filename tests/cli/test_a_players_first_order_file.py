@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from resolver.bots import bot_order_file
 from resolver.core import canonical
-from resolver.ruleset import RULESETS
-from resolver.store import Store
+from resolver.engine.bots import bot_order_file
+from resolver.engine.ruleset import RULESETS
+from resolver.store.store import Store
 
 Run = Callable[..., tuple[int, str, str]]
 SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$", re.MULTILINE)

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from resolver.cli import main
-from resolver.ruleset import RULESETS, Game
-from resolver.store import Store
+from resolver.engine.ruleset import RULESETS, Game
+from resolver.store.store import Store
 
 from ..conftest import archived_events
 

@@ -13,9 +13,9 @@ import pytest
 from resolver.cli import main
 from resolver.core import canonical
 from resolver.core.words import amount, plural
-from resolver.ruleset import get_ruleset
-from resolver.store import Store
-from resolver.views import merge_repeats
+from resolver.engine.ruleset import get_ruleset
+from resolver.store.store import Store
+from resolver.store.views import merge_repeats
 
 RESOLVER = Path(__file__).resolve().parents[2] / "resolver"
 # A plural noun after the number one: "1 units", "1 resources", "1 rounds", "1 orders failed".

@@ -9,7 +9,7 @@ import pytest
 from resolver.core.checks import Check, Modifier, Pool, ledger_text, opposed, roll_pool
 from resolver.core.dice import Dice, Roll, RollLabel, TurnSeed, roll_label
 from resolver.core.rulesdoc import check_modifiers, check_table
-from resolver.ruleset import get_ruleset
+from resolver.engine.ruleset import get_ruleset
 
 TASK = {
     "dice": "2d6",

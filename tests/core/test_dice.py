@@ -131,7 +131,7 @@ def test_roll_label_refuses_parts_that_are_not_plain_ids(part) -> None:
 
 
 def test_turn_context_takes_only_labels_built_by_the_helper() -> None:
-    from resolver.engine import TurnContext
+    from resolver.engine.context import TurnContext
 
     ctx = TurnContext(game=None, turn=4, date=None, dice=dice(), orders={}, posting_order=[])  # type: ignore[arg-type]
     with pytest.raises(TypeError):

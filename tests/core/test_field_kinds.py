@@ -10,13 +10,7 @@ from typing import Any
 
 import jsonschema
 
-from resolver.core.fields import (
-    ActionSpec,
-    Field,
-    FieldChecker,
-    ids_in,
-    kind_words,
-)
+from resolver.core.fields import ActionSpec, Field, FieldChecker, ids_in, kind_words
 from resolver.core.orders import Expectation, order_file_schema, parse_order_file
 from resolver.core.standing import StandingSection
 

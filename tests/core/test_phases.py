@@ -9,7 +9,7 @@ import yaml
 
 from resolver.core.calendar import Calendar
 from resolver.core.phases import State, build_table, by_season
-from resolver.ruleset import get_ruleset
+from resolver.engine.ruleset import get_ruleset
 from resolver.workflow import default_factions, new_campaign
 
 from ..test_house_rules import rules_page

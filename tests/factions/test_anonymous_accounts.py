@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from resolver.core.events import Event
-from resolver.ruleset import Game, get_ruleset
+from resolver.engine.ruleset import Game, get_ruleset
 from resolver.rulesets.factions.phases import ANONYMOUS_KEYS
 from resolver.workflow import default_factions, new_campaign
 

@@ -88,8 +88,8 @@ def test_golden_replay(demo: Path) -> None:
 
 def test_the_templates_example_orders_pass_the_check(tmp_path: Path, run) -> None:
     """A new campaign's order template suggests orders that the checker accepts as they stand."""
-    from resolver.store import Store
-    from resolver.validate import check_order_file
+    from resolver.engine.validate import check_order_file
+    from resolver.store.store import Store
 
     root = tmp_path / "city"
     code, _, err = run("new", "--ruleset", "factions", "--root", root, "--seed", "3", "--factions", "4")

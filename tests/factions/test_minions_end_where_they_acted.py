@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from resolver.rulesets.factions import model as m
-from resolver.store import Store
+from resolver.store.store import Store
 from resolver.workflow import default_factions, new_campaign
 
 from ..git.gitsim import Campaign

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from resolver.rulesets.factions import model as m
-from resolver.store import Store
+from resolver.store.store import Store
 from resolver.workflow import default_factions, new_campaign
 
 

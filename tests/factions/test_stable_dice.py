@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from resolver.engine import TurnResult
+from resolver.engine.turn import TurnResult
 
 from ..scenarios.harness import resolve_accepted
 

@@ -22,10 +22,10 @@ from unittest import mock
 
 import yaml
 
-from resolver.bots import bot_order_file
 from resolver.cli import main
 from resolver.core import canonical
-from resolver.store import Store
+from resolver.engine.bots import bot_order_file
+from resolver.store.store import Store
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday; the default deadline is Friday 18:00 UTC
 PLAYERS: dict[str, Any] = {

@@ -14,7 +14,7 @@ from unittest import mock
 
 import pytest
 
-from resolver import gitflow
+from resolver.git import flow as gitflow
 
 from .gitsim import Campaign, cli
 

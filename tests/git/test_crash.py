@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from resolver import gitflow, store
 from resolver.core import canonical
+from resolver.git import flow as gitflow
+from resolver.store import store
 
 from ..conftest import tree_bytes
 from .gitsim import Campaign, cli

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from resolver.ruleset import RULESETS, get_ruleset
+from resolver.engine.ruleset import RULESETS, get_ruleset
 
 from .gitsim import Campaign
 

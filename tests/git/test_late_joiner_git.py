@@ -15,10 +15,10 @@ import pyrage
 import pytest
 import yaml
 
-from resolver import sealing
 from resolver.core import canonical
-from resolver.ruleset import RULESETS, get_ruleset
-from resolver.store import Store
+from resolver.engine.ruleset import RULESETS, get_ruleset
+from resolver.store import sealing
+from resolver.store.store import Store
 
 from .gitsim import Campaign, cli
 from .sealedsim import sealed_campaign

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from resolver.core.issues import Issue
-from resolver.prcheck import MARKER, annotation, code, fenced
+from resolver.git.prcheck import MARKER, annotation, code, fenced
 
 from .gitsim import Campaign, PullRequest, Result, cli
 

@@ -11,8 +11,8 @@ from unittest import mock
 import pytest
 import yaml
 
-from resolver import sealing
-from resolver.ruleset import RULESETS
+from resolver.engine.ruleset import RULESETS
+from resolver.store import sealing
 
 from .gitsim import LOGIN_OF, PLAYERS, Campaign, cli
 from .sealedsim import sealed_campaign

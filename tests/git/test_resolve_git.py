@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from resolver import gitflow
 from resolver.core import canonical
-from resolver.store import Store
+from resolver.git import flow as gitflow
+from resolver.store.store import Store
 
 from ..conftest import tree_bytes
 from .gitsim import START, Campaign, cli
@@ -364,7 +364,7 @@ def test_a_run_that_waited_for_the_lock_checks_the_turn_again(
         other.start()
         assert waiting.wait(10)
         # Meanwhile this run, which holds the lock, resolves turn 1.
-        from resolver.workflow import resolve
+        from resolver.store.resolution import resolve
 
         game, result = resolve(world.ci)
         gitflow.commit_turn(repo, gitflow.commit_message(game, result), "turn-1")
@@ -410,7 +410,7 @@ def test_posting_order_follows_first_arrival_on_main(world: Campaign) -> None:
 
 
 def test_files_arriving_together_follow_the_seeded_order(world: Campaign) -> None:
-    from resolver.engine import seeded_posting_order
+    from resolver.engine.turn import seeded_posting_order
 
     gm = world.clone("dora")
     world.sync(gm)

@@ -19,12 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from resolver import gitflow, store
-from resolver.bots import bot_order_file
 from resolver.core import canonical
 from resolver.core import factions as faction_records
-from resolver.ruleset import RULESETS
-from resolver.store import Store
+from resolver.engine.bots import bot_order_file
+from resolver.engine.ruleset import RULESETS
+from resolver.git import flow as gitflow
+from resolver.store import store
+from resolver.store.store import Store
 
 from .gitsim import Campaign, cli
 

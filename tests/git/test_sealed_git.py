@@ -12,10 +12,10 @@ from unittest import mock
 import pyrage
 import yaml
 
-from resolver import sealing
-from resolver.bots import bot_order_file
 from resolver.core import canonical
-from resolver.store import Store
+from resolver.engine.bots import bot_order_file
+from resolver.store import sealing
+from resolver.store.store import Store
 
 from .gitsim import LOGIN_OF, PLAYERS, Campaign, PullRequest, cli
 

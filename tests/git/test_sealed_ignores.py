@@ -13,7 +13,7 @@ import pyrage
 import pytest
 import yaml
 
-from resolver.ruleset import RULESETS
+from resolver.engine.ruleset import RULESETS
 
 from .gitsim import cli
 

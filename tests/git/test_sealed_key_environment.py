@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from resolver import sealing
-from resolver.ruleset import RULESETS
+from resolver.engine.ruleset import RULESETS
+from resolver.store import sealing
 
 from .gitsim import cli
 from .sealedsim import sealed_campaign

@@ -11,9 +11,9 @@ import pyrage
 import pytest
 import yaml
 
-from resolver import sealing
-from resolver.ruleset import RULESETS
-from resolver.store import Store
+from resolver.engine.ruleset import RULESETS
+from resolver.store import sealing
+from resolver.store.store import Store
 
 from .gitsim import LOGIN_OF, Campaign, cli
 from .sealedsim import sealed_campaign

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from resolver.ruleset import RULESETS
+from resolver.engine.ruleset import RULESETS
 
 from .gitsim import LOGIN_OF, Campaign, PullRequest, cli
 from .sealedsim import sealed_campaign

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from resolver.ruleset import RULESETS
-from resolver.site_layout import GENERATED
+from resolver.engine.ruleset import RULESETS
+from resolver.publish.layout import GENERATED
 
 from .gitsim import Campaign, cli
 

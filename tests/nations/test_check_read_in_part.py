@@ -14,7 +14,7 @@ from resolver.cli import file_json, format_file
 from resolver.core import canonical
 from resolver.core.canonical_reader import ReadEntries
 from resolver.rulesets.nations import model as m
-from resolver.store import Store
+from resolver.store.store import Store
 from resolver.workflow import default_factions, new_campaign, play_bot_turn
 
 

@@ -6,10 +6,11 @@ checker (the path directions are the six of a hex grid) and the armies march.
 
 from __future__ import annotations
 
-from resolver.bots import bot_order_file
+from resolver.core.houserules import merge_rules
 from resolver.core.world import HEX_STEPS
-from resolver.engine import resolve_turn
-from resolver.ruleset import FactionSetup, Game, get_ruleset, merge_rules
+from resolver.engine.bots import bot_order_file
+from resolver.engine.ruleset import FactionSetup, Game, get_ruleset
+from resolver.engine.turn import resolve_turn
 
 
 def test_nations_bots_play_on_a_hex_map() -> None:

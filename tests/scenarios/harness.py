@@ -15,11 +15,12 @@ from typing import Any
 import yaml
 
 from resolver.core.canonical import dump
+from resolver.core.houserules import merge_rules
 from resolver.core.orders import OrderFile
 from resolver.core.world import Location, World, generate_hex, generate_square
-from resolver.engine import TurnResult, resolve_turn
-from resolver.ruleset import Game, get_ruleset, merge_rules
-from resolver.validate import check_order_file
+from resolver.engine.ruleset import Game, get_ruleset
+from resolver.engine.turn import TurnResult, resolve_turn
+from resolver.engine.validate import check_order_file
 
 
 def build_world(spec: dict[str, Any]) -> World:

@@ -12,12 +12,13 @@ import io
 from collections.abc import Iterator
 from pathlib import Path
 
-from resolver import sealing, workflow
+from resolver import workflow
 from resolver.cli import main
 from resolver.core.phases import State
+from resolver.engine.ruleset import Game
 from resolver.publish import build_site
-from resolver.ruleset import Game
-from resolver.store import Store
+from resolver.store import replay, sealing
+from resolver.store.store import Store
 
 TURNS = 8
 
@@ -60,7 +61,7 @@ def full_states(root: Path) -> tuple[Game, list[State]]:
     with with_key(root):
         store = Store(root)
         archived = store.archived_turns()
-        replayed = list(workflow.replay_archive(store, archived[-1], render_reports=False))
+        replayed = list(replay.replay_archive(store, archived[-1], render_reports=False))
         assert all(r.result is not None and not r.problems for r in replayed)
         states = [replayed[0].state_before, *(r.result.state for r in replayed if r.result is not None)]
         return store.game(states[-1]), states

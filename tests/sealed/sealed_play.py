@@ -13,14 +13,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from resolver import gm, sealing, workflow
-from resolver.bots import bot_order_file
+from resolver import workflow
 from resolver.cli import main
 from resolver.core import canonical
 from resolver.core.orders import GM
-from resolver.ruleset import Game
-from resolver.store import Store
-from resolver.validate import check_order_file
+from resolver.engine import gm
+from resolver.engine.bots import bot_order_file
+from resolver.engine.ruleset import Game
+from resolver.engine.validate import check_order_file
+from resolver.store import sealing
+from resolver.store.store import Store
 
 
 def run(*args: str | Path) -> tuple[int, str]:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from resolver import sealing
 from resolver.core import canonical
-from resolver.ruleset import RULESETS
+from resolver.engine.ruleset import RULESETS
+from resolver.store import sealing
 
 from .sealed_play import run
 

@@ -9,10 +9,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from resolver import sealing, workflow
 from resolver.core import canonical
 from resolver.core.events import Event, public_record
-from resolver.validate import check_order_file
+from resolver.engine.validate import check_order_file
+from resolver.store import resolution, sealing
 
 from .sealed_play import bots_play, full_state, key_file, order_file, public_events, sealed_demo, send_sealed
 
@@ -42,7 +42,7 @@ def resolved_with_posting_order(
     order = [*first, *(f for f in game.factions if f not in first)]
     sealing.use_key_file(key_file(root))
     try:
-        workflow.resolve(root, posting_order=order, forced_rolls=forced)
+        resolution.resolve(root, posting_order=order, forced_rolls=forced)
     finally:
         sealing.forget_key()
     return public_events(root, 2)

@@ -15,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from resolver import gm, sealing, workflow
-from resolver.bots import bot_order_file
+from resolver import workflow
 from resolver.core import canonical
 from resolver.core import factions as faction_records
-from resolver.ruleset import RULESETS, FactionSetup, get_ruleset
-from resolver.store import Store
+from resolver.engine import gm
+from resolver.engine.bots import bot_order_file
+from resolver.engine.ruleset import RULESETS, FactionSetup, get_ruleset
+from resolver.store import sealing
+from resolver.store.store import Store
 
 from . import sealed_play
 

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from resolver import beacon
-from resolver.beacon import QUICKNET, TEST, BeaconRound
 from resolver.core.issues import CampaignError
+from resolver.store import beacon
+from resolver.store.beacon import QUICKNET, TEST, BeaconRound
 
 HERE = Path(__file__).parent
 RECORDED_QUICKNET = HERE / "beacon-quicknet.yaml"

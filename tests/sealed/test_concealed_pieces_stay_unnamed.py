@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from resolver.core import canonical
-from resolver.validate import check_order_file
+from resolver.engine.validate import check_order_file
 
 from .sealed_play import (
     HIDDEN_LIEUTENANT,

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from resolver import sealing
-from resolver.ruleset import RULESETS
+from resolver.engine.ruleset import RULESETS
+from resolver.store import sealing
 
 from .sealed_play import run
 

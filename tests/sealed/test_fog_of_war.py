@@ -14,16 +14,17 @@ from typing import Any
 import pytest
 import yaml
 
-from resolver.bots import bot_order_file
 from resolver.cli import main
 from resolver.core import canonical
 from resolver.core.factions import awaited
 from resolver.core.fog import Fog, Shown
+from resolver.core.houserules import merge_rules
 from resolver.core.issues import CampaignError
 from resolver.core.phases import State
-from resolver.ruleset import RULESETS, Game, merge_rules
-from resolver.store import PUBLIC_STATE, Store
-from resolver.validate import check_order_file
+from resolver.engine.bots import bot_order_file
+from resolver.engine.ruleset import RULESETS, Game
+from resolver.engine.validate import check_order_file
+from resolver.store.store import PUBLIC_STATE, Store
 
 from .demos import full_states, sealed_demo
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from resolver import gm
 from resolver.core import canonical, relations
-from resolver.ruleset import RULESETS
-from resolver.views import turn_lines
+from resolver.engine import gm
+from resolver.engine.ruleset import RULESETS
+from resolver.store.views import turn_lines
 
 from .sealed_play import (
     full_state,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from resolver import sealing
+from resolver.store import sealing
 
 from .sealed_play import run
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from resolver import beacon, sealing, workflow
+from resolver import workflow
 from resolver.core import canonical
-from resolver.store import PUBLIC_EVENTS, RECEIPTS, Store
+from resolver.store import beacon, replay, sealing
+from resolver.store.store import PUBLIC_EVENTS, RECEIPTS, Store
 
 from .sealed_play import run
 
@@ -29,7 +30,7 @@ def test_anyone_draws_every_public_roll_again_without_the_key(sealed_demo: Path)
     assert code == 0 and "public roll(s) drawn again from the public record" in out, out
     folder = sealed_demo / "campaign" / "turns" / "0001"
     inputs = canonical.read_yaml(folder / "inputs.yaml")
-    problems, note = workflow.public_roll_problems(inputs, folder, "turn 1")
+    problems, note = replay.public_roll_problems(inputs, folder, "turn 1")
     assert problems == [] and int(note.split()[0]) > 10
     # A roll published with other faces than its seed draws is named (the digest check aside).
     events = canonical.read_yaml(folder / PUBLIC_EVENTS)
@@ -38,13 +39,13 @@ def test_anyone_draws_every_public_roll_again_without_the_key(sealed_demo: Path)
     roll["dice"] = [7 - d for d in roll["dice"]]
     try:
         canonical.write_yaml(folder / PUBLIC_EVENTS, events)
-        problems, _ = workflow.public_roll_problems(inputs, folder, "turn 1")
+        problems, _ = replay.public_roll_problems(inputs, folder, "turn 1")
         assert problems == [f"turn 1/{PUBLIC_EVENTS}: the roll {roll['label']} is not the one its seed draws"]
     finally:
         (folder / PUBLIC_EVENTS).write_bytes(original)
     # A turn seed that does not follow from the published commitments and salt is named.
     forged = {**inputs, "salt": "0" * 64}
-    assert "turn seed does not follow" in workflow.public_roll_problems(forged, folder, "turn 1")[0][0]
+    assert "turn seed does not follow" in replay.public_roll_problems(forged, folder, "turn 1")[0][0]
 
 
 def test_a_player_checks_their_own_orders_view_and_report_and_nobody_elses(sealed_demo: Path) -> None:
@@ -55,13 +56,13 @@ def test_a_player_checks_their_own_orders_view_and_report_and_nobody_elses(seale
     folder = sealed_demo / "campaign" / "turns" / "0002"
     identity = sealing.load_identity(keys / "red.txt")
     receipt = canonical.load(sealing.decrypt((folder / RECEIPTS / "red.yaml.age").read_bytes(), [identity]))
-    assert workflow.own_commitment_problems(folder, "red", receipt, identity) == []
+    assert replay.own_commitment_problems(folder, "red", receipt, identity) == []
     # Orders other than those the turn committed to, or another key: each is caught.
     tampered = {**receipt, "orders": {**receipt["orders"], "orders": []}}
-    problems = workflow.own_commitment_problems(folder, "red", tampered, identity)
+    problems = replay.own_commitment_problems(folder, "red", tampered, identity)
     assert problems and "orders does not match" in problems[0]
     other = {**receipt, "commitment_key": "11" * 32}
-    assert len(workflow.own_commitment_problems(folder, "red", other, identity)) == 3
+    assert len(replay.own_commitment_problems(folder, "red", other, identity)) == 3
     # Red's key opens red's receipt alone: it holds no key to anyone else's commitments.
     for path in (folder / RECEIPTS).glob("*.age"):
         if path.name != "red.yaml.age":

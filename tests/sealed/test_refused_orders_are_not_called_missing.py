@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from resolver.core.factions import awaited
-from resolver.ruleset import RULESETS
+from resolver.engine.ruleset import RULESETS
 
 from .sealed_play import (
     full_state,

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from resolver import sealing, workflow
-from resolver.store import Store
+from resolver import workflow
+from resolver.store import sealing
+from resolver.store.store import Store
 
 from .sealed_play import run
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from resolver import sealing, workflow
-from resolver.ruleset import RULESETS
+from resolver import workflow
+from resolver.engine.ruleset import RULESETS
+from resolver.store import sealing
 
 from .sealed_play import run
 

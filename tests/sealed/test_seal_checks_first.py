@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from resolver.cli import main
-from resolver.ruleset import RULESETS
+from resolver.engine.ruleset import RULESETS
 
 
 def run(*args: str | Path) -> tuple[int, str, str]:

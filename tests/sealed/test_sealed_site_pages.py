@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from resolver import sealing
-from resolver.bots import bot_order_file
 from resolver.core import canonical
 from resolver.core.factions import awaited
 from resolver.core.phases import State
+from resolver.engine.bots import bot_order_file
+from resolver.engine.ruleset import RULESETS, Game
 from resolver.publish import build_site
-from resolver.ruleset import RULESETS, Game
-from resolver.store import PUBLIC_EVENTS, PUBLIC_STATE, Store
+from resolver.store import sealing
+from resolver.store.store import PUBLIC_EVENTS, PUBLIC_STATE, Store
 
 from .demos import TURNS, full_states, sealed_site, with_key
 

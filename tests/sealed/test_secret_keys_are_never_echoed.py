@@ -13,9 +13,9 @@ import pyrage
 import pytest
 import yaml
 
-from resolver import sealing
-from resolver.ruleset import RULESETS
-from resolver.store import Store
+from resolver.engine.ruleset import RULESETS
+from resolver.store import sealing
+from resolver.store.store import Store
 
 from .sealed_play import run
 

@@ -11,8 +11,9 @@ import pytest
 
 from resolver.rulesets.seasons import bot
 from resolver.rulesets.seasons import model as m
-from resolver.store import Store
-from resolver.workflow import default_factions, new_campaign, resolve
+from resolver.store.resolution import resolve
+from resolver.store.store import Store
+from resolver.workflow import default_factions, new_campaign
 
 from ..scenarios.harness import resolve_accepted
 

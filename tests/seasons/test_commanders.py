@@ -115,13 +115,13 @@ def test_every_row_of_the_marshal_attribute_table(tmp_path: Path, dice: list[int
 
 
 def test_the_demo_nations_marshals_roll_two_attributes_at_the_start(tmp_path: Path) -> None:
-    from resolver.ruleset import get_ruleset
+    from resolver.engine.ruleset import get_ruleset
 
     ruleset = get_ruleset("seasons")
     rules = ruleset.default_rules()
     assert rules["commanders"]["marshal_attributes"] == 2
     world = ruleset.generate_world(1, rules, 2)
-    from resolver.ruleset import FactionSetup
+    from resolver.engine.ruleset import FactionSetup
 
     factions = [FactionSetup("red", "Red", "#aa0000"), FactionSetup("blue", "Blue", "#0000aa")]
     state = ruleset.initial_state(world, rules, factions, 1)

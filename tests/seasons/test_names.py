@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from resolver.rulesets.seasons import commanders
-from resolver.store import Store
+from resolver.store.store import Store
 from resolver.workflow import default_factions, new_campaign
 
 

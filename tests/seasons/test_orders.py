@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from resolver.core.canonical import read_yaml
-from resolver.store import Store
+from resolver.store.store import Store
 
 from ..scenarios.harness import Scenario
 

@@ -11,9 +11,9 @@ import pytest
 import yaml
 
 from resolver.core import canonical
+from resolver.engine.validate import check_order_file
 from resolver.rulesets.nations import model as m
-from resolver.store import Store
-from resolver.validate import check_order_file
+from resolver.store.store import Store
 
 from ..conftest import tree_bytes
 from .hostile import GM_HEAD, HEAD

@@ -15,13 +15,14 @@ from typing import Any
 import yaml
 
 from resolver import workflow
-from resolver.bots import bot_order_file
+from resolver.engine.bots import bot_order_file
 from resolver.core import canonical
 from resolver.core.factions import is_npc
 from resolver.core.phases import State
 from resolver.publish import SiteReport, build_site
-from resolver.ruleset import Game
-from resolver.store import Store
+from resolver.engine.ruleset import Game
+from resolver.store.store import Store
+from resolver.store import resolution
 
 SCRIPT = "<script>alert(1)</script>"
 OUTSIDE = "http://203.0.113.9"  # TEST-NET-3: never a real host; any request to it fails the browser tests
@@ -86,7 +87,7 @@ def play_campaign(
         if orders:
             doc = {"campaign": game.campaign, "turn": turn, "faction": "gm", "orders": orders}
             canonical.write_atomic(store.orders_dir / "gm.yaml", yaml.safe_dump(doc).encode())
-        workflow.resolve(root)
+        resolution.resolve(root)
 
 
 def make_campaign(root: Path, turns: int = TURNS) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from resolver.publish.bench import FloorRun, floor_rows, mkdocs_floor
+from resolver.bench.site import FloorRun, floor_rows, mkdocs_floor
 from resolver.publish.site import SETTINGS
 
 from .demo import DemoSite

@@ -13,8 +13,8 @@ import pytest
 
 from resolver.core import canonical
 from resolver.publish.headlines import headlines
-from resolver.ruleset import RULESETS, Game
-from resolver.store import Store
+from resolver.engine.ruleset import RULESETS, Game
+from resolver.store.store import Store
 
 from .demo import DemoSite, bot_demo_site
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from resolver.core.rulesdoc import SHARED_KEYS, RulesTable, generic_sections
-from resolver.ruleset import Game, Ruleset, get_ruleset
-from resolver.store import Store
+from resolver.engine.ruleset import Game, Ruleset, get_ruleset
+from resolver.store.store import Store
 from resolver.workflow import default_factions, new_campaign
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from resolver.ruleset import MapMark
-from resolver.store import Store
+from resolver.engine.ruleset import MapMark
+from resolver.store.store import Store
 from resolver.workflow import default_factions, new_campaign
 
 

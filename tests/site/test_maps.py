@@ -14,7 +14,7 @@ import xstatic.pkg.leaflet as xstatic_leaflet
 
 from resolver.core.world import generate_hex, generate_provinces, generate_square
 from resolver.publish.history import TurnRecord
-from resolver.ruleset import Ruleset
+from resolver.engine.ruleset import Ruleset
 from resolver.publish.maps import folium_leaflet_version, leaflet_files, map_data, script_json, world_map_html
 
 from .pagecheck import map_page_data

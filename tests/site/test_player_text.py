@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from resolver.store import Store
+from resolver.store.store import Store
 
 from .hostile import EVERY_PROBE, HEADLINE, PROBE_MARKS, PROBES, RULESETS, HostileSite, hostile_site
 from .pagecheck import URL_ATTRIBUTES, Page, map_page_data, read_page

@@ -17,7 +17,7 @@ from resolver.publish.history import load_history
 from resolver.publish.pages import MARKER, SitePages, group_eras, read_welcome
 from resolver.publish.site import CONFIG_STUB, adopt_legacy_index, ensure_config, hand_written_pages, sync
 from resolver.publish.text import md
-from resolver.store import Store
+from resolver.store.store import Store
 
 from .demo import OUTSIDE, SCRIPT, TURNS, DemoSite, commit_new_campaign
 from .pagecheck import URL_ATTRIBUTES, read_page
@@ -182,6 +182,7 @@ def test_a_campaign_with_no_turn_yet_gets_a_site(tmp_path: Path, capsys: pytest.
 
 
 def test_the_deadline_is_the_schedules_rule_or_its_date_in_git(tmp_path: Path) -> None:
+    from resolver.git.flow import opening_moments
     from resolver.publish.pages import next_deadline
 
     root = tmp_path / "camp"
@@ -189,15 +190,15 @@ def test_the_deadline_is_the_schedules_rule_or_its_date_in_git(tmp_path: Path) -
     config = Store(root).config()
     if "schedule" not in config:
         pytest.fail("campaign new writes no schedule: the home page would never show a deadline")
-    assert next_deadline(root, {}, 1) == ""
-    assert next_deadline(root, config, 1) == "every Friday at 18:00 UTC, then 1 hour of grace"
+    assert next_deadline({}, 1) == ""
+    assert next_deadline(config, 1, opening_moments(root)) == "every Friday at 18:00 UTC, then 1 hour of grace"
     paused = {**config, "schedule": {**config["schedule"], "paused": True}}
-    assert next_deadline(root, paused, 1) == "none: the campaign is paused"
+    assert next_deadline(paused, 1) == "none: the campaign is paused"
     # In the campaign's repository: counted from the commit that opened the turn (a Monday here).
     commit_new_campaign(root, tmp_path)
-    assert next_deadline(root, config, 1) == "Fri 2024-01-05 18:00 UTC, then 1 hour of grace"
+    assert next_deadline(config, 1, opening_moments(root)) == "Fri 2024-01-05 18:00 UTC, then 1 hour of grace"
     # The home page prints it in a <time> element, which a small script also shows in the reader's time.
-    build_site(root, run_mkdocs=False)
+    build_site(root, run_mkdocs=False, opened_at=opening_moments(root))  # as `campaign site` builds it
     home = (root / "site" / "index.md").read_text(encoding="utf-8")
     assert '<time class="ck-deadline" datetime="2024-01-05T18:00:00Z">Fri 2024-01-05 18:00 UTC' in home
     assert 'querySelectorAll("time.ck-deadline")' in home and "toLocaleString" in home

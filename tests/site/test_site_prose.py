@@ -15,15 +15,16 @@ import pytest
 import yaml
 
 from resolver import workflow
-from resolver.bots import bot_order_file
+from resolver.engine.bots import bot_order_file
 from resolver.core import canonical
 from resolver.publish import build_site
 from resolver.publish.pages import read_welcome, repository_links
-from resolver.store import Store
+from resolver.store.store import Store
 
 from .demo import TURNS, DemoSite, play_campaign
 from .hostile import HostileSite, hostile_site
 from .pagecheck import read_page
+from resolver.store import replay
 
 NAMES = {"red": "Thornwyn", "blue": "Ashgrove", "green": "Velloran", "gold": "Marrowgate"}
 FORMATTED = (
@@ -301,7 +302,7 @@ def test_site_url_gives_canonical_links_previews_and_a_real_sitemap(factions_sit
 
 def test_each_turn_has_its_orders_as_the_engine_read_them(site: DemoSite) -> None:
     store = Store(site.root)
-    replayed = {r.turn: r for r in workflow.replay_archive(store, TURNS)}
+    replayed = {r.turn: r for r in replay.replay_archive(store, TURNS)}
     for turn in (1, TURNS):
         page = (site.public / "chronicle" / "orders" / f"turn-{turn}" / "index.html").read_text(
             encoding="utf-8"

@@ -16,8 +16,8 @@ import yaml
 from resolver import workflow
 from resolver.publish import build_site
 from resolver.publish.site import CONFIG_STUB
-from resolver.ruleset import RULESETS
-from resolver.store import Store
+from resolver.engine.ruleset import RULESETS
+from resolver.store.store import Store
 
 from .demo import DemoSite, bot_demo_site
 from .pagecheck import read_page

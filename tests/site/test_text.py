@@ -112,7 +112,7 @@ def test_the_dice_fold_shows_each_rolls_modifier_ledger() -> None:
 
 
 def test_a_factions_report_shows_each_rolls_modifier_ledger() -> None:
-    from resolver.views import roll_summary
+    from resolver.store.views import roll_summary
 
     ledger = [{"source": "rating", "value": 2}, {"source": "opposition", "value": -3}]
     event = {"rolls": [{"expr": "2d6-1", "dice": [6, 6], "total": 11, "modifiers": ledger}]}

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.phases import State
-from ...ruleset import Game, MapMark, Ruleset
+from ...engine.ruleset import Game, MapMark, Ruleset
 from . import model as m
 from .plans import FactionsTurn
 

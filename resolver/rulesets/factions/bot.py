@@ -16,7 +16,7 @@ from typing import Any
 
 from ...core.phases import State
 from ...core.rng import Stream, stream
-from ...ruleset import Game
+from ...engine.ruleset import Game
 from . import model as m
 from .plans import Position, Reject
 

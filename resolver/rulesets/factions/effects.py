@@ -17,7 +17,7 @@ from .plans import FactionsTurn, Plan
 from .tasks import reaches
 
 if TYPE_CHECKING:
-    from ...engine import TurnContext
+    from ...engine.context import TurnContext
 
     Context = TurnContext[FactionsTurn]  # a turn of this ruleset, with its typed memory
 

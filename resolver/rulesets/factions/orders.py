@@ -14,8 +14,8 @@ from typing import Any
 from ...core.fields import ActionSpec, Field
 from ...core.orders import Order, OrderFile
 from ...core.phases import State
-from ...plans import plan_or_error
-from ...ruleset import Game
+from ...engine.plans import plan_or_error
+from ...engine.ruleset import Game
 from . import model as m
 from .catalogue import Action, catalogue
 from .plans import GAINED, Plan, Position, Reject

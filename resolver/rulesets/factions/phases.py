@@ -21,7 +21,7 @@ from .plans import GAINED, FactionsTurn, Plan, Reader, Reject
 from .tasks import NOBODY, Side, acting_force, defending_force, npc_force, reaches, rival_force, roll_task
 
 if TYPE_CHECKING:
-    from ...engine import TurnContext
+    from ...engine.context import TurnContext
 
     Context = TurnContext[FactionsTurn]  # a turn of this ruleset, with its typed memory
 

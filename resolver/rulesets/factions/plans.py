@@ -16,8 +16,8 @@ from typing import Any
 from ...core.fields import choice_hint, named_suggestion, with_name
 from ...core.orders import Order
 from ...core.phases import State
-from ...plans import Reading, Reject
-from ...ruleset import Game, TurnMemory
+from ...engine.plans import Reading, Reject
+from ...engine.ruleset import Game, TurnMemory
 from . import model as m
 from .catalogue import Action, catalogue
 

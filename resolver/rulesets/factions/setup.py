@@ -11,7 +11,7 @@ from ...core.factions import new_faction
 from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World, generate_provinces, make_names
-from ...ruleset import FactionSetup, filled_state
+from ...engine.ruleset import FactionSetup, filled_state
 from . import model as m
 
 Rules = Mapping[str, Any]

@@ -22,7 +22,7 @@ from ...core.dice import Roll, RollLabel
 from . import model as m
 
 if TYPE_CHECKING:
-    from ...engine import TurnContext
+    from ...engine.context import TurnContext
 
 Rules = Mapping[str, Any]
 

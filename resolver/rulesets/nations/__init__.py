@@ -14,10 +14,10 @@ from ...core.phases import State
 from ...core.standing import StandingSection
 from ...core.stillness import holding_still
 from ...core.words import amount
-from ...ruleset import FactionSetup, Game, MapMark, Ruleset
+from ...engine.ruleset import FactionSetup, Game, MapMark, Ruleset
 from . import agreements, policies, setup, story
 from . import model as m
-from .plans import NationsTurn
+from .memory import NationsTurn
 
 GRANT_KEYS = ("income", "attack", "defence", "settlement_defence", "unlock")
 

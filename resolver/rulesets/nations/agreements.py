@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 from ...core import relations
 from ...core.orders import Order
 from ...core.phases import State
+from .memory import NationsTurn
 
 if TYPE_CHECKING:
-    from ...engine import TurnContext
-    from .plans import NationsTurn
+    from ...engine.context import TurnContext
 
     Context = TurnContext[NationsTurn]  # a turn of this ruleset, with its typed memory
 

@@ -14,7 +14,7 @@ from typing import Any
 from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import make_names
-from ...ruleset import Game
+from ...engine.ruleset import Game
 from . import model as m
 
 PRESS = (

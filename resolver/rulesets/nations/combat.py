@@ -14,45 +14,19 @@ Units of the same volley fire simultaneously.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.dice import Roll, RollLabel, roll_label
+from ...core.dice import RollLabel, roll_label
 from ...core.phases import State
 from . import model as m
 from . import policies
+from .fighters import Battle, Fighter
+from .memory import NationsTurn
 
 if TYPE_CHECKING:
-    from ...engine import TurnContext
-    from .plans import NationsTurn
+    from ...engine.context import TurnContext
 
     Context = TurnContext[NationsTurn]  # a turn of this ruleset, with its typed memory
-
-
-@dataclass
-class Fighter:
-    side: str  # "attacker" or "defender"
-    army: dict[str, Any]
-    unit: dict[str, Any]
-    attack: int
-    defence: int
-    hp: int
-
-    @property
-    def alive(self) -> bool:
-        return self.hp > 0
-
-
-@dataclass
-class Battle:
-    label: RollLabel
-    place: str
-    fighters: list[Fighter]
-    rolls: list[Roll] = field(default_factory=list)
-    rounds: int = 0
-
-    def side(self, name: str) -> list[Fighter]:
-        return [f for f in self.fighters if f.side == name and f.alive]
 
 
 def hit_target(rules: Mapping[str, Any], attack: int, defence: int) -> int:

@@ -13,11 +13,12 @@ from ...core.orders import OrderFile
 from ...core.phases import State
 from ...core.words import plural
 from ...core.world import HEX_STEPS, SQUARE_STEPS
-from ...plans import plan_or_error
-from ...ruleset import Game
+from ...engine.plans import plan_or_error
+from ...engine.ruleset import Game
 from . import agreements as ag
 from . import model as m
-from .plans import PLANS, NationReading, NationsTurn, sketch_of
+from .memory import NationsTurn
+from .plans import PLANS, NationReading, sketch_of
 from .sketch import army_index
 
 Rules = Mapping[str, Any]

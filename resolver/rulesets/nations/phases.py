@@ -15,14 +15,16 @@ from ...core.checks import Check
 from ...core.dice import RollLabel, roll_label
 from ...core.orders import Order
 from ...core.phases import State
-from ...plans import plan_or_failure
+from ...engine.plans import plan_or_failure
 from . import model as m
 from .agreements import run_agreements
-from .combat import Battle, fight, losses
-from .plans import NationReading, NationsTurn, Plan
+from .combat import fight, losses
+from .fighters import Battle
+from .memory import NationsTurn
+from .plans import NationReading, Plan
 
 if TYPE_CHECKING:
-    from ...engine import TurnContext
+    from ...engine.context import TurnContext
 
     Context = TurnContext[NationsTurn]  # a turn of this ruleset, with its typed memory
 

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 from ...core.fields import Field
 from ...core.phases import State
 from ...core.standing import StandingSection, in_force
+from .fighters import Battle
 
 if TYPE_CHECKING:
-    from ...engine import TurnContext
-    from .combat import Battle
+    from ...engine.context import TurnContext
 
 SECTION = "policies"
 

@@ -10,7 +10,7 @@ from typing import Any
 from ...core.factions import PLAYER, new_faction
 from ...core.phases import State
 from ...core.world import World, generate_hex, generate_square, make_names
-from ...ruleset import FactionSetup, filled_state
+from ...engine.ruleset import FactionSetup, filled_state
 from . import model as m
 
 

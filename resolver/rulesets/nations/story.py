@@ -10,7 +10,7 @@ from typing import Any
 
 from ...core.phases import State
 from ...core.words import plural, tally_names
-from ...ruleset import Game
+from ...engine.ruleset import Game
 
 ROUND = re.compile(r"r(\d+)[a-z]*")  # the round segment of a battle roll's label: r1, r1s (stealth volley)
 SHOT = re.compile(r"(?P<shooter>\S+) (?:hits|misses) (?P<target>\S+)")  # a battle roll's note (combat.py)

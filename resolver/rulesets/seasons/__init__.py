@@ -10,13 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...core.fields import ActionSpec
-from ...core.orders import OrderFile
-from ...core.phases import PhaseFn, State
+from ...core.phases import State
 from ...core.standing import StandingSection
-from ...core.world import World
-from ...ruleset import FactionSetup, Game, Ruleset
-from . import bot, commanders, diplomacy, orders, phases, placing, rulesdoc, setup
+from ...engine.ruleset import Game, Ruleset
+from . import commanders, diplomacy, orders, phases, placing, rulesdoc
 from . import model as m
 
 
@@ -29,34 +26,11 @@ class Seasons(Ruleset):
     unshared_fields: ClassVar[tuple[str, ...]] = ("commander",)
     turn_memory = phases.SeasonTurn
 
-    def phase_functions(self) -> Mapping[str, PhaseFn]:
-        return phases.PHASES
-
-    def actions(self, rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
-        return orders.action_specs(rules)
-
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
         return orders.standing_sections(rules)
 
-    def generate_world(self, seed: int, rules: Mapping[str, Any], factions: int) -> World:
-        return setup.generate_world(seed, rules, factions)
-
-    def initial_state(
-        self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
-    ) -> State:
-        return setup.initial_state(world, rules, factions, seed)
-
-    def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
-        return setup.fill_state(rules, partial, factions)
-
-    def check_orders(self, game: Game, state: State, of: OrderFile) -> None:
-        orders.check_orders(game, state, of)
-
     def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
         return placing.army_problems(game, state, data)
-
-    def bot_orders(self, game: Game, state: State, faction: str) -> dict[str, Any]:
-        return bot.orders_for(game, state, faction)
 
     def orderable(self, game: Game, state: State, faction: str) -> list[str]:
         return orders.allowed(game, state)

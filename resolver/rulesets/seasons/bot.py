@@ -8,7 +8,7 @@ from typing import Any
 
 from ...core.phases import State
 from ...core.rng import stream
-from ...ruleset import Game
+from ...engine.ruleset import Game
 from . import diplomacy
 from . import model as m
 from .orders import INSTRUCTIONS, allowed

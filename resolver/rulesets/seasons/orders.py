@@ -10,7 +10,7 @@ from ...core.fields import ActionSpec, Field
 from ...core.orders import OrderFile
 from ...core.phases import State
 from ...core.standing import StandingSection
-from ...ruleset import Game
+from ...engine.ruleset import Game
 from . import diplomacy
 from . import model as m
 

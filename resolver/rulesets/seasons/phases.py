@@ -18,7 +18,7 @@ from ...core.dice import roll_label
 from ...core.orders import Order
 from ...core.phases import State
 from ...core.standing import in_force
-from ...ruleset import TurnMemory
+from ...engine.ruleset import TurnMemory
 from . import commanders, diplomacy
 from . import model as m
 from .battle import Side, ambushes, fight, movement_tests, zone_units

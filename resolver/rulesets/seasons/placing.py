@@ -12,7 +12,7 @@ from typing import Any
 
 from ...core import factions as faction_records
 from ...core.phases import State
-from ...ruleset import Game
+from ...engine.ruleset import Game
 
 # The fields of an army record: what the steps read, and the flags they set on it.
 ARMY_FIELDS = (

@@ -12,7 +12,7 @@ from ...core.factions import NPC, new_faction
 from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World, generate_provinces
-from ...ruleset import FactionSetup, fill_factions
+from ...engine.ruleset import FactionSetup, fill_factions
 from .commanders import fresh_name
 
 Rules = Mapping[str, Any]

@@ -28,24 +28,26 @@ except ImportError:  # Windows: a GM's single shell needs no lock
 
 import yaml
 
-from . import __version__, beacon, sealing
-from .core import canonical
-from .core import factions as faction_records
-from .core.events import public_record
-from .core.fields import ids_in
-from .core.houserules import RULES_FILE, HouseRulesRejected
-from .core.issues import CampaignError, Issue
-from .core.orders import OrderFile, order_file_schema
-from .core.phases import State
-from .core.stillness import holding_still
-from .core.world import World
-from .engine import TurnResult
-from .gm import actions as gm_actions
-from .ruleset import Game, get_ruleset, merge_rules
+from .. import __version__
+from ..core import canonical
+from ..core import factions as faction_records
+from ..core.events import public_record
+from ..core.fields import ids_in
+from ..core.houserules import RULES_FILE, HouseRulesRejected, merge_rules
+from ..core.issues import CampaignError, Issue
+from ..core.orders import OrderFile, order_file_schema
+from ..core.phases import State
+from ..core.stillness import holding_still
+from ..core.world import World
+from ..engine.gm import actions as gm_actions
+from ..engine.ruleset import Game, get_ruleset
+from ..engine.turn import TurnResult
+from ..engine.validate import check_order_file, refuse_twin_files
+from . import beacon, sealing
 from .schedule import Settings, deadline
-from .validate import check_order_file, refuse_twin_files
+from .views import order_template_context, render_reports
 
-ENGINE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+ENGINE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 SCHEMA_FILE = "orders.schema.json"
 ARCHIVE_FORMAT = 2  # 2: one orders.yaml per turn, rumours apart from their authors, chained digests
 # 3: a sealed turn: its digests of secret texts are keyed commitments (see sealing.Commitments), its sealed
@@ -72,7 +74,7 @@ JOURNAL = "journal.yaml"
 FINISHED = ".resolved"  # campaign/.resolved/: the staging folder once everything is switched in
 CRASH_VARIABLE = "CAMPAIGN_TEST_KILL_AT"
 DEMO_MARKER = ".campaign-demo"  # the file that marks a scratch campaign made by campaign demo
-# Lets the tests' campaigns use the test beacon, whose rounds anyone can sign (see resolver.beacon).
+# Lets the tests' campaigns use the test beacon, whose rounds anyone can sign (see resolver.store.beacon).
 TEST_BEACON_VARIABLE = "CAMPAIGN_ALLOW_TEST_BEACON"
 
 
@@ -687,7 +689,6 @@ class Store:
         """The faction's order template. Written to ``destination`` (``campaign template -o``) it points to
         the schema from there, and once it is the faction's own order file it says so, rather than asking
         to be copied where it already is."""
-        from .views import order_template_context
 
         context = order_template_context(game, state, faction)
         context["sealed"] = self.sealed
@@ -762,7 +763,7 @@ class Store:
     ) -> Path:
         """Archive a resolved turn and move the campaign on to the next one, all or nothing.
 
-        ``entries`` are the sealed order files (see ``workflow.seal``) and ``rumors`` the turn's
+        ``entries`` are the sealed order files (see ``resolution.seal``) and ``rumors`` the turn's
         rumours apart from their authors. Everything is first written into ``campaign/.resolving/``;
         the journal written last is the moment the turn counts as resolved, and ``switch_in`` then
         moves the files into place with renames. Interrupted before the journal, the next run throws
@@ -773,7 +774,6 @@ class Store:
         the staging folder, so no plain secret ever lies in the repository's tree; the public events
         and the public view of the state are written next to them, and ``digest.yaml`` binds both the
         plain texts and the sealed files."""
-        from .views import render_reports
 
         final = self.turns_dir / turn_dir_name(result.turn)
         if final.exists():
@@ -834,7 +834,7 @@ class Store:
             with holding_still(result.state):  # reports read the new state, never change it
                 rendered = {
                     f: text.encode()
-                    for f, text in render_reports(self, game, result, events["events"]).items()
+                    for f, text in render_reports(self.templates(), game, result, events["events"]).items()
                 }
             del events  # reports were the last to read them: a big turn's events are not held to the end
             self.write_faction_secrets(stage / "reports", ".md", rendered)

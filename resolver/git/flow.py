@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,14 +26,15 @@ try:
 except ImportError:  # Windows: players never need the lock, only the CI runner and the GM's shell do
     fcntl = None  # type: ignore[assignment]
 
-from . import beacon, schedule, sealing
-from .core import canonical
-from .core import factions as faction_records
-from .core.issues import CampaignError
-from .core.orders import GM
-from .engine import TurnResult, seeded_posting_order
-from .ruleset import Game
-from .store import Store, checkpoint, environment_error, turn_dir_name
+from ..core import canonical
+from ..core import factions as faction_records
+from ..core.issues import CampaignError
+from ..core.orders import GM
+from ..engine.ruleset import Game
+from ..engine.turn import TurnResult, seeded_posting_order
+from ..store import beacon, schedule, sealing
+from ..store.resolution import Rejected, TurnMovedOn, expect_next_turn, resolve
+from ..store.store import Store, checkpoint, environment_error, turn_dir_name
 
 BOT_NAME = "github-actions[bot]"
 BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
@@ -133,6 +134,19 @@ def turn_opened_at(repo: git.Repo, turn: int, rev: str = "HEAD") -> datetime:
             "commit the campaign (and every resolved turn) before running the git flow",
         )
     return datetime.fromtimestamp(int(out), UTC)
+
+
+def opening_moments(root: Path) -> Callable[[int], datetime | None]:
+    """When each turn began, for the site's deadline: ``turn_opened_at`` in the campaign's repository, or
+    None where git cannot tell (no repository, a turn not committed yet): the site then words the rule."""
+
+    def opened_at(turn: int) -> datetime | None:
+        try:
+            return turn_opened_at(git.Repo(root), turn)
+        except (CampaignError, git.GitError, ValueError):
+            return None
+
+    return opened_at
 
 
 @contextmanager
@@ -433,7 +447,6 @@ def run_resolution(
 def _run_resolution(
     root: Path, now: datetime, if_due: bool, commit: bool, force: bool, lock_timeout: float
 ) -> Outcome:
-    from .workflow import Rejected, TurnMovedOn, expect_next_turn, resolve
 
     store = Store(root)
     store.require()

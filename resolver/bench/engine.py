@@ -37,12 +37,12 @@ from typing import Any
 
 import yaml
 
-from .core import canonical
-from .core.rng import stream
-from .engine import TurnResult, resolve_turn
-from .rulesets.nations import model as m
-from .store import Store
-from .workflow import cycles_uncollected, default_factions, new_campaign
+from ..core import canonical
+from ..engine.turn import TurnResult, resolve_turn
+from ..rulesets.nations.workload import scale_armies, scale_orders
+from ..store.resolution import cycles_uncollected
+from ..store.store import Store
+from ..workflow import default_factions, new_campaign
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -67,66 +67,12 @@ def build(root: Path, factions: int, armies: int, seed: int) -> None:
     game = new_campaign(root, "nations", seed, default_factions(factions, seed, most=factions), name="Bench")
     store = Store(root)
     state = store.state()
-    world, rules = game.world, game.rules
-    land = [loc for loc in world if m.passable(world, rules, loc)]
-    rng = stream(seed, "bench/armies")
-    per = max(2, armies // factions)
-    unit_ids = m.all_unit_ids(state)
-    owned: dict[str, list[dict[str, Any]]] = {f: [] for f in game.factions}
-    for army in state["armies"].values():
-        owned[army["owner"]].append(army)
-    for f in game.factions:
-        names = {a["name"] for a in owned[f]}
-        number = 1
-        for _ in range(per - len(owned[f])):
-            while str(number) in names:
-                number += 1
-            names.add(str(number))
-            aid = m.new_id(state, f, "a", unit_ids)
-            units = [
-                m.make_unit(state, f, rules, "troops", "Levy", ["drilled"], {}, unit_ids) for _ in range(3)
-            ]
-            army = {"id": aid, "owner": f, "name": str(number), "location": rng.choice(land), "units": units}
-            state["armies"][aid] = army
-            owned[f].append(army)
-        state["factions"][f]["stock"]["resources"] = 50
-    # Some armies of every faction stand with armies of the next faction and attack them.
-    ids = list(game.factions)
-    attackers: dict[str, set[str]] = {}
-    for i, f in enumerate(ids):
-        enemy = owned[ids[(i + 1) % len(ids)]]
-        attacks = min(ATTACKS, per - 1) if len(ids) > 1 else 0  # a lone faction has nobody to attack
-        mine = sorted(owned[f], key=lambda a: a["id"])[1 : 1 + attacks]
-        for k, army in enumerate(mine):
-            army["location"] = enemy[(k + len(mine)) % len(enemy)]["location"]
-        attackers[f] = {a["id"] for a in mine}
+    owned, attackers = scale_armies(game, state, armies, seed, attacks=ATTACKS)
     canonical.write_yaml(store.campaign_dir / "state.yaml", state)
     canonical.write_yaml(store.turns_dir / "0000" / "state.yaml", state)
-    capitals = {s["owner"]: s for s in state["settlements"].values() if s["type"] == "capital"}
-    for i, f in enumerate(game.factions):
-        enemy = ids[(i + 1) % len(ids)]
-        orders: list[dict[str, Any]] = []
-        for army in sorted(owned[f], key=lambda a: a["id"]):
-            if army["id"] in attackers[f]:
-                orders.append({"action": "attack", "army": army["name"], "target": enemy})
-                continue
-            for direction in world.directions():
-                nxt = world.step(army["location"], direction)
-                if nxt and m.passable(world, rules, nxt):
-                    orders.append({"action": "move", "army": army["name"], "path": [direction]})
-                    break
-        orders += [
-            {
-                "action": "recruit",
-                "settlement": capitals[f]["name"],
-                "class": "troops",
-                "name": f"Pikes {n}",
-                "trait": "drilled",
-            }
-            for n in range(3)
-        ]
-        doc = {"campaign": game.campaign, "turn": 1, "faction": f, "orders": orders}
-        canonical.write_atomic(store.orders_dir / f"{f}.yaml", canonical.dump(doc))
+    for faction, orders in scale_orders(game, state, owned, attackers).items():
+        doc = {"campaign": game.campaign, "turn": 1, "faction": faction, "orders": orders}
+        canonical.write_atomic(store.orders_dir / f"{faction}.yaml", canonical.dump(doc))
 
 
 def bench_pr_check(stray_files: int = 1500) -> tuple[float, str]:
@@ -236,7 +182,7 @@ class SizeRun:
     check: float = 0.0  # the whole `campaign check orders/<f>.yaml` process, the read cache filled
     check_cold: float = 0.0  # the same with an empty read cache: the first check on a fresh machine (CI)
     bare_python: float = 0.0  # a bare `python -c "import yaml"` process, timed in turn with the checks
-    resolve: float = 0.0  # workflow.resolve inside a fresh process
+    resolve: float = 0.0  # resolution.resolve inside a fresh process
     resolve_process: float = 0.0  # that process, start-up included
     rss_mb: float = 0.0  # that process's peak RSS
     site: float = 0.0  # the whole `campaign site --no-build` process
@@ -411,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = sorted(int(n) for n in args.sizes.split(","))
     # The timed processes read compiled modules, as after any install or first run, even where the
     # environment forbids writing them (PYTHONDONTWRITEBYTECODE): otherwise each would compile the package.
-    compileall.compile_dir(Path(__file__).parent, quiet=1)
+    compileall.compile_dir(Path(__file__).parents[1], quiet=1)
     bare_python = process_seconds(BARE_PYTHON, repeat=5)
     runs: dict[int, SizeRun] = {}
     for n in sizes:
@@ -424,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         *hostile_rows(),
     ]
     print("Engine at scale (seconds; same run; floor = PyYAML loading every file a resolve reads and")
-    print("dumping the new state; core = resolve_turn alone; resolve = workflow.resolve in a fresh")
+    print("dumping the new state; core = resolve_turn alone; resolve = resolution.resolve in a fresh")
     print("process, whose peak RSS is given; check and site are whole processes as a user runs them)")
     print()
     print("\n".join(scaling_rows(runs)))

@@ -28,9 +28,9 @@ from typing import TypeVar
 
 import yaml
 
-from ..store import Store
+from ..publish.site import DOCS_DIR, SETTINGS, SiteReport, build_site, run_build
+from ..store.store import Store
 from ..workflow import default_factions, new_campaign, play_bot_turn
-from .site import DOCS_DIR, SETTINGS, SiteReport, build_site, run_build
 
 Done = TypeVar("Done")
 

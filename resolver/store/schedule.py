@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from .absence import AbsentPolicy
-from .core.issues import CampaignError
-from .core.orders import GM
+from ..core.issues import CampaignError
+from ..core.orders import GM
+from ..engine.absence import AbsentPolicy
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 WHERE = "campaign/campaign.yaml"

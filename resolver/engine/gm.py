@@ -15,14 +15,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .core import factions as faction_records
-from .core import relations
-from .core.fields import ActionSpec, Field, choice_hint
-from .core.orders import OrderFile
-from .core.phases import State
+from ..core import factions as faction_records
+from ..core import relations
+from ..core.fields import ActionSpec, Field, choice_hint
+from ..core.orders import OrderFile
+from ..core.phases import State
 
 if TYPE_CHECKING:
-    from .engine import TurnContext
+    from .context import TurnContext
     from .ruleset import Game
 
 _FACTION = Field(

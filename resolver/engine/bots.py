@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core.canonical import dump
-from .core.orders import OrderFile
-from .core.phases import State
+from ..core.canonical import dump
+from ..core.orders import OrderFile
+from ..core.phases import State
 from .ruleset import Game
 from .validate import check_order_file
 

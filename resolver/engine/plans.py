@@ -12,15 +12,13 @@ enemy still there?) is a doubt: a warning when checking, a failure when carrying
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-from .core.fields import named_hint
-from .core.orders import FieldPath, Order, OrderFile
-from .core.phases import State
+from ..core.fields import named_hint
+from ..core.orders import FieldPath, Order, OrderFile
+from ..core.phases import State
+from .context import TurnContext
 from .ruleset import Game
-
-if TYPE_CHECKING:
-    from .engine import TurnContext
 
 P = TypeVar("P")
 T = TypeVar("T")

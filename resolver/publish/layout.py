@@ -42,7 +42,7 @@ CONFIG_STUB = f"""\
 INHERIT: {SETTINGS}
 """
 DOCS_IGNORE_HEADER = (
-    "# Pages written by `campaign site` on every run (see resolver/site_layout.py). Hand-written pages "
+    "# Pages written by `campaign site` on every run (see resolver/publish/layout.py). Hand-written pages "
     "stay\n# tracked: welcome.md (the home page's text) and any other page, such as notes/house-notes.md."
 )
 ROOT_IGNORE_HEADER = "# Written by `campaign site` on every run: the generated settings and the built site."

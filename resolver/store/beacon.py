@@ -51,7 +51,7 @@ from typing import Any
 
 import yaml
 
-from .core.issues import CampaignError
+from ..core.issues import CampaignError
 
 ROUNDS_VARIABLE = "CAMPAIGN_BEACON_ROUNDS"  # a recorded-rounds file that replaces quicknet's relays (tests)
 TEST_ROUNDS_FILE = Path(__file__).with_name("beacon-test.yaml")

@@ -19,19 +19,22 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .core import canonical, relations
-from .core.calendar import Calendar
-from .core.fields import ActionSpec, NamesOf
-from .core.fog import Fog
-from .core.houserules import PHASE_TABLE, Limits, check_house_rules
-from .core.houserules import merge_rules as merge_rules  # where the store and tests have always found it
-from .core.issues import CampaignError, Issue
-from .core.orders import OrderFile
-from .core.phases import Phase, PhaseFn, State, build_table
-from .core.rulesdoc import RulesSection, generic_sections
-from .core.standing import StandingSection
-from .core.words import amount, noun_plural, number_word, plural, tally_names
-from .core.world import World
+from ..core import canonical, relations
+from ..core.calendar import Calendar
+from ..core.fields import ActionSpec, NamesOf
+from ..core.fog import Fog
+from ..core.houserules import (
+    PHASE_TABLE,
+    Limits,
+    check_house_rules,  # where the store and tests have always found it
+)
+from ..core.issues import CampaignError, Issue
+from ..core.orders import OrderFile
+from ..core.phases import Phase, PhaseFn, State, build_table
+from ..core.rulesdoc import RulesSection, generic_sections
+from ..core.standing import StandingSection
+from ..core.words import amount, noun_plural, number_word, plural, tally_names
+from ..core.world import World
 
 if TYPE_CHECKING:
     import jinja2

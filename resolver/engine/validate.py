@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core import factions as faction_records
+from ..core.fields import ids_in
+from ..core.issues import Issue
+from ..core.orders import GM, Expectation, OrderFile, parse_order_file
+from ..core.phases import State
 from . import gm
-from .core import factions as faction_records
-from .core.fields import ids_in
-from .core.issues import Issue
-from .core.orders import GM, Expectation, OrderFile, parse_order_file
-from .core.phases import State
 from .ruleset import Game
 
 

@@ -18,12 +18,12 @@ from typing import Any
 
 import pyrage
 
+from ..core import canonical
+from ..core.issues import CampaignError
+from ..core.orders import OrderFile
+from ..engine.validate import check_order_file
 from . import sealing
-from .core import canonical
-from .core.issues import CampaignError
-from .core.orders import OrderFile
 from .store import KEYS_FILE, PREVIOUS_KEYS, RESEALED_DIR, Store, turn_dir_name
-from .validate import check_order_file
 
 # campaign/resealed/<faction>/<NNNN>/ (store.RESEALED_DIR): a faction's view and report of turn NNNN
 # sealed again by campaign reseal, to the faction's current recipients (a replaced player's successor).

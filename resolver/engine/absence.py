@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.issues import CampaignError
+from ..core.orders import OrderFile
+from ..core.phases import State
 from .bots import bot_order_file
-from .core.issues import CampaignError
-from .core.orders import OrderFile
-from .core.phases import State
 from .ruleset import Game
 
 HOLD = "hold"

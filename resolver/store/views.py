@@ -9,17 +9,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import gm
-from .core import canonical, relations, standing
-from .core.checks import ledger_text
-from .core.events import visible
-from .core.orders import GM
-from .core.phases import State
-from .engine import TurnResult
-from .ruleset import Game
+from ..core import canonical, relations, standing
+from ..core.checks import ledger_text
+from ..core.events import visible
+from ..core.orders import GM
+from ..core.phases import State
+from ..engine import gm
+from ..engine.ruleset import Game
+from ..engine.turn import TurnResult
 
 if TYPE_CHECKING:
-    from .store import Store
+    import jinja2  # loaded by the store when a report is written: `campaign check` starts faster without it
 
 
 def event_lines(game: Game, events: list[dict[str, Any]], faction: str | None = None) -> list[str]:
@@ -115,17 +115,21 @@ def private_events(events: list[dict[str, Any]], factions: Iterable[str]) -> dic
 
 
 def render_reports(
-    store: Store, game: Game, result: TurnResult, events: list[dict[str, Any]] | None = None
+    templates: jinja2.Environment,
+    game: Game,
+    result: TurnResult,
+    events: list[dict[str, Any]] | None = None,
 ) -> dict[str, str]:
     """Each faction's report: the events it saw that were not public, and where it stands. The public
     events are the same for everyone, so a report counts them and points to the turn's chronicle page
     instead of copying them (copied, they made every report as long as the whole turn). ``events`` are
-    the turn's events as archived, when the caller has them already."""
+    the turn's events as archived, when the caller has them already; ``templates`` is the campaign's
+    template environment (the store's), in which the GM may have replaced the report's template."""
     events = [e.to_data() for e in result.events] if events is None else events
     public = sum(1 for e in events if e["visibility"] == "public")
     seen = private_events(events, game.factions)
     described: dict[int, dict[str, Any]] = {}  # each event described once, however many factions saw it
-    template = store.templates().get_template("report.md.j2")
+    template = templates.get_template("report.md.j2")
     reports = {}
     for faction in game.factions:
         for event in seen[faction]:

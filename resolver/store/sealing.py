@@ -31,9 +31,9 @@ from typing import Any
 
 import pyrage
 
-from .core.issues import CampaignError
-from .core.text import hide_secrets, holds_secret
-from .core.yamlsafe import MAX_BYTES
+from ..core.issues import CampaignError
+from ..core.text import hide_secrets, holds_secret
+from ..core.yamlsafe import MAX_BYTES
 
 SUFFIX = ".age"
 KEY_VARIABLE = "CAMPAIGN_AGE_KEY"  # the campaign's identity, as CI's environment holds it

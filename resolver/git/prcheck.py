@@ -56,18 +56,19 @@ from typing import Any
 import git
 import yaml
 
-from . import __version__, sealing
-from .core import canonical
-from .core.issues import CampaignError, Issue
-from .core.orders import GM, OrderFile
-from .core.phases import State
-from .core.text import hide_secrets
-from .core.yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, yaml_error_text
-from .gitflow import open_repo
-from .ruleset import Game
-from .schedule import Settings
-from .store import Store
-from .validate import check_order_file
+from .. import __version__
+from ..core import canonical
+from ..core.issues import CampaignError, Issue
+from ..core.orders import GM, OrderFile
+from ..core.phases import State
+from ..core.text import hide_secrets
+from ..core.yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, yaml_error_text
+from ..engine.ruleset import Game
+from ..engine.validate import check_order_file
+from ..store import sealing
+from ..store.schedule import Settings
+from ..store.store import Store
+from .flow import open_repo
 
 ORDER_FILE = re.compile(r"orders/([a-z][a-z0-9-]{0,30})\.yaml")
 CAMPAIGN_FILES = ("campaign.yaml", "players.yaml", "rules.yaml", "world.yaml", "state.yaml")

@@ -230,3 +230,24 @@ def _turn_of(document: Mapping[str, Any], where: str) -> int:
     if not isinstance(turn, int) or isinstance(turn, bool):
         raise RollLogError(f"{where}: a compact events file names its turn, which its roll labels begin with")
     return turn
+
+
+def changed_rolls(archived: Any, replayed: dict[str, Any], where: str) -> list[str]:
+    """The labels of the rolls an archived events document (either form, as loaded) holds otherwise than
+    the replay of its turn drew them (``replayed``, in full), in the replay's order; a roll the archive
+    lacks counts as changed. Nothing when the archive cannot be read as an events document: its bytes
+    already differ, and there is no roll to name."""
+    if not isinstance(archived, dict):
+        return []
+    try:
+        kept = {str(roll.get("label")): roll for roll in _all_rolls(in_full(archived, where))}
+    except (RollLogError, AttributeError, TypeError):
+        return []
+    return [str(roll["label"]) for roll in _all_rolls(replayed) if kept.get(str(roll["label"])) != roll]
+
+
+def _all_rolls(document: Mapping[str, Any]) -> list[Any]:
+    events = document.get("events") or []
+    return [roll for event in events for roll in event.get("rolls") or []] + list(
+        document.get("unattached_rolls") or []
+    )

@@ -9,7 +9,9 @@ its rules data, or a campaign sets it as a house rule; the turn's events file th
 
 that is, separated by single spaces:
 
-- the label, without the turn's own ``t<N>/`` that begins every label of the turn;
+- the label, without the turn's own ``t<N>/`` that begins every label of the turn, nor the segments that
+  every roll of the same event begins with (a battle's ``battle/J4/gold/order/1/gold+green/…/``): the
+  event says those once, as ``roll_labels``;
 - the dice expression, as rolled;
 - the faces in brackets (``[]`` for a pool of no dice) and the total after ``=``;
 - then, each only when the roll has it: ``@`` and the factions whose orders keyed the roll (by commas),
@@ -43,6 +45,7 @@ FULL = "full"
 COMPACT = "compact"
 FORMS = (FULL, COMPACT)
 FORM_KEY = "dice_log"  # the rules data's setting, and the key that marks a compact events file
+EVENT_PREFIX_KEY = "roll_labels"  # in a compact file, what every roll label of the event begins with
 
 _DECIDED = " |"  # what the roll decided follows this, after one more space
 _TOTAL = re.compile(r"=(-?\d+)")
@@ -216,13 +219,37 @@ def _read(entry: Any, prefix: str, where: str) -> dict[str, Any]:
 def _event_with_lines(event: dict[str, Any], prefix: str) -> dict[str, Any]:
     if not event.get("rolls"):
         return event
-    return {**event, "rolls": [_written(roll, prefix) for roll in event["rolls"]]}
+    shared = _shared_label_start(event["rolls"], prefix)
+    written = {**event, "rolls": [_written(roll, prefix + shared) for roll in event["rolls"]]}
+    if shared:
+        written[EVENT_PREFIX_KEY] = shared
+    return written
 
 
 def _event_in_full(event: Any, prefix: str, where: str) -> Any:
     if not isinstance(event, dict) or not event.get("rolls"):
         return event
-    return {**event, "rolls": [_read(roll, prefix, where) for roll in event["rolls"]]}
+    shared = event.get(EVENT_PREFIX_KEY, "")
+    if not isinstance(shared, str):
+        raise RollLogError(f"{where}: an event's {EVENT_PREFIX_KEY} begins its roll labels, not {shared!r}")
+    full = {key: value for key, value in event.items() if key != EVENT_PREFIX_KEY}
+    full["rolls"] = [_read(roll, prefix + shared, where) for roll in event["rolls"]]
+    return full
+
+
+def _shared_label_start(rolls: list[dict[str, Any]], prefix: str) -> str:
+    """The whole segments (each with its closing ``/``) that every roll label of an event has after the
+    turn's prefix, short of the last segment of the shortest: what a battle's hundred rolls repeat."""
+    labels = [str(roll.get("label", "")) for roll in rolls]
+    if len(labels) < 2 or not all(label.startswith(prefix) for label in labels):
+        return ""
+    split = [label[len(prefix) :].split("/") for label in labels]
+    shared: list[str] = []
+    for column in zip(*(segments[:-1] for segments in split), strict=False):
+        if any(segment != column[0] for segment in column):
+            break
+        shared.append(column[0])
+    return "".join(f"{segment}/" for segment in shared)
 
 
 def _turn_of(document: Mapping[str, Any], where: str) -> int:

@@ -80,6 +80,12 @@ class Expression:
             target=int(m["target"]) if m["target"] is not None else None,
         )
 
+    def verdict(self, total: int) -> bool | None:
+        """Whether ``total`` meets the expression's target number; None when it names none."""
+        if self.target_cmp is None or self.target is None:
+            return None
+        return _meets(total, self.target_cmp, self.target)
+
 
 _SEGMENT = re.compile(r"[A-Za-z0-9_.:-]+")
 

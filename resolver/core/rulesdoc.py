@@ -16,8 +16,11 @@ from typing import Any
 from .checks import Check
 
 # Rules data shown by the shared part of the rules pages (the relations by ``core.relations``'s section, the
-# fog of war by ``core.fog``'s).
-SHARED_KEYS = ("title", "stock", "calendar", "turn_sequence", "house_rules", "relations", "fog_of_war")
+# fog of war by ``core.fog``'s), or by none: how the archive writes the dice (``core.roll_log``) is not a
+# rule of play.
+SHARED_KEYS = (
+    "title", "stock", "calendar", "turn_sequence", "house_rules", "relations", "fog_of_war", "dice_log"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

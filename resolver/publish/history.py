@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import canonical
+from ..core import canonical, roll_log
 from ..core.calendar import GameDate
 from ..core.issues import CampaignError
 from ..core.orders import OrderFile
@@ -100,7 +100,7 @@ def load_sealed_history(store: Store) -> History:
         events: list[dict[str, Any]] = []
         for name in (PUBLIC_EVENTS, "events.yaml"):
             if turn and (folder / name).is_file():
-                events = canonical.read_yaml(folder / name)["events"]
+                events = roll_log.in_full(canonical.read_yaml(folder / name), name)["events"]
                 break
         after = public_state(turn)
         public = _public(events)

@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from .. import __version__
-from ..core import canonical
+from ..core import canonical, roll_log
 from ..core.dice import TurnSeed, recompute
 from ..core.events import public_record
 from ..core.issues import CampaignError
@@ -236,9 +236,10 @@ def replay_turn(
     result_raw = canonical.dump(result.state)
     if commit("*", result_raw) != digests.get("state"):
         problems.append("the replayed state differs from the archived digest")
-    events_raw = canonical.dump(result.events_data())
-    if events_raw != store.read_secret(folder / "events.yaml"):
-        problems.append("the replayed events and rolls differ from events.yaml")
+    events_raw = canonical.dump(roll_log.logged(result.events_data(), game.rules))
+    archived_events = store.read_secret(folder / "events.yaml")
+    if events_raw != archived_events:
+        problems.append(events_problem(archived_events, result, f"{where}/events.yaml"))
     if commit("*", events_raw) != digests.get("events"):
         problems.append(f"{where}/digest.yaml: the events digest differs from the replayed events")
     reports = secret_files(store, folder / "reports", ".md")
@@ -412,7 +413,7 @@ def sealed_problems(
     if _read(folder / PUBLIC_STATE) != store.public_view(game, result.state):
         problems.append(f"{PUBLIC_STATE} differs from the public view of the replayed state")
     if _read(folder / PUBLIC_EVENTS) != canonical.dump(
-        {"turn": result.turn, "events": public_record(result.events)}
+        roll_log.logged({"turn": result.turn, "events": public_record(result.events)}, game.rules)
     ):
         problems.append(f"{PUBLIC_EVENTS} differs from the public record of the replayed events")
     return problems
@@ -508,6 +509,23 @@ def own_commitment_problems(
     return problems
 
 
+def events_problem(archived: bytes | None, result: TurnResult, where: str) -> str:
+    """What differs between a turn's archived events and their replay, naming the first few rolls that
+    are not the ones the replay drew (in whichever form the archive wrote them)."""
+    problem = "the replayed events and rolls differ from events.yaml"
+    try:
+        loaded = canonical.load(archived or b"")
+    except yaml.YAMLError:
+        return problem
+    changed = roll_log.changed_rolls(loaded, result.events_data(), where)
+    if not changed:
+        return problem
+    if len(changed) == 1:
+        return f"{problem}: the roll {changed[0]} is not the one the turn drew"
+    shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+    return f"{problem}: the rolls {shown} are not the ones the turn drew"
+
+
 def public_roll_problems(inputs: dict[str, Any], folder: Path, where: str) -> tuple[list[str], str]:
     """Every roll of a sealed turn's public events, drawn again from the public record alone: the
     campaign seed, the turn, the published commitments to the orders and the revealed salt. What
@@ -524,7 +542,11 @@ def public_roll_problems(inputs: dict[str, Any], folder: Path, where: str) -> tu
             f"{where}/inputs.yaml: the turn seed does not follow from the published commitments and salt"
         ], ""
     problems, checked, forced = [], 0, 0
-    for event in canonical.read_yaml(folder / PUBLIC_EVENTS).get("events") or []:
+    try:  # a compact file's roll lines are read back into the rolls they stand for
+        public = roll_log.in_full(canonical.read_yaml(folder / PUBLIC_EVENTS), f"{where}/{PUBLIC_EVENTS}")
+    except roll_log.RollLogError as error:
+        return [f"{error}: it was changed after the turn was resolved"], ""
+    for event in public.get("events") or []:
         for roll in event.get("rolls") or []:
             if roll.get("forced"):
                 forced += 1

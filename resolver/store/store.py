@@ -29,7 +29,7 @@ except ImportError:  # Windows: a GM's single shell needs no lock
 import yaml
 
 from .. import __version__
-from ..core import canonical
+from ..core import canonical, roll_log
 from ..core import factions as faction_records
 from ..core.events import public_record
 from ..core.fields import ids_in
@@ -827,8 +827,8 @@ class Store:
                 **(salt or {}),
             }
             canonical.write_yaml(stage / "inputs.yaml", inputs)
-            events = result.events_data()
-            events_raw = canonical.dump(events)
+            events = result.events_data()  # the reports read every roll in full
+            events_raw = canonical.dump(roll_log.logged(events, game.rules))
             self.write_secret(stage / "events.yaml", events_raw)
             state_raw = canonical.dump(result.state)
             with holding_still(result.state):  # reports read the new state, never change it
@@ -899,7 +899,7 @@ class Store:
             "turn": result.turn,
             "events": public_record(result.events),
         }
-        events_raw = canonical.write_yaml(stage / PUBLIC_EVENTS, public_events)
+        events_raw = canonical.write_yaml(stage / PUBLIC_EVENTS, roll_log.logged(public_events, game.rules))
         state_raw = self.public_view(game, result.state)
         canonical.write_atomic(stage / PUBLIC_STATE, state_raw)
         views = self.write_views(game, result.state, stage, commit)

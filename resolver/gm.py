@@ -24,6 +24,7 @@ from typing import Any, NamedTuple, Protocol
 from .core import factions as faction_records
 from .core import relations
 from .core.fields import ActionSpec, Field, choice_hint
+from .core.issues import CampaignError
 from .core.orders import FieldPath, Order, OrderFile
 from .core.phases import State
 from .ruleset import Game
@@ -86,9 +87,10 @@ class Refusal(NamedTuple):
     hint: str = ""
 
 
-class GmOrderRefused(Exception):
+class GmOrderRefused(CampaignError):
     """A GM order the phase cannot carry out as things stand. The check runs the same reading and
-    refuses the file first, so this is met only when the state changed under a checked file."""
+    refuses the file first, so this is met only when the state changed under a checked file; the turn
+    is then not resolved, and the GM is told which order and why."""
 
 
 Examples = Callable[[Game, State], list[dict[str, Any]]]
@@ -248,7 +250,8 @@ def run_phase(ctx: GmTurn, state: State) -> State:
         unit = table[o.action]
         plan, refusals = reading.plan(unit, o)
         if refusals:
-            raise GmOrderRefused(f"GM order {o.number} ({o.action}): {refusals[0].message}")
+            _, message, hint = refusals[0]
+            raise GmOrderRefused(f"{of.path}: GM order {o.number} ({o.action}): {message}", hint)
         unit.apply(ctx, state, plan)
     return state
 

@@ -86,13 +86,6 @@ class Game:
         return self.ruleset.actions(self.rules)
 
     @cached_property
-    def gm_actions(self) -> dict[str, ActionSpec]:
-        """The GM's orders, built once: every order file checked (a replay checks thousands) needs them."""
-        from .gm import actions
-
-        return actions(self)
-
-    @cached_property
     def fog(self) -> Fog:
         """What a sealed campaign shows a faction of the others (the rules data's ``fog_of_war``)."""
         return Fog.from_rules(self.rules)

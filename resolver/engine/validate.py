@@ -22,7 +22,7 @@ def check_order_file(game: Game, state: State, raw: bytes, path: str, *, by_bot:
         path,
         expect,
         game.actions,
-        game.gm_actions,
+        gm.actions(game),
         game.standing,
         ids_in(state),
         game.ruleset.names_of(game, state),  # a name read as its id here serves check and resolve alike

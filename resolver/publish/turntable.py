@@ -4,9 +4,12 @@ sequence when some step is seasonal. The site prints this text; tests read the s
 
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from ..core.phases import Block, Step, by_season
 from ..engine_steps import turn_table
 from ..ruleset import Game
+from .text import md
 
 EVERY_TURN = "every turn"
 
@@ -18,17 +21,18 @@ def step_row(step: Step) -> tuple[str, str, str]:
     return step.title, step.summary, step.when_text() or EVERY_TURN
 
 
-def turn_sequence_markdown(game: Game) -> str:
+def turn_sequence_markdown(game: Game) -> Markup:
+    """The page's Markdown: the table's words are escaped here, cell by cell, as the page template would."""
     table = turn_table(game)
     lines = ["| Step | What happens | When |", "|---:|---|---|"]
     for number, step in enumerate(table, 1):
         title, summary, when = step_row(step)
-        lines.append(f"| {number}. {title} | {summary} | {when} |")
+        lines.append(f"| {number}. {md(title)} | {md(summary)} | {md(when)} |")
     seasons = by_season(table, game.calendar)
     if seasons:
         lines += ["", "Some steps happen only in some seasons, so each season has its own sequence:", ""]
         lines += ["| Season | Steps, in order |", "|---|---|"]
         for season, steps in seasons.items():
-            listed = "; ".join(f"{number}. {step.title}" for number, step in enumerate(steps, 1))
-            lines.append(f"| {season} | {listed} |")
-    return "\n".join(lines) + "\n"
+            listed = "; ".join(f"{number}. {md(step.title)}" for number, step in enumerate(steps, 1))
+            lines.append(f"| {md(season)} | {listed} |")
+    return Markup("\n".join(lines) + "\n")

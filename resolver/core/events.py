@@ -31,6 +31,7 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)  # names and numbers for the templates
     visible_to: list[str] | None = None  # None: public
     rolls: list[Roll] = field(default_factory=list)
+    tick: int = 0  # the tick of the turn's clock it happened at; 0 outside a repeated block (core.clock)
 
     @property
     def public(self) -> bool:
@@ -41,6 +42,8 @@ class Event:
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "phase": self.phase, "actors": list(self.actors)}
+        if self.tick:  # written only inside a block, so a turn without a clock reads as it always did
+            data["tick"] = self.tick
         if self.place is not None:
             data["place"] = self.place
         if self.data:
@@ -71,11 +74,12 @@ def public_record(events: Iterable[Event]) -> list[dict[str, Any]]:
     The factions act in turn, so an event that names nobody would still point at its doer by where it
     falls among the others. Within each phase the named events keep their order, and the anonymous
     ones follow them, sorted by what they say: their place depends on nothing but their content. The
-    GM's phase keeps its order, which is the GM's file's."""
+    GM's phase keeps its order, which is the GM's file's. Each tick of a repeated phase is a run of its
+    own: sorting across ticks would move an event to another day."""
     record: list[dict[str, Any]] = []
     run: list[dict[str, Any]] = []  # the events of the phase being read
     for event in (e.to_data() for e in events if e.public):
-        if run and event["phase"] != run[-1]["phase"]:
+        if run and (event["phase"], event.get("tick")) != (run[-1]["phase"], run[-1].get("tick")):
             record += _named_then_anonymous(run)
             run = []
         run.append(event)

@@ -37,8 +37,12 @@ from .yamlsafe import Located, Path, YamlRejected, load_player_yaml
 
 RULES_FILE = "campaign/rules.yaml"
 PHASE_TABLE = "turn_sequence"
-# The fields a step of the phase table may have in any ruleset (``core.phases.build_table``).
-PHASE_ENTRY = {"id": "", "title": "", "summary": "", "procedure": "", "when": None, "params": None}
+# The fields a step of the phase table may have in any ruleset (``core.phases.build_sequence``): a phase's,
+# an engine step's place (``engine``) and a repeated block's; the table's reader checks how they combine.
+PHASE_ENTRY = {
+    **{"id": "", "title": "", "summary": "", "procedure": "", "when": None, "params": None},
+    **{"engine": "", "block": "", "repeat": None, "phases": None},
+}
 Reader = Callable[[Mapping[str, Any]], object]
 MAX_RULES_BYTES = 1024 * 1024  # a GM may copy the whole of a ruleset's data (some 40 KB) and change it
 ANY = None  # the template of a value that may be anything (a default of null, mixed siblings)

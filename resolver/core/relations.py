@@ -13,6 +13,8 @@ The state keeps only the pairs whose relation differs from the default, under ``
 ``a/b`` with the two ids sorted: a relation is mutual. A relation may be timed (``until``: its last
 turn), and so may an effect (``effects``: a modifier on a faction or a piece that ends by itself).
 The engine ends both at the turn boundary, after every phase of their last turn, with an event each.
+An effect may end at a tick of its last turn instead (``until_tick``, see ``core.clock``): it ends as
+that tick closes, after the tick's phases, and the ticks after it run without it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ EFFECTS = "effects"
 # An effect the GM set in a sealed campaign without making it public names the factions told of it:
 # they alone see it in their view of the state, and they alone hear that it runs out.
 SEEN_BY = "seen_by"
+UNTIL_TICK = "until_tick"  # only on an effect that ends at a tick of its last turn
 
 
 def kinds(rules: Mapping[str, Any]) -> tuple[str, ...]:
@@ -92,9 +95,11 @@ def add_effect(
     value: int,
     turn: int,
     turns: int,
+    until_tick: int | None = None,
 ) -> dict[str, Any]:
     """A modifier on ``state[collection][target]`` that lasts ``turns`` turns, this one included. The
-    modifier is set now; the engine takes it off after its last turn."""
+    modifier is set now; the engine takes it off after its last turn, or at the end of tick ``until_tick``
+    of its last turn."""
     holder = state[collection][target]
     holder.setdefault("modifiers", {})[name] = value
     effect_id = f"{collection}/{target}/{name}"
@@ -107,6 +112,8 @@ def add_effect(
         "since": turn,
         "until": turn + turns - 1,
     }
+    if until_tick is not None:
+        effect[UNTIL_TICK] = until_tick
     state.setdefault(EFFECTS, {})[effect_id] = effect
     return effect
 
@@ -132,17 +139,22 @@ def drop_effect(state: dict[str, Any], collection: str, target: str, name: str) 
         del state[EFFECTS]
 
 
-def expire(emit: Callable[..., Any], state: dict[str, Any], turn: int, default_kind: str) -> None:
+def expire(
+    emit: Callable[..., Any], state: dict[str, Any], turn: int, default_kind: str, tick: int | None = None
+) -> None:
     """End the relations and effects whose last turn is ``turn``, each with an event: public, but for
-    an effect told to some factions only (``SEEN_BY``)."""
+    an effect told to some factions only (``SEEN_BY``). With a ``tick``, at the close of that tick: only
+    the effects that end at it (``UNTIL_TICK``); relations last whole turns."""
     table = state.get(RELATIONS) or {}
-    for key in sorted(k for k, entry in table.items() if "until" in entry and entry["until"] <= turn):
+    for key in sorted(
+        k for k, entry in table.items() if tick is None and "until" in entry and entry["until"] <= turn
+    ):
         entry = table.pop(key)
         emit("relation_expired", actors=entry["parties"], relation=entry["kind"], now=default_kind)
     if RELATIONS in state and not table:
         del state[RELATIONS]
     effects = state.get(EFFECTS) or {}
-    for effect_id in sorted(k for k, effect in effects.items() if effect["until"] <= turn):
+    for effect_id in sorted(k for k, effect in effects.items() if _ends(effect, turn, tick)):
         effect = effects.pop(effect_id)
         holder = state.get(effect["collection"], {}).get(effect["target"])
         modifiers = (holder or {}).get("modifiers", {})
@@ -161,6 +173,12 @@ def expire(emit: Callable[..., Any], state: dict[str, Any], turn: int, default_k
         )
     if EFFECTS in state and not effects:
         del state[EFFECTS]
+
+
+def _ends(effect: Mapping[str, Any], turn: int, tick: int | None) -> bool:
+    if tick is None:
+        return bool(effect["until"] <= turn)
+    return bool(effect["until"] <= turn and UNTIL_TICK in effect and effect[UNTIL_TICK] <= tick)
 
 
 def _named(holder: Any) -> bool:

@@ -32,6 +32,7 @@ class TurnContext(Generic[Memory]):
     # A sealed campaign's turn: what the GM does is told only to those it concerns, and no public event
     # may name a concealed piece. An open campaign's state is public, so its events stay as they were.
     sealed: bool = False
+    tick: int = 0  # the tick of the turn's clock, 1.. inside a repeated block, 0 outside (core.clock)
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -55,6 +56,7 @@ class TurnContext(Generic[Memory]):
             data=data,
             visible_to=None if visible_to is None else sorted(set(visible_to)),
             rolls=list(rolls),
+            tick=self.tick,
         )
         self.events.append(event)
         return event
@@ -74,4 +76,6 @@ class TurnContext(Generic[Memory]):
         """Roll and log; ``label`` comes from ``roll_label`` so it names only stable identities."""
         if not isinstance(label, RollLabel):
             raise TypeError(f"build roll labels with roll_label(), not from free text: {label!r}")
-        return self.dice.roll(roll_label(f"t{self.turn}", label), expr, factions=factions, decided=decided)
+        # Each tick rolls under its own label, or the same phase's roll on day 2 would repeat day 1's.
+        when = (f"t{self.turn}", f"tick{self.tick}") if self.tick else (f"t{self.turn}",)
+        return self.dice.roll(roll_label(*when, label), expr, factions=factions, decided=decided)

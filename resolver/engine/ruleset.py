@@ -23,14 +23,10 @@ from ..core import canonical, relations
 from ..core.calendar import Calendar
 from ..core.fields import ActionSpec, NamesOf
 from ..core.fog import Fog
-from ..core.houserules import (
-    PHASE_TABLE,
-    Limits,
-    check_house_rules,  # where the store and tests have always found it
-)
+from ..core.houserules import PHASE_TABLE, Limits, check_house_rules
 from ..core.issues import CampaignError, Issue
 from ..core.orders import OrderFile
-from ..core.phases import Phase, PhaseFn, State, build_table
+from ..core.phases import PhaseFn, Row, State, build_sequence
 from ..core.rulesdoc import RulesSection, generic_sections
 from ..core.standing import StandingSection
 from ..core.words import amount, noun_plural, number_word, plural, tally_names
@@ -78,7 +74,9 @@ class Game:
         return Calendar.from_rules(self.rules["calendar"])
 
     @cached_property
-    def phases(self) -> tuple[Phase, ...]:
+    def phases(self) -> tuple[Row, ...]:
+        """The turn table as the rules data declares it: the ruleset's phases and repeated blocks, and
+        where it places the engine's steps (``engine.steps.turn_table`` fills those in)."""
         return self.ruleset.phases(self.rules)
 
     @cached_property
@@ -383,8 +381,8 @@ class Ruleset:
             "actors": ", ".join(game.name_of(a) for a in event.get("actors", [])),
         }
 
-    def phases(self, rules: Mapping[str, Any]) -> tuple[Phase, ...]:
-        return build_table(rules["turn_sequence"], self.phase_functions())
+    def phases(self, rules: Mapping[str, Any]) -> tuple[Row, ...]:
+        return build_sequence(rules["turn_sequence"], self.phase_functions(), rules)
 
     def describe(self, event: Mapping[str, Any], game: Game) -> str:
         """One sentence for an archived event, from the event texts in the ruleset's events.yaml."""
@@ -804,8 +802,13 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         raise CampaignError(
             f"unknown ruleset '{ruleset_id}'", f"choose one of: {', '.join(RULESETS)}", code=2
         )
-    module = import_module(f"resolver.rulesets.{ruleset_id}")
-    return module.RULESET
+    return ruleset_at(f"resolver.rulesets.{ruleset_id}")
+
+
+def ruleset_at(module: str) -> Ruleset:
+    """The ruleset of the package ``module`` (its ``RULESET``), wherever the package lives: the shipped
+    ones under ``resolver.rulesets``, or a test's own (``tests.clock``), which no campaign can choose."""
+    return import_module(module).RULESET
 
 
 def _sentence_environment() -> jinja2.Environment:

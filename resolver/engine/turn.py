@@ -12,43 +12,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import canonical, relations, standing
+from ..core import canonical
 from ..core import factions as faction_records
 from ..core.dice import Dice, Roll, TurnSeed
-from ..core.events import GM_PHASE, Event, keep_concealed_unnamed
+from ..core.events import Event, keep_concealed_unnamed
 from ..core.orders import GM, OrderFile
 from ..core.phases import State
 from ..core.rng import Stream, derive_key
-from . import gm
-from .absence import AbsentPolicy, apply_policy, stand_in_orders
+from .absence import AbsentPolicy, stand_in_orders
 from .bots import bot_order_file
 from .context import TurnContext
 from .ruleset import Game
+from .steps import TurnInputs, run_table, turn_table
 
-ENGINE_PHASES = {
-    "before": {
-        "id": GM_PHASE,
-        "title": "GM rulings",
-        "summary": "The GM's orders are applied first: grants, modifiers, placed or removed pieces, "
-        "narrated events and rulings on what the rules leave open.",
-    },
-    "standing": {
-        "id": "standing",
-        "title": "Standing orders",
-        "summary": "Standing orders written this turn (policies and the like) replace those in force; "
-        "the rest stay as they were.",
-    },
-    "after": {
-        "id": "press",
-        "title": "Press and rumours",
-        "summary": "Signed articles and anonymous rumours from the order files go to the newspaper.",
-    },
-    "expiry": {
-        "id": "expiry",
-        "title": "Expiring effects",
-        "summary": "Timed effects and relations whose last turn this was come to an end.",
-    },
-}
 # The turn seed's entry for the turn's rumours, bound apart from their authors; no faction id has a '*'.
 RUMORS_DIGEST_KEY = "*rumors"
 
@@ -147,44 +123,8 @@ def resolve_turn(
     )
     state = canonical.plain_copy(state)
     concealed_before = copy.deepcopy(game.ruleset.concealed_pieces(state)) if sealed else {}
-    ctx.phase = GM_PHASE
-    for faction, reason in sorted((refused or {}).items()):
-        ctx.emit("orders_refused", actors=[faction], visible_to=[faction], reason=reason)
-    state = gm.run_phase(ctx, state)
-    if missing:
-        # Only civil disorder changes what the absent factions do, so only it is named in the event.
-        extra = {"policy": policy.policy} if stand_ins else {}
-        # A refused file was merged for all to see: its faction sent orders that could not be used.
-        unusable = [f for f in missing if f in (refused or {})]
-        silent = [f for f in missing if f not in unusable]
-        if silent:
-            ctx.emit("orders_missing", actors=silent, **extra)
-        if unusable:
-            ctx.emit("orders_unusable", actors=unusable, **extra)
-        for f in missing:
-            state["factions"][f]["missed_turns"] = state["factions"][f].get("missed_turns", 0) + 1
-    for f in ctx.orders:
-        if f not in bots:
-            state["factions"][f]["missed_turns"] = 0
-    apply_policy(ctx.emit, state, missing, stand_ins, policy)
-    ctx.phase = "standing"
-    written = {f: of.standing for f, of in ctx.orders.items() if of.standing}
-    standing.record(ctx.emit, state, written, game.standing)
-    for phase in game.phases:
-        if not phase.runs_on(ctx.date):
-            continue
-        ctx.phase = phase.id
-        state = phase.run(ctx, state)
-    ctx.phase = "press"
-    for f, of in ctx.orders.items():
-        if f in bots:
-            continue  # the newspaper prints what players wrote, never a bot's filler
-        for article in of.press:
-            ctx.emit("press", actors=[f], headline=article.headline, body=article.body)
-    for rumor in rumors:
-        ctx.emit("rumor", text=rumor)  # no actors, and sorted: nothing in the events names the author
-    ctx.phase = "expiry"
-    relations.expire(ctx.emit, state, turn, relations.default(game.rules))
+    inputs = TurnInputs(refused or {}, missing, policy, stand_ins, bots, rumors)
+    state = run_table(ctx, state, turn_table(game, inputs))
     if sealed:
         # A piece concealed now, or concealed when the turn began and gone since, was never seen.
         pieces = game.ruleset.piece_ids(state)

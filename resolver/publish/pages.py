@@ -24,13 +24,14 @@ from markupsafe import Markup
 
 from ..core import factions as faction_records
 from ..core import fog, relations
+from ..core.events import GM_PHASE
 from ..core.fields import kind_words
 from ..core.issues import CampaignError
-from ..core.phases import by_season
+from ..core.phases import Block
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
 from ..core.stillness import holding_still
 from ..engine.gm import actions as gm_actions
-from ..engine.turn import ENGINE_PHASES
+from ..engine.steps import turn_table
 from ..engine.validate import check_order_file
 from ..store import schedule
 from ..store.store import ENGINE_TEMPLATES, Store
@@ -39,6 +40,7 @@ from .headlines import headlines
 from .history import History, TurnRecord
 from .layout import ASSETS, FEED
 from .maps import leaflet_files, world_map_html
+from .turntable import turn_sequence_markdown
 
 ON_DEMAND = "on-demand.js"  # loads the search index and the maps only when the reader wants them
 MAP_PAGE = "map/world.html"
@@ -56,7 +58,7 @@ def section_of(event: Mapping[str, Any]) -> str:
     """The chronicle section an event is told in: its phase's, except that the factions whose orders did
     not arrive (told as the GM's phase begins, before any ruling) are not listed among the GM's rulings."""
     phase = str(event.get("phase") or "")
-    if phase == ENGINE_PHASES["before"]["id"] and not str(event["kind"]).startswith("gm_"):
+    if phase == GM_PHASE and not str(event["kind"]).startswith("gm_"):
         return MISSING
     return phase
 
@@ -363,8 +365,9 @@ class SitePages:
         together make one sentence ("musters three Levies"); an event with dice, or with a story of its
         own (a battle), gets its own paragraph, with the dice in a fold. What "In brief" already says
         (a turn's interpretation, in the factions game) is not said again."""
-        titles = {ENGINE_PHASES["before"]["id"]: ENGINE_PHASES["before"]["title"], MISSING: "Missing orders"}
-        titles.update({p.id: p.title for p in self.game.phases})
+        titles = {MISSING: "Missing orders"}
+        for step in turn_table(self.game):  # a block's phases are told under their own titles
+            titles.update({p.id: p.title for p in (step.phases if isinstance(step, Block) else (step,))})
         ruleset = self.game.ruleset
         in_brief = set(self.headlines_of(rec))
         groups: list[tuple[int, list[dict[str, Any]]]] = []  # (index of the first event, the events)
@@ -830,29 +833,11 @@ class SitePages:
                     found.append(n)
             return found
 
-        phases = [
-            ENGINE_PHASES["before"],
-            *[
-                {"id": p.id, "title": p.title, "summary": p.summary, "when": p.when_text()}
-                for p in self.game.phases
-            ],
-            ENGINE_PHASES["after"],
-        ]
-        cal = self.game.calendar
-        seasons = by_season(self.game.phases, cal)
         self.render(
             "rules.md.j2",
             "rules/index.md",
-            phases=phases,
-            seasons={
-                season: [
-                    ENGINE_PHASES["before"],
-                    *({"title": p.title} for p in steps),
-                    ENGINE_PHASES["after"],
-                ]
-                for season, steps in (seasons or {}).items()
-            },
-            calendar=cal,
+            turn_sequence=turn_sequence_markdown(self.game),
+            calendar=self.game.calendar,
             time_notes=notes_for(RulesSection("Time", (), keys=("calendar",))),
             turn_notes=notes_for(RulesSection("The turn", (), keys=("turn_sequence", "gm"))),
             sections=[{"s": s, "notes": notes_for(s)} for s in sections],

@@ -65,7 +65,10 @@ def test_the_site_shows_the_four_seasons_tables_and_house_rules(demo: Path) -> N
     rules = (demo / "site/rules/index.md").read_text(encoding="utf-8")
     for season in ("Spring", "Summer", "Fall", "Winter"):
         assert f"| {season} | 1. GM rulings; 2. " in rules
-    assert "| Winter | 1. GM rulings; 2. The Piorad go to war; 3. The Piorad&#x27;s target" in rules
+    assert (
+        "| Winter | 1. GM rulings; 2. Missing orders; 3. Standing orders; 4. The Piorad go to war; "
+        "5. The Piorad&#x27;s target" in rules
+    )
     for table in ("Disband", "Trade", "Stance", "Will to fight", "Retreat", "Siege", "Recovery", "Strength"):
         assert f"<caption>{table}</caption>" in rules
     # the relations (alliance, enforced peace) in their own section, once, not as a raw settings table

@@ -921,7 +921,7 @@ def cmd_site(args: argparse.Namespace) -> int:
     total = len(Store(args.root).archived_turns())
     try:
         from .git.flow import opening_moments
-        from .publish import build_site
+        from .publish.site import build_site
 
         report = build_site(
             args.root,

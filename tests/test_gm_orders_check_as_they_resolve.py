@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -18,22 +17,7 @@ from resolver.engine.ruleset import RULESETS, get_ruleset
 from resolver.store.store import Store
 
 from .conftest import tree_bytes
-
-
-def new(run, root: Path, ruleset: str, *options: str | Path) -> Path:
-    code, _, err = run(
-        "new", "--root", root, "--ruleset", ruleset, "--seed", "5", "--factions", "3", *options
-    )
-    assert code == 0, err
-    return root
-
-
-def write_gm(root: Path, orders: list[dict[str, Any]]) -> Path:
-    store = Store(root)
-    envelope = {"campaign": store.config()["campaign"], "turn": store.state()["turn"], "faction": "gm"}
-    path = root / "orders/gm.yaml"
-    path.write_text(yaml.safe_dump({**envelope, "orders": orders}, sort_keys=False))
-    return path
+from .gm_orders import new, write_gm
 
 
 def a_piece(ruleset: str, state: dict) -> tuple[str, str, dict]:

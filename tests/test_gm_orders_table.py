@@ -5,7 +5,6 @@ hook offers the GM the engine's orders alone."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -14,21 +13,9 @@ from resolver.engine import gm
 from resolver.engine.ruleset import RULESETS, get_ruleset
 from resolver.store.store import Store
 
+from .gm_orders import new, write_gm
+
 DECLARING = [r for r in RULESETS if get_ruleset(r).has_module("gm")]
-
-
-def new(run, root: Path, ruleset: str) -> Path:
-    code, _, err = run("new", "--root", root, "--ruleset", ruleset, "--seed", "5", "--factions", "3")
-    assert code == 0, err
-    return root
-
-
-def write_gm(root: Path, orders: list[dict[str, Any]]) -> Path:
-    store = Store(root)
-    envelope = {"campaign": store.config()["campaign"], "turn": store.state()["turn"], "faction": "gm"}
-    path = root / "orders/gm.yaml"
-    path.write_text(yaml.safe_dump({**envelope, "orders": orders}, sort_keys=False, allow_unicode=True))
-    return path
 
 
 def test_a_ruleset_is_declared_with_gm_orders_of_its_own() -> None:

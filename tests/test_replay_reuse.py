@@ -193,11 +193,11 @@ def test_only_verify_renders_the_reports_again_and_notes_changed_templates(
     rendered: list[int] = []
     render = views.render_reports
 
-    def counting(store, game, result, events=None):  # type: ignore[no-untyped-def]
+    def counting(templates, game, result, events=None):  # type: ignore[no-untyped-def]
         rendered.append(result.state["turn"])
-        return render(store, game, result, events)
+        return render(templates, game, result, events)
 
-    monkeypatch.setattr(views, "render_reports", counting)
+    monkeypatch.setattr(replay, "reports_of", counting)  # what the replay renders the reports with
     history = load_history(Store(three_turns))  # the site shows no report: none is rendered again
     assert [record.turn for record in history.turns] == [1, 2, 3] and rendered == []
     assert len(replay.verify(three_turns)) == 4 and len(rendered) == 3  # three turns and the live state

@@ -19,7 +19,7 @@ import re
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from ..core import factions as faction_records
 from ..core import relations
@@ -27,35 +27,8 @@ from ..core.fields import ActionSpec, Field, choice_hint
 from ..core.issues import CampaignError
 from ..core.orders import FieldPath, Order, OrderFile
 from ..core.phases import State
+from .context import TurnContext
 from .ruleset import Game
-
-
-class GmTurn(Protocol):
-    """What the GM phase needs of the turn being resolved (the engine's turn context): the campaign,
-    the turn, whether it is sealed, the GM's checked file, and where events go."""
-
-    @property
-    def game(self) -> Game: ...
-
-    @property
-    def turn(self) -> int: ...
-
-    @property
-    def sealed(self) -> bool: ...
-
-    @property
-    def gm_orders(self) -> OrderFile | None: ...
-
-    def emit(
-        self,
-        kind: str,
-        *,
-        actors: Iterable[str] = (),
-        place: str | None = None,
-        visible_to: Iterable[str] | None = None,
-        **data: Any,
-    ) -> Any: ...
-
 
 _FACTION = Field(
     "faction", "text", "The faction concerned, by id or by name.", required=True, names="factions"
@@ -116,7 +89,7 @@ class GmOrder:
     fields: Callable[[Game], tuple[Field, ...]]
     read: Callable[[GmReading, Order], Any]
     sentence: Callable[[Game, State, Mapping[str, Any]], str]
-    apply: Callable[[GmTurn, State, Any], None]
+    apply: Callable[[TurnContext, State, Any], None]
     examples: Examples = _no_examples
     offered: Callable[[Game], bool] = _always
     public: Field = _PUBLIC  # how the order's 'public' field reads
@@ -239,7 +212,7 @@ def sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
     return orders(game)[order["action"]].sentence(game, state, order)
 
 
-def run_phase(ctx: GmTurn, state: State) -> State:
+def run_phase(ctx: TurnContext, state: State) -> State:
     """The GM phase: each order of the checked file read again against the live state, then done."""
     of = ctx.gm_orders
     if of is None:
@@ -341,7 +314,7 @@ class Pieces:
         self.removed_by[(kind, piece)] = number
 
 
-def audience(ctx: GmTurn, order: Mapping[str, Any], concerned: Iterable[str]) -> list[str] | None:
+def audience(ctx: TurnContext, order: Mapping[str, Any], concerned: Iterable[str]) -> list[str] | None:
     """Who hears of a GM order: everyone in an open campaign, whose state is public anyway; in a sealed
     one the factions it concerns (none: the GM alone), unless the GM wrote ``public: true``."""
     if not ctx.sealed or order.get("public"):
@@ -358,7 +331,7 @@ def owners(state: State, piece: Mapping[str, Any]) -> list[str]:
 
 
 def tell_of_piece(
-    ctx: GmTurn,
+    ctx: TurnContext,
     order: Mapping[str, Any],
     kind: str,
     concerned: list[str],
@@ -380,7 +353,7 @@ def tell_of_piece(
     ctx.emit(kind, actors=actors, concealed=True, **unnamed)
 
 
-def is_concealed(ctx: GmTurn, state: State, piece: str) -> bool:
+def is_concealed(ctx: TurnContext, state: State, piece: str) -> bool:
     """Whether a sealed campaign's piece is concealed (an open campaign conceals nothing from anyone)."""
     return ctx.sealed and piece in ctx.game.ruleset.concealed_pieces(state)
 
@@ -457,7 +430,7 @@ def _moved_sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
     )
 
 
-def _apply_stock(ctx: GmTurn, state: State, a: Mapping[str, Any]) -> None:
+def _apply_stock(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
     granting = a["action"] == "grant"
     stock, key = ctx.game.ruleset.stock_account(state, a["faction"], a["resource"])
     have = stock.get(key, 0)
@@ -511,7 +484,7 @@ def _read_give_item(reading: GmReading, order: Order) -> Mapping[str, Any]:
     return order.args
 
 
-def _apply_items(ctx: GmTurn, state: State, a: Mapping[str, Any]) -> None:
+def _apply_items(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
     giving = a["action"] == "give_item"
     items = state["factions"][a["faction"]].setdefault("items", {})
     have = items.get(a["item"], 0)
@@ -595,7 +568,7 @@ def _modifier_sentence(game: Game, state: State, order: Mapping[str, Any]) -> st
     return f"set the modifier '{order['name']}' of {order['target']} to {order['value']:+d}{lasting}"
 
 
-def _apply_modifier(ctx: GmTurn, state: State, plan: ModifierPlan) -> None:
+def _apply_modifier(ctx: TurnContext, state: State, plan: ModifierPlan) -> None:
     a, collection = plan
     holder = state[collection][a["target"]]
     concerned = [a["target"]] if collection == "factions" else owners(state, holder)
@@ -678,7 +651,7 @@ def _place_sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
     return f"place {order['kind']} '{order['id']}'{where}{owner}"
 
 
-def _apply_place(ctx: GmTurn, state: State, a: Mapping[str, Any]) -> None:
+def _apply_place(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
     piece = dict(a["data"], id=a["id"])
     state.setdefault(ctx.game.ruleset.entity_kinds[a["kind"]], {})[a["id"]] = piece
     tell_of_piece(
@@ -732,7 +705,7 @@ def _remove_sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
     return f"remove {order['kind']} '{order['id']}'" + (f" ({' '.join(known)})" if known else "")
 
 
-def _apply_remove(ctx: GmTurn, state: State, a: Mapping[str, Any]) -> None:
+def _apply_remove(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
     concealed = is_concealed(ctx, state, a["id"])
     piece = state[ctx.game.ruleset.entity_kinds[a["kind"]]].pop(a["id"])
     tell_of_piece(
@@ -787,7 +760,7 @@ def _narrate_sentence(game: Game, state: State, order: Mapping[str, Any]) -> str
     return f"tell the chronicle “{order['headline']}”{where}, seen by {seen}"
 
 
-def _apply_narrate(ctx: GmTurn, state: State, a: Mapping[str, Any]) -> None:
+def _apply_narrate(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
     ctx.emit(
         "gm_narrate",
         place=a.get("place"),
@@ -844,7 +817,7 @@ def _judge_sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
     return f"rule on {order['subject']} for {_who(game, order)}: {order['ruling']}"
 
 
-def _apply_judge(ctx: GmTurn, state: State, a: Mapping[str, Any]) -> None:
+def _apply_judge(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
     ruling = ctx.game.ruleset.apply_judgement(
         ctx.game, state, a["faction"], a["subject"], a.get("grants") or {}
     )
@@ -903,7 +876,7 @@ def _relation_sentence(game: Game, state: State, order: Mapping[str, Any]) -> st
     return f"set the relation of {pair} to {order['kind']}{lasting}{_why(order)}"
 
 
-def _apply_relation(ctx: GmTurn, state: State, a: Mapping[str, Any]) -> None:
+def _apply_relation(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
     entry = relations.set_relation(
         state, ctx.game.rules, a["faction"], a["other"], a["kind"], ctx.turn, a.get("turns")
     )
@@ -968,7 +941,7 @@ def _add_faction_sentence(game: Game, state: State, order: Mapping[str, Any]) ->
     return f"bring in {order['name']} ({order['id']}), {played}, with its starting pieces"
 
 
-def _apply_add_faction(ctx: GmTurn, state: State, a: Mapping[str, Any]) -> None:
+def _apply_add_faction(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
     what = ctx.game.ruleset.join_faction(ctx.game, state, a["id"], a["name"], a["color"], a["kind"])
     ctx.emit(
         "gm_add_faction",

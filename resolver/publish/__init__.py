@@ -1,8 +1,5 @@
 """The published campaign site: pages, maps and plots generated from the turn archive.
 
-``build_site`` is the whole of ``campaign site``; see ``site.py`` for the folder layout.
+``site.build_site`` is the whole of ``campaign site``; ``layout`` names the files it writes, which
+``campaign new`` needs without the site's tools, so this package imports none of its modules itself.
 """
-
-from .site import SiteReport, build_site
-
-__all__ = ["SiteReport", "build_site"]

@@ -22,9 +22,9 @@ import pytest
 
 from resolver.core.world import axis_labels, generate_hex
 from resolver.engine.ruleset import Game, Ruleset
-from resolver.publish import build_site
 from resolver.publish.history import TurnRecord, load_history
 from resolver.publish.maps import world_map_html
+from resolver.publish.site import build_site
 from resolver.store.store import Store
 from resolver.workflow import default_factions, new_campaign, play_bot_turn
 

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from resolver.cli import main
-from resolver.publish import build_site
+from resolver.git.flow import opening_moments
+from resolver.publish.site import build_site
 
 from ..site.demo import commit_new_campaign
 from .conftest import serve
@@ -16,7 +17,7 @@ def test_the_deadline_shows_in_the_readers_time_zone_too(browser: Any, tmp_path:
     root = tmp_path / "camp"
     assert main(["new", "--root", str(root), "--seed", "2", "--factions", "2"]) == 0
     commit_new_campaign(root, tmp_path)  # the deadline: Friday 18:00 UTC, so Saturday 03:00 in Tokyo
-    build_site(root, tmp_path / "out")
+    build_site(root, tmp_path / "out", opened_at=opening_moments(root))  # as `campaign site` builds it
     with serve(tmp_path / "out") as base:
         context = browser.new_context(timezone_id="Asia/Tokyo", locale="en-GB", service_workers="block")
         try:

@@ -14,7 +14,7 @@ import pytest
 from resolver import workflow
 from resolver.core import canonical
 from resolver.engine.ruleset import RULESETS
-from resolver.publish import build_site
+from resolver.publish.site import build_site
 from resolver.store import sealing
 from resolver.store.store import Store
 

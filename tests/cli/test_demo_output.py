@@ -80,7 +80,7 @@ def test_the_demo_summary_counts_events_in_words(demo: tuple[str, list[str]]) ->
 
 
 def test_every_event_kind_with_a_sentence_has_words_for_its_count() -> None:
-    shared = set(canonical.read_yaml(RESOLVER / "events.yaml"))
+    shared = set(canonical.read_yaml(RESOLVER / "engine" / "events.yaml"))
     for ruleset_id in RULESETS:
         ruleset = get_ruleset(ruleset_id)
         kinds = shared | set(canonical.read_yaml(ruleset.folder / "events.yaml"))

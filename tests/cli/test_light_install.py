@@ -43,7 +43,7 @@ def test_every_data_file_of_the_engine_ships_in_the_package() -> None:
     patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["resolver"]
     package = REPO / "resolver"
     data = [p.relative_to(package).as_posix() for p in package.rglob("*.yaml")]
-    assert "events.yaml" in data and "rulesets/nations/rules.yaml" in data
+    assert "engine/events.yaml" in data and "rulesets/nations/rules.yaml" in data
     missing = [name for name in data if not any(fnmatch.fnmatch(name, pattern) for pattern in patterns)]
     assert missing == []
 

@@ -16,7 +16,7 @@ from resolver import workflow
 from resolver.cli import main
 from resolver.core.phases import State
 from resolver.engine.ruleset import Game
-from resolver.publish import build_site
+from resolver.publish.site import build_site
 from resolver.store import replay, sealing
 from resolver.store.store import Store
 

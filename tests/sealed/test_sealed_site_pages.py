@@ -18,7 +18,7 @@ from resolver.core.factions import awaited
 from resolver.core.phases import State
 from resolver.engine.bots import bot_order_file
 from resolver.engine.ruleset import RULESETS, Game
-from resolver.publish import build_site
+from resolver.publish.site import build_site
 from resolver.store import sealing
 from resolver.store.store import PUBLIC_EVENTS, PUBLIC_STATE, Store
 

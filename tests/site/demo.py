@@ -19,7 +19,7 @@ from resolver.engine.bots import bot_order_file
 from resolver.core import canonical
 from resolver.core.factions import is_npc
 from resolver.core.phases import State
-from resolver.publish import SiteReport, build_site
+from resolver.publish.site import SiteReport, build_site
 from resolver.engine.ruleset import Game
 from resolver.store.store import Store
 from resolver.store import resolution

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from resolver.publish import SiteReport, build_site
+from resolver.publish.site import SiteReport, build_site
 
 from .demo import play_campaign
 

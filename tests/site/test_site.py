@@ -12,7 +12,7 @@ import yaml
 from resolver.cli import main
 from resolver.core.rulesdoc import filled_notes
 from resolver.core.issues import CampaignError
-from resolver.publish import build_site
+from resolver.publish.site import build_site
 from resolver.publish.history import load_history
 from resolver.publish.pages import MARKER, SitePages, group_eras, read_welcome
 from resolver.publish.site import CONFIG_STUB, adopt_legacy_index, ensure_config, hand_written_pages, sync

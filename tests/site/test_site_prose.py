@@ -17,7 +17,7 @@ import yaml
 from resolver import workflow
 from resolver.engine.bots import bot_order_file
 from resolver.core import canonical
-from resolver.publish import build_site
+from resolver.publish.site import build_site
 from resolver.publish.pages import read_welcome, repository_links
 from resolver.store.store import Store
 

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from resolver import workflow
-from resolver.publish import build_site
+from resolver.publish.site import build_site
 from resolver.publish.site import CONFIG_STUB
 from resolver.engine.ruleset import RULESETS
 from resolver.store.store import Store

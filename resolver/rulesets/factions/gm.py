@@ -14,7 +14,8 @@ from typing import Any
 from ...core.fields import Field, choice_hint
 from ...core.orders import Order
 from ...core.phases import State
-from ...engine.gm import GmOrder, GmReading, GmTurn, audience
+from ...engine.context import TurnContext
+from ...engine.gm import GmOrder, GmReading, audience
 from ...engine.ruleset import Game
 from . import model as m
 
@@ -74,7 +75,7 @@ def _hand_over_sentence(game: Game, state: State, order: Mapping[str, Any]) -> s
     return f"hand {label} ({location}) to {_holder_name(game, order.get('holder'))}{why}"
 
 
-def _apply_hand_over(ctx: GmTurn, state: State, a: Mapping[str, Any]) -> None:
+def _apply_hand_over(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
     location = state["locations"][a["location"]]
     was, holder = location.get("holder"), a.get("holder")
     location["holder"] = holder

@@ -11,10 +11,9 @@ the effects that end at it end.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 from ..core import relations, standing
 from ..core.events import GM_PHASE
@@ -99,7 +98,7 @@ def expiry(ctx: TurnContext, state: State, inputs: TurnInputs) -> State:
 class EngineStep:
     title: str
     summary: str
-    procedure: Any  # (turn context, state, inputs) -> state
+    procedure: Callable[..., State]  # (turn context, state, inputs) -> state
 
 
 ENGINE_ROWS: dict[str, EngineStep] = {

@@ -144,7 +144,7 @@ def demo_site(base: Path) -> DemoSite:
 def bot_demo_site(root: Path, ruleset: str, turns: int = TURNS) -> DemoSite:
     """The site a GM sees after `campaign demo --ruleset RULESET --seed 1 --factions 4`, after ``turns``
     turns (five: a year and a season, so a nations chronicle has two years). No player wrote press."""
-    key = f"demo-{ruleset}"
+    key = f"demo-{ruleset}" if turns == TURNS else f"demo-{ruleset}-{turns}"
     if key not in _BUILT:
         workflow.new_campaign(root, ruleset, 1, workflow.default_factions(4, 1), name=f"Demo of {ruleset}")
         for _ in range(turns):

@@ -7,12 +7,15 @@ interface: public events, standings and map pieces.
 
 from __future__ import annotations
 
+import colorsys
+import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import canonical, roll_log
+from ..core import factions as faction_records
 from ..core.calendar import GameDate
 from ..core.issues import CampaignError
 from ..core.orders import OrderFile
@@ -150,15 +153,45 @@ def names_in_events(events: Iterable[Mapping[str, Any]]) -> dict[str, str]:
 
 def faction_colors(store: Store, game: Game, state: State) -> dict[str, str]:
     """Each faction's colour: the players file's, else the one its record holds (a late joiner the GM
-    brought in with ``add_faction`` has one there, and may not be in the players file), else the palette's."""
+    brought in with ``add_faction`` has one there, and may not be in the players file), else a spare one.
+
+    No two factions share a colour: an NPC people keeps the colour its rules give it, and a faction whose
+    colour is unusable or already taken (a player who picked an NPC's, or two players the same) gets the
+    first spare colour nobody holds."""
     players = store.players().get("factions", {}) or {}
     records = state.get("factions") or {}
-    colors = {}
-    for i, f in enumerate(game.factions):
+    wanted = {}
+    for f in game.factions:
         color = str((players.get(f) or {}).get("color") or (records.get(f) or {}).get("color") or "")
         # Colours go into style attributes and SVG: anything but #rgb or #rrggbb is replaced.
-        colors[f] = color if _COLOR.fullmatch(color) else FALLBACK_COLORS[i % len(FALLBACK_COLORS)]
-    return colors
+        wanted[f] = color if _COLOR.fullmatch(color) else ""
+    npcs = [f for f in game.factions if f in records and faction_records.is_npc(state, f)]
+    colors: dict[str, str] = {}
+    taken: set[str] = set()
+    for f in [*npcs, *(f for f in game.factions if f not in npcs)]:
+        color = wanted[f]
+        if not color or _same_color(color) in taken:
+            color = next(c for c in _spare_colors() if _same_color(c) not in taken)
+        colors[f] = color
+        taken.add(_same_color(color))
+    return {f: colors[f] for f in game.factions}
+
+
+def _same_color(color: str) -> str:
+    """A colour in one spelling, #rrggbb in lower case, so that #C03 and #cc0033 count as one."""
+    digits = color.lstrip("#").lower()
+    return "#" + ("".join(c * 2 for c in digits) if len(digits) == 3 else digits)
+
+
+def _spare_colors() -> Iterator[str]:
+    """The palette's colours, then as many more as a campaign needs: hues a golden angle apart, in turn
+    darker and lighter, so that each is new."""
+    yield from FALLBACK_COLORS
+    for i in itertools.count():
+        hue = (i * 137.508) % 360 / 360
+        lightness = (0.38, 0.5, 0.3, 0.58)[(i // 24) % 4]
+        red, green, blue = colorsys.hls_to_rgb(hue, lightness, 0.55)
+        yield f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
 
 
 def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda xs: xs) -> History:

@@ -562,6 +562,11 @@ class Ruleset:
         places the events carry. By default nothing."""
         return []
 
+    def map_holders(self, game: Game, state: State) -> dict[str, str | None]:
+        """Who holds each location of the world, for a ruleset whose locations are held (provinces): the
+        map tints each one in its holder's colour and draws its border. By default none."""
+        return {}
+
     def map_areas(self, game: Game, state: State) -> list[dict[str, Any]]:
         """Places inside the world's locations that the map draws as parts of them: one mapping per area
         with ``id``, ``location`` (the world location it lies in) and ``label``. A piece whose mapping

@@ -39,6 +39,8 @@ class TurnRecord:
     orders: dict[str, list[str]] = field(default_factory=dict)
     # More sentences for some events (a battle, round by round), by the event's index in ``events``.
     stories: dict[int, list[str]] = field(default_factory=dict)
+    # Who holds each location after the turn (``Ruleset.map_holders``), for the map.
+    holders: dict[str, str | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -120,6 +122,7 @@ def load_sealed_history(store: Store) -> History:
                 ruleset.map_pieces(game, after) if after is not None else [],
                 names,
                 stories=stories,
+                holders=ruleset.map_holders(game, after) if after is not None else {},
             ),
             after,
         )
@@ -233,6 +236,7 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
             names,
             {faction: of.echo_lines() for faction, of in sorted((orders or {}).items())},
             stories,
+            ruleset.map_holders(game, after),
         )
 
     turns = []

@@ -141,6 +141,13 @@ def map_data(history: History) -> dict[str, Any]:
                 turn_marks.append([MARK_KINDS.index(mark.kind), path, owner, sid(mark.text)])
         marks.append(turn_marks)
 
+    # Who holds each tile, turn by turn: a faction's index, -1 for nobody; no list at all when the
+    # ruleset's locations are not held.
+    holders = [
+        [faction_index.get(str(rec.holders.get(loc)), -1) for loc in world.locations] if rec.holders else []
+        for rec in history.records
+    ]
+
     turns, pieces = [], []
     for rec in history.records:
         label = (
@@ -210,6 +217,7 @@ def map_data(history: History) -> dict[str, Any]:
         "strings": list(strings),
         "turns": turns,
         "pieces": pieces,
+        "holders": holders,
     }
 
 

@@ -7,13 +7,13 @@ Most tests roll a few d6 and count those showing 1–3 (``core.checks``, ``read:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.phases import State
 from ...core.standing import StandingSection
-from ...engine.ruleset import Game, Ruleset
-from . import commanders, diplomacy, orders, phases, placing, rulesdoc
+from ...engine.ruleset import Game, MapMark, Ruleset
+from . import commanders, diplomacy, mapmarks, orders, phases, placing, rulesdoc
 from . import model as m
 
 
@@ -122,6 +122,12 @@ class Seasons(Ruleset):
                 }
             )
         return pieces
+
+    def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
+        return mapmarks.map_events(events, lambda event: self.describe(event, game))
+
+    def map_holders(self, game: Game, state: State) -> dict[str, str | None]:
+        return mapmarks.map_holders(state)
 
 
 def army_name(game: Game, army: Mapping[str, Any]) -> str:

@@ -246,8 +246,22 @@
       ];
     }
 
+    // Who holds a tile in the turn shown: a faction, or null (nobody, or a world whose tiles are not held).
+    var holders = data.holders || [];
+    var held = holders.some(function (row) {
+      return row.length > 0;
+    });
+    function holderOf(t, i) {
+      var row = holders[i] || [];
+      return t < row.length ? owner(row[t]) : null;
+    }
+
     var terrainLayer = L.layerGroup().addTo(map);
-    var plain = { fillOpacity: 1.0, color: "#6b6256", weight: 0.6, opacity: 0.5 };
+    // Where tiles are provinces that someone holds, their borders are drawn plainly: two neighbouring
+    // provinces of one terrain never read as one field.
+    var plain = held
+      ? { fillOpacity: 1.0, color: "#3b352f", weight: 1.6, opacity: 0.9 }
+      : { fillOpacity: 1.0, color: "#6b6256", weight: 0.6, opacity: 0.5 };
     var lit = { weight: 2.5, opacity: 1.0, color: "#222222" };
     // Chromium makes an SVG shape with focus listeners (Leaflet adds them for tooltips) a tab stop: a
     // tile is never one, the pieces are what a keyboard reader steps through.
@@ -262,9 +276,15 @@
         polygon.setStyle(normal);
       });
     }
-    data.tiles.forEach(function (tile) {
+    data.tiles.forEach(function (tile, t) {
       var polygon = L.polygon(tile[0], L.extend({ fillColor: data.terrains[tile[2]][1], smoothFactor: 0 }, plain));
-      polygon.bindTooltip(infoTable(tileRows(tile)), { sticky: true });
+      polygon.bindTooltip(
+        function () {
+          var who = holderOf(t, index);
+          return infoTable(held ? tileRows(tile).concat([["Held by", who ? who.name : "nobody"]]) : tileRows(tile));
+        },
+        { sticky: true }
+      );
       hoverable(polygon, plain);
       terrainLayer.addLayer(polygon);
       noTabStop(polygon);
@@ -315,6 +335,31 @@
       });
       placeLayer.addLayer(dot);
     });
+
+    // Holders: each held province tinted and edged in its holder's colour, for the turn shown. Drawn
+    // only, like the terrain: the tile's tooltip names the holder.
+    var holderLayer = L.layerGroup().addTo(map);
+    function drawHolders(i) {
+      holderLayer.clearLayers();
+      data.tiles.forEach(function (tile, t) {
+        var who = holderOf(t, i);
+        if (!who) return;
+        var shape = L.polygon(tile[0], {
+          className: "cm-holder",
+          fillColor: who.color,
+          fillOpacity: 0.32,
+          color: who.color,
+          weight: 3,
+          opacity: 0.85,
+          interactive: false,
+          smoothFactor: 0,
+        });
+        holderLayer.addLayer(shape);
+        var el = shape.getElement();
+        el.setAttribute("data-holder", who.name);
+        el.setAttribute("data-tile", tile[1]);
+      });
+    }
 
     var highlightLayer = L.layerGroup().addTo(map);
     var markLayer = L.layerGroup().addTo(map);
@@ -789,6 +834,7 @@
 
     function draw(i) {
       index = i;
+      drawHolders(i);
       drawPaths(i);
       var laid = drawTargets(i);
       container.setAttribute("data-turn", String(data.turns[i].turn));

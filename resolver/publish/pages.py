@@ -151,6 +151,7 @@ class SitePages:
         self.env.filters.update(
             h=text.h,
             md=text.md,
+            keys_as_code=text.keys_as_code,
             para=text.para,
             article=text.article,
             plural=text.plural,
@@ -376,8 +377,21 @@ class SitePages:
                 continue
             if groups and ruleset.groups_with(groups[-1][1][0], e) and index - 1 not in rec.stories:
                 groups[-1][1].append(e)
-            else:
-                groups.append((index, [e]))
+                continue
+            if ruleset.gathers(e["kind"]):
+                # One sentence a doer for the step: the tests of its last army join those of its first.
+                earlier = next(
+                    (
+                        g
+                        for g in reversed(groups)
+                        if section_of(g[1][0]) == section_of(e) and ruleset.groups_with(g[1][0], e)
+                    ),
+                    None,
+                )
+                if earlier is not None:
+                    earlier[1].append(e)
+                    continue
+            groups.append((index, [e]))
         sections: dict[str, list[dict[str, Any]]] = {}
         for index, events in groups:
             first = events[0]
@@ -387,7 +401,9 @@ class SitePages:
             paragraphs = sections.setdefault(section_of(first), [])
             lead = (first.get("actors") or [None])[0]
             story = rec.stories.get(index, [])
-            alone = bool(first.get("rolls") or story)
+            # A group whose events each rolled (a nation's winter tests) shows all their dice in one box.
+            rolled = {**first, "rolls": [r for e in events for r in e.get("rolls") or []]}
+            alone = bool(rolled["rolls"] or story)
             if alone or not paragraphs or paragraphs[-1]["lead"] != lead or paragraphs[-1]["alone"]:
                 paragraphs.append(
                     {
@@ -397,8 +413,8 @@ class SitePages:
                         # one block are a wall of text on a phone.
                         "story": story,
                         "alone": alone,
-                        "dice": text.dice_summary(first, rec.names, ruleset.decision),
-                        "rolls": text.roll_lines(first, rec.names, ruleset.decision),
+                        "dice": text.dice_summary(rolled, rec.names, ruleset.decision),
+                        "rolls": text.roll_lines(rolled, rec.names, ruleset.decision),
                     }
                 )
             else:

@@ -7,14 +7,18 @@ Most tests roll a few d6 and count those showing 1–3 (``core.checks``, ``read:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...core.phases import State
 from ...core.standing import StandingSection
+from ...core.words import plural
 from ...engine.ruleset import Game, Ruleset
 from . import commanders, diplomacy, orders, phases, placing, rulesdoc
 from . import model as m
+
+_POOL = re.compile(r"^(\d+) dice\b(.*)$", re.S)
 
 
 class Seasons(Ruleset):
@@ -94,6 +98,12 @@ class Seasons(Ruleset):
             names[army["id"]] = army_name(game, army)
         return names
 
+    def decision(self, roll: Mapping[str, Any]) -> str:
+        """A melee pool's note counts its dice ("3 dice and active +1"): one die is "1 die"."""
+        decided = str(roll.get("decided") or "")
+        found = _POOL.match(decided)
+        return f"{plural(int(found[1]), 'die', 'dice')}{found[2]}" if found else decided
+
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         pieces = []
         for pid, province in sorted(state["provinces"].items()):
@@ -117,7 +127,7 @@ class Seasons(Ruleset):
                     "location": army["location"],
                     "owner": army["owner"],
                     "label": army_name(game, army),
-                    "detail": f"{len(army['units'])} units of {game.name_of(army['owner'])}",
+                    "detail": f"{plural(len(army['units']), 'unit')} of {game.name_of(army['owner'])}",
                     "size": len(army["units"]),
                 }
             )

@@ -476,6 +476,12 @@ class Ruleset:
         with a name, or follow the roll's outcome, words them here."""
         return str(roll.get("decided") or "")
 
+    def place_pieces(self, game: Game, state: State, pieces: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The places of a state that get a page each on the site, as map pieces (kind, location, owner,
+        label, detail): by default the map's ``pieces`` of one of ``place_kinds``. A ruleset whose every
+        province is a place, marked on the map or not, lists them here."""
+        return [p for p in pieces if p.get("kind") in self.place_kinds]
+
     def place_id(self, piece: Mapping[str, Any]) -> str:
         """Which place a map piece of one of ``place_kinds`` is: by default its location, so what stands
         on one tile (a settlement, later its ruins) is one place through the turns."""

@@ -570,9 +570,7 @@ class SitePages:
         ruleset = self.game.ruleset
         places: dict[str, dict[str, Any]] = {}
         for rec in self.history.records:
-            for piece in rec.pieces:
-                if piece.get("kind") not in ruleset.place_kinds:
-                    continue
+            for piece in rec.places:
                 key = ruleset.place_id(piece)
                 place = places.setdefault(
                     key, {"key": key, "location": piece.get("location"), "rows": [], "events": []}
@@ -603,7 +601,10 @@ class SitePages:
                     place["events"].append({"turn": rec.turn, "text": sentence, "kind": events[0]["kind"]})
         slugs: dict[str, dict[str, Any]] = {}
         for place in sorted(places.values(), key=lambda p: (str(p["label"]).lower(), p["key"])):
-            base = _slug(f"{place['label']}-{place['where']}") or "place"
+            named = (
+                place["label"] if place["label"] == place["where"] else f"{place['label']}-{place['where']}"
+            )
+            base = _slug(named) or "place"
             slug, n = base, 2
             while slug in slugs:
                 slug, n = f"{base}-{n}", n + 1

@@ -116,3 +116,26 @@ def test_no_page_shows_an_internal_id_or_a_snake_case_word(demo: DemoSite) -> No
         shown = {i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)}
         assert not shown, (where, sorted(shown)[:5])
     assert checked > 20
+
+
+# -- a page for every province ------------------------------------------------------------------------
+
+
+def test_every_province_has_a_place_page_with_its_holder(seasons: DemoSite) -> None:
+    state = Store(seasons.root).state()
+    game = Store(seasons.root).game(state)
+    index = words_of(article(seasons.public / "places" / "index.html"))
+    assert "No place yet" not in index
+    for pid in state["provinces"]:
+        assert game.place_label(pid) in index, pid
+    taken = {e["place"] for e in archived_events(seasons.root) if e["kind"] == "province_taken"}
+    assert taken, "the demo takes no province"
+    for pid in taken:
+        label = game.place_label(pid)
+        pages = [
+            p
+            for p in seasons.public.glob("places/*/index.html")
+            if re.search(rf"<h1[^>]*>{re.escape(label)}", article(p))
+        ]
+        text = words_of(article(pages[0])) if pages else ""
+        assert "Who held it when" in text and "What happened at" in text, pid

@@ -28,6 +28,7 @@ class Seasons(Ruleset):
     source = "“Campaign Rules Update” (seed 004)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies"}
     unshared_fields: ClassVar[tuple[str, ...]] = ("commander",)
+    place_kinds: ClassVar[tuple[str, ...]] = ("province",)  # every province has its page on the site
     turn_memory = phases.SeasonTurn
 
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
@@ -103,6 +104,25 @@ class Seasons(Ruleset):
         decided = str(roll.get("decided") or "")
         found = _POOL.match(decided)
         return f"{plural(int(found[1]), 'die', 'dice')}{found[2]}" if found else decided
+
+    def place_pieces(self, game: Game, state: State, pieces: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Every province, fort or not: who holds it, and what stands there (a capital, a fort, a siege)."""
+        sieges = set(state.get("sieges") or {})  # keyed by the province besieged
+        places = []
+        for pid, province in sorted(state["provinces"].items()):
+            owner = province.get("owner")
+            marks = [word for word in ("capital", "fort", "pole") if province.get(word)]
+            held = f"held by {game.name_of(owner)}" if owner else "held by nobody"
+            places.append(
+                {
+                    "kind": "province",
+                    "location": pid,
+                    "owner": owner,
+                    "label": game.place_label(pid),
+                    "detail": ", ".join([*marks, held] + (["under siege"] if pid in sieges else [])),
+                }
+            )
+        return places
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         pieces = []

@@ -476,6 +476,14 @@ class Ruleset:
         with a name, or follow the roll's outcome, words them here."""
         return str(roll.get("decided") or "")
 
+    def faction_sections(
+        self, game: Game, state: State, faction: str, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[str, list[str]]]:
+        """More sections for a faction's page on the site, each a title and lines in words (its relations,
+        its commanders), from the current state and every turn's public ``events``, each with its
+        ``turn``; by default none."""
+        return []
+
     def place_pieces(self, game: Game, state: State, pieces: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The places of a state that get a page each on the site, as map pieces (kind, location, owner,
         label, detail): by default the map's ``pieces`` of one of ``place_kinds``. A ruleset whose every

@@ -738,6 +738,7 @@ class SitePages:
         current = {r["faction"]: r for r in self.history.standings()}
         rank = {f: i + 1 for i, f in enumerate(current)}
         latest = self.pieces_by_owner(self.history.last)
+        all_events = [{**e, "turn": rec.turn} for rec in self.history.turns for e in rec.events]
         for f in factions:
             own = []
             for col in self.numeric:
@@ -783,6 +784,7 @@ class SitePages:
                 turns=turns,
                 kinds=kinds,
                 deeds=self.deeds(f),
+                sections=self.game.ruleset.faction_sections(self.game, self.history.state, f, all_events),
                 press=self.press_of(f),
                 chronicle_src=chronicle_src,
                 issue_src=issue_src,

@@ -139,3 +139,37 @@ def test_every_province_has_a_place_page_with_its_holder(seasons: DemoSite) -> N
         ]
         text = words_of(article(pages[0])) if pages else ""
         assert "Who held it when" in text and "What happened at" in text, pid
+
+
+# -- relations and commanders on the faction pages ----------------------------------------------------
+
+
+def test_faction_pages_show_relations_with_their_end_and_the_commanders_fallen_too(seasons: DemoSite) -> None:
+    state = Store(seasons.root).state()
+    game = Store(seasons.root).game(state)
+    for faction in state["factions"]:
+        html = article(seasons.public / "factions" / faction / "index.html")
+        relations = words_of(section(html, "Relations"))
+        for relation in state["relations"].values():
+            if faction in relation["parties"]:
+                assert f"until turn {relation['until']}" in relation_text(relations, game, relation, faction)
+        commanders = words_of(section(html, "Commanders"))
+        for commander in state["commanders"].values():
+            if commander["owner"] == faction and not commander.get("levy"):
+                assert commander["name"] in commanders, (faction, commander["name"])
+    fallen = [
+        e
+        for e in archived_events(seasons.root)
+        if (e["kind"] == "leader_check" and e["data"]["died"])
+        or (e["kind"] == "marshal_fate" and e["data"]["result"] == "died")
+    ]
+    for event in fallen:
+        page = words_of(
+            section(article(seasons.public / "factions" / event["actors"][0] / "index.html"), "Commanders")
+        )
+        assert f"{event['data']['commander_name']}, " in page and f"died in turn {event['turn']}" in page
+
+
+def relation_text(text: str, game, relation: dict, faction: str) -> str:  # type: ignore[no-untyped-def]
+    other = next(p for p in relation["parties"] if p != faction)
+    return next(line for line in text.splitlines() if game.name_of(other) in line)

@@ -8,14 +8,14 @@ Most tests roll a few d6 and count those showing 1–3 (``core.checks``, ``read:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.phases import State
 from ...core.standing import StandingSection
 from ...core.words import plural
 from ...engine.ruleset import Game, Ruleset
-from . import commanders, diplomacy, orders, phases, placing, rulesdoc
+from . import chronicles, commanders, diplomacy, orders, phases, placing, rulesdoc
 from . import model as m
 
 _POOL = re.compile(r"^(\d+) dice\b(.*)$", re.S)
@@ -104,6 +104,11 @@ class Seasons(Ruleset):
         decided = str(roll.get("decided") or "")
         found = _POOL.match(decided)
         return f"{plural(int(found[1]), 'die', 'dice')}{found[2]}" if found else decided
+
+    def faction_sections(
+        self, game: Game, state: State, faction: str, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[str, list[str]]]:
+        return chronicles.faction_sections(game, state, faction, events)
 
     def place_pieces(self, game: Game, state: State, pieces: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Every province, fort or not: who holds it, and what stands there (a capital, a fort, a siege)."""

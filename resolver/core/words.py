@@ -35,7 +35,8 @@ def number_word(count: Any) -> str:
 
 def name_plural(name: str) -> str:
     """The plural of a name that may already be one: 'Levy' -> 'Levies', but 'Spearmen' and 'Riders' stay."""
-    return name if name.endswith(("men", "folk", "s")) else noun_plural(name)
+    # "Free foot" and "Cavalry" name troops as a body: two units of them are still "Free foot".
+    return name if name.lower().endswith(("men", "folk", "s", "foot", "cavalry")) else noun_plural(name)
 
 
 def tally_names(names: list[str]) -> str:

@@ -295,6 +295,12 @@ class Ruleset:
     @cached_property
     def _group_texts(self) -> dict[str, tuple[tuple[str, ...], jinja2.Template]]:
         # groups.yaml: a sentence for several events of one kind told together ("musters three Levies").
+        return {kind: (same, template) for kind, (same, template, _) in self._group_entries.items()}
+
+    @cached_property
+    def _group_entries(self) -> dict[str, tuple[tuple[str, ...], jinja2.Template, bool]]:
+        # An entry with ``dice: together`` groups events that have dice of their own too (a nation's
+        # winter tests, one a unit): the group is told in one sentence and its dice go in one box.
         texts: dict[str, Any] = {}
         for folder in (Path(__file__).parent, self.folder):
             path = folder / "groups.yaml"
@@ -302,7 +308,11 @@ class Ruleset:
                 texts.update(canonical.read_yaml(path) or {})
         env = _sentence_environment()
         return {
-            kind: (tuple(spec.get("same", ())), env.from_string(str(spec["text"]).strip()))
+            kind: (
+                tuple(spec.get("same", ())),
+                env.from_string(str(spec["text"]).strip()),
+                spec.get("dice") == "together",
+            )
             for kind, spec in texts.items()
         }
 
@@ -393,14 +403,24 @@ class Ruleset:
 
     def groups_with(self, first: Mapping[str, Any], event: Mapping[str, Any]) -> bool:
         """Whether ``event`` may be told in one sentence with ``first`` (see groups.yaml): the same kind,
-        doers, place and values of the entry's ``same`` keys, and no dice of its own."""
-        entry = self._group_texts.get(first["kind"])
-        if entry is None or event["kind"] != first["kind"] or event.get("rolls") or first.get("rolls"):
+        doers, place and values of the entry's ``same`` keys, and no dice of its own unless the entry
+        puts the group's dice together."""
+        entry = self._group_entries.get(first["kind"])
+        if entry is None or event["kind"] != first["kind"]:
+            return False
+        if (event.get("rolls") or first.get("rolls")) and not entry[2]:
             return False
         if event.get("actors") != first.get("actors") or event.get("place") != first.get("place"):
             return False
         data, other = first.get("data", {}), event.get("data", {})
         return all(data.get(key) == other.get(key) for key in entry[0])
+
+    def gathers(self, kind: str) -> bool:
+        """Whether the chronicle tells every event of ``kind`` a step gives one doer in one sentence, even
+        when other events came between them (groups.yaml's ``dice: together``: a nation's winter tests,
+        which the step rolls army by army)."""
+        entry = self._group_entries.get(kind)
+        return entry is not None and entry[2]
 
     def describe_group(self, events: list[Mapping[str, Any]], game: Game) -> str:
         """One sentence for events that ``groups_with`` put together; a single event reads as usual."""
@@ -455,6 +475,20 @@ class Ruleset:
         by default the note the roll was logged with. A ruleset whose notes carry a verb that must agree
         with a name, or follow the roll's outcome, words them here."""
         return str(roll.get("decided") or "")
+
+    def faction_sections(
+        self, game: Game, state: State, faction: str, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[str, list[str]]]:
+        """More sections for a faction's page on the site, each a title and lines in words (its relations,
+        its commanders), from the current state and every turn's public ``events``, each with its
+        ``turn``; by default none."""
+        return []
+
+    def place_pieces(self, game: Game, state: State, pieces: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The places of a state that get a page each on the site, as map pieces (kind, location, owner,
+        label, detail): by default the map's ``pieces`` of one of ``place_kinds``. A ruleset whose every
+        province is a place, marked on the map or not, lists them here."""
+        return [p for p in pieces if p.get("kind") in self.place_kinds]
 
     def place_id(self, piece: Mapping[str, Any]) -> str:
         """Which place a map piece of one of ``place_kinds`` is: by default its location, so what stands

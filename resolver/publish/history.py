@@ -41,6 +41,8 @@ class TurnRecord:
     stories: dict[int, list[str]] = field(default_factory=dict)
     # Who holds each location after the turn (``Ruleset.map_holders``), for the map.
     holders: dict[str, str | None] = field(default_factory=dict)
+    # The places the turn left, each a page on the site (Ruleset.place_pieces).
+    places: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -113,16 +115,18 @@ def load_sealed_history(store: Store) -> History:
         # public events that name it.
         names = Names({**names_in_events(public), **named(before), **named(after)})
         stories = ruleset.stories(public, game, before, after) if before and after else {}
+        pieces = ruleset.map_pieces(game, after) if after is not None else []
         return (
             TurnRecord(
                 turn,
                 game.calendar.date(turn) if turn else None,
                 public,
                 ruleset.standings(game, after) if after is not None else [],
-                ruleset.map_pieces(game, after) if after is not None else [],
+                pieces,
                 names,
                 stories=stories,
                 holders=ruleset.map_holders(game, after) if after is not None else {},
+                places=ruleset.place_pieces(game, after, pieces) if after is not None else [],
             ),
             after,
         )
@@ -227,16 +231,18 @@ def load_history(store: Store, progress: Callable[[Iterable[Any]], Iterable[Any]
         names = Names({**entity_names(before), **entity_names(after)} if before else {})
         public = _public(events)
         stories = ruleset.stories(public, game, before, after) if before else {}
+        pieces = ruleset.map_pieces(game, after)
         return TurnRecord(
             turn,
             game.calendar.date(turn) if turn > 0 else None,
             public,
             ruleset.standings(game, after),
-            ruleset.map_pieces(game, after),
+            pieces,
             names,
             {faction: of.echo_lines() for faction, of in sorted((orders or {}).items())},
             stories,
             ruleset.map_holders(game, after),
+            ruleset.place_pieces(game, after, pieces),
         )
 
     turns = []

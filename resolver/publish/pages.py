@@ -151,6 +151,7 @@ class SitePages:
         self.env.filters.update(
             h=text.h,
             md=text.md,
+            keys_as_code=text.keys_as_code,
             para=text.para,
             article=text.article,
             plural=text.plural,
@@ -376,8 +377,21 @@ class SitePages:
                 continue
             if groups and ruleset.groups_with(groups[-1][1][0], e) and index - 1 not in rec.stories:
                 groups[-1][1].append(e)
-            else:
-                groups.append((index, [e]))
+                continue
+            if ruleset.gathers(e["kind"]):
+                # One sentence a doer for the step: the tests of its last army join those of its first.
+                earlier = next(
+                    (
+                        g
+                        for g in reversed(groups)
+                        if section_of(g[1][0]) == section_of(e) and ruleset.groups_with(g[1][0], e)
+                    ),
+                    None,
+                )
+                if earlier is not None:
+                    earlier[1].append(e)
+                    continue
+            groups.append((index, [e]))
         sections: dict[str, list[dict[str, Any]]] = {}
         for index, events in groups:
             first = events[0]
@@ -387,7 +401,9 @@ class SitePages:
             paragraphs = sections.setdefault(section_of(first), [])
             lead = (first.get("actors") or [None])[0]
             story = rec.stories.get(index, [])
-            alone = bool(first.get("rolls") or story)
+            # A group whose events each rolled (a nation's winter tests) shows all their dice in one box.
+            rolled = {**first, "rolls": [r for e in events for r in e.get("rolls") or []]}
+            alone = bool(rolled["rolls"] or story)
             if alone or not paragraphs or paragraphs[-1]["lead"] != lead or paragraphs[-1]["alone"]:
                 paragraphs.append(
                     {
@@ -397,8 +413,8 @@ class SitePages:
                         # one block are a wall of text on a phone.
                         "story": story,
                         "alone": alone,
-                        "dice": text.dice_summary(first, rec.names, ruleset.decision),
-                        "rolls": text.roll_lines(first, rec.names, ruleset.decision),
+                        "dice": text.dice_summary(rolled, rec.names, ruleset.decision),
+                        "rolls": text.roll_lines(rolled, rec.names, ruleset.decision),
                     }
                 )
             else:
@@ -554,9 +570,7 @@ class SitePages:
         ruleset = self.game.ruleset
         places: dict[str, dict[str, Any]] = {}
         for rec in self.history.records:
-            for piece in rec.pieces:
-                if piece.get("kind") not in ruleset.place_kinds:
-                    continue
+            for piece in rec.places:
                 key = ruleset.place_id(piece)
                 place = places.setdefault(
                     key, {"key": key, "location": piece.get("location"), "rows": [], "events": []}
@@ -587,7 +601,10 @@ class SitePages:
                     place["events"].append({"turn": rec.turn, "text": sentence, "kind": events[0]["kind"]})
         slugs: dict[str, dict[str, Any]] = {}
         for place in sorted(places.values(), key=lambda p: (str(p["label"]).lower(), p["key"])):
-            base = _slug(f"{place['label']}-{place['where']}") or "place"
+            named = (
+                place["label"] if place["label"] == place["where"] else f"{place['label']}-{place['where']}"
+            )
+            base = _slug(named) or "place"
             slug, n = base, 2
             while slug in slugs:
                 slug, n = f"{base}-{n}", n + 1
@@ -721,6 +738,7 @@ class SitePages:
         current = {r["faction"]: r for r in self.history.standings()}
         rank = {f: i + 1 for i, f in enumerate(current)}
         latest = self.pieces_by_owner(self.history.last)
+        all_events = [{**e, "turn": rec.turn} for rec in self.history.turns for e in rec.events]
         for f in factions:
             own = []
             for col in self.numeric:
@@ -766,6 +784,7 @@ class SitePages:
                 turns=turns,
                 kinds=kinds,
                 deeds=self.deeds(f),
+                sections=self.game.ruleset.faction_sections(self.game, self.history.state, f, all_events),
                 press=self.press_of(f),
                 chronicle_src=chronicle_src,
                 issue_src=issue_src,

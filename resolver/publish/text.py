@@ -37,6 +37,7 @@ __all__ = [
     "dice_summary",
     "finalize",
     "h",
+    "keys_as_code",
     "md",
     "noun_plural",
     "para",
@@ -64,6 +65,24 @@ def md(value: Any) -> Markup:
     text = " ".join(str(value).split())
     # Backslashes first, then entities: an entity's "#" must not be escaped.
     return Markup(html.escape(_MD_SPECIAL.sub(r"\\\1", text), quote=True).translate(_BRACES))
+
+
+# A rules data key or an order's keyword in prose ("retreat_at_losses"), once escaped for Markdown.
+_ESCAPED_KEY = re.compile(r"\b[a-z][a-z0-9]*(?:(?:\\_|\\\.)[a-z0-9]+)+\b")
+# An id given as an example of what to type ("red-l1"), once escaped for Markdown.
+_ESCAPED_ID = re.compile(r"\b[a-z]+(?:\\-[a-z0-9]+)*\\-[a-z]+\d+\b")
+
+
+def keys_as_code(value: Any) -> Markup:
+    """Text for a Markdown context (``md``) in which the rules data's keys, the orders' keywords and the
+    example ids it names read as code: a GM or a player types them into a file; they are not prose."""
+
+    def code(found: re.Match[str]) -> str:
+        key = found[0]
+        return f"<code>{key.replace(chr(92), '')}</code>" if "\\_" in key else key
+
+    escaped = _ESCAPED_KEY.sub(code, md(value))
+    return Markup(_ESCAPED_ID.sub(lambda found: f"<code>{found[0].replace(chr(92), '')}</code>", escaped))
 
 
 def h(value: Any) -> Markup:
@@ -143,6 +162,8 @@ def roll_words(roll: Mapping[str, Any], *, verdict: bool = True) -> str:
     """One roll with its faces, modifier and total, and its target when it has one:
     ``2d6-2: 6 + 6 − 2 = 10`` or ``1d10, 6 or more needed: 5, a miss``."""
     faces = [str(d) for d in roll["dice"]]
+    if not faces:  # a pool its modifiers took down to nothing: no "0d6" for a reader
+        return "no dice to roll"
     found = _DICE.match(str(roll["expr"]))
     if found is None:
         return f"{roll['expr']}: {', '.join(faces)}" + (f" = {roll['total']}" if len(faces) > 1 else "")
@@ -184,10 +205,12 @@ def dice_summary(
         return readable(roll_words(r), {}) + decided
     by_expr: dict[str, list[Mapping[str, Any]]] = {}
     for r in rolls:
-        by_expr.setdefault(str(r["expr"]), []).append(r)
+        by_expr.setdefault(str(r["expr"]) if r.get("dice") else "", []).append(r)
     parts = []
     for expr, group in by_expr.items():
-        part = f"{plural(len(group), 'roll')} of {expr}"
+        part = (
+            f"{plural(len(group), 'roll')} of {expr}" if expr else f"{plural(len(group), 'pool')} of no dice"
+        )
         judged = [r for r in group if "success" in r]
         if judged:
             part += f", {sum(1 for r in judged if r['success'])} successful"

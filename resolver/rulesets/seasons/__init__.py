@@ -7,14 +7,18 @@ Most tests roll a few d6 and count those showing 1–3 (``core.checks``, ``read:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.phases import State
 from ...core.standing import StandingSection
+from ...core.words import plural
 from ...engine.ruleset import Game, MapMark, Ruleset
-from . import commanders, diplomacy, mapmarks, orders, phases, placing, rulesdoc
+from . import chronicles, commanders, diplomacy, mapmarks, orders, phases, placing, rulesdoc
 from . import model as m
+
+_POOL = re.compile(r"^(\d+) dice\b(.*)$", re.S)
 
 
 class Seasons(Ruleset):
@@ -24,6 +28,7 @@ class Seasons(Ruleset):
     source = "“Campaign Rules Update” (seed 004)"
     entity_kinds: ClassVar[Mapping[str, str]] = {"army": "armies"}
     unshared_fields: ClassVar[tuple[str, ...]] = ("commander",)
+    place_kinds: ClassVar[tuple[str, ...]] = ("province",)  # every province has its page on the site
     turn_memory = phases.SeasonTurn
 
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
@@ -94,6 +99,36 @@ class Seasons(Ruleset):
             names[army["id"]] = army_name(game, army)
         return names
 
+    def decision(self, roll: Mapping[str, Any]) -> str:
+        """A melee pool's note counts its dice ("3 dice and active +1"): one die is "1 die"."""
+        decided = str(roll.get("decided") or "")
+        found = _POOL.match(decided)
+        return f"{plural(int(found[1]), 'die', 'dice')}{found[2]}" if found else decided
+
+    def faction_sections(
+        self, game: Game, state: State, faction: str, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[str, list[str]]]:
+        return chronicles.faction_sections(game, state, faction, events)
+
+    def place_pieces(self, game: Game, state: State, pieces: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Every province, fort or not: who holds it, and what stands there (a capital, a fort, a siege)."""
+        sieges = set(state.get("sieges") or {})  # keyed by the province besieged
+        places = []
+        for pid, province in sorted(state["provinces"].items()):
+            owner = province.get("owner")
+            marks = [word for word in ("capital", "fort", "pole") if province.get(word)]
+            held = f"held by {game.name_of(owner)}" if owner else "held by nobody"
+            places.append(
+                {
+                    "kind": "province",
+                    "location": pid,
+                    "owner": owner,
+                    "label": game.place_label(pid),
+                    "detail": ", ".join([*marks, held] + (["under siege"] if pid in sieges else [])),
+                }
+            )
+        return places
+
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         pieces = []
         for pid, province in sorted(state["provinces"].items()):
@@ -117,7 +152,7 @@ class Seasons(Ruleset):
                     "location": army["location"],
                     "owner": army["owner"],
                     "label": army_name(game, army),
-                    "detail": f"{len(army['units'])} units of {game.name_of(army['owner'])}",
+                    "detail": f"{plural(len(army['units']), 'unit')} of {game.name_of(army['owner'])}",
                     "size": len(army["units"]),
                 }
             )

@@ -13,8 +13,9 @@ from typing import Any, ClassVar
 from ...core.phases import State
 from ...core.standing import StandingSection
 from ...engine.ruleset import Game, Ruleset
-from . import commanders, diplomacy, orders, phases, placing, rulesdoc
+from . import commanders, diplomacy, forces, orders, phases, placing, rulesdoc
 from . import model as m
+from .forces import army_name
 
 
 class Seasons(Ruleset):
@@ -60,6 +61,7 @@ class Seasons(Ruleset):
             units = ", ".join(f"{u['id']} {u['code']} {u['morale']}" for u in army["units"])
             where = f"{game.place_label(army['location'])} [{army['location']}]"
             lines.append(f"Army {army['id']} at {where}{led}: {units}.")
+        lines += forces.status_lines(game, state, faction)
         held = m.provinces_of(state, faction)
         lines.append("Provinces: " + ", ".join(f"{game.place_label(p)} [{p}]" for p in held) + ".")
         return lines
@@ -122,17 +124,6 @@ class Seasons(Ruleset):
                 }
             )
         return pieces
-
-
-def army_name(game: Game, army: Mapping[str, Any]) -> str:
-    """An army's name for readers, from its id: ``red-a2`` is "Westmark army 2" and a lord's levy,
-    ``levy-p-rearbury-t1``, "Westmark's levy of Rearbury"."""
-    owner, army_id = str(army["owner"]), str(army["id"])
-    if army.get("levy") and army_id.startswith("levy-"):
-        province = army_id.removeprefix("levy-").rsplit("-t", 1)[0]
-        return f"{game.name_of(owner)}'s levy of {game.place_label(province)}"
-    number = army_id.removeprefix(f"{owner}-a") if army_id.startswith(f"{owner}-a") else ""
-    return f"{game.name_of(owner)} army {number}" if number else f"an army of {game.name_of(owner)}"
 
 
 RULESET = Seasons()

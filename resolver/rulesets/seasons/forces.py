@@ -244,10 +244,15 @@ def _take_units(state: State, armies: list[dict[str, Any]], ids: list[str]) -> l
     return taken
 
 
-def _army_words(game: Game, army: Mapping[str, Any]) -> str:
-    from . import army_name  # the package's own naming, imported late: the package imports this module
-
-    return army_name(game, army)
+def army_name(game: Game, army: Mapping[str, Any]) -> str:
+    """An army's name for readers, from its id: ``red-a2`` is "Westmark army 2" and a lord's levy,
+    ``levy-p-rearbury-t1``, "Westmark's levy of Rearbury"."""
+    owner, army_id = str(army["owner"]), str(army["id"])
+    if army.get("levy") and army_id.startswith("levy-"):
+        province = army_id.removeprefix("levy-").rsplit("-t", 1)[0]
+        return f"{game.name_of(owner)}'s levy of {game.place_label(province)}"
+    number = army_id.removeprefix(f"{owner}-a") if army_id.startswith(f"{owner}-a") else ""
+    return f"{game.name_of(owner)} army {number}" if number else f"an army of {game.name_of(owner)}"
 
 
 # -- the readings --------------------------------------------------------------------------------------
@@ -317,7 +322,7 @@ def _form(r: ForcesReading, o: Order, province: str, sources: list[dict[str, Any
         army = new_army(state, r.faction, province, _take_units(state, armies, ids), leader_id)
         return {
             "army": army["id"],
-            "army_name": _army_words(r.game, army),
+            "army_name": army_name(r.game, army),
             "units": len(ids),
             "commander_name": display_name(leader) if leader else "",
         }
@@ -364,8 +369,8 @@ def read_merge_armies(r: ForcesReading, o: Order) -> Plan:
         gone, kept = state["armies"].pop(gone_id), state["armies"][into_id]
         kept["units"].extend(gone["units"])
         return {
-            "army_name": _army_words(r.game, gone),
-            "into_name": _army_words(r.game, kept),
+            "army_name": army_name(r.game, gone),
+            "into_name": army_name(r.game, kept),
             "units": len(kept["units"]),
         }
 
@@ -387,7 +392,7 @@ def read_station(r: ForcesReading, o: Order) -> Plan:
 
     def carry_out(state: State) -> dict[str, Any]:
         state["armies"][army_id]["location"] = province
-        return {"army_name": _army_words(r.game, state["armies"][army_id]), "start": start}
+        return {"army_name": army_name(r.game, state["armies"][army_id]), "start": start}
 
     return Plan(echo, "army_stationed", place=province, public=True, carry_out=carry_out)
 
@@ -421,7 +426,7 @@ def read_command(r: ForcesReading, o: Order) -> Plan:
             state["armies"][before_id]["commander"] = None
         state["armies"][army_id]["commander"] = leader_id
         return {
-            "army_name": _army_words(r.game, state["armies"][army_id]),
+            "army_name": army_name(r.game, state["armies"][army_id]),
             "commander_name": display_name(leader),
         }
 
@@ -571,3 +576,24 @@ def invasion(ctx: Any, state: State, nation: str, order: Order) -> dict[str, Any
     reading = ForcesReading(ctx.game, state, nation)
     plan = plan_or_failure(ctx, reading, order, lambda o: read_invade(reading, o, []))
     return plan.carry_out(state) if plan is not None else None
+
+
+def status_lines(game: Game, state: State, nation: str) -> list[str]:
+    """For the template: units raised and not yet placed (summer's wait for the organize step, or a
+    levy's veterans), and the commanders free to take an army, with what hiring costs."""
+    lines = []
+    waiting = state["factions"][nation].get("recruits") or []
+    if waiting:
+        units = ", ".join(f"{u['id']} {u['code']} {u['morale']}" for u in waiting)
+        lines.append(
+            f"Raised and waiting to join an army (at this season's muster, else the capital): {units}."
+        )
+    free = [display_name(state["commanders"][c]) + f" [{c}]" for c in free_commanders(state, nation)]
+    hiring = game.rules["hiring"]
+    lines.append(
+        "Commanders leading no army: "
+        + (", ".join(free) or "none")
+        + f". Hiring costs {hiring['captain']['cost']} resource(s) a Captain, "
+        + f"{hiring['marshal']['cost']} a Marshal."
+    )
+    return lines

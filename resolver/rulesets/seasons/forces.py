@@ -549,13 +549,11 @@ def carry_out(ctx: Any, state: State, nation: str, orders: list[Order]) -> None:
         if plan is None:
             continue
         data = plan.carry_out(state)
-        if order.action == "hire" and data["rank"] == "marshal":
-            commander = state["commanders"][data["commander"]]
+        visible = None if plan.public else [nation]
+        ctx.emit(plan.kind, actors=[nation], place=plan.place, visible_to=visible, **data)
+        if order.action == "hire" and data["rank"] == "marshal":  # his attributes, by his tier
             tier = ctx.rules["hiring"]["marshal"]["tiers"][data["tier"]]
-            roll_attributes(ctx, commander, count=int(tier["attributes"]))
-        ctx.emit(
-            plan.kind, actors=[nation], place=plan.place, visible_to=None if plan.public else [nation], **data
-        )
+            roll_attributes(ctx, state["commanders"][data["commander"]], count=int(tier["attributes"]))
 
 
 def destination(ctx: Any, state: State, nation: str, order: Order | None) -> dict[str, Any]:

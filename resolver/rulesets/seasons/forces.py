@@ -35,11 +35,15 @@ def action_specs(rules: Mapping[str, Any], when: Callable[[str], str]) -> list[A
     """The organising orders, with ``when`` giving the seasons each belongs to in words."""
     hiring = rules["hiring"]
     tiers = tuple(hiring["marshal"]["tiers"])
-    army = Field("army", "ref", "One of your armies.", required=True, ref="armies")
+    # Armies and commanders are named as text, not as references to the state: an order may name the army
+    # or the commander an earlier order of the same file forms or hires (the reading checks them).
+    army = Field("army", "text", "One of your armies.", required=True, names="armies")
     units = Field(
         "units", "list", "The ids of the units, as your template lists them.", required=True, minimum=1
     )
-    leader = Field("commander", "ref", "A commander of yours who leads no army (optional).", ref="commanders")
+    leader = Field(
+        "commander", "text", "A commander of yours who leads no army (optional).", names="commanders"
+    )
     return [
         ActionSpec(
             "hire",
@@ -73,7 +77,7 @@ def action_specs(rules: Mapping[str, Any], when: Callable[[str], str]) -> list[A
         ActionSpec(
             "merge_armies",
             f"Merge an army into another of yours in the same province. {when('merge_armies')}",
-            (army, Field("into", "ref", "The army that takes its units.", required=True, ref="armies")),
+            (army, Field("into", "text", "The army that takes its units.", required=True, names="armies")),
             example={"action": "merge_armies", "army": "red-a2", "into": "red-a1"},
         ),
         ActionSpec(
@@ -85,7 +89,7 @@ def action_specs(rules: Mapping[str, Any], when: Callable[[str], str]) -> list[A
         ActionSpec(
             "command",
             f"Put an army under one of your commanders. {when('command')}",
-            (army, Field("commander", "ref", "Your commander.", required=True, ref="commanders")),
+            (army, Field("commander", "text", "Your commander.", required=True, names="commanders")),
             example={"action": "command", "army": "red-a1", "commander": "red-captain"},
         ),
     ]

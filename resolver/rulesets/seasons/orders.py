@@ -29,7 +29,7 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
             f"Spend recruiting rolls on new units. {when('recruit')}",
             (
                 Field("rolls", "int", "How many recruiting rolls to spend.", required=True, minimum=1),
-                Field("army", "ref", "The army your new units join (optional).", ref="armies"),
+                Field("army", "text", "The army your new units join (optional).", names="armies"),
                 Field(
                     "province",
                     "ref",
@@ -57,7 +57,7 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
             f"The enemy province your army invades. {when('invade')}",
             (
                 Field("province", "ref", "An enemy province.", required=True, ref="provinces"),
-                Field("army", "ref", "The army that invades (optional; else your largest).", ref="armies"),
+                Field("army", "text", "The army that invades (optional; else your largest).", names="armies"),
             ),
             example={"action": "invade", "province": "p-example"},
         ),

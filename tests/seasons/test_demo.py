@@ -33,6 +33,8 @@ def test_the_demo_shows_the_seasons_story(events: list[dict]) -> None:
     assert {"into_the_fort", "siege", "siege_ended", "forage", "recovery"} <= kinds
     # diplomacy enforced (an enforced peace pays its roll) and Marshals' attributes rolled at the start
     assert {"tribute_roll", "marshal_attributes"} <= kinds
+    # the bot's orders organise its forces: armies formed and sent to the border, Captains hired
+    assert {"army_formed", "army_stationed", "commander_hired"} <= kinds
     assert any(e["kind"] == "battle" and e["data"]["winner"] for e in events)
     assert {"ambush", "retreat"} <= kinds  # the war's tests are rolled in battle
     assert any(e["kind"] == "war_test" and e["data"]["war"] for e in events)

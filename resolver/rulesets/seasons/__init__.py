@@ -15,8 +15,9 @@ from ...core.phases import State
 from ...core.standing import StandingSection
 from ...core.words import plural
 from ...engine.ruleset import Game, MapMark, Ruleset
-from . import chronicles, commanders, diplomacy, mapmarks, orders, phases, placing, rulesdoc
+from . import chronicles, commanders, diplomacy, forces, mapmarks, orders, phases, placing, rulesdoc
 from . import model as m
+from .forces import army_name
 
 _POOL = re.compile(r"^(\d+) dice\b(.*)$", re.S)
 
@@ -65,6 +66,7 @@ class Seasons(Ruleset):
             units = ", ".join(f"{u['id']} {u['code']} {u['morale']}" for u in army["units"])
             where = f"{game.place_label(army['location'])} [{army['location']}]"
             lines.append(f"Army {army['id']} at {where}{led}: {units}.")
+        lines += forces.status_lines(game, state, faction)
         held = m.provinces_of(state, faction)
         lines.append("Provinces: " + ", ".join(f"{game.place_label(p)} [{p}]" for p in held) + ".")
         return lines
@@ -163,17 +165,6 @@ class Seasons(Ruleset):
 
     def map_holders(self, game: Game, state: State) -> dict[str, str | None]:
         return mapmarks.map_holders(state)
-
-
-def army_name(game: Game, army: Mapping[str, Any]) -> str:
-    """An army's name for readers, from its id: ``red-a2`` is "Westmark army 2" and a lord's levy,
-    ``levy-p-rearbury-t1``, "Westmark's levy of Rearbury"."""
-    owner, army_id = str(army["owner"]), str(army["id"])
-    if army.get("levy") and army_id.startswith("levy-"):
-        province = army_id.removeprefix("levy-").rsplit("-t", 1)[0]
-        return f"{game.name_of(owner)}'s levy of {game.place_label(province)}"
-    number = army_id.removeprefix(f"{owner}-a") if army_id.startswith(f"{owner}-a") else ""
-    return f"{game.name_of(owner)} army {number}" if number else f"an army of {game.name_of(owner)}"
 
 
 RULESET = Seasons()

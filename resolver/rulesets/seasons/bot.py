@@ -9,7 +9,7 @@ from typing import Any
 from ...core.phases import State
 from ...core.rng import stream
 from ...engine.ruleset import Game
-from . import diplomacy
+from . import diplomacy, forces
 from . import model as m
 from .orders import INSTRUCTIONS, allowed
 
@@ -26,8 +26,15 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
     others = neighbours or [n for n in m.nations(state) if n != nation]
     if "buy_rolls" in can and int(record["stock"]["resources"]) > 8:
         orders.append({"action": "buy_rolls", "rolls": 1 + rng.below(2)})
+    orders += _organise(game, state, nation, can)
     if "recruit" in can and int(record["rolls"]) > 0:
-        orders.append({"action": "recruit", "rolls": int(record["rolls"])})
+        recruit: dict[str, Any] = {"action": "recruit", "rolls": int(record["rolls"])}
+        home = [
+            a for a in m.armies_at(state, record["capital"]) if a["owner"] == nation and not a.get("levy")
+        ]
+        if home and orders_season(game, state) not in game.rules["recruits_to_capital"]:
+            recruit["army"] = max(home, key=lambda a: (len(a["units"]), a["id"]))["id"]  # the main army
+        orders.append(recruit)
     prey = [n for n in others if not diplomacy.forbids_war(state, nation, n)]
     if "declare_war" in can and not record["wars"] and prey:
         units = sum(len(a["units"]) for a in m.armies_of(state, nation))
@@ -46,7 +53,11 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
         ]
         strongest = max((len(a["units"]) for a in m.armies_of(state, nation)), default=0)
         if forts and strongest >= 5:
-            orders.append({"action": "invade", "province": forts[0]})
+            marching = max(
+                (a for a in m.armies_of(state, nation) if a["units"] and not a.get("besieging")),
+                key=lambda a: (len(a["units"]), a["id"]),
+            )
+            orders.append({"action": "invade", "province": forts[0], "army": marching["id"]})
     if "diplomat" in can and others:
         orders.append({"action": "diplomat", "nation": rng.choice(others)})
     # Standing instructions: a weak nation shuts its army in the fort when invaded; a poor one forages.
@@ -56,3 +67,42 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
         "forage": int(record["stock"]["resources"]) < 12,
     }
     return {"orders": orders, INSTRUCTIONS: instructions}
+
+
+def orders_season(game: Game, state: State) -> str:
+    return game.calendar.date(int(state["turn"])).season
+
+
+def _organise(game: Game, state: State, nation: str, can: list[str]) -> list[dict[str, Any]]:
+    """A large army in the capital sends half its units to the border under a free commander; a nation
+    with no free commander and resources to spare hires a Captain for the next such army."""
+    record = state["factions"][nation]
+    free = forces.free_commanders(state, nation)
+    cost = int(game.rules["hiring"]["captain"]["cost"])
+    if "hire" in can and not free and int(record["stock"]["resources"]) >= cost + 6:
+        return [{"action": "hire", "rank": "captain"}]
+    home = [
+        a
+        for a in m.armies_at(state, record["capital"])
+        if a["owner"] == nation and not a.get("levy") and not a.get("in_fort") and not a.get("besieging")
+    ]
+    if "split_army" not in can or not free or not home:
+        return []
+    army = max(home, key=lambda a: (len(a["units"]), a["id"]))
+    if len(army["units"]) < 6:
+        return []
+    half = [u["id"] for u in army["units"][len(army["units"]) // 2 :]]
+    new_id = forces.peek_army_id(state, nation)
+    orders: list[dict[str, Any]] = [
+        {"action": "split_army", "army": army["id"], "units": half, "commander": free[0]}
+    ]
+    own = set(m.provinces_of(state, nation))
+    border = [
+        p
+        for p in sorted(own)
+        if p != record["capital"]
+        and any((state["provinces"][n]["owner"] or nation) != nation for n in game.world.neighbours(p))
+    ]
+    if "station" in can and border:
+        orders.append({"action": "station", "army": new_id, "province": border[0]})
+    return orders

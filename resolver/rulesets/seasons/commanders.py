@@ -60,10 +60,11 @@ def appoint(ctx: Any, state: State, commander: dict[str, Any]) -> None:
     roll_attributes(ctx, commander)
 
 
-def roll_attributes(ctx: Any, commander: dict[str, Any]) -> None:
+def roll_attributes(ctx: Any, commander: dict[str, Any], count: int | None = None) -> None:
+    """A Marshal's attributes: ``count`` of them (a hired Marshal's tier), by default a Star's."""
     commander["attributes"] = list(commander.get("attributes") or [])
     rolls: list[Roll] = []
-    count = int(ctx.rules["commanders"]["marshal_attributes"])
+    count = int(ctx.rules["commanders"]["marshal_attributes"]) if count is None else count
     for number in range(1, count + 1):
         _attribute(ctx, commander, ("attribute", commander["id"], number), rolls)
     ctx.emit(

@@ -11,7 +11,7 @@ from ...core.orders import OrderFile
 from ...core.phases import State
 from ...core.standing import StandingSection
 from ...engine.ruleset import Game
-from . import diplomacy
+from . import diplomacy, forces
 from . import model as m
 
 INSTRUCTIONS = "instructions"
@@ -27,7 +27,16 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
         ActionSpec(
             "recruit",
             f"Spend recruiting rolls on new units. {when('recruit')}",
-            (Field("rolls", "int", "How many recruiting rolls to spend.", required=True, minimum=1),),
+            (
+                Field("rolls", "int", "How many recruiting rolls to spend.", required=True, minimum=1),
+                Field("army", "text", "The army your new units join (optional).", names="armies"),
+                Field(
+                    "province",
+                    "ref",
+                    "Or the province of yours whose garrison they join (optional; else the capital).",
+                    ref="provinces",
+                ),
+            ),
             example={"action": "recruit", "rolls": 3},
         ),
         ActionSpec(
@@ -46,7 +55,10 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
         ActionSpec(
             "invade",
             f"The enemy province your army invades. {when('invade')}",
-            (Field("province", "ref", "An enemy province.", required=True, ref="provinces"),),
+            (
+                Field("province", "ref", "An enemy province.", required=True, ref="provinces"),
+                Field("army", "text", "The army that invades (optional; else your largest).", names="armies"),
+            ),
             example={"action": "invade", "province": "p-example"},
         ),
         ActionSpec(
@@ -55,6 +67,7 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
             (Field("nation", "ref", "The nation your diplomat visits.", required=True, ref="factions"),),
             example={"action": "diplomat", "nation": "blue"},
         ),
+        *forces.action_specs(rules, when),
     ]
     return {spec.name: spec for spec in specs}
 
@@ -132,25 +145,8 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
                 )
                 continue
             of.echo[order.number] = f"{order.action.replace('_', ' ')}: {game.name_of(target)}"
-        elif order.action == "invade":
-            province = str(order["province"])
-            owner = state["provinces"].get(province, {}).get("owner")
-            if not owner or owner == nation:
-                of.error(
-                    order,
-                    "province",
-                    f"'{province}' is not an enemy province",
-                    "name a province another nation holds",
-                )
-                continue
-            if not diplomacy.may_invade(state, nation, owner):
-                of.error(
-                    order,
-                    "province",
-                    f"your diplomats promised not to attack {game.name_of(owner)} this year",
-                    "name a province of another enemy, or leave invade out",
-                )
-                continue
-            of.echo[order.number] = f"invade {game.place_label(province)} of {game.name_of(owner)}"
+        elif order.action in ("invade", "recruit", *forces.ORGANISING):
+            continue  # read by forces.check below, as the organize and invasion steps read them
         else:
             of.echo[order.number] = f"{order.action.replace('_', ' ')}: {order['rolls']} roll(s)"
+    forces.check(game, state, of, season, allowed(game, state))

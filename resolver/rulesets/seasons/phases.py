@@ -19,7 +19,7 @@ from ...core.orders import Order
 from ...core.phases import State
 from ...core.standing import in_force
 from ...engine.ruleset import TurnMemory
-from . import commanders, diplomacy
+from . import commanders, diplomacy, forces
 from . import model as m
 from .battle import Side, ambushes, fight, movement_tests, zone_units
 from .diplomacy import declare as _declare
@@ -129,6 +129,7 @@ def recruit(ctx: Any, state: State) -> State:
                         continue
                 record["next_unit"] = int(record.get("next_unit", 0)) + 1
                 unit = new_unit(f"{nation}-n{record['next_unit']}", code, ctx.rules)
+                unit["order"] = order.number  # where it goes is read at the organize step (forces)
                 record.setdefault("recruits", []).append(unit)
                 record["season"]["recruited"] = int(record["season"].get("recruited", 0)) + 1
                 ctx.emit(
@@ -145,32 +146,46 @@ def recruit(ctx: Any, state: State) -> State:
 
 
 def organize(ctx: Any, state: State) -> State:
-    """New units join the nation's army in its capital (a new army under a Captain if none is there)."""
+    """The nations' organising orders, in the order written (``forces``); then new units join the army or
+    the province their recruit order names, else the capital (a new army there if none stands in it)."""
     for nation in m.nations(state):
+        forces.carry_out(ctx, state, nation, _organising(ctx, nation))
         record = state["factions"][nation]
         recruits = record.pop("recruits", [])
-        if not recruits:
-            continue
-        capital = record["capital"]
-        army = next((a for a in m.armies_of(state, nation) if a["location"] == capital), None)
-        if army is None:
-            army_id = f"{nation}-a{sum(1 for a in state['armies'] if a.startswith(nation + '-a')) + 1}"
-            while army_id in state["armies"]:
-                army_id += "x"
-            free = next(
-                (
-                    c["id"]
-                    for c in state["commanders"].values()
-                    if c["owner"] == nation
-                    and not any(a.get("commander") == c["id"] for a in state["armies"].values())
-                ),
-                None,
-            )
-            army = {"id": army_id, "owner": nation, "location": capital, "commander": free, "units": []}
-            state["armies"][army_id] = army
-        army["units"].extend(recruits)
-        ctx.emit("organized", actors=[nation], place=capital, units=len(recruits))
+        recruit_orders = {o.number: o for o in _orders(ctx, nation, "recruit")}
+        groups: dict[int | None, list[dict[str, Any]]] = {}
+        for unit in recruits:
+            groups.setdefault(unit.pop("order", None), []).append(unit)
+        for number, units in sorted(groups.items(), key=lambda item: (item[0] is not None, item[0] or 0)):
+            where = forces.destination(ctx, state, nation, recruit_orders.get(number) if number else None)
+            army = state["armies"].get(where.get("army") or "")
+            if army is None:
+                army = _garrison(state, nation, str(where["province"]))
+            army["units"].extend(units)
+            ctx.emit("organized", actors=[nation], place=army["location"], units=len(units))
     return state
+
+
+def _organising(ctx: Any, nation: str) -> list[Order]:
+    of = ctx.orders.get(nation)
+    return [order for order in (of.orders if of else []) if order.action in forces.ORGANISING]
+
+
+def _garrison(state: State, nation: str, province: str) -> dict[str, Any]:
+    """The nation's army in ``province`` that new units join: the first standing there free to take them,
+    else a new one under a commander who leads no army (or none)."""
+    army = next(
+        (
+            a
+            for a in m.armies_at(state, province)
+            if a["owner"] == nation and not a.get("levy") and not a.get("besieging")
+        ),
+        None,
+    )
+    if army is not None:
+        return army
+    free = next(iter(forces.free_commanders(state, nation)), None)
+    return forces.new_army(state, nation, province, [], free)
 
 
 def upkeep(ctx: Any, state: State) -> State:
@@ -287,24 +302,24 @@ def choose_province(ctx: Any, state: State) -> State:
     invasions = ctx.memory.invasions
     for nation in m.nations(state):
         armies = [a for a in m.armies_of(state, nation) if a["units"] and not a.get("besieging")]
-        if not state["factions"][nation]["wars"] or not armies:
-            continue
         ordered = _orders(ctx, nation, "invade")
         # One invasion a province a season (house rule): a defender fights one battle where it stands.
         taken = {invasion["province"] for invasion in invasions}
-        if ordered:
-            province = str(ordered[0]["province"])
-            enemy = state["provinces"][province]["owner"]
-            if enemy not in state["factions"][nation]["wars"]:
-                ctx.order_failed(nation, ordered[0], "that province's owner is not at war with you")
+        if ordered:  # read as the checker read it (forces): at war, no promise, the army it names
+            plan = forces.invasion(ctx, state, nation, ordered[0])
+            if plan is None:
                 continue
+            province = str(plan["province"])
             if province in taken:
                 ctx.order_failed(nation, ordered[0], "another army invades that province this season")
                 continue
-            if not diplomacy.may_invade(state, nation, enemy):
-                ctx.order_failed(nation, ordered[0], "your diplomats promised not to attack them this year")
+            if not armies:
+                ctx.order_failed(nation, ordered[0], "you have no army free to march")
                 continue
+            army = state["armies"][plan["army"]] if plan["army"] else max(armies, key=_size)
         else:  # silent orders: the aggressor invades the weakest border province of its wars
+            if not state["factions"][nation]["wars"] or not armies:
+                continue
             wars = [
                 e
                 for e in state["factions"][nation].get("attacking", [])
@@ -314,12 +329,17 @@ def choose_province(ctx: Any, state: State) -> State:
             if not choices:
                 continue
             province = choices[0]
-        army = max(armies, key=lambda a: (len(a["units"]), a["id"]))
+            army = max(armies, key=_size)
         invasions.append(
             {"attacker": nation, "army": army["id"], "province": province, "from": army["location"]}
         )
         ctx.emit("invasion_planned", actors=[nation], visible_to=[nation], place=province)
     return state
+
+
+def _size(army: Mapping[str, Any]) -> tuple[int, str]:
+    """The largest army invades when the orders name none (then the highest id)."""
+    return len(army["units"]), str(army["id"])
 
 
 def invade(ctx: Any, state: State) -> State:

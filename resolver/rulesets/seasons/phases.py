@@ -1148,24 +1148,32 @@ def piorad_loot(ctx: Any, state: State) -> State:
 
 
 def disband_or_not(ctx: Any, state: State) -> State:
-    """Every unit not besieging tests; the CinC's reputation adds or takes a success."""
+    """Every unit not in a siege tests, the Piorad's too (the seed: "All units shall pass"); the CinC's
+    reputation adds or takes a success. On the rows of 1 and 2 successes a unit below the row's floor
+    may be kept for the row's resource, as far as the nation's standing ``winter_keep`` allows (house
+    rule: the seed's "spend 1 resource to maintain the unit" is a way to save a unit, not a second
+    upkeep, since spring's upkeep already pays for every unit until next spring)."""
     check = _check(ctx, "disband")
+    testing = set(m.nations(state)) | set(m.npcs(state))
+    budget = {
+        faction: int(in_force(state, faction, ctx.game.standing[INSTRUCTIONS])["winter_keep"])
+        for faction in sorted(testing)
+    }
     for army_id in sorted(state["armies"]):
         army = state["armies"][army_id]
-        if army.get("besieging") or army.get("in_fort") or army["owner"] not in m.nations(state):
+        if army.get("besieging") or army.get("in_fort") or army["owner"] not in testing:
             continue
         commander = m.commander(state, army)
         reputation = int(commander["reputation"]) if commander else 0
         mods = [check.modifier("famous_cinc")] if reputation > 6 else []
         mods += [check.modifier("obscure_cinc")] if reputation < 2 else []
-        in_zone = zone_units(ctx.rules, m.zone_of_command(commander)) if commander else 0
         kept = []
-        for number, unit in enumerate(army["units"]):
-            zone = [check.modifier("zone_of_command")] if number < in_zone else []
+        for unit in army["units"]:
             result = check.roll(
-                ctx, roll_label("disband", unit["id"]), modifiers=mods + zone, factions=[army["owner"]]
+                ctx, roll_label("disband", unit["id"]), modifiers=mods, factions=[army["owner"]]
             )
-            goes = _disbands(ctx, state, army["owner"], unit, result)
+            paid = _keep_price(ctx, state, army["owner"], unit, result, budget)
+            goes = paid is None
             if not goes:
                 kept.append(unit)
             ctx.emit(
@@ -1177,6 +1185,7 @@ def disband_or_not(ctx: Any, state: State) -> State:
                 code=unit["code"],
                 result=result.result,
                 disbanded=goes,
+                paid=paid or 0,
             )
         army["units"] = kept
         if not kept:
@@ -1184,19 +1193,24 @@ def disband_or_not(ctx: Any, state: State) -> State:
     return state
 
 
-def _disbands(ctx: Any, state: State, nation: str, unit: Mapping[str, Any], result: CheckResult) -> bool:
-    """Whether the unit goes home: by the row, then for want of the resource that keeps it."""
+def _keep_price(
+    ctx: Any, state: State, owner: str, unit: Mapping[str, Any], result: CheckResult, budget: dict[str, int]
+) -> int | None:
+    """What keeping the unit costs (0 when its morale meets the row's floor), or None when it goes
+    home: on the row of no success, or below the floor when the owner's ``winter_keep`` budget or its
+    stock cannot pay the row's price. The budget is spent in the order the units test."""
     if result.result == "disband":
-        return True
+        return None
     floor = "Veteran" if result.result == "below_veteran_disband" else "Normal"
-    if m.morale_rank(ctx.rules, unit["morale"]) < m.morale_rank(ctx.rules, floor):
-        return True
-    stock = state["factions"][nation]["stock"]
-    cost = int(result.row.get("upkeep", 0))
-    if stock["resources"] < cost:
-        return True
-    stock["resources"] -= cost
-    return False
+    if m.morale_rank(ctx.rules, unit["morale"]) >= m.morale_rank(ctx.rules, floor):
+        return 0
+    stock = state["factions"][owner]["stock"]
+    price = int(result.row.get("upkeep", 0))
+    if price > min(budget[owner], int(stock["resources"])):
+        return None
+    stock["resources"] -= price
+    budget[owner] -= price
+    return price
 
 
 def leader_death(ctx: Any, state: State) -> State:

@@ -16,7 +16,12 @@ from .orders import INSTRUCTIONS, allowed
 
 def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
     if nation not in m.nations(state):
-        return {"orders": []}  # the Piorad's decisions are their own tests in the winter steps
+        # The Piorad's decisions are their own tests in the winter steps; their loot keeps the warband
+        # together through the disband-or-not test (they recruit nobody, so every unit counts).
+        return {
+            "orders": [],
+            INSTRUCTIONS: {"winter_keep": int(state["factions"][nation]["stock"]["resources"])},
+        }
     rng = stream(game.seed, f"seasons/bot/{nation}/turn{state['turn']}")
     record, can = state["factions"][nation], allowed(game, state)
     if m.is_npc_realm(state, nation):  # no ambitions abroad: no war, no diplomat (house rule)

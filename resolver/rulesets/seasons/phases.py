@@ -532,17 +532,21 @@ def battle(ctx: Any, state: State) -> State:
 
 
 def _recover(ctx: Any, state: State, army: dict[str, Any], battle: tuple[str, str]) -> None:
-    """Every damaged unit tests against its REP: light damage helps, heavy harms, beyond 3 × REP it is
-    destroyed; a unit not routed gets a success. Units of one type with one success each merge into one;
+    """Every damaged unit tests against its REP: each die at or under it succeeds (a 6 never does);
+    light damage helps, heavy harms, beyond 3 × REP it is destroyed; a unit not routed gets a success. Units of one type with one success each merge into one;
     a unit with one success and no partner is lost, like one with none. ``battle`` (the province and
     the attacker) keeps the labels apart when one army fights two battles in a season."""
-    check, rules = _check(ctx, "recovery"), ctx.rules
+    base, rules = _check(ctx, "recovery"), ctx.rules
+    highest = int(rules["recovery_target"]["max"])
     outcomes: dict[str, str] = {}
     rolls = []
     for unit in army["units"]:
         hits, rep = int(unit.get("hits", 0)), m.rep(rules, unit)
         if not hits:
             continue
+        # rolled against the unit's morale (house rule): a die at or under its REP succeeds, and a 6
+        # always fails, as in the seed's other test against a level (will to fight)
+        check = replace(base, success=f"<={min(rep, highest)}")
         if hits > 3 * rep:
             outcomes[unit["id"]] = "destroyed"
             continue
@@ -619,9 +623,10 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
             enemy = owner if nation == attacker else attacker
             key = f"{result}:{enemy}"
             year[key] = int(year.get(key, 0)) + 1
+        # every unit that fought counts the battle, a routed one too: those lost in recovery take
+        # their count with them, and the seed positions the counter of every surviving unit
         for unit in (army if nation == attacker else defending)["units"]:
-            if not unit.get("routed"):
-                unit.setdefault("results", []).append(result)
+            unit.setdefault("results", []).append(result)
     ctx.emit(
         "battle",
         actors=[attacker, owner],

@@ -533,9 +533,10 @@ def battle(ctx: Any, state: State) -> State:
 
 def _recover(ctx: Any, state: State, army: dict[str, Any], battle: tuple[str, str]) -> None:
     """Every damaged unit tests against its REP: each die at or under it succeeds (a 6 never does);
-    light damage helps, heavy harms, beyond 3 × REP it is destroyed; a unit not routed gets a success. Units of one type with one success each merge into one;
-    a unit with one success and no partner is lost, like one with none. ``battle`` (the province and
-    the attacker) keeps the labels apart when one army fights two battles in a season."""
+    light damage helps, heavy harms, beyond 3 × REP it is destroyed; a unit not routed gets a success.
+    Units of one type with one success each merge into one; a unit with one success and no partner
+    is lost, like one with none. ``battle`` (the province and the attacker) keeps the labels apart
+    when one army fights two battles in a season."""
     base, rules = _check(ctx, "recovery"), ctx.rules
     highest = int(rules["recovery_target"]["max"])
     outcomes: dict[str, str] = {}

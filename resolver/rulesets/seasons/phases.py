@@ -1028,14 +1028,31 @@ def morale_check(ctx: Any, state: State) -> State:
         mods += [check.modifier("lost_province")] * m.count(state, nation, "provinces_lost")
         mods += [check.modifier("shaken")] * int(record.get("shaken", 0))
         result = check.roll(ctx, roll_label("will", nation, ctx.phase), modifiers=mods, factions=[nation])
+        m.tally(state, nation, "morale_tested")
         if result.result == "carry_on":
             record["shaken"], record["opposition"] = 0, 0
         elif result.result == "shaken":
             record["shaken"], record["opposition"] = int(record.get("shaken", 0)) + 1, 1
+            m.tally(state, nation, "opposition_renewed")  # the opposition die is for next season
         else:
             _disaster(ctx, state, nation)
         ctx.emit("will_to_fight", actors=[nation], rolls=[result.roll], result=result.result, morale=level)
     return state
+
+
+def _morale_at_peace(ctx: Any, state: State, nation: str) -> None:
+    """At the season's end: the opposition die, which the seed gives the recruitments of the season
+    after a shaken morale, ends unless this season's test shook morale again; and a nation at peace
+    that took no will-to-fight test sheds one step of shaken morale (house rule: only a war is tested,
+    so a nation at peace could never reach the two successes that end it)."""
+    record = state["factions"][nation]
+    if int(record.get("opposition", 0)) and not m.count(state, nation, "opposition_renewed"):
+        record["opposition"] = 0
+        ctx.emit("opposition_ended", actors=[nation], visible_to=[nation])
+    if record["wars"] or not int(record.get("shaken", 0)) or m.count(state, nation, "morale_tested"):
+        return
+    record["shaken"] = int(record["shaken"]) - 1
+    ctx.emit("morale_eased", actors=[nation], shaken=record["shaken"])
 
 
 def _disaster(ctx: Any, state: State, nation: str) -> None:
@@ -1084,15 +1101,16 @@ def trade(ctx: Any, state: State, season_successes: int = 0) -> State:
         record["stock"]["resources"] += total
         ctx.emit("trade", actors=[nation], visible_to=[nation], rolls=rolls, resources=total)
     diplomacy.pay_season_tribute(ctx, state)
-    _end_season(state)
+    _end_season(ctx, state)
     return state
 
 
-def _end_season(state: State) -> None:
+def _end_season(ctx: Any, state: State) -> None:
     for province in state["provinces"].values():
         province["conquered"] = province["looted"] = False
     for nation in m.nations(state):
         record = state["factions"][nation]
+        _morale_at_peace(ctx, state, nation)
         record["season"] = {}
         record["unrest"] = max(0, int(record.get("unrest", 0)) - 1)
 

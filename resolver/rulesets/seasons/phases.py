@@ -8,7 +8,7 @@ is kept on the nation's record.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -1070,16 +1070,22 @@ def _disaster(ctx: Any, state: State, nation: str) -> None:
 # -- trade and the season's end ------------------------------------------------------------------------
 
 
-def trade(ctx: Any, state: State, season_successes: int = 0) -> State:
-    """Each province rolls for trade; the season adds or takes successes. This is each season's closing
-    roll, so the season's tallies are folded into the year here."""
+def trade(
+    ctx: Any, state: State, season_successes: int = 0, skip: Sequence[str] = ("conquered", "besieged")
+) -> State:
+    """Each province rolls for trade; the season adds or takes successes. ``skip`` names the provinces
+    that do not trade: just conquered and besieged ones, and in winter, as the seed says, only those
+    the Piorad looted and the besieged. This is each season's closing roll, so the season's tallies
+    are folded into the year here."""
     check = _check(ctx, "trade")
     world = ctx.game.world
     for nation in m.nations(state):
         record, total, rolls = state["factions"][nation], 0, []
         for pid in m.provinces_of(state, nation):
             province = state["provinces"][pid]
-            if province["conquered"] or pid in state["sieges"] or province["looted"]:
+            marks = {"conquered": province["conquered"], "looted": province["looted"]}
+            marks["besieged"] = pid in state["sieges"]
+            if any(marks[reason] for reason in skip):
                 continue
             mods = [Modifier("season", season_successes)] if season_successes else []
             owners_near = {state["provinces"][n]["owner"] for n in world.neighbours(pid)}

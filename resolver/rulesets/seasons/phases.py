@@ -911,8 +911,6 @@ def _staying_at_war(ctx: Any, state: State, levy: dict) -> None:
         ]
     )
     owner = levy["owner"]
-    for unit in kept:
-        unit["mercenary"] = True  # house rule: a lord's veterans serve the nation for pay
     if kept and owner in state["factions"]:
         state["factions"][owner].setdefault("recruits", []).extend(kept)
     levy["units"] = []

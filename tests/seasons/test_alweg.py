@@ -69,6 +69,9 @@ def test_the_bot_never_has_alweg_declare_war_or_send_a_diplomat(campaign: Path) 
         alweg = {order["action"] for order in bot.orders_for(game, rich, "alweg")["orders"]}
         assert not alweg & {"declare_war", "diplomat"}, turn
     red_actions = set()
+    # a reason for red's diplomat (the bot sends one only with a reason): alliance talks with the others
+    others = [n for n in m.nations(rich) if n != "red"]
+    rich["factions"]["red"]["modifiers"] = {f"alliance_talks:{other}": 1 for other in others}
     for turn in range(1, 9):
         rich["turn"] = turn
         red_actions |= {order["action"] for order in bot.orders_for(game, rich, "red")["orders"]}

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from resolver.rulesets.seasons import RULESET, commanders
+from resolver.rulesets.seasons import model as m
+from resolver.rulesets.seasons.battle import zone_units
 
 from ..scenarios.harness import Scenario, resolve_accepted
 
@@ -144,12 +146,15 @@ def test_the_demo_nations_marshals_roll_two_attributes_at_the_start(tmp_path: Pa
     ],
     ids=["rep4-3x", "rep3-3x", "rep3-charisma-4x", "rep4-poor-charisma-2x", "rep6-3x", "rep6-unremarkable"],
 )
-def test_the_zone_of_command_reaches_units_in_the_disband_test(
+def test_the_zone_of_command_reaches_units_in_battle_and_not_the_disband_test(
     tmp_path: Path, reputation: int, attributes: list[str], reached: int
 ) -> None:
     """The CinC's unit and one more for every 6 inches of his zone (3 × reputation; 4 × with Charisma,
     2 × with Poor charisma, 2 inches less when Unremarkable): 12 → 3 units, 9 → 2, 12 → 3, 8 → 2, 18 → 4,
-    16 → 3."""
+    16 → 3. The zone's +1 is for the battlefield's morale tests: the winter disband test of the same
+    army has no modifier from it (issue 22)."""
+    commander = {"id": "red-c", "reputation": reputation, "attributes": attributes}
+    assert zone_units(RULESET.default_rules(), m.zone_of_command(commander)) == reached
     fixture = {
         "ruleset": "seasons",
         "world": {"locales": {"r0": []}},
@@ -171,8 +176,7 @@ def test_the_zone_of_command_reaches_units_in_the_disband_test(
     }
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
     tests = _events(result, "disband_test")
-    zoned = [e["data"]["unit"] for e in tests if e["rolls"][0].get("modifiers")]
-    assert zoned == [f"a-u{n}" for n in range(1, reached + 1)]
+    assert len(tests) == 6 and not [e for e in tests if e["rolls"][0].get("modifiers")]
 
 
 # -- the Marshal's fate -------------------------------------------------------------------------------------

@@ -120,8 +120,19 @@ def test_foraging_rows_and_the_standing_instruction(tmp_path: Path) -> None:
     }
 
 
+def test_a_local_lord_raises_a_unit_for_each_recruiting_roll(tmp_path: Path) -> None:
+    """The seed's 8 recruiting rolls (+1 in summer) raise a unit each, as a nation's rolls do (issue 22:
+    no halving house rule)."""
+    fixture = _war(turn=2)
+    fixture["state"]["armies"] = {"ra": {"owner": "red", "location": "r0", "units": [{"code": "PC"}]}}
+    result = resolve_accepted(tmp_path / "f.yaml", fixture)
+    [levy] = _events(result, "levy_raised")
+    assert levy["data"]["units"] == 9 and len(levy["rolls"]) == 1 + 9  # the column, then one per unit
+
+
 def test_a_levy_defends_an_undefended_province_and_may_stay_at_war(tmp_path: Path) -> None:
-    fixture = _war(turn=2)  # summer: 8 + 1 rolls, four units
+    fixture = _war(turn=2)  # summer: 8 + 1 rolls, here four units (half a unit a roll, to keep it small)
+    fixture["rules"] = {**fixture.get("rules", {}), "defensive_army": {"units_per_roll": 0.5}}
     fixture["state"]["armies"] = {"ra": {"owner": "red", "location": "r0", "units": [{"code": "PC"}]}}
     rolls = fixture["rolls"]
     rolls["t2/levy/b0/column"] = [5]  # type C
@@ -148,7 +159,8 @@ def test_a_levy_defends_an_undefended_province_and_may_stay_at_war(tmp_path: Pat
     assert stay["data"] == {"result": "veterans_to_capital", "kept": 4}
     assert not any(a.get("levy") for a in result.state["armies"].values())
     assert [u["code"] for u in result.state["factions"]["blue"]["recruits"]] == ["EF", "EF", "CA", "CA"]
-    assert all(u["mercenary"] for u in result.state["factions"]["blue"]["recruits"])  # they serve for pay
+    # the lord's veterans are the nation's own units, not hired: no mercenary's −1 on its loot tests
+    assert not any(u.get("mercenary") for u in result.state["factions"]["blue"]["recruits"])
     assert _events(result, "loot")[0]["data"]["resources"] == 1
 
 

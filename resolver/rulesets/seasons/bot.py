@@ -1,5 +1,5 @@
 """Orders for a nation nobody plays: recruit with every roll, war on the weakest neighbour when strong,
-a diplomat every winter to the neighbour it fears most. Alweg, an NPC realm and no Nation, only
+a diplomat in winter only when it has a reason to send one. Alweg, an NPC realm and no Nation, only
 recruits and defends (house rule). Choices come from the campaign's seed."""
 
 from __future__ import annotations
@@ -16,7 +16,12 @@ from .orders import INSTRUCTIONS, allowed
 
 def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
     if nation not in m.nations(state):
-        return {"orders": []}  # the Piorad's decisions are their own tests in the winter steps
+        # The Piorad's decisions are their own tests in the winter steps; their loot keeps the warband
+        # together through the disband-or-not test (they recruit nobody, so every unit counts).
+        return {
+            "orders": [],
+            INSTRUCTIONS: {"winter_keep": int(state["factions"][nation]["stock"]["resources"])},
+        }
     rng = stream(game.seed, f"seasons/bot/{nation}/turn{state['turn']}")
     record, can = state["factions"][nation], allowed(game, state)
     if m.is_npc_realm(state, nation):  # no ambitions abroad: no war, no diplomat (house rule)
@@ -58,8 +63,8 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
                 key=lambda a: (len(a["units"]), a["id"]),
             )
             orders.append({"action": "invade", "province": forts[0], "army": marching["id"]})
-    if "diplomat" in can and others:
-        orders.append({"action": "diplomat", "nation": rng.choice(others)})
+    if "diplomat" in can and (visited := _diplomat_target(state, nation, others)):
+        orders.append({"action": "diplomat", "nation": visited})
     # Standing instructions: a weak nation shuts its army in the fort when invaded; a poor one forages.
     units = sum(len(a["units"]) for a in m.armies_of(state, nation))
     instructions = {
@@ -106,3 +111,25 @@ def _organise(game: Game, state: State, nation: str, can: list[str]) -> list[dic
     if "station" in can and border:
         orders.append({"action": "station", "army": new_id, "province": border[0]})
     return orders
+
+
+def _diplomat_target(state: State, nation: str, others: list[str]) -> str | None:
+    """The nation a bot's diplomat visits, or None when it has no reason to send one: first a nation
+    it is in alliance talks with (a second friendly visit makes them allies), then its strongest enemy
+    at war (a visit may win an enforced peace or buy time), then a neighbour stronger than itself (a
+    threat to be handled). A nation at peace among weaker neighbours stays at home."""
+
+    def strength(other: str) -> int:
+        return sum(len(a["units"]) for a in m.armies_of(state, other))
+
+    talks = [
+        n
+        for n in m.nations(state)
+        if n != nation and diplomacy.effect_value(state, nation, diplomacy.TALKS, n)
+    ]
+    enemies = [n for n in state["factions"][nation]["wars"] if n in m.nations(state)]
+    feared = [n for n in others if strength(n) > strength(nation)]
+    for reasons in (talks, enemies, feared):
+        if reasons:
+            return min(reasons, key=lambda n: (-strength(n), n))
+    return None

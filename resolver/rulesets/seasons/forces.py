@@ -19,6 +19,7 @@ from ...core.factions import next_id
 from ...core.fields import ActionSpec, Field
 from ...core.orders import Order, OrderFile
 from ...core.phases import State
+from ...core.words import plural
 from ...engine.plans import Reading, Reject, plan_or_error, plan_or_failure
 from ...engine.ruleset import Game
 from . import diplomacy
@@ -197,9 +198,9 @@ class ForcesReading(Reading):
         if stock < cost:
             raise Reject(
                 None,
-                f"{what} costs {cost} resource(s) and you will have {stock}",
+                f"{what} costs {plural(cost, 'resource')} and you will have {stock}",
                 "leave it out, or buy fewer recruiting rolls",
-                failure=f"only {stock} resource(s) left for {what}",
+                failure=f"only {plural(stock, 'resource')} left for {what}",
             )
 
 
@@ -291,7 +292,7 @@ def read_hire(r: ForcesReading, o: Order) -> Plan:
         in_use,
     )
     name = fresh_name(r.rules, r.state)
-    words = f"{tier.replace('_', ' ')} Marshal" if rank == "marshal" else "Captain"
+    words = f"{tier.replace('-', ' ')} Marshal" if rank == "marshal" else "Captain"
 
     def carry_out(state: State) -> dict[str, Any]:
         cid = next_id(state, r.faction, COMMANDER_KIND, lambda key: key in state["commanders"])
@@ -309,7 +310,7 @@ def read_hire(r: ForcesReading, o: Order) -> Plan:
         stock["resources"] = int(stock["resources"]) - cost
         return {"commander": cid, "commander_name": name, "rank": rank, "tier": tier, "cost": cost}
 
-    echo = f"hire a {words}, {name} ({preview}), for {cost} resource(s)"
+    echo = f"hire a {words}, {name} ({preview}), for {plural(cost, 'resource')}"
     return Plan(echo, "commander_hired", public=True, carry_out=carry_out)
 
 
@@ -595,7 +596,7 @@ def status_lines(game: Game, state: State, nation: str) -> list[str]:
     lines.append(
         "Commanders leading no army: "
         + (", ".join(free) or "none")
-        + f". Hiring costs {hiring['captain']['cost']} resource(s) a Captain, "
-        + f"{hiring['marshal']['cost']} a Marshal."
+        + f". Hiring a Captain costs {plural(int(hiring['captain']['cost']), 'resource')}, "
+        + f"a Marshal {plural(int(hiring['marshal']['cost']), 'resource')}."
     )
     return lines

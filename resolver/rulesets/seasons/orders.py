@@ -97,6 +97,14 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
             Field(
                 "forage", "bool", "Forage instead of paying spring upkeep.", default=bool(defaults["forage"])
             ),
+            Field(
+                "winter_keep",
+                "int",
+                "In winter, spend up to this many resources keeping units the disband-or-not test would "
+                "send home (1 resource a unit, on its rows of 1 and 2 successes; 0 keeps none).",
+                default=int(defaults["winter_keep"]),
+                minimum=0,
+            ),
         ),
     )
     return {section.name: section}

@@ -8,7 +8,7 @@ is kept on the nation's record.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -552,17 +552,22 @@ def battle(ctx: Any, state: State) -> State:
 
 
 def _recover(ctx: Any, state: State, army: dict[str, Any], battle: tuple[str, str]) -> None:
-    """Every damaged unit tests against its REP: light damage helps, heavy harms, beyond 3 × REP it is
-    destroyed; a unit not routed gets a success. Units of one type with one success each merge into one;
-    a unit with one success and no partner is lost, like one with none. ``battle`` (the province and
-    the attacker) keeps the labels apart when one army fights two battles in a season."""
-    check, rules = _check(ctx, "recovery"), ctx.rules
+    """Every damaged unit tests against its REP: each die at or under it succeeds (a 6 never does);
+    light damage helps, heavy harms, beyond 3 × REP it is destroyed; a unit not routed gets a success.
+    Units of one type with one success each merge into one; a unit with one success and no partner
+    is lost, like one with none. ``battle`` (the province and the attacker) keeps the labels apart
+    when one army fights two battles in a season."""
+    base, rules = _check(ctx, "recovery"), ctx.rules
+    highest = int(rules["recovery_target"]["max"])
     outcomes: dict[str, str] = {}
     rolls = []
     for unit in army["units"]:
         hits, rep = int(unit.get("hits", 0)), m.rep(rules, unit)
         if not hits:
             continue
+        # rolled against the unit's morale (house rule): a die at or under its REP succeeds, and a 6
+        # always fails, as in the seed's other test against a level (will to fight)
+        check = replace(base, success=f"<={min(rep, highest)}")
         if hits > 3 * rep:
             outcomes[unit["id"]] = "destroyed"
             continue
@@ -639,9 +644,10 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
             enemy = owner if nation == attacker else attacker
             key = f"{result}:{enemy}"
             year[key] = int(year.get(key, 0)) + 1
+        # every unit that fought counts the battle, a routed one too: those lost in recovery take
+        # their count with them, and the seed positions the counter of every surviving unit
         for unit in (army if nation == attacker else defending)["units"]:
-            if not unit.get("routed"):
-                unit.setdefault("results", []).append(result)
+            unit.setdefault("results", []).append(result)
     ctx.emit(
         "battle",
         actors=[attacker, owner],
@@ -925,8 +931,6 @@ def _staying_at_war(ctx: Any, state: State, levy: dict) -> None:
         ]
     )
     owner = levy["owner"]
-    for unit in kept:
-        unit["mercenary"] = True  # house rule: a lord's veterans serve the nation for pay
     if kept and owner in state["factions"]:
         state["factions"][owner].setdefault("recruits", []).extend(kept)
     levy["units"] = []
@@ -1042,14 +1046,31 @@ def morale_check(ctx: Any, state: State) -> State:
         mods += [check.modifier("lost_province")] * m.count(state, nation, "provinces_lost")
         mods += [check.modifier("shaken")] * int(record.get("shaken", 0))
         result = check.roll(ctx, roll_label("will", nation, ctx.phase), modifiers=mods, factions=[nation])
+        m.tally(state, nation, "morale_tested")
         if result.result == "carry_on":
             record["shaken"], record["opposition"] = 0, 0
         elif result.result == "shaken":
             record["shaken"], record["opposition"] = int(record.get("shaken", 0)) + 1, 1
+            m.tally(state, nation, "opposition_renewed")  # the opposition die is for next season
         else:
             _disaster(ctx, state, nation)
         ctx.emit("will_to_fight", actors=[nation], rolls=[result.roll], result=result.result, morale=level)
     return state
+
+
+def _morale_at_peace(ctx: Any, state: State, nation: str) -> None:
+    """At the season's end: the opposition die, which the seed gives the recruitments of the season
+    after a shaken morale, ends unless this season's test shook morale again; and a nation at peace
+    that took no will-to-fight test sheds one step of shaken morale (house rule: only a war is tested,
+    so a nation at peace could never reach the two successes that end it)."""
+    record = state["factions"][nation]
+    if int(record.get("opposition", 0)) and not m.count(state, nation, "opposition_renewed"):
+        record["opposition"] = 0
+        ctx.emit("opposition_ended", actors=[nation], visible_to=[nation])
+    if record["wars"] or not int(record.get("shaken", 0)) or m.count(state, nation, "morale_tested"):
+        return
+    record["shaken"] = int(record["shaken"]) - 1
+    ctx.emit("morale_eased", actors=[nation], shaken=record["shaken"])
 
 
 def _disaster(ctx: Any, state: State, nation: str) -> None:
@@ -1067,16 +1088,22 @@ def _disaster(ctx: Any, state: State, nation: str) -> None:
 # -- trade and the season's end ------------------------------------------------------------------------
 
 
-def trade(ctx: Any, state: State, season_successes: int = 0) -> State:
-    """Each province rolls for trade; the season adds or takes successes. This is each season's closing
-    roll, so the season's tallies are folded into the year here."""
+def trade(
+    ctx: Any, state: State, season_successes: int = 0, skip: Sequence[str] = ("conquered", "besieged")
+) -> State:
+    """Each province rolls for trade; the season adds or takes successes. ``skip`` names the provinces
+    that do not trade: just conquered and besieged ones, and in winter, as the seed says, only those
+    the Piorad looted and the besieged. This is each season's closing roll, so the season's tallies
+    are folded into the year here."""
     check = _check(ctx, "trade")
     world = ctx.game.world
     for nation in m.nations(state):
         record, total, rolls = state["factions"][nation], 0, []
         for pid in m.provinces_of(state, nation):
             province = state["provinces"][pid]
-            if province["conquered"] or pid in state["sieges"] or province["looted"]:
+            marks = {"conquered": province["conquered"], "looted": province["looted"]}
+            marks["besieged"] = pid in state["sieges"]
+            if any(marks[reason] for reason in skip):
                 continue
             mods = [Modifier("season", season_successes)] if season_successes else []
             owners_near = {state["provinces"][n]["owner"] for n in world.neighbours(pid)}
@@ -1098,15 +1125,16 @@ def trade(ctx: Any, state: State, season_successes: int = 0) -> State:
         record["stock"]["resources"] += total
         ctx.emit("trade", actors=[nation], visible_to=[nation], rolls=rolls, resources=total)
     diplomacy.pay_season_tribute(ctx, state)
-    _end_season(state)
+    _end_season(ctx, state)
     return state
 
 
-def _end_season(state: State) -> None:
+def _end_season(ctx: Any, state: State) -> None:
     for province in state["provinces"].values():
         province["conquered"] = province["looted"] = False
     for nation in m.nations(state):
         record = state["factions"][nation]
+        _morale_at_peace(ctx, state, nation)
         record["season"] = {}
         record["unrest"] = max(0, int(record.get("unrest", 0)) - 1)
 
@@ -1168,24 +1196,32 @@ def piorad_loot(ctx: Any, state: State) -> State:
 
 
 def disband_or_not(ctx: Any, state: State) -> State:
-    """Every unit not besieging tests; the CinC's reputation adds or takes a success."""
+    """Every unit not in a siege tests, the Piorad's too (the seed: "All units shall pass"); the CinC's
+    reputation adds or takes a success. On the rows of 1 and 2 successes a unit below the row's floor
+    may be kept for the row's resource, as far as the nation's standing ``winter_keep`` allows (house
+    rule: the seed's "spend 1 resource to maintain the unit" is a way to save a unit, not a second
+    upkeep, since spring's upkeep already pays for every unit until next spring)."""
     check = _check(ctx, "disband")
+    testing = set(m.nations(state)) | set(m.npcs(state))
+    budget = {
+        faction: int(in_force(state, faction, ctx.game.standing[INSTRUCTIONS])["winter_keep"])
+        for faction in sorted(testing)
+    }
     for army_id in sorted(state["armies"]):
         army = state["armies"][army_id]
-        if army.get("besieging") or army.get("in_fort") or army["owner"] not in m.nations(state):
+        if army.get("besieging") or army.get("in_fort") or army["owner"] not in testing:
             continue
         commander = m.commander(state, army)
         reputation = int(commander["reputation"]) if commander else 0
         mods = [check.modifier("famous_cinc")] if reputation > 6 else []
         mods += [check.modifier("obscure_cinc")] if reputation < 2 else []
-        in_zone = zone_units(ctx.rules, m.zone_of_command(commander)) if commander else 0
         kept = []
-        for number, unit in enumerate(army["units"]):
-            zone = [check.modifier("zone_of_command")] if number < in_zone else []
+        for unit in army["units"]:
             result = check.roll(
-                ctx, roll_label("disband", unit["id"]), modifiers=mods + zone, factions=[army["owner"]]
+                ctx, roll_label("disband", unit["id"]), modifiers=mods, factions=[army["owner"]]
             )
-            goes = _disbands(ctx, state, army["owner"], unit, result)
+            paid = _keep_price(ctx, state, army["owner"], unit, result, budget)
+            goes = paid is None
             if not goes:
                 kept.append(unit)
             ctx.emit(
@@ -1197,6 +1233,7 @@ def disband_or_not(ctx: Any, state: State) -> State:
                 code=unit["code"],
                 result=result.result,
                 disbanded=goes,
+                paid=paid or 0,
             )
         army["units"] = kept
         if not kept:
@@ -1204,19 +1241,24 @@ def disband_or_not(ctx: Any, state: State) -> State:
     return state
 
 
-def _disbands(ctx: Any, state: State, nation: str, unit: Mapping[str, Any], result: CheckResult) -> bool:
-    """Whether the unit goes home: by the row, then for want of the resource that keeps it."""
+def _keep_price(
+    ctx: Any, state: State, owner: str, unit: Mapping[str, Any], result: CheckResult, budget: dict[str, int]
+) -> int | None:
+    """What keeping the unit costs (0 when its morale meets the row's floor), or None when it goes
+    home: on the row of no success, or below the floor when the owner's ``winter_keep`` budget or its
+    stock cannot pay the row's price. The budget is spent in the order the units test."""
     if result.result == "disband":
-        return True
+        return None
     floor = "Veteran" if result.result == "below_veteran_disband" else "Normal"
-    if m.morale_rank(ctx.rules, unit["morale"]) < m.morale_rank(ctx.rules, floor):
-        return True
-    stock = state["factions"][nation]["stock"]
-    cost = int(result.row.get("upkeep", 0))
-    if stock["resources"] < cost:
-        return True
-    stock["resources"] -= cost
-    return False
+    if m.morale_rank(ctx.rules, unit["morale"]) >= m.morale_rank(ctx.rules, floor):
+        return 0
+    stock = state["factions"][owner]["stock"]
+    price = int(result.row.get("upkeep", 0))
+    if price > min(budget[owner], int(stock["resources"])):
+        return None
+    stock["resources"] -= price
+    budget[owner] -= price
+    return price
 
 
 def leader_death(ctx: Any, state: State) -> State:

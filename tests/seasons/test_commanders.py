@@ -392,7 +392,7 @@ def test_a_marshal_out_of_command_leads_no_battle(tmp_path: Path, name: str) -> 
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
     [battle] = _events(result, "battle")
     defence = next(r for r in battle["rolls"] if r["label"] == "t2/battle/b0/ba-u1/r1/defence")
-    assert ("favored_by_the_king +1" in defence["decided"]) == (not name)
+    assert ("Favored by the king +1" in defence["decided"]) == (not name)
     assert len(_events(result, "marshal_fate")) == (0 if name else 1)
 
 

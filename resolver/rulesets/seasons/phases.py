@@ -601,10 +601,14 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
     defending = defenders[0]
     first = _side(ctx, state, army, attacking=True)
     second = _side(ctx, state, defending, attacking=bool(meeting))
+    second.holds_ground = True  # it stands in the province fought over: its heights, its fort
     if meeting:  # both armies attack: neither has a defender's benefits
         first.defence_benefits = second.defence_benefits = False
     elif ambushes(ctx, state, province, army, defending):
         first.attacking, second.attacking, second.ambushing = False, True, True
+        first.disorganised = True  # caught on the march
+    # the holder fights from its fort's walls, unless it left them to spring an ambush
+    second.in_fort = bool(state["provinces"][province].get("fort")) and not second.ambushing
     for side, side_army, other in ((first, army, second), (second, defending, first)):
         _attribute_tests(ctx, state, province, side, side_army, other)
     outcome = fight(ctx, province, ctx.game.world[province].terrain, first, second)

@@ -223,7 +223,7 @@ def _dice(ctx: Any, melee: Check, label: Any, base: int, mods: list[Modifier], o
         label,
         count=max(0, base + sum(mod.value for mod in mods)),
         factions=owners,
-        decided=f"{base} dice" + (f" and {ledger}" if ledger else ""),
+        decided=f"{base} {'die' if base == 1 else 'dice'}" + (f" and {ledger}" if ledger else ""),
     )
 
 

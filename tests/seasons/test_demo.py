@@ -76,3 +76,22 @@ def test_the_site_shows_the_four_seasons_tables_and_house_rules(demo: Path) -> N
     house = (demo / "site/rules/house-rules.md").read_text(encoding="utf-8")
     assert "strength table runs from 2 to 18" in house and "Leader death \\(p60\\)" in house
     assert (demo / "public/index.html").exists()
+
+
+def test_the_demo_battles_show_every_melee_modifier_its_units_and_map_can_produce(events: list[dict]) -> None:
+    """Every skill and armour class a unit type of the rules carries that names a melee modifier, and the
+    higher elevation, a fort's walls and a levy's disorder, show in the demo's dice ledgers by their
+    readable names; no ledger shows an internal name."""
+    from resolver.rulesets.seasons import RULESET
+
+    rules = RULESET.default_rules()
+    battle = rules["battle"]
+    carried = {skill for unit in rules["units"].values() for skill in unit["skills"]}
+    expected = {s for roll in ("attack", "defence") for s in battle["skills"][roll] if s in carried}
+    expected |= {f"armour_{u['armour']}" for u in rules["units"].values()} & set(battle["defence"])
+    expected |= {"higher_elevation", "fort", "disorganised", "shock", "elite_training", "pike", "skirmish"}
+    ledgers = [r["decided"] for e in events if e["kind"] == "battle" for r in e["rolls"]]
+    for source in sorted(expected):
+        name = battle["modifier_names"][source]
+        assert any(f"{name} +" in ledger or f"{name} −" in ledger for ledger in ledgers), source
+    assert not [ledger for ledger in ledgers if "_" in ledger]

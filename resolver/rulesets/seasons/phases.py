@@ -606,7 +606,9 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         first.defence_benefits = second.defence_benefits = False
     elif ambushes(ctx, state, province, army, defending):
         first.attacking, second.attacking, second.ambushing = False, True, True
-        first.disorganised = True  # caught on the march
+        first.disorganised = "ambushed" in ctx.rules["battle"]["disorganised"]  # caught on the march
+    if defending.get("levy") and "levy" in ctx.rules["battle"]["disorganised"]:
+        second.disorganised = True  # a local lord's ad-hoc army, raised as the enemy comes
     # the holder fights from its fort's walls, unless it left them to spring an ambush
     second.in_fort = bool(state["provinces"][province].get("fort")) and not second.ambushing
     for side, side_army, other in ((first, army, second), (second, defending, first)):

@@ -60,7 +60,14 @@ def build_province_world(
         square = ((i, 0.0), (i + 1, 0.0), (i + 1, 1.0), (i, 1.0))
         label = locale.capitalize()
         locations[locale] = Location(
-            locale, label, terrain.get(locale, "lanes"), (i + 0.5, 0.5), square, tuple(sorted(borders[locale])), (0, i), label
+            locale,
+            label,
+            terrain.get(locale, "lanes"),
+            (i + 0.5, 0.5),
+            square,
+            tuple(sorted(borders[locale])),
+            (0, i),
+            label,
         )
     return World("province", 0, len(locations), 1, locations)
 

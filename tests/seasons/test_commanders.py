@@ -81,6 +81,8 @@ def test_every_row_of_the_strength_table(tmp_path: Path, face: int, name: str) -
     assert event["rolls"][1]["result"] == name
     weapon = name in ("minor_weapon", "major_weapon")
     assert bool(marshal["weapon"]) == weapon
+    # the weapon keeps what it gave, its own row first, to hand it on with the weapon
+    assert marshal.get("weapon_attributes") == ([expected[-1], *expected[:-1]] if weapon else None)
     # War Rating = reputation, +1 reputation for a minor weapon, +1 for bearing any weapon
     war_rating = 4 + (name == "minor_weapon") + weapon
     assert marshal["reputation"] == 4 + (name == "minor_weapon")

@@ -92,12 +92,13 @@ def gain_weakness(ctx: Any, commander: dict[str, Any], reason: str) -> None:
     )
 
 
-def _attribute(ctx: Any, commander: dict[str, Any], label: tuple[Any, ...], rolls: list[Roll]) -> None:
+def _attribute(ctx: Any, commander: dict[str, Any], label: tuple[Any, ...], rolls: list[Roll]) -> str:
+    """One attribute: the marshal-attribute check, then its table; returns the attribute's name."""
     side = Check.from_rules(ctx.rules, "marshal_attribute").roll(
         ctx, roll_label(*label), factions=[commander["owner"]]
     )
     rolls.append(side.roll)
-    _table(ctx, commander, side.result, (*label, side.result), rolls)
+    return _table(ctx, commander, side.result, (*label, side.result), rolls)
 
 
 def _table(ctx: Any, commander: dict[str, Any], table: str, label: tuple[Any, ...], rolls: list[Roll]) -> str:
@@ -116,11 +117,38 @@ def _table(ctx: Any, commander: dict[str, Any], table: str, label: tuple[Any, ..
             return "none"  # a bearer carries one weapon only: the row gives nothing more
         commander["weapon"] = f"weapon-{commander['id']}"
         commander["reputation"] = int(commander["reputation"]) + int(result.row.get("reputation", 0))
+        carried = [name]  # the weapon's own row and what it rolls go with it to its next bearer
         for extra in range(1, int(result.row.get("attributes", 0)) + 1):
-            _attribute(ctx, commander, (*label, "weapon", extra), rolls)
+            carried.append(_attribute(ctx, commander, (*label, "weapon", extra), rolls))
+        commander["weapon_attributes"] = [attribute for attribute in carried if attribute != "none"]
     if name not in commander["attributes"]:
         commander["attributes"].append(name)
     return name
+
+
+def weapon_reputation(rules: Mapping[str, Any], attributes: Iterable[str]) -> int:
+    """The reputation a weapon's attributes give its bearer (a minor weapon's +1: the strength table's
+    ``reputation`` on the weapon's row)."""
+    rows = Check.from_rules(rules, "strength").table
+    return sum(int(row.get("reputation", 0)) for row in rows if row.result in set(attributes))
+
+
+def hand_over_weapon(rules: Mapping[str, Any], bearer: dict[str, Any], taker: dict[str, Any]) -> list[str]:
+    """A dead bearer's weapon goes to ``taker`` with every attribute it gave (the seed: he becomes a
+    bearer "with all the attributes of the Weapon"): the weapon's own row, the attributes rolled for it
+    and the reputation it gives; the bearer keeps none of them. Returns the attributes handed over."""
+    carried = list(bearer.get("weapon_attributes") or [])
+    taker["weapon"], bearer["weapon"] = bearer.get("weapon"), None
+    gained = weapon_reputation(rules, carried)
+    bearer["attributes"] = [a for a in bearer.get("attributes") or [] if a not in carried]
+    bearer["reputation"] = int(bearer["reputation"]) - gained
+    bearer.pop("weapon_attributes", None)
+    taker["attributes"] = list(taker.get("attributes") or [])
+    taker["attributes"] += [a for a in carried if a not in taker["attributes"]]
+    taker["reputation"] = int(taker["reputation"]) + gained
+    if carried:
+        taker["weapon_attributes"] = carried
+    return carried
 
 
 def shaken_marshal(ctx: Any, state: State, commander: Mapping[str, Any], row: Any) -> None:

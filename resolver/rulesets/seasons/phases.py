@@ -21,7 +21,7 @@ from ...core.standing import in_force
 from ...engine.ruleset import TurnMemory
 from . import commanders, diplomacy
 from . import model as m
-from .battle import Side, ambushes, fight, movement_tests, zone_units
+from .battle import Side, ambushes, fight, modifier_name, movement_tests, zone_units
 from .diplomacy import declare as _declare
 from .diplomacy import make_peace as _make_peace
 from .orders import INSTRUCTIONS
@@ -868,11 +868,13 @@ def pass_weapon(ctx: Any, state: State, bearer: dict[str, Any], enemy: Mapping[s
     weapon = bearer.get("weapon")
     if not weapon:
         return
-    bearer["weapon"] = None
-    taker = None
+    taker, carried = None, []
     if enemy is not None and not enemy.get("weapon") and not enemy.get("levy") and m.available(enemy):
         taker = state["commanders"][enemy["id"]]
-        taker["weapon"] = weapon
+        carried = commanders.hand_over_weapon(ctx.rules, bearer, taker)  # with the weapon's attributes
+    else:
+        bearer["weapon"] = None
+        bearer.pop("weapon_attributes", None)
     ctx.emit(
         "weapon_passed",
         actors=[bearer["owner"], *([taker["owner"]] if taker else [])],
@@ -880,6 +882,8 @@ def pass_weapon(ctx: Any, state: State, bearer: dict[str, Any], enemy: Mapping[s
         bearer_name=commanders.display_name(bearer),
         taker=taker["id"] if taker else None,
         taker_name=commanders.display_name(taker) if taker else None,
+        attributes=carried,
+        attribute_names=[modifier_name(ctx.rules, attribute) for attribute in carried],
     )
 
 

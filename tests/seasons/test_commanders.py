@@ -38,7 +38,7 @@ def _spring(rolls: dict[str, list[int]], attributes: int = 1) -> dict[str, Any]:
     """Turn 1: red's Marshal, named at the campaign's start, rolls his attributes at the first step."""
     return {
         "ruleset": "seasons",
-        "rules": {"commanders": {"marshal_attributes": attributes}},
+        "rules": {"commanders": {"marshal_tiers": {"star": attributes}}},
         "world": {"locales": {"r0": ["b0"], "b0": []}},
         "state": {
             "turn": 1,
@@ -121,7 +121,7 @@ def test_the_demo_nations_marshals_roll_two_attributes_at_the_start(tmp_path: Pa
 
     ruleset = get_ruleset("seasons")
     rules = ruleset.default_rules()
-    assert rules["commanders"]["marshal_attributes"] == 2
+    assert rules["commanders"]["marshal_tiers"]["star"] == 2 and rules["commanders"]["first_tier"] == "star"
     world = ruleset.generate_world(1, rules, 2)
     from resolver.engine.ruleset import FactionSetup
 
@@ -248,13 +248,11 @@ def test_every_row_of_the_marshals_fate(
         rolls["t2/fate/blue-m/seasons"] = [3]
     if row == "captured_wounded":
         rolls["t2/fate/blue-m/weakness"] = [3, 3]  # 6: Lazy attacker
-    if row == "died":  # the best Captain takes his place and rolls a Marshal's attributes
+    if row == "died":  # the best Captain takes his place, Bigger than life: one attribute
         rolls.update(
             {
                 "t2/attribute/blue-c/1": [3, 3],
                 "t2/attribute/blue-c/1/strength": [1, 3, 3],  # 7: Charisma
-                "t2/attribute/blue-c/2": [1, 1],
-                "t2/attribute/blue-c/2/weakness": [4, 6],  # 10: Coward
             }
         )
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
@@ -268,7 +266,9 @@ def test_every_row_of_the_marshals_fate(
     if row == "died":
         assert "blue-m" not in commanders
         assert commanders["blue-c"]["rank"] == "marshal"
-        assert commanders["blue-c"]["attributes"] == ["charisma", "coward"]
+        assert commanders["blue-c"]["attributes"] == ["charisma"]
+        assert commanders["blue-c"]["tier"] == "bigger_than_life"
+        assert not [roll for roll in result.rolls if roll.label.startswith("t2/attribute/blue-c/2")]
         return
     marshal = commanders["blue-m"]
     effects = result.state.get("effects", {})

@@ -1,8 +1,9 @@
 """Commanders: a Marshal's attributes, rolled when he is named, and his fate's effects.
 
-A Marshal rolls ``commanders.marshal_attributes`` attributes when he is named: a nation's first Marshal
-at the first step of the campaign (his attributes are ``None`` until then), a Captain promoted when he
-takes a dead Marshal's place. Each attribute reads the marshal-attribute check (2d6), then the strength
+A Marshal rolls the attributes of his tier (``commanders.marshal_tiers``: a Star two, one Bigger than
+life one) when he is named: a nation's first Marshal, a Star, at the first step of the campaign (his
+attributes are ``None`` until then), a Captain promoted Bigger than life when he takes a dead Marshal's
+place. Each attribute reads the marshal-attribute check (2d6), then the strength
 (3d6) or the weakness (2d6) table; a weapon found on the strength table rolls more attributes, which
 are the weapon's (rules.yaml ``checks``).
 """
@@ -51,6 +52,7 @@ def name_marshals(ctx: Any, state: State) -> None:
 def appoint(ctx: Any, state: State, commander: dict[str, Any]) -> None:
     """A Captain becomes his nation's Marshal and rolls the Marshal's attributes."""
     commander["rank"] = "marshal"
+    commander["tier"] = str(ctx.rules["commanders"]["promoted_tier"])
     ctx.emit(
         "promoted",
         actors=[commander["owner"]],
@@ -63,7 +65,9 @@ def appoint(ctx: Any, state: State, commander: dict[str, Any]) -> None:
 def roll_attributes(ctx: Any, commander: dict[str, Any]) -> None:
     commander["attributes"] = list(commander.get("attributes") or [])
     rolls: list[Roll] = []
-    count = int(ctx.rules["commanders"]["marshal_attributes"])
+    spec = ctx.rules["commanders"]
+    commander["tier"] = str(commander.get("tier") or spec["first_tier"])  # named at the start: the first
+    count = int(spec["marshal_tiers"][commander["tier"]])
     for number in range(1, count + 1):
         _attribute(ctx, commander, ("attribute", commander["id"], number), rolls)
     ctx.emit(
@@ -73,6 +77,7 @@ def roll_attributes(ctx: Any, commander: dict[str, Any]) -> None:
         commander=commander["id"],
         commander_name=display_name(commander),
         attributes=list(commander["attributes"]),
+        tier=commander["tier"],
         reputation=commander["reputation"],
         weapon=commander.get("weapon"),
     )

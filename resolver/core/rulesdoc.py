@@ -43,7 +43,7 @@ def words(key: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*)\}")
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*)\}")
 
 
 def fill(text: str, rules: Mapping[str, Any]) -> str:

@@ -152,6 +152,7 @@ class SitePages:
             h=text.h,
             md=text.md,
             keys_as_code=text.keys_as_code,
+            data_cell=text.data_cell,
             para=text.para,
             article=text.article,
             plural=text.plural,

@@ -34,6 +34,7 @@ from ..core.words import noun_plural, plural
 __all__ = [
     "Names",
     "article",
+    "data_cell",
     "dice_summary",
     "finalize",
     "h",
@@ -83,6 +84,15 @@ def keys_as_code(value: Any) -> Markup:
 
     escaped = _ESCAPED_KEY.sub(code, md(value))
     return Markup(_ESCAPED_ID.sub(lambda found: f"<code>{found[0].replace(chr(92), '')}</code>", escaped))
+
+
+_DATA_KEY = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def data_cell(value: Any) -> Markup:
+    """A cell of a table of rules data, for HTML: escaped, with the data's own keys (``elite_training``)
+    as code, since they are what a GM writes in a house rule, not words of the rules."""
+    return Markup(_DATA_KEY.sub(lambda found: f"<code>{found[0]}</code>", str(h(value))))
 
 
 def h(value: Any) -> Markup:

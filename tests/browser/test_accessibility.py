@@ -110,7 +110,8 @@ def test_axe_finds_no_violation_on_any_page(
             if kind not in photographed:
                 photographed.add(kind)
                 name = re.sub(r"[^A-Za-z0-9]+", "-", kind).strip("-") or "home"
-                tab.screenshot(path=folder / f"{name}.png", full_page=True)
+                # a long page on a busy machine takes more than the default 10 s to photograph whole
+                tab.screenshot(path=folder / f"{name}.png", full_page=True, timeout=60_000)
     report = {"pages": len(pages), "counts": dict(sorted(counts.items())), "findings": findings}
     (folder / "axe.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     assert not findings, f"{len(findings)} violations:\n" + "\n".join(findings[:60])

@@ -28,10 +28,11 @@ def build_world(spec: dict[str, Any]) -> World:
     named places by tile.
 
     With ``locales`` (each locale id and the ids it borders), a province world instead: a row of
-    unit squares, adjacent as listed in either direction.
+    unit squares, adjacent as listed in either direction, of the terrain ``terrain`` lists them under
+    (``lanes`` if unlisted).
     """
     if "locales" in spec:
-        return build_province_world(spec["locales"])
+        return build_province_world(spec["locales"], spec.get("terrain"))
     generate = {"square": generate_square, "hex": generate_hex}[spec.get("kind", "square")]
     base = generate(
         0, int(spec.get("width", 8)), int(spec.get("height", 8)), terrain=(("plains", 1.0),), place_share=0.0
@@ -45,7 +46,10 @@ def build_world(spec: dict[str, Any]) -> World:
     return World(base.kind, base.seed, base.width, base.height, locations)
 
 
-def build_province_world(locales: dict[str, list[str] | None]) -> World:
+def build_province_world(
+    locales: dict[str, list[str] | None], terrains: dict[str, list[str]] | None = None
+) -> World:
+    terrain = {locale: name for name, listed in (terrains or {}).items() for locale in listed}
     borders: dict[str, set[str]] = {locale: set() for locale in locales}
     for locale, neighbours in locales.items():
         for other in neighbours or []:
@@ -56,7 +60,14 @@ def build_province_world(locales: dict[str, list[str] | None]) -> World:
         square = ((i, 0.0), (i + 1, 0.0), (i + 1, 1.0), (i, 1.0))
         label = locale.capitalize()
         locations[locale] = Location(
-            locale, label, "lanes", (i + 0.5, 0.5), square, tuple(sorted(borders[locale])), (0, i), label
+            locale,
+            label,
+            terrain.get(locale, "lanes"),
+            (i + 0.5, 0.5),
+            square,
+            tuple(sorted(borders[locale])),
+            (0, i),
+            label,
         )
     return World("province", 0, len(locations), 1, locations)
 

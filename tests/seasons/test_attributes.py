@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from resolver.rulesets.seasons import RULESET
+from resolver.rulesets.seasons.battle import modifier_name
 from resolver.rulesets.seasons.commanders import attribute_modifiers
 
 from ..scenarios.harness import resolve_accepted
@@ -149,7 +150,8 @@ def _mentions(result: Any, attribute: str) -> list[str]:
     return [
         roll.label
         for roll in result.rolls
-        if attribute in roll.label + (roll.decided or "")
+        if attribute in roll.label
+        or modifier_name(RULES, attribute) in (roll.decided or "")
         or any(m.source == attribute for m in roll.modifiers)
     ]
 
@@ -157,26 +159,26 @@ def _mentions(result: Any, attribute: str) -> list[str]:
 @pytest.mark.parametrize(
     ("red", "blue", "rolls", "roll", "entry"),
     [
-        (["attack_expert"], [], {}, "ra-u1/attack", "attack_expert +1"),
-        (["lazy_attacker"], [], {}, "ra-u1/attack", "lazy_attacker -1"),
-        (["hammer_and_anvil"], [], {}, "ra-u1/attack", "hammer_and_anvil +1"),
-        ([], ["defensive_expert"], {}, "ba-u1/defence", "defensive_expert +1"),
-        ([], ["favored_by_the_king"], {}, "ba-u1/defence", "favored_by_the_king +1"),
-        (["courage"], [], {}, "ra-u1/defence", "courage +1"),
+        (["attack_expert"], [], {}, "ra-u1/attack", "Attack expert +1"),
+        (["lazy_attacker"], [], {}, "ra-u1/attack", "Lazy attacker −1"),
+        (["hammer_and_anvil"], [], {}, "ra-u1/attack", "Hammer and Anvil adept +1"),
+        ([], ["defensive_expert"], {}, "ba-u1/defence", "Defensive expert +1"),
+        ([], ["favored_by_the_king"], {}, "ba-u1/defence", "Favored by the king +1"),
+        (["courage"], [], {}, "ra-u1/defence", "Courage +1"),
         (
             ["friendly_with_foes_foe"],
             [],
             {"t1/attribute_test/b0/rm/friendly_with_foes_foe": [1, 6]},
             "ra-u1/attack",
-            "friendly_with_foes_foe +1",
+            "Friendly with foe's foe +1",
         ),
-        (["undecided"], [], {"t1/attribute_test/b0/rm/undecided": [6, 6]}, "ra-u1/attack", "undecided -1"),
+        (["undecided"], [], {"t1/attribute_test/b0/rm/undecided": [6, 6]}, "ra-u1/attack", "Undecided −1"),
         (
             ["heavy_drinker"],
             [],
             {"t1/attribute_test/b0/rm/heavy_drinker": [4, 5]},
             "ra-u1/defence",
-            "heavy_drinker -1",
+            "Heavy drinker −1",
         ),
     ],
 )
@@ -197,8 +199,8 @@ def test_an_attribute_test_passed_changes_nothing(tmp_path: Path) -> None:
     result = resolve_accepted(tmp_path / "f.yaml", _battle(["heavy_drinker", "undecided"], [], rolls))
     [tests] = [e.to_data() for e in result.events if e.kind == "attribute_tests"]
     assert tests["data"]["results"] == {"heavy_drinker": "passed", "undecided": "passed"}
-    assert "heavy_drinker" not in _melee(result)["ra-u1/defence"]
-    assert "undecided" not in _melee(result)["ra-u1/attack"]
+    assert "Heavy drinker" not in _melee(result)["ra-u1/defence"]
+    assert "Undecided" not in _melee(result)["ra-u1/attack"]
 
 
 def test_fighting_for_reputation_loses_a_die_away_from_the_enemy_cinc(tmp_path: Path) -> None:
@@ -206,9 +208,9 @@ def test_fighting_for_reputation_loses_a_die_away_from_the_enemy_cinc(tmp_path: 
     red's CinC's unit, who only wants the enemy's commander: one attacking die fewer."""
     units = [{"code": "FF"}, {"code": "CA"}]
     result = resolve_accepted(tmp_path / "f.yaml", _battle(["fighting_for_reputation"], [], {}, units))
-    assert "fighting_for_reputation -1" in _melee(result)["ra-u1/attack"]
+    assert "Fighting for reputation −1" in _melee(result)["ra-u1/attack"]
     even = resolve_accepted(tmp_path / "g.yaml", _battle(["fighting_for_reputation"], [], {}))
-    assert "fighting_for_reputation" not in _melee(even)["ra-u1/attack"]  # ra-u1 meets ba-u1, the CinC's
+    assert "Fighting for reputation" not in _melee(even)["ra-u1/attack"]  # ra-u1 meets ba-u1, the CinC's
 
 
 @pytest.mark.parametrize(("face", "active"), [(4, "ba"), (5, "ra")])
@@ -220,7 +222,7 @@ def test_gut_feeling_failed_chooses_the_stance(tmp_path: Path, face: int, active
     [tests] = [e.to_data() for e in result.events if e.kind == "attribute_tests"]
     assert tests["data"]["stance"] == ("defender" if face <= 4 else "attacker")
     melee = _melee(result)
-    assert [side for side in ("ra", "ba") if "active +1" in melee[f"{side}-u1/attack"]] == [active]
+    assert [side for side in ("ra", "ba") if "active side +1" in melee[f"{side}-u1/attack"]] == [active]
 
 
 def test_a_sulking_greedy_army_loses_a_defending_die_on_every_unit(tmp_path: Path) -> None:
@@ -229,7 +231,7 @@ def test_a_sulking_greedy_army_loses_a_defending_die_on_every_unit(tmp_path: Pat
     fixture = _battle(["greedy"], [], {})
     fixture["state"]["commanders"]["rm"]["modifiers"] = {"greedy_sulk": 1}
     melee = _melee(resolve_accepted(tmp_path / "f.yaml", fixture))
-    assert all("greedy -1" in melee[f"ra-u{number}/defence"] for number in (1, 2))
+    assert all("Greedy −1" in melee[f"ra-u{number}/defence"] for number in (1, 2))
     assert not any("greedy" in reading for roll, reading in melee.items() if not roll.endswith("defence"))
     calm = _melee(resolve_accepted(tmp_path / "g.yaml", _battle(["greedy"], [], {})))
     assert not any("greedy" in reading for reading in calm.values())
@@ -238,6 +240,6 @@ def test_a_sulking_greedy_army_loses_a_defending_die_on_every_unit(tmp_path: Pat
 def test_a_coward_attacks_with_a_die_fewer_once_half_his_army_has_routed(tmp_path: Path) -> None:
     fixture = _battle(["coward"], [], {})
     fixture["state"]["armies"]["ra"]["units"][1]["routed"] = True  # one of his two units is gone
-    assert "coward -1" in _melee(resolve_accepted(tmp_path / "f.yaml", fixture))["ra-u1/attack"]
+    assert "Coward −1" in _melee(resolve_accepted(tmp_path / "f.yaml", fixture))["ra-u1/attack"]
     whole = _melee(resolve_accepted(tmp_path / "g.yaml", _battle(["coward"], [], {})))
     assert "coward" not in whole["ra-u1/attack"]

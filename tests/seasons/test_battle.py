@@ -257,15 +257,23 @@ def test_a_bearer_killed_in_battle_leaves_his_weapon_to_the_enemy_cinc(tmp_path:
         "bearer_name": "rm",
         "taker": "bc",
         "taker_name": "bc",
+        "attributes": [],
+        "attribute_names": [],
     } and passed["actors"] == ["red", "blue"]
     assert result.state["commanders"]["bc"]["weapon"] == "w-red"
     assert "rm" not in result.state["commanders"]
 
 
+CARRIED_OFF: dict[str, list[str]] = {"attributes": [], "attribute_names": []}  # and nothing handed on
+
+
 def test_a_weapon_with_no_free_hand_to_take_it_is_carried_off(tmp_path: Path) -> None:
     result = resolve_accepted(tmp_path / "f.yaml", _marshal_falls("w-blue"))
     [passed] = _events(result, "weapon_passed")
-    assert passed["data"] == {"bearer": "rm", "bearer_name": "rm", "taker": None, "taker_name": None}
+    assert (
+        passed["data"]
+        == {"bearer": "rm", "bearer_name": "rm", "taker": None, "taker_name": None} | CARRIED_OFF
+    )
     assert result.state["commanders"]["bc"]["weapon"] == "w-blue"  # a bearer has only one weapon
     assert not any(c.get("weapon") == "w-red" for c in result.state["commanders"].values())
 
@@ -280,7 +288,10 @@ def test_a_bearer_dead_in_his_bed_leaves_his_weapon_to_an_adventurer(tmp_path: P
     fixture["rolls"] = {"t4/death/rc": [6, 6], "t4/death/bc": [1, 1]}
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
     [passed] = _events(result, "weapon_passed")
-    assert passed["data"] == {"bearer": "rc", "bearer_name": "rc", "taker": None, "taker_name": None}
+    assert (
+        passed["data"]
+        == {"bearer": "rc", "bearer_name": "rc", "taker": None, "taker_name": None} | CARRIED_OFF
+    )
     assert result.state["commanders"]["bc"]["weapon"] is None
 
 

@@ -40,7 +40,7 @@ def _spring(rolls: dict[str, list[int]], attributes: int = 1) -> dict[str, Any]:
     """Turn 1: red's Marshal, named at the campaign's start, rolls his attributes at the first step."""
     return {
         "ruleset": "seasons",
-        "rules": {"commanders": {"marshal_attributes": attributes}},
+        "rules": {"commanders": {"marshal_tiers": {"star": attributes}}},
         "world": {"locales": {"r0": ["b0"], "b0": []}},
         "state": {
             "turn": 1,
@@ -83,6 +83,8 @@ def test_every_row_of_the_strength_table(tmp_path: Path, face: int, name: str) -
     assert event["rolls"][1]["result"] == name
     weapon = name in ("minor_weapon", "major_weapon")
     assert bool(marshal["weapon"]) == weapon
+    # the weapon keeps what it gave, its own row first, to hand it on with the weapon
+    assert marshal.get("weapon_attributes") == ([expected[-1], *expected[:-1]] if weapon else None)
     # War Rating = reputation, +1 reputation for a minor weapon, +1 for bearing any weapon
     war_rating = 4 + (name == "minor_weapon") + weapon
     assert marshal["reputation"] == 4 + (name == "minor_weapon")
@@ -121,7 +123,7 @@ def test_the_demo_nations_marshals_roll_two_attributes_at_the_start(tmp_path: Pa
 
     ruleset = get_ruleset("seasons")
     rules = ruleset.default_rules()
-    assert rules["commanders"]["marshal_attributes"] == 2
+    assert rules["commanders"]["marshal_tiers"]["star"] == 2 and rules["commanders"]["first_tier"] == "star"
     world = ruleset.generate_world(1, rules, 2)
     from resolver.engine.ruleset import FactionSetup
 
@@ -250,13 +252,11 @@ def test_every_row_of_the_marshals_fate(
         rolls["t2/fate/blue-m/seasons"] = [3]
     if row == "captured_wounded":
         rolls["t2/fate/blue-m/weakness"] = [3, 3]  # 6: Lazy attacker
-    if row == "died":  # the best Captain takes his place and rolls a Marshal's attributes
+    if row == "died":  # the best Captain takes his place, Bigger than life: one attribute
         rolls.update(
             {
                 "t2/attribute/blue-c/1": [3, 3],
                 "t2/attribute/blue-c/1/strength": [1, 3, 3],  # 7: Charisma
-                "t2/attribute/blue-c/2": [1, 1],
-                "t2/attribute/blue-c/2/weakness": [4, 6],  # 10: Coward
             }
         )
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
@@ -270,7 +270,9 @@ def test_every_row_of_the_marshals_fate(
     if row == "died":
         assert "blue-m" not in commanders
         assert commanders["blue-c"]["rank"] == "marshal"
-        assert commanders["blue-c"]["attributes"] == ["charisma", "coward"]
+        assert commanders["blue-c"]["attributes"] == ["charisma"]
+        assert commanders["blue-c"]["tier"] == "bigger-than-life"
+        assert not [roll for roll in result.rolls if roll.label.startswith("t2/attribute/blue-c/2")]
         return
     marshal = commanders["blue-m"]
     effects = result.state.get("effects", {})
@@ -396,7 +398,7 @@ def test_a_marshal_out_of_command_leads_no_battle(tmp_path: Path, name: str) -> 
     result = resolve_accepted(tmp_path / "f.yaml", fixture)
     [battle] = _events(result, "battle")
     defence = next(r for r in battle["rolls"] if r["label"] == "t2/battle/b0/ba-u1/r1/defence")
-    assert ("favored_by_the_king +1" in defence["decided"]) == (not name)
+    assert ("Favored by the king +1" in defence["decided"]) == (not name)
     assert len(_events(result, "marshal_fate")) == (0 if name else 1)
 
 

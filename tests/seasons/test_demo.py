@@ -78,3 +78,29 @@ def test_the_site_shows_the_four_seasons_tables_and_house_rules(demo: Path) -> N
     house = (demo / "site/rules/house-rules.md").read_text(encoding="utf-8")
     assert "strength table runs from 2 to 18" in house and "Leader death \\(p60\\)" in house
     assert (demo / "public/index.html").exists()
+
+
+def test_the_demo_battles_show_every_melee_modifier_its_units_and_map_can_produce(
+    demo: Path, events: list[dict]
+) -> None:
+    """Every skill and armour class a unit type of the rules carries that names a melee modifier, a
+    fort's walls, a levy's disorder and, where a battle is fought on hills or mountains, the higher
+    elevation, show in the demo's dice ledgers by their readable names; no ledger shows an internal name."""
+    from resolver.rulesets.seasons import RULESET
+    from resolver.store.store import Store
+
+    rules = RULESET.default_rules()
+    battle = rules["battle"]
+    carried = {skill for unit in rules["units"].values() for skill in unit["skills"]}
+    expected = {s for roll in ("attack", "defence") for s in battle["skills"][roll] if s in carried}
+    expected |= {f"armour_{u['armour']}" for u in rules["units"].values()} & set(battle["defence"])
+    expected |= {"fort", "disorganised", "shock", "elite_training", "pike", "skirmish"}
+    world = Store(demo).world()
+    fields = {e["place"] for e in events if e["kind"] == "battle"}
+    if any(world[place].terrain in battle["high_ground"] for place in fields):  # the demo's map decides
+        expected.add("higher_elevation")
+    ledgers = [r["decided"] for e in events if e["kind"] == "battle" for r in e["rolls"]]
+    for source in sorted(expected):
+        name = battle["modifier_names"][source]
+        assert any(f"{name} +" in ledger or f"{name} −" in ledger for ledger in ledgers), source
+    assert not [ledger for ledger in ledgers if "_" in ledger]

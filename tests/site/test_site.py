@@ -16,7 +16,7 @@ from resolver.publish.site import build_site
 from resolver.publish.history import load_history
 from resolver.publish.pages import MARKER, SitePages, group_eras, read_welcome
 from resolver.publish.site import CONFIG_STUB, adopt_legacy_index, ensure_config, hand_written_pages, sync
-from resolver.publish.text import md
+from resolver.publish.text import keys_as_code
 from resolver.store.store import Store
 
 from .demo import OUTSIDE, SCRIPT, TURNS, DemoSite, commit_new_campaign
@@ -74,12 +74,12 @@ def test_rules_pages_cover_the_phase_table_every_order_and_every_house_rule(site
     marked = [n for n in filled_notes(game.rules) if any(n["rule"].split(".")[0] == k for k in keys)]
     assert len(marked) >= 10
     for note in marked:  # each house rule is marked once, in the section that explains its data
-        assert rules.count(str(md(note["text"]))) == 1, note["rule"]
+        assert rules.count(str(keys_as_code(note["text"]))) == 1, note["rule"]
     house = (site.root / "site" / "rules" / "house-rules.md").read_text(encoding="utf-8")
-    assert len(re.findall(r"^- \*\*", house, flags=re.M)) == len(game.rules["house_rules"])
+    assert len(re.findall(r"^- <code>", house, flags=re.M)) == len(game.rules["house_rules"])
     orders = (site.root / "site" / "rules" / "orders.md").read_text(encoding="utf-8")
     for name in game.actions:
-        assert f"## {name}" in orders
+        assert f"## <code>{name}</code>" in orders
 
 
 def test_how_to_play_has_each_active_factions_template_and_the_schema(site: DemoSite) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ...core.checks import Check, CheckResult, Modifier, Opposed, Row, opposed
 from ...core.dice import Roll, roll_label
+from ...core.rulesdoc import words
 from . import model as m
 from .commanders import attribute_modifiers
 
@@ -32,7 +33,9 @@ class Side:
     units: list[dict[str, Any]]  # every unit brought to the battle, in the army's order
     attacking: bool  # the active side: the aggressor, or the defender that ambushed it
     cinc: str | None = None
-    in_fort: bool = False
+    in_fort: bool = False  # the holder of a province with a fort fights from its walls
+    holds_ground: bool = False  # it holds the province fought over (higher elevation; no crossing)
+    disorganised: bool = False  # ambushed: its units are caught out of order in the first round
     army: str = ""  # the army's id, for the labels of its rolls
     war_rating: int = 1  # its CinC's WR: the dice of its retreat test
     cinc_attributes: tuple[str, ...] = ()
@@ -68,7 +71,8 @@ def attack_modifiers(
     terrain: str,
     first_round: bool = False,
 ) -> list[Modifier]:
-    table, mods = rules["battle"]["attack"], []
+    spec = rules["battle"]
+    table, mods = spec["attack"], []
     skills = m.skills(rules, unit)
     if side.attacking:
         mods.append(Modifier("active", table["active"]))
@@ -78,15 +82,28 @@ def attack_modifiers(
         mods.append(Modifier("spear_vs_mounted", table["spear_vs_mounted"]))
     if side.cinc and unit is side.units[0]:
         mods.append(Modifier("cinc", table["cinc"]))
-    for skill in ("offensive", "defensive", "missile"):
-        if skill in skills:
-            mods.append(Modifier(skill, table[skill]))
+    mods += skill_modifiers(rules, skills, "attack", first_round=first_round)
+    if not side.holds_ground and terrain in spec.get("crossing", []):  # the invader wades in
+        mods.append(Modifier("crossing", table["crossing"]))
     if season == "Winter" and not {"winter", "terrain_desert"} & set(skills):  # the seed gives both
         mods.append(Modifier("winter", table["winter"]))
     if terrain in ("jungle", "swamp") and f"terrain_{terrain}" not in skills:
         mods.append(Modifier(terrain, table[terrain]))
     surprise = 1 if first_round and side.ambushing and "armored" not in skills else 0
     return mods + surrounding(rules, extra + surprise)
+
+
+def skill_modifiers(rules: Rules, skills: list[str], roll: str, *, first_round: bool) -> list[Modifier]:
+    """The dice a unit's own skills give one of its melee rolls (``roll``: attack or defence): each skill
+    listed under ``battle.skills`` adds the modifier of its name, those of ``battle.first_round`` only
+    in a battle's first round."""
+    spec = rules["battle"]
+    table, first_only = spec[roll], set(spec.get("first_round", []))
+    return [
+        Modifier(skill, int(table[skill]))
+        for skill in spec["skills"][roll]
+        if skill in skills and (first_round or skill not in first_only)
+    ]
 
 
 def situation(
@@ -129,23 +146,41 @@ def surrounding(rules: Rules, behind: int) -> list[Modifier]:
     return mods
 
 
-def defence_modifiers(rules: Rules, unit: Mapping[str, Any], side: Side, *, terrain: str) -> list[Modifier]:
-    """Defending dice; a side without defensive benefits (both armies attacking) keeps only its
-    Offensive penalty."""
-    table, mods = rules["battle"]["defence"], []
+def defence_modifiers(
+    rules: Rules,
+    unit: Mapping[str, Any],
+    side: Side,
+    *,
+    terrain: str,
+    first_round: bool = False,
+) -> list[Modifier]:
+    """Defending dice; a side without defensive benefits (both armies attacking) keeps only what its
+    units' own skills and armour give and take. A unit has one defensive position: behind a fort's walls,
+    or else dug in if Defensive."""
+    spec = rules["battle"]
+    table, mods = spec["defence"], []
     skills = m.skills(rules, unit)
     benefits = side.defence_benefits
     if not side.attacking and benefits:
         mods.append(Modifier("not_active", table["not_active"]))
     if terrain == "wood" and benefits:
         mods.append(Modifier("wood", table["wood"]))
-    for skill in ("defensive", "offensive"):
-        if skill in skills and (benefits or table[skill] < 0):
-            mods.append(Modifier(skill, table[skill]))
-    if "defensive" in skills and not side.attacking and benefits:  # the skill: it digs in to defend
-        mods.append(Modifier("defensive_position", table["defensive_position"]))
+    if side.holds_ground and benefits and terrain in spec.get("high_ground", []):
+        mods.append(Modifier("higher_elevation", table["higher_elevation"]))
+    mods += [
+        mod
+        for mod in skill_modifiers(rules, skills, "defence", first_round=first_round)
+        if benefits or mod.value < 0
+    ]
+    armour = f"armour_{rules['units'][unit['code']].get('armour', '')}"
+    if armour in table:
+        mods.append(Modifier(armour, int(table[armour])))
     if side.in_fort and benefits:
         mods.append(Modifier("fort", table["fort"]))
+    elif "defensive" in skills and not side.attacking and benefits:  # the skill: it digs in to defend
+        mods.append(Modifier("defensive_position", table["defensive_position"]))
+    if side.disorganised and first_round:
+        mods.append(Modifier("disorganised", table["disorganised"]))
     return mods
 
 
@@ -169,16 +204,26 @@ def _pairs(rules: Rules, first: Side, second: Side) -> list[tuple[dict, dict, in
     return pairs
 
 
+def modifier_name(rules: Rules, source: str) -> str:
+    """A melee modifier as the dice ledger names it for readers: ``battle.modifier_names``, or a
+    CinC's attribute in words ("Attack expert")."""
+    return str(rules["battle"].get("modifier_names", {}).get(source) or words(source))
+
+
 def _dice(ctx: Any, melee: Check, label: Any, base: int, mods: list[Modifier], owners: list[str]) -> Any:
     """The seed's melee modifiers add or take away dice, not successes: the pool is the base plus them,
-    and the ledger is written into the roll's reading."""
-    ledger = ", ".join(f"{mod.source} {mod.value:+d}" for mod in mods if mod.value)
+    and the ledger is written into the roll's reading, each modifier by its readable name."""
+    ledger = ", ".join(
+        f"{modifier_name(ctx.rules, mod.source)} {'+' if mod.value > 0 else '−'}{abs(mod.value)}"
+        for mod in mods
+        if mod.value
+    )
     return melee.roll(
         ctx,
         label,
         count=max(0, base + sum(mod.value for mod in mods)),
         factions=owners,
-        decided=f"{base} dice" + (f" and {ledger}" if ledger else ""),
+        decided=f"{base} {'die' if base == 1 else 'dice'}" + (f" and {ledger}" if ledger else ""),
     )
 
 
@@ -221,7 +266,7 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                     melee,
                     roll_label("battle", province, enemy["id"], f"r{number}", "defence"),
                     m.fighting_rep(rules, enemy) // 2,
-                    defence_modifiers(rules, enemy, other, terrain=terrain)
+                    defence_modifiers(rules, enemy, other, terrain=terrain, first_round=number == 1)
                     + cinc_modifiers(
                         rules, other, "melee_defence", situation(other, side, enemy, unit, number)
                     ),

@@ -58,11 +58,10 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
         ]
         strongest = max((len(a["units"]) for a in m.armies_of(state, nation)), default=0)
         if forts and strongest >= 5:
-            marching = max(
-                (a for a in m.armies_of(state, nation) if a["units"] and not a.get("besieging")),
-                key=lambda a: (len(a["units"]), a["id"]),
-            )
-            orders.append({"action": "invade", "province": forts[0], "army": marching["id"]})
+            free = [a for a in m.armies_of(state, nation) if a["units"] and not a.get("besieging")]
+            if free:  # an army that holds a siege stays at it
+                marching = max(free, key=lambda a: (len(a["units"]), a["id"]))
+                orders.append({"action": "invade", "province": forts[0], "army": marching["id"]})
     if "diplomat" in can and (visited := _diplomat_target(state, nation, others)):
         orders.append({"action": "diplomat", "nation": visited})
     # Standing instructions: a weak nation shuts its army in the fort when invaded; a poor one forages.

@@ -1,8 +1,9 @@
 """Commanders: a Marshal's attributes, rolled when he is named, and his fate's effects.
 
-A Marshal rolls ``commanders.marshal_attributes`` attributes when he is named: a nation's first Marshal
-at the first step of the campaign (his attributes are ``None`` until then), a Captain promoted when he
-takes a dead Marshal's place. Each attribute reads the marshal-attribute check (2d6), then the strength
+A Marshal rolls the attributes of his tier (``commanders.marshal_tiers``: a Star two, one Bigger than
+life one) when he is named: a nation's first Marshal, a Star, at the first step of the campaign (his
+attributes are ``None`` until then), a Captain promoted Bigger than life when he takes a dead Marshal's
+place. Each attribute reads the marshal-attribute check (2d6), then the strength
 (3d6) or the weakness (2d6) table; a weapon found on the strength table rolls more attributes, which
 are the weapon's (rules.yaml ``checks``).
 """
@@ -51,6 +52,7 @@ def name_marshals(ctx: Any, state: State) -> None:
 def appoint(ctx: Any, state: State, commander: dict[str, Any]) -> None:
     """A Captain becomes his nation's Marshal and rolls the Marshal's attributes."""
     commander["rank"] = "marshal"
+    commander["tier"] = str(ctx.rules["commanders"]["promoted_tier"])
     ctx.emit(
         "promoted",
         actors=[commander["owner"]],
@@ -60,11 +62,13 @@ def appoint(ctx: Any, state: State, commander: dict[str, Any]) -> None:
     roll_attributes(ctx, commander)
 
 
-def roll_attributes(ctx: Any, commander: dict[str, Any], count: int | None = None) -> None:
-    """A Marshal's attributes: ``count`` of them (a hired Marshal's tier), by default a Star's."""
+def roll_attributes(ctx: Any, commander: dict[str, Any]) -> None:
+    """A Marshal's attributes, as many as his tier gives (a hired Marshal's is the one his order named)."""
     commander["attributes"] = list(commander.get("attributes") or [])
     rolls: list[Roll] = []
-    count = int(ctx.rules["commanders"]["marshal_attributes"]) if count is None else count
+    spec = ctx.rules["commanders"]
+    commander["tier"] = str(commander.get("tier") or spec["first_tier"])  # named at the start: the first
+    count = int(spec["marshal_tiers"][commander["tier"]])
     for number in range(1, count + 1):
         _attribute(ctx, commander, ("attribute", commander["id"], number), rolls)
     ctx.emit(
@@ -74,6 +78,7 @@ def roll_attributes(ctx: Any, commander: dict[str, Any], count: int | None = Non
         commander=commander["id"],
         commander_name=display_name(commander),
         attributes=list(commander["attributes"]),
+        tier=commander["tier"],
         reputation=commander["reputation"],
         weapon=commander.get("weapon"),
     )
@@ -93,12 +98,13 @@ def gain_weakness(ctx: Any, commander: dict[str, Any], reason: str) -> None:
     )
 
 
-def _attribute(ctx: Any, commander: dict[str, Any], label: tuple[Any, ...], rolls: list[Roll]) -> None:
+def _attribute(ctx: Any, commander: dict[str, Any], label: tuple[Any, ...], rolls: list[Roll]) -> str:
+    """One attribute: the marshal-attribute check, then its table; returns the attribute's name."""
     side = Check.from_rules(ctx.rules, "marshal_attribute").roll(
         ctx, roll_label(*label), factions=[commander["owner"]]
     )
     rolls.append(side.roll)
-    _table(ctx, commander, side.result, (*label, side.result), rolls)
+    return _table(ctx, commander, side.result, (*label, side.result), rolls)
 
 
 def _table(ctx: Any, commander: dict[str, Any], table: str, label: tuple[Any, ...], rolls: list[Roll]) -> str:
@@ -117,11 +123,38 @@ def _table(ctx: Any, commander: dict[str, Any], table: str, label: tuple[Any, ..
             return "none"  # a bearer carries one weapon only: the row gives nothing more
         commander["weapon"] = f"weapon-{commander['id']}"
         commander["reputation"] = int(commander["reputation"]) + int(result.row.get("reputation", 0))
+        carried = [name]  # the weapon's own row and what it rolls go with it to its next bearer
         for extra in range(1, int(result.row.get("attributes", 0)) + 1):
-            _attribute(ctx, commander, (*label, "weapon", extra), rolls)
+            carried.append(_attribute(ctx, commander, (*label, "weapon", extra), rolls))
+        commander["weapon_attributes"] = [attribute for attribute in carried if attribute != "none"]
     if name not in commander["attributes"]:
         commander["attributes"].append(name)
     return name
+
+
+def weapon_reputation(rules: Mapping[str, Any], attributes: Iterable[str]) -> int:
+    """The reputation a weapon's attributes give its bearer (a minor weapon's +1: the strength table's
+    ``reputation`` on the weapon's row)."""
+    rows = Check.from_rules(rules, "strength").table
+    return sum(int(row.get("reputation", 0)) for row in rows if row.result in set(attributes))
+
+
+def hand_over_weapon(rules: Mapping[str, Any], bearer: dict[str, Any], taker: dict[str, Any]) -> list[str]:
+    """A dead bearer's weapon goes to ``taker`` with every attribute it gave (the seed: he becomes a
+    bearer "with all the attributes of the Weapon"): the weapon's own row, the attributes rolled for it
+    and the reputation it gives; the bearer keeps none of them. Returns the attributes handed over."""
+    carried = list(bearer.get("weapon_attributes") or [])
+    taker["weapon"], bearer["weapon"] = bearer.get("weapon"), None
+    gained = weapon_reputation(rules, carried)
+    bearer["attributes"] = [a for a in bearer.get("attributes") or [] if a not in carried]
+    bearer["reputation"] = int(bearer["reputation"]) - gained
+    bearer.pop("weapon_attributes", None)
+    taker["attributes"] = list(taker.get("attributes") or [])
+    taker["attributes"] += [a for a in carried if a not in taker["attributes"]]
+    taker["reputation"] = int(taker["reputation"]) + gained
+    if carried:
+        taker["weapon_attributes"] = carried
+    return carried
 
 
 def shaken_marshal(ctx: Any, state: State, commander: Mapping[str, Any], row: Any) -> None:

@@ -34,8 +34,7 @@ COMMANDER_KIND = "c"  # hired commanders: red-c1 …
 
 def action_specs(rules: Mapping[str, Any], when: Callable[[str], str]) -> list[ActionSpec]:
     """The organising orders, with ``when`` giving the seasons each belongs to in words."""
-    hiring = rules["hiring"]
-    tiers = tuple(hiring["marshal"]["tiers"])
+    hiring, tiers = rules["hiring"], rules["commanders"]["marshal_tiers"]
     # Armies and commanders are named as text, not as references to the state: an order may name the army
     # or the commander an earlier order of the same file forms or hires (the reading checks them).
     army = Field("army", "text", "One of your armies.", required=True, names="armies")
@@ -55,9 +54,9 @@ def action_specs(rules: Mapping[str, Any], when: Callable[[str], str]) -> list[A
                     "tier",
                     "choice",
                     "For a Marshal: how many attributes he rolls ("
-                    + ", ".join(f"{t} {hiring['marshal']['tiers'][t]['attributes']}" for t in tiers)
+                    + ", ".join(f"{tier} {count}" for tier, count in tiers.items())
                     + ").",
-                    choices=tiers,
+                    choices=tuple(tiers),
                 ),
             ),
             cost=f"{hiring['captain']['cost']} resource a Captain, {hiring['marshal']['cost']} a Marshal",
@@ -265,7 +264,7 @@ def army_name(game: Game, army: Mapping[str, Any]) -> str:
 
 def read_hire(r: ForcesReading, o: Order) -> Plan:
     rank, hiring = str(o["rank"]), r.rules["hiring"]
-    tier = str(o.get("tier") or hiring["marshal"]["default_tier"]) if rank == "marshal" else ""
+    tier = str(o.get("tier") or r.rules["commanders"]["first_tier"]) if rank == "marshal" else ""
     if rank == "marshal":
         if m.is_npc_realm(r.state, r.faction):
             raise Reject(
@@ -557,8 +556,9 @@ def carry_out(ctx: Any, state: State, nation: str, orders: list[Order]) -> None:
         visible = None if plan.public else [nation]
         ctx.emit(plan.kind, actors=[nation], place=plan.place, visible_to=visible, **data)
         if order.action == "hire" and data["rank"] == "marshal":  # his attributes, by his tier
-            tier = ctx.rules["hiring"]["marshal"]["tiers"][data["tier"]]
-            roll_attributes(ctx, state["commanders"][data["commander"]], count=int(tier["attributes"]))
+            commander = state["commanders"][data["commander"]]
+            commander["tier"] = data["tier"]
+            roll_attributes(ctx, commander)
 
 
 def destination(ctx: Any, state: State, nation: str, order: Order | None) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from ...core.standing import in_force
 from ...engine.ruleset import TurnMemory
 from . import commanders, diplomacy, forces
 from . import model as m
-from .battle import Side, ambushes, fight, movement_tests, zone_units
+from .battle import Side, ambushes, fight, modifier_name, movement_tests, zone_units
 from .diplomacy import declare as _declare
 from .diplomacy import make_peace as _make_peace
 from .orders import INSTRUCTIONS
@@ -626,10 +626,16 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
     defending = defenders[0]
     first = _side(ctx, state, army, attacking=True)
     second = _side(ctx, state, defending, attacking=bool(meeting))
+    second.holds_ground = True  # it stands in the province fought over: its heights, its fort
     if meeting:  # both armies attack: neither has a defender's benefits
         first.defence_benefits = second.defence_benefits = False
     elif ambushes(ctx, state, province, army, defending):
         first.attacking, second.attacking, second.ambushing = False, True, True
+        first.disorganised = "ambushed" in ctx.rules["battle"]["disorganised"]  # caught on the march
+    if defending.get("levy") and "levy" in ctx.rules["battle"]["disorganised"]:
+        second.disorganised = True  # a local lord's ad-hoc army, raised as the enemy comes
+    # the holder fights from its fort's walls, unless it left them to spring an ambush
+    second.in_fort = bool(state["provinces"][province].get("fort")) and not second.ambushing
     for side, side_army, other in ((first, army, second), (second, defending, first)):
         _attribute_tests(ctx, state, province, side, side_army, other)
     outcome = fight(ctx, province, ctx.game.world[province].terrain, first, second)
@@ -888,11 +894,13 @@ def pass_weapon(ctx: Any, state: State, bearer: dict[str, Any], enemy: Mapping[s
     weapon = bearer.get("weapon")
     if not weapon:
         return
-    bearer["weapon"] = None
-    taker = None
+    taker, carried = None, []
     if enemy is not None and not enemy.get("weapon") and not enemy.get("levy") and m.available(enemy):
         taker = state["commanders"][enemy["id"]]
-        taker["weapon"] = weapon
+        carried = commanders.hand_over_weapon(ctx.rules, bearer, taker)  # with the weapon's attributes
+    else:
+        bearer["weapon"] = None
+        bearer.pop("weapon_attributes", None)
     ctx.emit(
         "weapon_passed",
         actors=[bearer["owner"], *([taker["owner"]] if taker else [])],
@@ -900,6 +908,8 @@ def pass_weapon(ctx: Any, state: State, bearer: dict[str, Any], enemy: Mapping[s
         bearer_name=commanders.display_name(bearer),
         taker=taker["id"] if taker else None,
         taker_name=commanders.display_name(taker) if taker else None,
+        attributes=carried,
+        attribute_names=[modifier_name(ctx.rules, attribute) for attribute in carried],
     )
 
 

@@ -37,10 +37,31 @@ def introduction(rules: Mapping[str, Any]) -> str:
 
 
 def sections(rules: Mapping[str, Any]) -> list[RulesSection]:
+    own = {("attribute_effects",): attribute_effects, ("units",): unit_types}
     return [
-        attribute_effects(rules) if section.keys == ("attribute_effects",) else section
-        for section in generic_sections(rules)
+        own[section.keys](rules) if section.keys in own else section for section in generic_sections(rules)
     ]
+
+
+def unit_types(rules: Mapping[str, Any]) -> RulesSection:
+    """One row per unit type: its code (what an order names), name, morale, armour class and skills, each
+    skill by the name the dice ledger gives it."""
+    names = (rules.get("battle") or {}).get("modifier_names") or {}
+    rows = tuple(
+        (
+            code,
+            str(unit["name"]),
+            "mounted" if unit.get("mounted") else "foot",
+            str(unit.get("morale", "—")),
+            str(unit.get("armour", "—")),
+            ", ".join(str(names.get(skill, words(str(skill)))) for skill in unit.get("skills") or []) or "—",
+        )
+        for code, unit in (rules.get("units") or {}).items()
+    )
+    columns = ("Code", "Unit", "Mounted or foot", "Morale", "Armour class", "Skills")
+    table = RulesTable("Unit types", columns, rows)
+    prose = "Each unit type's skills add the melee modifiers of the same names (see the battle settings)."
+    return RulesSection("Units", (prose, table), keys=("units",))
 
 
 def attribute_effects(rules: Mapping[str, Any]) -> RulesSection:

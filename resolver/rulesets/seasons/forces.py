@@ -248,6 +248,17 @@ def _take_units(state: State, armies: list[dict[str, Any]], ids: list[str]) -> l
     return taken
 
 
+def army_called(army: Mapping[str, Any]) -> dict[str, Any]:
+    """What an event keeps of an army's name: its number, or the province of a lord's levy. The name a
+    reader sees is made when the sentence is told, with the nation's name of that day (see events.yaml),
+    so a nation renamed in players.yaml changes no archived event."""
+    owner, army_id = str(army["owner"]), str(army["id"])
+    if army.get("levy") and army_id.startswith("levy-"):
+        return {"levy_of": army_id.removeprefix("levy-").rsplit("-t", 1)[0]}
+    number = army_id.removeprefix(f"{owner}-a") if army_id.startswith(f"{owner}-a") else ""
+    return {"number": int(number)} if number.isdigit() else {}
+
+
 def army_name(game: Game, army: Mapping[str, Any]) -> str:
     """An army's name for readers, from its id: ``red-a2`` is "Westmark army 2" and a lord's levy,
     ``levy-p-rearbury-t1``, "Westmark's levy of Rearbury"."""
@@ -326,7 +337,7 @@ def _form(r: ForcesReading, o: Order, province: str, sources: list[dict[str, Any
         army = new_army(state, r.faction, province, _take_units(state, armies, ids), leader_id)
         return {
             "army": army["id"],
-            "army_name": army_name(r.game, army),
+            "army_called": army_called(army),
             "units": len(ids),
             "commander_name": display_name(leader) if leader else "",
         }
@@ -373,8 +384,8 @@ def read_merge_armies(r: ForcesReading, o: Order) -> Plan:
         gone, kept = state["armies"].pop(gone_id), state["armies"][into_id]
         kept["units"].extend(gone["units"])
         return {
-            "army_name": army_name(r.game, gone),
-            "into_name": army_name(r.game, kept),
+            "army_called": army_called(gone),
+            "into_called": army_called(kept),
             "units": len(kept["units"]),
         }
 
@@ -396,7 +407,7 @@ def read_station(r: ForcesReading, o: Order) -> Plan:
 
     def carry_out(state: State) -> dict[str, Any]:
         state["armies"][army_id]["location"] = province
-        return {"army_name": army_name(r.game, state["armies"][army_id]), "start": start}
+        return {"army_called": army_called(state["armies"][army_id]), "start": start}
 
     return Plan(echo, "army_stationed", place=province, public=True, carry_out=carry_out)
 
@@ -430,7 +441,7 @@ def read_command(r: ForcesReading, o: Order) -> Plan:
             state["armies"][before_id]["commander"] = None
         state["armies"][army_id]["commander"] = leader_id
         return {
-            "army_name": army_name(r.game, state["armies"][army_id]),
+            "army_called": army_called(state["armies"][army_id]),
             "commander_name": display_name(leader),
         }
 

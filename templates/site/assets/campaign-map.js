@@ -318,6 +318,7 @@
       hoverable(polygon, plain);
       terrainLayer.addLayer(polygon);
       noTabStop(polygon);
+      polygon.getElement().setAttribute("data-tile", tile[1]); // what tests and a reader's tools read back
     });
 
     // Areas: the parts of a location where pieces stand (a locale's locations, say), drawn inside it.

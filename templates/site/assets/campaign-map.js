@@ -249,6 +249,9 @@
     var fitting = false;
     var moved = false; // the reader moved or zoomed the map: a new size then keeps their view
     function fit() {
+      // A frame with no size yet (hidden, or not laid out) has no view to fit: Leaflet's zoom would be NaN.
+      var now = map.getSize();
+      if (!now.x || !now.y) return;
       var right = legendBox && legendBox.open ? Math.max(legendBox.offsetWidth + 16, EDGE) : EDGE;
       fitting = true;
       map.fitBounds(data.bounds, { paddingTopLeft: [EDGE, 8], paddingBottomRight: [right, 8], animate: false });
@@ -911,6 +914,7 @@
         var now = { x: container.clientWidth, y: container.clientHeight };
         if (now.x === size.x && now.y === size.y) return;
         size = now;
+        if (!now.x || !now.y) return; // hidden: measured again once it shows
         if (!moved) {
           map.invalidateSize({ pan: false });
           if (legendBox && !legendChosen) legendBox.open = roomy();

@@ -123,6 +123,12 @@
       return i >= 0 ? data.factions[i] : null;
     }
 
+    // Who holds a tile in the turn shown: a faction, or null (nobody, or a world whose tiles are not held).
+    var holders = data.holders || [];
+    var held = holders.some(function (row) {
+      return row.length > 0;
+    });
+
     // The turn bar: above the map and before it in the page, so it comes first in tab order and never
     // covers a piece however the map is moved.
     var bar = null;
@@ -166,13 +172,22 @@
 
     // The legend: open on wide screens, where the first view leaves room for it.
     var legendBox = null;
+    var legendChosen = false;
+    function roomy() {
+      return map.getSize().x > 760;
+    }
     if (controls === "all" || controls === "legend") {
       var Legend = L.Control.extend({
         options: { position: "topright" },
         onAdd: function () {
           var box = node("details", "cm-legend");
-          if (map.getSize().x > 760) box.open = true;
-          box.appendChild(node("summary", null, "Legend"));
+          if (roomy()) box.open = true;
+          var summary = node("summary", null, "Legend");
+          // A click (or Enter or Space) on the summary is the reader's choice, which a new size keeps.
+          summary.addEventListener("click", function () {
+            legendChosen = true;
+          });
+          box.appendChild(summary);
           var list = node("ul");
           function item(swatch, text) {
             var li = node("li");
@@ -207,6 +222,13 @@
             icon.innerHTML = markSvg(kind, "#3b352f", 14);
             item(icon, MARK_NAMES[kind]);
           });
+          if (held) {
+            // The holder layer in words: a province tinted and edged in a faction's colour is that
+            // faction's; a plain one is nobody's.
+            var tint = node("span", "cm-swatch cm-held");
+            item(tint, "Tint and edge: the province's holder");
+            item(node("span", "cm-swatch cm-unheld"), "No tint: held by nobody");
+          }
           var lit = node("span", "cm-swatch cm-lit");
           item(lit, "Changed in the turn shown");
           box.appendChild(list);
@@ -219,11 +241,27 @@
       map.addControl(new Legend());
     }
 
+    // The first view shows the whole world. Room for the zoom buttons on the left and an open legend on
+    // the right, so neither covers a piece; and as much room on the right as on the left when the legend
+    // is closed, since the names of the provinces along the east edge stand out past it (a phone's first
+    // view used to cut them off).
+    var EDGE = 44;
+    var fitting = false;
+    var moved = false; // the reader moved or zoomed the map: a new size then keeps their view
     function fit() {
-      // Room for the zoom buttons on the left and an open legend on the right: neither covers a piece.
-      var right = legendBox && legendBox.open ? legendBox.offsetWidth + 16 : 8;
-      map.fitBounds(data.bounds, { paddingTopLeft: [44, 8], paddingBottomRight: [right, 8] });
+      // A frame with no size yet (hidden, or not laid out) has no view to fit: Leaflet's zoom would be NaN.
+      var now = map.getSize();
+      if (!now.x || !now.y) return;
+      var right = legendBox && legendBox.open ? Math.max(legendBox.offsetWidth + 16, EDGE) : EDGE;
+      fitting = true;
+      map.fitBounds(data.bounds, { paddingTopLeft: [EDGE, 8], paddingBottomRight: [right, 8], animate: false });
+      fitting = false;
     }
+    // Leaflet measures a new size itself (keeping the centre) without starting a move: only what the
+    // reader does, or fit(), starts one.
+    map.on("movestart zoomstart", function () {
+      if (!fitting) moved = true;
+    });
     fit();
 
     // The terrain: one polygon a tile, its name and terrain in a tooltip; never a tab stop.
@@ -246,11 +284,6 @@
       ];
     }
 
-    // Who holds a tile in the turn shown: a faction, or null (nobody, or a world whose tiles are not held).
-    var holders = data.holders || [];
-    var held = holders.some(function (row) {
-      return row.length > 0;
-    });
     function holderOf(t, i) {
       var row = holders[i] || [];
       return t < row.length ? owner(row[t]) : null;
@@ -288,6 +321,7 @@
       hoverable(polygon, plain);
       terrainLayer.addLayer(polygon);
       noTabStop(polygon);
+      polygon.getElement().setAttribute("data-tile", tile[1]); // what tests and a reader's tools read back
     });
 
     // Areas: the parts of a location where pieces stand (a locale's locations, say), drawn inside it.
@@ -792,6 +826,11 @@
       container.querySelectorAll(".cm-piece, .cm-mark, .cm-arrowhead").forEach(function (el) {
         obstacles.push(el.getBoundingClientRect());
       });
+      // A settlement's name beside a piece near the world's east edge would stand out past it (and out
+      // of a phone's first view): it takes the piece's other side. Measured against the world, not the
+      // frame, so that panning never changes which side a name is on.
+      var frame = container.getBoundingClientRect();
+      var east = frame.left + map.latLngToContainerPoint(L.latLng(data.bounds[1])).x;
       function free(rect, againstPieces) {
         if (!rect.width) return false;
         for (var k = 0; k < shown.length; k++) if (overlaps(rect, shown[k])) return false;
@@ -812,7 +851,8 @@
           if (span) span.style.transform = "";
           var rect = text.getBoundingClientRect();
           if (!rect.width) return; // hidden at this zoom
-          if (free(rect, group[1])) return shown.push(rect);
+          var inside = !span || rect.right <= east + 4;
+          if (inside && free(rect, group[1])) return shown.push(rect);
           if (span) {
             var width = span.getBoundingClientRect().width;
             span.style.transform = "translateX(" + -(width + Number(span.getAttribute("data-gap"))) + "px)";
@@ -864,14 +904,26 @@
 
     // The page may change the map's size after it is drawn (late fonts in the turn bar, a phone turned
     // on its side): Leaflet then measures it again, so shapes and pieces stay where they belong.
+    // A view the reader never moved from fits the whole world again at the new size: kept as it was, the
+    // zoom chosen for a wider frame cut the east of the world off once a phone was turned upright, a
+    // window narrowed or the page settled after the map was drawn. A view the reader chose keeps its
+    // centre.
     if ("ResizeObserver" in window) {
       var size = map.getSize();
       new ResizeObserver(function () {
         var now = { x: container.clientWidth, y: container.clientHeight };
         if (now.x === size.x && now.y === size.y) return;
         size = now;
-        map.invalidateSize();
-        declutter();
+        if (!now.x || !now.y) return; // hidden: measured again once it shows
+        if (!moved) {
+          map.invalidateSize({ pan: false });
+          if (legendBox && !legendChosen) legendBox.open = roomy();
+          fit();
+          draw(index); // the zoom may be the same, the pieces' places on screen are not
+        } else {
+          map.invalidateSize();
+          declutter();
+        }
       }).observe(container);
     }
 

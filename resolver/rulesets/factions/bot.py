@@ -16,16 +16,46 @@ from typing import Any
 
 from ...core.phases import State
 from ...core.rng import Stream, stream
+from ...engine.press import Story, bot_articles
 from ...engine.ruleset import Game
 from . import model as m
 from .plans import Position, Reject
 
 Order = dict[str, Any]
 
-PRESS = (
-    "{name} thanks its friends at the {place}",
-    "A word from {name}: business as usual",
-    "{name} denies every rumour",
+RIVALS = (
+    (
+        "Strangers at {place}",
+        "{rival} has been seen at {place}, where {name} keeps its home. {name} asks its "
+        "neighbours to mind whose door they knock on.",
+    ),
+    (
+        "{name} will not be crowded out",
+        "Whatever {rival} wants at {place}, {name} was there first and means to stay.",
+    ),
+)
+ABROAD = (
+    (
+        "{lieutenant} speaks for {name}",
+        "Anyone with business to settle with {name} will find {lieutenant} "
+        "at {abroad} this week, and in a listening mood.",
+    ),
+    ("{name} at {abroad}", "{lieutenant} has taken rooms at {abroad}. {name} says it is a social call."),
+)
+HOME = (
+    (
+        "{name} thanks its friends at {place}",
+        "The {archetype} is grateful to the people of {place}, who know that {name} looks after its own.",
+    ),
+    (
+        "A word from {name}: business as usual",
+        "Whatever you heard, {name} is open for business at {place}, as it has always been.",
+    ),
+    (
+        "{name} denies every rumour",
+        "The {archetype} of {place} has read what is said about it in the "
+        "taverns. None of it is true, says {name}, and nobody should repeat it.",
+    ),
 )
 RUMORS = (
     "Someone has been buying every lantern oil barrel in the lower city.",
@@ -98,16 +128,35 @@ def orders_for(game: Game, state: State, faction: str) -> dict[str, Any]:
         for order in role(draft, lieutenant, turn, rng, keep):
             if draft.add(order, keep=keep):
                 break
-    press, rumors = [], []
-    home = state["factions"][faction].get("home")
-    if rng.below(3) == 0 and home:
-        place = m.location_label(state, home)
-        press.append(
-            {"headline": rng.choice(PRESS).format(name=state["factions"][faction]["name"], place=place)}
-        )
+    rumors = []
+    press = _press(game, state, faction)
     if rng.below(4) == 0:
         rumors.append(rng.choice(RUMORS))
     return {"orders": draft.orders, "press": press, "rumors": rumors}
+
+
+def _press(game: Game, state: State, faction: str) -> list[dict[str, str]]:
+    """Now and then an article signed by the faction: a rival seen at its home, a lieutenant of its seen
+    abroad, or a word from home. Only what anyone may see (its name, archetype and home, assets that are
+    not concealed, where they stand), never its capital, reach or influence."""
+    record = state["factions"][faction]
+    home = record.get("home")
+    if not home:
+        return []
+    facts = {"name": record["name"], "archetype": record["archetype"], "place": m.location_label(state, home)}
+    stories = []
+    rivals = sorted({a["owner"] for a in m.assets_at(state, home) if a["owner"] not in (faction, None)})
+    for rival in rivals:
+        if m.known_at(state, home, rival) and rival in state["factions"]:
+            stories.append(Story(RIVALS, {**facts, "rival": state["factions"][rival]["name"]}))
+            break
+    for lieutenant in m.assets_of(state, game.rules, faction, "lieutenant"):
+        if lieutenant["location"] != home and not lieutenant.get("concealed"):
+            abroad = m.location_label(state, lieutenant["location"])
+            stories.append(Story(ABROAD, {**facts, "lieutenant": lieutenant["name"], "abroad": abroad}))
+            break
+    stories.append(Story(HOME, facts))
+    return bot_articles(stream(game.seed, f"factions/bot/{faction}/turn{state['turn']}/press"), stories)
 
 
 def _upkeep_reserve(draft: Draft, rng: Stream) -> int:

@@ -13,15 +13,59 @@ from typing import Any
 
 from ...core.phases import State
 from ...core.rng import stream
+from ...core.words import number_word
 from ...core.world import make_names
+from ...engine.press import Story, bot_articles
 from ...engine.ruleset import Game
 from . import model as m
 
-PRESS = (
-    "{name} stands ready",
-    "Harvest festival in {capital}",
-    "{name} calls for volunteers",
-    "Scouts of {name} map the frontier",
+SIEGE = (
+    (
+        "Army {army} before {settlement}",
+        "Army {army} of {name} has come to {settlement} and means to stay until "
+        "its gates open. {capital} expects news soon.",
+    ),
+    (
+        "{settlement} will fall, says {capital}",
+        "{name} has sent army {army} against {settlement}. Its "
+        "defenders are invited to think of their families.",
+    ),
+)
+THREAT = (
+    (
+        "{settlement} stands its ground",
+        "Foreign soldiers have been seen at {settlement}. {name} calls every able hand to its walls.",
+    ),
+    (
+        "{name} warns the invaders of {settlement}",
+        "Whoever marched on {settlement} will find that {name} does not give up its towns.",
+    ),
+)
+REALM = (
+    (
+        "{name} grows",
+        "{name} holds {holdings} now, from {capital} outwards. Its surveyors are already "
+        "looking for the next good site.",
+    ),
+    (
+        "{name} calls for volunteers",
+        "Recruiters from {capital} tour {holdings}: the armies of {name} want strong arms.",
+    ),
+)
+FRONTIER = (
+    (
+        "Harvest festival in {capital}",
+        "The granaries of {name} are full. {capital} celebrates the harvest with music in every street.",
+    ),
+    (
+        "Scouts of {name} map the frontier",
+        "Riders out of {capital} are charting the land beyond the "
+        "borders of {name}. Their maps will be shared with no one.",
+    ),
+    (
+        "{name} stands ready",
+        "{capital} drills its soldiers every morning. {name} seeks no quarrel and fears none.",
+    ),
 )
 RUMORS = (
     "They say the granaries of {capital} are emptier than anyone admits.",
@@ -105,13 +149,41 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
     _military(d, armies, home, rng)
     _economy(d, settlements, home, armies, turn, rng)
 
-    f = state["factions"][nation]
-    press, rumors = [], []
-    if rng.below(3) == 0 and home:
-        press.append({"headline": rng.choice(PRESS).format(name=f["name"], capital=home["name"])})
+    rumors = []
+    press = _press(game, state, nation, home)
     if rng.below(4) == 0 and home:
         rumors.append(rng.choice(RUMORS).format(capital=home["name"]))
     return {"orders": d.orders, "press": press, "rumors": rumors}
+
+
+def _press(game: Game, state: State, nation: str, home: dict | None) -> list[dict[str, str]]:
+    """Now and then an article signed by the nation: an army of its before a foreign town, a foreign army
+    at one of its own, its realm, its frontier. Only what everyone sees on the map (armies, their names
+    and where they stand, who holds which town), never its stock."""
+    if home is None:
+        return []
+    name = state["factions"][nation]["name"]
+    towns = sorted(m.settlements_of(state, nation), key=lambda s: s["id"])
+    count = len(towns)
+    facts = {
+        "name": name,
+        "capital": home["name"],
+        "holdings": f"{number_word(count)} {'town' if count == 1 else 'towns'}",
+    }
+    stories = []
+    for army in sorted(m.armies_of(state, nation), key=lambda a: a["name"]):
+        there = m.settlement_at(state, army["location"])
+        if there and there["owner"] != nation and army["units"]:
+            stories.append(Story(SIEGE, {**facts, "army": army["name"], "settlement": there["name"]}))
+            break
+    for town in towns:
+        if m.foreign_armies_at(state, town["location"], nation):
+            stories.append(Story(THREAT, {**facts, "settlement": town["name"]}))
+            break
+    if count > 1:  # a realm of one town has not grown yet
+        stories.append(Story(REALM, facts))
+    stories.append(Story(FRONTIER, facts))
+    return bot_articles(stream(game.seed, f"bot/{nation}/turn{state['turn']}/press"), stories)
 
 
 def _military(d: Draft, armies: list[dict], home: dict | None, rng: Any) -> None:

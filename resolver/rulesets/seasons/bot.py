@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.factions import is_npc
 from ...core.phases import State
 from ...core.rng import stream
+from ...core.words import number_word, series
+from ...engine.press import Story, bot_articles
 from ...engine.ruleset import Game
 from . import diplomacy, forces
 from . import model as m
@@ -70,7 +73,7 @@ def orders_for(game: Game, state: State, nation: str) -> dict[str, Any]:
         "if_invaded": "fort" if units < 4 or (record["wars"] and not record.get("attacking")) else "fight",
         "forage": int(record["stock"]["resources"]) < 12,
     }
-    return {"orders": orders, INSTRUCTIONS: instructions}
+    return {"orders": orders, INSTRUCTIONS: instructions, "press": _press(game, state, nation)}
 
 
 def orders_season(game: Game, state: State) -> str:
@@ -132,3 +135,102 @@ def _diplomat_target(state: State, nation: str, others: list[str]) -> str | None
         if reasons:
             return min(reasons, key=lambda n: (-strength(n), n))
     return None
+
+
+SIEGE = (
+    (
+        "The siege of {province} goes on",
+        "{name}'s army keeps {province} shut in. {capital} says the walls "
+        "will open before the garrison's bread runs out.",
+    ),
+    (
+        "Camp fires before {province}",
+        "Nobody leaves {province} while the army of {name} sits outside it, "
+        "and nobody in {capital} talks of raising the siege.",
+    ),
+)
+TAKEN = (
+    (
+        "{province} flies the banner of {name}",
+        "{province} now answers to {capital}. Its lords have sworn "
+        "to {name}, and the tax rolls are being rewritten.",
+    ),
+    (
+        "A new province for {name}",
+        "The conquest of {province} is the talk of {capital}: {name} holds {holdings} now.",
+    ),
+)
+LOOTED = (
+    (
+        "{province} counts its losses",
+        "Raiders left {province} with its barns burnt and its granaries "
+        "empty. {name} promises to rebuild, and to remember.",
+    ),
+)
+WAR = (
+    (
+        "{name} stands firm against {enemies}",
+        "The war with {enemies} goes on. In {capital} the recruiting "
+        "sergeants are busy, and the people still back the war.",
+    ),
+    (
+        "No peace with {enemies}",
+        "Envoys from {capital} have no terms to offer {enemies}. {name} means to see this war through.",
+    ),
+    (
+        "News from the front",
+        "The council of {name} meets every day in {capital} while the war with {enemies} goes on.",
+    ),
+)
+PEACE = (
+    (
+        "Markets busy in {capital}",
+        "{name} is at peace, and trade flows through {holdings}. The "
+        "merchants of {capital} have rarely had a better season.",
+    ),
+    (
+        "{name} keeps its watch",
+        "No enemy threatens {name} today, but the forts of {holdings} keep their garrisons.",
+    ),
+    (
+        "A quiet season in {capital}",
+        "The roads are open and the fields are tended. {name} has no quarrel it means to fight this season.",
+    ),
+)
+
+
+def _press(game: Game, state: State, nation: str) -> list[dict[str, str]]:
+    """Now and then an article signed by a nation a person may play: what it holds, besieges, lost to
+    raiders or fights for. Only what the rules' fog of war shows everyone (its capital, its wars, who
+    holds and besieges which province), never its resources or its plans. An NPC people signs nothing:
+    the engine never prints a bot's press for one."""
+    if is_npc(state, nation) or nation not in m.nations(state):
+        return []
+    record = state["factions"][nation]
+    held = m.provinces_of(state, nation)
+
+    def label(province: str) -> str:
+        return game.world[province].label
+
+    facts = {
+        "name": record["name"],
+        "capital": label(record["capital"]),
+        "holdings": _count(len(held), "province"),
+    }
+    stories = []
+    sieges = sorted(a["besieging"] for a in m.armies_of(state, nation) if a.get("besieging"))
+    stories += [Story(SIEGE, {**facts, "province": label(p)}) for p in sieges[:1]]
+    taken = [p for p in held if state["provinces"][p].get("conquered")]
+    stories += [Story(TAKEN, {**facts, "province": label(p)}) for p in taken[:1]]
+    looted = [p for p in held if state["provinces"][p].get("looted")]
+    stories += [Story(LOOTED, {**facts, "province": label(p)}) for p in looted[:1]]
+    enemies = [state["factions"][f]["name"] for f in sorted(record["wars"]) if f in state["factions"]]
+    if enemies:
+        stories.append(Story(WAR, {**facts, "enemies": series(enemies)}))
+    else:
+        stories.append(Story(PEACE, facts))
+    return bot_articles(stream(game.seed, f"seasons/bot/{nation}/turn{state['turn']}/press"), stories)
+
+
+def _count(count: int, word: str) -> str:
+    return f"{number_word(count)} {word}" + ("" if count == 1 else "s")

@@ -45,9 +45,22 @@ class Side:
     zone: int = 1  # how many of its leading units stand in the CinC's zone of command
     ambushing: bool = False  # its units strike a flank in the first round
     defence_benefits: bool = True  # False when both armies attack (the movement test's tie)
+    # allied armies fighting on this side (allies.py): each one's CinC leads his own unit, and the
+    # units of his zone of command stand in it; the side's own CinC leads units[0] as before
+    allied_cinc_units: frozenset[str] = frozenset()
+    allied_zone_units: frozenset[str] = frozenset()
 
     def standing(self) -> list[dict[str, Any]]:
         return [unit for unit in self.units if not unit.get("routed")]
+
+    def leads(self, unit: Mapping[str, Any]) -> bool:
+        """Whether a CinC fights in this unit: the side's own, or an allied army's."""
+        own = bool(self.cinc and self.units and unit is self.units[0])
+        return own or unit["id"] in self.allied_cinc_units
+
+    def in_zone(self, index: int, unit: Mapping[str, Any]) -> bool:
+        """Whether the unit at ``index`` of the side stands in a CinC's zone of command."""
+        return index < self.zone or unit["id"] in self.allied_zone_units
 
 
 @dataclass
@@ -80,7 +93,7 @@ def attack_modifiers(
         mods.append(Modifier("mounted_vs_foot", table["mounted_vs_foot"]))
     if "spear" in skills and m.mounted(rules, enemy):
         mods.append(Modifier("spear_vs_mounted", table["spear_vs_mounted"]))
-    if side.cinc and unit is side.units[0]:
+    if side.leads(unit):
         mods.append(Modifier("cinc", table["cinc"]))
     mods += skill_modifiers(rules, skills, "attack", first_round=first_round)
     if not side.holds_ground and terrain in spec.get("crossing", []):  # the invader wades in
@@ -278,7 +291,7 @@ def fight(ctx: Any, province: str, terrain: str, first: Side, second: Side) -> O
                 outcome.hits[enemy["id"]] = int(enemy["hits"])
         for side in (first, second):
             for index, unit in enumerate(side.units):
-                if not unit.get("routed") and unit["hits"] >= rout_at(rules, unit, index < side.zone):
+                if not unit.get("routed") and unit["hits"] >= rout_at(rules, unit, side.in_zone(index, unit)):
                     unit["routed"] = True
         leaving = _leaves(ctx, province, (second, first), outcome)
         if leaving is not None:

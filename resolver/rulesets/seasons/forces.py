@@ -22,7 +22,7 @@ from ...core.phases import State
 from ...core.words import plural
 from ...engine.plans import Reading, Reject, plan_or_error, plan_or_failure
 from ...engine.ruleset import Game
-from . import diplomacy
+from . import allies, diplomacy
 from . import model as m
 from .commanders import display_name, fresh_name, roll_attributes
 
@@ -393,7 +393,9 @@ def read_merge_armies(r: ForcesReading, o: Order) -> Plan:
 
 
 def read_station(r: ForcesReading, o: Order) -> Plan:
-    army, province = r.each(lambda: r.free_army(o), lambda: r.own_province(o))
+    """An army marches to a province of its nation's or of an ally's (house rule ``allies``: there it
+    defends the province beside its ally), over its own and its allies' land."""
+    army, province = r.each(lambda: r.free_army(o), lambda: _station_province(r, o))
     if army["location"] == province:
         raise Reject("province", f"army {army['id']} stands there already", "name another province")
     if not _over_own_land(r, str(army["location"]), province):
@@ -412,9 +414,20 @@ def read_station(r: ForcesReading, o: Order) -> Plan:
     return Plan(echo, "army_stationed", place=province, public=True, carry_out=carry_out)
 
 
+def _station_province(r: ForcesReading, o: Order) -> str:
+    """The province of a station order: one of the nation's, or one of an ally's."""
+    province = str(o["province"])
+    owner = r.state["provinces"].get(province, {}).get("owner")
+    if owner is not None and owner in diplomacy.allies_of(r.state, r.faction):
+        return province
+    return r.own_province(o)
+
+
 def _over_own_land(r: ForcesReading, start: str, goal: str) -> bool:
-    """Whether a march from ``start`` reaches ``goal`` stepping only on the nation's own provinces."""
-    held = set(m.provinces_of(r.state, r.faction))
+    """Whether a march from ``start`` reaches ``goal`` stepping only on the nation's own provinces and its
+    allies'."""
+    friends = [r.faction, *diplomacy.allies_of(r.state, r.faction)]
+    held = {p for nation in friends for p in m.provinces_of(r.state, nation)}
     seen, frontier = {start}, [start]
     while frontier:
         here = frontier.pop()
@@ -512,7 +525,12 @@ def read_invade(r: ForcesReading, o: Order, declared: list[str]) -> Plan:
     if army is not None and army.get("besieging"):
         raise Reject("army", f"army {army['id']} holds a siege", "name another army")
     by = f" with army {army['id']}" if army else " with your largest army"
-    echo = f"invade {r.game.place_label(province)} of {who}{by}"
+    friends = [r.game.name_of(ally) for ally in allies.invading_allies(r.state, r.faction, owner)]
+    # the resolver's reading when an ally invades the same province first (phases.choose_province)
+    joining = (
+        f"; if {' or '.join(friends)} invades it first, your army joins that invasion" if friends else ""
+    )
+    echo = f"invade {r.game.place_label(province)} of {who}{by}{joining}"
     return Plan(echo, carry_out=lambda state: {"province": province, "army": army["id"] if army else None})
 
 

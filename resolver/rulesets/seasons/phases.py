@@ -19,7 +19,7 @@ from ...core.orders import Order
 from ...core.phases import State
 from ...core.standing import in_force
 from ...engine.ruleset import TurnMemory
-from . import commanders, diplomacy, forces
+from . import allies, commanders, diplomacy, forces
 from . import model as m
 from .battle import Side, ambushes, fight, modifier_name, movement_tests, zone_units
 from .diplomacy import declare as _declare
@@ -310,13 +310,24 @@ def choose_province(ctx: Any, state: State) -> State:
             if plan is None:
                 continue
             province = str(plan["province"])
-            if province in taken:
-                ctx.order_failed(nation, ordered[0], "another army invades that province this season")
-                continue
             if not armies:
                 ctx.order_failed(nation, ordered[0], "you have no army free to march")
                 continue
             army = state["armies"][plan["army"]] if plan["army"] else max(armies, key=_size)
+            if province in taken:
+                led = next(i for i in invasions if i["province"] == province)
+                if allies.joins_invasion(state, nation, led):  # an ally's invasion: march with it
+                    led.setdefault("joined", []).append({"army": army["id"], "from": army["location"]})
+                    ctx.emit(
+                        "joins_invasion",
+                        actors=[nation, led["attacker"]],
+                        place=province,
+                        army=army["id"],
+                        army_name=forces.army_name(ctx.game, army),
+                    )
+                else:
+                    ctx.order_failed(nation, ordered[0], "another army invades that province this season")
+                continue
         else:  # silent orders: the aggressor invades the weakest border province of its wars
             if not state["factions"][nation]["wars"] or not armies:
                 continue
@@ -351,20 +362,57 @@ def invade(ctx: Any, state: State) -> State:
         army, province = state["armies"][invasion["army"]], invasion["province"]
         owner = state["provinces"][province]["owner"]
         army["location"] = province
+        for joined in invasion.get("joined", []):  # allies march with the leading army
+            state["armies"][joined["army"]]["location"] = province
         ctx.emit("invaded", actors=[invasion["attacker"], owner], place=province)
         if invasion.get("meeting"):
             continue  # the movement test's tie: the army standing there attacks too, it does not defend
         answer = _answer(ctx, state, province, owner)
+        if answer != "fight":  # the holder refuses the battle: its allies there do not fight it alone
+            _allies_stand_aside(ctx, state, invasion, owner)
         if answer == "withdraw" and _withdraw(ctx, state, invasion, owner):
             continue
+        if allies.defending_armies(state, province, owner, invasion["attacker"]):
+            _allies_defend(ctx, state, invasion, owner)
         defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
-        if not defenders:
+        if not defenders and not allies.defending_armies(state, province, owner, invasion["attacker"]):
             _local_army(ctx, state, province, owner)
             defenders = [a for a in m.armies_at(state, province) if a["owner"] == owner and a["units"]]
         if defenders and answer == "fort":  # a levy obeys the instruction too
             _into_the_fort(ctx, state, invasion, army, defenders[0])
             _refused(ctx, state, owner)
     return state
+
+
+def _allies_defend(ctx: Any, state: State, invasion: Mapping[str, Any], owner: str) -> None:
+    """Allied armies standing in the invaded province join its defence (house rule ``allies``)."""
+    province = invasion["province"]
+    for army in allies.defending_armies(state, province, owner, invasion["attacker"]):
+        if army["owner"] != owner:
+            ctx.emit(
+                "joins_defence",
+                actors=[army["owner"], owner],
+                place=province,
+                army=army["id"],
+                army_name=forces.army_name(ctx.game, army),
+            )
+
+
+def _allies_stand_aside(ctx: Any, state: State, invasion: Mapping[str, Any], owner: str) -> None:
+    """The holder refuses the battle (its fort, or withdrawing): its allies' armies in the province fall
+    back to their own nations' nearest provinces (house rule ``allies``)."""
+    province = invasion["province"]
+    for army in allies.defending_armies(state, province, owner, invasion["attacker"]):
+        if army["owner"] != owner:
+            army["location"] = allies.nearest_own(ctx, state, army["owner"], province) or army["location"]
+            ctx.emit(
+                "ally_stands_aside",
+                actors=[army["owner"], owner],
+                place=province,
+                army=army["id"],
+                army_name=forces.army_name(ctx.game, army),
+                to=army["location"],
+            )
 
 
 def _answer(ctx: Any, state: State, province: str, owner: str) -> str:
@@ -542,6 +590,7 @@ def battle(ctx: Any, state: State) -> State:
     sieges(ctx, state)
     for invasion in ctx.memory.invasions:
         _fight_invasion(ctx, state, invasion)
+        _allies_go_home(ctx, state, invasion)
     for army_id in sorted(state["armies"]):
         army = state["armies"][army_id]
         if not army["units"]:
@@ -549,6 +598,19 @@ def battle(ctx: Any, state: State) -> State:
         elif army.get("in_fort") and not any(s["defender"] == army_id for s in state["sieges"].values()):
             army.pop("in_fort")  # sheltered from a raid that laid no siege: out again once it has passed
     return state
+
+
+def _allies_go_home(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None:
+    """Armies that joined an ally's invasion go back to where they marched from once it is over, won or
+    lost: the land taken is the leading invader's, and the siege, if any, its army's (house rule
+    ``allies``)."""
+    for joined in invasion.get("joined", []):
+        army = state["armies"].get(joined["army"])
+        if army is not None and army["units"] and army["location"] == invasion["province"]:
+            start = joined["from"]
+            if state["provinces"][start]["owner"] != army["owner"]:  # taken while it was away
+                start = allies.nearest_own(ctx, state, army["owner"], start) or start
+            army["location"] = start
 
 
 def _recover(ctx: Any, state: State, army: dict[str, Any], battle: tuple[str, str]) -> None:
@@ -615,14 +677,28 @@ def _recover(ctx: Any, state: State, army: dict[str, Any], battle: tuple[str, st
 
 
 def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None:
+    """One battle: the invading army and its allies that joined it against the holder's armies in the
+    province and its allies' (house rule ``allies``), each side fighting as one; afterwards each army
+    takes its own results, loot, Marshal's fate and recovery."""
     province, attacker = invasion["province"], invasion["attacker"]
     army = state["armies"].get(invasion["army"])
     meeting = state["armies"].get(invasion.get("meeting") or "")
     owner = state["provinces"][province]["owner"]
-    defenders = [meeting] if meeting else m.armies_at(state, province)
-    defenders = [a for a in defenders if a["owner"] == owner and a["units"]]
-    if army is None or not army["units"] or not defenders or defenders[0].get("in_fort") or owner == attacker:
-        return  # no one to fight, the defenders shut in the fort, or the province given up to the invader
+    own = [meeting] if meeting else m.armies_at(state, province)
+    own = [a for a in own if a["owner"] == owner and a["units"]]
+    if army is None or not army["units"] or (own and own[0].get("in_fort")) or owner == attacker:
+        return  # no one to attack, the defenders shut in the fort, or the province given up to the invader
+    # the holder's armies there, then its allies' (house rule allies); in a meeting, the army met
+    defenders = own if meeting else allies.defending_armies(state, province, owner, attacker)
+    if not defenders:
+        return
+    attackers = [army] + [
+        state["armies"][j["army"]]
+        for j in invasion.get("joined", [])
+        if j["army"] in state["armies"]
+        and state["armies"][j["army"]]["units"]
+        and state["armies"][j["army"]]["location"] == province
+    ]
     defending = defenders[0]
     first = _side(ctx, state, army, attacking=True)
     second = _side(ctx, state, defending, attacking=bool(meeting))
@@ -638,28 +714,35 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
     second.in_fort = bool(state["provinces"][province].get("fort")) and not second.ambushing
     for side, side_army, other in ((first, army, second), (second, defending, first)):
         _attribute_tests(ctx, state, province, side, side_army, other)
+    first = allies.together(first, [_side(ctx, state, a, attacking=True) for a in attackers[1:]])
+    second = allies.together(second, [_side(ctx, state, a, attacking=True) for a in defenders[1:]])
     outcome = fight(ctx, province, ctx.game.world[province].terrain, first, second)
-    loser = None if outcome.winner is None else (owner if outcome.winner == attacker else attacker)
-    for nation, result in (
-        (attacker, _result(outcome.winner, attacker)),
-        (owner, _result(outcome.winner, owner)),
-    ):
-        if nation in state["factions"] and result != "draw":
-            m.tally(state, nation, result)
-            year = state["factions"][nation]["year"]
-            enemy = owner if nation == attacker else attacker
-            key = f"{result}:{enemy}"
-            year[key] = int(year.get(key, 0)) + 1
-        # every unit that fought counts the battle, a routed one too: those lost in recovery take
-        # their count with them, and the seed positions the counter of every surviving unit
-        for unit in (army if nation == attacker else defending)["units"]:
-            unit.setdefault("results", []).append(result)
+    # the battle's winner as the invasion reads it: the invader, or the province's holder
+    won = None if outcome.winner is None else attacker if outcome.winner == first.owner else owner
+    loser = None if won is None else (owner if won == attacker else attacker)
+    sides = [(a, True) for a in attackers] + [(a, False) for a in defenders]
+    nations = {True: _nations(attackers), False: _nations(defenders)}
+    for attacking in (True, False):
+        lead_nation = attacker if attacking else owner
+        for nation in nations[attacking]:
+            result = _result(won, lead_nation)
+            if nation in state["factions"] and result != "draw":
+                m.tally(state, nation, result)
+                year = state["factions"][nation]["year"]
+                for enemy in nations[not attacking]:
+                    key = f"{result}:{enemy}"
+                    year[key] = int(year.get(key, 0)) + 1
+    # every unit that fought counts the battle, a routed one too: those lost in recovery take their
+    # count with them, and the seed positions the counter of every surviving unit
+    for side_army, attacking in sides:
+        for unit in side_army["units"]:
+            unit.setdefault("results", []).append(_result(won, attacker if attacking else owner))
     ctx.emit(
         "battle",
-        actors=[attacker, owner],
+        actors=[attacker, owner, *[n for n in nations[True] + nations[False] if n not in (attacker, owner)]],
         place=province,
         rolls=outcome.rolls,
-        winner=outcome.winner,
+        winner=won,
         loser=loser,
         rounds=outcome.rounds,
         hits=dict(sorted(outcome.hits.items())),
@@ -669,29 +752,69 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
             for u in sorted(first.units + second.units, key=lambda u: u["id"])
             if u.get("routed")
         ],
-        retreated=outcome.retreated,
+        retreated=None
+        if outcome.retreated is None
+        else attacker
+        if outcome.retreated == first.owner
+        else owner,
         ambush=second.ambushing,
+        **_allied_names(nations, attacker, owner),
     )
     if outcome.retreat is not None:
-        _retreat(ctx, state, invasion, outcome.retreat, army if outcome.retreated == attacker else defending)
-    if outcome.winner == attacker:
+        leaving = attackers if outcome.retreated == first.owner else defenders
+        for index, side_army in enumerate(leaving):
+            _retreat(ctx, state, invasion, outcome.retreat, side_army, first_of_side=index == 0)
+    if won == attacker:
         there = defending["location"] == province
         if not (there and defending.get("in_fort")):  # a defender shut in the fort is besieged instead
             _conquer(ctx, state, province, attacker, owner, defending if there else None)
+            _defenders_leave(ctx, state, province, defenders[1:])
     else:
         if army["location"] == province:
             army["location"] = invasion["from"]
-        if outcome.winner == owner and (meeting or invasion.get("movement") == "attacks_defender_may_take"):
+        if won == owner and (meeting or invasion.get("movement") == "attacks_defender_may_take"):
             _take_back(ctx, state, invasion, army, defending)
-        if outcome.winner == owner and defending.get("levy"):
+        if won == owner and defending.get("levy"):
             _staying_at_war(ctx, state, defending)
-    if outcome.winner is not None:
-        _loot(ctx, state, outcome.winner, army if outcome.winner == attacker else defending, province, loser)
-    for side_army, nation, enemy_army in ((army, attacker, defending), (defending, owner, army)):
+    if won is not None:
+        for index, side_army in enumerate(attackers if won == attacker else defenders):
+            if index == 0 or side_army["units"]:  # an ally's army broken up by a retreat loots nothing
+                _loot(ctx, state, side_army["owner"], side_army, province, loser, first_of_side=index == 0)
+    enemy_cinc = {True: m.commander(state, defending), False: m.commander(state, army)}
+    for side_army, attacking in sides:
         for unit in side_army["units"]:
             unit.pop("exhausted", None)
-        _marshal_fate(ctx, state, side_army, _result(outcome.winner, nation), m.commander(state, enemy_army))
+        lead_nation = attacker if attacking else owner
+        _marshal_fate(ctx, state, side_army, _result(won, lead_nation), enemy_cinc[attacking])
         _recover(ctx, state, side_army, (province, attacker))
+
+
+def _nations(armies: list[dict[str, Any]]) -> list[str]:
+    """The nations of a side's armies, each once, in the side's order."""
+    return list(dict.fromkeys(str(a["owner"]) for a in armies))
+
+
+def _allied_names(nations: Mapping[bool, list[str]], attacker: str, owner: str) -> dict[str, Any]:
+    """For the battle's event: the allies that fought beside the invader and beside the holder."""
+    data = {}
+    for attacking, key, lead in ((True, "allies_attacking", attacker), (False, "allies_defending", owner)):
+        others = [n for n in nations[attacking] if n != lead]
+        if others:
+            data[key] = others
+    return data
+
+
+def _defenders_leave(ctx: Any, state: State, province: str, armies: list[dict[str, Any]]) -> None:
+    """The province is taken: the holder's other armies there fall back to its capital (as its leading
+    army does), an ally's to its own nation's nearest province."""
+    for army in armies:
+        if army["location"] != province or not army["units"]:
+            continue
+        capital = state["factions"].get(army["owner"], {}).get("capital")
+        if capital and state["provinces"].get(capital, {}).get("owner") == army["owner"]:
+            army["location"] = capital
+        else:
+            army["location"] = allies.nearest_own(ctx, state, army["owner"], province) or army["location"]
 
 
 def _attribute_tests(
@@ -753,14 +876,27 @@ def _side(ctx: Any, state: State, army: Mapping[str, Any], *, attacking: bool) -
     )
 
 
-def _retreat(ctx: Any, state: State, invasion: Mapping[str, Any], test: CheckResult, army: dict) -> None:
+def _retreat(
+    ctx: Any,
+    state: State,
+    invasion: Mapping[str, Any],
+    test: CheckResult,
+    army: dict,
+    *,
+    first_of_side: bool = True,
+) -> None:
     """The row of the retreat test, for the army that took it: with 2 successes it leaves in order (a
     defender into the province's fort, where it may be besieged, else to its nation's nearest fort;
     an attacker back to its starting province); with 1 its units below Elite disband and its Elite
     ones join the nation's largest army in a neighbouring province, or else leave in order; with 0
-    it disbands. A local lord's levy with no fort to hold goes home (house rule)."""
+    it disbands. A local lord's levy with no fort to hold goes home (house rule). Every army of a side
+    that leaves follows the side's one test: an ally's army joined to the invasion goes back where it
+    came from, one defending a province it does not hold falls back to its own nation's nearest
+    province (house rule ``allies``); only the first army's event carries the test's roll."""
     province, rules = invasion["province"], ctx.rules
-    defending = army["id"] != invasion["army"]
+    marched_from = {j["army"]: j["from"] for j in invasion.get("joined", [])}  # allies that joined it
+    defending = army["id"] != invasion["army"] and army["id"] not in marched_from
+    holder = state["provinces"][province]["owner"] == army["owner"]
     elite = m.morale_rank(rules, "Elite")
     if test.result == "disband":
         gone = list(army["units"])
@@ -776,7 +912,9 @@ def _retreat(ctx: Any, state: State, invasion: Mapping[str, Any], test: CheckRes
             main["units"].extend(army["units"])
             army["units"], joined = [], main["id"]
     fort = state["provinces"][province]["fort"]
-    if army["units"] and defending and not invasion.get("meeting"):
+    if army["units"] and defending and not holder:  # an ally's army, in a province not its own
+        army["location"] = allies.nearest_own(ctx, state, army["owner"], province) or army["location"]
+    elif army["units"] and defending and not invasion.get("meeting"):
         if fort:
             _into_the_fort(ctx, state, invasion, state["armies"][invasion["army"]], army)
         elif army.get("levy"):
@@ -784,12 +922,12 @@ def _retreat(ctx: Any, state: State, invasion: Mapping[str, Any], test: CheckRes
         else:
             army["location"] = _fallback(ctx, state, army["owner"], province, fort=True) or army["location"]
     elif army["units"] and not defending:
-        army["location"] = invasion["from"]
+        army["location"] = marched_from.get(army["id"], invasion["from"])
     ctx.emit(
         "retreat",
         actors=[army["owner"]],
         place=province,
-        rolls=[test.roll],
+        rolls=[test.roll] if first_of_side else [],
         result=test.result,
         disbanded=sorted(u["id"] for u in gone),
         joined=joined,
@@ -947,7 +1085,18 @@ def _staying_at_war(ctx: Any, state: State, levy: dict) -> None:
     ctx.emit("staying_at_war", actors=[owner], rolls=[result.roll], result=result.result, kept=len(kept))
 
 
-def _loot(ctx: Any, state: State, winner: str, army: dict, province: str, loser: str | None) -> None:
+def _loot(
+    ctx: Any,
+    state: State,
+    winner: str,
+    army: dict,
+    province: str,
+    loser: str | None,
+    *,
+    first_of_side: bool = True,
+) -> None:
+    """The winning army rolls for loot; every army of a winning side rolls its own, the first under the
+    winner's name, each other under its army's id (house rule ``allies``)."""
     check = _check(ctx, "loot")
     commander = m.commander(state, army)
     mods = []
@@ -958,7 +1107,7 @@ def _loot(ctx: Any, state: State, winner: str, army: dict, province: str, loser:
         mods.append(check.modifier("mercenary"))
     result = check.roll(
         ctx,
-        roll_label("loot", province, winner),
+        roll_label("loot", province, winner if first_of_side else army["id"]),
         count=m.war_rating(commander),
         modifiers=mods,
         factions=[winner],

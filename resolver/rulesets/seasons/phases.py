@@ -671,6 +671,7 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         ],
         retreated=outcome.retreated,
         ambush=second.ambushing,
+        losses={side.owner: _losses(ctx, side, outcome.hits) for side in (first, second)},
     )
     if outcome.retreat is not None:
         _retreat(ctx, state, invasion, outcome.retreat, army if outcome.retreated == attacker else defending)
@@ -692,6 +693,19 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
             unit.pop("exhausted", None)
         _marshal_fate(ctx, state, side_army, _result(outcome.winner, nation), m.commander(state, enemy_army))
         _recover(ctx, state, side_army, (province, attacker))
+
+
+def _losses(ctx: Any, side: Side, hits: Mapping[str, int]) -> dict[str, Any]:
+    """What one side lost in a battle, for its sentence: the hits its units took and the units routed, so
+    that a draw, with no winner to name, still tells what it cost each side."""
+    return {
+        "hits": sum(int(hits.get(unit["id"], 0)) for unit in side.units),
+        "routed": [
+            m.unit_label(ctx.rules, unit)
+            for unit in sorted(side.units, key=lambda u: u["id"])
+            if unit.get("routed")
+        ],
+    }
 
 
 def _attribute_tests(

@@ -73,11 +73,10 @@ class Seasons(Ruleset):
         for army in m.armies_of(state, faction):
             commander = m.commander(state, army)
             # names for the reader, each with the id an order must name in brackets ("Name [id]")
-            led = (
-                f" under {commanders.display_name(commander)} [{commander['id']}] (WR {m.war_rating(commander)})"
-                if commander
-                else ""
-            )
+            led = ""
+            if commander:
+                named_commander = f"{commanders.display_name(commander)} [{commander['id']}]"
+                led = f" under {named_commander} (WR {m.war_rating(commander)})"
             units = ", ".join(f"{u['id']} {u['code']} {u['morale']}" for u in army["units"])
             where = f"{game.place_label(army['location'])} [{army['location']}]"
             named = army_name(game, army)
@@ -120,6 +119,11 @@ class Seasons(Ruleset):
     def decision(self, roll: Mapping[str, Any]) -> str:
         """A melee pool's note counts its dice ("3 dice and active +1"): one die is "1 die"."""
         decided = str(roll.get("decided") or "")
+        # A table's result is named as the sentences name it ("check: war success no attack" reads
+        # "check: eager for war next year, ..."); the ruleset's own names, as the hook sees no campaign.
+        result = roll.get("result")
+        if isinstance(result, str) and decided.endswith(": " + result.replace("_", " ")):
+            decided = decided[: -len(result)] + naming.said(self._defaults, result)
         found = _POOL.match(decided)
         return f"{plural(int(found[1]), 'die', 'dice')}{found[2]}" if found else decided
 

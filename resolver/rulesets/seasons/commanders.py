@@ -181,7 +181,8 @@ def status_lines(state: State, nation: str) -> list[str]:
         commander = state["commanders"].get(effect["target"])
         if commander and commander["owner"] == nation:
             lines.append(
-                f"{display_name(commander)} [{commander['id']}] {reasons[effect['name']]} until the end of turn {effect['until']}; "
+                f"{display_name(commander)} [{commander['id']}] {reasons[effect['name']]} "
+                f"until the end of turn {effect['until']}; "
                 "a Captain leads his army meanwhile."
             )
     return lines

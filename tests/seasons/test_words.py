@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from resolver.core.rulesdoc import RulesTable
-from resolver.rulesets.seasons import RULESET
+from resolver.rulesets.seasons import RULESET, naming
 
 from ..scenarios.harness import Scenario, resolve_accepted
 
@@ -43,16 +43,12 @@ def _diplomacy(result: str) -> dict[str, Any]:
 
 def test_every_diplomatic_result_reads_as_words_in_the_sentence(tmp_path: Path) -> None:
     game = _game(tmp_path)
-    names = game.rules["result_names"]
-    for check in (
-        "diplomacy_friendly",
-        "diplomacy_deceiving",
-        "diplomacy_intimidating",
-        "diplomacy_dominating",
-    ):
+    checks = ("diplomacy_friendly", "diplomacy_deceiving", "diplomacy_intimidating", "diplomacy_dominating")
+    for check in checks:
         for row in game.rules["checks"][check]["table"]:
             said = RULESET.describe(_diplomacy(row["result"]), game)
-            assert said.endswith(f"(deceiving): {names[row['result']]}."), said
+            assert said.endswith(f"(deceiving): {naming.said(game.rules, row['result'])}."), said
+            assert not re.search(r"war success|choice (?:plus|minus)|no attack", said), said
     said = RULESET.describe(_diplomacy("war_success_no_attack"), game)
     assert (
         said

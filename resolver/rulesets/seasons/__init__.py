@@ -75,8 +75,7 @@ class Seasons(Ruleset):
             # names for the reader, each with the id an order must name in brackets ("Name [id]")
             led = ""
             if commander:
-                named_commander = f"{commanders.display_name(commander)} [{commander['id']}]"
-                led = f" under {named_commander} (WR {m.war_rating(commander)})"
+                led = f" under {commanders.named_with_id(commander)} (WR {m.war_rating(commander)})"
             units = ", ".join(f"{u['id']} {u['code']} {u['morale']}" for u in army["units"])
             where = f"{game.place_label(army['location'])} [{army['location']}]"
             named = army_name(game, army)

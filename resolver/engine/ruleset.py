@@ -197,6 +197,9 @@ class Ruleset:
     can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
     turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
     place_kinds: ClassVar[tuple[str, ...]] = ()  # map piece kinds that are places (a page each on the site)
+    # Event kinds the chronicle tells under a heading of their own, not their step's: kind -> heading. For
+    # what a step does on the side (a Marshal's attributes rolled as the recruiting rolls are counted).
+    chronicle_headings: ClassVar[Mapping[str, str]] = {}
     # Fields of a piece that name a record no two pieces may share (an army's commander): the GM template's
     # example of a placed piece, copied from a real one, leaves them out.
     unshared_fields: ClassVar[tuple[str, ...]] = ()

@@ -54,9 +54,12 @@ LATEST_ISSUES = 10  # the newspaper's front page shows this many issues, newest 
 MISSING = "missing"  # the chronicle's section for the factions whose orders did not arrive
 
 
-def section_of(event: Mapping[str, Any]) -> str:
+def section_of(event: Mapping[str, Any], headings: Mapping[str, str] | None = None) -> str:
     """The chronicle section an event is told in: its phase's, except that the factions whose orders did
-    not arrive (told as the GM's phase begins, before any ruling) are not listed among the GM's rulings."""
+    not arrive (told as the GM's phase begins, before any ruling) are not listed among the GM's rulings,
+    and that a kind the ruleset gives a heading of its own (``headings``) is told under that heading."""
+    if headings and event.get("kind") in headings:
+        return f"kind:{event['kind']}"
     phase = str(event.get("phase") or "")
     if phase == GM_PHASE and not str(event["kind"]).startswith("gm_"):
         return MISSING
@@ -371,6 +374,8 @@ class SitePages:
         for step in turn_table(self.game):  # a block's phases are told under their own titles
             titles.update({p.id: p.title for p in (step.phases if isinstance(step, Block) else (step,))})
         ruleset = self.game.ruleset
+        headings = ruleset.chronicle_headings
+        titles.update({f"kind:{kind}": title for kind, title in headings.items()})
         in_brief = set(self.headlines_of(rec))
         groups: list[tuple[int, list[dict[str, Any]]]] = []  # (index of the first event, the events)
         for index, e in enumerate(rec.events):
@@ -385,7 +390,8 @@ class SitePages:
                     (
                         g
                         for g in reversed(groups)
-                        if section_of(g[1][0]) == section_of(e) and ruleset.groups_with(g[1][0], e)
+                        if section_of(g[1][0], headings) == section_of(e, headings)
+                        and ruleset.groups_with(g[1][0], e)
                     ),
                     None,
                 )
@@ -399,7 +405,7 @@ class SitePages:
             sentence = ruleset.describe_group(events, self.game)
             if sentence in in_brief:
                 continue
-            paragraphs = sections.setdefault(section_of(first), [])
+            paragraphs = sections.setdefault(section_of(first, headings), [])
             lead = (first.get("actors") or [None])[0]
             story = rec.stories.get(index, [])
             # A group whose events each rolled (a nation's winter tests) shows all their dice in one box.

@@ -12,6 +12,7 @@ import pytest
 from resolver.rulesets.seasons import RULESET, commanders
 from resolver.rulesets.seasons import model as m
 from resolver.rulesets.seasons.battle import zone_units
+from resolver.rulesets.seasons.naming import said
 
 from ..scenarios.harness import Scenario, resolve_accepted
 
@@ -78,8 +79,10 @@ def test_every_row_of_the_strength_table(tmp_path: Path, face: int, name: str) -
     assert marshal["attributes"] == expected
     [event] = _events(result, "marshal_attributes")
     assert event["data"]["attributes"] == expected
-    sentence = RULESET.describe(event, Scenario(tmp_path / "f.yaml").game)
-    assert sentence.startswith(f"red-m, Marshal of red, is known for: {expected[0].replace('_', ' ')}")
+    game = Scenario(tmp_path / "f.yaml").game
+    sentence = RULESET.describe(event, game)
+    # in the words of rules data result_names where the id's own would not read (Friendly with foe's foe)
+    assert sentence.startswith(f"red-m, Marshal of red, is known for: {said(game.rules, expected[0])}")
     assert event["rolls"][1]["result"] == name
     weapon = name in ("minor_weapon", "major_weapon")
     assert bool(marshal["weapon"]) == weapon

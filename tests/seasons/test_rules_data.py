@@ -8,8 +8,9 @@ from types import SimpleNamespace
 import pytest
 
 from resolver.core.checks import Check
-from resolver.core.rulesdoc import RulesTable, words
+from resolver.core.rulesdoc import RulesTable
 from resolver.rulesets.seasons import RULESET
+from resolver.rulesets.seasons.naming import label
 
 RULES = RULESET.default_rules()
 
@@ -80,7 +81,10 @@ def test_the_rules_page_has_a_row_for_every_attribute_effect() -> None:
     assert table.columns == ("Attribute", "Check it changes", "Modifier", "When")
     effects = rules["attribute_effects"]
     assert len(table.rows) == sum(len(listed) for listed in effects.values())
-    assert [row[0] for row in table.rows] == [words(a) for a, listed in effects.items() for _ in listed]
+    # named as the sentences name them (result_names: Friendly with foe's foe), else the id's words
+    assert [row[0] for row in table.rows] == [
+        label(rules, a) for a, listed in effects.items() for _ in listed
+    ]
     assert ("Attack expert", "Melee attack", "+1", "when his army attacks, his own unit only") in table.rows
     assert ("Ever ready", "Ambush (the enemy's test)", "-1", "always") in table.rows
     assert ("Coward", "Melee attack", "-1", "once half his army has routed, his own unit only") in table.rows

@@ -15,7 +15,7 @@ from ...core.phases import State
 from ...core.standing import StandingSection
 from ...core.words import plural
 from ...engine.ruleset import Game, MapMark, Ruleset
-from . import chronicles, commanders, diplomacy, forces, mapmarks, orders, phases, placing, rulesdoc
+from . import chronicles, commanders, diplomacy, forces, mapmarks, naming, orders, phases, placing, rulesdoc
 from . import model as m
 from .forces import army_name
 
@@ -31,6 +31,16 @@ class Seasons(Ruleset):
     unshared_fields: ClassVar[tuple[str, ...]] = ("commander",)
     place_kinds: ClassVar[tuple[str, ...]] = ("province",)  # every province has its page on the site
     turn_memory = phases.SeasonTurn
+    # A Marshal's attributes are rolled as the recruiting rolls are counted (his War Rating counts), as he
+    # is hired or promoted; the chronicle tells them apart from those steps' own news.
+    chronicle_headings: ClassVar[Mapping[str, str]] = {"marshal_attributes": "Marshals' attributes"}
+
+    def _text_context(self, event: Mapping[str, Any], game: Game) -> dict[str, Any]:
+        """The event sentences name a check's result or an attribute by ``said`` (rules data
+        ``result_names``), so the chronicle and the rules page's tables use the same words."""
+        context = super()._text_context(event, game)
+        context["said"] = lambda key: naming.said(game.rules, key)
+        return context
 
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
         return orders.standing_sections(rules)
@@ -62,10 +72,14 @@ class Seasons(Ruleset):
         ]
         for army in m.armies_of(state, faction):
             commander = m.commander(state, army)
-            led = f" under {commander['id']} (WR {m.war_rating(commander)})" if commander else ""
+            # names for the reader, each with the id an order must name in brackets ("Name [id]")
+            led = ""
+            if commander:
+                led = f" under {commanders.named_with_id(commander)} (WR {m.war_rating(commander)})"
             units = ", ".join(f"{u['id']} {u['code']} {u['morale']}" for u in army["units"])
             where = f"{game.place_label(army['location'])} [{army['location']}]"
-            lines.append(f"Army {army['id']} at {where}{led}: {units}.")
+            named = army_name(game, army)
+            lines.append(f"{named[:1].upper()}{named[1:]} [{army['id']}] at {where}{led}: {units}.")
         lines += forces.status_lines(game, state, faction)
         held = m.provinces_of(state, faction)
         lines.append("Provinces: " + ", ".join(f"{game.place_label(p)} [{p}]" for p in held) + ".")
@@ -104,6 +118,11 @@ class Seasons(Ruleset):
     def decision(self, roll: Mapping[str, Any]) -> str:
         """A melee pool's note counts its dice ("3 dice and active +1"): one die is "1 die"."""
         decided = str(roll.get("decided") or "")
+        # A table's result is named as the sentences name it ("check: war success no attack" reads
+        # "check: eager for war next year, ..."); the ruleset's own names, as the hook sees no campaign.
+        result = roll.get("result")
+        if isinstance(result, str) and decided.endswith(": " + result.replace("_", " ")):
+            decided = decided[: -len(result)] + naming.said(self._defaults, result)
         found = _POOL.match(decided)
         return f"{plural(int(found[1]), 'die', 'dice')}{found[2]}" if found else decided
 

@@ -41,6 +41,13 @@ def display_name(commander: Mapping[str, Any]) -> str:
     return str(commander.get("name") or commander["id"])
 
 
+def named_with_id(commander: Mapping[str, Any]) -> str:
+    """A commander as a player's template names him: "Aldric [red-c1]", the id in brackets for an order
+    to name; a record with no name shows its id once."""
+    name = display_name(commander)
+    return name if name == commander["id"] else f"{name} [{commander['id']}]"
+
+
 def name_marshals(ctx: Any, state: State) -> None:
     """Every Marshal who has not rolled his attributes yet rolls them now."""
     for cid in sorted(state["commanders"]):
@@ -181,7 +188,8 @@ def status_lines(state: State, nation: str) -> list[str]:
         commander = state["commanders"].get(effect["target"])
         if commander and commander["owner"] == nation:
             lines.append(
-                f"{commander['id']} {reasons[effect['name']]} until the end of turn {effect['until']}; "
+                f"{named_with_id(commander)} {reasons[effect['name']]} "
+                f"until the end of turn {effect['until']}; "
                 "a Captain leads his army meanwhile."
             )
     return lines

@@ -759,6 +759,7 @@ def _fight_invasion(ctx: Any, state: State, invasion: Mapping[str, Any]) -> None
         else owner,
         ambush=second.ambushing,
         **_allied_names(nations, attacker, owner),
+        losses={side.owner: _losses(ctx, side, outcome.hits) for side in (first, second)},
     )
     if outcome.retreat is not None:
         leaving = attackers if outcome.retreated == first.owner else defenders
@@ -815,6 +816,19 @@ def _defenders_leave(ctx: Any, state: State, province: str, armies: list[dict[st
             army["location"] = capital
         else:
             army["location"] = allies.nearest_own(ctx, state, army["owner"], province) or army["location"]
+
+
+def _losses(ctx: Any, side: Side, hits: Mapping[str, int]) -> dict[str, Any]:
+    """What one side lost in a battle, for its sentence: the hits its units took and the units routed, so
+    that a draw, with no winner to name, still tells what it cost each side."""
+    return {
+        "hits": sum(int(hits.get(unit["id"], 0)) for unit in side.units),
+        "routed": [
+            m.unit_label(ctx.rules, unit)
+            for unit in sorted(side.units, key=lambda u: u["id"])
+            if unit.get("routed")
+        ],
+    }
 
 
 def _attribute_tests(

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.rulesdoc import RulesSection, RulesTable, generic_sections, words
+from ...core.checks import Check
+from ...core.rulesdoc import RulesSection, RulesTable, check_table, generic_sections, words
+from . import naming
 
 SUMMARY = (
     "Nations on a map of provinces raise armies each spring, invade and fight from spring to fall, "
@@ -37,10 +39,37 @@ def introduction(rules: Mapping[str, Any]) -> str:
 
 
 def sections(rules: Mapping[str, Any]) -> list[RulesSection]:
-    own = {("attribute_effects",): attribute_effects, ("units",): unit_types}
+    own = {("attribute_effects",): attribute_effects, ("units",): unit_types, ("result_names",): result_names}
     return [
-        own[section.keys](rules) if section.keys in own else section for section in generic_sections(rules)
+        own[section.keys](rules)
+        if section.keys in own
+        else _named_results(rules, section)
+        if section.keys and section.keys[0].startswith("checks.")
+        else section
+        for section in generic_sections(rules)
     ]
+
+
+# A check table's columns whose values are result ids (the strength table's two-way first row).
+_RESULT_COLUMNS = ("result", "low", "high")
+
+
+def _named_results(rules: Mapping[str, Any], section: RulesSection) -> RulesSection:
+    """A check's section as the generic renderer writes it, its results named as the chronicle names
+    them (``result_names``): "Eager for war next year, ...", not "War success no attack"."""
+    check = Check.from_rules(rules, section.keys[0].removeprefix("checks."))
+    cells = {column: lambda value: naming.label(rules, value) for column in _RESULT_COLUMNS}
+    table = check_table(check, words(check.id), cells=cells)
+    blocks = tuple(table if isinstance(block, RulesTable) else block for block in section.blocks)
+    return RulesSection(section.title, blocks, keys=section.keys)
+
+
+def result_names(rules: Mapping[str, Any]) -> RulesSection:
+    prose = (
+        "The results of the checks above, and a Marshal's attributes, are named in the tables as the "
+        "chronicle names them."
+    )
+    return RulesSection("Results in words", (prose,), keys=("result_names",))
 
 
 def unit_types(rules: Mapping[str, Any]) -> RulesSection:
@@ -72,7 +101,7 @@ def attribute_effects(rules: Mapping[str, Any]) -> RulesSection:
         for effect in effects:
             rows.append(
                 (
-                    words(attribute),
+                    naming.label(rules, attribute),
                     _changes(effect),
                     f"{int(effect['modifier']):+d}" if "modifier" in effect else "—",
                     _when(effect),

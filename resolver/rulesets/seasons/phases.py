@@ -323,7 +323,7 @@ def choose_province(ctx: Any, state: State) -> State:
                         actors=[nation, led["attacker"]],
                         place=province,
                         army=army["id"],
-                        army_name=forces.army_name(ctx.game, army),
+                        army_called=forces.army_called(army),
                     )
                 else:
                     ctx.order_failed(nation, ordered[0], "another army invades that province this season")
@@ -394,7 +394,7 @@ def _allies_defend(ctx: Any, state: State, invasion: Mapping[str, Any], owner: s
                 actors=[army["owner"], owner],
                 place=province,
                 army=army["id"],
-                army_name=forces.army_name(ctx.game, army),
+                army_called=forces.army_called(army),
             )
 
 
@@ -410,7 +410,7 @@ def _allies_stand_aside(ctx: Any, state: State, invasion: Mapping[str, Any], own
                 actors=[army["owner"], owner],
                 place=province,
                 army=army["id"],
-                army_name=forces.army_name(ctx.game, army),
+                army_called=forces.army_called(army),
                 to=army["location"],
             )
 

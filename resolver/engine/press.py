@@ -10,12 +10,14 @@ chosen with the bot's own stream: the same campaign prints the same articles.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..core.orders import HEADLINE_MAX
 from ..core.rng import Stream
 
+MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_{}\[\]()#+\-.!<>|~]")
 Wording = tuple[str, str]  # a headline and a body, each with {fact} fields
 
 
@@ -37,10 +39,13 @@ def bot_articles(rng: Stream, stories: Sequence[Story]) -> list[dict[str, str]]:
         return []
     story = rng.choice(list(stories[:PRESSING]))
     headline, body = rng.choice(list(story.wordings))
+    # A body is Markdown on the site, and the facts are names people chose: each is set down as the text
+    # it is, never as a link, an image or emphasis of its own.
+    literal = {key: MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", str(value)) for key, value in story.facts.items()}
     return [
         {
             "headline": clipped(headline.format(**story.facts), HEADLINE_MAX),
-            "body": body.format(**story.facts),
+            "body": body.format(**literal),
         }
     ]
 

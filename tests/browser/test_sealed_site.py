@@ -138,6 +138,8 @@ def test_axe_finds_no_violation_on_any_page_of_a_sealed_site(
             if kind not in photographed:
                 photographed.add(kind)
                 name = re.sub(r"[^A-Za-z0-9]+", "-", kind).strip("-") or "home"
-                tab.screenshot(path=folder / f"{name}.png", full_page=True)
+                tab.screenshot(
+                    path=folder / f"{name}.png", full_page=True, timeout=60_000
+                )  # a long page takes its time
     (folder / "axe.json").write_text(json.dumps({"pages": len(pages), "findings": findings}, indent=1))
     assert not findings, f"{len(findings)} violations:\n" + "\n".join(findings[:60])

@@ -17,7 +17,7 @@ from ...core.words import plural
 from ...engine.ruleset import Game, MapMark, Ruleset
 from . import chronicles, commanders, diplomacy, forces, mapmarks, naming, orders, phases, placing, rulesdoc
 from . import model as m
-from .forces import army_name
+from .forces import army_called, army_name
 
 _POOL = re.compile(r"^(\d+) dice\b(.*)$", re.S)
 
@@ -78,8 +78,7 @@ class Seasons(Ruleset):
                 led = f" under {commanders.named_with_id(commander)} (WR {m.war_rating(commander)})"
             units = ", ".join(f"{u['id']} {u['code']} {u['morale']}" for u in army["units"])
             where = f"{game.place_label(army['location'])} [{army['location']}]"
-            named = army_name(game, army)
-            lines.append(f"{named[:1].upper()}{named[1:]} [{army['id']}] at {where}{led}: {units}.")
+            lines.append(f"{own_army_label(game, army)} [{army['id']}] at {where}{led}: {units}.")
         lines += forces.status_lines(game, state, faction)
         held = m.provinces_of(state, faction)
         lines.append("Provinces: " + ", ".join(f"{game.place_label(p)} [{p}]" for p in held) + ".")
@@ -187,3 +186,14 @@ class Seasons(Ruleset):
 
 
 RULESET = Seasons()
+
+
+def own_army_label(game: Game, army: Mapping[str, Any]) -> str:
+    """An army as its own nation's template names it: "Army 2", or "Levy of Beldale", without the
+    nation's name (the template is the nation's own, and a name there always carries its id)."""
+    called = army_called(army)
+    if "number" in called:
+        return f"Army {called['number']}"
+    if "levy_of" in called:
+        return f"Levy of {game.place_label(called['levy_of'])}"
+    return "An army"

@@ -1461,6 +1461,8 @@ def leader_death(ctx: Any, state: State) -> State:
 def _bury(ctx: Any, state: State, commander: dict[str, Any]) -> None:
     pass_weapon(ctx, state, commander, None)  # off the battlefield nobody takes it up (house rule)
     nation = commander["owner"]
+    for effect in list(commander.get("modifiers") or {}):  # a dead man is released from nothing later
+        relations.drop_effect(state, "commanders", commander["id"], effect)
     del state["commanders"][commander["id"]]
     state["factions"][nation]["year"]["leader_lost"] = 1
     for army in state["armies"].values():

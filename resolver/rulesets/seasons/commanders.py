@@ -81,6 +81,9 @@ def roll_attributes(ctx: Any, commander: dict[str, Any]) -> None:
     ctx.emit(
         "marshal_attributes",
         actors=[commander["owner"]],
+        # his attributes are his nation's secret where the campaign keeps secrets (fog_of_war), and news
+        # in an open one
+        visible_to=[commander["owner"]] if ctx.sealed else None,
         rolls=rolls,
         commander=commander["id"],
         commander_name=display_name(commander),

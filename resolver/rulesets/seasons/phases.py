@@ -1060,9 +1060,19 @@ def pass_weapon(ctx: Any, state: State, bearer: dict[str, Any], enemy: Mapping[s
         bearer_name=commanders.display_name(bearer),
         taker=taker["id"] if taker else None,
         taker_name=commanders.display_name(taker) if taker else None,
-        attributes=carried,
-        attribute_names=[modifier_name(ctx.rules, attribute) for attribute in carried],
+        # what the weapon gives is its new bearer's nation's secret in a sealed campaign (fog_of_war)
+        **({} if ctx.sealed else _weapon_gifts(ctx, carried)),
     )
+    if ctx.sealed and taker and carried:
+        ctx.emit("weapon_gifts", actors=[taker["owner"]], visible_to=[taker["owner"]],
+                 taker_name=commanders.display_name(taker), **_weapon_gifts(ctx, carried))  # fmt: skip
+
+
+def _weapon_gifts(ctx: Any, carried: list[str]) -> dict[str, Any]:
+    return {
+        "attributes": carried,
+        "attribute_names": [modifier_name(ctx.rules, attribute) for attribute in carried],
+    }
 
 
 def _conquer(

@@ -1416,8 +1416,13 @@ def disband_or_not(ctx: Any, state: State) -> State:
                 code=unit["code"],
                 result=result.result,
                 disbanded=goes,
-                paid=paid or 0,
+                # what a nation pays to keep its units is its own (its stock and its instruction are
+                # private in a sealed campaign): the public record tells only who stays
+                **({} if ctx.sealed else {"paid": paid or 0}),
             )
+            if ctx.sealed and paid:
+                ctx.emit("unit_kept_for_pay", actors=[army["owner"]], visible_to=[army["owner"]],
+                         unit_name=ctx.rules["units"][unit["code"]]["name"], paid=paid)  # fmt: skip
         army["units"] = kept
         if not kept:
             del state["armies"][army_id]

@@ -1,5 +1,6 @@
 """A commander's attributes, his own or a weapon's gift, are his nation's to know in a sealed campaign
-(the fog of war lists them as private): the public record never names them; an open campaign tells them."""
+(the fog of war lists them as private): the public record never names them, nor what a nation paid
+to keep its units through the winter."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def test_no_public_event_tells_a_marshals_attributes(seasons: Path) -> None:
         for folder in sorted((seasons / "campaign" / "turns").iterdir())
         if (folder / PUBLIC_EVENTS).is_file()
         for event in canonical.read_yaml(folder / PUBLIC_EVENTS).get("events") or []
-        if "attributes" in (event.get("data") or {})
+        if {"attributes", "paid"} & set(event.get("data") or {})
     ]
     assert told == []
     # the demo names its Marshals: had the events been public, the list above would hold them

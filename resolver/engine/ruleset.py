@@ -40,6 +40,33 @@ _LEAVES = (str, int, float, type(None))  # what ``entity_names`` need not look i
 RULESETS = ("nations", "factions", "seasons")  # ids of the rulesets that ship with the engine
 
 
+RULES_FOLDER = "rules"  # a ruleset of many tables may part its rules data into files, one per chapter
+
+
+def rules_data(folder: Path) -> dict[str, Any]:
+    """A ruleset's rules data: its ``rules.yaml``, and the files of its ``rules/`` folder in name order.
+    A section two files both hold must be two lists, which add up (``house_rules``: each chapter keeps its
+    house rules beside its numbers), or two mappings with no key in common (``checks``: each chapter
+    declares its own); anything else is refused, so that no file silently overrides another."""
+    data = dict(canonical.read_yaml(folder / "rules.yaml") or {})
+    part_folder = folder / RULES_FOLDER
+    for path in sorted(part_folder.glob("*.yaml")) if part_folder.is_dir() else ():
+        for key, value in (canonical.read_yaml(path) or {}).items():
+            held = data.get(key)
+            if key not in data:
+                data[key] = value
+            elif isinstance(held, list) and isinstance(value, list):
+                data[key] = [*held, *value]
+            elif isinstance(held, dict) and isinstance(value, dict) and not set(held) & set(value):
+                data[key] = {**held, **value}
+            else:
+                both = isinstance(held, dict) and isinstance(value, dict)
+                twice = sorted(set(held) & set(value)) if both else []
+                where = f"'{key}.{twice[0]}'" if twice else f"'{key}'"
+                raise ValueError(f"{path.name}: the rules data already has {where}; declare it in one file")
+    return data
+
+
 @dataclass(frozen=True)
 class FactionSetup:
     id: str
@@ -220,7 +247,7 @@ class Ruleset:
 
     @cached_property
     def _defaults(self) -> dict[str, Any]:
-        return canonical.read_yaml(self.folder / "rules.yaml")
+        return rules_data(self.folder)
 
     def default_rules(self) -> dict[str, Any]:
         return copy.deepcopy(self._defaults)

@@ -33,6 +33,11 @@ class Usurper(Ruleset):
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
         return orders.standing_sections(rules)
 
+    def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+        """The order models' examples with this usurper's own leaders, units and grids in them, so that
+        each example names something the usurper has."""
+        return orders.examples_for(game, state, faction)
+
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         record = m.usurper(state, faction)
         date = game.calendar.date(int(state["turn"]))

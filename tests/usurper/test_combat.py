@@ -61,9 +61,9 @@ class Context:
 
 
 def unit(uid: str, race: str = "dwarves", **extra: Any) -> dict[str, Any]:
-    record = {"id": uid, "name": uid.title(), "race": race, "level": 0, "pax": 10, "off": 1, "def": 1,
-              "str": 1, "speed": {"combat": "M", "overland": 2}, "skills": {}, "tools": [], "weapons": [],
-              "armor": None, "mount": None}  # fmt: skip
+    record = {"id": uid, "name": uid.title(), "race": race, "level": 0, "pax": 10, "offense": 1,
+              "defense": 1, "strength": 1, "speed": {"combat": "M", "overland": 2}, "skills": {}, "tools": [],
+              "weapons": [], "armor": None, "mount": None}  # fmt: skip
     record.update(extra)
     return record
 
@@ -114,7 +114,7 @@ def test_gear_skills_quality_and_races_build_the_pools() -> None:
     heavy = {"item": "heavy_armor", "quality": "mild"}
     elves = unit("red-u1", "elves", weapons=bows, armor=heavy, skills={"aggressor": {"rank": 2, "xp": 0}})
     medium = {"item": "medium_armor", "quality": "standard"}
-    lizards = unit("red-u2", "lizardfolk", **{"def": 2}, armor=medium)
+    lizards = unit("red-u2", "lizardfolk", defense=2, armor=medium)
     fight = two_sides([elves, lizards], [unit("e1")])
     archer, scaly = fight.sides[0].fighters
     dice, flat = f.pool(RULES, fight, archer, "attack", "ranged")

@@ -204,7 +204,7 @@ def pool(
             dice += int(racial.get("ranged_damage_dice", 0))
         if kind == "armor":
             dice += int(racial.get("armor_dice", 0))
-    monster = combat["single_entities"].get(fighter.race) or {} if fighter.single else {}
+    monster = (combat["single_entities"].get(fighter.race) or {}) if fighter.single else {}
     if kind == "armor":
         dice += int(monster.get("armor_dice", 0))
     if kind in ("attack", "damage") and phase == "melee" and melee_round == 1:
@@ -566,9 +566,9 @@ def fighters_of(
                 race=str(record.get("race", "")),
                 level=int(record.get("level", 0)),
                 pax=int(record.get("hp", monster.get("hp", 1))) if single else int(record.get("pax", 0)),
-                off=int(record.get("off", 1)),
-                defense=int(record.get("def", 1)),
-                strength=int(record.get("str", 1)),
+                off=int(record.get("offense", 1)),
+                defense=int(record.get("defense", 1)),
+                strength=int(record.get("strength", 1)),
                 speed=speed_id(rules, str(speed.get("combat", "M") if isinstance(speed, Mapping) else speed)),
                 record=record,
                 single=single,

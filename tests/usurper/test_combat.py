@@ -290,3 +290,146 @@ def test_a_full_tie_goes_to_the_defender_and_is_a_draw_between_two_attackers() -
     assert f.winner(fight) == ("enc-3", [])
     fight.sides[1].attacking = True
     assert f.winner(fight) == (None, [])
+
+
+# ------------------------------------------------------------------------------------------ the aftermath
+
+SPEC_LOYALTY = {
+    "dice": "1d100",
+    "explode": {"at": 96},
+    "table": [
+        {"up_to": 25, "result": "embittered"},
+        {"up_to": 49, "result": "faith_lost"},
+        {"up_to": 74, "result": "grumpy"},
+        {"result": "tenacious"},
+    ],
+}
+RULES.setdefault("checks", {}).setdefault("loyalty", SPEC_LOYALTY)
+
+
+class Week(Context):
+    """A turn context for the aftermath: the rules, the week, the events told."""
+
+    def __init__(self, turn: int, forced: dict[str, list[int]] | None = None) -> None:
+        super().__init__(forced)
+        self.rules, self.turn, self.events = RULES, turn, []
+
+    def emit(self, kind: str, **data: Any) -> None:
+        self.events.append((kind, data))
+
+
+def usurper_state(*units: dict[str, Any], gold: int = 100) -> dict[str, Any]:
+    leaders = {lid: {"id": lid, "name": lid, "hp": 2, "skills": {}, "bonus": "craftsman"}
+               for lid in ("red-l1", "red-l2")}  # fmt: skip
+    lair = {"id": "red-lair1", "grid": "Z26", "obscurity": {"current": 150, "max": 150},
+            "rooms": [{"type": "throne", "level": 1, "renovations": []}]}  # fmt: skip
+    for record in units:
+        record["lair"] = "red-lair1"
+    return {"turn": 1, "factions": {"red": {"status": "active", "gold": gold, "leaders": leaders,
+            "units": {u["id"]: u for u in units}, "lairs": {"red-lair1": lair}, "known": {}}}}  # fmt: skip
+
+
+def plan_for(state: dict[str, Any], action: str, leaders: tuple[str, ...] = ()) -> Any:
+    from resolver.rulesets.usurper.acting import Plan
+
+    record = state["factions"]["red"]
+    units = list(record["units"].values())
+    chosen = [record["leaders"][lid] for lid in leaders]
+    return Plan("red", action, None, units[0]["id"], [], chosen, units, "Z26", "Y25", "Z26",
+                record["lairs"]["red-lair1"])  # fmt: skip
+
+
+def test_harass_pays_a_gold_piece_a_traveller_killed_but_never_more_than_four() -> None:
+    from resolver.rulesets.usurper import combat
+
+    for killed, gold in ((3, 3), (4, 4), (7, 4)):
+        state = usurper_state(unit("red-u1", weapons=MELEE), gold=0)
+        plan = plan_for(state, "harass")
+        travellers = f.Side("travellers", f.fighters_of(RULES, [unit("t1", "humans")]), False)
+        own = combat.usurper_side(RULES, state, "red", plan)
+        fight = f.Fight(roll_label("h"), (own, travellers), kind="harass")
+        fight.sides[1].fighters[0].lost = killed
+        out = f.Outcome(winner="red", melee_rounds=1, withdrew="red")
+        told = combat.settle(Week(3), state, "red", plan, fight, out, roll_label("h"))
+        assert state["factions"]["red"]["gold"] == gold == told["gold"]
+        assert told["xp"] == {} and "xp" not in state["factions"]["red"]["units"]["red-u1"]
+        assert state["factions"]["red"]["lairs"]["red-lair1"]["obscurity"]["current"] == 149
+
+
+def test_a_won_fight_pays_two_gold_a_routed_unit_and_experience_to_the_survivors() -> None:
+    from resolver.rulesets.usurper import combat
+
+    state = usurper_state(unit("red-u1", weapons=MELEE, xp=0), gold=10)
+    plan = plan_for(state, "attack")
+    enemy = f.Side("enc-3", f.fighters_of(RULES, [unit("e1"), unit("e2"), unit("e3")]), False)
+    fight = f.Fight(roll_label("a"), (combat.usurper_side(RULES, state, "red", plan), enemy))
+    enemy.fighters[0].fled = enemy.fighters[1].destroyed = True
+    enemy.fighters[1].lost = 10
+    told = combat.settle(Week(3), state, "red", plan, fight, f.Outcome("red", 3), roll_label("a"))
+    assert told["gold"] == 4 and state["factions"]["red"]["gold"] == 14
+    assert state["factions"]["red"]["units"]["red-u1"]["xp"] == 1
+
+
+def test_leaders_are_hurt_by_heavy_losses_and_two_dead_leaders_put_the_usurper_out() -> None:
+    from resolver.rulesets.usurper import combat
+
+    state = usurper_state(unit("red-u1", weapons=MELEE))
+    plan = plan_for(state, "attack", leaders=("red-l1", "red-l2"))
+    side = combat.usurper_side(RULES, state, "red", plan)
+    side.fighters[0].lost, side.fighters[0].pax = 6, 4
+    assert combat.leader_injury_chance(RULES, side, lost_fight=False) == 60  # 6 of 10 lost: 60%
+    side.fighters[0].fled = True  # it ran and lost: 75%, none stood
+    assert combat.leader_injury_chance(RULES, side, lost_fight=True) == 75
+    week = Week(3, {"x/red-l1/injury": [60], "x/red-l2/injury": [61]})
+    assert combat.injure_leaders(week, state, "red", side, False, roll_label("x")) == {"red-l1": "hurt"}
+    assert state["factions"]["red"]["leaders"]["red-l1"]["hp"] == 1
+    assert combat.hurt_leader(week, state, "red", "red-l1") == "killed"
+    assert state["factions"]["red"]["status"] == "active"
+    combat.hurt_leader(week, state, "red", "red-l2")
+    assert combat.hurt_leader(week, state, "red", "red-l2") == "killed"
+    assert state["factions"]["red"]["status"] == "out" and state["factions"]["red"]["leaders"] == {}
+    assert week.events[-1][0] == "usurper_out"
+
+
+def test_appendix_c6_replacements_for_a_level_five_unit_arrive_two_weeks_later() -> None:
+    from resolver.rulesets.usurper import combat
+
+    assert combat.replacement_terms(RULES, 5) == (1, 5)
+    assert combat.replacement_terms(RULES, 0) == (0, 1)
+    assert combat.replacement_terms(RULES, 10) == (3, 10)
+    state = usurper_state(unit("red-u1", level=5, pax=8), gold=100)
+    week1 = 17  # week 1 of month 5
+    bought = combat.buy_replacements(RULES, state, "red", week1)
+    assert bought == [{"unit": "red-u1", "pax": 2, "gold": 10, "arrives": 19}]
+    assert state["factions"]["red"]["gold"] == 90
+    red = state["factions"]["red"]["units"]["red-u1"]
+    combat.arrive_replacements(Week(week1), state)
+    assert red["pax"] == 8  # still short in week 2
+    combat.arrive_replacements(Week(week1 + 1), state)
+    assert red["pax"] == 10 and red["replacements"] == []  # there at the start of week 3
+
+
+def test_replacements_are_bought_as_far_as_the_gold_goes() -> None:
+    from resolver.rulesets.usurper import combat
+
+    state = usurper_state(unit("red-u1", level=4, pax=5), gold=9)
+    assert combat.buy_replacements(RULES, state, "red", 3) == [
+        {"unit": "red-u1", "pax": 2, "gold": 8, "arrives": 5}
+    ]
+    assert state["factions"]["red"]["gold"] == 1
+
+
+def test_a_unit_that_fled_and_fails_its_loyalty_leaves_with_its_gear() -> None:
+    from resolver.rulesets.usurper import combat
+
+    state = usurper_state(unit("red-u1", weapons=MELEE), unit("red-u2"))
+    plan = plan_for(state, "attack")
+    side = combat.usurper_side(RULES, state, "red", plan)
+    runner, grumbler = side.fighters
+    runner.fled = runner.demoralized = grumbler.fled = True
+    week = Week(3, {"x/red-u1/loyalty": [30], "x/red-u2/loyalty": [60]})
+    # 30 + 3 (throne room) − 5 (demoralized) = 28: Faith Lost; 60 + 3 = 63: Grumpy
+    assert combat.loyalty_after_flight(week, state, "red", runner, roll_label("x")) == "faith_lost"
+    assert combat.loyalty_after_flight(week, state, "red", grumbler, roll_label("x")) == "grumpy"
+    assert "red-u1" not in state["factions"]["red"]["units"]
+    assert state["factions"]["red"]["units"]["red-u2"]["grumpy"] is True

@@ -9,7 +9,7 @@ from resolver.core.dice import Modifier
 from resolver.rulesets.usurper.harvest import harvest, roll_modifiers
 from resolver.rulesets.usurper.scouting import Party
 
-from .scouting_fixtures import context, state, unit, usurper_rules
+from .scouting_fixtures import context, state, unit
 
 YIELD = "t5/red/red-u1/harvest/X25/yield"
 REROLL = "t5/red/red-u1/harvest/X25/reroll"
@@ -38,17 +38,9 @@ def test_appendix_c4_two_dwarf_units_and_the_chief_on_a_normal_iron_node():
     the_state = with_node()
     red = the_state["factions"]["red"]
     party = Party("red", ("red-u1", "red-u2"), ("red-l1",))
-    # No Pickaxe-User and no racial bonus for iron: the harvest adds nothing to the roll's shared ledger
-    # (Leader 25, Overwhelm 4, Shovels 4 + 4 are every action's, rolled by the action roll).
-    assert (
-        roll_modifiers(
-            usurper_rules(),
-            red["known"]["nodes"]["X25"],
-            [red["units"]["red-u1"], red["units"]["red-u2"]],
-            [red["leaders"]["red-l1"]],
-        )
-        == []
-    )
+    # A normal node: the harvest adds nothing of its own to the roll (Leader 25, Overwhelm 4, Shovels 4 + 4
+    # and the absent Pickaxe-User are every action's kinds of modifier, in the action roll's ledger).
+    assert roll_modifiers(red, red["known"]["nodes"]["X25"], 5) == []
     ctx = context(forced={YIELD: [1, 3, 2, 4, 1], REROLL: [3, 2]})
     done = harvest(ctx, the_state, party, "X25", "significant")
     # 4d4 + 1d4 with the ones rolled again: 3 3 2 4 2 = 14; +4 (one per node die), +8, +2 (the chief on SIG)
@@ -81,11 +73,6 @@ def test_the_yield_by_band(band, forced, expected):
 
 def test_pioneer_present_adds_ten_and_turns_d4s_into_d6s():
     the_state = with_node(pioneer=True)
-    red = the_state["factions"]["red"]
-    pioneer = red["leaders"]["red-l2"]
-    assert Modifier("pioneer", 10) in roll_modifiers(
-        usurper_rules(), red["known"]["nodes"]["X25"], [red["units"]["red-u1"]], [pioneer]
-    )
     ctx = context(forced={YIELD: [6, 6, 5, 5, 6]})
     done = harvest(ctx, the_state, Party("red", ("red-u1", "red-u2"), ("red-l2",)), "X25", "partial_success")
     assert ctx.dice.log[0].expr == "5d6"
@@ -114,14 +101,10 @@ def test_a_node_is_gone_when_its_last_use_is_spent():
     assert the_state["factions"]["red"]["known"]["nodes"] == {}
 
 
-def test_gold_goes_to_the_coffers_with_the_dwarves_and_diggers_bonus():
+def test_gold_goes_to_the_coffers():
     the_state = with_node("gold", "poor", "2d4+4", 1)
     red = the_state["factions"]["red"]
     red["units"]["red-u1"] = unit("red-u1", digger=2)
-    mods = roll_modifiers(
-        usurper_rules(), red["known"]["nodes"]["X25"], [red["units"]["red-u1"], red["units"]["red-u3"]], []
-    )
-    assert mods == [Modifier("digger", 6), Modifier("dwarves_racial", 10)]  # the goblins add nothing
     harvest(
         context(forced={YIELD: [3, 3, 2]}),
         the_state,
@@ -137,8 +120,9 @@ def test_a_grand_node_from_an_epic_scout_adds_twenty_and_tree_huggers_add_to_the
     the_state = with_node("lumber", "grand", "6d4+12", 4, bonus=20)
     red = the_state["factions"]["red"]
     red["units"]["red-u1"] = unit("red-u1", woodsman=5, tree_hugger=2)
-    mods = roll_modifiers(usurper_rules(), red["known"]["nodes"]["X25"], [red["units"]["red-u1"]], [])
-    assert mods == [Modifier("woodsman", 15), Modifier("grand_node", 20)]
+    red["known"]["information"] = [{"action": "harvest", "bonus": 10, "until": 6, "grid": "E10"}]
+    mods = roll_modifiers(red, red["known"]["nodes"]["X25"], 5)
+    assert mods == [Modifier("grand_node", 20), Modifier("swamp_information", 10)]
     done = harvest(
         context(forced={YIELD: [2] * 6}), the_state, Party("red", ("red-u1",)), "X25", "partial_success"
     )

@@ -1,7 +1,7 @@
 """The Harvest action on a known node: the roll's harvest-only modifiers, the yield, and the node's uses.
 
-The d100 is rolled by the action roll; this module gives it the modifiers only a harvest knows (the skill
-and racial bonuses of the node's resource, a Pioneer's local part, a grand node's bonus), and after the
+The d100 is rolled by the action roll; this module gives it the modifiers only a harvest knows (a grand
+node's bonus, swamp information), and after the
 roll turns the band into an amount: the node's dice and one more die per unit beyond the first, stepped
 up by a Pioneer, read by the band (reroll ones, +1 per node die, +1 per unit, every die at its highest),
 plus the assisting leaders and the amount skills. Every attempt spends a use of the node, unless a living
@@ -16,32 +16,19 @@ from typing import Any
 
 from ...core.dice import Expression, Modifier, Roll, RollLabel, roll_label
 from . import detection
-from .scouting import Context, Party, band_at_least, home_lair, known, leaders_of, units_of
+from .scouting import Context, Party, band_at_least, home_lair, information_bonus, known, leaders_of, units_of
 
 
-def roll_modifiers(
-    rules: Mapping[str, Any],
-    node: Mapping[str, Any],
-    units: Sequence[Mapping[str, Any]],
-    leaders: Sequence[Mapping[str, Any]],
-) -> list[Modifier]:
-    """The modifiers a harvest adds to the action roll beyond those every action shares: the resource's
-    skill (every participant's ranks), each unit's racial bonus for it, a present Pioneer, a grand node."""
-    data = rules["harvest"]
-    resource = data["resources"][node["resource"]]
+def roll_modifiers(faction: Mapping[str, Any], node: Mapping[str, Any], turn: int) -> list[Modifier]:
+    """The harvest's own modifiers for the action roll: a grand node's bonus, and fresh swamp information.
+    The resource's skill, the racial bonuses and a present Pioneer are every action's kinds of modifier,
+    which the action roll's ledger (``rolls.action_ledger``, given the resource) already counts."""
     found: list[Modifier] = []
-    skill_ranks = detection.ranks([*units, *leaders], resource["skill"])
-    if skill_ranks:
-        found.append(Modifier(resource["skill"], skill_ranks * int(resource["per_rank"])))
-    for unit in units:
-        racial = int((resource.get("racial") or {}).get(unit.get("race"), 0))
-        if racial:
-            found.append(Modifier(f"{unit['race']}_racial", racial))
-    pioneer = data["pioneer"]
-    if any(pioneer_present(leader, pioneer["bonus"]) for leader in leaders):
-        found.append(Modifier(pioneer["bonus"], int(pioneer["roll"])))
     if int(node.get("harvest_bonus", 0)):
         found.append(Modifier("grand_node", int(node["harvest_bonus"])))
+    news = information_bonus(faction, "harvest", turn)
+    if news:
+        found.append(Modifier("swamp_information", news))
     return found
 
 

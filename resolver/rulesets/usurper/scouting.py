@@ -349,8 +349,9 @@ def encounter_units(
 def native_unit(rules: Mapping[str, Any], race: str, level: int, number: int) -> dict[str, Any]:
     """An unnamed local unit of a race at a level, with the race's stats when the rules data give them."""
     stats = (rules.get("races") or {}).get(race) or {}
-    unit = {"id": f"u{number}", "race": race, "level": level, "pax": 10}
-    for key in ("off", "def", "str", "speed", "max_tools", "max_weapons"):
+    named = str(stats.get("name") or race.replace("_", " ").title())
+    unit = {"id": f"u{number}", "name": f"{named} {number}", "race": race, "level": level, "pax": 10}
+    for key in ("offense", "defense", "strength", "speed", "max_tools", "max_weapons"):
         if key in stats:
             unit[key] = stats[key]
     return unit

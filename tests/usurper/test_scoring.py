@@ -45,14 +45,26 @@ def built() -> dict:
             "woodsman": {"rank": 3, "xp": 0},
         },
     )
-    red["units"]["red-u2"] = {"id": "red-u2", "race": "goblins", "level": 0, "skills": {}, "tools": [],
-                              "weapons": [], "armor": None}
+    red["units"]["red-u2"] = {
+        "id": "red-u2",
+        "race": "goblins",
+        "level": 0,
+        "skills": {},
+        "tools": [],
+        "weapons": [],
+        "armor": None,
+    }
     lair = red["lairs"]["red-lair1"]
     lair["rooms"] = [
         {"type": "throne", "level": 2, "renovations": ["inspiring_banner"]},
         {"type": "barracks", "level": 1, "renovations": []},
         {"type": "warehouse", "level": 3, "renovations": ["expanded_hold", "expanded_hold"]},
-        {"type": "workshop", "level": 1, "renovations": [], "embedded": [{"item": "hammers", "quality": "slight"}]},
+        {
+            "type": "workshop",
+            "level": 1,
+            "renovations": [],
+            "embedded": [{"item": "hammers", "quality": "slight"}],
+        },
         {"type": "reliquary", "level": 1, "renovations": ["sconces"]},
     ]
     lair["storage"] = {"lumber": 30, "stone": 15, "iron": 0, "foodstuffs": 5}
@@ -96,7 +108,11 @@ def test_a_fresh_usurper_scores_its_gold_and_its_unit() -> None:
     state = {"turn": 8, "factions": {"red": usurper("red")}}
     # Half a unit's cost (5), rooms beyond the Throne (2 × 4 = 8), 100 gold (10).
     assert scoring.categories(RULES, state, "red") == {
-        "might": 5, "lair": 8, "economy": 10, "mysterium": 0, "politics": 0,
+        "might": 5,
+        "lair": 8,
+        "economy": 10,
+        "mysterium": 0,
+        "politics": 0,
     }
 
 
@@ -120,7 +136,8 @@ def test_the_tally_writes_public_scores_history_and_leaders() -> None:
     assert set(red["leads"]) == {"might", "lair", "economy", "mysterium", "politics"}
     assert state["scores"]["blue"]["leads"] == []
     event = next(e for e in ctx.events if e.kind == "vp_tally")
-    assert event.actors == ["red", "blue"] and event.data["totals"] == [140, 23]
+    # Blue: a fresh usurper's 23 and first place in the unique event, 2 × 4.
+    assert event.actors == ["red", "blue"] and event.data["totals"] == [140, 31]
     # A second tally two months on adds to the history.
     scoring.tally(context(RULES, 16), state)
     assert [h["turn"] for h in state["scores"]["red"]["history"]] == [8, 16]
@@ -164,7 +181,7 @@ def test_the_tally_raises_the_tier_and_says_so() -> None:
     ctx = context(RULES, 8)
     scoring.tally(ctx, state)
     assert state["difficulty"]["tier"] == "tier_200"
-    assert state["difficulty"]["average"] == pytest.approx((140 + 13 + 300) / 2, abs=0.1)
+    assert state["difficulty"]["average"] == pytest.approx((140 + 31 + 290) / 2, abs=0.1)
     assert [e.data["tier"] for e in ctx.events if e.kind == "difficulty_tier"] == ["Rising danger"]
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
+from . import scoring
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -80,6 +81,9 @@ def lair_attacks(ctx: Context, state: State) -> State:
     return _carry_out(ctx, state, LAIR)
 
 
+# Victory Points (scoring.py): the count in its months; every week, whether someone has won.
+VICTORY_POINTS.append(scoring.tally)
+
 PHASES = {
     "month_start": _each(MONTH_START),
     "field_combat": field_combat,
@@ -88,4 +92,5 @@ PHASES = {
     "week_end": _each(WEEK_END),
     "upkeep": _each(UPKEEP),
     "victory_points": _each(VICTORY_POINTS),
+    "victory": scoring.victory,
 }

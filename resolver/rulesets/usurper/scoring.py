@@ -152,7 +152,9 @@ def economy(rules: Mapping[str, Any], record: Mapping[str, Any]) -> Fraction:
 def _tool_ids(rules: Mapping[str, Any]) -> list[str]:
     """Which items are tools: those the items chapter marks as such."""
     items = rules.get("items") or {}
-    return [item for item, entry in items.items() if isinstance(entry, Mapping) and entry.get("kind") == "tool"]
+    return [
+        item for item, entry in items.items() if isinstance(entry, Mapping) and entry.get("kind") == "tool"
+    ]
 
 
 def mysterium(rules: Mapping[str, Any], record: Mapping[str, Any]) -> Fraction:
@@ -326,11 +328,15 @@ def victory(ctx: TurnContext, state: State) -> State:
     winners, kind = _domination(state), "domination"
     if not winners:
         winners, kind = _tenacity(ctx, state), "tenacity"
-    if not winners and _month(ctx) in rules["scoring"]["months"] and ctx.date.step == rules["scoring"]["week"]:
+    if (
+        not winners
+        and _month(ctx) in rules["scoring"]["months"]
+        and ctx.date.step == rules["scoring"]["week"]
+    ):
         winners, kind = _accrual(rules, state, ctx.turn), "accrual"
     if winners:
         state["victory"] = {"winners": winners, "kind": kind, "turn": ctx.turn}
-        ctx.emit("victory", actors=winners, kind=kind, name=rules["victory"][kind]["name"])
+        ctx.emit("victory", actors=winners, way=kind, name=rules["victory"][kind]["name"])
     return state
 
 
@@ -383,7 +389,11 @@ def _tenacity(ctx: TurnContext, state: State) -> list[str]:
         lair_id = tenacity_lair(ctx.rules, record) if wants else None
         if lair_id:
             record["lairs"][lair_id]["obscurity"]["current"] = int(data["obscurity"])
-            challenges[faction] = {"lair": lair_id, "since": ctx.turn, "grid": record["lairs"][lair_id]["grid"]}
+            challenges[faction] = {
+                "lair": lair_id,
+                "since": ctx.turn,
+                "grid": record["lairs"][lair_id]["grid"],
+            }
             ctx.emit(
                 "tenacity_challenge",
                 actors=[faction],

@@ -232,7 +232,7 @@ def test_tenacity_challenge_countdown_and_victory() -> None:
     ctx = context(RULES, 10)
     scoring.victory(ctx, state)
     assert "challenges" not in state or not state["challenges"]  # no policy: no challenge
-    state["factions"]["red"]["policies"]["tenacity_challenge"] = True
+    state["factions"]["red"]["standing"] = {"policies": {"tenacity_challenge": "challenge"}}
     ctx = context(RULES, 10)
     scoring.victory(ctx, state)
     assert state["factions"]["red"]["lairs"]["red-lair1"]["obscurity"]["current"] == 0
@@ -258,7 +258,7 @@ def test_tenacity_needs_every_room_and_enough_renovations() -> None:
 def test_tenacity_closes_when_the_lair_falls() -> None:
     state = built()
     fortress(state)
-    state["factions"]["red"]["policies"]["tenacity_challenge"] = True
+    state["factions"]["red"]["standing"] = {"policies": {"tenacity_challenge": "challenge"}}
     scoring.victory(context(RULES, 10), state)
     del state["factions"]["red"]["lairs"]["red-lair1"]
     ctx = context(RULES, 14)

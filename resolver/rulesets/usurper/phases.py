@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import scoring
+from . import happenings, scoring
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -83,6 +83,8 @@ def lair_attacks(ctx: Context, state: State) -> State:
 
 # Victory Points (scoring.py): the count in its months; every week, whether someone has won.
 VICTORY_POINTS.append(scoring.tally)
+# The month's events and the Unique Event's roll (happenings.py), at the month's start.
+MONTH_START.append(happenings.month_start)
 
 PHASES = {
     "month_start": _each(MONTH_START),

@@ -221,6 +221,12 @@ def categories(rules: Mapping[str, Any], state: Mapping[str, Any], faction: str)
 # ------------------------------------------------------------------ the tier and the leaders
 
 
+def policy(rules: Mapping[str, Any], state: Mapping[str, Any], faction: str, key: str) -> Any:
+    """A standing policy of the order file as it stands for a usurper: its own answer, else the default."""
+    written = (state["factions"][faction].get("standing") or {}).get("policies") or {}
+    return written.get(key, rules["policies"][key])
+
+
 def playing(state: Mapping[str, Any]) -> list[str]:
     return sorted(f for f, record in state["factions"].items() if record.get("status", "active") == "active")
 
@@ -385,7 +391,7 @@ def _tenacity(ctx: TurnContext, state: State) -> list[str]:
             elif ctx.turn >= int(held["since"]) + int(data["weeks"]):
                 survivors.append(faction)
             continue
-        wants = bool((record.get("policies") or {}).get("tenacity_challenge", False))
+        wants = policy(ctx.rules, state, faction, "tenacity_challenge") == "challenge"
         lair_id = tenacity_lair(ctx.rules, record) if wants else None
         if lair_id:
             record["lairs"][lair_id]["obscurity"]["current"] = int(data["obscurity"])

@@ -185,7 +185,7 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
             Field(
                 "happenings_ignore",
                 "list",
-                "Monthly events to ignore, in turn, for each category you lead; with none named, a harmful one.",
+                "Monthly events to ignore, in turn, for each category you lead; by default a harmful one.",
                 default=list(defaults["happenings_ignore"]),
             ),
             Field(

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import happenings, scoring
+from . import happenings, magic, scoring
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -85,6 +85,8 @@ def lair_attacks(ctx: Context, state: State) -> State:
 VICTORY_POINTS.append(scoring.tally)
 # The month's events and the Unique Event's roll (happenings.py), at the month's start.
 MONTH_START.append(happenings.month_start)
+# Midas Touch and Cornucopia yield at the month's end, before the upkeep is paid (magic.py).
+UPKEEP.insert(0, magic.month_end)
 
 PHASES = {
     "month_start": _each(MONTH_START),

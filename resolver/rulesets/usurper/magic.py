@@ -77,7 +77,7 @@ def month_end(ctx: TurnContext, state: State) -> State:
         record = state["factions"][faction]
         lairs = record.get("lairs") or {}
         made: dict[str, int] = {}
-        for leader_id, leader in sorted((record.get("leaders") or {}).items()):
+        for _, leader in sorted((record.get("leaders") or {}).items()):
             for spell_id in leader.get("spells") or []:
                 spell = rules["spells"].get(spell_id) or {}
                 if spell.get("kind") != "month_end":

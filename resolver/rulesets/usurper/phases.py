@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import happenings, magic, scoring
+from . import combat, happenings, magic, scoring
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -31,6 +31,9 @@ WEEK_END: list[Step] = []
 MONTH_START: list[Step] = []
 UPKEEP: list[Step] = []
 VICTORY_POINTS: list[Step] = []
+
+FIELD.update({"attack": combat.fight_encounter, "raid": combat.fight_encounter, "harass": combat.harass})
+WEEK_END.append(combat.arrive_replacements)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:

@@ -17,6 +17,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
+from . import combat
 from . import model as m
 from .acting import Plan
 
@@ -29,6 +30,9 @@ EITHER_ACTIONS = ("learn", "rest", "interrogate")
 # the state as this reading sees it, the faction) and the plan.
 Requirement = Callable[[Reading, Plan], None]
 REQUIREMENTS: dict[str, Requirement] = {}
+REQUIREMENTS.update(
+    {"attack": combat.require_encounter, "raid": combat.require_encounter, "harass": combat.require_plains}
+)
 
 
 class UsurperReading(Reading):

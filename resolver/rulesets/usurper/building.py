@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...engine.plans import Reject
-from . import lairs, storage
+from . import lairs, setup, storage
 from .lairs import Lair, Room
-
 
 # --- savings ---------------------------------------------------------------------------------------------
 
@@ -44,7 +43,9 @@ def saving(rules: Mapping[str, Any], band: str, cost: int, craftsman: bool = Fal
     return int(table["rows"][row][fitting[-1]]) if fitting else 0
 
 
-def savings(rules: Mapping[str, Any], band: str, cost: Mapping[str, int], craftsman: bool = False) -> dict[str, int]:
+def savings(
+    rules: Mapping[str, Any], band: str, cost: Mapping[str, int], craftsman: bool = False
+) -> dict[str, int]:
     """Savings of a cost in several resources, resource by resource; gems and food are never saved."""
     savable = set(rules["crafting"]["savable"])
     found = {r: saving(rules, band, int(n), craftsman) for r, n in sorted(cost.items()) if r in savable}
@@ -131,12 +132,16 @@ def need_saws(
     tool = str(rules["building"]["needs_tool"])
     if any(has_tool(unit, tool) for unit in units):
         return
-    if may_embed and lairs.lair_bonus(rules, lair, "shared_means") and any(
-        embedded(room, tool) for room in lairs.rooms_of(lair, "workshop")
+    if (
+        may_embed
+        and lairs.lair_bonus(rules, lair, "shared_means")
+        and any(embedded(room, tool) for room in lairs.rooms_of(lair, "workshop"))
     ):
         return
     name = storage.item_name(rules, tool)
-    raise Reject("equip", f"no unit taking part has {name}", f"equip {name} on one of the units: equip: [{tool}]")
+    raise Reject(
+        "equip", f"no unit taking part has {name}", f"equip {name} on one of the units: equip: [{tool}]"
+    )
 
 
 def need_units(rules: Mapping[str, Any], units: Sequence[Mapping[str, Any]], least: int, what: str) -> None:
@@ -178,7 +183,10 @@ def build_costs(rules: Mapping[str, Any], lair: Mapping[str, Any], count: int) -
 
 
 def plan_build(
-    rules: Mapping[str, Any], lair: Mapping[str, Any], rooms: Sequence[str], units: Sequence[Mapping[str, Any]]
+    rules: Mapping[str, Any],
+    lair: Mapping[str, Any],
+    rooms: Sequence[str],
+    units: Sequence[Mapping[str, Any]],
 ) -> BuildPlan:
     """Check a Build of one or more rooms in ``lair`` by ``units`` and price it."""
     if not rooms:
@@ -208,7 +216,9 @@ def plan_build(
     return plan
 
 
-def carry_out_build(rules: Mapping[str, Any], lair: Lair, plan: BuildPlan, band: str, craftsman: bool) -> Settled:
+def carry_out_build(
+    rules: Mapping[str, Any], lair: Lair, plan: BuildPlan, band: str, craftsman: bool
+) -> Settled:
     """Take the cost, and on Partial Success or better add the rooms; then settle the resources."""
     storage.pay(lair, plan.cost)
     if succeeded(rules, band):
@@ -233,7 +243,9 @@ class RenovationPlan:
         return _sum(self.steps)
 
 
-def renovation_cost(rules: Mapping[str, Any], room_type: str, renovation: str, level: int, pillars: int) -> int:
+def renovation_cost(
+    rules: Mapping[str, Any], room_type: str, renovation: str, level: int, pillars: int
+) -> int:
     """Stone for one renovation step of a room at ``level`` that already has ``pillars`` pillars."""
     r = rules["renovating"]
     spec = lairs.renovation_rules(rules, room_type, renovation)
@@ -261,13 +273,19 @@ def plan_renovation(
     room = lairs.find_room(lair, room_ref)
     if room is None:
         present = sorted({lairs.room_ref(lair, r) for r in lair.get("rooms", [])})
-        raise Reject("room", f"{lair['id']} has no room '{room_ref}'", "renovate one of: " + ", ".join(present))
+        raise Reject(
+            "room", f"{lair['id']} has no room '{room_ref}'", "renovate one of: " + ", ".join(present)
+        )
     kind = lairs.room_rules(rules, room["type"])
     name = str(kind["name"])
     if not kind.get("renovations"):
         raise Reject("room", f"a {name} cannot be renovated", f"build another {name} instead")
     if not picks:
-        raise Reject("renovations", "name at least one renovation", "for example renovations: [" + next(iter(kind["renovations"])) + "]")
+        raise Reject(
+            "renovations",
+            "name at least one renovation",
+            "for example renovations: [" + next(iter(kind["renovations"])) + "]",
+        )
     sketch: Room = {**room, "renovations": list(room.get("renovations", []))}
     steps, chosen = [], []
     for number, raw in enumerate(picks):
@@ -275,7 +293,11 @@ def plan_renovation(
         where = ("renovations", number)
         spec = kind["renovations"].get(pick["renovation"])
         if spec is None:
-            raise Reject(where, f"a {name} has no renovation '{pick['renovation']}'", "choose one of: " + ", ".join(kind["renovations"]))
+            raise Reject(
+                where,
+                f"a {name} has no renovation '{pick['renovation']}'",
+                "choose one of: " + ", ".join(kind["renovations"]),
+            )
         title = str(spec["name"])
         choices = spec.get("choices") or {}
         if choices and pick["choice"] not in choices:
@@ -285,7 +307,9 @@ def plan_renovation(
         limit = spec.get("limit")
         if limit is not None and lairs.taken_count(sketch, pick["renovation"], pick["choice"]) >= int(limit):
             said = f" for {pick['choice']}" if pick["choice"] else ""
-            raise Reject(where, f"{title} has been taken {limit} times{said} already", "choose another renovation")
+            raise Reject(
+                where, f"{title} has been taken {limit} times{said} already", "choose another renovation"
+            )
         least = int(kind.get("intermediate_min_level", 1))
         gated = spec.get("tier") == "intermediate" or (
             spec.get("tier") == "pillar" and rules["renovating"].get("pillar_min_level_as_intermediate")
@@ -296,7 +320,9 @@ def plan_renovation(
                 f"{title} needs the {name} at level {least}; it will be at level {sketch['level']}",
                 "take basic renovations first",
             )
-        cost = renovation_cost(rules, room["type"], pick["renovation"], int(sketch["level"]), lairs.pillars_in(rules, sketch))
+        cost = renovation_cost(
+            rules, room["type"], pick["renovation"], int(sketch["level"]), lairs.pillars_in(rules, sketch)
+        )
         steps.append({str(rules["renovating"]["resource"]): cost})
         chosen.append(pick)
         sketch["renovations"].append(_taken(pick))
@@ -360,7 +386,12 @@ def plan_new_lair(
 
 
 def carry_out_new_lair(
-    rules: Mapping[str, Any], faction: dict[str, Any], plan: NewLairPlan, lair_id: str, band: str, craftsman: bool
+    rules: Mapping[str, Any],
+    faction: dict[str, Any],
+    plan: NewLairPlan,
+    lair_id: str,
+    band: str,
+    craftsman: bool,
 ) -> tuple[Lair | None, Settled]:
     """Take the Lumber; on Partial Success or better the new lair stands (``lair_id`` from the caller,
     who counts ids: ``core.factions.next_id``)."""
@@ -368,6 +399,6 @@ def carry_out_new_lair(
     storage.pay(paying, plan.cost)
     founded = None
     if succeeded(rules, band):
-        founded = lairs.new_lair(rules, lair_id, plan.grid)
+        founded = setup.new_lair(rules, lair_id, plan.grid, list(rules["new_lair"]["rooms"]))
         faction["lairs"][lair_id] = founded
     return founded, settle(rules, paying, plan.steps, band, craftsman)

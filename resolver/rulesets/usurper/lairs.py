@@ -93,27 +93,14 @@ def taken_count(room: Mapping[str, Any], renovation: str, choice: str | None = N
 
 def pillars_in(rules: Mapping[str, Any], room: Mapping[str, Any]) -> int:
     renovations = room_rules(rules, room["type"])["renovations"]
-    return sum(1 for t in room.get("renovations", []) if renovations.get(t["renovation"], {}).get("tier") == "pillar")
+    return sum(
+        1 for t in room.get("renovations", []) if renovations.get(t["renovation"], {}).get("tier") == "pillar"
+    )
 
 
 def renovation_count(rooms: Iterable[Mapping[str, Any]]) -> int:
     """Renovations taken in these rooms (the scoring part counts them)."""
     return sum(len(room.get("renovations", [])) for room in rooms)
-
-
-def new_lair(rules: Mapping[str, Any], lair_id: str, grid: str) -> Lair:
-    """A lair as founded: the founding rooms at level 1, Obscurity full, nothing stored."""
-    start = int(rules["new_lair"]["obscurity"])
-    return {
-        "id": lair_id,
-        "grid": grid,
-        "obscurity": {"current": start, "max": start},
-        "rooms": [new_room(room_type) for room_type in rules["new_lair"]["rooms"]],
-        "storage": {"lumber": 0, "stone": 0, "iron": 0, "foodstuffs": 0},
-        "items": [],
-        "gems": [],
-        "prisoners": [],
-    }
 
 
 def raise_obscurity(lair: Lair, gained: int) -> None:

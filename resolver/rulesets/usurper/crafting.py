@@ -124,7 +124,7 @@ def plan_craft(
         raise Reject(
             "workshop",
             "this Workshop has already made something this week",
-            "craft in another Workshop next week",
+            "craft in another Workshop, or next week",
         )
     if len(items) > per_week and not multi:
         raise Reject(

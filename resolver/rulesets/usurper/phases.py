@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
+from . import works
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -30,6 +31,8 @@ WEEK_END: list[Step] = []
 MONTH_START: list[Step] = []
 UPKEEP: list[Step] = []
 VICTORY_POINTS: list[Step] = []
+WORK.update(dict.fromkeys(works.WORKS, works.carry_out))
+WEEK_END.append(works.week_end)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:

@@ -18,6 +18,7 @@ from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
 from . import model as m
+from . import works
 from .acting import Plan
 
 # The actions a leader starts, and those either may start; every other action is a unit's.
@@ -29,6 +30,7 @@ EITHER_ACTIONS = ("learn", "rest", "interrogate")
 # the state as this reading sees it, the faction) and the plan.
 Requirement = Callable[[Reading, Plan], None]
 REQUIREMENTS: dict[str, Requirement] = {}
+REQUIREMENTS.update(dict.fromkeys(works.WORKS, works.requirement))
 
 
 class UsurperReading(Reading):

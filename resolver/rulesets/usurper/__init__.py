@@ -28,10 +28,16 @@ class Usurper(Ruleset):
     )
     source = "“Usurper, a Medieval Strategy Game”, round 5 (seed 000)"
     turn_memory = UsurperWeek
+    demo_turns = 12  # three months of weeks, with the Victory Points counted at the end of month 2
     place_kinds: ClassVar[tuple[str, ...]] = ("city",)
 
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
         return orders.standing_sections(rules)
+
+    def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+        """The order models' examples with this usurper's own leaders, units and grids in them, so that
+        each example names something the usurper has."""
+        return orders.examples_for(game, state, faction)
 
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         record = m.usurper(state, faction)

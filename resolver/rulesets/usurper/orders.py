@@ -18,6 +18,7 @@ from ...core.phases import State
 from ...core.standing import StandingSection
 from ...engine.plans import plan_or_error
 from ...engine.ruleset import Game
+from . import model as m
 from .reading import UsurperReading
 
 POLICIES = "policies"
@@ -193,6 +194,38 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
         ),
     )
     return {section.name: section}
+
+
+def examples_for(game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+    """Each action's example, its ``by`` (and a learner's ``from``) one of the usurper's own entities of
+    the kind that starts it, and a grid ``target`` one within that entity's reach."""
+    leader = next(iter(m.leaders(state, faction).values()), None)
+    unit = next(iter(m.units(state, faction).values()), None)
+    examples = []
+    for spec in game.actions.values():
+        example = dict(spec.example)
+        actor = leader if example.get("by") == "l1" else unit
+        if actor is None or not example:
+            continue
+        example["by"] = actor["id"]
+        if "from" in example and leader is not None:
+            example["from"] = leader["id"]
+        lair = m.home_lair(state, faction, actor)
+        if "target" in example and lair is not None:
+            cities = sorted(
+                state.get("cities") or {}, key=lambda grid: (game.world.distance(lair["grid"], grid), grid)
+            )
+            visiting = spec.name == "diplomacy" and cities
+            example["target"] = cities[0] if visiting else _near(game, lair["grid"], example["target"])
+        examples.append(example)
+    return examples
+
+
+def _near(game: Game, home: str, written: str) -> str:
+    """The example's grid, or, when it is not on this map, the lair's first neighbour."""
+    if written in game.world and game.world.distance(home, written) <= 1:
+        return written
+    return sorted(game.world.neighbours(home))[0] if game.world.neighbours(home) else home
 
 
 def check_orders(game: Game, state: State, of: OrderFile) -> None:

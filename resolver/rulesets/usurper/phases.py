@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import works
+from . import combat, works
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -31,6 +31,9 @@ WEEK_END: list[Step] = []
 MONTH_START: list[Step] = []
 UPKEEP: list[Step] = []
 VICTORY_POINTS: list[Step] = []
+
+FIELD.update({"attack": combat.fight_encounter, "raid": combat.fight_encounter, "harass": combat.harass})
+WEEK_END.append(combat.arrive_replacements)
 WORK.update(dict.fromkeys(works.WORKS, works.carry_out))
 WEEK_END.append(works.week_end)
 

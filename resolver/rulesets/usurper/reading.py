@@ -17,8 +17,8 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
+from . import combat, works
 from . import model as m
-from . import works
 from .acting import Plan
 
 # The actions a leader starts, and those either may start; every other action is a unit's.
@@ -30,6 +30,9 @@ EITHER_ACTIONS = ("learn", "rest", "interrogate")
 # the state as this reading sees it, the faction) and the plan.
 Requirement = Callable[[Reading, Plan], None]
 REQUIREMENTS: dict[str, Requirement] = {}
+REQUIREMENTS.update(
+    {"attack": combat.require_encounter, "raid": combat.require_encounter, "harass": combat.require_plains}
+)
 REQUIREMENTS.update(dict.fromkeys(works.WORKS, works.requirement))
 
 

@@ -44,9 +44,14 @@ def _stand_ins() -> dict[str, Any]:
     return {
         "checks": {
             "action": {"dice": "1d100", "explode": {"at": 96}, "table": action},
-            "loyalty": {"dice": "1d100", "explode": {"at": 96}, "table": loyalty},
+            "loyalty": {
+                "dice": "1d100",
+                "explode": {"at": 96},
+                "modifiers": {"throne_room": 3, "inspiring_banner": 3, "medallion": 4},
+                "table": loyalty,
+            },
         },
-        "action_roll": {"max_pax": 10},
+        "action_roll": {"max_pax": 10, "banner_renovations": {"loyalty": "inspiring_banner_loyalty"}},
         "city_sizes": {
             "small_town": {"diplomacy": 6},
             "large_town": {"diplomacy": 8},

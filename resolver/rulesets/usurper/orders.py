@@ -1,0 +1,223 @@
+"""Usurper's orders: one order per action, its initiator in ``by`` and the others taking part in
+``assist``, where it happens (``target``) and where they end the week (``end``). The reading of each order
+(``reading.py``) serves the checker and the resolver alike.
+
+Where the game's players wrote a table row for every entity, an order file here names each action once:
+the initiator and its assistants share one roll, which is how the game merged rows of the same action in
+the same grid (rule 3.2.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.fields import ActionSpec, Field
+from ...core.orders import OrderFile
+from ...core.phases import State
+from ...core.standing import StandingSection
+from ...engine.plans import plan_or_error
+from ...engine.ruleset import Game
+from . import model as m
+from .reading import UsurperReading
+
+POLICIES = "policies"
+
+
+def acting_fields(initiator: str) -> tuple[Field, ...]:
+    """The fields every action shares: who acts, who helps, where, and where they end the week."""
+    return (
+        Field("by", "text", f"The {initiator} who starts the action: its id or its name.", required=True),
+        Field(
+            "assist",
+            "list",
+            "Leaders and units of yours who take part (ids or names); each adds its bonuses to the one roll.",
+        ),
+        Field(
+            "target",
+            "text",
+            "The grid where the action happens (default: the initiator's lair).",
+            names="places",
+        ),
+        Field(
+            "end", "text", "The grid where they end the week (default: where they started).", names="places"
+        ),
+        Field("note", "text", "Words for your own report; they change nothing.", multiline=True),
+    )
+
+
+def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
+    unit, leader, anyone = acting_fields("unit"), acting_fields("leader"), acting_fields("leader or unit")
+    specs = [
+        ActionSpec(
+            "scout",
+            "Units search a grid: a settlement, a resource node, a cache or an encounter may be found, and "
+            "other usurpers' lairs noticed.",
+            unit,
+            example={"action": "scout", "by": "u1", "target": "B2"},
+        ),
+        ActionSpec(
+            "harvest",
+            "Units work a resource node you know in the target grid; what they gain goes to the lair.",
+            unit,
+            example={"action": "harvest", "by": "u1", "target": "B2"},
+        ),
+        ActionSpec(
+            "build",
+            "Units build new rooms in a lair (Saws needed, Lumber spent).",
+            (*unit, Field("rooms", "list", "The rooms to build.", required=True)),
+            example={"action": "build", "by": "u1", "rooms": ["workshop"]},
+        ),
+        ActionSpec(
+            "renovate",
+            "Units renovate a room of a lair (Saws needed, Stone spent).",
+            (
+                *unit,
+                Field("room", "text", "The room to renovate.", required=True),
+                Field("renovation", "text", "The renovation to take.", required=True),
+            ),
+            example={"action": "renovate", "by": "u1", "room": "warehouse", "renovation": "expanded_hold"},
+        ),
+        ActionSpec(
+            "craft",
+            "Units in a lair with a workshop make an item (Hammers needed).",
+            (*unit, Field("items", "list", "The items to make.", required=True)),
+            example={"action": "craft", "by": "u1", "items": ["light_armor"]},
+        ),
+        ActionSpec(
+            "attack",
+            "Units attack an encounter you know, or a lair you have found.",
+            (*unit, Field("encounter", "text", "The encounter to attack (its id), or leave out for a lair.")),
+            example={"action": "attack", "by": "u1", "target": "B2"},
+        ),
+        ActionSpec(
+            "harass",
+            "Units waylay travellers on plains for a little gold: one round of fighting, no experience.",
+            unit,
+            example={"action": "harass", "by": "u1", "target": "B2"},
+        ),
+        ActionSpec(
+            "raid",
+            "Units raid a target, falling back at the end of any round that costs them men.",
+            (*unit, Field("encounter", "text", "The encounter to raid (its id), or leave out for a lair.")),
+            example={"action": "raid", "by": "u1", "target": "B2"},
+        ),
+        ActionSpec(
+            "diplomacy",
+            "A leader visits a city or a settlement you know: to win its favour, recruit, buy and sell.",
+            (
+                *leader,
+                Field("bribe", "int", "Gold offered to sway the settlement.", minimum=0),
+                Field("buy", "counts", "What to buy there, item by item."),
+                Field("sell", "counts", "What to sell there, item by item."),
+                Field("recruit", "list", "Races to recruit a unit of (a city: one of each race a visit)."),
+            ),
+            example={"action": "diplomacy", "by": "l1", "target": "B2", "buy": {"foodstuffs": 2}},
+        ),
+        ActionSpec(
+            "train",
+            "A leader teaches a skill to those of yours who learn from it in the same lair.",
+            (*leader, Field("skill", "text", "The skill taught.", required=True)),
+            example={"action": "train", "by": "l1", "skill": "scout"},
+        ),
+        ActionSpec(
+            "learn",
+            "A leader or unit learns a skill from a leader who trains it this week.",
+            (*anyone, Field("from", "text", "The leader who teaches.", required=True)),
+            example={"action": "learn", "by": "u1", "from": "l1"},
+        ),
+        ActionSpec(
+            "rest",
+            "A leader (or a unit) stays in its lair and does nothing: how a damaged leader heals.",
+            anyone,
+            example={"action": "rest", "by": "l1"},
+        ),
+    ]
+    return {spec.name: spec for spec in specs}
+
+
+def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
+    """The forum game's second submission, answered in advance: what the usurper wants done with choices
+    that come after the dice."""
+    defaults = rules["policies"]
+    section = StandingSection(
+        POLICIES,
+        "Your answers, in advance, to the choices that come after the week's dice.",
+        (
+            Field(
+                "level_up",
+                "list",
+                "Stats a unit raises at its levels, in turn: offense, defense, strength, speed, max_tools.",
+                default=list(defaults["level_up"]),
+            ),
+            Field(
+                "upkeep_priority",
+                "list",
+                "Units paid first when gold or food runs short (ids or names); the rest in the lair's order.",
+                default=list(defaults["upkeep_priority"]),
+            ),
+            Field(
+                "overflow_drop",
+                "list",
+                "What is thrown away first when a warehouse overflows at the end of the week.",
+                default=list(defaults["overflow_drop"]),
+            ),
+            Field(
+                "replace_casualties",
+                "choice",
+                "Pay for replacements of lost men at once (auto), or only when an order says so (manual).",
+                default=str(defaults["replace_casualties"]),
+                choices=("auto", "manual"),
+            ),
+            Field(
+                "prisoners",
+                "choice",
+                "What becomes of a prisoner not interrogated this week.",
+                default=str(defaults["prisoners"]),
+                choices=("hold", "release", "execute"),
+            ),
+        ),
+    )
+    return {section.name: section}
+
+
+def examples_for(game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+    """Each action's example, its ``by`` (and a learner's ``from``) one of the usurper's own entities of
+    the kind that starts it, and a grid ``target`` one within that entity's reach."""
+    leader = next(iter(m.leaders(state, faction).values()), None)
+    unit = next(iter(m.units(state, faction).values()), None)
+    examples = []
+    for spec in game.actions.values():
+        example = dict(spec.example)
+        actor = leader if example.get("by") == "l1" else unit
+        if actor is None or not example:
+            continue
+        example["by"] = actor["id"]
+        if "from" in example and leader is not None:
+            example["from"] = leader["id"]
+        lair = m.home_lair(state, faction, actor)
+        if "target" in example and lair is not None:
+            cities = sorted(
+                state.get("cities") or {}, key=lambda grid: (game.world.distance(lair["grid"], grid), grid)
+            )
+            visiting = spec.name == "diplomacy" and cities
+            example["target"] = cities[0] if visiting else _near(game, lair["grid"], example["target"])
+        examples.append(example)
+    return examples
+
+
+def _near(game: Game, home: str, written: str) -> str:
+    """The example's grid, or, when it is not on this map, the lair's first neighbour."""
+    if written in game.world and game.world.distance(home, written) <= 1:
+        return written
+    return sorted(game.world.neighbours(home))[0] if game.world.neighbours(home) else home
+
+
+def check_orders(game: Game, state: State, of: OrderFile) -> None:
+    """Each order read as the resolver will read it, in the file's order, so that one entity acting twice
+    is caught at the second order."""
+    reading = UsurperReading(game, state, of.faction or "", checked=of)
+    for order in of.orders:
+        plan = plan_or_error(of, reading, order, reading.read)
+        if plan is not None:
+            of.echo[order.number] = reading.echo(plan)

@@ -78,9 +78,9 @@ def _stand_ins() -> dict[str, Any]:
         "races": {
             race: {
                 "kind": "standard",
-                "off": 1,
-                "def": 2 if race == "lizardfolk" else 1,
-                "str": 1,
+                "offense": 1,
+                "defense": 2 if race == "lizardfolk" else 1,
+                "strength": 1,
                 "speed": {"combat": "M", "overland": 2},
                 "max_tools": 2,
                 "max_weapons": 2,

@@ -14,10 +14,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.checks import Modifier
-from ...core.factions import next_id
-from . import trading
+from ...engine.plans import Reject
+from . import model as m
+from . import rolls, trading
+from .setup import new_unit
 
-__all__ = ["Place", "barracks_free", "carry_out", "diplomacy_modifiers", "place_at", "recruit_problem"]
+__all__ = [
+    "Place",
+    "barracks_free",
+    "carry_out",
+    "diplomacy_modifiers",
+    "place_at",
+    "recruit_problem",
+    "require_visit",
+    "visit",
+]
 
 
 @dataclass
@@ -141,40 +152,6 @@ def recruit_problem(rules: Mapping[str, Any], faction: Mapping[str, Any], place:
     return ""
 
 
-def _new_unit(
-    rules: Mapping[str, Any], state: Mapping[str, Any], faction: str, race: str, name: str, lair: str
-) -> dict[str, Any]:
-    record = state["factions"][faction]
-    units = record.setdefault("units", {})
-    unit_id = next_id(state, faction, "u", lambda candidate: candidate in units)
-    stats = rules["races"][race]
-    unit = {
-        "id": unit_id,
-        "name": name or f"{words_of(rules['races'], race)} of {record.get('name', faction)}",
-        "race": race,
-        "level": 0,
-        "xp": 0,
-        "pax": int(rules["action_roll"]["max_pax"]),
-        "off": int(stats["off"]),
-        "def": int(stats["def"]),
-        "str": int(stats["str"]),
-        "speed": dict(stats["speed"]),
-        "max_tools": int(stats["max_tools"]),
-        "max_weapons": int(stats["max_weapons"]),
-        "skills": {},
-        "tools": [],
-        "weapons": [],
-        "armor": None,
-        "mount": None,
-        "lair": lair,
-        "grumpy": False,
-        "unpaid": False,
-        "replacements": [],
-    }
-    units[unit_id] = unit
-    return unit
-
-
 def _recruit(
     rules: Mapping[str, Any], state: MutableMapping[str, Any], faction: str, place: Place, band: str, wanted
 ) -> list[dict[str, Any]]:
@@ -186,7 +163,9 @@ def _recruit(
     raised: dict[str, int] = {}
     results = []
     for ask in wanted:
-        race, name = str(ask.get("race")), str(ask.get("name") or "")
+        # A race alone, or a race with the new unit's name.
+        race = str(ask.get("race") if isinstance(ask, Mapping) else ask)
+        name = str(ask.get("name") or "") if isinstance(ask, Mapping) else ""
         result: dict[str, Any] = {"race": race}
         problem = recruit_problem(rules, record, place, race)
         free = {lair: n for lair, n in barracks_free(rules, record).items() if n > 0}
@@ -203,8 +182,11 @@ def _recruit(
         else:
             record["gold"] = int(record["gold"]) - price
             raised[race] = raised.get(race, 0) + 1
-            unit = _new_unit(rules, state, faction, race, name, next(iter(free)))
-            result.update(unit=unit["id"], name=unit["name"], gold=price)
+            unit_id = m.new_id(state, faction, "u")
+            name = name or f"{words_of(rules['races'], race)} of {place.name}"
+            unit = new_unit(rules, unit_id, name, race, next(iter(free)))
+            record["units"][unit_id] = unit
+            result.update(unit=unit_id, name=name, gold=price)
         results.append(result)
     return results
 
@@ -355,3 +337,112 @@ def carry_out(
         data["recruits"] = _recruit(rules, state, faction, place, band, order["recruit"])
     data.update(_trade(rules, state, faction, leader, place, order))
     return data
+
+
+# --- the action in the turn: the checker's requirements and the week's effect -----------------------------
+
+
+def _name(rules: Mapping[str, Any], section: str, key: str) -> str:
+    return words_of(rules.get(section) or {}, key)
+
+
+def require_visit(reading: Any, plan: Any) -> None:
+    """What a Diplomacy order needs before any die: a city or a known settlement at the target, the gold
+    for its bribe and its recruits, Barracks room for them, a race they may be, goods that are traded."""
+    rules, state, faction = reading.rules, reading.state, reading.faction
+    record = state["factions"][faction]
+    order = plan.order
+    place = place_at(rules, state, faction, plan.target)
+    if place is None:
+        cities = ", ".join(
+            f"{c.get('name')} ({grid})" for grid, c in sorted((state.get("cities") or {}).items())
+        )
+        raise Reject(
+            "target",
+            f"you know no city or settlement at {plan.target}",
+            f"scout the grid first, or visit a city: {cities}",
+        )
+    bribe = int(order.get("bribe") or 0)
+    if bribe and place.city:
+        raise Reject("bribe", f"{place.name} is a city: cities stay Indifferent", "leave the bribe out")
+    wanted = list(order.get("recruit") or [])
+    for ask in wanted:
+        race = str(ask.get("race") if isinstance(ask, Mapping) else ask)
+        problem = recruit_problem(rules, record, place, race)
+        if problem:
+            raise Reject(
+                "recruit", f"{race}: {problem}", "recruit a standard race that lives there, at a city"
+            )
+    free = sum(max(0, n) for n in barracks_free(rules, record).values())
+    if len(wanted) > free:
+        raise Reject(
+            "recruit",
+            f"{len(wanted)} recruits, and {free} empty Barracks room(s)"
+            if free
+            else "no Barracks room is empty",
+            "build a Barracks first, or recruit fewer",
+        )
+    gold = int(record.get("gold", 0))
+    needed = bribe + len(wanted) * int(rules["recruiting"]["price"])
+    if needed > gold:
+        raise Reject(
+            "bribe" if bribe else "recruit", f"this needs {needed} gold and you have {gold}", "ask for less"
+        )
+    for field_name, kind in (("buy", "buy"), ("sell", "sell")):
+        for good in order.get(field_name) or {}:
+            if trading.lot(rules, kind, place.status, str(good)) is None:
+                traded = sorted({*rules["trade"][kind][place.status], *(rules.get("market") or {})})
+                raise Reject(field_name, f"'{good}' is not traded", f"name one of: {', '.join(traded)}")
+
+
+def _goods_words(rules: Mapping[str, Any], deals: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**deal, "good": _name(rules, "items", str(deal["good"]))} for deal in deals]
+
+
+def visit(ctx: Any, state: MutableMapping[str, Any], plan: Any) -> None:
+    """The week's effect of a Diplomacy order: roll, settle, and tell the usurper alone."""
+    rules = ctx.rules
+    faction = plan.faction
+    place = place_at(rules, state, faction, plan.target)
+    if place is None:
+        ctx.order_failed(faction, plan.order, f"nothing {faction} knows stands at {plan.target} any more")
+        return
+    extra = diplomacy_modifiers(rules, state["factions"][faction], plan.leaders, place)
+    rolled = rolls.action_roll(
+        ctx,
+        state,
+        faction,
+        action="diplomacy",
+        by=plan.initiator,
+        assist=plan.assistants,
+        grid=plan.target,
+        modifiers=extra,
+    )
+    asked = {key: plan.order.get(key) for key in ("bribe", "buy", "sell", "recruit") if plan.order.get(key)}
+    data = carry_out(
+        rules, state, faction, {**asked, "by": plan.initiator, "target": plan.target}, rolled.band
+    )
+    words = {
+        "leader": m.name_of(state, faction, plan.initiator),
+        "band_name": rolls.band_name(rules, rolled.band),
+    }
+    for key, section in (("attitude", "attitudes"), ("attitude_before", "attitudes")):
+        if key in data:
+            words[f"{key}_name"] = _name(rules, section, data[key])
+    for key in ("status", "next_status"):
+        if key in data:
+            words[f"{key}_name"] = _name(rules["trade"], "statuses", data[key])
+    for key in ("bought", "sold"):
+        if key in data:
+            data[key] = _goods_words(rules, data[key])
+    for recruit in data.get("recruits", []):
+        recruit["race"] = _name(rules, "races", recruit["race"])
+    ctx.emit(
+        "diplomacy",
+        actors=[faction],
+        visible_to=[faction],
+        place=plan.target,
+        rolls=[rolled.roll],
+        **words,
+        **data,
+    )

@@ -136,7 +136,7 @@ def _market(rules: Mapping[str, Any], good: str) -> tuple[int, int] | None:
     return int(entry), 1
 
 
-def _lot(rules: Mapping[str, Any], kind: str, status: str, good: str) -> tuple[int, int] | None:
+def lot(rules: Mapping[str, Any], kind: str, status: str, good: str) -> tuple[int, int] | None:
     """(gold, quantity) of one lot of ``good`` at ``status``: the trade table for resources and food, the
     market price (or its share when selling) for items; None when the good is not traded."""
     table = rules["trade"][kind].get(status, {})
@@ -176,12 +176,12 @@ def trade_visit(
     moved = 0
     for good, asked in sell.items():
         deal = Deal("sell", good, int(asked))
-        lot = _lot(rules, "sell", status, good)
-        if lot is None:
+        priced = lot(rules, "sell", status, good)
+        if priced is None:
             deal.cut = "unknown"
             visit.deals.append(deal)
             continue
-        gold_each, quantity_each = lot
+        gold_each, quantity_each = priced
         have = min(int(asked), int(stock.get(good, 0)))
         lots = have // quantity_each
         if lots * quantity_each < int(asked):
@@ -195,12 +195,12 @@ def trade_visit(
         visit.deals.append(deal)
     for good, asked in buy.items():
         deal = Deal("buy", good, int(asked))
-        lot = _lot(rules, "buy", status, good)
-        if lot is None:
+        priced = lot(rules, "buy", status, good)
+        if priced is None:
             deal.cut = "unknown"
             visit.deals.append(deal)
             continue
-        gold_each, quantity_each = lot
+        gold_each, quantity_each = priced
         lots = -(-int(asked) // quantity_each)  # enough lots to bring at least what was asked
         while lots and lots * gold_each > gold:
             lots -= 1

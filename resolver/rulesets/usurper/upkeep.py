@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any
 
-from ...core.checks import Check, CheckResult, Modifier
+from ...core.checks import CheckResult
 from ...core.dice import roll_label
 from ...core.standing import stored
+from . import rolls
 
 __all__ = [
     "LoyaltyRoll",
@@ -53,7 +54,11 @@ def upkeep_order(rules: Mapping[str, Any], state: Mapping[str, Any], faction: st
     """The faction's units in the order they are paid: those its policy names, then the default order
     (the highest level first, then the oldest id)."""
     units = state["factions"][faction].get("units") or {}
-    named = [u for u in _policy(state, faction).get("upkeep_priority") or [] if u in units]
+    by_name = {str(unit.get("name", "")).casefold(): unit_id for unit_id, unit in units.items()}
+    written = [str(word).strip() for word in _policy(state, faction).get("upkeep_priority") or []]
+    named = [
+        w if w in units else by_name[w.casefold()] for w in written if w in units or w.casefold() in by_name
+    ]
 
     def default(unit_id: str) -> tuple[int, int, str]:
         number = unit_id.rsplit("-u", 1)[-1]
@@ -84,31 +89,11 @@ def _take(faction: MutableMapping[str, Any], home: str, gold: int, food: int) ->
 
 
 def loyalty_check(ctx: Any, state: Mapping[str, Any], faction: str, unit_id: str) -> CheckResult:
-    """The Loyalty check of an unpaid unit (dice chapter's ``checks.loyalty``): the Throne Room of its lair
-    with the Inspiring Banners spent on Loyalty there, and a Medallion it carries."""
-    rules = ctx.rules
-    check = Check.from_rules(rules, "loyalty")
-    record = state["factions"][faction]
-    unit = record["units"][unit_id]
-    lair = (record.get("lairs") or {}).get(str(unit.get("lair"))) or {}
-    banner = str(((rules.get("action_roll") or {}).get("banner_renovations") or {}).get("loyalty", ""))
-    modifiers: list[Modifier] = []
-    for room in lair.get("rooms") or []:
-        if room.get("type") != "throne":
-            continue
-        modifiers.append(Modifier("Throne Room", check.declared["throne_room"]))
-        banners = sum(
-            1
-            for r in room.get("renovations") or []
-            if (r.get("id") if isinstance(r, Mapping) else r) == banner
-        )
-        if banner and banners:
-            modifiers.append(Modifier("Inspiring Banners", banners * check.declared["inspiring_banner"]))
-        break
-    if any((t.get("item") if isinstance(t, Mapping) else t) == "medallion" for t in unit.get("tools") or []):
-        modifiers.append(Modifier("Medallion", check.declared["medallion"]))
-    label = roll_label(faction, unit_id, "loyalty", "upkeep")
-    return check.roll(ctx, label, modifiers=modifiers, factions=[faction])
+    """The Loyalty check of a unit left unpaid or unfed (the dice chapter's, with its Throne Room and
+    Medallion), under a label of the usurper, the unit and the upkeep."""
+    return rolls.loyalty_check(
+        ctx, state, faction, unit_id, roll_label(faction, unit_id, "loyalty", "upkeep")
+    )
 
 
 def _lose_obscurity(faction: MutableMapping[str, Any], lair_id: str, amount: int) -> None:

@@ -4,36 +4,20 @@ forced by label, and a small usurper's record as the state contract lays it out.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
-
-import yaml
 
 from resolver.core.calendar import GameDate
 from resolver.core.dice import Dice, TurnSeed
 from resolver.engine.context import TurnContext
-from resolver.engine.ruleset import rules_data
+from resolver.rulesets.usurper import RULESET
 
 ROOMS = ("throne", "barracks", "warehouse")
-PACKAGE = Path(__file__).resolve().parents[2] / "resolver" / "rulesets" / "usurper"
 
 
 def usurper_rules() -> dict[str, Any]:
-    """The ruleset's rules data, all chapters merged as the engine merges them (the chapters alone while
-    the package has no rules.yaml of its own)."""
-    if (PACKAGE / "rules.yaml").exists():
-        return rules_data(PACKAGE)
-    merged: dict[str, Any] = {}
-    for path in sorted((PACKAGE / "rules").glob("*.yaml")):
-        for key, value in (yaml.safe_load(path.read_text()) or {}).items():
-            if isinstance(value, list):
-                merged[key] = [*merged.get(key, []), *value]
-            elif isinstance(value, dict):
-                merged[key] = {**merged.get(key, {}), **value}
-            else:
-                merged[key] = value
-    return merged
+    """The ruleset's rules data, all chapters merged as the engine merges them."""
+    return RULESET.default_rules()
 
 
 RULES = usurper_rules()
@@ -58,7 +42,7 @@ def context(
 def unit(uid: str, **fields: Any) -> dict[str, Any]:
     record = {
         "id": uid, "name": f"Unit {uid[-1]}", "race": "dwarves", "level": 0, "xp": 0, "pax": 10,
-        "off": 1, "def": 1, "str": 1, "speed": {"combat": "M", "overland": 2}, "max_tools": 2,
+        "offense": 1, "defense": 1, "strength": 1, "speed": {"combat": "M", "overland": 2}, "max_tools": 2,
         "max_weapons": 2, "skills": {}, "tools": [], "weapons": [], "armor": None, "mount": None,
         "lair": "red-lair1", "grumpy": False, "unpaid": False, "replacements": [],
     }  # fmt: skip

@@ -360,8 +360,8 @@ def test_morale_table(face: int, result: str, flees: bool) -> None:
 
 def test_morale_above_149_is_still_success() -> None:
     checked = _morale(state(units=[unit("red-u1")]), [100, 100, 1])
-    assert checked.total == 204 and checked.row.result == "steady"
-    assert rolls.band_name(RULES, "steady", "morale") == "Success!"
+    assert checked.total == 204 and checked.row.result == "success"
+    assert rolls.band_name(RULES, "success", "morale") == "Success!"
 
 
 def test_morale_modifiers() -> None:

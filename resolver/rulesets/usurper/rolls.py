@@ -113,9 +113,10 @@ def participants(state: Mapping[str, Any], faction: str, by: str, assist: Iterab
 
 def leader_state(rules: Mapping[str, Any], leader: Record) -> str:
     """'healing', 'damaged' or 'whole': what the leader gives to the actions it joins."""
+    full = int(rules["start"]["leader_hp"])
     if int(leader.get("healing") or 0) > 0:
         return "healing"
-    if int(leader.get("hp", settings(rules)["max_leader_hp"])) < int(settings(rules)["max_leader_hp"]):
+    if int(leader.get("hp", full)) < full:
         return "damaged"
     return "whole"
 
@@ -253,7 +254,7 @@ def leader_bonus_modifiers(rules: Mapping[str, Any], action: str, group: Partici
 
 def casualty_modifiers(rules: Mapping[str, Any], units: Iterable[Record]) -> list[Modifier]:
     """−3 for each man a unit is short of full strength, until the replacements arrive."""
-    full = int(settings(rules)["max_pax"])
+    full = int(rules["start"]["unit_pax"])
     per = _declared(rules, "action", "casualty")
     return [
         Modifier(f"{_source(rules, 'casualty')} ({unit['name']})", per * (full - int(unit["pax"])))

@@ -308,7 +308,7 @@ def test_settlements_recruit_only_for_a_herald_and_only_their_races() -> None:
     game = state(bonus="herald")
     asks = [{"race": "humans"}, {"race": "goblins"}]
     data = diplomacy.carry_out(RULES, game, "red", order(recruit=asks), "success")
-    assert data["recruits"][0]["refused"] == "no humans live at the camp at W24"
+    assert data["recruits"][0]["refused"] == "no Humans live at the camp at W24"
     assert data["recruits"][1]["unit"] == "red-u2"
 
 
@@ -323,3 +323,58 @@ def test_selling_from_the_lair_counts_for_status_too() -> None:
     assert sold == [("iron", 6, 2, ""), ("melee_weapons", 0, 0, "cap")]
     assert game["factions"]["red"]["gold"] == 102 and lair["storage"]["iron"] == 0 and len(lair["items"]) == 1
     assert game["factions"]["red"]["known"]["settlements"]["W24"]["traded"] == 2
+
+
+# --- the action in the week: the real roll, the event, and the checker --------------------------------
+
+
+def test_the_weeks_visit_rolls_with_the_places_modifiers_and_tells_the_usurper_alone() -> None:
+    from types import SimpleNamespace
+
+    from resolver.core.orders import Order
+
+    from .rolls_support import context
+
+    game = state()
+    leader = game["factions"]["red"]["leaders"]["red-l1"]
+    ctx = context(RULES, turn=6, forced={"t6/red/red-l1/diplomacy/K12": [40]})
+    fields = {"by": "red-l1", "target": "K12", "recruit": ["orcs"], "buy": {"iron": 3}}
+    plan = SimpleNamespace(
+        faction="red",
+        order=Order(1, "diplomacy", fields),
+        initiator="red-l1",
+        assistants=[],
+        leaders=[leader],
+        target="K12",
+    )
+    diplomacy.visit(ctx, game, plan)
+    [event] = ctx.events
+    ledger = {m.source: m.value for m in event.rolls[0].modifiers}
+    assert ledger["Small Town size"] == 6 and ledger["Shared Customs"] == 5
+    assert event.visible_to == ["red"] and event.data["band"] == band_of(event.rolls[0].total)
+    assert event.data["recruits"][0]["race"] == "Orcs" and "unit" in event.data["recruits"][0]
+    assert event.data["bought"] == [{"good": "Iron", "asked": 3, "quantity": 3, "gold": 2}]
+    assert game["factions"]["red"]["gold"] == 100 - 10 - 2
+
+
+def test_the_checker_refuses_an_unknown_place_a_city_bribe_and_recruits_without_room() -> None:
+    from types import SimpleNamespace
+
+    from resolver.engine.plans import Reject
+
+    game = state(gold=15)
+    reading = SimpleNamespace(rules=RULES, state=game, faction="red")
+
+    def refused(**fields: Any) -> str:
+        plan = SimpleNamespace(order=order(**fields), target=fields.get("target", "W24"))
+        with pytest.raises(Reject) as caught:
+            diplomacy.require_visit(reading, plan)
+        return str(caught.value)
+
+    assert "you know no city or settlement at A1" in refused(target="A1")
+    assert "cities stay Indifferent" in refused(target="K12", bribe=10)
+    assert "2 recruits, and only 1 empty Barracks room" in refused(target="K12", recruit=["orcs", "humans"])
+    assert "needs 16 gold and you have 15" in refused(bribe=16)
+    assert "a settlement lets units be recruited only" in refused(recruit=["goblins"])
+    assert "'gems' is not traded" in refused(buy={"gems": 1})
+    diplomacy.require_visit(reading, SimpleNamespace(order=order(bribe=10), target="W24"))

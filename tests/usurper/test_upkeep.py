@@ -2,36 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from resolver.core.dice import Dice, Roll, RollLabel, TurnSeed, roll_label
 from resolver.rulesets.usurper import upkeep
 
+from .rolls_support import context
 from .trade_rules import rules
 
 RULES = rules()
 
 
-@dataclass
-class Context:
-    """What the upkeep reads of the turn's context: the rules, labelled dice, and the events it tells."""
-
-    forced: dict[str, list[int]] = field(default_factory=dict)
-    turn: int = 8
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.rules = RULES
-        self.dice = Dice(TurnSeed(1, self.turn, {}), forced=self.forced)
-
-    def roll(self, label: RollLabel, expr: str, *, factions=(), decided: str = "") -> Roll:
-        return self.dice.roll(roll_label(f"t{self.turn}", label), expr, factions=factions, decided=decided)
-
-    def emit(self, kind: str, **data: Any) -> None:
-        self.events.append({"kind": kind, **data})
+def week_four(forced: dict[str, list[int]] | None = None) -> Any:
+    """A turn context of week 4 of month 2, with its dice forced by label."""
+    return context(RULES, turn=8, forced=forced or {})
 
 
 def loyalty_label(unit: str) -> str:
@@ -88,7 +73,7 @@ def test_a_share_is_five_gold_and_a_food_and_one_more_food_for_horses() -> None:
 
 def test_everyone_paid_and_fed() -> None:
     game = state(20, 5, [unit("red-u1"), unit("red-u2", mount="horses")])
-    data = upkeep.settle_upkeep(Context(), game, "red")
+    data = upkeep.settle_upkeep(week_four(), game, "red")
     red = game["factions"]["red"]
     assert data["paid"] == ["red-u1", "red-u2"] and data["unpaid"] == [] and data["gold"] == 10
     assert (red["gold"], red["lairs"]["red-lair1"]["storage"]["foodstuffs"]) == (10, 2)
@@ -112,7 +97,7 @@ def test_the_loyalty_table_row_by_row_on_a_gold_shortfall(
     faces: list[int], result: str, stays: bool, grumpy: bool | None, unpaid: bool | None, obscurity: int
 ) -> None:
     game = state(5, 5, [unit("red-u1", level=2), unit("red-u2")])
-    context = Context({loyalty_label("red-u2"): faces})
+    context = week_four({loyalty_label("red-u2"): faces})
     data = upkeep.settle_upkeep(context, game, "red")
     red = game["factions"]["red"]
     assert data["paid"] == ["red-u1"]  # the higher level is paid first
@@ -128,7 +113,7 @@ def test_the_loyalty_table_row_by_row_on_a_gold_shortfall(
 
 def test_a_food_shortfall_leaves_the_last_unit_unfed_and_its_gold_unspent() -> None:
     game = state(100, 1, [unit("red-u1"), unit("red-u2")])
-    data = upkeep.settle_upkeep(Context({loyalty_label("red-u2"): [60]}), game, "red")
+    data = upkeep.settle_upkeep(week_four({loyalty_label("red-u2"): [60]}), game, "red")
     red = game["factions"]["red"]
     assert data["paid"] == ["red-u1"] and data["unpaid"][0]["result"] == "grumpy"
     assert red["gold"] == 95 and red["lairs"]["red-lair1"]["storage"]["foodstuffs"] == 0
@@ -141,7 +126,7 @@ def test_the_policy_names_who_is_paid_first() -> None:
         [unit("red-u1", level=3), unit("red-u2")],
         standing={"policies": {"upkeep_priority": ["red-u2"]}},
     )
-    data = upkeep.settle_upkeep(Context({loyalty_label("red-u1"): [80]}), game, "red")
+    data = upkeep.settle_upkeep(week_four({loyalty_label("red-u1"): [80]}), game, "red")
     assert data["paid"] == ["red-u2"] and data["unpaid"][0]["unit"] == "red-u1"
 
 
@@ -150,7 +135,7 @@ def test_a_medallion_and_loyalty_banners_count_in_the_check() -> None:
     renovations = [rules_banner, rules_banner] if rules_banner else []
     game = state(0, 0, [unit("red-u1", tools=[{"item": "medallion", "quality": "standard"}])])
     game["factions"]["red"]["lairs"]["red-lair1"]["rooms"][0]["renovations"] = renovations
-    data = upkeep.settle_upkeep(Context({loyalty_label("red-u1"): [40]}), game, "red")
+    data = upkeep.settle_upkeep(week_four({loyalty_label("red-u1"): [40]}), game, "red")
     ledger = {m.source: m.value for m in data["rolls"][0].modifiers}
     assert ledger["Medallion"] == 4 and ledger["Throne Room"] == 3
     if rules_banner:
@@ -159,7 +144,7 @@ def test_a_medallion_and_loyalty_banners_count_in_the_check() -> None:
 
 def test_a_unit_owing_a_share_pays_two_at_the_next_upkeep() -> None:
     game = state(10, 2, [unit("red-u1", grumpy=True, unpaid=True)])
-    data = upkeep.settle_upkeep(Context(), game, "red")
+    data = upkeep.settle_upkeep(week_four(), game, "red")
     red = game["factions"]["red"]
     assert data["paid"] == ["red-u1"] and red["gold"] == 0
     assert (red["units"]["red-u1"]["grumpy"], red["units"]["red-u1"]["unpaid"]) == (False, False)
@@ -183,14 +168,14 @@ def test_units_beyond_the_barracks_are_disbanded_and_owe_their_last_gold() -> No
         {"name": "Unit 3", "lair": "red-lair1"}
     ]
     red["gold"] = 10
-    data = upkeep.settle_upkeep(Context(), game, "red")
+    data = upkeep.settle_upkeep(week_four(), game, "red")
     assert data["disbanded"] == [{"name": "Unit 3", "paid": False}]  # the two units took the 10 gold
     assert red["lairs"]["red-lair1"]["obscurity"]["current"] == 149 and "disbanded" not in red
 
 
 def test_the_week_4_step_tells_each_usurper_its_own_account() -> None:
     game = state(5, 5, [unit("red-u1")])
-    context = Context()
+    context = week_four()
     upkeep.run_upkeep(context, game)
     [event] = context.events
-    assert event["kind"] == "upkeep" and event["visible_to"] == ["red"] and event["paid"] == ["red-u1"]
+    assert (event.kind, event.visible_to, event.data["paid"]) == ("upkeep", ["red"], ["red-u1"])

@@ -67,6 +67,7 @@ def _stand_ins() -> dict[str, Any]:
         "items": {
             "racial_totem": {"name": "Racial Totem", "bonus": 4},
             "horses": {"name": "Horses", "kind": "mount", "eats": 1},
+            "iron": {"name": "Iron", "kind": "resource"},
         },
         "market": {
             "spyglass": {"price": 4, "quantity": 1},

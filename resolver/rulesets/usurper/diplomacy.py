@@ -321,7 +321,7 @@ def carry_out(
     place = place_at(rules, state, faction, str(order["target"]))
     if place is None:
         raise ValueError(f"{faction} knows no city or settlement at {order['target']}")
-    data: dict[str, Any] = {"place": place.name, "grid": place.grid, "city": place.city, "band": band}
+    data: dict[str, Any] = {"visited": place.name, "grid": place.grid, "city": place.city, "band": band}
     if place.record is not None:
         # The size it has grown to with every usurper's trade: seen now, on this visit.
         known = [(r.get("known") or {}) for r in state["factions"].values()]
@@ -377,7 +377,7 @@ def require_visit(reading: Any, plan: Any) -> None:
     if len(wanted) > free:
         raise Reject(
             "recruit",
-            f"{len(wanted)} recruits, and {free} empty Barracks room(s)"
+            f"{len(wanted)} recruits, and only {free} empty Barracks room{'s' if free > 1 else ''}"
             if free
             else "no Barracks room is empty",
             "build a Barracks first, or recruit fewer",
@@ -405,7 +405,7 @@ def visit(ctx: Any, state: MutableMapping[str, Any], plan: Any) -> None:
     faction = plan.faction
     place = place_at(rules, state, faction, plan.target)
     if place is None:
-        ctx.order_failed(faction, plan.order, f"nothing {faction} knows stands at {plan.target} any more")
+        ctx.order_failed(faction, plan.order, f"you know no city or settlement at {plan.target} any more")
         return
     extra = diplomacy_modifiers(rules, state["factions"][faction], plan.leaders, place)
     rolled = rolls.action_roll(

@@ -191,6 +191,27 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
                 default=str(defaults["prisoners"]),
                 choices=("hold", "release", "execute"),
             ),
+            Field(
+                "happenings_double",
+                "list",
+                "Monthly events to double, in turn, for each category you lead at the last count of Victory "
+                "Points (the ids of the rules page's table); with none named, a helpful event of the month.",
+                default=list(defaults["happenings_double"]),
+            ),
+            Field(
+                "happenings_ignore",
+                "list",
+                "Monthly events to ignore, in turn, for each category you lead; by default a harmful one.",
+                default=list(defaults["happenings_ignore"]),
+            ),
+            Field(
+                "tenacity_challenge",
+                "choice",
+                "Issue the open challenge of Victory by Tenacity as soon as a lair qualifies (challenge), or "
+                "not yet (wait).",
+                default=str(defaults["tenacity_challenge"]),
+                choices=("challenge", "wait"),
+            ),
         ),
     )
     return {section.name: section}

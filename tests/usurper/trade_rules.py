@@ -75,7 +75,6 @@ def _stand_ins() -> dict[str, Any]:
             "horses": {"price": 20, "quantity": 1},
             "donkey": {"price": 5, "quantity": 1},
         },
-        "rooms": {"barracks": {"gives": {"units": 1}}},
         "races": {
             race: {
                 "kind": "standard",

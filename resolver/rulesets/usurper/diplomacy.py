@@ -114,8 +114,8 @@ def diplomacy_modifiers(
 
 
 def barracks_free(rules: Mapping[str, Any], faction: Mapping[str, Any]) -> dict[str, int]:
-    """Empty Barracks places by lair: every Barracks room houses the units the rooms data says."""
-    per_room = int(rules["rooms"]["barracks"]["gives"]["units"])
+    """Empty Barracks places by lair: every Barracks room houses ``recruiting.units_per_barracks`` units."""
+    per_room = int(rules["recruiting"]["units_per_barracks"])
     housed: dict[str, int] = {}
     for unit in (faction.get("units") or {}).values():
         housed[str(unit.get("lair"))] = housed.get(str(unit.get("lair")), 0) + 1

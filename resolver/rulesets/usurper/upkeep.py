@@ -191,7 +191,7 @@ def disband_overflow(rules: Mapping[str, Any], state: MutableMapping[str, Any], 
 
 
 def _places(rules: Mapping[str, Any], faction: Mapping[str, Any]) -> int:
-    per_room = int(rules["rooms"]["barracks"]["gives"]["units"])
+    per_room = int(rules["recruiting"]["units_per_barracks"])
     lairs = (faction.get("lairs") or {}).values()
     return per_room * sum(
         1 for lair in lairs for room in lair.get("rooms") or [] if room.get("type") == "barracks"

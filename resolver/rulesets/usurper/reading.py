@@ -17,7 +17,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
-from . import combat, diplomacy, works
+from . import combat, diplomacy, fieldwork, works
 from . import model as m
 from .acting import Plan
 
@@ -35,6 +35,7 @@ REQUIREMENTS.update(
 )
 REQUIREMENTS.update(dict.fromkeys(works.WORKS, works.requirement))
 REQUIREMENTS["diplomacy"] = diplomacy.require_visit
+REQUIREMENTS["harvest"] = fieldwork.require_harvest
 
 
 class UsurperReading(Reading):

@@ -226,10 +226,8 @@ def test_the_action_roll_hands_out_experience_and_tells_the_usurper() -> None:
     assert [(g.entity, g.level_xp, g.skill, g.skill_xp) for g in rolled.gains] == [("red-u1", 1, "scout", 1)]
     (event,) = [e for e in ctx.events if e.kind == "experience"]
     assert event.visible_to == ["red"]
-    assert event.data["gains"] == [
-        {"entity": "red-u1", "name": "Eyes", "level_xp": 1, "skill": "Scout", "skill_xp": 1, "levels": ["Offense"],
-         "ranks": [1]}
-    ]  # fmt: skip
+    gained = {"level_xp": 1, "skill": "Scout", "skill_xp": 1, "levels": ["Offense"], "ranks": [1]}
+    assert event.data["gains"] == [{"entity": "red-u1", "name": "Eyes", **gained}]
 
 
 # --- Train and Learn ------------------------------------------------------------------------------------

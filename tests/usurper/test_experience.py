@@ -5,10 +5,12 @@ each level by the standing policy, skill ranks and caps, the combat fill, and Tr
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from resolver.rulesets.usurper import experience as xp
 from resolver.rulesets.usurper import rolls
 
+from ..scenarios.harness import Scenario
 from .rolls_support import RULES, context, leader, state, unit
 
 
@@ -265,3 +267,99 @@ def test_teaching_respects_who_may_learn_and_prerequisites() -> None:
     assert xp.teaching_problem(RULES, grug, "negotiator", xp.LEADER, bob) is None
     assert xp.teaching_problem(RULES, bob, "scout", xp.LEADER, grug) == "Bob has no rank in Scout to teach"
     assert xp.teaching_problem(RULES, grug, "spy", xp.UNIT, u1) == "Grug has no rank in Spy to teach"
+
+
+# --- Train and Learn as orders: the checker and a resolved week -----------------------------------------
+
+
+def _training_scenario(tmp_path, orders: list[dict]) -> Scenario:
+    fixture = {
+        "ruleset": "usurper",
+        "world": {"width": 10, "height": 10, "places": {"C3": "Varos"}},
+        "factions": ["red"],
+        "state": {
+            "turn": 6,
+            "cities": {"C3": {"name": "Varos", "size": "small_town", "races": ["humans"]}},
+            "factions": {
+                "red": {
+                    "lairs": {"red-lair1": {"grid": "B2"}},
+                    "leaders": {
+                        "red-l1": {
+                            "name": "Grug",
+                            "bonus": "craftsman",
+                            "skills": {"digger": {"rank": 2, "xp": 0}},
+                        },
+                        "red-l2": {"name": "Richard", "bonus": "herald"},
+                    },
+                    "units": {
+                        "red-u1": {"name": "Cowled Rangers", "race": "elves"},
+                        "red-u2": {
+                            "name": "Midnight Riders",
+                            "race": "dwarves",
+                            "skills": {"digger": {"rank": 2}},
+                        },
+                    },
+                },
+            },
+        },
+        "orders": {"red": orders},
+    }
+    path = tmp_path / "fixture.yaml"
+    path.write_text(yaml.safe_dump(fixture), encoding="utf-8")
+    return Scenario(path)
+
+
+SEED_TRAINING = [
+    {"action": "train", "by": "Grug", "skill": "digger"},
+    {"action": "learn", "by": "Richard", "from": "Grug"},
+    {"action": "learn", "by": "Cowled Rangers", "from": "Grug"},
+    {"action": "learn", "by": "Midnight Riders", "from": "Grug"},
+]
+
+
+def test_the_seeds_training_week(tmp_path) -> None:
+    scenario = _training_scenario(tmp_path, SEED_TRAINING)
+    files = scenario.order_files()
+    assert files["red"].ok, [(i.message, i.hint) for i in files["red"].errors]
+    # the checker warns of the learner who already knows as much as the teacher
+    assert [w.message for w in files["red"].warnings] == [
+        "Midnight Riders already knows Digger as well as Grug (2)"
+    ]
+    result = scenario.resolve(files)
+    (event,) = [e for e in result.events if e.kind == "training"]
+    assert event.visible_to == ["red"] and event.place == "B2"
+    assert event.data["learned"] == [
+        {"name": "Richard", "xp": 1, "ranks": [1]},
+        {"name": "Cowled Rangers", "xp": 1, "ranks": [1]},
+    ]
+    assert event.data["idle"] == ["Midnight Riders"]
+    red = result.state["factions"]["red"]
+    assert red["leaders"]["red-l2"]["skills"]["digger"] == {"rank": 1, "xp": 0}
+    assert red["units"]["red-u1"]["skills"]["digger"] == {"rank": 1, "xp": 0}
+    assert red["units"]["red-u2"]["skills"]["digger"]["rank"] == 2
+
+
+def test_train_and_learn_refusals(tmp_path) -> None:
+    orders = [
+        {"action": "train", "by": "Richard", "skill": "digger"},
+        {"action": "train", "by": "Grug", "skill": "juggling"},
+        {"action": "learn", "by": "Cowled Rangers", "from": "Midnight Riders"},
+    ]
+    files = _training_scenario(tmp_path, orders).order_files()
+    assert [(i.message, i.hint) for i in files["red"].errors] == [
+        (
+            "Richard has no rank in Digger to teach",
+            "teach a skill the leader has, or let it learn this one first",
+        ),
+        ("there is no skill 'juggling'", "name one of: " + ", ".join(sorted(RULES["skills"]))),
+        ("only a leader trains others", "name one of your leaders in 'from'"),
+    ]
+
+
+def test_a_learner_without_a_trainer_learns_nothing_and_is_told(tmp_path) -> None:
+    scenario = _training_scenario(tmp_path, [{"action": "learn", "by": "Cowled Rangers", "from": "Grug"}])
+    files = scenario.order_files()
+    assert [w.message for w in files["red"].warnings] == ["Grug has no train order in this file"]
+    result = scenario.resolve(files)
+    (failed,) = [e for e in result.events if e.kind == "order_failed"]
+    assert failed.data["reason"] == "Grug trained nobody this week"

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import combat
+from . import combat, training
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -34,6 +34,8 @@ VICTORY_POINTS: list[Step] = []
 
 FIELD.update({"attack": combat.fight_encounter, "raid": combat.fight_encounter, "harass": combat.harass})
 WEEK_END.append(combat.arrive_replacements)
+WORK.update({"train": training.train, "learn": training.learn})
+WEEK_END.append(training.week_end)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:

@@ -419,7 +419,7 @@ def action_roll(
 
 
 def tell_experience(
-    ctx: TurnContext, faction: str, grid: str, action: str, gains: Iterable[experience.Gain]
+    ctx: TurnContext, faction: str, grid: str | None, action: str, gains: Iterable[experience.Gain]
 ) -> None:
     """The usurper's own news of what its entities learned: experience, new levels and ranks."""
     rules = ctx.rules

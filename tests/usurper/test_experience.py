@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from resolver.rulesets.usurper import RULESET, rolls
 from resolver.rulesets.usurper import experience as xp
-from resolver.rulesets.usurper import rolls
 
 from ..scenarios.harness import Scenario
 from .rolls_support import RULES, context, leader, state, unit
@@ -363,3 +363,25 @@ def test_a_learner_without_a_trainer_learns_nothing_and_is_told(tmp_path) -> Non
     result = scenario.resolve(files)
     (failed,) = [e for e in result.events if e.kind == "order_failed"]
     assert failed.data["reason"] == "Grug trained nobody this week"
+
+
+def test_the_experience_and_training_events_read_in_words(tmp_path) -> None:
+    scenario = _training_scenario(tmp_path, SEED_TRAINING)
+    result = scenario.resolve(scenario.order_files())
+    game = scenario.game
+    (training,) = [e.to_data() for e in result.events if e.kind == "training"]
+    assert RULESET.describe(training, game) == (
+        "Grug of red teaches Digger at B2: Richard gains 1 point and reaches rank 1, Cowled Rangers gains "
+        "1 point and reaches rank 1 (Midnight Riders learned nothing more from this teacher)."
+    )
+    event = {
+        "kind": "experience", "actors": ["red"], "place": "X25",
+        "data": {"action": "scout", "gains": [
+            {"entity": "red-u1", "name": "Eyes", "level_xp": 1, "skill": "Scout", "skill_xp": 2,
+             "levels": ["Offense"], "ranks": [1]},
+        ]},
+    }  # fmt: skip
+    assert RULESET.describe(event, game) == (
+        "Eyes gains 1 point of experience and 2 points in Scout, rises 1 level (+1 Offense), "
+        "reaching Scout 1."
+    )

@@ -28,7 +28,7 @@ from .core.orders import GM, OrderFile
 from .core.text import hide_secrets, visible
 from .core.words import plural
 from .core.yamlsafe import yaml_error_text
-from .engine.ruleset import RULESETS
+from .engine.ruleset import RULESETS, get_ruleset
 from .store import replay, resolution, sealing
 from .store.store import RESEALED_DIR, Store, environment_error
 from .store.views import TurnLine, turn_lines
@@ -43,7 +43,7 @@ orders/ holds this turn's order files (orders/<faction>.yaml). Typical use:
   campaign check                                         check every order file
   campaign resolve                                       resolve the turn
   campaign verify --all                                  replay the archive
-  campaign demo                                          watch bots play 8 turns
+  campaign demo                                          watch bots play a few turns
 
 A sealed campaign (campaign new --sealed --key-file FILE) keeps orders, reports and the state
 encrypted; players run campaign view, then campaign seal orders/<faction>.yaml.
@@ -438,7 +438,12 @@ def build_parser() -> Parser:
         "happened.",
     )
     p.add_argument("--ruleset", default="nations", choices=RULESETS, help="the game (default: nations)")
-    p.add_argument("--turns", type=int, default=8, help="turns to play (default: 8)")
+    p.add_argument(
+        "--turns",
+        type=int,
+        help="turns to play (default: the ruleset's, 8; usurper's is 12: three months and a count of "
+        "Victory Points)",
+    )
     p.add_argument("--seed", type=int, default=1, help="campaign seed (default: 1)")
     p.add_argument("--factions", type=int, default=4, metavar="K", help="number of factions (default: 4)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
@@ -864,6 +869,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     root = args.root or workflow.demo_root(Path("."), args.ruleset)
+    if args.turns is None:
+        args.turns = get_ruleset(args.ruleset).demo_turns
     if args.turns < 1:
         raise CampaignError("--turns must be at least 1", code=2)
     workflow.prepare_demo_folder(root)

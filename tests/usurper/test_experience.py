@@ -272,6 +272,9 @@ def test_teaching_respects_who_may_learn_and_prerequisites() -> None:
 # --- Train and Learn as orders: the checker and a resolved week -----------------------------------------
 
 
+ROOMS_FOR_TWO = ("throne", "barracks", "barracks", "warehouse")
+
+
 def _training_scenario(tmp_path, orders: list[dict]) -> Scenario:
     fixture = {
         "ruleset": "usurper",
@@ -282,7 +285,8 @@ def _training_scenario(tmp_path, orders: list[dict]) -> Scenario:
             "cities": {"C3": {"name": "Varos", "size": "small_town", "races": ["humans"]}},
             "factions": {
                 "red": {
-                    "lairs": {"red-lair1": {"grid": "B2"}},
+                    # a barracks for each unit, or the week's end would disband them
+                    "lairs": {"red-lair1": {"grid": "B2", "rooms": [{"type": r} for r in ROOMS_FOR_TWO]}},
                     "leaders": {
                         "red-l1": {
                             "name": "Grug",

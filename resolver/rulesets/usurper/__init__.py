@@ -28,6 +28,7 @@ class Usurper(Ruleset):
     )
     source = "“Usurper, a Medieval Strategy Game”, round 5 (seed 000)"
     turn_memory = UsurperWeek
+    demo_turns = 12  # three months of weeks, with the Victory Points counted at the end of month 2
     place_kinds: ClassVar[tuple[str, ...]] = ("city",)
 
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:

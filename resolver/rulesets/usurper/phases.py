@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import combat, diplomacy, fieldwork, happenings, magic, scoring, upkeep, works
+from . import combat, diplomacy, fieldwork, happenings, magic, scoring, training, upkeep, works
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -40,6 +40,8 @@ WORK["diplomacy"] = diplomacy.visit
 WORK.update({"scout": fieldwork.scout, "harvest": fieldwork.harvest_week})
 WEEK_END.append(upkeep.run_arrears)
 UPKEEP.append(upkeep.run_upkeep)
+WORK.update({"train": training.train, "learn": training.learn})
+WEEK_END.append(training.week_end)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:

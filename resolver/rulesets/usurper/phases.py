@@ -80,6 +80,12 @@ def _each(steps: list[Step]) -> Callable[[Context, State], State]:
     return run
 
 
+def first_month(ctx: Context, state: State) -> State:
+    """The first month's grace, which every roll of the week reads (``rolls.first_month``)."""
+    ctx.memory.first_month = True
+    return state
+
+
 def field_combat(ctx: Context, state: State) -> State:
     return _carry_out(ctx, state, FIELD)
 
@@ -100,6 +106,7 @@ MONTH_START.append(happenings.month_start)
 UPKEEP.insert(0, magic.month_end)
 
 PHASES = {
+    "first_month": first_month,
     "month_start": _each(MONTH_START),
     "field_combat": field_combat,
     "actions": actions,

@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.checks import Check, CheckResult, Modifier
-from ...core.clock import in_first_month
 from ...core.dice import Roll, RollLabel, roll_label
-from ...engine.context import TurnContext
 from . import experience
+from .acting import Context
 from .entities import (
     Participants,
     has_ability,
@@ -302,8 +301,9 @@ class ActionRoll:
         return self.band in FAILURES
 
 
-def first_month(ctx: TurnContext) -> bool:
-    return ctx.date is not None and in_first_month(ctx.date)
+def first_month(ctx: Context) -> bool:
+    """Whether this week is the game's first month: the turn table's ``first_month`` step says so."""
+    return ctx.memory.first_month
 
 
 def d100_check(rules: Mapping[str, Any], check_id: str, *, month_one: bool) -> Check:
@@ -368,7 +368,7 @@ def forget_partial_failures(faction: Record, turn: int) -> None:
 
 
 def action_roll(
-    ctx: TurnContext,
+    ctx: Context,
     state: Mapping[str, Any],
     faction: str,
     *,
@@ -419,7 +419,7 @@ def action_roll(
 
 
 def tell_experience(
-    ctx: TurnContext, faction: str, grid: str | None, action: str, gains: Iterable[experience.Gain]
+    ctx: Context, faction: str, grid: str | None, action: str, gains: Iterable[experience.Gain]
 ) -> None:
     """The usurper's own news of what its entities learned: experience, new levels and ranks."""
     rules = ctx.rules
@@ -550,7 +550,7 @@ def _unit_lair(state: Mapping[str, Any], faction: str, unit: Record) -> Mapping[
 
 
 def morale_check(
-    ctx: TurnContext,
+    ctx: Context,
     state: Mapping[str, Any],
     faction: str,
     unit: str,
@@ -573,7 +573,7 @@ def morale_check(
 
 
 def loyalty_check(
-    ctx: TurnContext,
+    ctx: Context,
     state: Mapping[str, Any],
     faction: str,
     unit: str,

@@ -207,7 +207,7 @@ def test_the_sealed_demos_public_site_holds_no_lair_unit_or_scouted_grid(
 def test_the_sealed_demos_site_shows_the_victory_points_and_their_chart(
     sealed: tuple[Path, Game, list[dict[str, Any]]],
 ) -> None:
-    public, game, _ = sealed
+    public, _, _ = sealed
     index = (public / "factions" / "index.html").read_text(encoding="utf-8")
     assert "Victory points" in index
     assert (public / "factions" / "charts" / "victory_points.svg").is_file()

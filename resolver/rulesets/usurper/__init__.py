@@ -81,6 +81,10 @@ class Usurper(Ruleset):
         of them in an open campaign, a usurper's own in its view, none in a sealed campaign's public view)."""
         return mapview.map_pieces(game, state)
 
+    def stock_account(self, state: State, faction: str, stock: str) -> tuple[dict[str, int], str]:
+        """A usurper keeps its gold in its record itself (``gold``): the GM's grants and takes go there."""
+        return state["factions"][faction], stock
+
     def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
         return mapview.map_events(game, events)
 

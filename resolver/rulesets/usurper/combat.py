@@ -239,10 +239,20 @@ def arrive_replacements(ctx: Context, state: State) -> None:
 
 
 def settle(
-    ctx: Context, state: State, faction: str, plan: Plan, fight: f.Fight, out: f.Outcome, label: Any
+    ctx: Context,
+    state: State,
+    faction: str,
+    plan: Plan,
+    fight: f.Fight,
+    out: f.Outcome,
+    label: Any,
+    *,
+    purse: bool = True,
+    obscurity: int | None = None,
 ) -> dict[str, Any]:
     """Apply a fight to the usurper who started it (side 0): losses, flight, gold, experience, Obscurity,
-    leaders, replacements. Returns what the event tells."""
+    leaders, replacements. Returns what the event tells. A fight against another usurper has no purse to
+    take (``purse=False``), and its side may pay another Obscurity than the fight's kind (``obscurity``)."""
     rules = ctx.rules
     combat = rules["combat"]
     side, enemy = fight.sides
@@ -263,7 +273,7 @@ def settle(
         gold = min(
             killed * int(combat["rewards"]["harass_gold_per_pax"]), int(combat["rewards"]["harass_gold_max"])
         )
-    elif won:
+    elif won and purse:
         routed = [x for x in enemy.fighters if not x.standing]
         worth = sum(float(combat["reward_single_entity"]) if x.single else 1.0 for x in routed)
         gold = int(worth * int(combat["rewards"]["gold_per_unit"]))
@@ -281,6 +291,8 @@ def settle(
             units[x.id]["xp"] = int(units[x.id].get("xp", 0)) + each
             xp[x.id] = each
     change = int(combat["obscurity"][fight.kind if fight.kind in ("raid", "harass") else "attack"])
+    if obscurity is not None:
+        change = obscurity
     pulled_out = fight.kind == "raid" and out.withdrew == side.key and side.key not in out.forced_to_flee
     if any(x.fled for x in side.fighters) and not pulled_out:
         change += int(combat["obscurity"]["fled"])

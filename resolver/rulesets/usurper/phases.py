@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import combat
+from . import combat, lairs
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -34,6 +34,12 @@ VICTORY_POINTS: list[Step] = []
 
 FIELD.update({"attack": combat.fight_encounter, "raid": combat.fight_encounter, "harass": combat.harass})
 WEEK_END.append(combat.arrive_replacements)
+# Attack and Raid go at an encounter in the field, or at a lair at the week's end; forces of two usurpers in
+# one grid meet before any fight of the week.
+FIELD.update({"attack": lairs.fight_in_field, "raid": lairs.fight_in_field})
+LAIR.update({"attack": lairs.attack_lair, "raid": lairs.attack_lair})
+CONTACT: list[Step] = [lairs.meet_in_field]
+WEEK_END.append(lairs.learn_lairs_from_sightings)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:
@@ -58,6 +64,8 @@ def _carry_out(ctx: Context, state: State, effects: dict[str, Effect]) -> State:
     for faction, plans in _plans(ctx, state).items():
         for plan in plans:
             effect = effects.get(plan.action)
+            if plan.details.get(lairs.SPENT):  # the force met another usurper's and spent its week on it
+                continue
             if effect is not None and state["factions"][faction].get("status", "active") == "active":
                 effect(ctx, state, plan)
     return state
@@ -70,6 +78,12 @@ def _each(steps: list[Step]) -> Callable[[Context, State], State]:
         return state
 
     return run
+
+
+def contacts(ctx: Context, state: State) -> State:
+    """Forces of two usurpers acting in the same grid meet, before any fight of the week (spec §1.5)."""
+    _plans(ctx, state)
+    return _each(CONTACT)(ctx, state)
 
 
 def field_combat(ctx: Context, state: State) -> State:
@@ -86,6 +100,7 @@ def lair_attacks(ctx: Context, state: State) -> State:
 
 PHASES = {
     "month_start": _each(MONTH_START),
+    "contacts": contacts,
     "field_combat": field_combat,
     "actions": actions,
     "lair_attacks": lair_attacks,

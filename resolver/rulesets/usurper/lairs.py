@@ -351,7 +351,7 @@ def meet(
     (a, plans_a), (b, plans_b) = first, second
     stances = {a: stance(ctx.rules, state, a), b: stance(ctx.rules, state, b)}
     outcome = str(ctx.rules["contact"]["outcomes"]["-".join(sorted(stances.values()))])
-    data: dict[str, Any] = {"stances": stances, "outcome": outcome, "fought": False}
+    data: dict[str, Any] = {"stances": stances, "outcome": outcome, "fought": False, "turned_back": None}
     rolls: list[Any] = []
     spent: set[str] = set()
     if outcome == "turn_back":

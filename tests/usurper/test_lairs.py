@@ -330,3 +330,17 @@ def test_sightings_of_a_lair_on_the_scouted_grid_make_it_known() -> None:
 
     lairs.learn_lairs_from_sightings(Week(), state)  # type: ignore[arg-type]
     assert state["factions"]["red"]["known"]["lairs"] == {"D4": {"seen": 6}}
+
+
+def test_the_units_a_prison_may_take_are_the_losers_that_fled_or_were_wiped_out() -> None:
+    def unit(uid: str) -> dict[str, Any]:
+        return {"id": uid, "name": uid, "race": "humans", "pax": 10}
+
+    red = f.Side("red", [], attacking=True)
+    blue = f.Side("blue", [], attacking=False)
+    blue.fighters = [f.Fighter(u, u, "humans", 0, 10, 1, 1, 1, "medium", unit(u)) for u in ("b1", "b2", "b3")]
+    blue.fighters[0].fled, blue.fighters[1].destroyed = True, True
+    fight = f.Fight(roll_label("x"), (red, blue))
+    out = f.Outcome(winner="red", melee_rounds=2)
+    assert [x.id for x in lairs.captured_units(fight, out, "red")] == ["b1", "b2"]
+    assert lairs.captured_units(fight, out, None) == []

@@ -365,7 +365,10 @@ def test_morale_above_149_is_still_success() -> None:
 
 
 def test_morale_modifiers() -> None:
-    lair_banners = ["inspiring_banner_morale"] * 5 + ["inspiring_banner_loyalty"]
+    # Four banners hung for Morale (the most a Throne Room takes) and one for Loyalty, as the rooms chapter
+    # records them.
+    banner = {"renovation": "inspiring_banner", "choice": "morale"}
+    lair_banners = [banner] * 4 + [{"renovation": "inspiring_banner", "choice": "loyalty"}]
     st = state(
         units=[
             unit(
@@ -380,7 +383,7 @@ def test_morale_modifiers() -> None:
     assert pairs(checked.roll.modifiers) == [
         ("Level", 12),
         ("Throne Room", 3),
-        ("Inspiring Banners", 12),  # four at most
+        ("Inspiring Banners", 12),
         ("Courage 2", 6),
         ("Guidon", 4),
         ("Drums", 2),
@@ -418,7 +421,7 @@ def test_loyalty_table_with_the_throne_room(face: int, result: str) -> None:
 def test_loyalty_modifiers() -> None:
     st = state(units=[unit("red-u1", tools=[{"item": "medallion", "quality": "standard"}])])
     st["factions"]["red"]["lairs"]["red-lair1"]["rooms"][0]["renovations"] = [
-        {"type": "inspiring_banner_loyalty"}
+        {"renovation": "inspiring_banner", "choice": "loyalty"}
     ]
     ctx = context(forced={"t5/fled/red-u1/loyalty": [50]})
     checked = rolls.loyalty_check(

@@ -131,15 +131,12 @@ def test_the_policy_names_who_is_paid_first() -> None:
 
 
 def test_a_medallion_and_loyalty_banners_count_in_the_check() -> None:
-    rules_banner = RULES.get("action_roll", {}).get("banner_renovations", {}).get("loyalty")
-    renovations = [rules_banner, rules_banner] if rules_banner else []
+    renovations = [{"renovation": "inspiring_banner", "choice": "loyalty"}] * 2
     game = state(0, 0, [unit("red-u1", tools=[{"item": "medallion", "quality": "standard"}])])
     game["factions"]["red"]["lairs"]["red-lair1"]["rooms"][0]["renovations"] = renovations
     data = upkeep.settle_upkeep(week_four({loyalty_label("red-u1"): [40]}), game, "red")
     ledger = {m.source: m.value for m in data["rolls"][0].modifiers}
-    assert ledger["Medallion"] == 4 and ledger["Throne Room"] == 3
-    if rules_banner:
-        assert ledger["Inspiring Banners"] == 6
+    assert ledger["Medallion"] == 4 and ledger["Throne Room"] == 3 and ledger["Inspiring Banners"] == 6
 
 
 def test_a_unit_owing_a_share_pays_two_at_the_next_upkeep() -> None:

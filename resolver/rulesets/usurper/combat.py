@@ -19,8 +19,8 @@ from ...core.dice import roll_label
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from . import fight as f
+from . import lairs, rolls
 from . import model as m
-from . import rolls
 from .acting import Context, Plan
 
 Rules = Mapping[str, Any]
@@ -30,44 +30,23 @@ Rules = Mapping[str, Any]
 
 
 def throne_bonus(rules: Rules, lair: Mapping[str, Any] | None, purpose: str) -> int:
-    """The throne room's Morale or Loyalty bonus for units that set out from ``lair``: the room's base and
-    each Inspiring Banner hung for that purpose (at most four)."""
-    combat = rules["combat"]
-    throne = next((room for room in (lair or {}).get("rooms", []) if room.get("type") == "throne"), None)
-    if throne is None:
-        return 0
-    banners = sum(1 for r in throne.get("renovations", []) if _renovation(r) == f"inspiring_banner_{purpose}")
-    per_banner = int(combat[f"throne_banner_{purpose}"])
-    return int(combat[f"throne_{purpose}"]) + per_banner * min(banners, int(combat["throne_banner_max"]))
-
-
-def _renovation(entry: Any) -> str:
-    """A renovation as 'inspiring_banner_morale', whether written as text or as {renovation, choice}."""
-    if isinstance(entry, Mapping):
-        name, choice = str(entry.get("renovation") or entry.get("type") or ""), entry.get("choice")
-        return f"{name}_{choice}" if choice else name
-    return str(entry)
+    """What the rooms of the lair a unit set out from give its Morale or Loyalty: the Throne Room and each
+    Inspiring Banner hung for that purpose (the rooms chapter, ``lairs.lair_bonus``)."""
+    return lairs.lair_bonus(rules, lair, purpose) if lair else 0
 
 
 def lair_renovations(lair: Mapping[str, Any] | None) -> frozenset[str]:
+    """The ids of every renovation the lair's rooms have taken, for the switches a fight reads."""
     return frozenset(
-        _renovation(r) for room in (lair or {}).get("rooms", []) for r in room.get("renovations", [])
+        str(taken["renovation"])
+        for room in (lair or {}).get("rooms", [])
+        for taken in room.get("renovations", [])
     )
 
 
 def fortifications(rules: Rules, lair: Mapping[str, Any] | None) -> int:
-    """The Defense a lair's Fortifications give its defenders: the room's base and +2 a pick."""
-    combat = rules["combat"]
-    forts = [room for room in (lair or {}).get("rooms", []) if room.get("type") == "fortifications"]
-    if not forts:
-        return 0
-    picks = sum(
-        1
-        for room in forts
-        for r in room.get("renovations", [])
-        if _renovation(r) == "fill_in_the_cracks_defense"
-    )
-    return int(combat["fortifications_defense"]) + int(combat["fortifications_pick_defense"]) * picks
+    """The Defense a lair's rooms give its defenders: the Fortifications and their picks for defence."""
+    return lairs.lair_bonus(rules, lair, "defense") if lair else 0
 
 
 # ---------------------------------------------------------------------------------------- the sides
@@ -240,10 +219,20 @@ def arrive_replacements(ctx: Context, state: State) -> None:
 
 
 def settle(
-    ctx: Context, state: State, faction: str, plan: Plan, fight: f.Fight, out: f.Outcome, label: Any
+    ctx: Context,
+    state: State,
+    faction: str,
+    plan: Plan,
+    fight: f.Fight,
+    out: f.Outcome,
+    label: Any,
+    *,
+    purse: bool = True,
+    obscurity: int | None = None,
 ) -> dict[str, Any]:
     """Apply a fight to the usurper who started it (side 0): losses, flight, gold, experience, Obscurity,
-    leaders, replacements. Returns what the event tells."""
+    leaders, replacements. Returns what the event tells. A fight against another usurper has no purse to
+    take (``purse=False``), and its side may pay another Obscurity than the fight's kind (``obscurity``)."""
     rules = ctx.rules
     combat = rules["combat"]
     side, enemy = fight.sides
@@ -264,7 +253,7 @@ def settle(
         gold = min(
             killed * int(combat["rewards"]["harass_gold_per_pax"]), int(combat["rewards"]["harass_gold_max"])
         )
-    elif won:
+    elif won and purse:
         routed = [x for x in enemy.fighters if not x.standing]
         worth = sum(float(combat["reward_single_entity"]) if x.single else 1.0 for x in routed)
         gold = int(worth * int(combat["rewards"]["gold_per_unit"]))
@@ -282,6 +271,8 @@ def settle(
             units[x.id]["xp"] = int(units[x.id].get("xp", 0)) + each
             xp[x.id] = each
     change = int(combat["obscurity"][fight.kind if fight.kind in ("raid", "harass") else "attack"])
+    if obscurity is not None:
+        change = obscurity
     pulled_out = fight.kind == "raid" and out.withdrew == side.key and side.key not in out.forced_to_flee
     if any(x.fled for x in side.fighters) and not pulled_out:
         change += int(combat["obscurity"]["fled"])

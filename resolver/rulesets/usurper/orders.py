@@ -233,6 +233,14 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
                 default=str(defaults["tenacity_challenge"]),
                 choices=("challenge", "wait"),
             ),
+            Field(
+                "on_contact",
+                "choice",
+                "When your force meets another usurper's in a grid: fight it, avoid it (turning back if it "
+                "fights), or parley (talk, and defend if it fights).",
+                default=str(defaults["on_contact"]),
+                choices=("fight", "avoid", "parley"),
+            ),
         ),
     )
     return {section.name: section}

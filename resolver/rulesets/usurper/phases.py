@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import combat, diplomacy, fieldwork, happenings, magic, scoring, training, upkeep, works
+from . import assaults, combat, diplomacy, fieldwork, happenings, magic, scoring, training, upkeep, works
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -42,6 +42,12 @@ WEEK_END.append(upkeep.run_arrears)
 UPKEEP.append(upkeep.run_upkeep)
 WORK.update({"train": training.train, "learn": training.learn})
 WEEK_END.append(training.week_end)
+# Attack and Raid go at an encounter in the field, or at a lair at the week's end; forces of two usurpers in
+# one grid meet before any fight of the week.
+FIELD.update({"attack": assaults.fight_in_field, "raid": assaults.fight_in_field})
+LAIR.update({"attack": assaults.attack_lair, "raid": assaults.attack_lair})
+CONTACT: list[Step] = [assaults.meet_in_field]
+WEEK_END.append(assaults.learn_lairs_from_sightings)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:
@@ -66,6 +72,8 @@ def _carry_out(ctx: Context, state: State, effects: dict[str, Effect]) -> State:
     for faction, plans in _plans(ctx, state).items():
         for plan in plans:
             effect = effects.get(plan.action)
+            if plan.details.get(assaults.SPENT):  # the force met another usurper's and spent its week on it
+                continue
             if effect is not None and state["factions"][faction].get("status", "active") == "active":
                 effect(ctx, state, plan)
     return state
@@ -84,6 +92,12 @@ def first_month(ctx: Context, state: State) -> State:
     """The first month's grace, which every roll of the week reads (``rolls.first_month``)."""
     ctx.memory.first_month = True
     return state
+
+
+def contacts(ctx: Context, state: State) -> State:
+    """Forces of two usurpers acting in the same grid meet, before any fight of the week (spec §1.5)."""
+    _plans(ctx, state)
+    return _each(CONTACT)(ctx, state)
 
 
 def field_combat(ctx: Context, state: State) -> State:
@@ -108,6 +122,7 @@ UPKEEP.insert(0, magic.month_end)
 PHASES = {
     "first_month": first_month,
     "month_start": _each(MONTH_START),
+    "contacts": contacts,
     "field_combat": field_combat,
     "actions": actions,
     "lair_attacks": lair_attacks,

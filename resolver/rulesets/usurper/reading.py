@@ -17,7 +17,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
-from . import combat, diplomacy, fieldwork, training, works
+from . import assaults, combat, diplomacy, fieldwork, training, works
 from . import model as m
 from .acting import Plan
 
@@ -37,6 +37,9 @@ REQUIREMENTS.update(dict.fromkeys(works.WORKS, works.requirement))
 REQUIREMENTS["diplomacy"] = diplomacy.require_visit
 REQUIREMENTS["harvest"] = fieldwork.require_harvest
 REQUIREMENTS.update({"train": training.require_train, "learn": training.require_learn})
+REQUIREMENTS.update(
+    {"attack": assaults.require_target, "raid": assaults.require_target}
+)  # an encounter, or a lair
 
 
 class UsurperReading(Reading):

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...core.checks import Check, CheckResult, Modifier
 from ...core.dice import Roll, RollLabel, roll_label
-from . import experience
+from . import experience, lairs
 from .acting import Context
 from .entities import (
     Participants,
@@ -438,31 +438,19 @@ def tell_experience(
 
 
 def _throne_modifiers(rules: Mapping[str, Any], check: str, lair: Mapping[str, Any] | None) -> list[Modifier]:
-    """The Throne Room of the lair the unit set out from: +3, and +3 for each Inspiring Banner given to
-    this check (at most four)."""
+    """The Throne Room of the lair the unit set out from, and the Inspiring Banners hung for this check: what
+    the rooms chapter says they give (``lairs``), told apart in the ledger."""
     if not lair:
         return []
-    thrones = [
-        room for room in lair.get("rooms") or [] if room.get("type") == "throne" and int(room.get("level", 1))
-    ]
-    if not thrones:
+    throne = next((room for room in lair.get("rooms") or [] if room.get("type") == "throne"), None)
+    if throne is None:
         return []
-    banner = settings(rules)["banner_renovations"][check]
-    count = sum(1 for r in thrones[0].get("renovations") or [] if _renovation(r) == banner)
-    mods = [Modifier(_source(rules, "throne_room"), _declared(rules, check, "throne_room"))]
-    count = min(count, int(settings(rules)["max_banners"]))
-    if count:
-        mods.append(
-            Modifier(_source(rules, "inspiring_banner"), _declared(rules, check, "inspiring_banner") * count)
-        )
-    return mods
-
-
-def _renovation(entry: Any) -> str:
-    """A renovation as a lair's room lists it: its id, or a record naming it."""
-    if isinstance(entry, Mapping):
-        return str(entry.get("type") or entry.get("id") or entry.get("name"))
-    return str(entry)
+    base = int((lairs.room_rules(rules, "throne").get("gives") or {}).get(check, 0))
+    banners = lairs.room_bonus(rules, throne, check) - base
+    mods = [Modifier(_source(rules, "throne_room"), base)]
+    if banners:
+        mods.append(Modifier(_source(rules, "inspiring_banner"), banners))
+    return [mod for mod in mods if mod.value]
 
 
 def _carries(rules: Mapping[str, Any], unit: Record, role: str) -> bool:

@@ -439,7 +439,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter(
         "Combat",
-        ("combat", "encounters"),
+        ("combat", "encounters", "lair_attacks", "contact"),
         static(
             "A fight has three phases, strategy, ranged and melee, each side rolling pools of d6 for "
             "attack and defence; damage is read against armour on the tables below, and units test their "

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import combat
+from . import combat, explore, gm, prisons
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -34,6 +34,9 @@ VICTORY_POINTS: list[Step] = []
 
 FIELD.update({"attack": combat.fight_encounter, "raid": combat.fight_encounter, "harass": combat.harass})
 WEEK_END.append(combat.arrive_replacements)
+WORK.update({"interrogate": prisons.interrogate, "explore": explore.explore})
+WEEK_END.append(prisons.week_end)
+UPKEEP.append(gm.pay_extras)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:

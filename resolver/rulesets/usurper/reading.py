@@ -17,7 +17,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
-from . import combat
+from . import combat, prisons
 from . import model as m
 from .acting import Plan
 
@@ -33,6 +33,7 @@ REQUIREMENTS: dict[str, Requirement] = {}
 REQUIREMENTS.update(
     {"attack": combat.require_encounter, "raid": combat.require_encounter, "harass": combat.require_plains}
 )
+REQUIREMENTS["interrogate"] = prisons.require_prisoner
 
 
 class UsurperReading(Reading):

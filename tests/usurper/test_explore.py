@@ -55,11 +55,8 @@ def test_completed_exploration_quests_add_two_each(tmp_path: Path) -> None:
 
 def test_initiate_begins_an_exploration_quest_for_the_gm_to_write(tmp_path: Path) -> None:
     _, out = run(tmp_path, [{**ORDER[0], "initiate": True}], rolls={ROLL: [80]})
-    quests = out.state["factions"]["red"]["known"]["quests"]
-    assert (
-        list(quests.values())[0]["kind"] == "exploration"
-        and list(quests.values())[0]["band"] == "significant"
-    )
+    (quest,) = out.state["factions"]["red"]["known"]["quests"].values()
+    assert quest["kind"] == "exploration" and quest["band"] == "significant"
     assert events(out, "quest_begun") and not events(out, "opportunity")
 
 

@@ -65,13 +65,13 @@ def test_each_gm_order_resolves_and_the_usurpers_report_tells_it(run, tmp_path: 
     assert "The Ashen Pack is a Unique Unit" in text and "trait terror" in text
     assert [u["unique"]["trait"] for u in record["units"].values() if "unique" in u] == ["terror"]
     assert "Mirela, an Extra of tier 2, joins" in text and "10 gold a month and 5 gold now" in text
-    assert record["gold"] == 95 and list(record["extras"].values())[0]["upkeep"] == 10
+    assert record["gold"] == 95 and next(iter(record["extras"].values()))["upkeep"] == 10
     assert "gains the artifact The Salt Crown" in text
     assert "wins the title Forge Lord" in text and record["titles"] == ["forge_lord"]
     assert "the Exploration Quest The Drowned King" in text and "begins" in text
     assert "Council of Usurpers passes the article" in text
     assert "the Legendary Foe Vorgath the Old (3 units) stands at" in text
-    foe = [e for e in record["known"]["encounters"].values() if e.get("name") == "Vorgath the Old"][0]
+    foe = next(e for e in record["known"]["encounters"].values() if e.get("name") == "Vorgath the Old")
     assert len(foe["units"]) == 3 and {u["level"] for u in foe["units"]} == {4}
     assert "A room in a week" in text and "for 20 gold" in text
     assert "The GM tells" in text and "salt road is watched" in text
@@ -80,7 +80,8 @@ def test_each_gm_order_resolves_and_the_usurpers_report_tells_it(run, tmp_path: 
     quest = next(iter(record["known"]["quests"]))
     offer = next(iter(record["known"]["opportunities"]))
     resolve(run, root, [
-        {"action": "quest", "faction": red, "quest": quest, "step": "complete", "task": "The king sleeps again"},
+        {"action": "quest", "faction": red, "quest": quest, "step": "complete",
+         "task": "The king sleeps again"},
         {"action": "opportunity", "faction": red, "opportunity": offer, "status": "accepted", "price": 20},
     ])  # fmt: skip
     record = state_of(root)["factions"][red]

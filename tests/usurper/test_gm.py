@@ -44,8 +44,9 @@ def test_each_gm_order_resolves_and_the_usurpers_report_tells_it(run, tmp_path: 
     red, blue = sorted(state_of(root)["factions"])[:2]
     grid = sorted(state_of(root)["cities"])[0]
     resolve(run, root, [
-        {"action": "grant_unique_unit", "faction": red, "race": "orcs", "name": "The Ashen Pack",
-         "trait": "terror"},
+        # The lair's one Barracks is full: the usurper's own unit is the one made unique (a new unit would
+        # be disbanded at the week's end for want of a place).
+        {"action": "grant_unique_unit", "faction": red, "unit": f"{red}-u1", "trait": "terror"},
         {"action": "grant_extra", "faction": red, "name": "Mirela", "tier": 2, "skills": {"scout": 3},
          "helps": ["scout"], "bonus": 10, "price": 5},
         {"action": "grant_artifact", "faction": red, "name": "The Salt Crown", "power": "+10 to Loyalty"},
@@ -62,7 +63,8 @@ def test_each_gm_order_resolves_and_the_usurpers_report_tells_it(run, tmp_path: 
     record = state_of(root)["factions"][red]
     text = told(root, 1, red)
     assert "The salt road is watched." in report(root, 1, red)  # told to red alone: in its report
-    assert "The Ashen Pack is a Unique Unit" in text and "trait terror" in text
+    unit_name = state_of(root)["factions"][red]["units"][f"{red}-u1"]["name"]
+    assert f"{unit_name} is a Unique Unit" in text and "trait terror" in text
     assert [u["unique"]["trait"] for u in record["units"].values() if "unique" in u] == ["terror"]
     assert "Mirela, an Extra of tier 2, joins" in text and "10 gold a month and 5 gold now" in text
     assert record["gold"] == 95 and next(iter(record["extras"].values()))["upkeep"] == 10

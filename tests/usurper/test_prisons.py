@@ -179,6 +179,7 @@ def test_capture_at_the_prisons_chance_while_a_cell_is_free() -> None:
     assert [p["name"] for p in taken] == ["Second"]  # 61 misses the 60% chance, 60 takes; then no cell
     assert [r.label for r in ctx.dice.log] == ["t6/red/enc-1-1/capture", "t6/red/enc-1-2/capture"]
     assert state["factions"]["red"]["lairs"]["red-lair1"]["prisoners"][0]["id"] == "red-p1"
+    assert state["factions"]["red"]["prisoners_taken"] == 1
 
 
 def test_only_fled_or_destroyed_fighters_are_taken_and_never_a_monster() -> None:

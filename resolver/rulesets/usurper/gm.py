@@ -293,6 +293,7 @@ def _artifact_fields(game: Game) -> tuple[Field, ...]:
         _FACTION,
         Field("name", "text", "The artifact's name.", required=True),
         Field("power", "text", "What it does, in the GM's words.", max_length=400),
+        Field("rank", "int", "Its rank (what it counts for at the Victory Points).", default=1, minimum=1),
         _LAIR,
         _REASON,
     )
@@ -310,14 +311,14 @@ def _artifact_sentence(game: Game, state: State, order: Mapping[str, Any]) -> st
 def _apply_artifact(ctx: TurnContext, state: State, order: Mapping[str, Any]) -> None:
     faction = order["faction"]
     lair = _lair(state, faction, order.get("lair")) or {}
-    artifacts = m.usurper(state, faction).setdefault("artifacts", {})
-    key = next_id(state, faction, "a", lambda candidate: candidate in artifacts)
-    artifacts[key] = {
-        "id": key,
-        "name": order["name"],
-        "power": order.get("power", ""),
-        "lair": lair.get("id"),
-    }
+    # A list of records, as the Victory Points tally reads it (each artifact by its rank).
+    artifacts = m.usurper(state, faction).setdefault("artifacts", [])
+    taken = {str(artifact.get("id")) for artifact in artifacts}
+    key = next_id(state, faction, "a", lambda candidate: candidate in taken)
+    artifacts.append(
+        {"id": key, "name": order["name"], "power": order.get("power", ""),
+         "rank": int(order.get("rank") or 1), "lair": lair.get("id")}
+    )  # fmt: skip
     _emit(ctx, order, "gm_artifact", artifact=order["name"], power=order.get("power", ""))
 
 

@@ -64,24 +64,39 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
         ),
         ActionSpec(
             "build",
-            "Units build new rooms in a lair (Saws needed, Lumber spent).",
-            (*unit, Field("rooms", "list", "The rooms to build.", required=True)),
-            example={"action": "build", "by": "u1", "rooms": ["workshop"]},
+            "Units build new rooms in a lair (Saws needed, Lumber spent), or found a new lair.",
+            (
+                *unit,
+                Field("rooms", "list", "The rooms to build, in the lair at the target: one roll for all."),
+                Field("new_lair", "bool", "Found a new lair at the target (two units at least)."),
+                Field("equip", "list", "Sets to take from the lair's warehouse and equip first."),
+            ),
+            example={"action": "build", "by": "u1", "rooms": ["workshop"], "equip": ["saws"]},
         ),
         ActionSpec(
             "renovate",
             "Units renovate a room of a lair (Saws needed, Stone spent).",
             (
                 *unit,
-                Field("room", "text", "The room to renovate.", required=True),
+                Field("room", "text", "The room (workshop-2: a lair's second one).", required=True),
                 Field("renovation", "text", "The renovation to take.", required=True),
+                Field("choice", "text", "What a renovation with a choice gives (morale or loyalty...)."),
+                Field("times", "int", "How many times to take it this week, each a level up.", minimum=1),
+                Field("equip", "list", "Sets to take from the lair's warehouse and equip first."),
             ),
             example={"action": "renovate", "by": "u1", "room": "warehouse", "renovation": "expanded_hold"},
         ),
         ActionSpec(
             "craft",
             "Units in a lair with a workshop make an item (Hammers needed).",
-            (*unit, Field("items", "list", "The items to make.", required=True)),
+            (
+                *unit,
+                Field("items", "list", "The items to make (several need Multi-crafting).", required=True),
+                Field("workshop", "text", "The workshop to work in (workshop-2 for a lair's second)."),
+                Field("hq", "bool", "Pay with high-quality materials (Erebove, Libcite, Mithril)."),
+                Field("embed", "bool", "First set a stored set of Hammers into the workshop for good."),
+                Field("equip", "list", "Sets to take from the lair's warehouse and equip first."),
+            ),
             example={"action": "craft", "by": "u1", "items": ["light_armor"]},
         ),
         ActionSpec(
@@ -110,7 +125,16 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
                 Field("bribe", "int", "Gold offered to sway the settlement.", minimum=0),
                 Field("buy", "counts", "What to buy there, item by item."),
                 Field("sell", "counts", "What to sell there, item by item."),
-                Field("recruit", "list", "Races to recruit a unit of (a city: one of each race a visit)."),
+                Field(
+                    "recruit",
+                    "list",
+                    "Races to recruit a unit of: one of each race a visit, at a city (at a settlement only "
+                    "with a Herald, of the races living there), on a Partial Success or better.",
+                    items="choice",
+                    choices=tuple(
+                        sorted(r for r, race in rules["races"].items() if race.get("kind") == "standard")
+                    ),
+                ),
             ),
             example={"action": "diplomacy", "by": "l1", "target": "B2", "buy": {"foodstuffs": 2}},
         ),
@@ -179,10 +203,22 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
                 default=list(defaults["level_up"]),
             ),
             Field(
+                "skill_xp",
+                "list",
+                "Skills that take skill experience first, where an action serves them (spy before scout).",
+                default=list(defaults["skill_xp"]),
+            ),
+            Field(
                 "upkeep_priority",
                 "list",
-                "Units paid first when gold or food runs short (ids or names); the rest in the lair's order.",
+                "Units paid first when gold or food runs short (ids or names); then by level, then age.",
                 default=list(defaults["upkeep_priority"]),
+            ),
+            Field(
+                "pay_arrears",
+                "bool",
+                "Pay a unit's missed upkeep share at the end of any week when the gold and food are there.",
+                default=bool(defaults["pay_arrears"]),
             ),
             Field(
                 "overflow_drop",
@@ -203,6 +239,27 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
                 "What becomes of a prisoner not interrogated this week.",
                 default=str(defaults["prisoners"]),
                 choices=("hold", "release", "execute"),
+            ),
+            Field(
+                "happenings_double",
+                "list",
+                "Monthly events to double, in turn, for each category you lead at the last count of Victory "
+                "Points (the ids of the rules page's table); with none named, a helpful event of the month.",
+                default=list(defaults["happenings_double"]),
+            ),
+            Field(
+                "happenings_ignore",
+                "list",
+                "Monthly events to ignore, in turn, for each category you lead; by default a harmful one.",
+                default=list(defaults["happenings_ignore"]),
+            ),
+            Field(
+                "tenacity_challenge",
+                "choice",
+                "Issue the open challenge of Victory by Tenacity as soon as a lair qualifies (challenge), or "
+                "not yet (wait).",
+                default=str(defaults["tenacity_challenge"]),
+                choices=("challenge", "wait"),
             ),
             Field(
                 "release",

@@ -16,7 +16,20 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import combat, explore, gm, prisons
+from . import (
+    combat,
+    diplomacy,
+    explore,
+    fieldwork,
+    gm,
+    happenings,
+    magic,
+    prisons,
+    scoring,
+    training,
+    upkeep,
+    works,
+)
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -34,6 +47,14 @@ VICTORY_POINTS: list[Step] = []
 
 FIELD.update({"attack": combat.fight_encounter, "raid": combat.fight_encounter, "harass": combat.harass})
 WEEK_END.append(combat.arrive_replacements)
+WORK.update(dict.fromkeys(works.WORKS, works.carry_out))
+WEEK_END.append(works.week_end)
+WORK["diplomacy"] = diplomacy.visit
+WORK.update({"scout": fieldwork.scout, "harvest": fieldwork.harvest_week})
+WEEK_END.append(upkeep.run_arrears)
+UPKEEP.append(upkeep.run_upkeep)
+WORK.update({"train": training.train, "learn": training.learn})
+WEEK_END.append(training.week_end)
 WORK.update({"interrogate": prisons.interrogate, "explore": explore.explore})
 WEEK_END.append(prisons.week_end)
 UPKEEP.append(gm.pay_extras)
@@ -75,6 +96,12 @@ def _each(steps: list[Step]) -> Callable[[Context, State], State]:
     return run
 
 
+def first_month(ctx: Context, state: State) -> State:
+    """The first month's grace, which every roll of the week reads (``rolls.first_month``)."""
+    ctx.memory.first_month = True
+    return state
+
+
 def field_combat(ctx: Context, state: State) -> State:
     return _carry_out(ctx, state, FIELD)
 
@@ -87,7 +114,15 @@ def lair_attacks(ctx: Context, state: State) -> State:
     return _carry_out(ctx, state, LAIR)
 
 
+# Victory Points (scoring.py): the count in its months; every week, whether someone has won.
+VICTORY_POINTS.append(scoring.tally)
+# The month's events and the Unique Event's roll (happenings.py), at the month's start.
+MONTH_START.append(happenings.month_start)
+# Midas Touch and Cornucopia yield at the month's end, before the upkeep is paid (magic.py).
+UPKEEP.insert(0, magic.month_end)
+
 PHASES = {
+    "first_month": first_month,
     "month_start": _each(MONTH_START),
     "field_combat": field_combat,
     "actions": actions,
@@ -95,4 +130,5 @@ PHASES = {
     "week_end": _each(WEEK_END),
     "upkeep": _each(UPKEEP),
     "victory_points": _each(VICTORY_POINTS),
+    "victory": scoring.victory,
 }

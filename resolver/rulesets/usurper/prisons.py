@@ -141,6 +141,8 @@ def capture(
         }
         jail.setdefault("prisoners", []).append(prisoner)
         taken.append(prisoner)
+        record = m.usurper(state, faction)  # every prisoner ever held counts at the Victory Points
+        record["prisoners_taken"] = int(record.get("prisoners_taken", 0)) + 1
     if made:
         ctx.emit(
             "prisoners_taken",

@@ -17,7 +17,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
-from . import combat, prisons
+from . import combat, diplomacy, fieldwork, prisons, training, works
 from . import model as m
 from .acting import Plan
 
@@ -33,6 +33,10 @@ REQUIREMENTS: dict[str, Requirement] = {}
 REQUIREMENTS.update(
     {"attack": combat.require_encounter, "raid": combat.require_encounter, "harass": combat.require_plains}
 )
+REQUIREMENTS.update(dict.fromkeys(works.WORKS, works.requirement))
+REQUIREMENTS["diplomacy"] = diplomacy.require_visit
+REQUIREMENTS["harvest"] = fieldwork.require_harvest
+REQUIREMENTS.update({"train": training.require_train, "learn": training.require_learn})
 REQUIREMENTS["interrogate"] = prisons.require_prisoner
 
 

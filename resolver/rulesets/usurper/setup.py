@@ -13,6 +13,7 @@ from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World, generate_square, make_names
 from ...engine.ruleset import FactionSetup, fill_factions
+from . import landmarks
 from . import model as m
 
 Rules = Mapping[str, Any]
@@ -168,6 +169,7 @@ def found_usurper(state: State, rules: Rules, seed: int, setup: FactionSetup, in
 
 def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed: int) -> State:
     state: State = {"turn": 1, "cities": cities_of(world, rules), "scores": {}, "factions": {}}
+    state["landmarks"] = landmarks.places(rules)  # public places of power (landmarks.py)
     grids = _lair_grids(seed, world, rules, len(factions))
     for index, (setup, grid) in enumerate(zip(factions, grids, strict=True)):
         found_usurper(state, rules, seed, setup, index, grid)

@@ -19,7 +19,7 @@ from ...core.dice import roll_label
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from . import fight as f
-from . import lairs, rolls
+from . import lairs, prisons, rolls
 from . import model as m
 from .acting import Context, Plan
 
@@ -329,6 +329,9 @@ def fight_encounter(ctx: Context, state: State, plan: Plan) -> None:
     fight = f.Fight(label, sides, kind=plan.action, first_month=rolls.first_month(ctx))
     out = f.run(ctx.rules, ctx, fight)
     told = settle(ctx, state, faction, plan, fight, out, label)
+    if out.winner == fight.sides[0].key:
+        prisons.capture(ctx, state, faction, prisons.captives(ctx.rules, fight.sides[1].fighters),
+                        lair=plan.lair["id"] if plan.lair else None, place=plan.target)  # fmt: skip
     standing_units = [x for x in fight.sides[1].fighters if x.standing]
     if not standing_units:
         del encounters[key]

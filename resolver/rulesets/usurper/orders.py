@@ -156,6 +156,34 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
             anyone,
             example={"action": "rest", "by": "l1"},
         ),
+        ActionSpec(
+            "interrogate",
+            "A leader or unit questions a prisoner in the Prison of a lair: to learn of a nearby grid, "
+            "to win it over as a Unique Unit, or, by torture, to learn where its usurper hides.",
+            (
+                *anyone,
+                Field("prisoner", "text", "The prisoner (its id or name); leave out for the first one held."),
+                Field(
+                    "intent", "choice", "What for.", required=True, choices=("glean", "convert", "torture")
+                ),
+                Field(
+                    "grid", "text", "Glean Information: the grid near the prison to learn of.", names="places"
+                ),
+            ),
+            example={"action": "interrogate", "by": "l1", "intent": "glean", "grid": "B2"},
+        ),
+        ActionSpec(
+            "explore",
+            "A leader looks for an opportunity (an Extra, a Unique Unit, a teacher, a trainer, an architect, "
+            "a necromancer), or with 'initiate' starts an Exploration Quest the GM writes.",
+            (
+                *leader,
+                Field(
+                    "initiate", "bool", "Start an Exploration Quest instead of looking for an opportunity."
+                ),
+            ),
+            example={"action": "explore", "by": "l1", "target": "B2"},
+        ),
     ]
     return {spec.name: spec for spec in specs}
 
@@ -240,6 +268,17 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
                 "fights), or parley (talk, and defend if it fights).",
                 default=str(defaults["on_contact"]),
                 choices=("fight", "avoid", "parley"),
+            ),
+            Field(
+                "release",
+                "list",
+                "Prisoners (ids) to set free at the end of a week they were not questioned.",
+            ),
+            Field(
+                "execute",
+                "list",
+                "Prisoners (ids) to put to death at the end of a week they were not questioned (not another "
+                "usurper's men); each costs the lair Obscurity.",
             ),
         ),
     )

@@ -16,7 +16,21 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import assaults, combat, diplomacy, fieldwork, happenings, magic, scoring, training, upkeep, works
+from . import (
+    assaults,
+    combat,
+    diplomacy,
+    explore,
+    fieldwork,
+    gm,
+    happenings,
+    magic,
+    prisons,
+    scoring,
+    training,
+    upkeep,
+    works,
+)
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -48,6 +62,9 @@ FIELD.update({"attack": assaults.fight_in_field, "raid": assaults.fight_in_field
 LAIR.update({"attack": assaults.attack_lair, "raid": assaults.attack_lair})
 CONTACT: list[Step] = [assaults.meet_in_field]
 WEEK_END.append(assaults.learn_lairs_from_sightings)
+WORK.update({"interrogate": prisons.interrogate, "explore": explore.explore})
+WEEK_END.append(prisons.week_end)
+UPKEEP.append(gm.pay_extras)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:

@@ -474,4 +474,13 @@ CHAPTERS: tuple[Chapter, ...] = (
         ("prisons", "prison", "prisoners", "interrogation", "interrogate"),
         static("Prisoners are taken in fights, held in a lair's prison and interrogated there."),
     ),
+    Chapter(
+        "Exploration, and what the GM gives",
+        ("exploration", "extras", "unique_units", "titles", "quests", "council"),
+        static(
+            "A leader who explores finds an opportunity, or starts an exploration quest; what the "
+            "opportunity offers, and every quest, Unique Unit, Extra, artifact, title and vote of the "
+            "Council, is the GM's to give, with the GM's orders listed on the GM's page."
+        ),
+    ),
 )

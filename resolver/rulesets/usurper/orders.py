@@ -125,7 +125,16 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
                 Field("bribe", "int", "Gold offered to sway the settlement.", minimum=0),
                 Field("buy", "counts", "What to buy there, item by item."),
                 Field("sell", "counts", "What to sell there, item by item."),
-                Field("recruit", "list", "Races to recruit a unit of (a city: one of each race a visit)."),
+                Field(
+                    "recruit",
+                    "list",
+                    "Races to recruit a unit of: one of each race a visit, at a city (at a settlement only "
+                    "with a Herald, of the races living there), on a Partial Success or better.",
+                    items="choice",
+                    choices=tuple(
+                        sorted(r for r, race in rules["races"].items() if race.get("kind") == "standard")
+                    ),
+                ),
             ),
             example={"action": "diplomacy", "by": "l1", "target": "B2", "buy": {"foodstuffs": 2}},
         ),
@@ -168,8 +177,14 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
             Field(
                 "upkeep_priority",
                 "list",
-                "Units paid first when gold or food runs short (ids or names); the rest in the lair's order.",
+                "Units paid first when gold or food runs short (ids or names); then by level, then age.",
                 default=list(defaults["upkeep_priority"]),
+            ),
+            Field(
+                "pay_arrears",
+                "bool",
+                "Pay a unit's missed upkeep share at the end of any week when the gold and food are there.",
+                default=bool(defaults["pay_arrears"]),
             ),
             Field(
                 "overflow_drop",

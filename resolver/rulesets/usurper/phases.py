@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import combat, happenings, magic, scoring, works
+from . import combat, diplomacy, fieldwork, happenings, magic, scoring, upkeep, works
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -36,6 +36,10 @@ FIELD.update({"attack": combat.fight_encounter, "raid": combat.fight_encounter, 
 WEEK_END.append(combat.arrive_replacements)
 WORK.update(dict.fromkeys(works.WORKS, works.carry_out))
 WEEK_END.append(works.week_end)
+WORK["diplomacy"] = diplomacy.visit
+WORK.update({"scout": fieldwork.scout, "harvest": fieldwork.harvest_week})
+WEEK_END.append(upkeep.run_arrears)
+UPKEEP.append(upkeep.run_upkeep)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:

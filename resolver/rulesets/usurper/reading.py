@@ -17,7 +17,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
-from . import combat, works
+from . import combat, diplomacy, fieldwork, works
 from . import model as m
 from .acting import Plan
 
@@ -34,6 +34,8 @@ REQUIREMENTS.update(
     {"attack": combat.require_encounter, "raid": combat.require_encounter, "harass": combat.require_plains}
 )
 REQUIREMENTS.update(dict.fromkeys(works.WORKS, works.requirement))
+REQUIREMENTS["diplomacy"] = diplomacy.require_visit
+REQUIREMENTS["harvest"] = fieldwork.require_harvest
 
 
 class UsurperReading(Reading):

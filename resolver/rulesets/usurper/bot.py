@@ -294,13 +294,18 @@ class Week:
         return [(unit, equip) for _, unit, equip in sorted(found, key=lambda f: (f[0], f[1]["id"]))]
 
     def _work(self, lair: Mapping[str, Any], tool: str, args: dict[str, Any]) -> Plan | None:
+        """The work by the first unit that can do it, with a free leader of the lair helping when one is
+        left (a leader's presence adds to the roll). The helper is named at once: a work equips and spends
+        on the bot's copy, so it is not read a second time."""
+        helpers = [leader for leader in self.free_leaders() if self.lair_of(leader) is lair]
         for unit, equip in self._workers(lair, tool):
             offered = {**args, "by": unit["id"], "target": lair["grid"]}
             if equip:
                 offered["equip"] = equip
-            plan = self.offer(offered)
-            if plan is not None:
-                return plan
+            for helped in ([helpers[0]["id"]], []) if helpers else ([],):
+                plan = self.offer({**offered, "assist": helped} if helped else offered)
+                if plan is not None:
+                    return plan
         return None
 
     def build(self) -> None:
@@ -465,7 +470,8 @@ class Week:
         }
         for leader in self.free_leaders():
             for plan in sorted(self.plans, key=lambda p: (rank.get(p.action, 99), self.plans.index(p))):
-                if plan.action in rank and plan.action != "attack" and self.join(plan, leader["id"]):
+                # a work was read with its spending; an attack gains nothing from a leader and risks him
+                if plan.action in ("harvest", "scout") and self.join(plan, leader["id"]):
                     break
 
     def _reaches(self, kind: str, entity: Mapping[str, Any], grid: str) -> bool:

@@ -196,11 +196,8 @@ def test_it_keeps_the_upkeep_and_spends_only_what_is_left_on_tools(tmp_path: Pat
 
 
 def _encounter(count: int) -> dict[str, Any]:
-    units = [
-        {"id": f"u{n}", "name": f"Orcs {n}", "race": "orcs", "level": 0, "pax": 10, "offense": 2, "defense": 1,
-         "strength": 1}
-        for n in range(1, count + 1)
-    ]  # fmt: skip
+    stats = {"race": "orcs", "level": 0, "pax": 10, "offense": 2, "defense": 1, "strength": 1}
+    units = [{"id": f"u{n}", "name": f"Orcs {n}", **stats} for n in range(1, count + 1)]
     return {"enc-f6-2": {"grid": "F6", "units": units, "level": 0, "found": 1}}
 
 

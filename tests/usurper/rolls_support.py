@@ -8,9 +8,11 @@ from types import SimpleNamespace
 from typing import Any
 
 from resolver.core.calendar import GameDate
+from resolver.core.clock import in_first_month
 from resolver.core.dice import Dice, TurnSeed
 from resolver.engine.context import TurnContext
 from resolver.rulesets.usurper import RULESET
+from resolver.rulesets.usurper.acting import UsurperWeek
 
 ROOMS = ("throne", "barracks", "warehouse")
 
@@ -36,7 +38,9 @@ def context(
     date = GameDate(turn=turn, year=1, period=f"Month {month}", season="Spring", step=week, label=f"t{turn}")
     dice = Dice(TurnSeed(seed, turn, {"red": "-"}), forced=forced or {})
     game = SimpleNamespace(rules=rules if rules is not None else RULES)
-    return TurnContext(game=game, turn=turn, date=date, dice=dice, orders={}, posting_order=[])  # type: ignore[arg-type]
+    # The turn table's first-month step, as the week would have run it.
+    memory = UsurperWeek(first_month=in_first_month(date))
+    return TurnContext(game=game, turn=turn, date=date, dice=dice, orders={}, posting_order=[], memory=memory)  # type: ignore[arg-type]
 
 
 def unit(uid: str, **fields: Any) -> dict[str, Any]:

@@ -48,6 +48,9 @@ class UsurperWeek(TurnMemory):
     in its step."""
 
     plans: dict[str, list[Plan]] = field(default_factory=dict)  # faction -> its accepted plans, in order
+    # The game's first month, as the turn table's own step says (``when: {first_month: true}``): no d100
+    # explodes, and an action's failure reads as a Partial Success.
+    first_month: bool = False
 
 
 Context = TurnContext[UsurperWeek]  # a week of this ruleset, with its typed memory

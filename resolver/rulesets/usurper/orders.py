@@ -175,6 +175,12 @@ def standing_sections(rules: Mapping[str, Any]) -> dict[str, StandingSection]:
                 default=list(defaults["level_up"]),
             ),
             Field(
+                "skill_xp",
+                "list",
+                "Skills that take skill experience first, where an action serves them (spy before scout).",
+                default=list(defaults["skill_xp"]),
+            ),
+            Field(
                 "upkeep_priority",
                 "list",
                 "Units paid first when gold or food runs short (ids or names); then by level, then age.",

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ...core.phases import State
 from ...engine.plans import plan_or_failure
-from . import combat, diplomacy, fieldwork, happenings, magic, scoring, upkeep, works
+from . import combat, diplomacy, fieldwork, happenings, magic, scoring, training, upkeep, works
 from .acting import Context, Plan
 from .reading import UsurperReading
 
@@ -40,6 +40,8 @@ WORK["diplomacy"] = diplomacy.visit
 WORK.update({"scout": fieldwork.scout, "harvest": fieldwork.harvest_week})
 WEEK_END.append(upkeep.run_arrears)
 UPKEEP.append(upkeep.run_upkeep)
+WORK.update({"train": training.train, "learn": training.learn})
+WEEK_END.append(training.week_end)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:
@@ -78,6 +80,12 @@ def _each(steps: list[Step]) -> Callable[[Context, State], State]:
     return run
 
 
+def first_month(ctx: Context, state: State) -> State:
+    """The first month's grace, which every roll of the week reads (``rolls.first_month``)."""
+    ctx.memory.first_month = True
+    return state
+
+
 def field_combat(ctx: Context, state: State) -> State:
     return _carry_out(ctx, state, FIELD)
 
@@ -98,6 +106,7 @@ MONTH_START.append(happenings.month_start)
 UPKEEP.insert(0, magic.month_end)
 
 PHASES = {
+    "first_month": first_month,
     "month_start": _each(MONTH_START),
     "field_combat": field_combat,
     "actions": actions,

@@ -17,7 +17,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
-from . import combat, diplomacy, fieldwork, works
+from . import combat, diplomacy, fieldwork, training, works
 from . import model as m
 from .acting import Plan
 
@@ -36,6 +36,7 @@ REQUIREMENTS.update(
 REQUIREMENTS.update(dict.fromkeys(works.WORKS, works.requirement))
 REQUIREMENTS["diplomacy"] = diplomacy.require_visit
 REQUIREMENTS["harvest"] = fieldwork.require_harvest
+REQUIREMENTS.update({"train": training.require_train, "learn": training.require_learn})
 
 
 class UsurperReading(Reading):

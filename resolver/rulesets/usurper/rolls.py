@@ -19,9 +19,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.checks import Check, CheckResult, Modifier
-from ...core.clock import in_first_month
 from ...core.dice import Roll, RollLabel, roll_label
-from ...engine.context import TurnContext
+from . import experience
+from .acting import Context
+from .entities import (
+    Participants,
+    has_ability,
+    leader_state,
+    name_in_rules,
+    participants,
+    race_of,
+    skill_serves,
+)
 
 Record = dict[str, Any]
 FAILURES = ("complete_failure", "partial_failure")
@@ -63,70 +72,9 @@ def _declared(rules: Mapping[str, Any], check: str, name: str) -> int:
     return int(rules["checks"][check]["modifiers"][name])
 
 
-def _name(rules: Mapping[str, Any], section: str, key: str) -> str:
-    """An id of the rules data (a race, skill, item, leader bonus) in the words the data give it."""
-    entry = (rules.get(section) or {}).get(key)
-    if isinstance(entry, Mapping) and entry.get("name"):
-        return str(entry["name"])
-    return key.replace("_", " ").title()
-
-
 def _item_name(rules: Mapping[str, Any], item: str) -> str:
     # The items chapter names its items under 'items'; until it does, the id reads as words.
-    return _name(rules, "items", item)
-
-
-# --- who takes part ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Participants:
-    """The entities of one action: the initiator first, then those assisting, split by kind."""
-
-    faction: str
-    initiator: str
-    leaders: tuple[Record, ...]
-    units: tuple[Record, ...]
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(str(record["id"]) for record in (*self.leaders, *self.units))
-
-    def assisting(self, leader: Record) -> bool:
-        return str(leader["id"]) != self.initiator
-
-
-def participants(state: Mapping[str, Any], faction: str, by: str, assist: Iterable[str] = ()) -> Participants:
-    """Look the initiator and the assistants up in the faction's record; an unknown id is refused."""
-    record = state["factions"][faction]
-    leaders: list[Record] = []
-    units: list[Record] = []
-    for entity in (by, *assist):
-        if entity in (record.get("leaders") or {}):
-            leaders.append(record["leaders"][entity])
-        elif entity in (record.get("units") or {}):
-            units.append(record["units"][entity])
-        else:
-            raise ValueError(f"{faction} has no leader or unit '{entity}'")
-    return Participants(faction, by, tuple(leaders), tuple(units))
-
-
-def leader_state(rules: Mapping[str, Any], leader: Record) -> str:
-    """'healing', 'damaged' or 'whole': what the leader gives to the actions it joins."""
-    full = int(rules["start"]["leader_hp"])
-    if int(leader.get("healing") or 0) > 0:
-        return "healing"
-    if int(leader.get("hp", full)) < full:
-        return "damaged"
-    return "whole"
-
-
-def _race(rules: Mapping[str, Any], entity: Record) -> Mapping[str, Any]:
-    return (rules.get("races") or {}).get(str(entity.get("race")), {})
-
-
-def has_ability(rules: Mapping[str, Any], unit: Record, ability: str) -> bool:
-    return ability in (_race(rules, unit).get("abilities") or [])
+    return name_in_rules(rules, "items", item)
 
 
 # --- the ledger ----------------------------------------------------------------------------------------
@@ -188,13 +136,6 @@ def tool_modifiers(rules: Mapping[str, Any], action: str, units: Iterable[Record
     return mods
 
 
-def skill_serves(skill: Mapping[str, Any], action: str, resource: str | None) -> bool:
-    """Whether a skill belongs to this action (a harvesting skill only to the harvest of its resource)."""
-    if action not in (skill.get("actions") or []):
-        return False
-    return not skill.get("resource") or skill.get("resource") == resource
-
-
 def skill_modifiers(
     rules: Mapping[str, Any], action: str, entities: Iterable[Record], resource: str | None = None
 ) -> list[Modifier]:
@@ -206,7 +147,7 @@ def skill_modifiers(
             skill = skills.get(skill_id) or {}
             rank = int((held or {}).get("rank", 0))
             if rank and skill.get("roll") and skill_serves(skill, action, resource):
-                named = _source(rules, "skill", skill=_name(rules, "skills", skill_id))
+                named = _source(rules, "skill", skill=name_in_rules(rules, "skills", skill_id))
                 source = f"{named} {rank} ({entity['name']})"
                 mods.append(Modifier(source, rank * int(skill["per_rank"])))
     return mods
@@ -218,7 +159,7 @@ def racial_modifiers(
     """A unit's racial bonus to this action (Goblins scout +10; Dwarves +10 only harvesting gold)."""
     mods = []
     for unit in units:
-        race = _race(rules, unit)
+        race = race_of(rules, unit)
         for bonus in race.get("bonuses") or []:
             if bonus["action"] == action and (not bonus.get("resource") or bonus["resource"] == resource):
                 source = f"{_source(rules, 'racial', race=str(race.get('name')))} ({unit['name']})"
@@ -353,14 +294,16 @@ class ActionRoll:
     group: Participants
     raised: bool = False  # the first month lifted a failure to its floor
     obscurity: Mapping[str, int] = dataclasses.field(default_factory=dict)  # lair id -> current lost
+    gains: tuple[experience.Gain, ...] = ()  # the experience the band gave those taking part
 
     @property
     def failed(self) -> bool:
         return self.band in FAILURES
 
 
-def first_month(ctx: TurnContext) -> bool:
-    return ctx.date is not None and in_first_month(ctx.date)
+def first_month(ctx: Context) -> bool:
+    """Whether this week is the game's first month: the turn table's ``first_month`` step says so."""
+    return ctx.memory.first_month
 
 
 def d100_check(rules: Mapping[str, Any], check_id: str, *, month_one: bool) -> Check:
@@ -425,7 +368,7 @@ def forget_partial_failures(faction: Record, turn: int) -> None:
 
 
 def action_roll(
-    ctx: TurnContext,
+    ctx: Context,
     state: Mapping[str, Any],
     faction: str,
     *,
@@ -437,6 +380,7 @@ def action_roll(
     resource: str | None = None,
     trainers: Iterable[str] = (),
     modifiers: Iterable[Modifier] = (),
+    learn: bool = True,
 ) -> ActionRoll:
     """Roll one action: build its ledger, roll ``checks.action`` under the label faction/by/action/grid
     (the turn is prefixed by the context), read its band with the first month's floor, and book the band's
@@ -444,7 +388,10 @@ def action_roll(
     Legendary costs the acting usurper the same, a Partial Failure is remembered for the next attempt.
 
     ``lair`` is the lair the work happens in (Build, Craft, Train), ``resource`` the resource a Harvest
-    works, ``trainers`` the leaders training in that lair, ``modifiers`` the action's own sources."""
+    works, ``trainers`` the leaders training in that lair, ``modifiers`` the action's own sources.
+
+    The band's experience goes to everyone taking part at once (``learn``; false for an action that
+    earns none), told to the usurper alone in an ``experience`` event."""
     rules = ctx.rules
     group = participants(state, faction, by, assist)
     ledger = action_ledger(
@@ -465,7 +412,26 @@ def action_roll(
         lost[home] = lose_obscurity(record["lairs"][home], int(settings(rules)[costs[band]]))
     if band == "partial_failure":
         remember_partial_failure(rules, record, action, grid, ctx.turn)
-    return ActionRoll(band, result.total, tuple(ledger), result.roll, group, raised, lost)
+    gains = experience.award_action(rules, state, faction, group, action, band, resource) if learn else []
+    if gains:
+        tell_experience(ctx, faction, grid, action, gains)
+    return ActionRoll(band, result.total, tuple(ledger), result.roll, group, raised, lost, tuple(gains))
+
+
+def tell_experience(
+    ctx: Context, faction: str, grid: str | None, action: str, gains: Iterable[experience.Gain]
+) -> None:
+    """The usurper's own news of what its entities learned: experience, new levels and ranks."""
+    rules = ctx.rules
+    told = []
+    for gain in gains:
+        data = gain.to_data()
+        if gain.skill:
+            data["skill"] = name_in_rules(rules, "skills", gain.skill)
+        if gain.levels:
+            data["levels"] = [str(rules["experience"]["stat_names"][stat]) for stat in gain.levels]
+        told.append(data)
+    ctx.emit("experience", actors=[faction], visible_to=[faction], place=grid, action=action, gains=told)
 
 
 # --- Morale and Loyalty --------------------------------------------------------------------------------
@@ -538,7 +504,7 @@ def morale_ledger(
     if courage:
         ledger.append(
             Modifier(
-                f"{_name(rules, 'skills', 'courage')} {courage}",
+                f"{name_in_rules(rules, 'skills', 'courage')} {courage}",
                 courage * _declared(rules, "morale", "courage"),
             )
         )
@@ -584,7 +550,7 @@ def _unit_lair(state: Mapping[str, Any], faction: str, unit: Record) -> Mapping[
 
 
 def morale_check(
-    ctx: TurnContext,
+    ctx: Context,
     state: Mapping[str, Any],
     faction: str,
     unit: str,
@@ -607,7 +573,7 @@ def morale_check(
 
 
 def loyalty_check(
-    ctx: TurnContext,
+    ctx: Context,
     state: Mapping[str, Any],
     faction: str,
     unit: str,

@@ -127,7 +127,8 @@ def build_parser() -> Parser:
         parents=[root],
         help="create a fresh campaign",
         description="Create a campaign: world, factions, starting state, order templates. "
-        "Refuses to overwrite a campaign unless --force is given.",
+        "Refuses to overwrite a campaign unless --force is given. A usurper campaign is sealed by default: "
+        "give it --key-file FILE (or --show-key), or --open for an open one.",
     )
     p.add_argument(
         "--ruleset", default="nations", choices=RULESETS, help="the game to play (default: nations)"
@@ -151,8 +152,16 @@ def build_parser() -> Parser:
         "a roll; --sealed also encrypts orders, reports, views and the full state. The GM stores the "
         f"key as the repository secret {sealing.KEY_VARIABLE}.",
     )
-    keys.add_argument(
-        "--sealed", action="store_true", help="a sealed campaign (needs --key-file or --show-key)"
+    openness = keys.add_mutually_exclusive_group()
+    openness.add_argument(
+        "--sealed",
+        action="store_true",
+        help="a sealed campaign (needs --key-file or --show-key); usurper's campaigns are sealed by default",
+    )
+    openness.add_argument(
+        "--open",
+        action="store_true",
+        help="an open campaign, for a ruleset whose campaigns are sealed by default (usurper)",
     )
     keys.add_argument(
         "--key-file",
@@ -484,6 +493,13 @@ def make_key(args: argparse.Namespace) -> str | None:
     """A new campaign key for ``campaign new``, written to --key-file or printed once on a terminal:
     never into a log that CI keeps."""
     if not (args.key_file or args.show_key):
+        if getattr(args, "sealed_by_default", False):
+            raise CampaignError(
+                f"a {get_ruleset(args.ruleset).title} campaign is sealed by default, and a sealed campaign "
+                "needs its key kept somewhere",
+                "pass --key-file FILE (outside campaign/) or --show-key, or --open for an open campaign",
+                code=2,
+            )
         if args.sealed:
             raise CampaignError(
                 "a sealed campaign needs its key kept somewhere: pass --key-file FILE or --show-key", code=2
@@ -520,6 +536,11 @@ def cmd_new(args: argparse.Namespace) -> int:
         factions, players = workflow.default_factions(args.factions, args.seed), None
     if workflow.Store(args.root).exists() and not args.force:
         workflow.new_campaign(args.root, args.ruleset, args.seed, factions)  # refuses, naming the campaign
+    # A ruleset whose game kept its secrets (usurper's hidden lairs) makes a sealed campaign unless the GM
+    # asks for an open one: its rules data says so (``sealed_by_default``).
+    by_default = get_ruleset(args.ruleset).default_rules().get("sealed_by_default")
+    args.sealed_by_default = bool(by_default) and not args.open and not args.sealed
+    args.sealed = args.sealed or args.sealed_by_default
     key = make_key(args)
     if args.beacon not in (None, "none") and key is None:
         raise CampaignError(
@@ -535,6 +556,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         f"  world: {game.world.kind} grid {game.world.width}×{game.world.height}; turn 1 is "
         f"{game.calendar.date(1).label}"
     )
+    if args.sealed_by_default:
+        print(f"  sealed, as every {game.ruleset.title} campaign is unless made with --open")
     if args.sealed:
         print("  sealed: players run campaign view, then campaign seal orders/<faction>.yaml")
     else:

@@ -12,8 +12,9 @@ from resolver.store.store import Store
 
 def new(run, root: Path, ruleset: str, *options: str | Path) -> Path:
     code, _, err = run(
-        "new", "--root", root, "--ruleset", ruleset, "--seed", "5", "--factions", "3", *options
-    )
+        "new", "--root", root, "--ruleset", ruleset, "--seed", "5", "--factions", "3",
+        *(options if "--sealed" in options else (*options, "--open")),  # usurper's are sealed by default
+    )  # fmt: skip
     assert code == 0, err
     return root
 

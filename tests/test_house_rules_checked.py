@@ -21,7 +21,9 @@ from .conftest import tree_bytes
 
 def new(run, tmp_path: Path, ruleset: str) -> Path:
     root = tmp_path / ruleset
-    code, _, err = run("new", "--root", root, "--ruleset", ruleset, "--seed", "5", "--factions", "3")
+    code, _, err = run(
+        "new", "--root", root, "--ruleset", ruleset, "--seed", "5", "--factions", "3", "--open"
+    )
     assert code == 0, err
     return root
 

@@ -25,7 +25,10 @@ SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$", re.MULTILI
 @pytest.fixture(params=RULESETS)
 def root(request: pytest.FixtureRequest, tmp_path: Path, run: Run) -> Path:
     root = tmp_path / request.param
-    assert run("new", "--root", root, "--ruleset", request.param, "--seed", "4", "--factions", "3")[0] == 0
+    assert (
+        run("new", "--root", root, "--ruleset", request.param, "--seed", "4", "--factions", "3", "--open")[0]
+        == 0
+    )
     return root
 
 

@@ -68,7 +68,7 @@ def test_what_is_not_a_file_at_an_order_path_is_refused_and_the_turn_waits(
     tmp_path: Path, ruleset: str, kind: str
 ) -> None:
     root = tmp_path / "campaign"
-    assert cli("new", "--root", root, "--ruleset", ruleset, "--factions", "2").code == 0
+    assert cli("new", "--root", root, "--ruleset", ruleset, "--factions", "2", "--open").code == 0
     first, second = player_factions(root)
     (root / "orders" / f"{second}.yaml").write_bytes(orders_of(root, second))
     path = root / "orders" / f"{first}.yaml"
@@ -99,7 +99,7 @@ def test_orders_saved_as_yml_are_resolved_and_removed_and_the_next_turn_goes_on(
     tmp_path: Path, ruleset: str
 ) -> None:
     root = tmp_path / "campaign"
-    assert cli("new", "--root", root, "--ruleset", ruleset, "--factions", "2").code == 0
+    assert cli("new", "--root", root, "--ruleset", ruleset, "--factions", "2", "--open").code == 0
     first, second = player_factions(root)
     for faction in (first, second):
         (root / "orders" / f"{faction}.yml").write_bytes(orders_of(root, faction))

@@ -49,7 +49,7 @@ def test_a_plain_resolve_right_after_another_refuses_the_turn_nobody_has_ordered
     tmp_path: Path, ruleset: str
 ) -> None:
     root = tmp_path / "campaign"
-    assert cli("new", "--root", root, "--ruleset", ruleset, "--factions", "2").code == 0
+    assert cli("new", "--root", root, "--ruleset", ruleset, "--factions", "2", "--open").code == 0
     send_everyones_orders(root)
     first = cli("resolve", "--root", root)
     assert first.code == 0, first.err

@@ -75,7 +75,7 @@ def gm_makes_a_sealed_campaign(tmp_path: Path, ruleset: str, how: str) -> tuple[
         done = cli(*made, "--sealed", "--beacon", "test", "--key-file", key)
         assert done.code == 0, done.err
     else:
-        assert cli(*made).code == 0
+        assert cli(*made, "--open").code == 0
         commit_all_the_readme_says(gm, "Start the campaign")
         done = cli("seal-campaign", "--root", gm, "--key-file", key)
         assert done.code == 0, done.err

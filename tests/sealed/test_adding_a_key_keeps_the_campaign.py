@@ -32,7 +32,7 @@ def tree(root: Path) -> dict[str, bytes]:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_running_campaign_gets_its_key_and_salts_from_the_next_turn(tmp_path: Path, ruleset: str) -> None:
     root, key = tmp_path / "c", tmp_path / "campaign-key.txt"
-    assert run("new", "--root", root, "--ruleset", ruleset, "--factions", "2")[0] == 0
+    assert run("new", "--root", root, "--ruleset", ruleset, "--factions", "2", "--open")[0] == 0
     code, out = run("resolve", "--root", root)
     assert code == 0, out
     # The warning names a fix that keeps the campaign, and the fix is a command that exists.

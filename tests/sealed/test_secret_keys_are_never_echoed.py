@@ -76,7 +76,7 @@ def first_action(root: Path) -> str:
 def test_the_check_quotes_no_pasted_secret_key(tmp_path: Path, ruleset: str) -> None:
     root, secret = tmp_path / "c", new_secret()
     players = players_file(tmp_path, {"red": [], "blue": []})
-    assert run("new", "--root", root, "--ruleset", ruleset, "--players", players)[0] == 0
+    assert run("new", "--root", root, "--ruleset", ruleset, "--players", players, "--open")[0] == 0
     # A player's own key file, given to the check by mistake, is a place the secret is pasted too.
     key_file = tmp_path / "red-key.txt"
     key_file.write_text(f"# created: today\n# public key: age1…\n{secret}\n", encoding="utf-8")

@@ -28,7 +28,7 @@ def test_the_home_page_counts_and_lists_players_only(
     players = tmp_path / "players.yaml"
     players.write_text(yaml.safe_dump(PLAYERS), encoding="utf-8")
     root = tmp_path / "camp"
-    code, _, err = run("new", "--ruleset", ruleset, "--root", root, "--seed", "3", "--players", players)
+    code, _, err = run("new", "--ruleset", ruleset, "--root", root, "--seed", "3", "--players", players, "--open")
     assert code == 0, err
     store = Store(root)
     if not npcs(store.state(), store.game(store.state()).factions) and get_ruleset(ruleset).can_add_factions:

@@ -16,6 +16,7 @@ from resolver.core.checks import Check
 from resolver.core.dice import Dice, Roll, RollLabel, TurnSeed, roll_label
 from resolver.engine.ruleset import rules_data
 from resolver.rulesets.usurper import fight as f
+from resolver.rulesets.usurper.acting import UsurperWeek
 
 FOLDER = Path(f.__file__).parent
 
@@ -313,6 +314,7 @@ class Week(Context):
     def __init__(self, turn: int, forced: dict[str, list[int]] | None = None) -> None:
         super().__init__(forced)
         self.rules, self.turn, self.events = RULES, turn, []
+        self.memory = UsurperWeek(first_month=turn <= 4)  # as the turn table's first-month step sets it
 
     def emit(self, kind: str, **data: Any) -> None:
         self.events.append((kind, data))

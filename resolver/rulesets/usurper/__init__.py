@@ -8,14 +8,14 @@ one table of bands from Complete Failure to Legendary (``rules/dice.yaml``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.phases import State
 from ...core.standing import StandingSection
-from ...engine.ruleset import Game, Ruleset
+from ...engine.ruleset import Game, MapMark, Ruleset
+from . import mapview, orders
 from . import model as m
-from . import orders
 from .acting import UsurperWeek
 
 
@@ -59,48 +59,40 @@ class Usurper(Ruleset):
                 f"Unit {unit['name']} [{unit['id']}], {unit['race']}, level {unit['level']}, "
                 f"{unit['pax']} men."
             )
-        return lines
+        return [*lines, *mapview.known_lines(game, state, faction)]
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
-        """The usurpers by Victory Points, the only numbers of theirs that are public."""
+        """The usurpers by Victory Points, the only numbers of theirs that are public; where the state
+        holds more (an open campaign, the GM's full state), their gold, units and men too."""
         scores = state.get("scores") or {}
-        rows = [
-            {
+        rows = []
+        for faction in game.factions_in(state):
+            record = state["factions"][faction]
+            row: dict[str, Any] = {
                 "faction": faction,
                 "name": game.name_of(faction),
-                "status": state["factions"][faction].get("status", "active"),
+                "status": record.get("status", "active"),
                 "victory_points": int((scores.get(faction) or {}).get("total", 0)),
             }
-            for faction in game.factions_in(state)
-        ]
+            if "gold" in record:  # a sealed campaign's public view holds none of these
+                row["gold"] = int(record["gold"])
+            if "units" in record:
+                row["units"] = len(record["units"])
+                row["men"] = sum(int(unit.get("pax", 0)) for unit in record["units"].values())
+            rows.append(row)
         return sorted(rows, key=lambda row: (-row["victory_points"], row["faction"]))
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
-        """The cities, which everyone sees; a usurper's own view adds its lairs."""
-        pieces = [
-            {
-                "kind": "city",
-                "location": grid,
-                "owner": None,
-                "label": city["name"],
-                "detail": f"{city['size'].replace('_', ' ')} city",
-                "size": 1,
-            }
-            for grid, city in sorted((state.get("cities") or {}).items())
-        ]
-        for faction in game.factions_in(state):
-            for lair in (state["factions"][faction].get("lairs") or {}).values():
-                pieces.append(
-                    {
-                        "kind": "lair",
-                        "location": lair["grid"],
-                        "owner": faction,
-                        "label": f"Lair of {game.name_of(faction)}",
-                        "detail": f"{len(lair['rooms'])} rooms",
-                        "size": 1,
-                    }
-                )
-        return pieces
+        """The cities, which everyone sees, and each usurper's lairs and findings that ``state`` holds (all
+        of them in an open campaign, a usurper's own in its view, none in a sealed campaign's public view)."""
+        return mapview.map_pieces(game, state)
+
+    def stock_account(self, state: State, faction: str, stock: str) -> tuple[dict[str, int], str]:
+        """A usurper keeps its gold in its record itself (``gold``): the GM's grants and takes go there."""
+        return state["factions"][faction], stock
+
+    def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
+        return mapview.map_events(game, events)
 
 
 RULESET = Usurper()

@@ -20,6 +20,7 @@ from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from . import fight as f
 from . import model as m
+from . import rolls
 from .acting import Context, Plan
 
 Rules = Mapping[str, Any]
@@ -176,7 +177,7 @@ def loyalty_after_flight(ctx: Context, state: State, faction: str, fighter: f.Fi
         mods.append(Modifier("medallion", int(combat["medallion_loyalty"])))
     if fighter.demoralized:
         mods.append(Modifier("demoralized", int(combat["morale_results"]["demoralized"]["loyalty"])))
-    check = Check.from_rules(ctx.rules, "loyalty")
+    check = rolls.d100_check(ctx.rules, "loyalty", month_one=rolls.first_month(ctx))
     rolled = check.roll(ctx, roll_label(label, fighter.id, "loyalty"), modifiers=[x for x in mods if x.value],
                         factions=(faction,), decided=f"{fighter.name}: loyalty")  # fmt: skip
     effect = combat["loyalty_results"].get(rolled.result) or {}
@@ -334,7 +335,7 @@ def fight_encounter(ctx: Context, state: State, plan: Plan) -> None:
         return
     label = roll_label("combat", faction, key)
     sides = (usurper_side(ctx.rules, state, faction, plan), encounter_side(ctx.rules, key, encounter))
-    fight = f.Fight(label, sides, kind=plan.action)
+    fight = f.Fight(label, sides, kind=plan.action, first_month=rolls.first_month(ctx))
     out = f.run(ctx.rules, ctx, fight)
     told = settle(ctx, state, faction, plan, fight, out, label)
     standing_units = [x for x in fight.sides[1].fighters if x.standing]
@@ -357,7 +358,8 @@ def harass(ctx: Context, state: State, plan: Plan) -> None:
     enemy = f.Side(
         "travellers", f.fighters_of(ctx.rules, travellers(ctx.rules, ctx, faction, plan.target)), False
     )
-    fight = f.Fight(label, (usurper_side(ctx.rules, state, faction, plan), enemy), kind="harass")
+    own = usurper_side(ctx.rules, state, faction, plan)
+    fight = f.Fight(label, (own, enemy), kind="harass", first_month=rolls.first_month(ctx))
     out = f.run(ctx.rules, ctx, fight)
     _event(ctx, faction, plan, fight, out, settle(ctx, state, faction, plan, fight, out, label))
 
@@ -369,7 +371,7 @@ def fight_ambush(ctx: Context, state: State, plan: Plan, ambushers: list[dict[st
     label = roll_label("combat", faction, plan.target, "ambush")
     own = usurper_side(ctx.rules, state, faction, plan, attacking=False)
     enemy = f.Side("ambush", f.fighters_of(ctx.rules, ambushers), attacking=True)
-    fight = f.Fight(label, (own, enemy), kind="ambush")
+    fight = f.Fight(label, (own, enemy), kind="ambush", first_month=rolls.first_month(ctx))
     out = f.run(ctx.rules, ctx, fight)
     _event(ctx, faction, plan, fight, out, settle(ctx, state, faction, plan, fight, out, label))
     return out

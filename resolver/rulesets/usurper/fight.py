@@ -17,6 +17,7 @@ from typing import Any
 
 from ...core.checks import Check, Modifier, Roller
 from ...core.dice import Roll, RollLabel, roll_label
+from . import rolls
 
 Rules = Mapping[str, Any]
 POOLS = ("attack", "defense", "damage", "armor")
@@ -123,6 +124,7 @@ class Fight:
     kind: str = "attack"  # attack | raid | harass | ambush | lair
     tactics: str | None = None
     outmaneuver: str | None = None
+    first_month: bool = False  # the game's first month: no morale check explodes (rolls.d100_check)
 
     def enemy(self, side: Side) -> Side:
         return self.sides[1] if side is self.sides[0] else self.sides[0]
@@ -292,7 +294,7 @@ def check_morale(
     rules: Rules, roller: Roller, fight: Fight, fighter: Fighter, when: str, out: Outcome
 ) -> None:
     """One morale check (checks.morale of the rolls chapter) and what its result does to the fighter."""
-    check = Check.from_rules(rules, "morale")
+    check = rolls.d100_check(rules, "morale", month_one=fight.first_month)
     label = roll_label(fight.label, when, fighter.id, "morale")
     result = check.roll(
         roller, label, modifiers=morale_modifiers(rules, fight, fighter), factions=fight.factions,

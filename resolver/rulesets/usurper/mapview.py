@@ -1,0 +1,166 @@
+"""What the site's map and a usurper's own report show of the grid: the cities, which everyone sees, and
+each usurper's lairs, the grids its units scouted and what they found there, which only it sees.
+
+The map is drawn from a state: the full one in an open campaign (everyone's lairs and findings), the
+public view in a sealed one (no faction record holds its lairs or what it knows there, so only the
+cities are drawn), and a usurper's own view for its sealed report. Nothing here reads what the state
+it is given does not hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core.phases import State
+from ...engine.ruleset import Game, MapMark
+
+Piece = dict[str, Any]
+
+# The map mark each kind of event makes where it happened; an event of another kind with a place is a
+# "change" there. Only the events the reader may see reach the map: a sealed campaign's site has only the
+# public ones, and a usurper's own doings are told to it alone.
+MARKS = {"combat": "battle", "lair_attack": "siege", "lair_found": "raid", "harass": "raid", "raid": "raid"}
+
+
+def _words(rules: Mapping[str, Any], section: str, key: Any) -> str:
+    """A reader's name for an id of the rules data: the record's ``name``, else the id in words."""
+    record = (rules.get(section) or {}).get(key)
+    if isinstance(record, Mapping) and record.get("name"):
+        return str(record["name"])
+    return str(key).replace("_", " ")
+
+
+def map_pieces(game: Game, state: State) -> list[Piece]:
+    """The cities, then each usurper's lairs and findings that the state holds, by usurper."""
+    rules = game.rules
+    pieces: list[Piece] = [
+        {
+            "kind": "city",
+            "location": grid,
+            "owner": None,
+            "label": city["name"],
+            "detail": f"{_words(rules, 'city_sizes', city.get('size', 'town')).capitalize()}"
+            + (f", home of {', '.join(_words(rules, 'races', r) for r in city.get('races', []))}"),
+            "size": 1,
+        }
+        for grid, city in sorted((state.get("cities") or {}).items())
+    ]
+    for faction in game.factions_in(state):
+        pieces += own_pieces(game, state["factions"][faction], faction)
+    return pieces
+
+
+def own_pieces(game: Game, record: Mapping[str, Any], faction: str) -> list[Piece]:
+    """One usurper's pieces: its lairs, the settlements, nodes and encounters it knows, and the other grids
+    its units scouted. A grid with a finding is not marked scouted as well."""
+    rules, name = game.rules, game.name_of(faction)
+    pieces: list[Piece] = []
+    for lair in (record.get("lairs") or {}).values():
+        rooms = [_words(rules, "rooms", room.get("type")) for room in lair.get("rooms") or []]
+        obscurity = lair.get("obscurity") or {}
+        pieces.append(
+            {
+                "kind": "lair",
+                "location": lair["grid"],
+                "owner": faction,
+                "label": f"Lair of {name}",
+                "detail": f"{', '.join(rooms) or 'no rooms'}; Obscurity {obscurity.get('current', '?')}",
+                "size": max(1, len(rooms)),
+            }
+        )
+    known = record.get("known") or {}
+    found: set[str] = set()
+    for grid, settlement in sorted((known.get("settlements") or {}).items()):
+        found.add(grid)
+        races = ", ".join(_words(rules, "races", race) for race in settlement.get("races") or [])
+        size = _words(rules, "settlement_sizes", settlement.get("size", "settlement"))
+        pieces.append(
+            {
+                "kind": "settlement",
+                "location": grid,
+                "owner": faction,
+                "label": f"A {size} found by {name}",
+                "detail": f"{size.capitalize()} of {races or 'unknown folk'}; "
+                f"{_words(rules, 'attitudes', settlement.get('attitude', 'indifferent')).lower()} towards it",
+                "size": 1,
+            }
+        )
+    for grid, node in sorted((known.get("nodes") or {}).items()):
+        found.add(grid)
+        resource = _words(rules, "items", node.get("resource", "resource"))
+        pieces.append(
+            {
+                "kind": "resource_node",
+                "location": grid,
+                "owner": faction,
+                "label": f"{resource.capitalize()} node found by {name}",
+                "detail": f"{str(node.get('size', '')).replace('_', ' ')} {resource.lower()} node, "
+                f"{node.get('uses', '?')} harvests left".strip(),
+                "size": 1,
+            }
+        )
+    for _id, encounter in sorted((known.get("encounters") or {}).items()):
+        grid = str(encounter.get("grid") or "")
+        if not grid:
+            continue
+        found.add(grid)
+        units = encounter.get("units") or []
+        pieces.append(
+            {
+                "kind": "encounter",
+                "location": grid,
+                "owner": faction,
+                "label": f"Encounter met by {name}",
+                "detail": f"{len(units)} {'band' if len(units) == 1 else 'bands'} of foes, "
+                f"level {encounter.get('level', 0)}",
+                "size": max(1, len(units)),
+            }
+        )
+    lairs = {lair["grid"] for lair in (record.get("lairs") or {}).values()}
+    for grid in sorted(set(known.get("scouted") or ()) - found - lairs):
+        pieces.append(
+            {
+                "kind": "scouted_grid",
+                "location": grid,
+                "owner": faction,
+                "label": f"Scouted by {name}",
+                "detail": "nothing of note found here yet",
+                "size": 1,
+            }
+        )
+    return pieces
+
+
+def map_events(game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
+    """A mark where each event the reader sees happened: a battle for a fight, a change for a scout, a
+    harvest or a building."""
+    marks = []
+    for event in events:
+        place = event.get("place")
+        if not place or place not in game.world:
+            continue
+        actors = [a for a in event.get("actors") or [] if a in game.factions]
+        marks.append(
+            MapMark(
+                MARKS.get(str(event.get("kind")), "change"),
+                (str(place),),
+                actors[0] if actors else None,
+                game.ruleset.describe(event, game),
+            )
+        )
+    return marks
+
+
+def known_lines(game: Game, state: State, faction: str) -> list[str]:
+    """What a usurper's report and template say of what it has found: a line for each kind of finding."""
+    record = state["factions"][faction]
+    known = record.get("known") or {}
+    lines = []
+    scouted = sorted(known.get("scouted") or ())
+    if scouted:
+        lines.append(f"Grids your units scouted: {', '.join(scouted)}.")
+    for piece in own_pieces(game, record, faction):
+        if piece["kind"] in ("settlement", "resource_node", "encounter"):
+            lines.append(f"At {piece['location']}: {piece['detail']}.")
+    return lines

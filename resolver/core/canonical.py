@@ -16,7 +16,7 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from operator import lt
 from pathlib import Path
@@ -411,6 +411,46 @@ def remember(raw: bytes, data: Any, key: str | None = None) -> None:
         _cache_write(folder, key or digest(raw), text.encode("utf-8"))
     except (OSError, TypeError, ValueError):
         return
+
+
+def cached_reading(raws: Sequence[bytes], read: Callable[[], Any]) -> Any:
+    """What ``read`` makes of the files whose bytes (and names) are ``raws``, from the read cache when it
+    holds them, else read and kept there when JSON holds it exactly. For hand-written YAML read as one
+    (a ruleset's rules data): a parser reads it slowly whatever its size, and every process reads it."""
+    key = digest(b"\0".join(digest(raw).encode() for raw in raws)) + "-reading"
+    folder = cache_dir()
+    if folder is not None:
+        try:
+            return json.loads((folder / f"{key}.json").read_bytes(), object_hook=_untag_whole_keys)
+        except (OSError, ValueError):
+            pass
+    data = read()
+    if folder is not None:
+        try:
+            text = json.dumps(_tag_whole_keys(data), ensure_ascii=False, allow_nan=False)
+            if json.loads(text, object_hook=_untag_whole_keys) == data:
+                _cache_write(folder, key, text.encode("utf-8"))
+        except (OSError, TypeError, ValueError):
+            pass
+    return data
+
+
+_WHOLE_KEYS = "\u0000whole-number keys"  # a mapping keyed by numbers (a table by level), as JSON keeps it
+
+
+def _tag_whole_keys(data: Any) -> Any:
+    if isinstance(data, dict):
+        if all(isinstance(key, str) for key in data):
+            return {key: _tag_whole_keys(value) for key, value in data.items()}
+        return {_WHOLE_KEYS: [[key, _tag_whole_keys(value)] for key, value in data.items()]}
+    if isinstance(data, list):
+        return [_tag_whole_keys(item) for item in data]
+    return data
+
+
+def _untag_whole_keys(found: dict[str, Any]) -> Any:
+    pairs = found.get(_WHOLE_KEYS)
+    return {key: value for key, value in pairs} if pairs is not None and len(found) == 1 else found
 
 
 def _cache_write(folder: Path, name: str, raw: bytes) -> None:

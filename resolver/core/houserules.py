@@ -308,7 +308,9 @@ def check_house_rules(
         return issues
     house = located.data if isinstance(located.data, dict) else {}
     merged = merge_rules(defaults, house)
-    return HouseRuleChecker(located, file, defaults, limits, readers).check(merged, elsewhere or {})
+    # ``elsewhere`` may be read lazily: asking whether it is empty would read it
+    others = elsewhere if elsewhere is not None else {}
+    return HouseRuleChecker(located, file, defaults, limits, readers).check(merged, others)
 
 
 def merge_rules(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
@@ -47,10 +47,17 @@ def rules_data(folder: Path) -> dict[str, Any]:
     """A ruleset's rules data: its ``rules.yaml``, and the files of its ``rules/`` folder in name order.
     A section two files both hold must be two lists, which add up (``house_rules``: each chapter keeps its
     house rules beside its numbers), or two mappings with no key in common (``checks``: each chapter
-    declares its own); anything else is refused, so that no file silently overrides another."""
-    data = dict(canonical.read_yaml(folder / "rules.yaml") or {})
+    declares its own); anything else is refused, so that no file silently overrides another. Every
+    process reads it, so it comes from the read cache when the files are as they were."""
     part_folder = folder / RULES_FOLDER
-    for path in sorted(part_folder.glob("*.yaml")) if part_folder.is_dir() else ():
+    paths = [folder / "rules.yaml", *(sorted(part_folder.glob("*.yaml")) if part_folder.is_dir() else ())]
+    raws = [raw for path in paths for raw in (path.name.encode(), path.read_bytes())]
+    return dict(canonical.cached_reading(raws, lambda: _merged_rules(paths)))
+
+
+def _merged_rules(paths: list[Path]) -> dict[str, Any]:
+    data = dict(canonical.read_yaml(paths[0]) or {})
+    for path in paths[1:]:
         for key, value in (canonical.read_yaml(path) or {}).items():
             held = data.get(key)
             if key not in data:
@@ -65,6 +72,36 @@ def rules_data(folder: Path) -> dict[str, Any]:
                 where = f"'{key}.{twice[0]}'" if twice else f"'{key}'"
                 raise ValueError(f"{path.name}: the rules data already has {where}; declare it in one file")
     return data
+
+
+class _OtherRulesetsKeys(Mapping[str, str]):
+    """The top-level rules of the other rulesets that one ruleset lacks, each with the ruleset it belongs
+    to, worked out when first asked: every resolve checks its campaign's house rules, and only a rule this
+    ruleset does not know needs the others' rules data (which takes a tenth of a second to load)."""
+
+    def __init__(self, ruleset_id: str, own: Mapping[str, Any]) -> None:
+        self._ruleset_id, self._own = ruleset_id, own
+        self._keys: dict[str, str] | None = None
+
+    def _found(self) -> dict[str, str]:
+        if self._keys is None:
+            self._keys = {
+                str(key): other
+                for other in reversed(RULESETS)
+                if other != self._ruleset_id
+                for key in get_ruleset(other)._defaults
+                if key not in self._own
+            }
+        return self._keys
+
+    def __getitem__(self, key: str) -> str:
+        return self._found()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._found())
+
+    def __len__(self) -> int:
+        return len(self._found())
 
 
 @dataclass(frozen=True)
@@ -264,13 +301,7 @@ class Ruleset:
         """Every problem of a campaign's house-rule file (``core.houserules``). A rule of another ruleset
         that this one lacks is named as such: a GM who copies house rules between campaigns meets it."""
         own = self._defaults
-        elsewhere = {
-            str(key): other
-            for other in reversed(RULESETS)
-            if other != self.id
-            for key in get_ruleset(other)._defaults
-            if key not in own
-        }
+        elsewhere = _OtherRulesetsKeys(self.id, own)  # read only when a house rule names an unknown key
         readers = {PHASE_TABLE: self.phases}  # the engine refuses a step without code, or code without a step
         return check_house_rules(
             raw, own, self.house_rule_limits, file=file, elsewhere=elsewhere, readers=readers
@@ -286,16 +317,34 @@ class Ruleset:
 
     @cached_property
     def _event_templates(self) -> tuple[jinja2.Environment, dict[str, jinja2.Template]]:
-        """Each event kind's sentence, compiled when first told: a turn tells a few kinds of dozens."""
-        return _sentence_environment(), {}
+        """Each event kind's sentence, compiled when first told: a turn tells a few kinds of dozens. The
+        compiled code is kept in the read cache, keyed by the sentence's own text, so that the next process
+        loads it instead of compiling it again (Jinja2 takes ten milliseconds a sentence)."""
+        import jinja2
+
+        texts = self._event_texts
+
+        def source(kind: str) -> tuple[str, str, Callable[[], bool]] | None:
+            # The "file name" keys the compiled code, so each ruleset keeps its own sentence of a kind.
+            return (
+                (str(texts[kind]).strip(), f"{self.id}/events/{kind}", lambda: True)
+                if kind in texts
+                else None
+            )
+
+        kept = _sentence_cache_folder()
+        env = _sentence_environment(
+            loader=jinja2.FunctionLoader(source),
+            bytecode_cache=jinja2.FileSystemBytecodeCache(str(kept)) if kept else None,
+        )
+        return env, {}
 
     def _event_template(self, kind: str) -> jinja2.Template | None:
         env, compiled = self._event_templates
         if kind not in compiled:
-            text = self._event_texts.get(kind)
-            if text is None:
+            if kind not in self._event_texts:
                 return None
-            compiled[kind] = env.from_string(text.strip())
+            compiled[kind] = env.get_template(kind)
         return compiled[kind]
 
     @cached_property
@@ -881,10 +930,25 @@ def ruleset_at(module: str) -> Ruleset:
     return import_module(module).RULESET
 
 
-def _sentence_environment() -> jinja2.Environment:
+def _sentence_cache_folder() -> Path | None:
+    """Where compiled sentences are kept: a folder of the read cache, made when first needed; None when
+    the cache is off or cannot be written (then every process compiles its sentences)."""
+    folder = canonical.cache_dir()
+    if folder is None:
+        return None
+    try:
+        (folder / "sentences").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder / "sentences"
+
+
+def _sentence_environment(**options: Any) -> jinja2.Environment:
     """The environment of the rulesets' sentence files (events, headlines, groups): strict, unescaped
     (the pages escape what they show). Jinja2 is imported on first use: `campaign check` describes no
     event and starts faster without it."""
     import jinja2
 
-    return jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
+    return jinja2.Environment(
+        undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False, **options
+    )

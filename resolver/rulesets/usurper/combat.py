@@ -178,8 +178,8 @@ def _obscurity(state: State, faction: str, unit: Mapping[str, Any] | None, chang
 
 def replacement_terms(rules: Rules, level: int) -> tuple[int, int]:
     """(weeks to wait, gold per man) for a unit of this level."""
-    table = rules["combat"]["replacements"]
-    row = table.get(level) or table[max(k for k in table if k <= level)]
+    rows = [row for row in rules["combat"]["replacements"] if int(row["level"]) <= level]
+    row = max(rows, key=lambda row: int(row["level"]))
     return int(row["weeks"]), int(row["gold"])
 
 

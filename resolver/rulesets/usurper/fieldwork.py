@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.dice import Modifier
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
-from . import combat, harvest, rolls, scouting
+from . import combat, harvest, lairs, rolls, scouting
 from . import model as m
 from .acting import Context, Plan
 
@@ -27,9 +28,26 @@ def _ground(ctx: Context, state: State, grid: str) -> scouting.Ground:
     return scouting.Ground(grid, place.terrain, holds_place=bool(place.place) or grid in landmarks)
 
 
+def _watchtower(ctx: Context, state: State, plan: Plan) -> list[Modifier]:
+    """The Watchtower and its Enhanced Vision in the lair the initiator set out from: the room helps the
+    scouts who leave from it (spec §2.3), not the grid they search."""
+    record = m.usurper(state, plan.faction)
+    initiator = record.get("units", {}).get(plan.initiator) or record.get("leaders", {}).get(plan.initiator)
+    lair = record.get("lairs", {}).get((initiator or {}).get("lair"))
+    bonus = lairs.lair_bonus(ctx.rules, lair, "scout") if lair else 0
+    return [Modifier("Watchtower", bonus)] if bonus else []
+
+
 def scout(ctx: Context, state: State, plan: Plan) -> None:
     rolled = rolls.action_roll(
-        ctx, state, plan.faction, action="scout", by=plan.initiator, assist=plan.assistants, grid=plan.target
+        ctx,
+        state,
+        plan.faction,
+        action="scout",
+        by=plan.initiator,
+        assist=plan.assistants,
+        grid=plan.target,
+        modifiers=_watchtower(ctx, state, plan),
     )
     outcome = scouting.scout(
         ctx, state, _party(plan), _ground(ctx, state, plan.target), rolled.band, rolled.total

@@ -330,7 +330,8 @@ def encounter_units(
     )
     count_roll.decided = "how many units the scouts meet"
     outcome.rolls.append(count_roll)
-    level = tier_row(spec["tiers"], average_vp(state)).get("level", 0)
+    tier = tier_row(spec["tiers"], average_vp(state))
+    level, gear_chance = tier.get("level", 0), int(tier.get("gear_chance", 0))
     natives = list(rules["terrains"][ground.terrain]["races"])
     units: list[dict[str, Any]] = []
     for number in range(1, low + count_roll.total):
@@ -342,7 +343,16 @@ def encounter_units(
             pick.decided = "the people of one unit met"
             outcome.rolls.append(pick)
             race = natives[pick.total - 1]
-        units.append(native_unit(rules, race, int(level), number))
+        met = native_unit(rules, race, int(level), number)
+        if gear_chance > 0:  # no roll at all where no tier arms them, so quiet tiers roll as before
+            armed = ctx.roll(
+                label(party, ground, purpose, f"gear{number}"), "1d100", factions=[party.faction]
+            )
+            armed.decided = "whether one unit met carries gear"
+            outcome.rolls.append(armed)
+            if armed.total <= gear_chance:
+                met["weapons"] = [{"item": item, "quality": "standard"} for item in spec["gear"]]
+        units.append(met)
     return units, int(level)
 
 

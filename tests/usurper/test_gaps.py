@@ -181,9 +181,9 @@ GAPS: list[tuple[str, str, list[str], list[str], str | None]] = [
     ),
     (
         "A.2.21",
-        "leader injury with several leaders",
-        ["combat.leader_injury"],
-        ["combat.leader_injury"],
+        "leader healing, and injury with several leaders",
+        ["combat.leader_injury", "leader_healing.weeks"],
+        ["combat.leader_injury", "leader_healing"],
         None,
     ),
     (
@@ -267,7 +267,6 @@ GAPS: list[tuple[str, str, list[str], list[str], str | None]] = [
 
 # Items whose decision is not (or not wholly) in the rules data yet: what is missing, said plainly.
 UNDECIDED: dict[str, str] = {
-    "A.2.21": "whether healing gives back one hit point or both: no healing procedure runs yet",
     "A.2.23": "how destroying a City works (Victory by Might): the GM announces it with the tell order",
 }
 

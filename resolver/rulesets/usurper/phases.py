@@ -24,6 +24,7 @@ from . import (
     fieldwork,
     gm,
     happenings,
+    healing,
     magic,
     prisons,
     scoring,
@@ -65,6 +66,8 @@ WEEK_END.append(assaults.learn_lairs_from_sightings)
 WORK.update({"interrogate": prisons.interrogate, "explore": explore.explore})
 WEEK_END.append(prisons.week_end)
 UPKEEP.append(gm.pay_extras)
+WORK["rest"] = healing.rest
+WEEK_END.append(healing.week_end)
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:

@@ -17,7 +17,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
-from . import assaults, combat, diplomacy, fieldwork, prisons, training, works
+from . import assaults, combat, diplomacy, fieldwork, healing, prisons, training, works
 from . import model as m
 from .acting import Plan
 
@@ -41,6 +41,7 @@ REQUIREMENTS.update(
     {"attack": assaults.require_target, "raid": assaults.require_target}
 )  # an encounter, or a lair
 REQUIREMENTS["interrogate"] = prisons.require_prisoner
+REQUIREMENTS["rest"] = healing.require_rest
 
 
 class UsurperReading(Reading):

@@ -80,7 +80,7 @@ def test_the_checker_names_what_is_short_and_what_is_not_allowed(tmp_path: Path)
             "renovate it instead, or build a room the lair lacks",
         ),
         (
-            "Renovate needs 15 Stone more in the Warehouse of red-lair1",
+            "Renovate needs 15 Stone more in the Warehouse of the lair at B2",
             "harvest or buy what is missing, or attempt less this week",
         ),
     ]
@@ -93,5 +93,5 @@ def test_crafting_needs_a_workshop_in_the_lair_at_the_target(tmp_path: Path) -> 
     ]
     files = _scenario(tmp_path, orders).order_files()
     [(workshop, _), (elsewhere, hint)] = _errors(files["red"])
-    assert workshop == "red-lair1 has no Workshop 'workshop'"
+    assert workshop == "the lair at B2 has no Workshop 'workshop'"
     assert elsewhere == "you have no lair at C3" and hint == "target one of your lairs: B2"

@@ -156,7 +156,7 @@ def need_stock(rules: Mapping[str, Any], lair: Mapping[str, Any], cost: Mapping[
         lacking = ", ".join(f"{n} {storage.item_name(rules, r)}" for r, n in short.items())
         raise Reject(
             None,
-            f"{what} needs {lacking} more in the Warehouse of {lair['id']}",
+            f"{what} needs {lacking} more in the Warehouse of the lair at {lair['grid']}",
             "harvest or buy what is missing, or attempt less this week",
         )
 
@@ -273,9 +273,8 @@ def plan_renovation(
     room = lairs.find_room(lair, room_ref)
     if room is None:
         present = sorted({lairs.room_ref(lair, r) for r in lair.get("rooms", [])})
-        raise Reject(
-            "room", f"{lair['id']} has no room '{room_ref}'", "renovate one of: " + ", ".join(present)
-        )
+        missing = f"the lair at {lair['grid']} has no room '{room_ref}'"
+        raise Reject("room", missing, "renovate one of: " + ", ".join(present))
     kind = lairs.room_rules(rules, room["type"])
     name = str(kind["name"])
     if not kind.get("renovations"):

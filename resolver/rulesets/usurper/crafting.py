@@ -99,7 +99,7 @@ def plan_craft(
     if workshop is None or workshop["type"] != "workshop":
         raise Reject(
             "workshop",
-            f"{lair['id']} has no Workshop '{workshop_ref or 'workshop'}'",
+            f"the lair at {lair['grid']} has no Workshop '{workshop_ref or 'workshop'}'",
             "build a Workshop first: action build, rooms: [workshop]",
         )
     costs = rules["crafting"]["costs"]
@@ -210,7 +210,8 @@ def embed(rules: Mapping[str, Any], lair: Lair, workshop_ref: str, tool: str) ->
     """Set a tool from the Warehouse into a Workshop for good (the best set stored); it never comes out."""
     workshop = lairs.find_room(lair, workshop_ref or "workshop")
     if workshop is None or workshop["type"] != "workshop":
-        raise Reject("workshop", f"{lair['id']} has no Workshop to embed {tool} in", "build a Workshop first")
+        missing = f"the lair at {lair['grid']} has no Workshop to embed {tool} in"
+        raise Reject("workshop", missing, "build a Workshop first")
     if tool not in rules["tools"]["embeddable"] and not (
         tool == "saws" and lairs.room_bonus(rules, workshop, "shared_means")
     ):

@@ -74,7 +74,8 @@ def equip(
         name = storage.item_name(rules, item)
         held = _best_stored(rules, lair.get("items", []), item)
         if held is None:
-            raise Reject(where, f"no {name} in the Warehouse of {lair['id']}", "buy or craft a set first")
+            missing = f"no {name} in the Warehouse of the lair at {lair['grid']}"
+            raise Reject(where, missing, "buy or craft a set first")
         reasons = [_room_for(rules, kind, record, item, lair) for kind, record in takers]
         if all(reasons):
             raise Reject(

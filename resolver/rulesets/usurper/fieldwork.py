@@ -29,7 +29,14 @@ def _ground(ctx: Context, state: State, grid: str) -> scouting.Ground:
 
 def scout(ctx: Context, state: State, plan: Plan) -> None:
     rolled = rolls.action_roll(
-        ctx, state, plan.faction, action="scout", by=plan.initiator, assist=plan.assistants, grid=plan.target
+        ctx,
+        state,
+        plan.faction,
+        action="scout",
+        by=plan.initiator,
+        assist=plan.assistants,
+        grid=plan.target,
+        order=plan.order,
     )
     outcome = scouting.scout(
         ctx, state, _party(plan), _ground(ctx, state, plan.target), rolled.band, rolled.total
@@ -105,6 +112,7 @@ def harvest_week(ctx: Context, state: State, plan: Plan) -> None:
         grid=plan.target,
         resource=node["resource"],
         modifiers=harvest.roll_modifiers(record, node, ctx.turn),
+        order=plan.order,
     )
     done = harvest.harvest(ctx, state, _party(plan), plan.target, rolled.band)
     ctx.emit(

@@ -90,9 +90,13 @@ def _take(faction: MutableMapping[str, Any], home: str, gold: int, food: int) ->
 
 def loyalty_check(ctx: Any, state: Mapping[str, Any], faction: str, unit_id: str) -> CheckResult:
     """The Loyalty check of a unit left unpaid or unfed (the dice chapter's, with its Throne Room and
-    Medallion), under a label of the usurper, the unit and the upkeep."""
+    Medallion, and the spells of the leaders who share its lair), under a label of the usurper, the unit
+    and the upkeep."""
+    record = state["factions"][faction]
+    home = record["units"][unit_id].get("lair")
+    with_it = [lead for _, lead in sorted((record.get("leaders") or {}).items()) if lead.get("lair") == home]
     return rolls.loyalty_check(
-        ctx, state, faction, unit_id, roll_label(faction, unit_id, "loyalty", "upkeep")
+        ctx, state, faction, unit_id, roll_label(faction, unit_id, "loyalty", "upkeep"), leaders=with_it
     )
 
 

@@ -330,3 +330,22 @@ def test_rules_data_house_rules_name_real_paths():
         node = rules
         for part in entry["rule"].split("."):
             node = node[part] if isinstance(node, dict) and part in node else node[int(part)]
+
+
+def test_scouts_on_a_lairs_very_grid_find_it_whatever_their_spy_rank():
+    from resolver.rulesets.usurper import assaults
+
+    the_state = state()
+    the_state["factions"]["blue"]["lairs"]["blue-lair1"]["obscurity"]["current"] = 155
+    blue_grid = the_state["factions"]["blue"]["lairs"]["blue-lair1"]["grid"]
+    ctx = context(forced={f"t5/red/red-u1/scout/{blue_grid}/finding": [60]})
+    outcome = scout(ctx, the_state, RED, Ground(blue_grid, "plains"), "astounding", 160)
+    assert outcome.sensed == [{"grid": blue_grid, "tier": 0, "range": 2, "here": True}]
+    assaults.learn_lairs_from_sightings(ctx, the_state)
+    assert the_state["factions"]["red"]["known"]["lairs"] == {blue_grid: {"seen": 5}}
+    # one grid off, the same total only senses it
+    near = state()
+    near["factions"]["blue"]["lairs"]["blue-lair1"]["obscurity"]["current"] = 155
+    outcome = scout(context(), near, RED, Ground("C4", "plains"), "astounding", 160)
+    assaults.learn_lairs_from_sightings(context(), near)
+    assert "lairs" not in near["factions"]["red"]["known"] or not near["factions"]["red"]["known"]["lairs"]

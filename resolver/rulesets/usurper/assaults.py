@@ -50,11 +50,12 @@ def record_lair(state: State, faction: str, grid: str, turn: int, owner: str | N
 
 
 def learn_lairs_from_sightings(ctx: Context, state: State) -> None:
-    """The week's end step: a lair sensed on the very grid the scouts searched (a sighting whose direction
-    is 'here') is a lair found, which may be attacked from next week on."""
+    """The week's end step: a lair sensed on the very grid the scouts searched is a lair found, which may
+    be attacked from next week on, whatever the scouts' Spy rank (a house rule of the scouting chapter)."""
     for faction in m.usurpers(state):
         for sighting in m.known(state, faction).get("sightings") or []:
-            if sighting.get("direction") == "here" and int(sighting.get("turn", -1)) == ctx.turn:
+            here = sighting.get("here") or sighting.get("direction") == "here"
+            if here and int(sighting.get("turn", -1)) == ctx.turn:
                 record_lair(state, faction, str(sighting["grid"]), ctx.turn)
 
 

@@ -82,6 +82,8 @@ def _finding_words(ctx: Context, outcome: scouting.Outcome) -> str:
 def _sensed_words(report: dict[str, Any]) -> str:
     """A lair sensed, as the scouting usurper may know it: never whose it is, or where exactly."""
     where = f" to the {report['direction']}" if report.get("direction") else ""
+    if report.get("here"):
+        return "another usurper's lair on this very grid"
     close = ", close at hand" if report.get("close") else ""
     return f"another usurper's lair within {report['range']} grids{where}{close}"
 

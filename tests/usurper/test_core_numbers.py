@@ -391,7 +391,7 @@ def _scenario(
         "factions": ["red", "blue"],
         "rolls": rolls,
         "state": {
-            "turn": 5,
+            "turn": 6,  # week 2: no month starts, so no monthly event adds to the rolls
             "cities": {"C3": {"name": "Varos", "size": "small_town", "races": ["humans"]}},
             "factions": {
                 "red": {
@@ -439,7 +439,7 @@ def test_a_watchtower_and_its_enhanced_vision_help_the_scouts_who_leave_it(
     rooms = [*ROOMS, tower] if bonus else ROOMS
     event, _ = _one(
         tmp_path, "scouted", [{"action": "scout", "by": "red-u1", "target": "C2"}],
-        {"t5/red/red-u1/scout/C2": [30]}, rooms=rooms,
+        {"t6/red/red-u1/scout/C2": [30]}, rooms=rooms,
     )  # fmt: skip
     assert event.data["total"] == 30 + bonus
     assert _ledger(event) == ({"Watchtower": bonus} if bonus else {})
@@ -459,7 +459,7 @@ def test_the_ledger_of_a_build_saws_mason_workshop_and_craftsman(tmp_path: Path)
     }  # fmt: skip
     build = {"action": "build", "by": "red-u1", "assist": ["red-l1"], "rooms": ["watchtower"]}
     event, red = _one(
-        tmp_path, "rooms_built", [build], {"t5/red/red-u1/build/B2": [20]},
+        tmp_path, "rooms_built", [build], {"t6/red/red-u1/build/B2": [20]},
         rooms=[*ROOMS, workshop], units={"red-u1": mason}, bonus="craftsman",
     )  # fmt: skip
     assert _ledger(event) == {
@@ -495,7 +495,7 @@ def test_each_core_item_costs_what_the_game_says(
     smith = {"name": "Iron Fists", "race": "dwarves", "tools": [{"item": "hammers", "quality": "standard"}]}
     event, red = _one(
         tmp_path, "crafted", [{"action": "craft", "by": "red-u1", "items": [item]}],
-        {"t5/red/red-u1/craft/B2": [55]}, rooms=[*ROOMS, WORKSHOP], units={"red-u1": smith},
+        {"t6/red/red-u1/craft/B2": [55]}, rooms=[*ROOMS, WORKSHOP], units={"red-u1": smith},
     )  # fmt: skip
     assert (event.data["band"], event.data["quality"], event.data["items"]) == (
         "Partial Success",
@@ -524,7 +524,7 @@ def test_a_workshop_makes_one_item_a_week(tmp_path: Path) -> None:
 def test_a_city_sells_food_at_two_gold_a_piece(tmp_path: Path) -> None:
     """A city trades at Standard: 3 Foodstuffs cost 6 gold and go to the Warehouse."""
     visit = {"action": "diplomacy", "by": "red-l1", "target": "C3", "buy": {"foodstuffs": 3}}
-    _, red = _one(tmp_path, "diplomacy", [visit], {"t5/red/red-l1/diplomacy/C3": [60]})
+    _, red = _one(tmp_path, "diplomacy", [visit], {"t6/red/red-l1/diplomacy/C3": [60]})
     assert red["gold"] == 100 - 6
     assert red["lairs"]["red-lair1"]["storage"]["foodstuffs"] == 3
 
@@ -553,17 +553,21 @@ def test_a_melee_stops_after_six_rounds() -> None:
     assert fought == {f"melee{n}" for n in range(1, 7)}
 
 
-@pytest.mark.parametrize(("average", "level", "chance"), [(0, 0, 0), (200, 1, 20), (600, 2, 50)])
+@pytest.mark.parametrize(
+    ("tier", "average", "level", "chance"),
+    [("normal", 0, 0, 0), ("tier_200", 200, 1, 20), ("tier_600", 600, 2, 50)],
+)
 def test_encounters_carry_gear_by_the_tier_of_the_average_score(
-    average: int, level: int, chance: int
+    tier: str, average: int, level: int, chance: int
 ) -> None:
     """Below 200 no encounter is armed and nothing is rolled for it; from 200 one unit in five carries
-    weapons, from 600 one in two: a unit is armed when its d100 is at most the chance."""
+    weapons, from 600 one in two: a unit is armed when its d100 is at most the chance. The tier is the one
+    the last count of Victory Points set."""
     from .scouting_fixtures import state
     from .test_scouting import FINDING, scouted
 
     the_state = state()
-    the_state["scores"] = {faction: {"total": average} for faction in the_state["factions"]}
+    the_state["difficulty"] = {"tier": tier, "average": average, "turn": 4}
     at = "t5/red/red-u1/scout/V20/encounter/"
     forced = {FINDING.format(grid="V20"): [90], at + "units": [1], at + "race1": [1], at + "race2": [2]}
     forced |= {at + "gear1": [chance], at + "gear2": [chance + 1]}

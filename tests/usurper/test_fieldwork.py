@@ -39,10 +39,11 @@ def _scenario(
 
 
 def test_a_scout_marks_the_grid_scouted_and_tells_only_its_usurper(tmp_path: Path) -> None:
-    # Month 2: no first-month floor. 60 + 25 (the leader assisting) = 85, a Success.
+    # Month 2: no first-month floor. 60 + 25 (the leader assisting) = 85, a Success. The month's events
+    # are drawn so that neither touches a scout (The Great Thaw, The Planting Fair).
     scenario = _scenario(
         tmp_path, 5, [{"action": "scout", "by": "red-u1", "assist": ["red-l1"], "target": "C2"}],
-        {"t5/red/red-u1/scout/C2": [60]},
+        {"t5/red/red-u1/scout/C2": [60], "t5/happenings/1": [1], "t5/happenings/2": [3]},
     )  # fmt: skip
     files = scenario.order_files()
     result = scenario.resolve(files)
@@ -77,7 +78,8 @@ def test_a_harvest_brings_the_yield_home_and_spends_a_use(tmp_path: Path) -> Non
     nodes = {"C3": {"resource": "lumber", "size": "normal", "dice": "4d4+8", "uses": 3, "harvest_bonus": 0}}
     scenario = _scenario(
         tmp_path, 5, [{"action": "harvest", "by": "red-u1", "target": "C3"}],
-        {"t5/red/red-u1/harvest/C3": [60]}, known={"nodes": nodes},
+        {"t5/red/red-u1/harvest/C3": [60], "t5/happenings/1": [3], "t5/happenings/2": [3]},
+        known={"nodes": nodes},
     )  # fmt: skip
     files = scenario.order_files()
     assert files["red"].ok, [i.message for i in files["red"].errors]

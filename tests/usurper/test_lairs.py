@@ -352,3 +352,26 @@ def test_the_units_a_prison_may_take_are_the_losers_that_fled_or_were_wiped_out(
     out = f.Outcome(winner="red", melee_rounds=2)
     assert [x.id for x in assaults.captured_units(fight, out, "red")] == ["b1", "b2"]
     assert assaults.captured_units(fight, out, None) == []
+
+
+def test_a_lair_attack_won_takes_the_beaten_defenders_into_the_winners_prison(tmp_path: Path) -> None:
+    scenario = _scenario(tmp_path, [ATTACK], rolls={**RED_WINS, "t6/red/blue-u1/capture": [60]})
+    fixture = yaml.safe_load(scenario.path.read_text(encoding="utf-8"))
+    rooms = fixture["state"]["factions"]["red"]["lairs"]["red-lair1"]["rooms"]
+    rooms.append({"type": "prison", "level": 1, "renovations": []})
+    scenario.path.write_text(yaml.safe_dump(fixture), encoding="utf-8")
+    scenario = Scenario(scenario.path)
+    result = scenario.resolve(scenario.order_files())
+    red, blue = result.state["factions"]["red"], result.state["factions"]["blue"]
+    [held] = red["lairs"]["red-lair1"]["prisoners"]
+    assert (held["name"], held["owner"], held["home"], held["taken"]) == ("Grey Shields", "blue", "D4", 6)
+    assert "blue-u1" not in blue["units"]
+    [taken] = _events(result, "prisoners_taken")
+    assert taken.visible_to == ["red"] and taken.data["names"] == ["Grey Shields"]
+
+
+def test_without_a_prison_nobody_is_taken_after_a_lair_attack(tmp_path: Path) -> None:
+    scenario = _scenario(tmp_path, [ATTACK], rolls=RED_WINS)
+    result = scenario.resolve(scenario.order_files())
+    assert not _events(result, "prisoners_taken")
+    assert not result.state["factions"]["red"]["lairs"]["red-lair1"].get("prisoners")

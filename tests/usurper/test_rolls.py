@@ -379,7 +379,14 @@ def test_morale_modifiers() -> None:
         leaders=[leader("red-l1")],
     )  # fmt: skip
     st["factions"]["red"]["lairs"]["red-lair1"]["rooms"][0]["renovations"] = lair_banners
-    checked = _morale(st, [40], pax_lost=2, drums=True, napoleon=True, modifiers=[Modifier("Shaken", -10)])
+    checked = _morale(
+        st,
+        [40],
+        pax_lost=2,
+        drums=True,
+        leaders=[leader("red-l1", spells=["napoleon"])],
+        modifiers=[Modifier("Shaken", -10)],
+    )
     assert pairs(checked.roll.modifiers) == [
         ("Level", 12),
         ("Throne Room", 3),

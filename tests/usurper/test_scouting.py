@@ -189,13 +189,36 @@ def test_ambush_chances_follow_the_difficulty_tiers_and_the_scavenger():
     rules = usurper_rules()
     the_state = state()
     assert ambush_chance(rules, the_state, "red", "complete_failure") == 30
+    # The tier is the one the last count set (the scoring chapter's), not a fresh average.
     the_state["scores"] = {"red": {"total": 450}, "blue": {"total": 400}}
+    assert ambush_chance(rules, the_state, "red", "partial_failure") == 0
+    the_state["difficulty"] = {"tier": "tier_400", "average": 425, "turn": 8}
     assert ambush_chance(rules, the_state, "red", "partial_failure") == 100
     assert ambush_chance(rules, the_state, "red", "partial_success") == 0
     the_state["factions"]["red"]["leaders"]["red-l1"]["bonus"] = "scavenger"
     assert ambush_chance(rules, the_state, "red", "partial_failure") == 90
-    the_state["scores"] = {"red": {"total": 600}, "blue": {"total": 600}}
+    the_state["difficulty"] = {"tier": "tier_600", "average": 600, "turn": 16}
     assert ambush_chance(rules, the_state, "blue", "partial_success") == 100
+
+
+def test_encounters_take_their_levels_and_gear_from_the_tier_in_force():
+    from resolver.rulesets.usurper.scouting import Outcome, encounter_units
+
+    the_state = state()
+    ground = Ground("C4", "plains")
+    units, level = encounter_units(context(), the_state, RED, ground, Outcome("encounter"), "encounter")
+    assert level == 0 and all(u["level"] == 0 and "weapons" not in u for u in units)
+    the_state["difficulty"] = {"tier": "tier_800", "average": 810, "turn": 24}
+    units, level = encounter_units(context(), the_state, RED, ground, Outcome("encounter"), "encounter")
+    assert level == 3 and all(
+        u["weapons"] == [{"item": "melee_weapons", "quality": "standard"}] for u in units
+    )
+    the_state["difficulty"] = {"tier": "tier_600", "average": 610, "turn": 24}
+    forced = {f"t5/red/red-u1/scout/C4/encounter/gear{n}": [50 if n == 1 else 51] for n in (1, 2, 3)}
+    outcome = Outcome("encounter")
+    units, level = encounter_units(context(forced=forced), the_state, RED, ground, outcome, "encounter")
+    assert level == 2 and "weapons" in units[0] and "weapons" not in units[1]
+    assert any("armed (50% chance)" in roll.decided for roll in outcome.rolls)
 
 
 def test_appendix_c10_a_total_of_160_finds_a_lair_at_155_but_not_at_165():
@@ -307,3 +330,22 @@ def test_rules_data_house_rules_name_real_paths():
         node = rules
         for part in entry["rule"].split("."):
             node = node[part] if isinstance(node, dict) and part in node else node[int(part)]
+
+
+def test_scouts_on_a_lairs_very_grid_find_it_whatever_their_spy_rank():
+    from resolver.rulesets.usurper import assaults
+
+    the_state = state()
+    the_state["factions"]["blue"]["lairs"]["blue-lair1"]["obscurity"]["current"] = 155
+    blue_grid = the_state["factions"]["blue"]["lairs"]["blue-lair1"]["grid"]
+    ctx = context(forced={f"t5/red/red-u1/scout/{blue_grid}/finding": [60]})
+    outcome = scout(ctx, the_state, RED, Ground(blue_grid, "plains"), "astounding", 160)
+    assert outcome.sensed == [{"grid": blue_grid, "tier": 0, "range": 2, "here": True}]
+    assaults.learn_lairs_from_sightings(ctx, the_state)
+    assert the_state["factions"]["red"]["known"]["lairs"] == {blue_grid: {"seen": 5}}
+    # one grid off, the same total only senses it
+    near = state()
+    near["factions"]["blue"]["lairs"]["blue-lair1"]["obscurity"]["current"] = 155
+    outcome = scout(context(), near, RED, Ground("C4", "plains"), "astounding", 160)
+    assaults.learn_lairs_from_sightings(context(), near)
+    assert "lairs" not in near["factions"]["red"]["known"] or not near["factions"]["red"]["known"]["lairs"]

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from resolver.rulesets.usurper import upkeep
 
+from ..scenarios.harness import Scenario
 from .rolls_support import context
 from .trade_rules import rules
 
@@ -176,3 +179,26 @@ def test_the_week_4_step_tells_each_usurper_its_own_account() -> None:
     upkeep.run_upkeep(context, game)
     [event] = context.events
     assert (event.kind, event.visible_to, event.data["paid"]) == ("upkeep", ["red"], ["red-u1"])
+
+
+@pytest.mark.parametrize(
+    ("gold", "food", "words"),
+    [(5, 5, "goes unpaid and"), (100, 1, "goes unfed and"), (0, 0, "goes unpaid and unfed and")],
+)
+def test_the_report_says_whether_a_unit_went_unpaid_unfed_or_both(
+    tmp_path: Path, gold: int, food: int, words: str
+) -> None:
+    red = {"lairs": {"red-lair1": {"grid": "B2"}}}
+    fixture = {"ruleset": "usurper", "world": {"width": 4, "height": 4}, "factions": ["red"],
+               "state": {"turn": 8, "factions": {"red": red}}}  # fmt: skip
+    (tmp_path / "fixture.yaml").write_text(yaml.safe_dump(fixture), encoding="utf-8")
+    game = Scenario(tmp_path / "fixture.yaml").game
+    game_state = state(gold, food, [unit("red-u1", level=2), unit("red-u2")])
+    context = week_four({loyalty_label("red-u1"): [60], loyalty_label("red-u2"): [60]})
+    upkeep.run_upkeep(context, game_state)
+    [event] = context.events
+    told = event.data["unpaid"][-1]
+    assert (told["unpaid_gold"], told["unfed"]) == (gold < 10, food < 2)
+    sentence = game.ruleset.describe(event.to_data(), game)
+    assert f"Unit 2 {words} will not act" in sentence
+    assert "unpaid or unfed" not in sentence

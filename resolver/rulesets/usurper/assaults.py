@@ -24,7 +24,7 @@ from ...core import standing
 from ...core.dice import roll_label
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
-from . import combat, lairs
+from . import combat, lairs, prisons
 from . import fight as f
 from . import model as m
 from .acting import Context, Plan
@@ -50,11 +50,12 @@ def record_lair(state: State, faction: str, grid: str, turn: int, owner: str | N
 
 
 def learn_lairs_from_sightings(ctx: Context, state: State) -> None:
-    """The week's end step: a lair sensed on the very grid the scouts searched (a sighting whose direction
-    is 'here') is a lair found, which may be attacked from next week on."""
+    """The week's end step: a lair sensed on the very grid the scouts searched is a lair found, which may
+    be attacked from next week on, whatever the scouts' Spy rank (a house rule of the scouting chapter)."""
     for faction in m.usurpers(state):
         for sighting in m.known(state, faction).get("sightings") or []:
-            if sighting.get("direction") == "here" and int(sighting.get("turn", -1)) == ctx.turn:
+            here = sighting.get("here") or sighting.get("direction") == "here"
+            if here and int(sighting.get("turn", -1)) == ctx.turn:
                 record_lair(state, faction, str(sighting["grid"]), ctx.turn)
 
 
@@ -218,12 +219,33 @@ def fate_of_leaders(ctx: Context, state: State, owner: str, lair: Mapping[str, A
 
 def captured_units(fight: f.Fight, out: f.Outcome, winner: str | None) -> list[f.Fighter]:
     """The units a winner with a Prison may try to capture (spec §7.11, the spec's proposal): the losing
-    side's units that fled or were wiped out in melee. The prisons part rolls the capture; until it is
-    wired in, nobody is taken."""
+    side's units that fled or were wiped out in melee (:func:`take_prisoners` rolls for them)."""
     if winner is None:
         return []
     loser = next((side for side in fight.sides if side.key != winner), None)
     return [x for x in (loser.fighters if loser else []) if x.fled or x.destroyed]
+
+
+def take_prisoners(
+    ctx: Context, state: State, fight: f.Fight, out: f.Outcome, lair: str | None, place: str
+) -> list[dict[str, Any]]:
+    """After a fight between usurpers, the winner's Prison takes what it can of the loser's beaten units
+    (``prisons.capture``, as after an encounter); a unit taken leaves its usurper. ``lair`` is the
+    winner's lair the cells are looked for first."""
+    winner = out.winner
+    if winner is None or winner not in state["factions"]:
+        return []
+    loser = next(side.key for side in fight.sides if side.key != winner)
+    beaten = prisons.captives(ctx.rules, captured_units(fight, out, winner))
+    units = m.units(state, loser) if loser in state["factions"] else {}
+    captives = []
+    for captive in beaten:
+        home = m.home_lair(state, loser, units.get(captive.key) or captive.record)
+        captives.append(replace(captive, owner=loser, home=home["grid"] if home else None))
+    taken = prisons.capture(ctx, state, winner, captives, lair=lair, place=place)
+    for prisoner in taken:
+        units.pop(str(prisoner["record"].get("id")), None)
+    return taken
 
 
 def _swapped(fight: f.Fight) -> f.Fight:
@@ -280,6 +302,8 @@ def attack_lair(ctx: Context, state: State, plan: Plan) -> None:
     elif plan.lair is not None:  # no fight, so no experience; the attack is noticed all the same
         change = int(ctx.rules["combat"]["obscurity"]["attack"])
         plan.lair["obscurity"]["current"] = int(plan.lair["obscurity"]["current"]) + change
+    if units:
+        take_prisoners(ctx, state, fight, out, plan.lair["id"] if took and plan.lair else lair["id"], grid)
     obscurity = int(spec["obscurity"]["attacked"]) + (int(spec["obscurity"]["beaten"]) if took else 0)
     lair["obscurity"]["current"] = int(lair["obscurity"]["current"]) + obscurity
     taken = loot(ctx.rules, lair, plan.lair) if took else {"storage": {}, "items": [], "gems": []}
@@ -396,6 +420,8 @@ def field_fight(
     told_a = combat.settle(ctx, state, a, force_a, fight, out, label, purse=False)
     told_b = combat.settle(ctx, state, b, force_b, _swapped(fight), out, label, purse=False,
                            obscurity=None if both else 0)  # fmt: skip
+    won_by = force_a if out.winner == a else force_b
+    take_prisoners(ctx, state, fight, out, won_by.lair["id"] if won_by.lair else None, grid)
     told = {
         "fought": True,
         "attacker": a,

@@ -19,7 +19,7 @@ from ...core.dice import roll_label
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from . import fight as f
-from . import lairs, prisons, rolls
+from . import lairs, magic, prisons, rolls
 from . import model as m
 from .acting import Context, Plan
 
@@ -57,6 +57,12 @@ def usurper_side(rules: Rules, state: State, faction: str, plan: Plan, attacking
     fighters = f.fighters_of(rules, plan.units, morale)
     for fighter in fighters:
         fighter.loyalty_bonus = throne_bonus(rules, m.home_lair(state, faction, fighter.record), "loyalty")
+    # Might, Fervor and Stalwart of the leaders with the force: more dice for one of its units.
+    spelled = magic.combat_dice(rules, plan.leaders, [x.id for x in fighters])
+    for fighter in fighters:
+        for stat, dice in spelled.get(fighter.id, {}).items():
+            attribute = {"offense": "off"}.get(stat, stat)
+            setattr(fighter, attribute, getattr(fighter, attribute) + dice)
     return f.Side(
         faction,
         fighters,
@@ -148,12 +154,16 @@ def injure_leaders(
     return fates
 
 
-def loyalty_after_flight(ctx: Context, state: State, faction: str, fighter: f.Fighter, label: Any) -> str:
-    """A unit that fled tests its loyalty; one that fails leaves with everything it carried."""
+def loyalty_after_flight(
+    ctx: Context, state: State, faction: str, fighter: f.Fighter, label: Any, leaders: Any = ()
+) -> str:
+    """A unit that fled tests its loyalty; one that fails leaves with everything it carried. The spells of
+    the ``leaders`` with its force count (Napoleon)."""
     combat = ctx.rules["combat"]
     mods = [Modifier("throne room", fighter.loyalty_bonus)]
     if fighter.has("medallion"):
         mods.append(Modifier("medallion", int(combat["medallion_loyalty"])))
+    mods += magic.check_modifiers(ctx.rules, leaders, "loyalty")
     if fighter.demoralized:
         mods.append(Modifier("demoralized", int(combat["morale_results"]["demoralized"]["loyalty"])))
     check = rolls.d100_check(ctx.rules, "loyalty", month_one=rolls.first_month(ctx))
@@ -245,7 +255,11 @@ def settle(
         unit["pax"] = max(0, int(unit["pax"]) - fighter.lost)
         if fighter.destroyed:
             del units[fighter.id]
-    loyalty = {x.id: loyalty_after_flight(ctx, state, faction, x, label) for x in side.fighters if x.fled}
+    loyalty = {
+        x.id: loyalty_after_flight(ctx, state, faction, x, label, side.leaders)
+        for x in side.fighters
+        if x.fled
+    }
     won = out.winner == side.key
     gold = 0
     if fight.kind == "harass":

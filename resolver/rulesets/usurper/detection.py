@@ -126,6 +126,8 @@ def sense_lairs(
                 report["direction"] = fine_direction(scouted, lair["grid"])
             if tier.close_within is not None:
                 report["close"] = apart <= tier.close_within
+            if apart == 0:
+                report["here"] = True  # the lair stands on the grid searched: found, whatever the Spy rank
             reports.append(report)
     return reports
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from ...core.checks import Modifier
 from ...engine.plans import Reject
+from . import happenings, landmarks, rolls, trading
 from . import model as m
-from . import rolls, trading
 from .setup import new_unit
 
 __all__ = [
@@ -289,6 +289,7 @@ def _trade(
         stock=_stock(lair),
         buy=buy,
         sell=sell,
+        percent={good: happenings.price_percent(rules, state, faction, good) for good in {*buy, *sell}},
     )
     _apply_trade(rules, record, leader, visit)
     data: dict[str, Any] = {
@@ -352,6 +353,9 @@ def require_visit(reading: Any, plan: Any) -> None:
     rules, state, faction = reading.rules, reading.state, reading.faction
     record = state["factions"][faction]
     order = plan.order
+    if landmarks.at(rules, plan.target) is not None:
+        require_ritual(rules, plan)
+        return
     place = place_at(rules, state, faction, plan.target)
     if place is None:
         cities = ", ".join(
@@ -395,6 +399,36 @@ def require_visit(reading: Any, plan: Any) -> None:
                 raise Reject(field_name, f"'{good}' is not traded", f"name one of: {', '.join(traded)}")
 
 
+def require_ritual(rules: Mapping[str, Any], plan: Any) -> None:
+    """A Diplomacy at a landmark is its ritual: nobody there to bribe, trade with or recruit."""
+    name = rules["landmarks"][landmarks.at(rules, plan.target)]["name"]
+    for field_name in ("bribe", "buy", "sell", "recruit"):
+        if plan.order.get(field_name):
+            raise Reject(
+                field_name,
+                f"{plan.target} is {name}, a landmark: a Diplomacy there is its ritual",
+                f"leave {field_name} out of this order, or visit a city or settlement",
+            )
+
+
+def ritual(ctx: Any, state: MutableMapping[str, Any], plan: Any) -> None:
+    """A leader's Diplomacy at a landmark: the action roll with the common ledger alone (no size or
+    attitude, the spec's reading), then the landmark's reward for the band (``landmarks.ritual``)."""
+    rolled = rolls.action_roll(
+        ctx,
+        state,
+        plan.faction,
+        action="diplomacy",
+        by=plan.initiator,
+        assist=plan.assistants,
+        grid=plan.target,
+        order=plan.order,
+    )
+    landmarks.ritual(
+        ctx, state, plan.faction, plan.initiator, plan.target, rolled.band, plan.order, rolls=[rolled.roll]
+    )
+
+
 def _goods_words(rules: Mapping[str, Any], deals: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**deal, "good": _name(rules, "items", str(deal["good"]))} for deal in deals]
 
@@ -403,6 +437,9 @@ def visit(ctx: Any, state: MutableMapping[str, Any], plan: Any) -> None:
     """The week's effect of a Diplomacy order: roll, settle, and tell the usurper alone."""
     rules = ctx.rules
     faction = plan.faction
+    if landmarks.at(rules, plan.target) is not None:
+        ritual(ctx, state, plan)
+        return
     place = place_at(rules, state, faction, plan.target)
     if place is None:
         ctx.order_failed(faction, plan.order, f"you know no city or settlement at {plan.target} any more")
@@ -417,6 +454,7 @@ def visit(ctx: Any, state: MutableMapping[str, Any], plan: Any) -> None:
         assist=plan.assistants,
         grid=plan.target,
         modifiers=extra,
+        order=plan.order,
     )
     asked = {key: plan.order.get(key) for key in ("bribe", "buy", "sell", "recruit") if plan.order.get(key)}
     data = carry_out(

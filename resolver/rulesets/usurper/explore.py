@@ -64,6 +64,7 @@ def explore(ctx: Context, state: State, plan: Plan) -> None:
         assist=plan.assistants,
         grid=plan.target,
         modifiers=explore_modifiers(rules, record),
+        order=plan.order,
     )
     known = m.known(state, faction)
     band_words = rolls.band_name(rules, rolled.band)

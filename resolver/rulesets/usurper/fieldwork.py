@@ -48,6 +48,7 @@ def scout(ctx: Context, state: State, plan: Plan) -> None:
         assist=plan.assistants,
         grid=plan.target,
         modifiers=_watchtower(ctx, state, plan),
+        order=plan.order,
     )
     outcome = scouting.scout(
         ctx, state, _party(plan), _ground(ctx, state, plan.target), rolled.band, rolled.total
@@ -93,6 +94,8 @@ def _finding_words(ctx: Context, outcome: scouting.Outcome) -> str:
 def _sensed_words(report: dict[str, Any]) -> str:
     """A lair sensed, as the scouting usurper may know it: never whose it is, or where exactly."""
     where = f" to the {report['direction']}" if report.get("direction") else ""
+    if report.get("here"):
+        return "another usurper's lair on this very grid"
     close = ", close at hand" if report.get("close") else ""
     return f"another usurper's lair within {report['range']} grids{where}{close}"
 
@@ -123,6 +126,7 @@ def harvest_week(ctx: Context, state: State, plan: Plan) -> None:
         grid=plan.target,
         resource=node["resource"],
         modifiers=harvest.roll_modifiers(record, node, ctx.turn),
+        order=plan.order,
     )
     done = harvest.harvest(ctx, state, _party(plan), plan.target, rolled.band)
     ctx.emit(

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...core.checks import Check, Modifier, Roller
 from ...core.dice import Roll, RollLabel, roll_label
-from . import rolls
+from . import magic, rolls
 
 Rules = Mapping[str, Any]
 POOLS = ("attack", "defense", "damage", "armor")
@@ -279,6 +279,7 @@ def morale_modifiers(rules: Rules, fight: Fight, fighter: Fighter) -> list[Modif
         mods.append(Modifier("guidon", int(combat["guidon_morale"])))
     if any(f.has("drums") and f.has("guidon") for f in side.fighters):
         mods.append(Modifier("drums", int(combat["drums_morale"])))
+    mods += magic.check_modifiers(rules, side.leaders, "morale")  # Napoleon, its caster with the force
     penalties = (
         [Modifier("men lost", int(combat["casualty_morale"]) * fighter.lost)] if not fighter.single else []
     )

@@ -74,9 +74,11 @@ def ritual(
     grid: str,
     rolled: str,
     order: Mapping[str, Any],
+    rolls: list[Any] | None = None,
 ) -> dict[str, Any]:
     """Give the reward of the band a leader's ritual rolled at the landmark on ``grid``; returns what it
-    gave (also told, privately, as an event)."""
+    gave (also told, privately, as an event, with the ritual's ``rolls``)."""
+    shown = list(rolls or [])
     rules = ctx.rules
     landmark = at(rules, grid)
     if landmark is None:
@@ -90,7 +92,7 @@ def ritual(
         "band": band,
     }
     if band is None:
-        ctx.emit("ritual", actors=[faction], visible_to=[faction], place=grid, **outcome)
+        ctx.emit("ritual", actors=[faction], visible_to=[faction], place=grid, rolls=shown, **outcome)
         return outcome
     won.append(band)
     reward = rules["landmarks"][landmark]["rewards"][band]
@@ -127,7 +129,7 @@ def ritual(
         outcome["tokens"], outcome["token_value"] = int(tokens["count"]), int(tokens["value"])
     if reward.get("loyalty"):
         outcome["units"] = _test_units(ctx, state, faction, landmark, reward, order)
-    ctx.emit("ritual", actors=[faction], visible_to=[faction], place=grid, **outcome)
+    ctx.emit("ritual", actors=[faction], visible_to=[faction], place=grid, rolls=shown, **outcome)
     return outcome
 
 

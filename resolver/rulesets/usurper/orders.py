@@ -43,6 +43,7 @@ def acting_fields(initiator: str) -> tuple[Field, ...]:
             "end", "text", "The grid where they end the week (default: where they started).", names="places"
         ),
         Field("note", "text", "Words for your own report; they change nothing.", multiline=True),
+        Field("oracle", "bool", "Spend an Oracle token on this action's roll (from Talonrel's Oracle)."),
     )
 
 

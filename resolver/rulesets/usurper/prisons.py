@@ -242,6 +242,7 @@ def interrogate(ctx: Context, state: State, plan: Plan) -> None:
         grid=lair["grid"],
         lair=lair["id"],
         modifiers=interrogation_modifiers(rules, plan, lair, intent),
+        order=plan.order,
     )
     prisoner["interrogated"] = {"turn": ctx.turn, "intent": intent}
     needs = str(rules["interrogation"]["intents"][intent]["needs"])

@@ -17,7 +17,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
-from . import assaults, combat, diplomacy, fieldwork, healing, prisons, training, works
+from . import assaults, combat, diplomacy, fieldwork, healing, magic, prisons, rolls, training, works
 from . import model as m
 from .acting import Plan
 
@@ -74,7 +74,12 @@ class UsurperReading(Reading):
     def read(self, order: Order) -> Plan:
         action = order.action
         initiator = self.entity_id(order["by"], "by")
-        assistants = [self.entity_id(word, "assist") for word in order.get("assist") or []]
+        extras = rolls.read_extras(
+            self, action, order.get("assist") or []
+        )  # they help; they are no one's kin
+        assistants = [
+            self.entity_id(word, "assist") for word in order.get("assist") or [] if word not in extras
+        ]
         kind = m.kind_of(self.state, self.faction, initiator)
         wanted = m.LEADER if action in LEADER_ACTIONS else (kind if action in EITHER_ACTIONS else m.UNIT)
         if kind != wanted:
@@ -89,12 +94,16 @@ class UsurperReading(Reading):
         target = self.grid(order["target"], "target") if order.get("target") else start
         end = self.grid(order["end"], "end") if order.get("end") else start
         leaders, units = [], []
+        own_leaders = m.leaders(self.state, self.faction)
+        march = magic.speed_bonus(
+            self.rules, [own_leaders[e] for e in [initiator, *assistants] if e in own_leaders]
+        )
         for entity_id in [initiator, *assistants]:
             self._free(order, entity_id)
             entity = m.entity(self.state, self.faction, entity_id) or {}
             entity_kind = m.kind_of(self.state, self.faction, entity_id) or m.UNIT
             self._able(entity_kind, entity, action)
-            self._reach(entity_kind, entity, target)
+            self._reach(entity_kind, entity, target, march if entity_kind == m.UNIT else 0)
             (leaders if entity_kind == m.LEADER else units).append(entity)
         self._one_roll(order, action, target)
         plan = Plan(
@@ -123,12 +132,12 @@ class UsurperReading(Reading):
         if kind == m.LEADER and int(entity.get("healing", 0)) > 0 and action != "rest":
             raise Reject("by", f"{name} is healing and can do nothing else", "give it a 'rest' order")
 
-    def _reach(self, kind: str, entity: dict[str, Any], target: str) -> None:
+    def _reach(self, kind: str, entity: dict[str, Any], target: str, march: int = 0) -> None:
         lair = m.home_lair(self.state, self.faction, entity)
         if lair is None or not target:
             return
         distance = self.game.world.distance(lair["grid"], target)
-        speed = m.overland_speed(self.rules, kind, entity)
+        speed = m.overland_speed(self.rules, kind, entity) + march  # Forced March of a leader with them
         if distance > speed:
             raise Reject(
                 "target",

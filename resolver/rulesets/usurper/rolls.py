@@ -20,7 +20,8 @@ from typing import Any
 
 from ...core.checks import Check, CheckResult, Modifier
 from ...core.dice import Roll, RollLabel, roll_label
-from . import experience, lairs
+from ...engine.plans import Reject
+from . import experience, happenings, lairs, landmarks, magic
 from .acting import Context
 from .entities import (
     Participants,
@@ -247,6 +248,73 @@ def repeat_modifiers(
     ]
 
 
+def extras_named(faction: Mapping[str, Any], words: Iterable[Any]) -> dict[str, Record]:
+    """The usurper's Extras among the words of an order's ``assist`` (by id, or by name in any case): word
+    -> the Extra's record. Extras sit apart from leaders and units (``extras`` of the faction record)."""
+    extras = faction.get("extras") or {}
+    found: dict[str, Record] = {}
+    for word in words:
+        text = str(word).strip()
+        if text in extras:
+            found[str(word)] = extras[text]
+            continue
+        named = [x for x in extras.values() if str(x.get("name", "")).casefold() == text.casefold()]
+        if len(named) == 1:
+            found[str(word)] = named[0]
+    return found
+
+
+def read_extras(reading: Any, action: str, words: Iterable[Any]) -> set[str]:
+    """The checker's and the resolver's reading of the Extras named under ``assist``: each helps only
+    the actions the GM gave it (``helps``) and takes one action a week like everyone else. Returns the
+    words that named Extras, which the reading then leaves out of the leaders and units."""
+    order = reading.order
+    number = getattr(order, "number", None)
+    found = extras_named(reading.state["factions"][reading.faction], words)
+    for extra in found.values():
+        if action not in (extra.get("helps") or []):
+            helps = ", ".join(str(a) for a in extra.get("helps") or []) or "nothing the rolls read"
+            raise Reject(
+                "assist",
+                f"{extra['name']} is an Extra who helps only with: {helps}",
+                f"take {extra['name']} out of this order's assist, or name it under an action it helps",
+            )
+        before = reading.busy.get(str(extra["id"]))
+        if before is not None and before != number:
+            raise Reject(
+                "assist",
+                f"{extra['name']} already helps this week (order {before})",
+                "an Extra helps one action a week: take it out of one of the two orders",
+            )
+        reading.busy[str(extra["id"])] = number
+    return set(found)
+
+
+def extra_modifiers(
+    rules: Mapping[str, Any], action: str, extras: Iterable[Record], resource: str | None = None
+) -> list[Modifier]:
+    """What the Extras helping an action add: the bonus the GM gave each for the actions it helps, and
+    its skills and action spells as anyone assisting adds them."""
+    extras = [x for x in extras if action in (x.get("helps") or [])]
+    mods = [
+        Modifier(f"{_source(rules, 'extra', extra=str(x['name']))}", int(x.get("bonus") or 0))
+        for x in extras
+        if int(x.get("bonus") or 0)
+    ]
+    mods += skill_modifiers(rules, action, extras, resource)
+    mods += magic.action_modifiers(rules, extras, action)
+    return mods
+
+
+def oracle_modifiers(record: Record, order: Mapping[str, Any] | None, turn: int) -> list[Modifier]:
+    """An Oracle token spent on this roll, when the order asks for one (``oracle: true``) and one is
+    usable this week: the most valuable, the soonest to lapse among equals."""
+    if not (order or {}).get("oracle"):
+        return []
+    spent = landmarks.spend_token(record, turn)
+    return [spent] if spent is not None else []
+
+
 def action_ledger(
     rules: Mapping[str, Any],
     state: Mapping[str, Any],
@@ -262,7 +330,8 @@ def action_ledger(
     """Every modifier of one action's d100, each named by its source: the ledger the roll keeps.
 
     ``trainers`` are leaders training in the lair where the action happens: they still give their
-    Leader Presence to it. ``modifiers`` are the action's own (a room's bonus, a grand node's +20)."""
+    Leader Presence to it. ``modifiers`` are the action's own (a room's bonus, a grand node's +20). The
+    spells the leaders taking part know, the month's events and the landmarks' gifts count as well."""
     faction = state["factions"][group.faction]
     teaching = [faction["leaders"][leader] for leader in trainers if leader not in group.ids]
     return [
@@ -276,6 +345,9 @@ def action_ledger(
         *unpaid_modifiers(rules, group.units),
         *hot_bed_modifiers(rules, faction, grid),
         *repeat_modifiers(rules, faction, action, grid, turn),
+        *magic.action_modifiers(rules, group.leaders, action),
+        *happenings.action_modifiers(rules, state, group.faction, action),
+        *landmarks.ability_modifiers(rules, faction, action, group.leaders, group.units),
         *modifiers,
     ]
 
@@ -381,6 +453,7 @@ def action_roll(
     trainers: Iterable[str] = (),
     modifiers: Iterable[Modifier] = (),
     learn: bool = True,
+    order: Mapping[str, Any] | None = None,
 ) -> ActionRoll:
     """Roll one action: build its ledger, roll ``checks.action`` under the label faction/by/action/grid
     (the turn is prefixed by the context), read its band with the first month's floor, and book the band's
@@ -391,12 +464,18 @@ def action_roll(
     works, ``trainers`` the leaders training in that lair, ``modifiers`` the action's own sources.
 
     The band's experience goes to everyone taking part at once (``learn``; false for an action that
-    earns none), told to the usurper alone in an ``experience`` event."""
+    earns none), told to the usurper alone in an ``experience`` event. ``order`` is the order the roll
+    carries out: the Extras named under its ``assist`` add their help, and ``oracle: true`` spends an
+    Oracle token on this roll."""
     rules = ctx.rules
     group = participants(state, faction, by, assist)
+    record = state["factions"][faction]
+    extras = extras_named(record, (order or {}).get("assist") or []).values()
+    own = [*modifiers, *extra_modifiers(rules, action, extras, resource)]
+    own += oracle_modifiers(record, order, ctx.turn)
     ledger = action_ledger(
         rules, state, group, action=action, grid=grid, turn=ctx.turn, resource=resource,
-        trainers=trainers, modifiers=modifiers,
+        trainers=trainers, modifiers=own,
     )  # fmt: skip
     month_one = first_month(ctx)
     check = d100_check(rules, "action", month_one=month_one)
@@ -404,7 +483,6 @@ def action_roll(
         ctx, roll_label(faction, by, action, grid), modifiers=ledger, factions=[faction], decided=action
     )
     band, raised = _raise_to_floor(rules, "action", result) if month_one else (result.row.result, False)
-    record = state["factions"][faction]
     lost: dict[str, int] = {}
     home = home_lair(record, group, lair)
     costs = {"complete_failure": "complete_failure_obscurity", "legendary": "legendary_obscurity"}
@@ -475,13 +553,13 @@ def morale_ledger(
     lair: Mapping[str, Any] | None = None,
     pax_lost: int = 0,
     drums: bool = False,
-    napoleon: bool = False,
+    leaders: Iterable[Record] = (),
     modifiers: Iterable[Modifier] = (),
 ) -> list[Modifier]:
     """A unit's Morale modifiers: its level, the Throne Room it set out from, Courage, a Guidon, the
-    force's Drums, Napoleon, the men lost in this fight, and what the fight adds (``modifiers``: earlier
-    Battered or Shaken results, a drake's breath). Leader Presence never counts. An Orc unit halves the
-    penalties."""
+    force's Drums, the spells of the leaders with it (Napoleon), the men lost in this fight, and what the
+    fight adds (``modifiers``: earlier Battered or Shaken results, a drake's breath). Leader Presence
+    never counts. An Orc unit halves the penalties."""
     ledger = []
     if int(unit.get("level") or 0):
         ledger.append(
@@ -500,8 +578,7 @@ def morale_ledger(
         ledger.append(Modifier(_source(rules, "guidon"), _declared(rules, "morale", "guidon")))
     if drums:
         ledger.append(Modifier(_source(rules, "drums"), _declared(rules, "morale", "drums")))
-    if napoleon:
-        ledger.append(Modifier(_source(rules, "napoleon"), _declared(rules, "morale", "napoleon")))
+    ledger += magic.check_modifiers(rules, leaders, "morale")
     if pax_lost:
         ledger.append(Modifier(_source(rules, "pax_lost"), _declared(rules, "morale", "pax_lost") * pax_lost))
     ledger += modifiers
@@ -514,16 +591,15 @@ def loyalty_ledger(
     *,
     lair: Mapping[str, Any] | None = None,
     demoralized: bool = False,
-    napoleon: bool = False,
+    leaders: Iterable[Record] = (),
     modifiers: Iterable[Modifier] = (),
 ) -> list[Modifier]:
-    """A unit's Loyalty modifiers: the Throne Room it set out from, a Medallion, Napoleon, and −5 after
-    a Demoralized flight. Leader Presence never counts."""
+    """A unit's Loyalty modifiers: the Throne Room it set out from, a Medallion, the spells of the leaders
+    with it (Napoleon), and −5 after a Demoralized flight. Leader Presence never counts."""
     ledger = _throne_modifiers(rules, "loyalty", lair)
     if _carries(rules, unit, "medallion"):
         ledger.append(Modifier(_source(rules, "medallion"), _declared(rules, "loyalty", "medallion")))
-    if napoleon:
-        ledger.append(Modifier(_source(rules, "napoleon"), _declared(rules, "loyalty", "napoleon")))
+    ledger += magic.check_modifiers(rules, leaders, "loyalty")
     if demoralized:
         ledger.append(Modifier(_source(rules, "demoralized"), _declared(rules, "loyalty", "demoralized")))
     return [*ledger, *modifiers]
@@ -546,15 +622,16 @@ def morale_check(
     *,
     pax_lost: int = 0,
     drums: bool = False,
-    napoleon: bool = False,
+    leaders: Iterable[Record] = (),
     modifiers: Iterable[Modifier] = (),
 ) -> CheckResult:
     """Roll a unit's Morale (``checks.morale``) under the caller's label (the fight's identities and the
-    unit's id). The first month rolls it without explosion but never raises its band."""
+    unit's id); ``leaders`` are those with the unit, whose spells count. The first month rolls it
+    without explosion but never raises its band."""
     record = state["factions"][faction]["units"][unit]
     ledger = morale_ledger(
         ctx.rules, record, lair=_unit_lair(state, faction, record), pax_lost=pax_lost, drums=drums,
-        napoleon=napoleon, modifiers=modifiers,
+        leaders=leaders, modifiers=modifiers,
     )  # fmt: skip
     check = d100_check(ctx.rules, "morale", month_one=first_month(ctx))
     return check.roll(ctx, label, modifiers=ledger, factions=[faction], decided=f"morale of {record['name']}")
@@ -568,7 +645,7 @@ def loyalty_check(
     label: RollLabel,
     *,
     demoralized: bool = False,
-    napoleon: bool = False,
+    leaders: Iterable[Record] = (),
     modifiers: Iterable[Modifier] = (),
 ) -> CheckResult:
     """Roll a unit's Loyalty (``checks.loyalty``) under the caller's label (upkeep's: faction, unit, the
@@ -579,7 +656,7 @@ def loyalty_check(
         record,
         lair=_unit_lair(state, faction, record),
         demoralized=demoralized,
-        napoleon=napoleon,
+        leaders=leaders,
         modifiers=modifiers,
     )
     check = d100_check(ctx.rules, "loyalty", month_one=first_month(ctx))

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from ...core.dice import Roll, RollLabel, roll_label
 from ...core.rng import stream
-from . import detection
+from . import detection, scoring
 
 BANDS = (
     "complete_failure",
@@ -320,8 +320,9 @@ def information_bonus(faction: Mapping[str, Any], action: str, turn: int) -> int
 def encounter_units(
     ctx: Context, state: dict[str, Any], party: Party, ground: Ground, outcome: Outcome, purpose: str
 ) -> tuple[list[dict[str, Any]], int]:
-    """Two or three (the combat data's numbers) units of the grid's native standard races, at the level of
-    the current difficulty tier; each race drawn by a labelled roll when the terrain has more than one."""
+    """Two or three (the combat data's numbers) units of the grid's native standard races, as many levels
+    up as the difficulty tier in force gives, each armed at the tier's gear chance; each race drawn by a
+    labelled roll when the terrain has more than one."""
     rules = ctx.rules
     spec = rules["combat"]["encounters"]
     low, high = int(spec["units"]["min"]), int(spec["units"]["max"])
@@ -330,8 +331,8 @@ def encounter_units(
     )
     count_roll.decided = "how many units the scouts meet"
     outcome.rolls.append(count_roll)
-    tier = tier_row(spec["tiers"], average_vp(state))
-    level, gear_chance = tier.get("level", 0), int(tier.get("gear_chance", 0))
+    level = scoring.encounter_levels(rules, state)
+    armed = scoring.gear_chance(rules, state)
     natives = list(rules["terrains"][ground.terrain]["races"])
     units: list[dict[str, Any]] = []
     for number in range(1, low + count_roll.total):
@@ -343,17 +344,21 @@ def encounter_units(
             pick.decided = "the people of one unit met"
             outcome.rolls.append(pick)
             race = natives[pick.total - 1]
-        met = native_unit(rules, race, int(level), number)
-        if gear_chance > 0:  # no roll at all where no tier arms them, so quiet tiers roll as before
-            armed = ctx.roll(
-                label(party, ground, purpose, f"gear{number}"), "1d100", factions=[party.faction]
-            )
-            armed.decided = "whether one unit met carries gear"
-            outcome.rolls.append(armed)
-            if armed.total <= gear_chance:
-                met["weapons"] = [{"item": item, "quality": "standard"} for item in spec["gear"]]
-        units.append(met)
+        unit = native_unit(rules, race, int(level), number)
+        if armed >= 100 or (armed > 0 and _armed(ctx, party, ground, purpose, number, armed, outcome)):
+            unit["weapons"] = [{"item": str(item), "quality": "standard"} for item in spec["gear"]]
+        units.append(unit)
     return units, int(level)
+
+
+def _armed(
+    ctx: Context, party: Party, ground: Ground, purpose: str, number: int, chance: int, outcome: Outcome
+) -> bool:
+    """A percentage roll (no explosion) for whether one unit met carries the tier's gear."""
+    roll = ctx.roll(label(party, ground, purpose, f"gear{number}"), "1d100", factions=[party.faction])
+    roll.decided = f"whether a unit met is armed ({chance}% chance)"
+    outcome.rolls.append(roll)
+    return roll.total <= chance
 
 
 def native_unit(rules: Mapping[str, Any], race: str, level: int, number: int) -> dict[str, Any]:
@@ -377,28 +382,12 @@ def find_encounter(
     return {"id": encounter_id, **record}
 
 
-def average_vp(state: Mapping[str, Any]) -> float:
-    """The average VP total of the usurpers still in play (0 before the first count)."""
-    scores = state.get("scores") or {}
-    playing = [
-        f for f, record in (state.get("factions") or {}).items() if record.get("status", "active") != "out"
-    ]
-    totals = [int((scores.get(f) or {}).get("total", 0)) for f in playing]
-    return sum(totals) / len(totals) if totals else 0.0
-
-
-def tier_row(table: Mapping[Any, Any], average: float) -> Mapping[str, Any]:
-    """The row of a table keyed by average VP thresholds that the average has reached."""
-    reached = [int(threshold) for threshold in table if average >= int(threshold)]
-    key = max(reached) if reached else min(int(threshold) for threshold in table)
-    return table[key] if key in table else table[str(key)]
-
-
 def ambush_chance(rules: Mapping[str, Any], state: Mapping[str, Any], faction: str, band: str) -> int:
-    """The per cent chance that a scout of this band is ambushed, at the current difficulty tier, less a
-    living, unhurt-enough Scavenger's share (a leader who is healing gives no global bonus)."""
+    """The per cent chance that a scout of this band is ambushed: certain when the difficulty tier in force
+    says so (``scoring.ambush_on``), else the base chance of the band; less a living, unhurt-enough
+    Scavenger's share (a leader who is healing gives no global bonus)."""
     data = rules["scouting"]["ambush"]
-    chance = int(tier_row(data["by_average_vp"], average_vp(state)).get(band, 0))
+    chance = 100 if scoring.ambush_on(rules, state, band) else int(data["base"].get(band, 0))
     if chance <= 0:
         return 0
     leaders = (state["factions"][faction].get("leaders") or {}).values()

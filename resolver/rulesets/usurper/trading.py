@@ -136,12 +136,20 @@ def _market(rules: Mapping[str, Any], good: str) -> tuple[int, int] | None:
     return int(entry), 1
 
 
-def lot(rules: Mapping[str, Any], kind: str, status: str, good: str) -> tuple[int, int] | None:
+def priced(gold: int, percent: int) -> int:
+    """A lot's gold after a month's event moved the price by ``percent`` (rounded down, never below 0)."""
+    return max(0, gold * (100 + percent) // 100)
+
+
+def lot(
+    rules: Mapping[str, Any], kind: str, status: str, good: str, percent: int = 0
+) -> tuple[int, int] | None:
     """(gold, quantity) of one lot of ``good`` at ``status``: the trade table for resources and food, the
-    market price (or its share when selling) for items; None when the good is not traded."""
+    market price (or its share when selling) for items; None when the good is not traded. ``percent`` is
+    the month's change to the good's price (``happenings.price_percent``), bought or sold alike."""
     table = rules["trade"][kind].get(status, {})
     if good in table:
-        return int(table[good]["gold"]), int(table[good]["quantity"])
+        return priced(int(table[good]["gold"]), percent), int(table[good]["quantity"])
     if good in RESOURCES_STORED or good == "gold":
         return None
     market = _market(rules, good)
@@ -150,7 +158,7 @@ def lot(rules: Mapping[str, Any], kind: str, status: str, good: str) -> tuple[in
     price, quantity = market
     if kind == "sell":
         price = int(price * float(rules["trade"]["sell_items"]))
-    return price, quantity
+    return priced(price, percent), quantity
 
 
 def _fits(cap: int | None, moved: int, lots: int, gold_each: int) -> bool:
@@ -168,20 +176,23 @@ def trade_visit(
     stock: Mapping[str, int],
     buy: Mapping[str, int],
     sell: Mapping[str, int],
+    percent: Mapping[str, int] | None = None,
 ) -> Visit:
     """Work out a visit's trade. Sales come first (their gold may pay for the purchases), each in whole
     lots of what ``stock`` holds; purchases buy the lots that bring at least the quantity asked, cut to
-    the gold and the cap. Goods are taken in the order the order names them."""
+    the gold and the cap. Goods are taken in the order the order names them. ``percent`` holds the
+    month's price changes by good."""
+    percent = percent or {}
     visit = Visit(status, cap)
     moved = 0
     for good, asked in sell.items():
         deal = Deal("sell", good, int(asked))
-        priced = lot(rules, "sell", status, good)
-        if priced is None:
+        terms = lot(rules, "sell", status, good, int(percent.get(good, 0)))
+        if terms is None:
             deal.cut = "unknown"
             visit.deals.append(deal)
             continue
-        gold_each, quantity_each = priced
+        gold_each, quantity_each = terms
         have = min(int(asked), int(stock.get(good, 0)))
         lots = have // quantity_each
         if lots * quantity_each < int(asked):
@@ -195,12 +206,12 @@ def trade_visit(
         visit.deals.append(deal)
     for good, asked in buy.items():
         deal = Deal("buy", good, int(asked))
-        priced = lot(rules, "buy", status, good)
-        if priced is None:
+        terms = lot(rules, "buy", status, good, int(percent.get(good, 0)))
+        if terms is None:
             deal.cut = "unknown"
             visit.deals.append(deal)
             continue
-        gold_each, quantity_each = priced
+        gold_each, quantity_each = terms
         lots = -(-int(asked) // quantity_each)  # enough lots to bring at least what was asked
         while lots and lots * gold_each > gold:
             lots -= 1

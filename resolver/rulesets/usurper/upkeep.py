@@ -75,6 +75,12 @@ def _food_sources(faction: Mapping[str, Any], home: str) -> list[MutableMapping[
     return [lairs[lair].setdefault("storage", {}) for lair in order]
 
 
+def _lacking(faction: Mapping[str, Any], home: str, gold: int, food: int) -> dict[str, bool]:
+    """What a unit's dues ran short of, so its report says unpaid, unfed, or both."""
+    stored = sum(int(s.get("foodstuffs", 0)) for s in _food_sources(faction, home))
+    return {"unpaid_gold": int(faction.get("gold", 0)) < gold, "unfed": stored < food}
+
+
 def _take(faction: MutableMapping[str, Any], home: str, gold: int, food: int) -> bool:
     """Take a unit's dues, all of them or none: whether they were there."""
     sources = _food_sources(faction, home)
@@ -90,9 +96,13 @@ def _take(faction: MutableMapping[str, Any], home: str, gold: int, food: int) ->
 
 def loyalty_check(ctx: Any, state: Mapping[str, Any], faction: str, unit_id: str) -> CheckResult:
     """The Loyalty check of a unit left unpaid or unfed (the dice chapter's, with its Throne Room and
-    Medallion), under a label of the usurper, the unit and the upkeep."""
+    Medallion, and the spells of the leaders who share its lair), under a label of the usurper, the unit
+    and the upkeep."""
+    record = state["factions"][faction]
+    home = record["units"][unit_id].get("lair")
+    with_it = [lead for _, lead in sorted((record.get("leaders") or {}).items()) if lead.get("lair") == home]
     return rolls.loyalty_check(
-        ctx, state, faction, unit_id, roll_label(faction, unit_id, "loyalty", "upkeep")
+        ctx, state, faction, unit_id, roll_label(faction, unit_id, "loyalty", "upkeep"), leaders=with_it
     )
 
 
@@ -136,11 +146,13 @@ def settle_upkeep(
         unit = record["units"][unit_id]
         shares = 2 if unit.get("unpaid") else 1
         gold, food = share(rules, unit)
+        lacking = _lacking(record, str(unit.get("lair")), shares * gold, shares * food)
         if _take(record, str(unit.get("lair")), shares * gold, shares * food):
             unit["unpaid"] = unit["grumpy"] = False
             paid.append(unit_id)
             continue
         told, roll = _unfaithful(ctx, state, faction, unit_id, loyalty)
+        told.update(lacking)
         unpaid.append(told)
         rolls.append(roll)
     owed_gold = int(rules["upkeep"]["gold_per_unit"])

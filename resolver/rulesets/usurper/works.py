@@ -138,6 +138,7 @@ def carry_out(ctx: Context, state: State, plan: Plan) -> None:
         grid=plan.target,
         lair=None if founding else work.lair,
         modifiers=mods,
+        order=plan.order,
     )
     said: dict[str, Any] = {"band": _band_name(rules, rolled.band), "total": rolled.total}
     if founding:

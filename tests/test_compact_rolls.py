@@ -31,7 +31,8 @@ HEAVY_BYTES_PER_ROLL = 70  # a battle-heavy turn: hundreds of shots under one ev
 
 def play(base: Path, ruleset: str, *, compact: bool, sealed: bool) -> Path:
     """A demo-like campaign of ``ruleset`` (seed 1, four bot factions) after ``TURNS`` bot turns, with the
-    compact roll log turned on by a house rule or not."""
+    roll log's form set by a house rule: a ruleset's rules data may ask for either (usurper's, whose weeks
+    roll a die for every action of every usurper, asks for the compact one)."""
     root = base / f"{ruleset}-{'compact' if compact else 'full'}-{'sealed' if sealed else 'open'}"
     workflow.prepare_demo_folder(root)
     factions = workflow.default_factions(4, 1)
@@ -44,8 +45,7 @@ def play(base: Path, ruleset: str, *, compact: bool, sealed: bool) -> Path:
         root, ruleset, 1, factions, name="Dice", key=key, sealed=sealed, players=players,
         beacon_name="test" if sealed else None,
     )  # fmt: skip
-    if compact:
-        (root / "campaign/rules.yaml").write_text("dice_log: compact\n")
+    (root / "campaign/rules.yaml").write_text(f"dice_log: {'compact' if compact else 'full'}\n")
     for _ in range(TURNS):
         workflow.play_bot_turn(root)
     return root
@@ -98,7 +98,7 @@ def test_compact_turns_hold_the_same_rolls_as_lines_and_replay(both_forms: dict[
         assert written[roll_log.FORM_KEY] == "compact"
         lines += rolls_of(written)
         as_full = events_of(full, turn)
-        assert roll_log.FORM_KEY not in as_full  # a campaign that asks for nothing writes today's form
+        assert roll_log.FORM_KEY not in as_full  # the full form is written as it always was
         assert roll_log.in_full(written, "events.yaml") == as_full
     assert lines and all(isinstance(line, str) for line in lines)  # every shipped roll fits on a line
     sealing.use_key_file(compact / workflow.DEMO_KEY)
@@ -120,13 +120,20 @@ def test_compact_public_rolls_are_drawn_again_without_the_key(both_forms: dict[s
 
 def test_an_edited_compact_public_roll_is_named(both_forms: dict[str, Path], tmp_path: Path) -> None:
     root = both_forms["compact"]
-    folder = turn_folder(root, TURNS)
+    # The last turn with a public roll: nations rolls its first in turn 3; usurper's public dice are the
+    # month's events, drawn in its first week, while each usurper's own rolls are sealed.
+    turn = max(
+        t
+        for t in range(1, TURNS + 1)
+        if any(e.get("rolls") for e in canonical.read_yaml(turn_folder(root, t) / PUBLIC_EVENTS)["events"])
+    )
+    folder = turn_folder(root, turn)
     copy = tmp_path / "turn"
     copy.mkdir()
     public = canonical.read_yaml(folder / PUBLIC_EVENTS)
     event = next(e for e in public["events"] if e.get("rolls"))
     line = event["rolls"][0]
-    start = roll_log.turn_prefix(TURNS) + event.get(roll_log.EVENT_PREFIX_KEY, "")
+    start = roll_log.turn_prefix(turn) + event.get(roll_log.EVENT_PREFIX_KEY, "")
     roll = roll_log.roll_from_line(line, start)
     faces = ",".join(str(d % 6 + 1) for d in roll["dice"])
     head, _, tail = line.partition(" [")

@@ -185,9 +185,19 @@ def test_every_name_a_template_shows_carries_its_id(game_root: Path) -> None:
     assert checked > 0
 
 
+# A name the template shows with its id in brackets: capitalised words, joined by "of" or "the" ("Elves
+# of Menfell [blue-u1]", a usurper's unit, whose names are its own business and in no public list).
+NAME_WITH_ID = re.compile(r"[A-Z][\w'’-]*(?: (?:of|the|[A-Z][\w'’-]*))* \[([\w-]+)\]")
+
+
 def names_shown(template: str, known: dict[str, Names]) -> list[tuple[int, int, str, str]]:
-    """Where the template shows a name of something that has an id of its own: start, end, id, name."""
-    found = []
+    """Where the template shows a name of something that has an id of its own: start, end, id, name.
+    A name shown with its id in brackets counts whole, so that a name within it (a faction's name in
+    its unit's) is read as part of it."""
+    found = [
+        (match.start(), match.end() - len(match[1]) - 3, match[1], match[0].rsplit(" [", 1)[0])
+        for match in NAME_WITH_ID.finditer(template)
+    ]
     for named in known.values():
         for key, names in named.items():
             for name in {n for n in names if n != key}:

@@ -16,7 +16,8 @@ that is, separated by single spaces:
 - the faces in brackets (``[]`` for a pool of no dice) and the total after ``=``;
 - then, each only when the roll has it: ``@`` and the factions whose orders keyed the roll (by commas),
   ``!forced`` for faces set by hand, ``check:result`` for a roll of a rules-data check, and one
-  ``source+N`` or ``source-N`` for each line of its modifier ledger, in the ledger's order;
+  ``source+N`` or ``source-N`` for each line of its modifier ledger, in the ledger's order (a ledger
+  kept in words, ``Leader Presence (Grug)``, writes each space of a source as ``~``);
 - last, `` | `` and what the roll decided, in the words it was logged with. It is left out where it says
   nothing the line does not: no words at all, or a check's own "check: result". A roll that decided
   nothing under a check ends in a bare `` |``.
@@ -54,6 +55,9 @@ _SCOPE = re.compile(r"@([^\s@,|]+(?:,[^\s@,|]+)*)")
 _CHECK = re.compile(r"([^\s:|]+):([^\s|]*)")
 _MODIFIER = re.compile(r"([^\s:|@!]+?)([+-]\d+)")
 _FORCED = "!forced"
+# A space in a modifier's source, which would split the line: a source holding a "~" of its own does not
+# read back as itself, so its roll keeps its mapping.
+_SPACE = "~"
 
 
 class RollLogError(ValueError):
@@ -117,7 +121,10 @@ def roll_line(roll: Mapping[str, Any], prefix: str) -> str:
         fields.append(_FORCED)
     if "check" in roll:
         fields.append(f"{roll['check']}:{roll.get('result', '')}")
-    fields += [f"{entry['source']}{int(entry['value']):+d}" for entry in roll.get("modifiers") or []]
+    fields += [
+        f"{str(entry['source']).replace(' ', _SPACE)}{int(entry['value']):+d}"
+        for entry in roll.get("modifiers") or []
+    ]
     line = " ".join(fields)
     decided = str(roll.get("decided") or "")
     if decided != _said_by_line(roll):
@@ -169,7 +176,7 @@ def _read_extras(roll: dict[str, Any], tokens: list[str], line: str) -> None:
         modifier = _MODIFIER.fullmatch(token)
         if modifier is None:
             raise RollLogError(f"the roll line {line!r} has {token!r}, which is no field of a roll")
-        modifiers.append({"source": modifier[1], "value": int(modifier[2])})
+        modifiers.append({"source": modifier[1].replace(_SPACE, " "), "value": int(modifier[2])})
     if modifiers:
         roll["modifiers"] = modifiers
 

@@ -631,11 +631,15 @@ def _read_place(reading: GmReading, order: Order) -> Mapping[str, Any]:
             else (f"there is already a {order['kind']} '{order['id']}'")
         )
         reading.refuse("id", said, "choose a new id")
+    game = reading.game
+    for problem in game.ruleset.piece_id_problems(
+        order["kind"], order["id"], order["data"], game, reading.state
+    ):
+        reading.refuse("id", problem, f"give the {order['kind']} an id that can take it")
     bad = list(unstorable(order["data"]))
     for where, problem in bad:
         reading.refuse(("data", *where), problem, "write a whole number, or text in quotes")
     if not bad:
-        game = reading.game
         for problem in game.ruleset.check_entity(order["kind"], order["data"], game, reading.state):
             reading.refuse("data", problem, f"correct the {order['kind']}'s fields under 'data'")
     pieces.place(order["kind"], order["id"], order.number)
@@ -669,14 +673,9 @@ def _apply_place(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
 
 def _place_examples(game: Game, state: State) -> list[dict[str, Any]]:
     kind, piece_id, piece = _first_piece(game, state)
-    return [
-        {
-            "action": "place",
-            "kind": kind,
-            "id": f"{piece_id}-gm",
-            "data": placeable_copy(game, piece, f"{piece_id}-gm"),
-        }
-    ]
+    own = game.ruleset.placed_example(game, state, kind, piece_id, piece) if piece else None
+    new_id, data = own or (f"{piece_id}-gm", placeable_copy(game, piece, f"{piece_id}-gm"))
+    return [{"action": "place", "kind": kind, "id": new_id, "data": data}]
 
 
 def _remove_fields(game: Game) -> tuple[Field, ...]:

@@ -700,6 +700,22 @@ class Ruleset:
         """Problems with a GM-placed entity; an empty list means it may be placed."""
         return []
 
+    def piece_id_problems(
+        self, kind: str, piece_id: str, data: Mapping[str, Any], game: Game, state: State
+    ) -> list[str]:
+        """Problems with the id the GM gives a placed piece (``data``, its fields, as written). Most
+        pieces take any new id; a ruleset whose pieces are kept by where they stand (a city by its grid)
+        says here which ids can take this one."""
+        return []
+
+    def placed_example(
+        self, game: Game, state: State, kind: str, piece_id: str, piece: Mapping[str, Any]
+    ) -> tuple[str, dict[str, Any]] | None:
+        """The id and data of the GM template's example of a placed piece, modelled on ``piece``; None
+        leaves it to the engine, which copies the piece under the id ``<id>-gm``. A ruleset whose copy
+        would not check clean (a piece kept by its grid, a name no two pieces share) writes its own."""
+        return None
+
     def apply_judgement(
         self, game: Game, state: State, faction: str, subject: str, grants: Mapping[str, Any]
     ) -> str:

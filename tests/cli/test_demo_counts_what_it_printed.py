@@ -14,17 +14,16 @@ from typing import Any
 import pytest
 
 from resolver.cli import main
-from resolver.engine.ruleset import RULESETS, Game
+from resolver.engine.ruleset import RULESETS, Game, get_ruleset
 from resolver.store.store import Store
 
 from ..conftest import archived_events
 
-TURNS = 8
-
 
 @pytest.fixture(scope="module", params=RULESETS)
 def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The default demo of a ruleset (seed 1, 8 turns): its folder, game, printed turns and summary."""
+    """The default demo of a ruleset (seed 1, as many turns as the ruleset's demo plays: 8, or 12 weeks
+    of usurper): its folder, game, printed turns and summary."""
     root = tmp_path_factory.mktemp(f"demo-{request.param}") / "scratch"
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -37,8 +36,10 @@ def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
             turns[int(heading.group(1))] = []
         elif line.startswith("  - ") and turns:
             turns[max(turns)].append(line.removeprefix("  - "))
-    summary = next(line for line in lines if line.startswith(f"In {TURNS} turns: "))
-    return {"root": root, "game": Store(root).game(), "turns": turns, "summary": summary}
+    played = get_ruleset(request.param).demo_turns
+    assert sorted(turns) == list(range(1, played + 1))
+    summary = next(line for line in lines if line.startswith(f"In {played} turns: "))
+    return {"root": root, "game": Store(root).game(), "turns": turns, "summary": summary, "played": played}
 
 
 def sentence(game: Game, event: dict[str, Any]) -> str:
@@ -51,7 +52,7 @@ def tallies(demo: dict[str, Any], kinds: set[str]) -> Counter[str]:
     """The summary's counts, by the kind of event each one counts."""
     game = demo["game"]
     counted: Counter[str] = Counter()
-    for part in demo["summary"].removeprefix(f"In {TURNS} turns: ").rstrip(".").split(", "):
+    for part in demo["summary"].removeprefix(f"In {demo['played']} turns: ").rstrip(".").split(", "):
         number = int(part.split()[0])
         (kind,) = [k for k in kinds if game.ruleset.tally(k, number) == part] or [part]
         assert kind in kinds, f"'{part}' counts no kind of event the turns had"

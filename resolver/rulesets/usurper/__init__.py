@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from ...core.phases import State
 from ...core.standing import StandingSection
 from ...engine.ruleset import Game, MapMark, Ruleset
-from . import mapview, orders
+from . import gm, mapview, orders
 from . import model as m
 from .acting import UsurperWeek
 
@@ -30,6 +30,24 @@ class Usurper(Ruleset):
     turn_memory = UsurperWeek
     demo_turns = 12  # three months of weeks, with the Victory Points counted at the end of month 2
     place_kinds: ClassVar[tuple[str, ...]] = ("city",)
+    # What a GM places and removes: a city (Victory by Might razes the last one; a GM may raise a new one)
+    # and a landmark of the rules data. Both are public and kept by their grid (``gm.py``).
+    entity_kinds: ClassVar[Mapping[str, str]] = {"city": "cities", "landmark": "landmarks"}
+
+    def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+        if kind == "city":
+            return gm.city_problems(data, game, state)
+        return gm.landmark_problems(data, game, state)
+
+    def piece_id_problems(
+        self, kind: str, piece_id: str, data: Mapping[str, Any], game: Game, state: State
+    ) -> list[str]:
+        return gm.piece_id_problems(kind, piece_id, data, game, state)
+
+    def placed_example(
+        self, game: Game, state: State, kind: str, piece_id: str, piece: Mapping[str, Any]
+    ) -> tuple[str, dict[str, Any]] | None:
+        return gm.placed_example(game, state) if kind == "city" else None
 
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
         return orders.standing_sections(rules)

@@ -27,7 +27,7 @@ from ...engine.context import TurnContext
 from ...engine.gm import GmOrder, GmReading, audience
 from ...engine.ruleset import Game
 from . import model as m
-from .setup import new_unit
+from .setup import UNSETTLED, new_unit
 
 _FACTION = Field(
     "faction", "text", "The usurper concerned, by id or by name.", required=True, names="factions"
@@ -859,3 +859,106 @@ ORDERS = (
         _tell_examples,
     ),
 )
+
+
+# -- the GM's place and remove: cities and landmarks, each kept by its grid ----------------------------------
+
+CITY_FIELDS = ("name", "size", "races")
+LANDMARK_FIELDS = ("id", "name")
+
+
+def piece_id_problems(kind: str, grid: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+    """A city or a landmark is kept by the grid it stands on, so the id the GM gives one is a grid of
+    the map; a city needs ground it can stand on (no city is built on a river), and a landmark stands
+    where the rules data puts it, since its ritual table is found there."""
+    if grid not in game.world:
+        return [f"'{grid}' is not a grid of the map: a {kind} is kept by the grid it stands on"]
+    if kind == "city" and game.world[grid].terrain in UNSETTLED:
+        return [f"{grid} is {game.world[grid].terrain.replace('_', ' ')}, where no city can stand"]
+    landmark = (game.rules.get("landmarks") or {}).get(str(data.get("id")))
+    if kind == "landmark" and landmark is not None and str(landmark["grid"]) != grid:
+        return [f"the landmark {data.get('id')} stands at {landmark['grid']}, where its rules put it"]
+    return []
+
+
+def _unknown_fields(data: Mapping[str, Any], allowed: tuple[str, ...]) -> list[str]:
+    return [
+        f"a {'city' if allowed == CITY_FIELDS else 'landmark'} has no field '{key}' "
+        f"(its fields: {', '.join(allowed)})"
+        for key in data
+        if key not in allowed
+    ]
+
+
+def city_problems(data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+    """What keeps a city from being one the game can play with: a name of its own (the pages and the
+    orders tell cities apart by it), a size the rules give a Diplomacy bonus for, and the races living
+    there, which decide what a usurper may recruit in it."""
+    problems = _unknown_fields(data, CITY_FIELDS)
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problems.append("a city needs a name (text)")
+    elif name.strip().casefold() in {
+        str(city.get("name", "")).casefold() for city in (state.get("cities") or {}).values()
+    }:
+        problems.append(f"a city is called {name.strip()} already")
+    sizes = list(game.rules["city_sizes"])
+    if data.get("size") not in sizes:
+        problems.append(f"a city's size is one of: {', '.join(sizes)} (not {data.get('size')!r})")
+    races = data.get("races")
+    # Cities offer the standard races (spec §5.2); the others are met in settlements and encounters.
+    known = [race for race, data in game.rules["races"].items() if data.get("kind") == "standard"]
+    if not isinstance(races, list) or not races:
+        problems.append(f"a city needs a list of the races living there, of: {', '.join(known)}")
+    else:
+        for race in dict.fromkeys(map(str, races)):
+            if race not in known:
+                problems.append(
+                    f"{race!r} is not a standard race living in cities: " + choice_hint(race, known)
+                )
+        if len(set(map(str, races))) != len(races):
+            problems.append("a race is listed twice in the city's races")
+    return problems
+
+
+def landmark_problems(data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+    """A landmark's ritual table is in the rules data, by the landmark's id, so a landmark placed names
+    one of the rules data's (at the grid they give it: see ``piece_id_problems``), with a name for the
+    pages; the map holds one landmark a grid, so a landmark is never on it twice."""
+    problems = _unknown_fields(data, LANDMARK_FIELDS)
+    known = list(game.rules.get("landmarks") or {})
+    if data.get("id") not in known:
+        problems.append(
+            "a landmark's id names one of the rules data's landmarks, whose rituals it has: "
+            + ", ".join(known)
+        )
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problems.append("a landmark needs a name (text)")
+    return problems
+
+
+def placed_example(game: Game, state: State) -> tuple[str, dict[str, Any]] | None:
+    """A new city for the GM template's example: on the first open grid with nothing on it (no city,
+    landmark or lair), under the first of the rules' city names not yet taken, like the first city."""
+    cities = state.get("cities") or {}
+    if not cities:
+        return None
+    first = cities[sorted(cities)[0]]
+    taken = set(cities) | set(state.get("landmarks") or {})
+    taken |= {
+        str(lair.get("grid"))
+        for record in state["factions"].values()
+        for lair in (record.get("lairs") or {}).values()
+    }
+    grid = next(
+        (grid for grid in game.world if grid not in taken and game.world[grid].terrain not in UNSETTLED),
+        None,
+    )
+    names = {str(city.get("name")) for city in cities.values()}
+    name = next(
+        (str(n) for n in game.rules["world"]["city_names"] if str(n) not in names), f"New {first['name']}"
+    )
+    if grid is None:
+        return None
+    return grid, {"name": name, "size": first["size"], "races": list(first["races"])}

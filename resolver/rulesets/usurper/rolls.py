@@ -478,10 +478,10 @@ def action_roll(
         trainers=trainers, modifiers=own,
     )  # fmt: skip
     month_one = first_month(ctx)
-    check = d100_check(rules, "action", month_one=month_one)
-    result = check.roll(
-        ctx, roll_label(faction, by, action, grid), modifiers=ledger, factions=[faction], decided=action
-    )
+    # Logged under the action's name ("scout: partial success"), which the compact dice log then need not
+    # repeat as the words of what the roll decided.
+    check = dataclasses.replace(d100_check(rules, "action", month_one=month_one), id=action)
+    result = check.roll(ctx, roll_label(faction, by, action, grid), modifiers=ledger, factions=[faction])
     band, raised = _raise_to_floor(rules, "action", result) if month_one else (result.row.result, False)
     lost: dict[str, int] = {}
     home = home_lair(record, group, lair)

@@ -38,7 +38,16 @@ def sealed_demo(base: Path, ruleset: str) -> Path:
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             code = main(
-                ["demo", "--ruleset", ruleset, "--sealed", "--turns", str(turns_of(ruleset)), "--root", str(root)]
+                [
+                    "demo",
+                    "--ruleset",
+                    ruleset,
+                    "--sealed",
+                    "--turns",
+                    str(turns_of(ruleset)),
+                    "--root",
+                    str(root),
+                ]
             )
         sealing.forget_key()
         assert code == 0, out.getvalue()

@@ -163,9 +163,9 @@ def test_a_ruleset_may_show_a_faction_only_what_its_own_pieces_see(demo: Demo) -
     if not game.ruleset.entity_kinds:
         assert not [record for played in demo.states for _, record in owned_records(played)]
         public = game.ruleset.faction_view(game, state, None)
-        assert all(
-            set(entry) <= set(game.fog.factions.public) for entry in public["factions"].values()
-        ), "the pieces inside a faction's record are private fields of it"
+        assert all(set(entry) <= set(game.fog.factions.public) for entry in public["factions"].values()), (
+            "the pieces inside a faction's record are private fields of it"
+        )
         assert all(set(entry) - set(game.fog.factions.public) for entry in state["factions"].values())
         return
 

@@ -358,7 +358,9 @@ def _read_title(reading: GmReading, order: Order) -> Mapping[str, Any]:
 def _title_sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
     name = game.rules["titles"][order["title"]]["name"]
     # A sealed campaign tells the reason to the usurper alone (_apply_title): the echo says so.
-    private = " (the reason to them alone, if sealed)" if order.get("reason") and not order.get("public") else ""
+    private = (
+        " (the reason to them alone, if sealed)" if order.get("reason") and not order.get("public") else ""
+    )
     return f"award {name} to {game.name_of(order['faction'])}, told to everyone{_why(order)}{private}"
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.dice import Modifier, roll_label
+from ...core.dice import Modifier, Roll, roll_label
 from ...engine.context import TurnContext
 from . import scoring
 
@@ -31,8 +31,9 @@ def table(rules: Mapping[str, Any], season: str) -> list[Mapping[str, Any]]:
     return list(rules["happenings"]["seasons"].get(season) or [])
 
 
-def draw(ctx: TurnContext, season: str) -> list[Mapping[str, Any]]:
-    """The month's events, each different, drawn by weight: one die of the weights left per draw."""
+def draw(ctx: TurnContext, season: str, rolls: list[Roll] | None = None) -> list[Mapping[str, Any]]:
+    """The month's events, each different, drawn by weight: one die of the weights left per draw (each
+    added to ``rolls``, for the public event that tells the month's events)."""
     left = table(ctx.rules, season)
     drawn = []
     for number in range(1, int(ctx.rules["happenings"]["per_month"]) + 1):
@@ -40,6 +41,8 @@ def draw(ctx: TurnContext, season: str) -> list[Mapping[str, Any]]:
             break
         weights = sum(int(event["weight"]) for event in left)
         roll = ctx.roll(roll_label("happenings", number), f"1d{weights}", decided="the month's events")
+        if rolls is not None:
+            rolls.append(roll)
         point = roll.total
         for event in left:
             point -= int(event["weight"])
@@ -57,7 +60,10 @@ def month_start(ctx: TurnContext, state: State) -> State:
     rules = ctx.rules
     year, month = month_of(rules, ctx.turn)
     season = ctx.date.season
-    events = draw(ctx, season)
+    # The draws go with the public event, so that anyone can check the month's events in the public dice
+    # log: they depend on the month and the season alone.
+    drawn: list[Roll] = []
+    events = draw(ctx, season, drawn)
     state["happenings"] = {
         "year": year,
         "month": month,
@@ -65,7 +71,9 @@ def month_start(ctx: TurnContext, state: State) -> State:
         "events": [event["id"] for event in events],
         "until": ctx.turn + int(rules["calendar"].get("turns_per_period", 4)) - 1,
     }
-    ctx.emit("happenings", events=[event["name"] for event in events], season=season, month=month)
+    ctx.emit(
+        "happenings", events=[event["name"] for event in events], season=season, month=month, rolls=drawn
+    )
     _unique_event(ctx, state, season, month)
     _choices(ctx, state, events)
     return state
@@ -83,7 +91,7 @@ def _unique_event(ctx: TurnContext, state: State, season: str, month: int) -> No
     if event is None or event["id"] in held:
         return  # the season's event has had its day: nothing happens
     held[event["id"]] = {"name": event["name"], "turn": ctx.turn, "places": []}
-    ctx.emit("unique_event", name=event["name"], season=season)
+    ctx.emit("unique_event", name=event["name"], season=season, rolls=[roll])
 
 
 def _choices(ctx: TurnContext, state: State, events: list[Mapping[str, Any]]) -> None:

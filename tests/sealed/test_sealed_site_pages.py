@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from resolver.core import canonical
+from resolver.core import canonical, roll_log
 from resolver.core.factions import awaited
 from resolver.core.phases import State
 from resolver.engine.bots import bot_order_file
@@ -44,7 +44,9 @@ class Site:
         return canonical.read_yaml(self.root / "campaign" / "turns" / f"{turn:04d}" / PUBLIC_STATE)
 
     def public_events(self, turn: int) -> list[dict[str, Any]]:
-        return canonical.read_yaml(self.root / "campaign" / "turns" / f"{turn:04d}" / PUBLIC_EVENTS)["events"]
+        # A compact dice log writes each roll as a line: read in full, each is a mapping again.
+        path = self.root / "campaign" / "turns" / f"{turn:04d}" / PUBLIC_EVENTS
+        return roll_log.in_full(canonical.read_yaml(path), str(path))["events"]
 
 
 @pytest.fixture(scope="module", params=RULESETS)

@@ -957,6 +957,12 @@ def _add_faction_examples(game: Game, state: State) -> list[dict[str, Any]]:
     return [{"action": "add_faction", "id": "raiders", "name": "The Raiders", "kind": "npc"}]
 
 
+def _has_pieces(game: Game) -> bool:
+    """Place and remove only where the ruleset keeps pieces on the map in collections of their own (a
+    usurper's units and lairs live inside its record, so there is nothing for them to name)."""
+    return bool(game.ruleset.entity_kinds)
+
+
 ENGINE_ORDERS: tuple[GmOrder, ...] = (
     GmOrder(
         "grant",
@@ -1011,6 +1017,7 @@ ENGINE_ORDERS: tuple[GmOrder, ...] = (
         _place_sentence,
         _apply_place,
         _place_examples,
+        offered=_has_pieces,
     ),
     GmOrder(
         "remove",
@@ -1020,6 +1027,7 @@ ENGINE_ORDERS: tuple[GmOrder, ...] = (
         _remove_sentence,
         _apply_remove,
         _remove_examples,
+        offered=_has_pieces,
     ),
     GmOrder(
         "narrate",

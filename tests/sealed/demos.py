@@ -1,6 +1,7 @@
 """Sealed demos of every ruleset, played once per test session and shared by the tests of sealed campaigns.
 
-Each is what a GM gets from `campaign demo --ruleset X --sealed --turns 8`: bots play, the campaign key
+Each is what a GM gets from `campaign demo --ruleset X --sealed --turns 8` (usurper: 12 weeks, so that lairs
+are scouted, goods stored, fights fought and the Victory Points counted once): bots play, the campaign key
 lies in the demo folder. A test that needs the hidden truth (every turn's full state) replays the archive
 with that key; one that plays the attacker reads only the public files.
 """
@@ -21,6 +22,13 @@ from resolver.store import replay, sealing
 from resolver.store.store import Store
 
 TURNS = 8
+# A usurper's week is a small step: three months (one VP count, at week 8) before its secrets mean much.
+TURNS_OF = {"usurper": 12}
+
+
+def turns_of(ruleset: str) -> int:
+    """How many turns the sealed demo of ``ruleset`` plays."""
+    return TURNS_OF.get(ruleset, TURNS)
 
 
 def sealed_demo(base: Path, ruleset: str) -> Path:
@@ -30,7 +38,16 @@ def sealed_demo(base: Path, ruleset: str) -> Path:
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             code = main(
-                ["demo", "--ruleset", ruleset, "--sealed", "--turns", str(TURNS), "--root", str(root)]
+                [
+                    "demo",
+                    "--ruleset",
+                    ruleset,
+                    "--sealed",
+                    "--turns",
+                    str(turns_of(ruleset)),
+                    "--root",
+                    str(root),
+                ]
             )
         sealing.forget_key()
         assert code == 0, out.getvalue()

@@ -155,8 +155,19 @@ def test_a_house_rule_can_make_a_private_field_public(demo: Demo) -> None:
 
 def test_a_ruleset_may_show_a_faction_only_what_its_own_pieces_see(demo: Demo) -> None:
     """The hook the next rulesets need (a faction sees what its units see): a ruleset that answers
-    ``sees`` keeps the others' pieces out of a view unless they stand where the faction has one."""
+    ``sees`` keeps the others' pieces out of a view unless they stand where the faction has one.
+
+    A ruleset whose pieces all live inside their owner's record (usurper: units, leaders and lairs) has
+    no piece for the hook to hide: the faction's fog hides them all, which the test then asserts."""
     game, state = demo.game, demo.states[-1]
+    if not game.ruleset.entity_kinds:
+        assert not [record for played in demo.states for _, record in owned_records(played)]
+        public = game.ruleset.faction_view(game, state, None)
+        assert all(set(entry) <= set(game.fog.factions.public) for entry in public["factions"].values()), (
+            "the pieces inside a faction's record are private fields of it"
+        )
+        assert all(set(entry) - set(game.fog.factions.public) for entry in state["factions"].values())
+        return
 
     def sees(self: Any, game: Game, state: State, faction: str | None, collection: str, piece: Any) -> bool:
         own = {r.get("location") for _, r in owned_records(state) if r["owner"] == faction}

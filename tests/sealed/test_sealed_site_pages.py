@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from resolver.core import canonical
+from resolver.core import canonical, roll_log
 from resolver.core.factions import awaited
 from resolver.core.phases import State
 from resolver.engine.bots import bot_order_file
@@ -22,7 +22,7 @@ from resolver.publish.site import build_site
 from resolver.store import sealing
 from resolver.store.store import PUBLIC_EVENTS, PUBLIC_STATE, Store
 
-from .demos import TURNS, full_states, sealed_site, with_key
+from .demos import full_states, sealed_site, with_key
 
 
 @dataclasses.dataclass(frozen=True)
@@ -32,6 +32,11 @@ class Site:
     game: Game
     states: list[State]  # every turn's full state, the start first: the truth the site must not show
 
+    @property
+    def turns(self) -> int:
+        """How many turns the demo resolved."""
+        return len(self.states) - 1
+
     def page(self, path: str) -> Page:
         return read(self.public / path / "index.html")
 
@@ -39,7 +44,9 @@ class Site:
         return canonical.read_yaml(self.root / "campaign" / "turns" / f"{turn:04d}" / PUBLIC_STATE)
 
     def public_events(self, turn: int) -> list[dict[str, Any]]:
-        return canonical.read_yaml(self.root / "campaign" / "turns" / f"{turn:04d}" / PUBLIC_EVENTS)["events"]
+        # A compact dice log writes each roll as a line: read in full, each is a mapping again.
+        path = self.root / "campaign" / "turns" / f"{turn:04d}" / PUBLIC_EVENTS
+        return roll_log.in_full(canonical.read_yaml(path), str(path))["events"]
 
 
 @pytest.fixture(scope="module", params=RULESETS)
@@ -160,10 +167,10 @@ def test_each_faction_page_follows_its_public_numbers_over_time(site: Site) -> N
     for faction in game.factions:
         page = site.page(f"factions/{faction}")
         assert [image for image in page.images if image.get("src", "").endswith(".svg")], faction
-        assert len(table_after(page, ("Turn",))) == 1 + TURNS + 1, faction
+        assert len(table_after(page, ("Turn",))) == 1 + site.turns + 1, faction
     shown = [
         k
-        for k, v in game.ruleset.standings(game, site.public_state(TURNS))[0].items()
+        for k, v in game.ruleset.standings(game, site.public_state(site.turns))[0].items()
         if k not in ("faction", "name", "status") and isinstance(v, int)
     ]
     for faction in game.factions:
@@ -173,9 +180,9 @@ def test_each_faction_page_follows_its_public_numbers_over_time(site: Site) -> N
         name = game.name_of(faction)
         assert all(image["alt"].startswith(f"{name}, ") for image in charts)
         numbers = table_after(page, ("Turn",))
-        assert [row[0] for row in numbers[1:]] == [str(turn) for turn in range(TURNS + 1)]
+        assert [row[0] for row in numbers[1:]] == [str(turn) for turn in range(site.turns + 1)]
         own = next(
-            r for r in game.ruleset.standings(game, site.public_state(TURNS)) if r["faction"] == faction
+            r for r in game.ruleset.standings(game, site.public_state(site.turns)) if r["faction"] == faction
         )
         assert numbers[-1][1:] == [str(own[k]) for k in shown]
         assert f"{name}'s own numbers are sealed to it" in page.words
@@ -185,7 +192,7 @@ def test_the_orders_page_says_the_orders_are_sealed_and_how_a_player_reads_their
     page = site.page("chronicle/orders")
     assert "No turn has been resolved yet" not in page.words
     assert "This campaign is sealed: every faction's orders are encrypted" in page.words
-    assert f"{TURNS} turns have been resolved from them" in page.words
+    assert f"{site.turns} turns have been resolved from them" in page.words
     assert "How the engine read your own orders is in your faction's report" in page.words
     assert "campaign view --identity PATH" in (site.public / "chronicle/orders/index.html").read_text()
 
@@ -224,7 +231,12 @@ def test_every_page_reads_in_words_with_the_dice_naming_what_they_name(site: Sit
     ids: set[str] = set()
     for state in site.states:
         for collection, records in state.items():
-            if collection != "factions" and isinstance(records, dict):
+            # A collection of records by id; not a mapping of settings (usurper's month of happenings).
+            if (
+                collection != "factions"
+                and isinstance(records, dict)
+                and all(isinstance(record, dict) for record in records.values())
+            ):
                 ids.update(k for k in records if isinstance(k, str))
                 for record in records.values():
                     ids.update(_ids_in(record))
@@ -246,7 +258,7 @@ def test_every_page_reads_in_words_with_the_dice_naming_what_they_name(site: Sit
     assert not problems, problems[:20]
     # The dice of a public event name what the public files name: a unit, an army, a lieutenant.
     named = 0
-    for turn in range(1, TURNS + 1):
+    for turn in range(1, site.turns + 1):
         events = site.public_events(turn)
         names = {
             **names_in_events(events),
@@ -264,7 +276,7 @@ def test_every_page_reads_in_words_with_the_dice_naming_what_they_name(site: Sit
     # A ruleset whose every deed is told to its doer alone (usurper) publishes no dice that name a piece.
     public_dice = any(
         event.get("rolls") and event.get("actors")
-        for turn in range(1, TURNS + 1)
+        for turn in range(1, site.turns + 1)
         for event in site.public_events(turn)
     )
     assert named or not public_dice, "the demo's dice name pieces: the test must see some"
@@ -303,7 +315,7 @@ def test_no_file_of_the_sealed_site_holds_private_text(site: Site) -> None:
     private: set[str] = set()
     public: set[str] = set()
     with with_key(site.root):
-        for turn in range(1, TURNS + 1):
+        for turn in range(1, site.turns + 1):
             raw = store.read_secret(store.turns_dir / f"{turn:04d}" / "events.yaml") or b""
             for event in canonical.load(raw)["events"]:
                 told = game.ruleset.describe(event, game)

@@ -1,7 +1,8 @@
 """Usurper's own GM orders: everything the game leaves to the GM's pen or judgement (spec §10.1).
 
 Each order changes the usurper's record and tells it (alone, in a sealed campaign, unless the GM writes
-``public: true``; a title is always told to everyone, as the game announced them):
+``public: true``; a title is always told to everyone, as the game announced them, though its reason
+stays with the usurper in a sealed campaign):
 
 - ``grant_unique_unit``: a unit with a trait joins (or one of the usurper's units becomes unique);
 - ``grant_extra``: an Extra joins: its tier, skills, spells, what it helps with; it costs upkeep;
@@ -356,19 +357,29 @@ def _read_title(reading: GmReading, order: Order) -> Mapping[str, Any]:
 
 def _title_sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
     name = game.rules["titles"][order["title"]]["name"]
-    return f"award {name} to {game.name_of(order['faction'])}, told to everyone{_why(order)}"
+    # A sealed campaign tells the reason to the usurper alone (_apply_title): the echo says so.
+    private = (
+        " (the reason to them alone, if sealed)" if order.get("reason") and not order.get("public") else ""
+    )
+    return f"award {name} to {game.name_of(order['faction'])}, told to everyone{_why(order)}{private}"
 
 
 def _apply_title(ctx: TurnContext, state: State, order: Mapping[str, Any]) -> None:
     faction = order["faction"]
     m.usurper(state, faction).setdefault("titles", []).append(order["title"])
-    # Titles were announced to all: the award is public whatever the campaign's seal.
+    # Titles were announced to all: the award is public whatever the campaign's seal. The GM's reason may
+    # tell of the usurper's stock or deeds, so in a sealed campaign it goes to the usurper alone, unless
+    # the GM wrote ``public: true``.
+    told = audience(ctx, order, [faction])
+    reason = order.get("reason", "")
     ctx.emit(
         "gm_title",
         actors=[faction],
         title=ctx.rules["titles"][order["title"]]["name"],
-        reason=order.get("reason", ""),
+        reason=reason if told is None else "",
     )
+    if reason and told is not None:
+        ctx.emit("gm_tell", actors=[faction], visible_to=told, text=reason)
 
 
 def _title_examples(game: Game, state: State) -> list[dict[str, Any]]:

@@ -41,6 +41,8 @@ def draw(ctx: TurnContext, season: str, rolls: list[Roll] | None = None) -> list
             break
         weights = sum(int(event["weight"]) for event in left)
         roll = ctx.roll(roll_label("happenings", number), f"1d{weights}", decided="the month's events")
+        if rolls is not None:
+            rolls.append(roll)
         point = roll.total
         if rolls is not None:
             rolls.append(roll)
@@ -89,7 +91,7 @@ def _unique_event(ctx: TurnContext, state: State, season: str, month: int) -> No
     if event is None or event["id"] in held:
         return  # the season's event has had its day: nothing happens
     held[event["id"]] = {"name": event["name"], "turn": ctx.turn, "places": []}
-    ctx.emit("unique_event", name=event["name"], season=season)
+    ctx.emit("unique_event", name=event["name"], season=season, rolls=[roll])
 
 
 def _choices(ctx: TurnContext, state: State, events: list[Mapping[str, Any]]) -> None:

@@ -1,7 +1,10 @@
 """Victory Points, the difficulty tier they set, and the three ways to win (spec §9.12, §9.13, §10.2.4).
 
 The tally reads a usurper's faction record (its leaders, units, lairs and what it knows) and writes the
-public ``state["scores"][faction] = {total, categories, history, leads}``; the tier follows the average
+public ``state["scores"][faction] = {total, history, leads}``, and the points of each category in the
+usurper's own record (``victory_points``), which a sealed campaign keeps private: a category's number can
+betray what a usurper holds (Economy counts its gold and its stored resources), so the categories are
+published only where the rules data says so (``scoring.categories_public``). The tier follows the average
 total and is public too (``state["difficulty"]``). Every number comes from ``rules/scoring.yaml``; fractions
 are kept exact (``Fraction``) until a category is rounded, so that no rounding depends on the order the
 items are counted in.
@@ -275,7 +278,8 @@ def category_leaders(scores: Mapping[str, Mapping[str, int]]) -> dict[str, list[
 
 
 def tally(ctx: TurnContext, state: State) -> State:
-    """Count every usurper's points, write the public scores, set the tier and the category leaders."""
+    """Count every usurper's points, write the public scores (totals and who leads each category) and each
+    usurper's own points by category, set the tier and the category leaders."""
     if (state.get("victory") or {}).get("winners"):
         return state  # the game is over
     rules = ctx.rules
@@ -287,11 +291,20 @@ def tally(ctx: TurnContext, state: State) -> State:
     scores = state.setdefault("scores", {})
     for faction, points in counted.items():
         total = sum(points.values())
-        entry = scores.setdefault(faction, {"total": 0, "categories": {}, "history": []})
-        entry["total"], entry["categories"] = total, dict(points)
+        entry = scores.setdefault(faction, {"total": 0, "history": []})
+        entry["total"] = total
+        entry.pop("categories", None)
+        if rules["scoring"]["categories_public"]:
+            entry["categories"] = dict(points)
         entry["history"] = [h for h in entry.get("history") or [] if h["turn"] != ctx.turn]
         entry["history"].append({"turn": ctx.turn, "total": total})
         entry["leads"] = [name for name, who in leaders.items() if faction in who]
+        # The usurper's own copy, with each category: private in a sealed campaign (the fog of war).
+        state["factions"][faction]["victory_points"] = {
+            "turn": ctx.turn,
+            "total": total,
+            "categories": dict(points),
+        }
     average = sum(sum(p.values()) for p in counted.values()) / len(counted) if counted else 0
     before = current_tier(rules, state)
     tier = tier_for(rules, average)
@@ -407,3 +420,15 @@ def _tenacity(ctx: TurnContext, state: State) -> list[str]:
                 until=ctx.turn + int(data["weeks"]),
             )
     return survivors
+
+
+def own_lines(rules: Mapping[str, Any], record: Mapping[str, Any]) -> list[str]:
+    """The usurper's last count in words, each category named, for its own report."""
+    held = record.get("victory_points")
+    if not held:
+        return []
+    names = rules["scoring"]["categories"]
+    parts = ", ".join(
+        f"{names[name]['name']} {points}" for name, points in held["categories"].items() if name in names
+    )
+    return [f"Victory Points at the count of turn {held['turn']}: {held['total']} ({parts})."]

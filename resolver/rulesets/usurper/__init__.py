@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from ...core.phases import State
 from ...core.standing import StandingSection
 from ...engine.ruleset import Game, MapMark, Ruleset
-from . import mapview, orders
+from . import mapview, orders, outfit
 from . import model as m
 from .acting import UsurperWeek
 
@@ -59,6 +59,7 @@ class Usurper(Ruleset):
                 f"Unit {unit['name']} [{unit['id']}], {unit['race']}, level {unit['level']}, "
                 f"{unit['pax']} men."
             )
+        lines += outfit.status_lines(game, state, faction)  # the setup market, in week 1
         return [*lines, *mapview.known_lines(game, state, faction)]
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:

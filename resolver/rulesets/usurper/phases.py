@@ -25,6 +25,7 @@ from . import (
     gm,
     happenings,
     magic,
+    outfit,
     prisons,
     scoring,
     training,
@@ -65,6 +66,8 @@ WEEK_END.append(assaults.learn_lairs_from_sightings)
 WORK.update({"interrogate": prisons.interrogate, "explore": explore.explore})
 WEEK_END.append(prisons.week_end)
 UPKEEP.append(gm.pay_extras)
+# Orders carried out as soon as they are read, before anyone sets out: the setup market of week 1.
+AT_ONCE: dict[str, Effect] = {outfit.OUTFIT: outfit.outfit_week}
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:
@@ -79,7 +82,9 @@ def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:
             accepted = []
             for order in of.orders:
                 plan = plan_or_failure(ctx, reading, order, reading.read)
-                if plan is not None:
+                if plan is not None and plan.action in AT_ONCE:
+                    AT_ONCE[plan.action](ctx, state, plan)  # done now: the later orders see what it did
+                elif plan is not None:
                     accepted.append(plan)
             ctx.memory.plans[faction] = accepted
     return ctx.memory.plans

@@ -64,3 +64,26 @@ def test_the_cities_are_on_the_map_with_their_names_and_sizes() -> None:
 def test_the_same_seed_makes_the_same_campaign_and_another_seed_another() -> None:
     assert _new(seed=5) == _new(seed=5)
     assert _new(seed=5)[1] != _new(seed=6)[1]
+
+
+def test_every_starting_lair_has_a_city_within_a_donkeys_reach_and_none_nearer_than_the_rule() -> None:
+    """The house rule start.city_distance: 3 to 4 grids from the nearest city, as the seed's sample lair at
+    Z26 stands 3 grids from W24; a leader on a donkey (4) reaches a market, one on foot (2) does not."""
+    rules = RULESET.default_rules()
+    reach = rules["start"]["city_distance"]
+    assert (reach["nearest"], reach["farthest"]) == (3, 4) and rules["leader_speed"]["donkey"] == 4
+    for seed in (1, 2, 3):
+        world, state = _new(count=6, seed=seed)
+        lairs = [lair["grid"] for record in state["factions"].values() for lair in record["lairs"].values()]
+        for grid in lairs:
+            nearest = min(world.distance(grid, city) for city in state["cities"])
+            assert 3 <= nearest <= 4, (seed, grid, nearest)
+        assert min(world.distance(a, b) for a in lairs for b in lairs if a != b) >= 3
+
+
+def test_four_usurpers_keep_the_full_spacing_between_lairs() -> None:
+    rules = RULESET.default_rules()
+    for seed in (1, 2, 3):
+        world, state = _new(count=4, seed=seed)
+        lairs = [lair["grid"] for record in state["factions"].values() for lair in record["lairs"].values()]
+        assert min(world.distance(a, b) for a in lairs for b in lairs if a != b) >= rules["start"]["spacing"]

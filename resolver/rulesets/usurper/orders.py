@@ -197,7 +197,6 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
                     "counts",
                     "What to buy, good by good; goods sold in lots come in whole lots (Lumber three a lot).",
                     required=True,
-                    choices=outfit.goods(rules),
                 ),
                 Field(
                     "equip",

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...core.fields import choice_hint
 from ...core.orders import FieldPath, Order
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
@@ -116,8 +117,8 @@ def read(reading: Reading, order: Order, entity_id: EntityReader) -> Plan:
     buy = {str(good): int(n) for good, n in (order.get("buy") or {}).items()}
     for good in buy:
         if good not in (rules.get("market") or {}):
-            sold = ", ".join(goods(rules))
-            raise Reject(("buy", good), f"'{good}' is not sold at the market", f"buy {sold}")
+            hint = choice_hint(good, goods(rules))
+            raise Reject(("buy", good), f"'{good}' is not sold at the market", hint)
     lots = price(rules, buy)
     if not lots:
         raise Reject("buy", "nothing to buy", "name the goods and how many: buy: {spyglass: 1}")

@@ -190,3 +190,26 @@ def test_the_outfit_is_refused_past_the_gold_the_warehouse_or_a_leaders_back(tmp
         tmp_path / "e", [{"action": "outfit", "buy": {"saws": 1}, "equip": {"red-u1": ["shovels"]}}]
     )
     assert "no Shovels is bought" in unbought
+
+
+def test_the_week_one_template_opens_with_the_setup_market_and_its_example_checks_clean(
+    tmp_path: Path,
+) -> None:
+    from resolver.core.canonical import dump
+    from resolver.engine.validate import check_order_file
+
+    for turn in (1, 2):
+        scenario = _market_scenario(tmp_path / str(turn), [], turn=turn)
+        game, state = scenario.game, scenario.state
+        examples = RULESET.order_examples(game, state, "red")
+        lines = RULESET.status_lines(game, state, "red")
+        market = [line for line in lines if "setup market" in line]
+        if turn == 2:
+            assert all(example["action"] != "outfit" for example in examples) and not market
+            continue
+        assert examples[0]["action"] == "outfit" and set(examples[0]["equip"]) == {"red-l1", "red-u1"}
+        [line] = market
+        assert "open this week only" in line and "'outfit' order spends your 100 gold" in line
+        doc = {"campaign": "scenario", "turn": turn, "faction": "red", "orders": [examples[0]]}
+        checked = check_order_file(game, state, dump(doc), "orders/red.yaml")
+        assert checked.ok, [issue.format() for issue in checked.errors]

@@ -322,8 +322,8 @@ def examples_for(game: Game, state: State, faction: str) -> list[dict[str, Any]]
     examples = []
     for spec in game.actions.values():
         example = dict(spec.example)
-        if spec.name == outfit.OUTFIT:
-            examples += _outfit_example(game, state, example, leader, unit)
+        if spec.name == outfit.OUTFIT:  # first: the week it is open, the market comes before the work
+            examples[:0] = _outfit_example(game, state, example, leader, unit)
             continue
         actor = leader if example.get("by") == "l1" else unit
         if actor is None or not example:

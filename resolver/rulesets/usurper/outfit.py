@@ -13,8 +13,8 @@ the bot on its own copy, and the week's first step on the live state.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ...core.fields import choice_hint
@@ -33,7 +33,7 @@ DONKEY = "donkey"  # the one good that goes to a leader, not to a unit or the Wa
 EntityReader = Callable[[Any, FieldPath], str]
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Lot:
     """One line of the purchase: the good, how many were asked, how many come (whole lots), the gold."""
 
@@ -124,7 +124,7 @@ def read(reading: Reading, order: Order, entity_id: EntityReader) -> Plan:
         raise Reject("buy", "nothing to buy", "name the goods and how many: buy: {spyglass: 1}")
     cost, gold = sum(lot.gold for lot in lots), int(m.usurper(state, faction).get("gold", 0))
     if cost > gold:
-        bill = ", ".join(f"{lot.quantity} {storage.item_name(rules, lot.good)} {lot.gold}" for lot in lots)
+        bill = ", ".join(f"{lot.quantity} {storage.item_name(rules, lot.good)}: {lot.gold}" for lot in lots)
         raise Reject("buy", f"these goods cost {cost} gold ({bill}) and you have {gold}", "buy less")
     equip: list[tuple[str, list[str], str]] = []  # (entity id, items, the word the order names it by)
     for word, items in (order.get("equip") or {}).items():
@@ -135,7 +135,7 @@ def read(reading: Reading, order: Order, entity_id: EntityReader) -> Plan:
     donkeys = _donkey_riders(state, faction, lots, equip)
     details = {
         "lair": lair["id"],
-        "lots": [vars(lot) for lot in lots],
+        "lots": [dataclasses.asdict(lot) for lot in lots],
         "cost": cost,
         "equip": [(who, [item for item in items if item != DONKEY], word) for who, items, word in equip],
         "donkeys": donkeys,

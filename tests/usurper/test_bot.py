@@ -283,3 +283,48 @@ def test_the_bot_press_tells_no_secret(demo: dict[str, Any]) -> None:
         text = f"{article['headline']} {article['body']}"
         assert not grid.search(text) and "-u" not in text and "-l" not in text and "_" not in text, text
         assert not re.search(r"\b(lumber|stone|iron|gold|food)\b", text, re.IGNORECASE), text
+
+
+# --- the setup market of week 1 ----------------------------------------------------------------------------
+
+
+def test_in_week_one_it_outfits_first_a_donkey_the_tools_its_unit_can_wear_food_and_the_first_room(
+    tmp_path: Path,
+) -> None:
+    units = {"red-u1": {"name": "Tinkers", "race": "gnomes"}}  # three tool slots
+    orders = _orders(_scenario(tmp_path, turn=1, gold=100, units=units))
+    outfit = orders[0]
+    assert outfit["action"] == "outfit" and "by" not in outfit
+    assert outfit["buy"] == {
+        "donkey": 1,
+        "saws": 1,
+        "shovels": 1,
+        "spyglass": 1,
+        "hammers": 1,
+        "foodstuffs": 1,  # the first month's food of its one unit
+        "lumber": 20,  # a fourth room costs 5 x 3 + 5
+        "stone": 10,  # the Workshop's first renovation
+    }
+    assert outfit["equip"] == {"red-l1": ["donkey"], "red-u1": ["saws", "shovels", "spyglass"]}
+    # the lumber bought is there for the same week's work: the Workshop is built at once
+    [build] = _by_action(orders, "build")
+    assert build["rooms"] == ["workshop"] and build["by"] == "red-u1" and "equip" not in build
+
+
+def test_a_unit_with_one_tool_slot_is_outfitted_with_saws_alone(tmp_path: Path) -> None:
+    units = {"red-u1": {"name": "Longbows", "race": "elves"}}  # one tool slot
+    [outfit, *_] = _orders(_scenario(tmp_path, turn=1, gold=100, units=units))
+    assert outfit["equip"]["red-u1"] == ["saws"]
+    assert "spyglass" not in outfit["buy"] and "shovels" not in outfit["buy"]
+
+
+def test_short_of_gold_the_outfit_keeps_the_upkeep_and_drops_the_last_wanted_first(tmp_path: Path) -> None:
+    [outfit, *_] = _orders(_scenario(tmp_path, turn=1, gold=40))
+    # 40 less 5 kept for the month's upkeep: the stone (8) and then the lumber (14) are dropped
+    assert "stone" not in outfit["buy"] and "lumber" not in outfit["buy"]
+    assert {"donkey", "saws", "hammers", "foodstuffs"} <= set(outfit["buy"])
+
+
+def test_after_week_one_the_bot_writes_no_outfit(tmp_path: Path) -> None:
+    orders = _orders(_scenario(tmp_path, turn=2, gold=100))
+    assert not _by_action(orders, "outfit")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from ..conftest import archived_events, check_golden
 
@@ -44,6 +45,59 @@ def test_a_visit_trades_and_an_upkeep_falls_short(events: list[dict]) -> None:
     upkeeps = [e["data"] for e in events if e["kind"] == "upkeep"]
     assert any(upkeep.get("unpaid") for upkeep in upkeeps), "a usurper cannot pay or feed a unit"
     assert any(e["kind"] == "vp_tally" and e["turn"] == 8 for e in events), "counted at the end of month 2"
+
+
+@pytest.fixture(scope="module")
+def orders(demo: Path) -> list[dict]:
+    """Every order the bots wrote, each with its usurper and turn."""
+    found = []
+    for folder in sorted((demo / "campaign/turns").iterdir()):
+        if (folder / "orders.yaml").exists():
+            archived = yaml.safe_load((folder / "orders.yaml").read_text(encoding="utf-8"))
+            for faction, entry in archived["orders"].items():
+                found += [
+                    {**order, "faction": faction, "turn": int(folder.name)} for order in entry["orders"]
+                ]
+    return found
+
+
+def test_every_usurper_outfits_at_the_setup_market_in_week_one_and_never_after(
+    events: list[dict], orders: list[dict]
+) -> None:
+    outfits = [e for e in events if e["kind"] == "outfitted"]
+    assert sorted(e["actors"][0] for e in outfits) == ["blue", "gold", "green", "red"]
+    assert {e["turn"] for e in outfits} == {1} and {o["turn"] for o in orders if o["action"] == "outfit"} == {
+        1
+    }
+    for event in outfits:
+        goods = {line["good"] for line in event["data"]["bought"]}
+        assert {"Donkey", "Saws", "Foodstuffs"} <= goods and event["data"]["donkeys"]
+
+
+def test_the_bots_own_choices_show_every_core_action_in_twelve_weeks(
+    events: list[dict], orders: list[dict]
+) -> None:
+    """The issue's list, each from orders the bots wrote: scout, harvest, a room built, a renovation, an item
+    crafted, a visit that trades, an attack the bot chose on an encounter, a lesson learned; then an upkeep
+    that falls short and a count of Victory Points."""
+
+    def done(kind: str, test=lambda data: True) -> list[dict]:
+        return [e for e in events if e["kind"] == kind and test(e["data"])]
+
+    assert done("scouted") and done("harvested", lambda d: d["amount"] > 0)
+    assert done("rooms_built", lambda d: d["done"]), "a room is built"
+    assert done("room_renovated", lambda d: d["done"]), "a room is renovated"
+    assert done("crafted", lambda d: d["done"] and d["quality"]), "an item is made"
+    traded = done(
+        "diplomacy", lambda d: any(deal["quantity"] for deal in d.get("bought", []) + d.get("sold", []))
+    )
+    assert traded, "a visit trades"
+    chosen = {(o["faction"], o["turn"], o["encounter"]) for o in orders if o["action"] == "attack"}
+    fought = done("combat", lambda d: d["action"] == "attack")
+    assert chosen and any((e["actors"][0], e["turn"], e["data"]["enemy"]) in chosen for e in fought)
+    assert done("training", lambda d: d["learned"]), "a lesson is learned"
+    assert done("upkeep", lambda d: d["unpaid"]), "a unit goes unpaid or unfed"
+    assert done("vp_tally")
 
 
 def test_the_demo_has_press_from_the_bots(events: list[dict]) -> None:

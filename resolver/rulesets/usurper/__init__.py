@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from ...core.phases import State
 from ...core.standing import StandingSection
 from ...engine.ruleset import Game, MapMark, Ruleset
-from . import gm, mapview, orders, scoring
+from . import gm, mapview, orders, outfit, scoring
 from . import model as m
 from .acting import UsurperWeek
 
@@ -77,6 +77,7 @@ class Usurper(Ruleset):
                 f"Unit {unit['name']} [{unit['id']}], {unit['race']}, level {unit['level']}, "
                 f"{unit['pax']} men."
             )
+        lines += outfit.status_lines(game, state, faction)  # the setup market, in week 1
         return [*lines, *scoring.own_lines(game.rules, record), *mapview.known_lines(game, state, faction)]
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:

@@ -20,13 +20,14 @@ from ...core.rng import stream
 from ...engine.plans import Reject
 from ...engine.press import Story, bot_articles
 from ...engine.ruleset import Game
-from . import building, lairs, storage, works
+from . import building, lairs, outfit, storage, upkeep, works
 from . import model as m
 from .acting import Plan
 from .reading import UsurperReading
 
-# What the bot builds, in turn, once the lumber is there: the Workshop first (crafting needs it).
-ROOMS_WANTED = ("workshop", "watchtower", "fortifications", "barracks")
+# What the bot builds, in turn, once the lumber is there: the Workshop first (crafting needs it), then a
+# Barracks (each houses one unit: a second unit doubles the week's work).
+ROOMS_WANTED = ("workshop", "barracks", "watchtower", "fortifications")
 # The renovations it takes with spare stone, in turn, with the choice each asks for.
 RENOVATIONS_WANTED = (
     ("workshop", "industrious", "crafting"),
@@ -43,6 +44,12 @@ HARVEST_ORDER = ("lumber", "stone", "iron", "gold")
 STONE_WANTED = 25  # enough for the first renovations and a tool or two
 ATTACK_MARGIN = 1.5  # the bot attacks an encounter only with half again its strength
 FOOD_FROM_WEEK = 2  # food for the month's upkeep is bought from this week of the month on
+# The setup market of week 1: tools handed to the units, as many as their slots take, in this order (Saws
+# first: building and renovating need them equipped, and scouting and harvesting only gain from the others);
+# sets kept in the Warehouse (Hammers: a craft sets them into the Workshop); resources for the first room
+# and its first renovation; and a donkey for the first leader, who alone then reaches a market.
+OUTFIT_EQUIPPED = ("saws", "shovels", "spyglass")
+OUTFIT_STORED = ("hammers",)
 UNIT_ACTIONS = ("attack", "build", "renovate", "craft", "harvest", "scout", "harass")
 
 
@@ -153,6 +160,8 @@ class Week:
             work = works.price(self.rules, self.state, plan, int(self.state["turn"]))
             lair = m.lairs(self.state, self.faction)[work.lair]
             storage.pay(lair, {k: v for k, v in work.cost.items() if k in lair.get("storage", {})})
+        elif plan.action == outfit.OUTFIT:
+            outfit.deliver(self.rules, self.state, self.faction, plan.details[outfit.OUTFIT])
         elif plan.action == "diplomacy":
             market = self.rules.get("market", {})
             spent = sum(
@@ -167,6 +176,7 @@ class Week:
     # --- the week -------------------------------------------------------------------------------------
 
     def plan(self) -> None:
+        self.outfit()
         self.attack()
         self.visit()
         self.build()
@@ -177,6 +187,59 @@ class Week:
         self.scout()
         self.train()
         self.assist()
+
+    def outfit(self) -> None:
+        """In the weeks the setup market is open: a donkey for the first leader, the tools its units have
+        slots for, Hammers for the Workshop to come, food for the first upkeep, and the lumber and stone of
+        the first room and its first renovation, while the gold lasts with the month's upkeep kept."""
+        if not outfit.is_open(self.rules, int(self.state["turn"])):
+            return
+        lairs_held = m.lairs(self.state, self.faction)
+        if not lairs_held:
+            return
+        lair = lairs_held[sorted(lairs_held)[0]]
+        units = sorted(
+            (u for u in m.units(self.state, self.faction).values() if self.lair_of(u) is lair),
+            key=lambda u: u["id"],
+        )
+        leaders = sorted(m.leaders(self.state, self.faction).values(), key=lambda x: x["id"])
+        buy: dict[str, int] = {}
+        equip: dict[str, list[str]] = {}
+        if leaders and not leaders[0].get("donkey"):
+            buy[outfit.DONKEY] = 1
+            equip[leaders[0]["id"]] = [outfit.DONKEY]
+        for tool in OUTFIT_EQUIPPED:
+            taker = next((u for u in units if _free_tool_slots(u, equip.get(u["id"], [])) > 0), None)
+            if taker is not None:  # a set nobody can wear would only fill the Warehouse
+                equip.setdefault(taker["id"], []).append(tool)
+                buy[tool] = 1
+        for item in OUTFIT_STORED:
+            buy[item] = buy.get(item, 0) + 1
+        food = sum(upkeep.share(self.rules, u)[1] for u in units) - storage.stock(lair, "foodstuffs")
+        if food > 0:
+            buy["foodstuffs"] = food
+        first_room = building.build_costs(self.rules, lair, 1)[0]
+        first_renovation = {
+            str(self.rules["renovating"]["resource"]): building.renovation_cost(
+                self.rules, "workshop", "industrious", 1, 0
+            )
+        }
+        for resource, needed in sorted({**first_room, **first_renovation}.items()):
+            if needed > storage.stock(lair, resource):
+                buy[resource] = needed - storage.stock(lair, resource)
+        while buy:
+            args = {"action": outfit.OUTFIT, "buy": dict(buy)}
+            given = {who: items for who, items in equip.items() if items}
+            if given:
+                args["equip"] = given
+            cost = sum(lot.gold for lot in outfit.price(self.rules, buy))
+            if cost <= self.spare_gold() and self.offer(args):
+                return
+            dropped = next(reversed(buy))  # the last wanted goes first when the gold falls short
+            del buy[dropped]
+            for items in equip.values():
+                while dropped in items:
+                    items.remove(dropped)
 
     def attack(self) -> None:
         """Attack a known encounter when the units that can reach it are half again as strong."""
@@ -240,7 +303,9 @@ class Week:
         if self.week >= FOOD_FROM_WEEK and food_short > 0:
             buy["foodstuffs"] = food_short
         for tool in ("saws", "shovels", "spyglass", "hammers"):
-            if not self.holds_tool(tool, lair) and tool in market:
+            # a set nobody has a slot for would only fill the Warehouse (Hammers go into the Workshop)
+            wearable = tool == "hammers" or any(_free_tool_slots(u, []) > 0 for u in units)
+            if not self.holds_tool(tool, lair) and tool in market and wearable:
                 buy[tool] = 1
         cost = 0
         kept: dict[str, int] = {}
@@ -477,6 +542,11 @@ class Week:
     def _reaches(self, kind: str, entity: Mapping[str, Any], grid: str) -> bool:
         lair = self.lair_of(entity)
         return lair is not None and self.distance(lair["grid"], grid) <= self.reach(kind, entity)
+
+
+def _free_tool_slots(unit: Mapping[str, Any], promised: list[str]) -> int:
+    """Tool slots a unit has left once the sets already promised to it are on."""
+    return int(unit.get("max_tools", 0)) - len(unit.get("tools") or []) - len(promised)
 
 
 def power(unit: Mapping[str, Any]) -> int:

@@ -9,6 +9,7 @@ the same grid (rule 3.2.2).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,7 @@ from ...core.standing import StandingSection
 from ...engine.plans import plan_or_error
 from ...engine.ruleset import Game
 from . import model as m
+from . import outfit
 from .reading import UsurperReading
 
 POLICIES = "policies"
@@ -185,6 +187,33 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
             ),
             example={"action": "explore", "by": "l1", "target": "B2"},
         ),
+        ActionSpec(
+            outfit.OUTFIT,
+            "In the game's first week only: spend your starting gold on market goods at the market's prices. "
+            "Nobody spends an action on it; the goods go to your lair's Warehouse, or at once to whom "
+            "'equip' names.",
+            (
+                Field(
+                    "buy",
+                    "counts",
+                    "What to buy, good by good; goods sold in lots come in whole lots (Lumber three a lot).",
+                    required=True,
+                ),
+                Field(
+                    "equip",
+                    "mapping",
+                    "Sets handed out at once: a unit or leader of yours (id or name) and the list of items "
+                    "it takes; a leader takes a donkey, a unit tools, weapons, armour or horses.",
+                ),
+                Field("note", "text", "Words for your own report; they change nothing.", multiline=True),
+            ),
+            cost="gold at the market's prices",
+            example={
+                "action": outfit.OUTFIT,
+                "buy": {"donkey": 1, "spyglass": 1, "saws": 1, "foodstuffs": 1},
+                "equip": {"u1": ["spyglass"], "l1": ["donkey"]},
+            },
+        ),
     ]
     return {spec.name: spec for spec in specs}
 
@@ -294,6 +323,9 @@ def examples_for(game: Game, state: State, faction: str) -> list[dict[str, Any]]
     examples = []
     for spec in game.actions.values():
         example = dict(spec.example)
+        if spec.name == outfit.OUTFIT:  # first: the week it is open, the market comes before the work
+            examples[:0] = _outfit_example(game, state, example, leader, unit)
+            continue
         actor = leader if example.get("by") == "l1" else unit
         if actor is None or not example:
             continue
@@ -311,6 +343,17 @@ def examples_for(game: Game, state: State, faction: str) -> list[dict[str, Any]]
     return examples
 
 
+def _outfit_example(
+    game: Game, state: State, example: dict[str, Any], leader: Mapping | None, unit: Mapping | None
+) -> list[dict[str, Any]]:
+    """The setup market's example, in the weeks it is open only, its sets handed to the usurper's own."""
+    if not outfit.is_open(game.rules, int(state.get("turn", 0))):
+        return []
+    mine = {"u1": unit, "l1": leader}
+    equip = {mine[key]["id"]: items for key, items in example["equip"].items() if mine.get(key)}
+    return [{**example, "equip": equip}]
+
+
 def _near(game: Game, home: str, written: str) -> str:
     """The example's grid, or, when it is not on this map, the lair's first neighbour."""
     if written in game.world and game.world.distance(home, written) <= 1:
@@ -321,8 +364,17 @@ def _near(game: Game, home: str, written: str) -> str:
 def check_orders(game: Game, state: State, of: OrderFile) -> None:
     """Each order read as the resolver will read it, in the file's order, so that one entity acting twice
     is caught at the second order."""
-    reading = UsurperReading(game, state, of.faction or "", checked=of)
+    faction = of.faction or ""
+    if faction in state["factions"] and any(order.action == outfit.OUTFIT for order in of.orders):
+        # The goods bought at the setup market are there for the file's later orders: read them all on a
+        # sketch of the usurper that the purchase changes, never the state itself.
+        factions = dict(state["factions"])
+        factions[faction] = copy.deepcopy(factions[faction])
+        state = {**state, "factions": factions}
+    reading = UsurperReading(game, state, faction, checked=of)
     for order in of.orders:
         plan = plan_or_error(of, reading, order, reading.read)
         if plan is not None:
             of.echo[order.number] = reading.echo(plan)
+            if plan.action == outfit.OUTFIT:
+                outfit.deliver(game.rules, state, faction, plan.details[outfit.OUTFIT])

@@ -26,6 +26,7 @@ from . import (
     happenings,
     healing,
     magic,
+    outfit,
     prisons,
     scoring,
     training,
@@ -68,6 +69,8 @@ WEEK_END.append(prisons.week_end)
 UPKEEP.append(gm.pay_extras)
 WORK["rest"] = healing.rest
 WEEK_END.append(healing.week_end)
+# Orders carried out as soon as they are read, before anyone sets out: the setup market of week 1.
+AT_ONCE: dict[str, Effect] = {outfit.OUTFIT: outfit.outfit_week}
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:
@@ -82,7 +85,9 @@ def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:
             accepted = []
             for order in of.orders:
                 plan = plan_or_failure(ctx, reading, order, reading.read)
-                if plan is not None:
+                if plan is not None and plan.action in AT_ONCE:
+                    AT_ONCE[plan.action](ctx, state, plan)  # done now: the later orders see what it did
+                elif plan is not None:
                     accepted.append(plan)
             ctx.memory.plans[faction] = accepted
     return ctx.memory.plans

@@ -17,7 +17,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
-from . import assaults, combat, diplomacy, fieldwork, healing, magic, prisons, rolls, training, works
+from . import assaults, combat, diplomacy, fieldwork, healing, magic, outfit, prisons, rolls, training, works
 from . import model as m
 from .acting import Plan
 
@@ -73,6 +73,8 @@ class UsurperReading(Reading):
 
     def read(self, order: Order) -> Plan:
         action = order.action
+        if action == outfit.OUTFIT:  # the setup market: the usurper's own purchase, nobody's action
+            return outfit.read(self, order, self.entity_id)
         initiator = self.entity_id(order["by"], "by")
         extras = rolls.read_extras(
             self, action, order.get("assist") or []
@@ -165,6 +167,8 @@ class UsurperReading(Reading):
 
     def echo(self, plan: Plan) -> str:
         """The order as the engine understood it, in words: who, what, where, with whom."""
+        if plan.action == outfit.OUTFIT:
+            return outfit.echo(self, plan)
         names = [m.name_of(self.state, self.faction, eid) for eid in plan.participants]
         helpers = f", with {', '.join(names[1:])}" if len(names) > 1 else ""
         where = self.game.place_label(plan.target)

@@ -406,7 +406,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter(
         "Items and the market",
-        ("items", "tools", "market", "gems", "qualities", "sale", "crafting"),
+        ("items", "tools", "market", "outfit", "gems", "qualities", "sale", "crafting"),
         static(
             "Weapons, armour, tools and mounts are bought at a market or crafted in a workshop; the better "
             "an item's quality, the more it adds to the rolls it helps and the more it sells for."

@@ -64,22 +64,42 @@ def cities_of(world: World, rules: Rules) -> dict[str, dict[str, Any]]:
 
 
 def _lair_grids(seed: int, world: World, rules: Rules, count: int) -> list[str]:
-    """Lair grids spread over the map: each next one the open grid farthest from the lairs and cities so
-    far, the seed breaking ties, so a usurper learns nothing of where the others are from where it is."""
+    """Lair grids spread over the map, each with a city within a donkey's reach: the first grid, in an
+    order drawn from the seed, that lies ``start.city_distance`` grids from its nearest city and at least
+    ``start.spacing`` from the lairs placed so far; failing that, 3 grids from them; failing that (a map
+    too small or without cities), the open grid farthest from the lairs and cities so far. A usurper
+    learns nothing of where the others are from where it is."""
     rng = stream(seed, "usurper/lairs")
     cities = [grid for grid in world if world[grid].place]
     open_ground = [grid for grid in world if world[grid].terrain not in UNSETTLED and grid not in cities]
     rng.shuffle(open_ground)
     chosen: list[str] = []
     spacing = int(rules["start"]["spacing"])
+    reach = rules["start"]["city_distance"]
+    nearest, farthest = int(reach["nearest"]), int(reach["farthest"])
+
+    def city_near(grid: str) -> bool:
+        return any(nearest <= world.distance(grid, city) <= farthest for city in cities) and all(
+            world.distance(grid, city) >= nearest for city in cities
+        )
+
     for _ in range(count):
         taken = [*chosen, *cities]
+
+        def apart(grid: str) -> int:
+            return min((world.distance(grid, other) for other in chosen), default=spacing)
 
         def room(grid: str, taken: list[str] = taken) -> int:
             return min((world.distance(grid, other) for other in taken), default=spacing)
 
-        fitting = [grid for grid in open_ground if grid not in chosen and room(grid) >= min(spacing, 3)]
-        chosen.append(fitting[0] if fitting else max(open_ground, key=room))
+        free = [grid for grid in open_ground if grid not in chosen]
+        tiers = (
+            [grid for grid in free if city_near(grid) and apart(grid) >= spacing],
+            [grid for grid in free if city_near(grid) and apart(grid) >= min(spacing, 3)],
+            [grid for grid in free if room(grid) >= min(spacing, 3)],
+        )
+        fitting = next((tier for tier in tiers if tier), [])
+        chosen.append(fitting[0] if fitting else max(free, key=room))
     return chosen
 
 

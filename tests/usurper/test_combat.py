@@ -120,12 +120,34 @@ def test_gear_skills_quality_and_races_build_the_pools() -> None:
     archer, scaly = fight.sides[0].fighters
     dice, flat = f.pool(RULES, fight, archer, "attack", "ranged")
     assert dice == 3  # Off 1, ranged weapons 1, Harrier 1
-    assert {m.source: m.value for m in flat} == {"ranged_weapons quality": 3, "aggressor": 4}
+    assert {m.source: m.value for m in flat} == {"Ranged Weapons quality": 3, "Aggressor": 4}
     assert f.pool(RULES, fight, archer, "attack", "melee")[0] == 1  # a bow does nothing in melee
     dice, flat = f.pool(RULES, fight, archer, "armor", "melee")
-    assert dice == 1 and {m.source: m.value for m in flat} == {"heavy_armor": 2, "heavy_armor quality": 1}
+    assert dice == 1 and {m.source: m.value for m in flat} == {"Heavy Armor": 2, "Heavy Armor quality": 1}
     assert f.pool(RULES, fight, scaly, "armor", "melee")[0] == 2  # medium armour and Sturdy
     assert f.pool(RULES, fight, scaly, "defense", "melee")[0] == 3  # Def 2 and medium armour
+
+
+def test_combat_skills_and_gear_quality_are_read_where_their_chapters_keep_them() -> None:
+    # No copy in the combat chapter: the skill ranks are the entities chapter's, the quality bonus the
+    # items chapter's ladder. Changing them there moves the pools.
+    assert "skills" not in RULES["combat"] and "weapon_quality" not in RULES["combat"]
+    rules = copy.deepcopy(RULES)
+    rules["skills"]["parry"]["per_rank"] = 5
+    rules["skills"]["leadership"]["per_rank"] = 4
+    next(row for row in rules["qualities"] if row["id"] == "mild")["bonus"] = 7
+    shields = [{"item": "shields", "quality": "mild"}]
+    guard = unit("red-u1", weapons=shields, skills={"parry": {"rank": 2, "xp": 0}})
+    fight = two_sides([guard], [unit("e1")])
+    fight.sides[0].leaders = [{"id": "red-l1", "skills": {"leadership": {"rank": 3, "xp": 0}}}]
+    fighter = fight.sides[0].fighters[0]
+    dice, flat = f.pool(rules, fight, fighter, "defense", "melee")
+    assert dice == 2  # Def 1 and the shield's die
+    assert {m.source: m.value for m in flat} == {"Shields quality": 7, "Leadership": 12, "Parry": 10}
+    _, flat = f.pool(RULES, fight, fighter, "defense", "melee")  # the shipped numbers: +1, +1 and +2 a rank
+    assert {m.source: m.value for m in flat} == {"Shields quality": 1, "Leadership": 3, "Parry": 4}
+    _, flat = f.pool(RULES, fight, fighter, "damage", "melee")
+    assert not flat  # neither Parry nor Leadership adds to Damage
 
 
 # ---------------------------------------------------------------------------------- the damage tables
@@ -170,7 +192,7 @@ def test_appendix_c9_a_melee_hit_by_eleven_kills_two_and_the_target_pays_for_it(
     assert target.pax == 8 and target.lost == 2
     for kind in f.POOLS:
         assert f.Modifier("men lost", -4) in f.pool(RULES, fight, target, kind, "melee")[1]
-    assert f.Modifier("men lost", -8) in f.morale_modifiers(RULES, fight, target)
+    assert f.Modifier("Men lost", -8) in f.morale_modifiers(RULES, fight, target)
     attacker = fight.sides[0].fighters[0]  # the attacker's next rolls are untouched
     assert all(m.source != "men lost" for m in f.pool(RULES, fight, attacker, "attack", "melee")[1])
 
@@ -189,12 +211,48 @@ def test_a_tied_attack_misses() -> None:
 
 
 def test_orcs_halve_every_morale_penalty_but_never_below_one() -> None:
-    assert [f.bull_headed(v) for v in (-8, -3, -1, 0, 4)] == [-4, -1, -1, 0, 4]
     fight = two_sides([unit("red-u1", "orcs", level=2)], [unit("e1")])
     orc = fight.sides[0].fighters[0]
     orc.lost, orc.morale_penalty = 3, 10
     mods = {m.source: m.value for m in f.morale_modifiers(RULES, fight, orc)}
-    assert mods == {"level": 8, "men lost (halved)": -6, "earlier checks and blows (halved)": -5}
+    assert mods == {
+        "Level": 8,
+        "Men lost (halved: Bull-headed)": -6,
+        "Earlier checks and blows (halved: Bull-headed)": -5,
+    }
+    orc.morale_penalty = 1  # halved, but still at least 1
+    assert f.morale_modifiers(RULES, fight, orc)[-1] == f.Modifier(
+        "Earlier checks and blows (halved: Bull-headed)", -1
+    )
+
+
+def test_a_fights_morale_check_keeps_the_dice_chapters_ledger() -> None:
+    # The names and numbers are those of rolls.morale_ledger, the one Morale ledger: the rooms of the lair
+    # the unit set out from, its Courage and Guidon, the force's Drums, the men lost; only the earlier
+    # results are the fight's own.
+    from resolver.rulesets.usurper import combat, rolls
+
+    guidon = {"item": "guidon", "quality": "standard"}
+    drums = {"item": "drums", "quality": "standard"}
+    bearer = unit("red-u1", level=1, tools=[guidon, drums], skills={"courage": {"rank": 2, "xp": 0}})
+    state = usurper_state(bearer, unit("red-u2"))
+    side = combat.usurper_side(RULES, state, "red", plan_for(state, "attack"))
+    fight = f.Fight(roll_label("fight", "red", "enc-3"), (side, two_sides([], [unit("e1")]).sides[1]))
+    first, second = side.fighters
+    first.lost, first.morale_penalty = 1, 10
+    lair = state["factions"]["red"]["lairs"]["red-lair1"]
+    expected = rolls.morale_ledger(RULES, first.record, lair=lair, pax_lost=1, drums=True)
+    assert f.morale_modifiers(RULES, fight, first) == [*expected, f.Modifier("Earlier checks and blows", -10)]
+    assert [(m.source, m.value) for m in f.morale_modifiers(RULES, fight, first)] == [
+        ("Level", 4), ("Throne Room", 3), ("Courage 2", 6), ("Guidon", 4), ("Drums", 2), ("Men lost", -4),
+        ("Earlier checks and blows", -10),
+    ]  # fmt: skip
+    assert ("Drums", 2) in [(m.source, m.value) for m in f.morale_modifiers(RULES, fight, second)]
+    for key in ("morale_per_level", "courage_morale", "guidon_morale", "drums_morale", "casualty_morale"):
+        assert key not in RULES["combat"]  # no second copy of the dice chapter's numbers
+    rules = copy.deepcopy(RULES)
+    rules["checks"]["morale"]["modifiers"]["guidon"] = 9
+    assert ("Guidon", 9) in [(m.source, m.value) for m in f.morale_modifiers(rules, fight, first)]
 
 
 @pytest.mark.parametrize(
@@ -435,3 +493,27 @@ def test_a_unit_that_fled_and_fails_its_loyalty_leaves_with_its_gear() -> None:
     assert combat.loyalty_after_flight(week, state, "red", grumbler, roll_label("x")) == "grumpy"
     assert "red-u1" not in state["factions"]["red"]["units"]
     assert state["factions"]["red"]["units"]["red-u2"]["grumpy"] is True
+
+
+def test_a_fled_units_loyalty_is_the_dice_chapters_check_with_its_ledger_and_rows() -> None:
+    from resolver.rulesets.usurper import combat
+
+    medallion = [{"item": "medallion", "quality": "standard"}]
+    state = usurper_state(unit("red-u1", tools=medallion))
+    side = combat.usurper_side(RULES, state, "red", plan_for(state, "attack"))
+    runner = side.fighters[0]
+    runner.fled = runner.demoralized = True
+    week = Week(5, {"x/red-u1/loyalty": [20]})
+    # 20 + 3 (Throne Room) + 4 (Medallion) − 5 (Demoralized) = 22: Embittered, which costs the lair the
+    # Obscurity of the Loyalty table's row
+    assert combat.loyalty_after_flight(week, state, "red", runner, roll_label("x")) == "embittered"
+    roll = week.by_label("x/red-u1/loyalty")
+    assert [(m.source, m.value) for m in roll.modifiers] == [
+        ("Throne Room", 3),
+        ("Medallion", 4),
+        ("Demoralized", -5),
+    ]
+    embittered = next(r for r in RULES["checks"]["loyalty"]["table"] if r["result"] == "embittered")
+    lair = state["factions"]["red"]["lairs"]["red-lair1"]
+    assert lair["obscurity"]["current"] == 150 + int(embittered["obscurity"])
+    assert "loyalty_results" not in RULES["combat"] and "medallion_loyalty" not in RULES["combat"]

@@ -126,7 +126,7 @@ GAPS: list[tuple[str, str, list[str], list[str], str | None]] = [
         "A.2.12",
         "Pernicious, Leadership, Courage",
         ["skills.pernicious", "skills.leadership.combat", "skills.courage.per_rank"],
-        ["skills.leadership.combat", "skills.courage.per_rank", "combat.skills.leadership"],
+        ["skills.leadership.combat", "skills.courage.per_rank"],
         None,
     ),
     (
@@ -168,8 +168,8 @@ GAPS: list[tuple[str, str, list[str], list[str], str | None]] = [
     (
         "A.2.19",
         "quality in combat",
-        ["combat.weapon_quality", "qualities"],
-        ["combat.weapon_quality", "qualities"],
+        ["qualities"],
+        ["qualities"],
         None,
     ),
     (

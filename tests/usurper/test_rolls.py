@@ -256,6 +256,20 @@ def test_build_needs_no_primary_for_its_tool_to_count() -> None:
     assert _ledger(st, action="build", grid="Z26") == [("Saws (Joiners)", 4), ("Saws quality (Joiners)", 6)]
 
 
+def test_a_tools_quality_bonus_is_read_from_the_items_quality_ladder_alone() -> None:
+    # One source: the action roll has no copy of the ladder; raising Slight's tool bonus in the items
+    # chapter moves the roll.
+    assert "tool_quality_bonus" not in RULES["action_roll"]
+    rules = copy.deepcopy(RULES)
+    next(row for row in rules["qualities"] if row["id"] == "slight")["tool_bonus"] = 11
+    st = state(units=[unit("red-u1", name="Joiners", tools=[{"item": "saws", "quality": "slight"}])])
+    group = rolls.participants(st, "red", "red-u1", ())
+    ledger = pairs(rolls.action_ledger(rules, st, group, action="build", grid="Z26", turn=5))
+    assert ledger == [("Saws (Joiners)", 4), ("Saws quality (Joiners)", 11)]
+    with pytest.raises(ValueError, match="no quality 'shoddy'"):
+        rolls.quality_bonus(RULES, "shoddy", "tool_bonus")
+
+
 def test_skill_ranks_of_every_participant_add_up() -> None:
     st = state(
         units=[
@@ -269,6 +283,17 @@ def test_skill_ranks_of_every_participant_add_up() -> None:
     # a harvesting skill counts only for the harvest of its own resource
     assert ("Digger 4 (Eyes)", 12) in _ledger(st, action="harvest", resource="gold")
     assert not [p for p in _ledger(st, action="harvest", resource="iron") if p[0].startswith("Digger")]
+
+
+def test_leadership_gives_an_interrogation_one_a_rank_as_in_a_fight() -> None:
+    # The spec's fill: Courage +3 and Leadership +1 a rank, the rates of their skill entries; one number
+    # per skill, which the fight reads too.
+    jailers = unit("red-u1", name="Jailers", skills={"courage": {"rank": 2, "xp": 0}})
+    st = state(
+        units=[jailers], leaders=[leader("red-l1", name="Grug", skills={"leadership": {"rank": 3, "xp": 0}})]
+    )
+    ledger = _ledger(st, action="interrogate", by="red-l1", assist=["red-u1"], grid="Z26")
+    assert ("Leadership 3 (Grug)", 3) in ledger and ("Courage 2 (Jailers)", 6) in ledger
 
 
 def test_racial_bonuses() -> None:

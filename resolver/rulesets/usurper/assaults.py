@@ -127,10 +127,7 @@ def at_home(ctx: Context, state: State, faction: str, lair: Mapping[str, Any]) -
 
 
 def defending_side(rules: Rules, state: State, owner: str, lair: Mapping[str, Any], units: list) -> f.Side:
-    morale = {u["id"]: combat.throne_bonus(rules, lair, "morale") for u in units}
-    fighters = f.fighters_of(rules, units, morale)
-    for fighter in fighters:
-        fighter.loyalty_bonus = combat.throne_bonus(rules, lair, "loyalty")
+    fighters = f.fighters_of(rules, units, {str(u["id"]): lair for u in units})  # the lair's rooms count
     renovations = combat.lair_renovations(lair)
     return f.Side(
         owner,

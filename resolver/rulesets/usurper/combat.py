@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core import standing
-from ...core.checks import Check, Modifier
+from ...core.checks import Check
 from ...core.dice import roll_label
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
@@ -27,12 +27,6 @@ Rules = Mapping[str, Any]
 
 
 # ------------------------------------------------------------------------------- what a lair gives
-
-
-def throne_bonus(rules: Rules, lair: Mapping[str, Any] | None, purpose: str) -> int:
-    """What the rooms of the lair a unit set out from give its Morale or Loyalty: the Throne Room and each
-    Inspiring Banner hung for that purpose (the rooms chapter, ``lairs.lair_bonus``)."""
-    return lairs.lair_bonus(rules, lair, purpose) if lair else 0
 
 
 def lair_renovations(lair: Mapping[str, Any] | None) -> frozenset[str]:
@@ -53,10 +47,8 @@ def fortifications(rules: Rules, lair: Mapping[str, Any] | None) -> int:
 
 
 def usurper_side(rules: Rules, state: State, faction: str, plan: Plan, attacking: bool = True) -> f.Side:
-    morale = {u["id"]: throne_bonus(rules, m.home_lair(state, faction, u), "morale") for u in plan.units}
-    fighters = f.fighters_of(rules, plan.units, morale)
-    for fighter in fighters:
-        fighter.loyalty_bonus = throne_bonus(rules, m.home_lair(state, faction, fighter.record), "loyalty")
+    homes = {str(u["id"]): m.home_lair(state, faction, u) for u in plan.units}
+    fighters = f.fighters_of(rules, plan.units, homes)
     # Might, Fervor and Stalwart of the leaders with the force: more dice for one of its units.
     spelled = magic.combat_dice(rules, plan.leaders, [x.id for x in fighters])
     for fighter in fighters:
@@ -157,25 +149,25 @@ def injure_leaders(
 def loyalty_after_flight(
     ctx: Context, state: State, faction: str, fighter: f.Fighter, label: Any, leaders: Any = ()
 ) -> str:
-    """A unit that fled tests its loyalty; one that fails leaves with everything it carried. The spells of
-    the ``leaders`` with its force count (Napoleon)."""
-    combat = ctx.rules["combat"]
-    mods = [Modifier("throne room", fighter.loyalty_bonus)]
-    if fighter.has("medallion"):
-        mods.append(Modifier("medallion", int(combat["medallion_loyalty"])))
-    mods += magic.check_modifiers(ctx.rules, leaders, "loyalty")
-    if fighter.demoralized:
-        mods.append(Modifier("demoralized", int(combat["morale_results"]["demoralized"]["loyalty"])))
+    """A unit that fled tests its loyalty; one that fails leaves with everything it carried. The ledger is
+    the dice chapter's (``rolls.loyalty_ledger``: the rooms of its lair, a Medallion, the spells of the
+    ``leaders`` with its force, a Demoralized flight), and so is what each result does (the row of
+    ``checks.loyalty``: leaving, Obscurity, idling Grumpy), as for a unit left unpaid."""
+    ledger = rolls.loyalty_ledger(
+        ctx.rules, fighter.record, lair=fighter.lair, demoralized=fighter.demoralized, leaders=leaders
+    )
     check = rolls.d100_check(ctx.rules, "loyalty", month_one=rolls.first_month(ctx))
-    rolled = check.roll(ctx, roll_label(label, fighter.id, "loyalty"), modifiers=[x for x in mods if x.value],
-                        factions=(faction,), decided=f"{fighter.name}: loyalty")  # fmt: skip
-    effect = combat["loyalty_results"].get(rolled.result) or {}
+    rolled = check.roll(
+        ctx, roll_label(label, fighter.id, "loyalty"), modifiers=[x for x in ledger if x.value],
+        factions=(faction,), decided=f"{fighter.name}: loyalty",
+    )  # fmt: skip
+    row = rolled.row
     units = m.units(state, faction)
-    if effect.get("obscurity"):
-        _obscurity(state, faction, units.get(fighter.id), int(effect["obscurity"]))
-    if effect.get("leaves"):
+    if row.get("obscurity"):
+        _obscurity(state, faction, units.get(fighter.id), int(row.get("obscurity")))
+    if row.get("leaves"):
         units.pop(fighter.id, None)
-    elif effect.get("grumpy") and fighter.id in units:
+    elif row.get("idle_until_paid") and fighter.id in units:
         units[fighter.id]["grumpy"] = True
     return rolled.result
 

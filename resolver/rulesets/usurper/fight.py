@@ -17,7 +17,8 @@ from typing import Any
 
 from ...core.checks import Check, Modifier, Roller
 from ...core.dice import Roll, RollLabel, roll_label
-from . import magic, rolls
+from . import rolls
+from .entities import name_in_rules
 
 Rules = Mapping[str, Any]
 POOLS = ("attack", "defense", "damage", "armor")
@@ -38,8 +39,7 @@ class Fighter:
     speed: str  # a speed id of combat.speed_order
     record: Mapping[str, Any]  # the contract record: weapons, armor, mount, tools, skills
     single: bool = False  # a monster: hit points, the single-entity table, never weakened by its wounds
-    morale_bonus: int = 0  # the throne room of the lair it set out from
-    loyalty_bonus: int = 0
+    lair: Mapping[str, Any] | None = None  # the lair it set out from (or defends): its rooms count
     lost: int = 0  # men (or hit points) lost in this fight
     wear: int = 0  # the −1s to Defense and Armor taken
     morale_penalty: int = 0  # Shaken, Battered and blows that did not get through, before Bull-headed
@@ -161,11 +161,6 @@ def margin_damage(rules: Rules, attack: int, defense: int) -> int:
     return max(0, attack - defense) // int(rules["combat"]["damage_per_margin"])
 
 
-def bull_headed(value: int) -> int:
-    """Orcs halve a morale penalty, rounding toward nothing, but never below 1 point."""
-    return value if value >= 0 else -max(1, -value // 2)
-
-
 # ------------------------------------------------------------------------------------------ the pools
 
 
@@ -192,12 +187,12 @@ def pool(
         if effect.get("attacking") and not side.attacking:
             continue
         dice += int(effect.get("dice", 0))
+        named = name_in_rules(rules, "items", item)
         if effect.get("flat"):
-            flat.append(Modifier(item, int(effect["flat"])))
-        quality = _quality(fighter, item)
-        bonus = int(combat["weapon_quality"].get(quality, 0))
+            flat.append(Modifier(named, int(effect["flat"])))
+        bonus = rolls.quality_bonus(rules, _quality(fighter, item), "bonus")  # the items chapter's ladder
         if bonus:
-            flat.append(Modifier(f"{item} quality", bonus))
+            flat.append(Modifier(f"{named} quality", bonus))
     racial = combat["racial"].get(fighter.race) or {}
     if not racial.get("needs") or _meets(fighter, str(racial["needs"])):
         if phase == "ranged" and kind == "attack":
@@ -223,11 +218,12 @@ def pool(
     flying = against is not None and _flies(rules, against)
     if flying and kind in ("attack", "damage") and not fighter.has("ranged_weapons"):
         dice += int(combat["flying_attack_dice" if kind == "attack" else "flying_damage_dice"])
-    for skill, effect in combat["skills"].items():
-        per_rank = int(effect.get(kind, 0))
-        rank = side.leader_rank(skill) if effect.get("force") else fighter.rank(skill)
-        if per_rank and rank:
-            flat.append(Modifier(skill, per_rank * rank))
+    for skill, spec in (rules.get("skills") or {}).items():  # the entities chapter's combat skills
+        if kind not in (spec.get("combat") or ()):
+            continue
+        rank = side.leader_rank(skill) if spec.get("force") else fighter.rank(skill)
+        if rank:
+            flat.append(Modifier(str(spec["name"]), int(spec["per_rank"]) * rank))
     if kind == "defense" and side.in_own_lair and side.fortifications:
         flat.append(Modifier("fortifications", side.fortifications))
     if kind in ("defense", "armor") and fighter.wear:
@@ -267,28 +263,23 @@ def roll_pool(
 
 
 def morale_modifiers(rules: Rules, fight: Fight, fighter: Fighter) -> list[Modifier]:
-    """Everything on a fighter's morale check; Leader Presence never counts here."""
-    combat = rules["combat"]
+    """Everything on a fighter's morale check: the dice chapter's Morale ledger (``rolls.morale_ledger``:
+    level, the rooms of its lair, Courage, Guidon, the force's Drums, the spells of the leaders with it,
+    the men lost in this fight, Bull-headed), so a reader sees the same names and numbers wherever Morale
+    is rolled. What is the fight's own goes in beside it: the −10s of earlier Shaken or Battered results
+    and the blows that did not get through."""
     side = fight.side_of(fighter)
-    mods = [
-        Modifier("level", int(combat["morale_per_level"]) * fighter.level),
-        Modifier("throne room", fighter.morale_bonus),
-        Modifier("courage", int(combat["courage_morale"]) * fighter.rank("courage")),
-    ]
-    if fighter.has("guidon"):
-        mods.append(Modifier("guidon", int(combat["guidon_morale"])))
-    if any(f.has("drums") and f.has("guidon") for f in side.fighters):
-        mods.append(Modifier("drums", int(combat["drums_morale"])))
-    mods += magic.check_modifiers(rules, side.leaders, "morale")  # Napoleon, its caster with the force
-    penalties = (
-        [Modifier("men lost", int(combat["casualty_morale"]) * fighter.lost)] if not fighter.single else []
+    earlier = [Modifier(str(rules["combat"]["earlier_morale"]), -fighter.morale_penalty)]
+    ledger = rolls.morale_ledger(
+        rules,
+        fighter.record,
+        lair=fighter.lair,
+        pax_lost=0 if fighter.single else fighter.lost,  # a monster loses hit points, not men
+        drums=any(f.has("drums") and f.has("guidon") for f in side.fighters),
+        leaders=side.leaders,
+        modifiers=[m for m in earlier if m.value],
     )
-    penalties.append(Modifier("earlier checks and blows", -fighter.morale_penalty))
-    if (combat["racial"].get(fighter.race) or {}).get("morale_halved"):
-        penalties = [
-            Modifier(f"{p.source} (halved)", bull_headed(p.value)) if p.value < 0 else p for p in penalties
-        ]
-    return [m for m in mods + penalties if m.value]
+    return [m for m in ledger if m.value]
 
 
 def check_morale(
@@ -308,7 +299,7 @@ def check_morale(
     fighter.battered -= int(effect.get("dice", 0))
     if effect.get("flees"):
         fighter.fled = True
-        fighter.demoralized = fighter.demoralized or bool(effect.get("loyalty"))
+        fighter.demoralized = fighter.demoralized or bool(effect.get("demoralized"))
 
 
 # ---------------------------------------------------------------------------------------------- blows
@@ -554,9 +545,12 @@ def run(rules: Rules, roller: Roller, fight: Fight) -> Outcome:
 
 
 def fighters_of(
-    rules: Rules, records: Iterable[Mapping[str, Any]], morale: Mapping[str, int] | None = None
+    rules: Rules,
+    records: Iterable[Mapping[str, Any]],
+    lairs: Mapping[str, Mapping[str, Any] | None] | None = None,
 ) -> list[Fighter]:
-    """Fighters from unit records of the state contract (a monster's record carries ``single: true``)."""
+    """Fighters from unit records of the state contract (a monster's record carries ``single: true``);
+    ``lairs``: unit id -> the lair whose rooms count on its Morale and Loyalty."""
     fighters = []
     for record in records:
         single = bool(record.get("single"))
@@ -575,7 +569,7 @@ def fighters_of(
                 speed=speed_id(rules, str(speed.get("combat", "M") if isinstance(speed, Mapping) else speed)),
                 record=record,
                 single=single,
-                morale_bonus=int((morale or {}).get(str(record["id"]), 0)),
+                lair=(lairs or {}).get(str(record["id"])),
             )
         )
     return fighters

@@ -78,6 +78,17 @@ def _item_name(rules: Mapping[str, Any], item: str) -> str:
     return name_in_rules(rules, "items", item)
 
 
+def quality_bonus(rules: Mapping[str, Any], quality: str | None, column: str) -> int:
+    """What a quality gives, read from the items chapter's quality ladder (``qualities``): ``tool_bonus``
+    for a tool on the action roll, ``bonus`` for a weapon or armour in a fight. The ladder is the one
+    place these numbers live, so the roll, the fight and the rules page cannot disagree."""
+    wanted = str(quality or "standard")
+    for row in rules["qualities"]:
+        if row["id"] == wanted:
+            return int(row.get(column, 0))
+    raise ValueError(f"qualities has no quality '{wanted}'")
+
+
 # --- the ledger ----------------------------------------------------------------------------------------
 
 
@@ -111,7 +122,6 @@ def tool_modifiers(rules: Mapping[str, Any], action: str, units: Iterable[Record
     spec = (settings(rules)["tools"] or {}).get(action)
     if not spec:
         return []
-    quality = settings(rules)["tool_quality_bonus"]
     mods: list[Modifier] = []
     for unit in units:
         tools: dict[str, str] = {}
@@ -129,7 +139,7 @@ def tool_modifiers(rules: Mapping[str, Any], action: str, units: Iterable[Record
                     f"{_source(rules, kind, item=name)} ({unit['name']})", _declared(rules, "action", kind)
                 )
             )
-            bonus = int(quality.get(tools[item], 0)) // divisor
+            bonus = quality_bonus(rules, tools[item], "tool_bonus") // divisor
             if bonus:
                 mods.append(
                     Modifier(f"{_source(rules, kind + '_quality', item=name)} ({unit['name']})", bonus)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +159,19 @@ def test_a_missed_share_is_paid_at_a_weeks_end_when_the_gold_is_there() -> None:
     assert red["gold"] == 2
     game = state(7, 3, [unit("red-u1", unpaid=True)], standing={"policies": {"pay_arrears": False}})
     assert upkeep.pay_arrears(RULES, game, "red") == []
+
+
+def test_a_barracks_houses_what_the_rooms_chapter_says_it_gives() -> None:
+    # One source: the Barracks' gives.units (rooms chapter) is what upkeep and recruiting count.
+    from resolver.rulesets.usurper import diplomacy
+
+    assert "units_per_barracks" not in RULES["recruiting"]
+    rules = copy.deepcopy(RULES)
+    rules["rooms"]["barracks"]["gives"]["units"] = 2
+    game = state(0, 5, [unit("red-u1"), unit("red-u2"), unit("red-u3")], barracks=2)
+    assert upkeep.disband_overflow(rules, game, "red") == []
+    assert diplomacy.barracks_free(rules, game["factions"]["red"]) == {"red-lair1": 1}
+    assert diplomacy.barracks_free(RULES, game["factions"]["red"]) == {"red-lair1": -1}
 
 
 def test_units_beyond_the_barracks_are_disbanded_and_owe_their_last_gold() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...core.checks import Modifier
 from ...engine.plans import Reject
-from . import happenings, landmarks, rolls, trading
+from . import happenings, lairs, landmarks, rolls, trading
 from . import model as m
 from .setup import new_unit
 
@@ -114,15 +114,14 @@ def diplomacy_modifiers(
 
 
 def barracks_free(rules: Mapping[str, Any], faction: Mapping[str, Any]) -> dict[str, int]:
-    """Empty Barracks places by lair: every Barracks room houses ``recruiting.units_per_barracks`` units."""
-    per_room = int(rules["recruiting"]["units_per_barracks"])
+    """Empty Barracks places by lair: what the lair's rooms give to ``units`` (the Barracks' ``gives`` in the
+    rooms chapter) less the units living there."""
     housed: dict[str, int] = {}
     for unit in (faction.get("units") or {}).values():
         housed[str(unit.get("lair"))] = housed.get(str(unit.get("lair")), 0) + 1
     free = {}
     for lair_id, lair in sorted((faction.get("lairs") or {}).items()):
-        rooms = sum(1 for room in lair.get("rooms") or [] if room.get("type") == "barracks")
-        free[lair_id] = rooms * per_room - housed.get(lair_id, 0)
+        free[lair_id] = lairs.lair_bonus(rules, lair, "units") - housed.get(lair_id, 0)
     return free
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from ...core.checks import CheckResult
 from ...core.dice import roll_label
 from ...core.standing import stored
-from . import rolls
+from . import lairs, rolls
 
 __all__ = [
     "LoyaltyRoll",
@@ -203,11 +203,8 @@ def disband_overflow(rules: Mapping[str, Any], state: MutableMapping[str, Any], 
 
 
 def _places(rules: Mapping[str, Any], faction: Mapping[str, Any]) -> int:
-    per_room = int(rules["recruiting"]["units_per_barracks"])
-    lairs = (faction.get("lairs") or {}).values()
-    return per_room * sum(
-        1 for lair in lairs for room in lair.get("rooms") or [] if room.get("type") == "barracks"
-    )
+    """The units the usurper's lairs house: what their rooms give to ``units`` (the rooms chapter)."""
+    return sum(lairs.lair_bonus(rules, lair, "units") for lair in (faction.get("lairs") or {}).values())
 
 
 def run_upkeep(ctx: Any, state: MutableMapping[str, Any]) -> MutableMapping[str, Any]:

@@ -4,6 +4,8 @@ each level by the standing policy, skill ranks and caps, the combat fill, and Tr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 
@@ -389,3 +391,11 @@ def test_the_experience_and_training_events_read_in_words(tmp_path) -> None:
         "Eyes gains 1 point of experience and 2 points in Scout, rises 1 level (+1 Offense), "
         "reaching Scout 1."
     )
+    # The event carries every field its sentence reads, empty ones too, so the sentence needs no get().
+    ears = xp.Gain("red-u2", "Ears", skill="scout", skill_xp=1).to_data()
+    assert ears == {"entity": "red-u2", "name": "Ears", "level_xp": 0, "skill": "scout", "skill_xp": 1,
+                    "levels": [], "ranks": []}  # fmt: skip
+    event["data"]["gains"] = [{**ears, "skill": "Scout"}]
+    assert RULESET.describe(event, game) == "Ears gains 1 point in Scout."
+    sentence = yaml.safe_load((Path(xp.__file__).parent / "events.yaml").read_text(encoding="utf-8"))
+    assert "get(" not in sentence["experience"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from resolver.rulesets.usurper import landmarks
@@ -81,10 +83,15 @@ def test_oracle_tokens_bank_from_next_week() -> None:
     red = s["factions"]["red"]
     landmarks.ritual(context(RULES, 6), s, "red", "red-l1", "C7", "astounding", {})
     assert red["oracle_tokens"] == [{"value": 55, "from": 7, "until": 11}] * 3
-    assert landmarks.spend_token(red, 6) is None
-    assert landmarks.spend_token(red, 7).value == 55
+    assert landmarks.spend_token(RULES, red, 6) is None
+    assert landmarks.spend_token(RULES, red, 7).value == 55
     assert len(red["oracle_tokens"]) == 2
-    assert landmarks.spend_token(red, 12) is None
+    assert landmarks.spend_token(RULES, red, 12) is None
+    renamed = {
+        **RULES,
+        "action_roll": {**RULES["action_roll"], "sources": {"oracle_token": "Talonrel's gift"}},
+    }
+    assert landmarks.spend_token(renamed, red, 7) == landmarks.Modifier("Talonrel's gift", 55)
     landmarks.ritual(context(RULES, 6), s, "red", "red-l2", "C7", "legendary", {})
     assert red["leaders"]["red-l2"]["abilities"] == ["oracle"]
     leader = [red["leaders"]["red-l2"]]
@@ -116,3 +123,21 @@ def test_bugrem_unique_trait_random_and_chosen() -> None:
     assert [u["passed"] for u in out["units"]] == [True, True]
     assert red["units"]["red-u1"]["unique"] == {"trait": "mason"}  # a dwarves' trait, as chosen
     assert red["units"]["red-u2"]["unique"] == {"trait": "stealth"}  # not a goblins' trait: the first
+
+
+def test_the_ritual_names_its_band_as_the_rules_data_does(tmp_path) -> None:
+    from resolver import workflow
+    from resolver.rulesets.usurper import RULESET
+    from resolver.store.store import Store
+
+    rules = copy.deepcopy(RULES)
+    row = next(r for r in rules["checks"]["action"]["table"] if r["result"] == "significant")
+    row["name"] = "Grand Success"
+    ctx = context(rules, 6)
+    landmarks.ritual(ctx, state(), "red", "red-l1", "E10", "significant", {})
+    (event,) = [e.to_data() for e in ctx.events if e.kind == "ritual"]
+    assert event["data"]["band_name"] == "Grand Success"
+    root = tmp_path / "c"
+    workflow.new_campaign(root, "usurper", 3, workflow.default_factions(2, 3))
+    words = RULESET.describe(event, Store(root).game())
+    assert ": Grand Success, Cartographer for " in words and "significant" not in words.lower()

@@ -35,11 +35,16 @@ class Gain:
     ranks: list[int] = field(default_factory=list)  # each new rank reached in ``skill``
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"entity": self.entity, "name": self.name}
-        for key in ("level_xp", "skill", "skill_xp", "levels", "ranks"):
-            if getattr(self, key):
-                data[key] = getattr(self, key)
-        return data
+        """Every field, nothing left out when empty: the event's sentence reads each one as it is."""
+        return {
+            "entity": self.entity,
+            "name": self.name,
+            "level_xp": self.level_xp,
+            "skill": self.skill,
+            "skill_xp": self.skill_xp,
+            "levels": list(self.levels),
+            "ranks": list(self.ranks),
+        }
 
     @property
     def anything(self) -> bool:

@@ -90,6 +90,7 @@ def ritual(
         "landmark": rules["landmarks"][landmark]["name"],
         "rolled": rolled,
         "band": band,
+        "band_name": _band_name(rules, band) if band else None,  # what a reader sees: the table's name
     }
     if band is None:
         ctx.emit("ritual", actors=[faction], visible_to=[faction], place=grid, rolls=shown, **outcome)
@@ -222,11 +223,19 @@ def ability_modifiers(
     return found
 
 
-def spend_token(record: dict[str, Any], turn: int) -> Modifier | None:
-    """Spend the oracle token of the greatest value usable this week, if any."""
+def _band_name(rules: Mapping[str, Any], band: str) -> str:
+    """A band of the action roll in the words of its table (``checks.action``): 'Significant Success'.
+    (rolls.band_name says the same, but rolls imports this module, so the table is read here.)"""
+    row = next(row for row in rules["checks"]["action"]["table"] if row["result"] == band)
+    return str(row["name"])
+
+
+def spend_token(rules: Mapping[str, Any], record: dict[str, Any], turn: int) -> Modifier | None:
+    """Spend the oracle token of the greatest value usable this week, if any; the ledger names it as the
+    dice chapter says (``action_roll.sources.oracle_token``)."""
     usable = [t for t in record.get("oracle_tokens") or [] if t["from"] <= turn <= t["until"]]
     if not usable:
         return None
     best = max(usable, key=lambda t: (t["value"], -t["until"]))
     record["oracle_tokens"].remove(best)
-    return Modifier("Oracle token", int(best["value"]))
+    return Modifier(str(rules["action_roll"]["sources"]["oracle_token"]), int(best["value"]))

@@ -316,12 +316,14 @@ def extra_modifiers(
     return mods
 
 
-def oracle_modifiers(record: Record, order: Mapping[str, Any] | None, turn: int) -> list[Modifier]:
+def oracle_modifiers(
+    rules: Mapping[str, Any], record: Record, order: Mapping[str, Any] | None, turn: int
+) -> list[Modifier]:
     """An Oracle token spent on this roll, when the order asks for one (``oracle: true``) and one is
     usable this week: the most valuable, the soonest to lapse among equals."""
     if not (order or {}).get("oracle"):
         return []
-    spent = landmarks.spend_token(record, turn)
+    spent = landmarks.spend_token(rules, record, turn)
     return [spent] if spent is not None else []
 
 
@@ -482,7 +484,7 @@ def action_roll(
     record = state["factions"][faction]
     extras = extras_named(record, (order or {}).get("assist") or []).values()
     own = [*modifiers, *extra_modifiers(rules, action, extras, resource)]
-    own += oracle_modifiers(record, order, ctx.turn)
+    own += oracle_modifiers(rules, record, order, ctx.turn)
     ledger = action_ledger(
         rules, state, group, action=action, grid=grid, turn=ctx.turn, resource=resource,
         trainers=trainers, modifiers=own,

@@ -59,6 +59,9 @@ class ActionSpec:
     fields: tuple[Field, ...] = ()
     cost: str = "free"  # in words, for the rules page and the echo
     example: Mapping[str, Any] = field(default_factory=dict)
+    # A key the action does not take but players are likely to write, and the fix to show for it instead of
+    # a guess at a close spelling (an order that names nobody given 'by:' is not a misspelt 'buy:').
+    unknown_hints: Mapping[str, str] = field(default_factory=dict)
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
@@ -147,7 +150,11 @@ class FieldChecker:
         self, spec: ActionSpec, raw: Mapping[str, Any], path: Path, order: int
     ) -> dict[str, Any]:
         values: dict[str, Any] = {"action": spec.name}
-        values.update(self.check_record(f"'{spec.name}'", spec.fields, raw, path, order, ("action",)))
+        values.update(
+            self.check_record(
+                f"'{spec.name}'", spec.fields, raw, path, order, ("action",), hints=spec.unknown_hints
+            )
+        )
         return values
 
     def check_record(
@@ -158,14 +165,18 @@ class FieldChecker:
         path: Path,
         order: int | None,
         allowed: tuple[str, ...] = (),
+        hints: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
-        """The typed fields of an order or a record: unknown keys, missing fields, each value's type."""
+        """The typed fields of an order or a record: unknown keys, missing fields, each value's type.
+        ``hints``: the fix to show for an unknown key the owner names in advance, instead of a guess."""
         values: dict[str, Any] = {}
         names = sorted(f.name for f in fields)
         for key in raw:
             if key not in names and key not in allowed:
-                hint = suggest(key, names) or (
-                    f"{owner} takes: {', '.join(names)}" if names else f"{owner} takes no fields"
+                hint = (
+                    (hints or {}).get(str(key))
+                    or suggest(key, names)
+                    or (f"{owner} takes: {', '.join(names)}" if names else f"{owner} takes no fields")
                 )
                 self.error((*path, key), f"{owner} has no field '{key}'", hint, key=True, order=order)
         for f in fields:

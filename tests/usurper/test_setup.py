@@ -163,6 +163,21 @@ def test_the_outfit_buys_at_market_prices_hands_sets_out_and_the_same_weeks_orde
     assert built.data["done"] and [room["type"] for room in lair["rooms"]][-1] == "workshop"
 
 
+def test_the_sets_an_outfit_hands_out_read_as_a_series(tmp_path: Path) -> None:
+    outfit = {
+        "action": "outfit",
+        "buy": {"saws": 1, "shovels": 1},
+        "equip": {"Iron Fists": ["saws", "shovels"]},
+    }
+    scenario = _market_scenario(tmp_path, [outfit])
+    files = scenario.order_files()
+    assert "; Saws and Shovels to Iron Fists;" in files["red"].echo[1]
+    result = scenario.resolve(files)
+    [bought] = [e.to_data() for e in result.events if e.kind == "outfitted"]
+    words = scenario.game.ruleset.describe(bought, scenario.game)
+    assert "Iron Fists takes Saws and Shovels." in words and "Saws, Shovels" not in words
+
+
 def _refused(tmp_path: Path, orders: list[dict[str, Any]], turn: int = 1) -> list[str]:
     scenario = _market_scenario(tmp_path, orders, turn)
     red = scenario.order_files()["red"]
@@ -190,6 +205,9 @@ def test_the_outfit_is_refused_past_the_gold_the_warehouse_or_a_leaders_back(tmp
         tmp_path / "e", [{"action": "outfit", "buy": {"saws": 1}, "equip": {"red-u1": ["shovels"]}}]
     )
     assert "no Shovels is bought" in unbought
+    [named] = _refused(tmp_path / "f", [{"action": "outfit", "by": "red-u1", "buy": {"saws": 1}}])
+    assert "'outfit' has no field 'by'" in named and "an outfit names nobody" in named
+    assert "did you mean" not in named
 
 
 def test_the_week_one_template_opens_with_the_setup_market_and_its_example_checks_clean(

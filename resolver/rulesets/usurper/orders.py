@@ -208,6 +208,7 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
                 Field("note", "text", "Words for your own report; they change nothing.", multiline=True),
             ),
             cost="gold at the market's prices",
+            unknown_hints=outfit.NAMES_NOBODY,
             example={
                 "action": outfit.OUTFIT,
                 "buy": {"donkey": 1, "spyglass": 1, "saws": 1, "foodstuffs": 1},

@@ -20,6 +20,7 @@ from typing import Any
 from ...core.fields import choice_hint
 from ...core.orders import FieldPath, Order
 from ...core.phases import State
+from ...core.words import series
 from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
 from . import equipment, storage
@@ -28,6 +29,14 @@ from .acting import Context, Plan
 
 OUTFIT = "outfit"
 DONKEY = "donkey"  # the one good that goes to a leader, not to a unit or the Warehouse
+
+# An outfit is the usurper's own purchase: the envelope's actors have no place in it. What the checker says
+# to an order that names them anyway, instead of guessing at a misspelling ('by' is not a short 'buy').
+_NOBODY = (
+    "an outfit names nobody: the usurper buys before anyone sets out, and no leader or unit spends its "
+    "action on it; take '{key}:' out, and name under 'equip' whoever should take goods at once"
+)
+NAMES_NOBODY = {key: _NOBODY.format(key=key) for key in ("by", "assist")}
 
 # Reads a word of the order (an id or a name) as the id of one of the usurper's leaders or units.
 EntityReader = Callable[[Any, FieldPath], str]
@@ -224,7 +233,10 @@ def words(
         for lot in details["lots"]
     ]
     given = [
-        {"to": m.name_of(state, faction, who), "items": [storage.item_name(rules, item) for item in items]}
+        {
+            "to": m.name_of(state, faction, who),
+            "items": series([storage.item_name(rules, item) for item in items]),
+        }
         for who, items, _ in details["equip"]
         if items
     ]
@@ -239,7 +251,7 @@ def echo(reading: Reading, plan: Plan) -> str:
     goods_words = ", ".join(f"{b['quantity']} {b['good']}" for b in said["bought"])
     left = int(m.usurper(reading.state, reading.faction).get("gold", 0)) - said["gold"]
     parts = [f"At the setup market: {goods_words}, for {said['gold']} gold ({left} left)"]
-    parts += [f"{', '.join(g['items'])} to {g['to']}" for g in said["given"]]
+    parts += [f"{g['items']} to {g['to']}" for g in said["given"]]
     parts += [f"a Donkey for {rider}" for rider in said["donkeys"]]
     where = reading.game.place_label(plan.target)
     return "; ".join(parts) + f"; the rest to the Warehouse of your lair at {where}."

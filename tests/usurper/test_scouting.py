@@ -221,6 +221,31 @@ def test_encounters_take_their_levels_and_gear_from_the_tier_in_force():
     assert any("armed (50% chance)" in roll.decided for roll in outcome.rolls)
 
 
+def test_a_scavengers_usurper_meets_encounters_one_tier_lower():
+    from resolver.rulesets.usurper.scouting import Outcome, encounter_tier, encounter_units
+
+    rules = usurper_rules()
+    the_state = state()
+    ground = Ground("C4", "plains")
+    the_state["difficulty"] = {"tier": "tier_800", "average": 810, "turn": 24}
+    scavenger = the_state["factions"]["red"]["leaders"]["red-l1"]
+    scavenger["bonus"] = "scavenger"
+    assert rules["leader_bonuses"]["scavenger"]["global"]["encounter_tiers_down"] == 1
+    assert encounter_tier(rules, the_state, "red")["id"] == "tier_600"
+    assert encounter_tier(rules, the_state, "blue")["id"] == "tier_800"  # blue has no Scavenger
+    # tier 600: two levels up and half of them armed; every unit of tier 800 would be armed
+    forced = {f"t5/red/red-u1/scout/C4/encounter/gear{n}": [50 if n == 1 else 51] for n in (1, 2, 3)}
+    outcome = Outcome("encounter")
+    units, level = encounter_units(context(forced=forced), the_state, RED, ground, outcome, "encounter")
+    assert level == 2 and all(u["level"] == 2 for u in units)
+    assert "weapons" in units[0] and "weapons" not in units[1]
+    scavenger["healing"] = 2  # a healing leader gives no global bonus
+    assert encounter_tier(rules, the_state, "red")["id"] == "tier_800"
+    scavenger["healing"] = 0
+    the_state["difficulty"] = {"tier": "normal", "average": 10, "turn": 8}
+    assert encounter_tier(rules, the_state, "red")["id"] == "normal"  # never below the first tier
+
+
 def test_appendix_c10_a_total_of_160_finds_a_lair_at_155_but_not_at_165():
     the_state = state()
     ctx = context(forced={"t5/red/red-u1/scout/C4/finding": [60]})

@@ -321,8 +321,8 @@ def encounter_units(
     ctx: Context, state: dict[str, Any], party: Party, ground: Ground, outcome: Outcome, purpose: str
 ) -> tuple[list[dict[str, Any]], int]:
     """Two or three (the combat data's numbers) units of the grid's native standard races, as many levels
-    up as the difficulty tier in force gives, each armed at the tier's gear chance; each race drawn by a
-    labelled roll when the terrain has more than one."""
+    up as the difficulty tier gives (``encounter_tier``: a Scavenger's usurper meets a lower one), each
+    armed at the tier's gear chance; each race drawn by a labelled roll when the terrain has more than one."""
     rules = ctx.rules
     spec = rules["combat"]["encounters"]
     low, high = int(spec["units"]["min"]), int(spec["units"]["max"])
@@ -331,8 +331,8 @@ def encounter_units(
     )
     count_roll.decided = "how many units the scouts meet"
     outcome.rolls.append(count_roll)
-    level = scoring.encounter_levels(rules, state)
-    armed = scoring.gear_chance(rules, state)
+    tier = encounter_tier(rules, state, party.faction)
+    level, armed = int(tier["encounter_levels"]), int(tier["gear_chance"])
     natives = list(rules["terrains"][ground.terrain]["races"])
     units: list[dict[str, Any]] = []
     for number in range(1, low + count_roll.total):
@@ -349,6 +349,23 @@ def encounter_units(
             unit["weapons"] = [{"item": str(item), "quality": "standard"} for item in spec["gear"]]
         units.append(unit)
     return units, int(level)
+
+
+def encounter_tier(rules: Mapping[str, Any], state: Mapping[str, Any], faction: str) -> Mapping[str, Any]:
+    """The difficulty tier a usurper's encounters are rolled at: the tier in force, lowered by the global
+    part of a leader bonus (Scavenger's ``encounter_tiers_down``) while its leader lives and is not
+    healing; never below the first tier. Several such leaders lower it once: the bonus is one usurper's."""
+    tiers = list(rules["difficulty"]["tiers"])
+    step = tiers.index(next(t for t in tiers if t["id"] == scoring.current_tier(rules, state)["id"]))
+    bonuses = rules.get("leader_bonuses") or {}
+    down = [
+        int(
+            ((bonuses.get(str(leader.get("bonus"))) or {}).get("global") or {}).get("encounter_tiers_down", 0)
+        )
+        for leader in (state["factions"][faction].get("leaders") or {}).values()
+        if int(leader.get("hp", 1)) > 0 and not leader.get("healing")
+    ]
+    return tiers[max(0, step - max(down, default=0))]
 
 
 def _armed(

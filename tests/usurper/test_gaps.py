@@ -315,3 +315,17 @@ def test_every_house_rule_of_the_table_shows_on_the_house_rules_page(tmp_path: P
     for item, _, _, rules, _ in GAPS:
         for rule in rules:
             assert rule in page, f"{item}: {rule} is not on the house rules page"
+
+
+def test_every_house_rule_names_only_numbers_the_rules_data_holds() -> None:
+    # A placeholder the data cannot fill stays as written: a reader would see '{qualities.1.bonus}'.
+    import re
+
+    from resolver.core.rulesdoc import filled_notes
+
+    unfilled = [
+        (note["rule"], found)
+        for note in filled_notes(RULES)
+        for found in re.findall(r"\{[a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)+\}", note["text"])
+    ]
+    assert unfilled == []

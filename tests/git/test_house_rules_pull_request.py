@@ -13,7 +13,7 @@ from .gitsim import Campaign
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_misspelt_house_rule_is_refused_at_its_line_then_accepted(tmp_path: Path, ruleset: str) -> None:
-    world = Campaign.create(tmp_path, options=("--ruleset", ruleset))
+    world = Campaign.create(tmp_path, options=("--ruleset", ruleset, "--open"))  # usurper: sealed by default
     section, rules = next(iter(get_ruleset(ruleset).house_rule_limits.example.items()))
     key, value = next(iter(rules.items()))
     typo = key[:-2] + key[-1] + key[-2]

@@ -106,9 +106,20 @@ class Scenario:
             files[faction] = check_order_file(self.game, self.state, raw, f"orders/{faction}.yaml")
         return files
 
+    @property
+    def sealed(self) -> bool:
+        """Whether the turn runs as a sealed campaign's: the fixture's ``sealed``, else the ruleset's own
+        default (usurper's campaigns are sealed unless the GM opens them)."""
+        return bool(self.data.get("sealed", self.game.rules.get("sealed_by_default", False)))
+
     def resolve(self, files: dict[str, OrderFile]) -> TurnResult:
         return resolve_turn(
-            self.game, self.state, files, self.data.get("posting_order"), self.data.get("rolls")
+            self.game,
+            self.state,
+            files,
+            self.data.get("posting_order"),
+            self.data.get("rolls"),
+            sealed=self.sealed,
         )
 
 

@@ -160,7 +160,7 @@ def test_a_ruleset_may_show_a_faction_only_what_its_own_pieces_see(demo: Demo) -
     A ruleset whose pieces all live inside their owner's record (usurper: units, leaders and lairs) has
     no piece for the hook to hide: the faction's fog hides them all, which the test then asserts."""
     game, state = demo.game, demo.states[-1]
-    if not game.ruleset.entity_kinds:
+    if not game.fog.pieces:  # the fog of war declares no collection of owned pieces
         assert not [record for played in demo.states for _, record in owned_records(played)]
         public = game.ruleset.faction_view(game, state, None)
         assert all(set(entry) <= set(game.fog.factions.public) for entry in public["factions"].values()), (

@@ -40,7 +40,10 @@ def context(
     game = SimpleNamespace(rules=rules if rules is not None else RULES)
     # The turn table's first-month step, as the week would have run it.
     memory = UsurperWeek(first_month=in_first_month(date))
-    return TurnContext(game=game, turn=turn, date=date, dice=dice, orders={}, posting_order=[], memory=memory)  # type: ignore[arg-type]
+    # A usurper campaign is sealed by default: each usurper's doings are told to it alone.
+    return TurnContext(
+        game=game, turn=turn, date=date, dice=dice, orders={}, posting_order=[], memory=memory, sealed=True
+    )  # type: ignore[arg-type]
 
 
 def unit(uid: str, **fields: Any) -> dict[str, Any]:

@@ -79,6 +79,7 @@ def context(rules: dict[str, Any], turn: int, forced: dict[str, list[int]] | Non
         dice=Dice(TurnSeed(7, turn, {}), forced=forced or {}),
         orders={},
         posting_order=[],
+        sealed=True,  # as a usurper campaign is by default
     )
 
 

@@ -45,7 +45,8 @@ def context(turn: int = 5, forced: dict[str, list[int]] | None = None, seed: int
     """A turn context whose dice are forced by label (the context prefixes t<turn>/ to each label)."""
     game = SimpleNamespace(rules=usurper_rules(), seed=seed, hidden_seed=seed * 1000 + 1, setup_seed=None)
     dice = Dice(TurnSeed(seed, turn, {}), forced=forced or {})
-    return TurnContext(game=game, turn=turn, date=None, dice=dice, orders={}, posting_order=[])  # type: ignore[arg-type]
+    # sealed, as a usurper campaign is by default
+    return TurnContext(game=game, turn=turn, date=None, dice=dice, orders={}, posting_order=[], sealed=True)  # type: ignore[arg-type]
 
 
 def unit(uid: str, race: str = "dwarves", lair: str = "red-lair1", **skills: int) -> dict[str, Any]:

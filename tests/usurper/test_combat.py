@@ -373,6 +373,7 @@ class Week(Context):
         super().__init__(forced)
         self.rules, self.turn, self.events = RULES, turn, []
         self.memory = UsurperWeek(first_month=turn <= 4)  # as the turn table's first-month step sets it
+        self.sealed = True  # a usurper campaign is sealed by default
 
     def emit(self, kind: str, **data: Any) -> None:
         self.events.append((kind, data))

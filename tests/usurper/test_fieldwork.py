@@ -89,3 +89,15 @@ def test_a_harvest_brings_the_yield_home_and_spends_a_use(tmp_path: Path) -> Non
     lair = result.state["factions"]["red"]["lairs"]["red-lair1"]
     assert lair["storage"]["lumber"] == event.data["amount"] >= 4 + 8
     assert result.state["factions"]["red"]["known"]["nodes"]["C3"]["uses"] == 2
+
+
+def test_in_an_open_campaign_what_a_usurper_did_is_told_to_everyone(tmp_path: Path) -> None:
+    """An open campaign publishes its state, so nothing is gained by keeping a usurper's doings to itself:
+    its chronicle tells the week as it went. A sealed one (the default) tells each usurper its own."""
+    orders = [{"action": "scout", "by": "red-u1", "target": "C2"}]
+    forced = {"t5/red/red-u1/scout/C2": [60], "t5/happenings/1": [1], "t5/happenings/2": [3]}
+    for sealed, heard in ((False, None), (True, ["red"])):
+        scenario = _scenario(tmp_path, 5, orders, forced)
+        scenario.data["sealed"] = sealed
+        result = scenario.resolve(scenario.order_files())
+        assert [event.visible_to for event in result.events if event.kind == "scouted"] == [heard]

@@ -54,3 +54,10 @@ class UsurperWeek(TurnMemory):
 
 
 Context = TurnContext[UsurperWeek]  # a week of this ruleset, with its typed memory
+
+
+def told(ctx: Context, *factions: str) -> list[str] | None:
+    """Who hears of what usurpers did: only the usurpers concerned in a sealed campaign, which keeps each
+    one's doings its own; everyone in an open one, whose state is public anyway, so that its chronicle,
+    newspaper and map tell the week as it went."""
+    return sorted(set(factions)) if ctx.sealed else None

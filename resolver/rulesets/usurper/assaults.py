@@ -10,8 +10,8 @@ leaders at home are hurt and flee, or die with no other lair to flee to.
 
 Before any other fight of the week, two usurpers' forces acting in the same grid meet; each one's standing
 policy ``on_contact`` (fight, avoid, parley) decides what comes of it. The fights use ``fight.run`` and are
-settled for each side with ``combat.settle``. Nothing here is told to anyone but the usurpers concerned,
-except a rumour, naming nobody and no place, that a lair was attacked somewhere.
+settled for each side with ``combat.settle``. In a sealed campaign nothing here is told to anyone but
+the usurpers concerned, except a rumour, naming nobody and no place, that a lair was attacked somewhere.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from ...engine.plans import Reading, Reject
 from . import combat, lairs, prisons
 from . import fight as f
 from . import model as m
-from .acting import Context, Plan
+from .acting import Context, Plan, told
 
 Rules = Mapping[str, Any]
 SPENT = "spent"  # plan.details key: the force spent its week on a meeting and does not carry out its order
@@ -288,10 +288,10 @@ def attack_lair(ctx: Context, state: State, plan: Plan) -> None:
     beaten_off = out.winner != attacker
     pulled_out = out.withdrew == attacker
     took = out.winner == attacker and not pulled_out
-    told: dict[str, Any] = {"xp": {}}
+    news: dict[str, Any] = {"xp": {}}
     held: dict[str, Any] = {"xp": {}}
     if units:
-        told = combat.settle(ctx, state, attacker, plan, fight, out, label, purse=False)
+        news = combat.settle(ctx, state, attacker, plan, fight, out, label, purse=False)
         defended = replace(plan, faction=owner, action="defend", units=units, leaders=[], lair=lair)
         defended.details = {}
         held = combat.settle(ctx, state, owner, defended, _swapped(fight), out, label, purse=False,
@@ -310,14 +310,14 @@ def attack_lair(ctx: Context, state: State, plan: Plan) -> None:
     carried = loot_words(ctx.rules, taken)
     common = {"action": plan.action, "undefended": not units, "won": took, "withdrew": pulled_out,
               "melee_rounds": out.melee_rounds, "carried": carried}  # fmt: skip
-    ctx.emit("lair_attack", actors=[attacker], visible_to=[attacker], place=grid, rolls=out.decisive,
+    ctx.emit("lair_attack", actors=[attacker], visible_to=told(ctx, attacker), place=grid, rolls=out.decisive,
              defender=owner, lost=mine["lost"], killed=theirs["lost"], defenders=len(units),
-             leaders_fell=sum(1 for x in fates.values() if x["fate"] == "killed"), gold=0, xp=told["xp"],
+             leaders_fell=sum(1 for x in fates.values() if x["fate"] == "killed"), gold=0, xp=news["xp"],
              **common)  # fmt: skip
     learns = str(spec["defender_learns_attacker"])
     named = learns == "always" or (learns == "beaten_off" and beaten_off and not pulled_out)
     shown = out.decisive if named else []  # the rolls' labels name the attacker
-    ctx.emit("lair_defence", actors=[owner], visible_to=[owner], place=grid, rolls=shown,
+    ctx.emit("lair_defence", actors=[owner], visible_to=told(ctx, owner), place=grid, rolls=shown,
              attacker=attacker if named else None, lost=theirs["lost"], killed=mine["lost"],
              leaders=list(fates.values()), obscurity=obscurity, xp=held["xp"], **common)  # fmt: skip
     if spec["public_rumour"]:
@@ -386,7 +386,7 @@ def meet(
         if faction in spent:
             for plan in plans:
                 plan.details[SPENT] = outcome
-    ctx.emit("usurpers_meet", actors=[a, b], visible_to=[a, b], place=grid, rolls=rolls, **data)
+    ctx.emit("usurpers_meet", actors=[a, b], visible_to=told(ctx, a, b), place=grid, rolls=rolls, **data)
     return spent
 
 
@@ -419,7 +419,7 @@ def field_fight(
                            obscurity=None if both else 0)  # fmt: skip
     won_by = force_a if out.winner == a else force_b
     take_prisoners(ctx, state, fight, out, won_by.lair["id"] if won_by.lair else None, grid)
-    told = {
+    news = {
         "fought": True,
         "attacker": a,
         "winner": out.winner,
@@ -427,4 +427,4 @@ def field_fight(
         "losses": losses,
         "leaders_hurt": len(told_a["leaders"]) + len(told_b["leaders"]),
     }
-    return told, list(out.decisive)
+    return news, list(out.decisive)

@@ -20,7 +20,7 @@ from ...core.rng import stream
 from ...engine.plans import Reject
 from ...engine.press import Story, bot_articles
 from ...engine.ruleset import Game
-from . import building, lairs, outfit, storage, upkeep, works
+from . import building, happenings, lairs, outfit, storage, upkeep, works
 from . import model as m
 from .acting import Plan
 from .reading import UsurperReading
@@ -614,6 +614,27 @@ BOASTS = (
         "Nobody has found the lair of {name}, and its leaders like it that way. Its scouts, they say, are "
         "everywhere.",
     ),
+    (
+        "{name} counts the days",
+        "Week {week} of {month}, and {name} says it has lost none of them. Its rivals, it adds, cannot say "
+        "the same.",
+    ),
+    (
+        "An open letter from {name}",
+        "To every usurper who reads this in week {week} of {month}: {name} wishes you a long road and "
+        "short supplies.",
+    ),
+)
+# Stories of the month's events, which every reader knows: the usurper's word on them.
+MONTHLY = (
+    (
+        "{name} on {events}",
+        "{events}: {name} says the month favours the bold, and that it has never been anything else.",
+    ),
+    (
+        "{events}, and {name} laughs",
+        "Others may curse {events} in {month}; {name} tells its heralds to call it good fortune.",
+    ),
 )
 
 
@@ -625,8 +646,14 @@ def press(game: Game, state: State, faction: str) -> list[dict[str, str]]:
     if record.get("status", "active") != "active":
         return []
     name = str(record.get("name") or faction)
-    facts = {"name": name}
+    date = game.calendar.date(int(state["turn"]))
+    facts = {"name": name, "week": str(date.step or 1), "month": date.period}
     stories = []
+    month = state.get("happenings") or {}
+    named = {str(h["id"]): str(h["name"]) for h in happenings.table(game.rules, str(month.get("season", "")))}
+    events = [named.get(str(event), "") for event in month.get("events") or []]
+    if events and all(events):
+        stories.append(Story(MONTHLY, {**facts, "events": " and ".join(events)}))
     scores = state.get("scores") or {}
     if scores.get(faction):
         ranked = sorted(

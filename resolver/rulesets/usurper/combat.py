@@ -21,7 +21,7 @@ from ...engine.plans import Reading, Reject
 from . import fight as f
 from . import lairs, magic, prisons, rolls
 from . import model as m
-from .acting import Context, Plan
+from .acting import Context, Plan, told
 
 Rules = Mapping[str, Any]
 
@@ -216,7 +216,7 @@ def arrive_replacements(ctx: Context, state: State) -> None:
                 continue
             unit["pax"] = int(unit["pax"]) + sum(int(r["pax"]) for r in due)
             unit["replacements"] = [r for r in waiting if r not in due]
-            ctx.emit("replacements_arrive", actors=[faction], visible_to=[faction], unit=unit["id"],
+            ctx.emit("replacements_arrive", actors=[faction], visible_to=told(ctx, faction), unit=unit["id"],
                      pax=sum(int(r["pax"]) for r in due))  # fmt: skip
 
 
@@ -297,13 +297,13 @@ def settle(
 
 
 def _event(
-    ctx: Context, faction: str, plan: Plan, fight: f.Fight, out: f.Outcome, told: dict[str, Any]
+    ctx: Context, faction: str, plan: Plan, fight: f.Fight, out: f.Outcome, news: dict[str, Any]
 ) -> None:
     side, enemy = fight.sides
     ctx.emit(
         "combat",
         actors=[faction],
-        visible_to=[faction],
+        visible_to=told(ctx, faction),
         place=plan.target,
         rolls=out.decisive,
         action=fight.kind,
@@ -317,7 +317,7 @@ def _event(
         destroyed=[x.id for x in side.fighters if x.destroyed],
         enemy_routed=sum(1 for x in enemy.fighters if not x.standing),
         withdrew=out.withdrew == side.key,
-        **told,
+        **news,
     )
 
 
@@ -334,7 +334,7 @@ def fight_encounter(ctx: Context, state: State, plan: Plan) -> None:
     sides = (usurper_side(ctx.rules, state, faction, plan), encounter_side(ctx.rules, key, encounter))
     fight = f.Fight(label, sides, kind=plan.action, first_month=rolls.first_month(ctx))
     out = f.run(ctx.rules, ctx, fight)
-    told = settle(ctx, state, faction, plan, fight, out, label)
+    news = settle(ctx, state, faction, plan, fight, out, label)
     if out.winner == fight.sides[0].key:
         prisons.capture(ctx, state, faction, prisons.captives(ctx.rules, fight.sides[1].fighters),
                         lair=plan.lair["id"] if plan.lair else None, place=plan.target)  # fmt: skip
@@ -348,7 +348,7 @@ def fight_encounter(ctx: Context, state: State, plan: Plan) -> None:
             for n, u in enumerate(encounter.get("units") or [], 1)
             if (u.get("id") or f"{key}-{n}") in kept
         ]
-    _event(ctx, faction, plan, fight, out, told)
+    _event(ctx, faction, plan, fight, out, news)
 
 
 def harass(ctx: Context, state: State, plan: Plan) -> None:

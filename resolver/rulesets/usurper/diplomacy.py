@@ -17,6 +17,7 @@ from ...core.checks import Modifier
 from ...engine.plans import Reject
 from . import happenings, lairs, landmarks, rolls, trading
 from . import model as m
+from .acting import told
 from .setup import new_unit
 
 __all__ = [
@@ -477,7 +478,7 @@ def visit(ctx: Any, state: MutableMapping[str, Any], plan: Any) -> None:
     ctx.emit(
         "diplomacy",
         actors=[faction],
-        visible_to=[faction],
+        visible_to=told(ctx, faction),
         place=plan.target,
         rolls=[rolled.roll],
         **words,

@@ -18,7 +18,7 @@ from ...core.factions import next_id
 from ...core.phases import State
 from . import model as m
 from . import rolls
-from .acting import Context, Plan
+from .acting import Context, Plan, told
 
 Rules = Mapping[str, Any]
 
@@ -84,7 +84,7 @@ def explore(ctx: Context, state: State, plan: Plan) -> None:
         ctx.emit(
             "quest_begun",
             actors=[faction],
-            visible_to=[faction],
+            visible_to=told(ctx, faction),
             place=plan.target,
             rolls=made,
             quest=key,
@@ -96,7 +96,7 @@ def explore(ctx: Context, state: State, plan: Plan) -> None:
         ctx.emit(
             "opportunity",
             actors=[faction],
-            visible_to=[faction],
+            visible_to=told(ctx, faction),
             place=plan.target,
             rolls=made,
             found="",
@@ -126,7 +126,7 @@ def explore(ctx: Context, state: State, plan: Plan) -> None:
     ctx.emit(
         "opportunity",
         actors=[faction],
-        visible_to=[faction],
+        visible_to=told(ctx, faction),
         place=plan.target,
         rolls=made,
         found=kind_name(rules, kind),

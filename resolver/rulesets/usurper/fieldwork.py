@@ -11,7 +11,7 @@ from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from . import combat, harvest, lairs, rolls, scouting
 from . import model as m
-from .acting import Context, Plan
+from .acting import Context, Plan, told
 
 
 def _party(plan: Plan) -> scouting.Party:
@@ -56,7 +56,7 @@ def scout(ctx: Context, state: State, plan: Plan) -> None:
     ctx.emit(
         "scouted",
         actors=[plan.faction],
-        visible_to=[plan.faction],
+        visible_to=told(ctx, plan.faction),
         place=plan.target,
         rolls=[rolled.roll, *outcome.rolls],
         scouts=[m.name_of(state, plan.faction, entity) for entity in plan.participants],
@@ -132,7 +132,7 @@ def harvest_week(ctx: Context, state: State, plan: Plan) -> None:
     ctx.emit(
         "harvested",
         actors=[plan.faction],
-        visible_to=[plan.faction],
+        visible_to=told(ctx, plan.faction),
         place=plan.target,
         rolls=[rolled.roll, *done.pop("rolls", [])],
         workers=[m.name_of(state, plan.faction, entity) for entity in plan.participants],

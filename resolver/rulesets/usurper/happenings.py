@@ -15,6 +15,7 @@ from typing import Any
 from ...core.dice import Modifier, Roll, roll_label
 from ...engine.context import TurnContext
 from . import scoring
+from .acting import told
 
 State = dict[str, Any]
 
@@ -108,7 +109,7 @@ def _choices(ctx: TurnContext, state: State, events: list[Mapping[str, Any]]) ->
         ctx.emit(
             "happening_choices",
             actors=[faction],
-            visible_to=[faction],
+            visible_to=told(ctx, faction),
             doubled=[_name(events, e) for e, c in choices.items() if c == "double"],
             ignored=[_name(events, e) for e, c in choices.items() if c == "ignore"],
         )

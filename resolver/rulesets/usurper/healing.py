@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from . import model as m
-from .acting import Context, Plan
+from .acting import Context, Plan, told
 
 
 def require_rest(reading: Reading, plan: Plan) -> None:
@@ -30,7 +30,7 @@ def rest(ctx: Context, state: State, plan: Plan) -> None:
         ctx.emit(
             "healing_begins",
             actors=[plan.faction],
-            visible_to=[plan.faction],
+            visible_to=told(ctx, plan.faction),
             place=plan.target,
             leader=leader["name"],
             weeks=weeks,
@@ -47,4 +47,4 @@ def week_end(ctx: Context, state: State) -> None:
             leader["healing"] = int(leader["healing"]) - 1
             if leader["healing"] == 0:
                 leader["hp"] = full
-                ctx.emit("healed", actors=[faction], visible_to=[faction], leader=leader["name"])
+                ctx.emit("healed", actors=[faction], visible_to=told(ctx, faction), leader=leader["name"])

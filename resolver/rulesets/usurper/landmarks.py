@@ -14,6 +14,7 @@ from typing import Any
 from ...core.checks import Check
 from ...core.dice import Modifier, roll_label
 from ...engine.context import TurnContext
+from .acting import told
 
 State = dict[str, Any]
 
@@ -93,7 +94,9 @@ def ritual(
         "band_name": _band_name(rules, band) if band else None,  # what a reader sees: the table's name
     }
     if band is None:
-        ctx.emit("ritual", actors=[faction], visible_to=[faction], place=grid, rolls=shown, **outcome)
+        ctx.emit(
+            "ritual", actors=[faction], visible_to=told(ctx, faction), place=grid, rolls=shown, **outcome
+        )
         return outcome
     won.append(band)
     reward = rules["landmarks"][landmark]["rewards"][band]
@@ -130,7 +133,7 @@ def ritual(
         outcome["tokens"], outcome["token_value"] = int(tokens["count"]), int(tokens["value"])
     if reward.get("loyalty"):
         outcome["units"] = _test_units(ctx, state, faction, landmark, reward, order)
-    ctx.emit("ritual", actors=[faction], visible_to=[faction], place=grid, rolls=shown, **outcome)
+    ctx.emit("ritual", actors=[faction], visible_to=told(ctx, faction), place=grid, rolls=shown, **outcome)
     return outcome
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from ...core.dice import Modifier
 from ...engine.context import TurnContext
 from . import scoring
+from .acting import told
 
 State = dict[str, Any]
 
@@ -93,5 +94,5 @@ def month_end(ctx: TurnContext, state: State) -> State:
                         )
                         made["foodstuffs"] = made.get("foodstuffs", 0) + int(spell["foodstuffs_per_lair"])
         if made:
-            ctx.emit("spells_month_end", actors=[faction], visible_to=[faction], **made)
+            ctx.emit("spells_month_end", actors=[faction], visible_to=told(ctx, faction), **made)
     return state

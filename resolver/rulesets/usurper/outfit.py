@@ -25,7 +25,7 @@ from ...engine.plans import Reading, Reject
 from ...engine.ruleset import Game
 from . import equipment, storage
 from . import model as m
-from .acting import Context, Plan
+from .acting import Context, Plan, told
 
 OUTFIT = "outfit"
 DONKEY = "donkey"  # the one good that goes to a leader, not to a unit or the Warehouse
@@ -263,7 +263,9 @@ def outfit_week(ctx: Context, state: State, plan: Plan) -> None:
     details = plan.details[OUTFIT]
     said = words(ctx.rules, state, plan.faction, details)
     deliver(ctx.rules, state, plan.faction, details)
-    ctx.emit("outfitted", actors=[plan.faction], visible_to=[plan.faction], place=plan.target, **said)
+    ctx.emit(
+        "outfitted", actors=[plan.faction], visible_to=told(ctx, plan.faction), place=plan.target, **said
+    )
 
 
 def status_lines(game: Game, state: Mapping[str, Any], faction: str) -> list[str]:

@@ -27,7 +27,7 @@ from ...engine.plans import Reading, Reject
 from . import lairs as rooms
 from . import model as m
 from . import rolls
-from .acting import Context, Plan
+from .acting import Context, Plan, told
 
 Rules = Mapping[str, Any]
 Record = dict[str, Any]
@@ -147,7 +147,7 @@ def capture(
         ctx.emit(
             "prisoners_taken",
             actors=[faction],
-            visible_to=[faction],
+            visible_to=told(ctx, faction),
             place=place,
             rolls=made,
             names=[p["name"] for p in taken],
@@ -247,20 +247,20 @@ def interrogate(ctx: Context, state: State, plan: Plan) -> None:
     prisoner["interrogated"] = {"turn": ctx.turn, "intent": intent}
     needs = str(rules["interrogation"]["intents"][intent]["needs"])
     succeeded = rolls.at_least(rules, rolled.band, needs)
-    told: dict[str, Any] = {}
+    news: dict[str, Any] = {}
     if succeeded:
-        told = OUTCOMES[intent](ctx, state, plan, lair, prisoner)
+        news = OUTCOMES[intent](ctx, state, plan, lair, prisoner)
     ctx.emit(
         "interrogation",
         actors=[faction],
-        visible_to=[faction],
+        visible_to=told(ctx, faction),
         place=lair["grid"],
         rolls=[rolled.roll],
         prisoner=prisoner["name"],
         intent=intent_name(rules, intent),
         band=rolls.band_name(rules, rolled.band),
         succeeded=succeeded,
-        **told,
+        **news,
     )
 
 
@@ -394,7 +394,7 @@ def _let_go(ctx: Context, state: State, faction: str, lair: Record, prisoner: Re
     ctx.emit(
         "prisoner_" + ("executed" if choice == "execute" else "released"),
         actors=[faction],
-        visible_to=[faction],
+        visible_to=told(ctx, faction),
         place=lair["grid"],
         prisoner=prisoner["name"],
         obscurity=lost,
@@ -425,7 +425,7 @@ def _escape(ctx: Context, state: State, faction: str, lair: Record, prisoner: Re
     ctx.emit(
         "prisoner_escaped",
         actors=[faction],
-        visible_to=[faction],
+        visible_to=told(ctx, faction),
         place=lair["grid"],
         rolls=[roll],
         prisoner=prisoner["name"],
@@ -440,4 +440,4 @@ def _escape(ctx: Context, state: State, faction: str, lair: Record, prisoner: Re
 def _returns(ctx: Context, prisoner: Mapping[str, Any]) -> None:
     """The usurper whose unit comes home hears of it, and nothing of where it was held."""
     owner = str(prisoner["owner"])
-    ctx.emit("prisoner_returns", actors=[owner], visible_to=[owner], unit=prisoner["name"])
+    ctx.emit("prisoner_returns", actors=[owner], visible_to=told(ctx, owner), unit=prisoner["name"])

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...core.fields import named_suggestion
 from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...engine.plans import Reading, Reject
@@ -68,7 +69,11 @@ class UsurperReading(Reading):
     def grid(self, word: Any, field: str) -> str:
         text = str(word).strip()
         if text not in self.game.world:
-            raise Reject(field, f"'{text}' is not a grid of the map", "write a grid such as B2, or a city")
+            # A grid's id, or a city's name near enough to one (an order field takes either).
+            guess = named_suggestion(text, self.names_of("places"), list(self.game.world))
+            raise Reject(
+                field, f"'{text}' is not a grid of the map", guess or "write a grid such as B2, or a city"
+            )
         return text
 
     def read(self, order: Order) -> Plan:

@@ -22,7 +22,7 @@ from ...core.checks import Check, CheckResult, Modifier
 from ...core.dice import Roll, RollLabel, roll_label
 from ...engine.plans import Reject
 from . import experience, happenings, lairs, landmarks, magic
-from .acting import Context
+from .acting import Context, told
 from .entities import (
     Participants,
     has_ability,
@@ -513,15 +513,17 @@ def tell_experience(
 ) -> None:
     """The usurper's own news of what its entities learned: experience, new levels and ranks."""
     rules = ctx.rules
-    told = []
+    said = []
     for gain in gains:
         data = gain.to_data()
         if gain.skill:
             data["skill"] = name_in_rules(rules, "skills", gain.skill)
         if gain.levels:
             data["levels"] = [str(rules["experience"]["stat_names"][stat]) for stat in gain.levels]
-        told.append(data)
-    ctx.emit("experience", actors=[faction], visible_to=[faction], place=grid, action=action, gains=told)
+        said.append(data)
+    ctx.emit(
+        "experience", actors=[faction], visible_to=told(ctx, faction), place=grid, action=action, gains=said
+    )
 
 
 # --- Morale and Loyalty --------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from . import experience, rolls
 from . import model as m
-from .acting import Context, Plan
+from .acting import Context, Plan, told
 
 
 def _skill_words(reading: Reading) -> str:
@@ -101,7 +101,7 @@ def train(ctx: Context, state: State, plan: Plan) -> None:
     ctx.emit(
         "training",
         actors=[faction],
-        visible_to=[faction],
+        visible_to=told(ctx, faction),
         place=plan.target,
         trainer=m.name_of(state, faction, plan.initiator),
         skill=str(ctx.rules["skills"][skill]["name"]),

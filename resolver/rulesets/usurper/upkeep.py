@@ -17,6 +17,7 @@ from ...core.checks import CheckResult
 from ...core.dice import roll_label
 from ...core.standing import stored
 from . import lairs, rolls
+from .acting import told
 
 __all__ = [
     "LoyaltyRoll",
@@ -214,7 +215,7 @@ def run_upkeep(ctx: Any, state: MutableMapping[str, Any]) -> MutableMapping[str,
             continue
         data = settle_upkeep(ctx, state, faction)
         rolls = data.pop("rolls")
-        ctx.emit("upkeep", actors=[faction], visible_to=[faction], rolls=rolls, **data)
+        ctx.emit("upkeep", actors=[faction], visible_to=told(ctx, faction), rolls=rolls, **data)
     return state
 
 
@@ -225,8 +226,8 @@ def run_arrears(ctx: Any, state: MutableMapping[str, Any]) -> MutableMapping[str
             continue
         gone = disband_overflow(ctx.rules, state, faction)
         if gone:
-            ctx.emit("units_disbanded", actors=[faction], visible_to=[faction], units=gone)
+            ctx.emit("units_disbanded", actors=[faction], visible_to=told(ctx, faction), units=gone)
         freed = pay_arrears(ctx.rules, state, faction)
         if freed:
-            ctx.emit("arrears_paid", actors=[faction], visible_to=[faction], units=freed)
+            ctx.emit("arrears_paid", actors=[faction], visible_to=told(ctx, faction), units=freed)
     return state

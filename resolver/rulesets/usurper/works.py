@@ -18,7 +18,7 @@ from ...core.phases import State
 from ...engine.plans import Reading, Reject
 from . import building, crafting, equipment, lairs, storage
 from . import model as m
-from .acting import Context, Plan
+from .acting import Context, Plan, told
 
 WORKS = ("build", "renovate", "craft")
 POLICIES = "policies"  # the order file's standing section (orders.py) and its defaults in the rules data
@@ -165,7 +165,12 @@ def carry_out(ctx: Context, state: State, plan: Plan) -> None:
     said["spent"] = _amounts(rules, settled.lost)
     said["saved"] = _amounts(rules, settled.refunded)
     ctx.emit(
-        kind, actors=[plan.faction], visible_to=[plan.faction], place=plan.target, rolls=[rolled.roll], **said
+        kind,
+        actors=[plan.faction],
+        visible_to=told(ctx, plan.faction),
+        place=plan.target,
+        rolls=[rolled.roll],
+        **said,
     )
 
 
@@ -198,7 +203,7 @@ def week_end(ctx: Context, state: State) -> None:
                 ctx.emit(
                     "storage_overflow",
                     actors=[faction],
-                    visible_to=[faction],
+                    visible_to=told(ctx, faction),
                     place=lair["grid"],
                     lost=_lost_words(ctx.rules, lost),
                 )

@@ -183,9 +183,17 @@ def test_a_leader_buys_food_for_the_upkeep_and_the_tools_it_lacks_at_a_place_in_
 def test_no_visit_in_the_first_week_of_a_month_when_only_food_is_wanting(tmp_path: Path) -> None:
     settlements = {"F6": {"size": "camp", "races": ["goblins"], "attitude": "indifferent"}}
     tools = [{"item": t, "quality": "standard"} for t in ("saws", "shovels", "spyglass", "hammers")]
-    lair = {"items": tools}
+    lair = {"items": tools, "storage": {"lumber": 40}}  # enough for its next room: nothing to buy but food
     orders = _orders(_scenario(tmp_path, lair=lair, turn=5, known={"settlements": settlements}))
     assert not _by_action(orders, "diplomacy")
+
+
+def test_gold_to_spare_buys_the_lumber_the_next_room_lacks(tmp_path: Path) -> None:
+    settlements = {"F6": {"size": "camp", "races": ["goblins"], "attitude": "indifferent"}}
+    tools = [{"item": t, "quality": "standard"} for t in ("saws", "shovels", "spyglass", "hammers")]
+    orders = _orders(_scenario(tmp_path, lair={"items": tools}, turn=5, known={"settlements": settlements}))
+    [visit] = _by_action(orders, "diplomacy")
+    assert visit["buy"] == {"lumber": 20}  # a fourth room costs 5 x 3 + 5
 
 
 def test_it_keeps_the_upkeep_and_spends_only_what_is_left_on_tools(tmp_path: Path) -> None:

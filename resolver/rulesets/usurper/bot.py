@@ -42,7 +42,7 @@ ARMS_WANTED = ("light_armor", "shields", "ranged_weapons", "melee_weapons")
 # The resources harvested first: lumber and stone make rooms; iron arms; gold pays.
 HARVEST_ORDER = ("lumber", "stone", "iron", "gold")
 STONE_WANTED = 25  # enough for the first renovations and a tool or two
-ATTACK_MARGIN = 1.5  # the bot attacks an encounter only with half again its strength
+ATTACK_MARGIN = 1.0  # the bot attacks an encounter it is at least as strong as
 FOOD_FROM_WEEK = 2  # food for the month's upkeep is bought from this week of the month on
 # The setup market of week 1: tools handed to the units, as many as their slots take, in this order (Saws
 # first: building and renovating need them equipped, and scouting and harvesting only gain from the others);
@@ -242,7 +242,7 @@ class Week:
                     items.remove(dropped)
 
     def attack(self) -> None:
-        """Attack a known encounter when the units that can reach it are half again as strong."""
+        """Attack a known encounter when the units that can reach it are at least as strong."""
         encounters = m.known(self.state, self.faction)["encounters"]
         for key, encounter in sorted(encounters.items()):
             grid = encounter.get("grid")
@@ -307,6 +307,12 @@ class Week:
             wearable = tool == "hammers" or any(_free_tool_slots(u, []) > 0 for u in units)
             if not self.holds_tool(tool, lair) and tool in market and wearable:
                 buy[tool] = 1
+        # Gold to spare and the next room short of lumber: the market sells it cheaper than weeks of work.
+        if self._rooms_wanted(lair):
+            next_room = building.build_costs(self.rules, lair, 1)[0]
+            for resource, lacking in storage.short_of(lair, next_room).items():
+                if resource in market:
+                    buy[resource] = lacking
         cost = 0
         kept: dict[str, int] = {}
         for item, count in buy.items():
@@ -319,8 +325,9 @@ class Week:
         recruit: list[str] = []
         if self._barracks_room(lair) > 0 and races:
             race = sorted(races)[int(self.state["turn"]) % len(races)]
-            upkeep = int(self.rules["races"][race].get("upkeep", 0))
-            if gold - cost >= self._unit_cost(race) + upkeep:  # the new unit's first upkeep kept too
+            # A gamble the bot takes to grow: the recruit is paid for, its first upkeep is left to the
+            # month's work to earn (the reserve keeps only the units it has).
+            if gold - cost >= self._unit_cost(race):
                 recruit = [race]
         visits = []
         if kept or recruit:

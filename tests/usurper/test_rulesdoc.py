@@ -174,3 +174,25 @@ def test_the_introduction_follows_the_start(gold: int) -> None:
     rules = get_ruleset("usurper").default_rules()
     rules["start"]["gold"] = gold
     assert f"starts with {gold} gold" in rulesdoc.introduction(rules)
+
+
+def test_every_house_rule_of_the_shipped_data_has_its_numbers_filled_in() -> None:
+    """A house rule names its numbers by their place in the data, a list's entries by number from 0
+    (``{combat.replacements.0.gold}``); a reader never sees a blank left in braces."""
+    rules = get_ruleset("usurper").default_rules()
+    for note in filled_notes(rules):
+        assert not re.search(r"\{[a-z_][a-z0-9_.]*\}", note["text"]), (note["rule"], note["text"])
+    (replacements,) = [n for n in filled_notes(rules) if n["rule"] == "combat.replacements"]
+    assert f"level 1 ({rules['combat']['replacements'][0]['gold']} gold, no wait)" in replacements["text"]
+
+
+def test_a_label_the_resolver_fills_in_reads_with_an_example_in_its_blank() -> None:
+    """The ledger's names of a roll's sources ("{item} quality") show on the rules page with an example
+    name in the blank, never the blank itself."""
+    rules = get_ruleset("usurper").default_rules()
+    names = rulesdoc.NameBook.of(rules)
+    assert names.cell("{item} quality") == "e.g. Hammers quality"
+    assert names.cell("{race}") == "e.g. Dwarves"
+    assert names.cell("{extra} (Extra)") == "the extra's name (Extra)"
+    for section, _ in rulesdoc.chapter_sections(rules):
+        assert "{" not in text_of(section), section.title

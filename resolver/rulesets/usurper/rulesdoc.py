@@ -13,6 +13,7 @@ while a chapter's file is being written. Rules data no chapter claims is shown a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,10 @@ Block = str | RulesTable
 # fog of war, and the turn table's own rows are on the shared part of the page.
 UNSHOWN = ("sealed_by_default",)
 DEEPEST = 3  # nested mappings deeper than this are shown as one cell of text
+
+# A blank in a label of the data that the resolver fills in, and an id of the data to show in its place.
+PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+EXAMPLES = {"item": "hammers", "skill": "scout", "race": "dwarves", "bonus": "craftsman"}
 
 # The eight bands of the action roll, as a fallback when the dice chapter is missing.
 BAND_ORDER = (
@@ -160,7 +165,17 @@ class NameBook(dict[str, str]):
         text = str(value)
         if text in self:
             return self[text]
+        if PLACEHOLDER.search(text):
+            return self.example(text)
         return text.replace("_", " ") if "_" in text and " " not in text else text
+
+    def example(self, template: str) -> str:
+        """A label the resolver fills in ("{item} quality", how a roll's ledger names a source) as a reader
+        sees it, with an example in the place of each blank: "e.g. Spyglass quality"; a blank the data
+        holds no example for reads as what goes there ("an Extra's name")."""
+        if all(blank in EXAMPLES for blank in PLACEHOLDER.findall(template)):
+            return "e.g. " + PLACEHOLDER.sub(lambda m: self.of_id(EXAMPLES[m.group(1)]), template)
+        return PLACEHOLDER.sub(lambda m: f"the {words(m.group(1)).lower()}'s name", template)
 
 
 # -- the tables of the data ------------------------------------------------------------------------------

@@ -124,7 +124,7 @@ def test_the_report_tells_a_usurper_what_its_units_found(campaign: tuple[Game, d
     lines = game.ruleset.status_lines(game, state, "red")
     assert "Grids your units scouted: B2, C3, D4." in lines
     assert "At C3: Camp of Goblins; indifferent towards you." in lines
-    assert any(line.startswith("At D4: normal lumber node, 3 harvests left") for line in lines), lines
+    assert "At D4: Normal lumber node, 3 harvests left." in lines
     assert not any("Y20" in line for line in game.ruleset.status_lines(game, state, "red"))
     assert "Grids your units scouted: Y20." in game.ruleset.status_lines(game, state, "blue")
 
@@ -246,3 +246,11 @@ def test_the_sealed_demos_site_shows_the_victory_points_and_their_chart(
     assert (public / "factions" / "charts" / "victory_points.svg").is_file()
     for secret in ("charts/gold.svg", "charts/men.svg", "charts/units.svg"):
         assert not (public / "factions" / secret).exists()
+
+
+def test_a_node_with_one_harvest_left_says_so_in_the_singular(campaign: tuple[Game, dict]) -> None:
+    game, state = campaign
+    state = copy.deepcopy(state)
+    state["factions"]["red"]["known"]["nodes"]["D4"]["uses"] = 1
+    (node,) = [piece for piece in game.ruleset.map_pieces(game, state) if piece["kind"] == "resource_node"]
+    assert node["detail"] == "Normal lumber node, 1 harvest left"

@@ -110,14 +110,20 @@ def own_pieces(game: Game, record: Mapping[str, Any], faction: str) -> list[Piec
     for grid, node in sorted((known.get("nodes") or {}).items()):
         found.add(grid)
         resource = _words(rules, "items", node.get("resource", "resource"))
+        size = str(node.get("size") or "").replace("_", " ")
+        uses = node.get("uses")
+        left = (
+            "harvests left unknown"
+            if uses is None
+            else f"{uses} {'harvest' if uses == 1 else 'harvests'} left"
+        )
         pieces.append(
             {
                 "kind": "resource_node",
                 "location": grid,
                 "owner": faction,
                 "label": f"{resource.capitalize()} node found by {name}",
-                "detail": f"{str(node.get('size', '')).replace('_', ' ')} {resource.lower()} node, "
-                f"{node.get('uses', '?')} harvests left".strip(),
+                "detail": f"{size} {resource.lower()} node, {left}".strip().capitalize(),
                 "size": 1,
             }
         )
@@ -146,7 +152,7 @@ def own_pieces(game: Game, record: Mapping[str, Any], faction: str) -> list[Piec
                 "location": grid,
                 "owner": faction,
                 "label": f"Scouted by {name}",
-                "detail": "nothing of note found here yet",
+                "detail": "Nothing of note found here yet",
                 "size": 1,
             }
         )

@@ -49,11 +49,15 @@ _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*)\}")
 def fill(text: str, rules: Mapping[str, Any]) -> str:
     """Prose kept in the rules data (house-rule notes, trait summaries) names its numbers as
     ``{combat.max_rounds}``; they are read from the effective rules, so a house rule changes the prose
-    too. A placeholder that names no number is left as written."""
+    too. A number in the path picks an entry of a list, the first being 0 (``{combat.replacements.0.gold}``).
+    A placeholder that names no number is left as written."""
 
     def value(match: re.Match[str]) -> str:
         node: Any = rules
         for key in match.group(1).split("."):
+            if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+                node = node[int(key)]
+                continue
             if not isinstance(node, Mapping):
                 return match.group(0)
             node = node.get(int(key) if key.isdigit() and int(key) in node else key)

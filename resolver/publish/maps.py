@@ -52,6 +52,7 @@ TERRAIN_COLORS = {
     "desert": "#f0d59c",
     "swamp": "#9fb5a0",
     "tundra": "#dfe6ea",
+    "river": "#b7d4ee",  # lighter than open water: land that a river runs through
 }
 _SPARE_COLORS = ("#d8c8e8", "#f2c6a0", "#c8dca0", "#e0b8b8", "#b8d8d8")
 
@@ -59,6 +60,8 @@ _SPARE_COLORS = ("#d8c8e8", "#f2c6a0", "#c8dca0", "#e0b8b8", "#b8d8d8")
 def terrain_color(terrain: str) -> str:
     if terrain in TERRAIN_COLORS:
         return TERRAIN_COLORS[terrain]
+    if terrain.endswith("s") and terrain[:-1] in TERRAIN_COLORS:  # a ruleset that names them in the plural
+        return TERRAIN_COLORS[terrain[:-1]]
     return _SPARE_COLORS[sum(map(ord, terrain)) % len(_SPARE_COLORS)]  # stable across runs, unlike hash()
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from resolver.publish.site import SiteReport, build_site
+from resolver.rulesets.usurper.setup import UNSETTLED
 
 from .demo import play_campaign
 
@@ -40,7 +41,7 @@ EVERY_PROBE = " ".join(PROBES)
 FORMATTED = "Formatted {% raw %} | *em* __b__ `c` {{ 6*7 }}"
 ARTICLE = " ".join([*(p for p in PROBES if not p.startswith("Rawtext")), FORMATTED])
 HEADLINE = " ".join(PROBES[:4])  # press and GM headlines are limited to 120 characters
-RULESETS = ("nations", "factions", "seasons")
+RULESETS = ("nations", "factions", "seasons", "usurper")
 TURNS = 3
 
 
@@ -67,13 +68,14 @@ def players() -> dict[str, Any]:
     }
 
 
-def _name_player_fields(orders: list[dict[str, Any]], names: Iterator[str]) -> None:
+def _name_player_fields(orders: list[dict[str, Any]], names: Iterator[str], ruleset: str) -> None:
     """Every free name or text a player's order may carry gets a probe."""
     for order in orders:
         for field in ("name", "trait"):  # nations: recruit (unit name, trait), build (settlement name)
             if field in order:
                 order[field] = next(names)
-        if order.get("action") == "advance":
+        # A nations advance and every usurper action carry a note of the player's own.
+        if order.get("action") == "advance" or ruleset == "usurper":
             order["note"] = EVERY_PROBE
 
 
@@ -150,6 +152,37 @@ def _factions_gm(game: Any, state: Any) -> list[dict[str, Any]]:
     return orders
 
 
+def _usurper_gm(game: Any, state: Any) -> list[dict[str, Any]]:
+    """The GM raises cities, which everyone sees on the map and on the places' pages, and renames a
+    landmark (taken away and set down again where its rules put it)."""
+    taken = set(state.get("cities") or {}) | set(state.get("landmarks") or {})
+    taken |= {
+        lair["grid"] for record in state["factions"].values() for lair in (record.get("lairs") or {}).values()
+    }
+    free = [grid for grid in game.world if grid not in taken and game.world[grid].terrain not in UNSETTLED]
+    sizes, races = list(game.rules["city_sizes"]), ["humans", "dwarves"]
+    orders: list[dict[str, Any]] = [
+        {
+            "action": "place",
+            "kind": "city",
+            "id": free[i * 3],  # apart, so that each city has its own marker and name on the map
+            "data": {"name": name, "size": sizes[0], "races": list(races)},
+        }
+        for i, name in enumerate([EVERY_PROBE, *PROBES])
+    ]
+    grid, landmark = sorted(state["landmarks"].items())[0]
+    orders += [
+        {"action": "remove", "kind": "landmark", "id": grid},
+        {
+            "action": "place",
+            "kind": "landmark",
+            "id": grid,
+            "data": {"id": landmark["id"], "name": EVERY_PROBE},
+        },
+    ]
+    return orders
+
+
 def _gm_orders(game: Any, state: Any) -> list[dict[str, Any]]:
     common = [
         {"action": "narrate", "headline": HEADLINE, "text": f"{EVERY_PROBE}\n\n{EVERY_PROBE}"},
@@ -164,7 +197,9 @@ def _gm_orders(game: Any, state: Any) -> list[dict[str, Any]]:
     ]
     # The seasons' pieces (provinces and armies) carry no name a player or the GM chooses: only the
     # nations' names, the press, rumours and the GM's common orders are hostile there.
-    own = {"nations": _nations_gm, "factions": _factions_gm}.get(game.ruleset.id, lambda game, state: [])
+    own = {"nations": _nations_gm, "factions": _factions_gm, "usurper": _usurper_gm}.get(
+        game.ruleset.id, lambda game, state: []
+    )
     return [*common, *own(game, state)]
 
 
@@ -172,7 +207,7 @@ def make_hostile_campaign(root: Path, ruleset: str, turns: int = TURNS) -> None:
     names = probes()
 
     def edit(turn: int, faction: str, doc: dict[str, Any]) -> None:
-        _name_player_fields(doc.get("orders", []), names)
+        _name_player_fields(doc.get("orders", []), names, ruleset)
         doc["press"] = [{"headline": HEADLINE, "body": f"{ARTICLE}\n\n{ARTICLE}"}]
         doc["rumors"] = [EVERY_PROBE]
 

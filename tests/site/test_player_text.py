@@ -136,6 +136,9 @@ def test_the_probes_reach_every_kind_of_name(hostile: HostileSite) -> None:
     elif hostile.ruleset == "seasons":  # players name only their nations
         names = {record["name"] for record in state["factions"].values()}
         assert {" ".join(PROBES[:3]), *PROBES[3:]} <= names
+    elif hostile.ruleset == "usurper":  # the GM's cities and a landmark; the players' notes
+        assert {EVERY_PROBE, *PROBES} <= {city["name"] for city in state["cities"].values()}
+        assert EVERY_PROBE in {landmark["name"] for landmark in state["landmarks"].values()}
     else:
         names = {a.get("name") for a in state["assets"].values()}
         assert set(PROBES) <= names

@@ -174,3 +174,71 @@ def test_the_introduction_follows_the_start(gold: int) -> None:
     rules = get_ruleset("usurper").default_rules()
     rules["start"]["gold"] = gold
     assert f"starts with {gold} gold" in rulesdoc.introduction(rules)
+
+
+def test_every_house_rule_of_the_shipped_data_has_its_numbers_filled_in() -> None:
+    """A house rule names its numbers by their place in the data, a list's entries by number from 0
+    (``{combat.replacements.0.gold}``); a reader never sees a blank left in braces."""
+    rules = get_ruleset("usurper").default_rules()
+    for note in filled_notes(rules):
+        assert not re.search(r"\{[a-z_][a-z0-9_.]*\}", note["text"]), (note["rule"], note["text"])
+    (replacements,) = [n for n in filled_notes(rules) if n["rule"] == "combat.replacements"]
+    assert f"level 1 ({rules['combat']['replacements'][0]['gold']} gold, no wait)" in replacements["text"]
+
+
+def test_a_label_the_resolver_fills_in_reads_with_an_example_in_its_blank() -> None:
+    """The ledger's names of a roll's sources ("{item} quality") show on the rules page with an example
+    name in the blank, never the blank itself."""
+    rules = get_ruleset("usurper").default_rules()
+    names = rulesdoc.NameBook.of(rules)
+    assert names.cell("{item} quality") == "e.g. Hammers quality"
+    assert names.cell("{race}") == "e.g. Dwarves"
+    assert names.cell("{extra} (Extra)") == "the extra's name (Extra)"
+    for section, _ in rulesdoc.chapter_sections(rules):
+        assert "{" not in text_of(section), section.title
+
+
+def test_no_column_heading_is_a_phrase() -> None:
+    """A heading is a name or a field in words, never the description another section gives an id of the
+    same spelling ("an Extra who offers to join" over the renovations' ``extra``)."""
+    rules = get_ruleset("usurper").default_rules()
+    for section, _ in rulesdoc.chapter_sections(rules):
+        for block in section.blocks:
+            if isinstance(block, RulesTable):
+                for heading in block.columns:
+                    named = heading[:1].isupper() and len(heading.split()) <= 4
+                    assert heading == "#" or named, (block.caption, heading)
+
+
+def test_the_rarer_fields_of_a_wide_table_share_one_column() -> None:
+    """Records of many kinds (racial abilities, each with numbers of its own) make one table of the fields
+    most have, and one column, Other, for the rest of each."""
+    records = {f"gift_{i}": {"name": f"Gift {i}", "text": "does a thing", f"field_{i}": i} for i in range(9)}
+    table = rulesdoc.record_table("Gifts", records, rulesdoc.NameBook())
+    assert table.columns == ("Name", "Text", "Other")
+    assert table.rows[3] == ("Gift 3", "does a thing", "Field 3: 3")
+
+
+def test_a_few_records_with_nothing_in_common_are_a_table_each() -> None:
+    value = {"sizes": {"poor": "Poor", "grand": "Grand"}, "directions": {"north": "north", "here": "here"}}
+    tables = rulesdoc.data_blocks("Names", value, rulesdoc.NameBook())
+    assert [t.caption for t in tables] == ["Names: Sizes", "Names: Directions"]
+    assert all(t.columns == ("Setting", "Value") for t in tables)
+
+
+def test_the_rules_data_holds_no_prose_read_as_a_key() -> None:
+    """Unquoted YAML text with a comma in a flow mapping splits into a key of prose with no value."""
+
+    def keys(value: Any, path: str) -> list[str]:
+        if isinstance(value, dict):
+            return [
+                found
+                for key, item in value.items()
+                for found in ([f"{path}.{key}"] if " " in str(key) and item is None else [])
+                + keys(item, f"{path}.{key}")
+            ]
+        if isinstance(value, list):
+            return [found for i, item in enumerate(value) for found in keys(item, f"{path}[{i}]")]
+        return []
+
+    assert keys(get_ruleset("usurper").default_rules(), "rules") == []

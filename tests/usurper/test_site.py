@@ -70,12 +70,43 @@ def test_an_open_campaign_map_shows_every_usurpers_lairs_and_findings(campaign: 
     assert shown[("blue", "scouted_grid")] == ["Y20"]
 
 
-def test_a_sealed_campaigns_public_map_shows_the_cities_alone(campaign: tuple[Game, dict]) -> None:
+def test_a_sealed_campaigns_public_map_shows_the_cities_and_landmarks_alone(
+    campaign: tuple[Game, dict],
+) -> None:
     game, state = campaign
     public = game.ruleset.faction_view(game, state, None)
     pieces = game.ruleset.map_pieces(game, public)
-    assert {piece["kind"] for piece in pieces} == {"city"}
-    assert len(pieces) == len(state["cities"])
+    assert {piece["kind"] for piece in pieces} == {"city", "landmark"}
+    assert len(pieces) == len(state["cities"]) + len(state["landmarks"])
+
+
+@pytest.mark.parametrize("reader", ["everyone", "open campaign", "red"])
+def test_every_reader_sees_the_landmarks_by_name(campaign: tuple[Game, dict], reader: str) -> None:
+    """The landmarks are public places: the map shows each of them, named, whoever reads it."""
+    game, state = campaign
+    view = {"everyone": None, "red": "red"}
+    shown = state if reader == "open campaign" else game.ruleset.faction_view(game, state, view[reader])
+    landmarks = {
+        piece["location"]: piece
+        for piece in game.ruleset.map_pieces(game, shown)
+        if piece["kind"] == "landmark"
+    }
+    assert (
+        set(landmarks)
+        == set(state["landmarks"])
+        == {str(data["grid"]) for data in game.rules["landmarks"].values()}
+    )
+    for grid, piece in landmarks.items():
+        assert piece["owner"] is None
+        assert piece["label"] == state["landmarks"][grid]["name"]
+    assert landmarks["C7"]["label"] == "Talonrel's Oracle"
+
+
+def test_a_found_settlement_is_named_by_what_it_is_and_who_lives_there(campaign: tuple[Game, dict]) -> None:
+    game, state = campaign
+    (settlement,) = [piece for piece in game.ruleset.map_pieces(game, state) if piece["kind"] == "settlement"]
+    assert settlement["label"] == "Camp of Goblins"
+    assert settlement["detail"] == f"Found by {game.name_of('red')}, and indifferent towards it"
 
 
 def test_a_usurpers_own_view_shows_its_own_lairs_and_findings_and_no_one_elses(
@@ -92,8 +123,8 @@ def test_the_report_tells_a_usurper_what_its_units_found(campaign: tuple[Game, d
     game, state = campaign
     lines = game.ruleset.status_lines(game, state, "red")
     assert "Grids your units scouted: B2, C3, D4." in lines
-    assert any(line.startswith("At C3: Camp of Goblins") for line in lines), lines
-    assert any(line.startswith("At D4: normal lumber node, 3 harvests left") for line in lines), lines
+    assert "At C3: Camp of Goblins; indifferent towards you." in lines
+    assert "At D4: Normal lumber node, 3 harvests left." in lines
     assert not any("Y20" in line for line in game.ruleset.status_lines(game, state, "red"))
     assert "Grids your units scouted: Y20." in game.ruleset.status_lines(game, state, "blue")
 
@@ -178,12 +209,14 @@ def test_the_sealed_demos_public_site_holds_no_lair_unit_or_scouted_grid(
             leaders |= {leader["name"] for leader in (record.get("leaders") or {}).values()}
     assert lairs and scouted and units, "the demo must hold secrets for the test to mean something"
     cities = set(states[-1].get("cities") or ())
-    secret_grids = (lairs | scouted) - cities
-    # The map: only the cities stand on it, turn after turn, and no mark points at a secret grid.
+    landmarks = set(states[-1].get("landmarks") or ())
+    secret_grids = (lairs | scouted) - cities - landmarks
+    # The map: only the cities and the landmarks stand on it, turn after turn, and no mark points at a
+    # secret grid.
     data = map_data(public)
-    assert set(data["kinds"]) <= {"city"}
+    assert set(data["kinds"]) == {"city", "landmark"}
     placed = {piece[0] for turn in data["pieces"] for piece in turn}
-    assert placed <= cities
+    assert placed == cities | landmarks
     assert not set(data["locations"]) & secret_grids
     # No page: no lair's or scouted grid's name (outside the rules pages, which name the rules' own
     # places), no unit's name; no leader's name the rules data does not give every usurper.
@@ -213,3 +246,11 @@ def test_the_sealed_demos_site_shows_the_victory_points_and_their_chart(
     assert (public / "factions" / "charts" / "victory_points.svg").is_file()
     for secret in ("charts/gold.svg", "charts/men.svg", "charts/units.svg"):
         assert not (public / "factions" / secret).exists()
+
+
+def test_a_node_with_one_harvest_left_says_so_in_the_singular(campaign: tuple[Game, dict]) -> None:
+    game, state = campaign
+    state = copy.deepcopy(state)
+    state["factions"]["red"]["known"]["nodes"]["D4"]["uses"] = 1
+    (node,) = [piece for piece in game.ruleset.map_pieces(game, state) if piece["kind"] == "resource_node"]
+    assert node["detail"] == "Normal lumber node, 1 harvest left"

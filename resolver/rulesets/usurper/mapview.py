@@ -1,10 +1,11 @@
-"""What the site's map and a usurper's own report show of the grid: the cities, which everyone sees, and
-each usurper's lairs, the grids its units scouted and what they found there, which only it sees.
+"""What the site's map and a usurper's own report show of the grid: the cities and the landmarks, which
+everyone sees, and each usurper's lairs, the grids its units scouted and what they found there, which only
+it sees.
 
 The map is drawn from a state: the full one in an open campaign (everyone's lairs and findings), the
 public view in a sealed one (no faction record holds its lairs or what it knows there, so only the
-cities are drawn), and a usurper's own view for its sealed report. Nothing here reads what the state
-it is given does not hold.
+cities and landmarks are drawn), and a usurper's own view for its sealed report. Nothing here reads what
+the state it is given does not hold.
 """
 
 from __future__ import annotations
@@ -31,8 +32,18 @@ def _words(rules: Mapping[str, Any], section: str, key: Any) -> str:
     return str(key).replace("_", " ")
 
 
+def _settlement_words(rules: Mapping[str, Any], settlement: Mapping[str, Any]) -> tuple[str, str]:
+    """A settlement has no name of its own: what it is and who lives there name it ("Camp of Goblins");
+    and its attitude towards the usurper who found it, in words ("indifferent")."""
+    races = ", ".join(_words(rules, "races", race) for race in settlement.get("races") or [])
+    size = _words(rules, "settlement_sizes", settlement.get("size", "settlement"))
+    attitude = _words(rules, "attitudes", settlement.get("attitude", "indifferent")).lower()
+    return f"{size.capitalize()} of {races or 'unknown folk'}", attitude
+
+
 def map_pieces(game: Game, state: State) -> list[Piece]:
-    """The cities, then each usurper's lairs and findings that the state holds, by usurper."""
+    """The cities and the landmarks, then each usurper's lairs and findings that the state holds, by
+    usurper."""
     rules = game.rules
     pieces: list[Piece] = [
         {
@@ -45,6 +56,18 @@ def map_pieces(game: Game, state: State) -> list[Piece]:
             "size": 1,
         }
         for grid, city in sorted((state.get("cities") or {}).items())
+    ]
+    # The landmarks are public places (``state["landmarks"]``: grid -> id and name), drawn for every reader.
+    pieces += [
+        {
+            "kind": "landmark",
+            "location": grid,
+            "owner": None,
+            "label": str(landmark.get("name") or _words(rules, "landmarks", landmark.get("id"))),
+            "detail": "A landmark, whose ritual is a leader's Diplomacy here",
+            "size": 1,
+        }
+        for grid, landmark in sorted((state.get("landmarks") or {}).items())
     ]
     for faction in game.factions_in(state):
         pieces += own_pieces(game, state["factions"][faction], faction)
@@ -73,30 +96,34 @@ def own_pieces(game: Game, record: Mapping[str, Any], faction: str) -> list[Piec
     found: set[str] = set()
     for grid, settlement in sorted((known.get("settlements") or {}).items()):
         found.add(grid)
-        races = ", ".join(_words(rules, "races", race) for race in settlement.get("races") or [])
-        size = _words(rules, "settlement_sizes", settlement.get("size", "settlement"))
+        label, attitude = _settlement_words(rules, settlement)
         pieces.append(
             {
                 "kind": "settlement",
                 "location": grid,
                 "owner": faction,
-                "label": f"A {size} found by {name}",
-                "detail": f"{size.capitalize()} of {races or 'unknown folk'}; "
-                f"{_words(rules, 'attitudes', settlement.get('attitude', 'indifferent')).lower()} towards it",
+                "label": label,
+                "detail": f"Found by {name}, and {attitude} towards it",
                 "size": 1,
             }
         )
     for grid, node in sorted((known.get("nodes") or {}).items()):
         found.add(grid)
         resource = _words(rules, "items", node.get("resource", "resource"))
+        size = str(node.get("size") or "").replace("_", " ")
+        uses = node.get("uses")
+        left = (
+            "harvests left unknown"
+            if uses is None
+            else f"{uses} {'harvest' if uses == 1 else 'harvests'} left"
+        )
         pieces.append(
             {
                 "kind": "resource_node",
                 "location": grid,
                 "owner": faction,
                 "label": f"{resource.capitalize()} node found by {name}",
-                "detail": f"{str(node.get('size', '')).replace('_', ' ')} {resource.lower()} node, "
-                f"{node.get('uses', '?')} harvests left".strip(),
+                "detail": f"{size} {resource.lower()} node, {left}".strip().capitalize(),
                 "size": 1,
             }
         )
@@ -125,7 +152,7 @@ def own_pieces(game: Game, record: Mapping[str, Any], faction: str) -> list[Piec
                 "location": grid,
                 "owner": faction,
                 "label": f"Scouted by {name}",
-                "detail": "nothing of note found here yet",
+                "detail": "Nothing of note found here yet",
                 "size": 1,
             }
         )
@@ -160,7 +187,10 @@ def known_lines(game: Game, state: State, faction: str) -> list[str]:
     scouted = sorted(known.get("scouted") or ())
     if scouted:
         lines.append(f"Grids your units scouted: {', '.join(scouted)}.")
+    for grid, settlement in sorted((known.get("settlements") or {}).items()):
+        label, attitude = _settlement_words(game.rules, settlement)
+        lines.append(f"At {grid}: {label}; {attitude} towards you.")
     for piece in own_pieces(game, record, faction):
-        if piece["kind"] in ("settlement", "resource_node", "encounter"):
+        if piece["kind"] in ("resource_node", "encounter"):
             lines.append(f"At {piece['location']}: {piece['detail']}.")
     return lines

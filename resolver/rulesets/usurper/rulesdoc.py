@@ -13,6 +13,7 @@ while a chapter's file is being written. Rules data no chapter claims is shown a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,10 @@ Block = str | RulesTable
 # fog of war, and the turn table's own rows are on the shared part of the page.
 UNSHOWN = ("sealed_by_default",)
 DEEPEST = 3  # nested mappings deeper than this are shown as one cell of text
+
+# A blank in a label of the data that the resolver fills in, and an id of the data to show in its place.
+PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+EXAMPLES = {"item": "hammers", "skill": "scout", "race": "dwarves", "bonus": "craftsman"}
 
 # The eight bands of the action roll, as a fallback when the dice chapter is missing.
 BAND_ORDER = (
@@ -143,6 +148,13 @@ class NameBook(dict[str, str]):
         text = str(key)
         return self.get(text) or words(text)
 
+    def column(self, key: Any) -> str:
+        """A column's heading: the name the data gives the id when it is a name ("Partial Success"), but
+        the id in words when the data's name is a phrase that describes it ("an Extra who offers to
+        join"), which would be too long a heading and reads wrong over another section's field."""
+        name = self.of_id(key)
+        return words(str(key)) if name[:1].islower() or len(name.split()) > 3 else name
+
     def cell(self, value: Any) -> str:
         """A value of the data as a table cell reads it."""
         if value is None:
@@ -160,7 +172,17 @@ class NameBook(dict[str, str]):
         text = str(value)
         if text in self:
             return self[text]
+        if PLACEHOLDER.search(text):
+            return self.example(text)
         return text.replace("_", " ") if "_" in text and " " not in text else text
+
+    def example(self, template: str) -> str:
+        """A label the resolver fills in ("{item} quality", how a roll's ledger names a source) as a reader
+        sees it, with an example in the place of each blank: "e.g. Spyglass quality"; a blank the data
+        holds no example for reads as what goes there ("an Extra's name")."""
+        if all(blank in EXAMPLES for blank in PLACEHOLDER.findall(template)):
+            return "e.g. " + PLACEHOLDER.sub(lambda m: self.of_id(EXAMPLES[m.group(1)]), template)
+        return PLACEHOLDER.sub(lambda m: f"the {words(m.group(1)).lower()}'s name", template)
 
 
 # -- the tables of the data ------------------------------------------------------------------------------
@@ -210,6 +232,14 @@ def data_blocks(title: str, value: Any, names: NameBook, depth: int = 0) -> list
         return [RulesTable(title, ("Setting", "Value"), ((title, names.cell(value)),))]
     if not isinstance(value, Mapping):
         return []
+    if _records(value) and depth < DEEPEST and _unalike(value):
+        # A few records with nothing in common (the names of sizes, and of directions): a table each, as
+        # one table of them would be a row a record under every column of the others, nearly all empty.
+        return [
+            b
+            for key, item in value.items()
+            for b in data_blocks(f"{title}: {names.of_id(key)}", item, names, depth + 1)
+        ]
     if _records(value) and depth < DEEPEST:
         return records_blocks(title, value, names, depth)
     blocks: list[Block] = []
@@ -221,6 +251,21 @@ def data_blocks(title: str, value: Any, names: NameBook, depth: int = 0) -> list
         if _rows(item) or not (_flat(item) or depth >= DEEPEST):
             blocks += data_blocks(f"{title}: {names.of_id(key)}", item, names, depth + 1)
     return blocks
+
+
+def _unalike(records: Mapping[str, Any]) -> bool:
+    """Whether a few records share no field at all, so that no column of their table would hold two."""
+    if not 2 <= len(records) <= 3:
+        return False
+    fields = [set(record) - {"name"} for record in records.values()]
+    return all(not (a & b) for i, a in enumerate(fields) for b in fields[i + 1 :])
+
+
+# A table of records shows a column for a field that at least this share of its records have; the fields of
+# fewer (a racial ability's own numbers) are shown together in one column, "Other", so that a table of
+# many records of many kinds is not a wall of empty cells too wide for a phone.
+COMMON_FIELD_SHARE = 0.25
+WIDE_TABLE = 7  # columns beside the name, beyond which the rarer fields are gathered
 
 
 def records_blocks(title: str, records: Mapping[str, Any], names: NameBook, depth: int) -> list[Block]:
@@ -246,13 +291,23 @@ def record_table(
     for record in records.values():
         if isinstance(record, Mapping):
             columns += [k for k, v in record.items() if k not in columns and k not in skip and _flat(v)]
+    rare: list[str] = []
+    if len(columns) > WIDE_TABLE:
+        share = {c: sum(1 for r in records.values() if isinstance(r, Mapping) and c in r) for c in columns}
+        rare = [c for c in columns if share[c] < COMMON_FIELD_SHARE * len(records)]
+        columns = [c for c in columns if c not in rare]
     rows = []
     for key, record in records.items():
         record = record if isinstance(record, Mapping) else {"value": record}
         label = str(record.get("name") or (key if numbered else names.of_id(key)))
-        rows.append((label, *(names.cell(record.get(column)) for column in columns)))
+        cells = [names.cell(record.get(column)) for column in columns]
+        if rare:
+            other = [f"{names.column(c)}: {names.cell(record[c])}" for c in rare if c in record]
+            cells.append("; ".join(other) or "—")
+        rows.append((label, *cells))
     first = "#" if numbered and not named else "Name"
-    return RulesTable(title, (first, *(names.of_id(c) for c in columns)), tuple(rows))
+    headings = (first, *(names.column(c) for c in columns), *(("Other",) if rare else ()))
+    return RulesTable(title, headings, tuple(rows))
 
 
 def check_blocks(rules: Rules, check_id: str, names: NameBook) -> list[Block]:

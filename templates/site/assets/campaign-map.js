@@ -21,7 +21,17 @@
     army: "triangle",
     ruin: "cross",
     road: "square",
+    // usurper's: each kind its own shape, so that the legend tells every one apart
+    city: "hexagon",
+    landmark: "star",
+    lair: "square",
+    encounter: "triangle",
+    resource_node: "diamond",
+    scouted_grid: "cross",
   };
+  // The kinds of piece that are places with a name: the name shows beside the marker, and such a place
+  // gives a stack its shape and name, the first kind of this list first.
+  var NAMED = ["city", "landmark", "settlement"];
   var SPARE_SHAPES = ["diamond", "star", "hexagon", "circle"];
   var NEUTRAL = "#6f6a64";
   var HIT = 24; // the smallest side of anything a reader can point at or tap, in CSS pixels
@@ -92,6 +102,13 @@
 
   function shapeOf(kind, index) {
     return SHAPES[kind] || SPARE_SHAPES[index % SPARE_SHAPES.length];
+  }
+
+  // Where a piece stands among a stack's: named places first, in the order of NAMED, then the others as
+  // they come (the sort is stable).
+  function namedRank(kind) {
+    var at = NAMED.indexOf(kind);
+    return at < 0 ? NAMED.length : at;
   }
 
   function title(kind) {
@@ -722,10 +739,10 @@
         markerOptions.zIndexOffset = -1000; // under the pieces, should a piece ever come near
         return { marker: L.marker(t.at, markerOptions), box: HIT };
       }
-      // One piece, or a stack: a settlement among them gives it its shape and name.
-      var first = t.pieces.filter(function (p) {
-        return data.kinds[p[1]] === "settlement";
-      })[0] || t.pieces[0];
+      // One piece, or a stack: a named place among them gives it its shape and name.
+      var first = t.pieces.slice().sort(function (a, b) {
+        return namedRank(data.kinds[a[1]]) - namedRank(data.kinds[b[1]]);
+      })[0];
       var made = pieceIcon(first, t.changed, t.pieces.length, t.events);
       markerOptions.icon = made.icon;
       return { marker: L.marker(t.at, markerOptions), box: made.box, first: first };
@@ -739,7 +756,7 @@
         var made = markerOf(t);
         var marker = made.marker;
         bindInfo(marker, targetInfo(t, false), targetInfo(t, true), made.box / 2);
-        if (made.first && data.kinds[made.first[1]] === "settlement")
+        if (made.first && NAMED.indexOf(data.kinds[made.first[1]]) >= 0)
           addLabel(data.strings[made.first[3]], t.at, made.box);
         (t.pieces.length ? pieceLayer : markLayer).addLayer(marker);
         var el = marker.getElement();

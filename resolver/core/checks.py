@@ -346,5 +346,14 @@ def ledger_text(roll: Mapping[str, Any]) -> str:
         value = int(entry["value"])
         if value:
             sign = "+" if value > 0 else "−"
-            parts.append(f"{str(entry['source']).replace('_', ' ')} {sign}{abs(value)}")
+            parts.append(f"{_source_words(str(entry['source']))} {sign}{abs(value)}")
     return ", ".join(parts)
+
+
+_DATA_ID = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+
+
+def _source_words(source: str) -> str:
+    """A modifier's source as a reader reads it: a rules-data id (``named_place``) spelt with spaces; a
+    source already in words, which may hold a name a player chose ("Saws (Dwarves of __Ash__)"), as it is."""
+    return source.replace("_", " ") if _DATA_ID.fullmatch(source) else source

@@ -259,6 +259,7 @@ class Ruleset:
     source: ClassVar[str] = ""  # the game the rules come from
     entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
     demo_turns: ClassVar[int] = 8  # how many turns ``campaign demo`` plays unless told
+    rules_chapters: ClassVar[bool] = False  # the site gives each rules section a page of its own
     can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
     turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
     place_kinds: ClassVar[tuple[str, ...]] = ()  # map piece kinds that are places (a page each on the site)

@@ -121,6 +121,7 @@ class Nav:
 
     chronicle: list[Any] = field(default_factory=list)
     factions: list[Any] = field(default_factory=list)
+    rules: list[Any] = field(default_factory=lambda: ["rules/index.md"])  # and a page a chapter, if any
 
 
 class SitePages:
@@ -859,14 +860,32 @@ class SitePages:
                     found.append(n)
             return found
 
+        time_notes = notes_for(RulesSection("Time", (), keys=("calendar",)))
+        turn_notes = notes_for(RulesSection("The turn", (), keys=("turn_sequence", "gm")))
+        items = [{"s": s, "notes": notes_for(s)} for s in sections]
+        chapters = []
+        if (
+            self.game.ruleset.rules_chapters
+        ):  # a page a chapter: one page of them all would be too long to read
+            for item in items:
+                page = f"rules/chapters/{_slug(item['s'].title)}.md"
+                chapters.append({"title": item["s"].title, "page": page})
+                self.render(
+                    "rules-chapter.md.j2",
+                    page,
+                    item={**item, "level": 1},
+                    is_table=lambda b: isinstance(b, RulesTable),
+                )
+        self.nav.rules = ["rules/index.md", *({html.escape(c["title"]): c["page"]} for c in chapters)]
         self.render(
             "rules.md.j2",
             "rules/index.md",
             turn_sequence=turn_sequence_markdown(self.game),
             calendar=self.game.calendar,
-            time_notes=notes_for(RulesSection("Time", (), keys=("calendar",))),
-            turn_notes=notes_for(RulesSection("The turn", (), keys=("turn_sequence", "gm"))),
-            sections=[{"s": s, "notes": notes_for(s)} for s in sections],
+            time_notes=time_notes,
+            turn_notes=turn_notes,
+            sections=[] if chapters else items,
+            chapters=chapters,
             is_table=lambda b: isinstance(b, RulesTable),
             stock=list(rules.get("stock", [])),
         )

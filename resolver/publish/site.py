@@ -194,7 +194,7 @@ def settings(history: History, pages: SitePages, notes: list[str]) -> dict[str, 
         },
         {"Map": ["map/index.md", {"Places": "places/index.md"}]},
         {"Factions": pages.nav.factions},
-        {"Rules": ["rules/index.md", {"Orders": "rules/orders.md"}, {"House rules": "rules/house-rules.md"}]},
+        {"Rules": [*pages.nav.rules, {"Orders": "rules/orders.md"}, {"House rules": "rules/house-rules.md"}]},
         {"How to play": ["play/index.md", {"Templates": "play/templates.md"}]},
     ]
     if notes:

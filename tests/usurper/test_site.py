@@ -182,7 +182,7 @@ def test_the_open_demos_site_builds_with_every_usurpers_lairs_on_the_map(tmp_pat
     for faction in game.factions:
         assert f"Lair of {game.name_of(faction)}" in labels
     assert "lair" in data["kinds"] and "city" in data["kinds"]
-    rules = (public / "rules" / "index.html").read_text(encoding="utf-8")
+    rules = (public / "rules" / "chapters" / "orders" / "index.html").read_text(encoding="utf-8")
     assert "Orders" in rules and "A usurper campaign is sealed unless the GM opened it" in rules
     # The standings and the chart of Victory Points over time.
     assert (public / "factions" / "charts" / "victory_points.svg").is_file()

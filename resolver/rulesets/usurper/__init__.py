@@ -28,6 +28,7 @@ class Usurper(Ruleset):
     )
     source = "“Usurper, a Medieval Strategy Game”, round 5 (seed 000)"
     turn_memory = UsurperWeek
+    rules_chapters = True  # a chapter of the game a page: one page of them all runs to a hundred tables
     demo_turns = 12  # three months of weeks, with the Victory Points counted at the end of month 2
     place_kinds: ClassVar[tuple[str, ...]] = ("city",)
     # What a GM places and removes: a city (Victory by Might razes the last one; a GM may raise a new one)

@@ -451,7 +451,16 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter(
         "Entities: races, leaders, skills and experience",
-        ("start", "combat_speeds", "races", "racial_abilities", "leader_bonuses", "skills", "experience"),
+        (
+            "start",
+            "combat_speeds",
+            "races",
+            "racial_abilities",
+            "leader_bonuses",
+            "skills",
+            "experience",
+            "leader_healing",
+        ),
         entities_prose,
     ),
     Chapter(

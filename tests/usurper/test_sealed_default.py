@@ -105,3 +105,19 @@ def test_the_help_says_so() -> None:
     words = " ".join(out.split())
     assert "A usurper campaign is sealed by default" in words
     assert "--open" in words and "an open campaign" in words
+
+
+def test_the_readmes_usurper_demo_plays_twelve_weeks_as_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`campaign demo --ruleset usurper`, typed in a fresh folder as the README says: an open demo of twelve
+    weeks in .demo/usurper."""
+    typed = {tuple(words) for words in readme_commands("campaign demo --ruleset usurper")}
+    assert ("campaign", "demo", "--ruleset", "usurper") in typed
+    command = ["campaign", "demo", "--ruleset", "usurper"]
+    monkeypatch.chdir(tmp_path)
+    code, out = run(*command[1:])
+    assert code == 0, out
+    root = tmp_path / ".demo" / "usurper"
+    assert sorted(p.name for p in (root / "campaign" / "turns").iterdir())[-1] == "0012"
+    assert not config(root).get("sealed")

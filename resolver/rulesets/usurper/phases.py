@@ -6,8 +6,9 @@ the week's housekeeping, upkeep in week 4 and the Victory Points every second mo
 again, against the live state, with the reading the checker used (``reading.py``); an order that can no
 longer be carried out is a private ``order_failed`` event.
 
-Each action's procedure belongs to the module that owns the action; the tables below name them, by action
-(``FIELD``, ``WORK``, ``LAIR``), and the steps of the week's end, the month's start and end.
+Each action's procedure belongs to the module that owns the action; the tables below name them by action
+(``AT_ONCE``, ``FIELD``, ``WORK``, ``LAIR``), and list the steps of a month's start, the week's end, the
+month's upkeep and the count of Victory Points, in the order they run.
 """
 
 from __future__ import annotations
@@ -39,38 +40,48 @@ from .reading import UsurperReading
 Effect = Callable[[Context, State, Plan], None]
 Step = Callable[[Context, State], None]
 
-FIELD: dict[str, Effect] = {}  # fights in the field: attack on an encounter, harass, raid
-WORK: dict[str, Effect] = {}  # the week's other work, in the order of the orders
-LAIR: dict[str, Effect] = {}  # what happens at the end of the week: attacks on lairs
-# The steps of the week's housekeeping, of a month's start and end, in the order they run.
-WEEK_END: list[Step] = []
-MONTH_START: list[Step] = []
-UPKEEP: list[Step] = []
-VICTORY_POINTS: list[Step] = []
-
-FIELD.update({"attack": combat.fight_encounter, "raid": combat.fight_encounter, "harass": combat.harass})
-WEEK_END.append(combat.arrive_replacements)
-WORK.update(dict.fromkeys(works.WORKS, works.carry_out))
-WEEK_END.append(works.week_end)
-WORK["diplomacy"] = diplomacy.visit
-WORK.update({"scout": fieldwork.scout, "harvest": fieldwork.harvest_week})
-WEEK_END.append(upkeep.run_arrears)
-UPKEEP.append(upkeep.run_upkeep)
-WORK.update({"train": training.train, "learn": training.learn})
-WEEK_END.append(training.week_end)
-# Attack and Raid go at an encounter in the field, or at a lair at the week's end; forces of two usurpers in
-# one grid meet before any fight of the week.
-FIELD.update({"attack": assaults.fight_in_field, "raid": assaults.fight_in_field})
-LAIR.update({"attack": assaults.attack_lair, "raid": assaults.attack_lair})
-CONTACT: list[Step] = [assaults.meet_in_field]
-WEEK_END.append(assaults.learn_lairs_from_sightings)
-WORK.update({"interrogate": prisons.interrogate, "explore": explore.explore})
-WEEK_END.append(prisons.week_end)
-UPKEEP.append(gm.pay_extras)
-WORK["rest"] = healing.rest
-WEEK_END.append(healing.week_end)
 # Orders carried out as soon as they are read, before anyone sets out: the setup market of week 1.
 AT_ONCE: dict[str, Effect] = {outfit.OUTFIT: outfit.outfit_week}
+# Fights in the field, before the week's work: an attack or a raid on an encounter (one on a lair waits for
+# the week's end), harassing travellers.
+FIELD: dict[str, Effect] = {
+    "attack": assaults.fight_in_field,
+    "raid": assaults.fight_in_field,
+    "harass": combat.harass,
+}
+# The week's other work, each order in its turn.
+WORK: dict[str, Effect] = {
+    "scout": fieldwork.scout,
+    "harvest": fieldwork.harvest_week,
+    **dict.fromkeys(works.WORKS, works.carry_out),  # build, renovate, craft, a new lair
+    "diplomacy": diplomacy.visit,
+    "train": training.train,
+    "learn": training.learn,
+    "interrogate": prisons.interrogate,
+    "explore": explore.explore,
+    "rest": healing.rest,
+}
+# The week's end (the game's Silver rule): attacks on lairs.
+LAIR: dict[str, Effect] = {"attack": assaults.attack_lair, "raid": assaults.attack_lair}
+# Before any fight of the week, forces of two usurpers in one grid meet.
+CONTACT: list[Step] = [assaults.meet_in_field]
+# The steps of each table's procedure, in the order they run.
+MONTH_START: list[Step] = [happenings.month_start]  # the month's events and the Unique Event's roll
+WEEK_END: list[Step] = [
+    combat.arrive_replacements,  # men paid for join their units
+    works.week_end,  # what no Warehouse holds is lost
+    upkeep.run_arrears,  # a missed share paid when the gold is there
+    training.week_end,  # experience from fights becomes levels; old near misses are forgotten
+    assaults.learn_lairs_from_sightings,  # a lair seen on its own grid is known
+    prisons.week_end,  # release, execution and escapes
+    healing.week_end,  # a resting leader's week counts
+]
+UPKEEP: list[Step] = [
+    magic.month_end,  # Midas Touch and Cornucopia yield before the upkeep is paid
+    upkeep.run_upkeep,
+    gm.pay_extras,
+]
+VICTORY_POINTS: list[Step] = [scoring.tally]
 
 
 def _plans(ctx: Context, state: State) -> dict[str, list[Plan]]:
@@ -136,13 +147,6 @@ def actions(ctx: Context, state: State) -> State:
 def lair_attacks(ctx: Context, state: State) -> State:
     return _carry_out(ctx, state, LAIR)
 
-
-# Victory Points (scoring.py): the count in its months; every week, whether someone has won.
-VICTORY_POINTS.append(scoring.tally)
-# The month's events and the Unique Event's roll (happenings.py), at the month's start.
-MONTH_START.append(happenings.month_start)
-# Midas Touch and Cornucopia yield at the month's end, before the upkeep is paid (magic.py).
-UPKEEP.insert(0, magic.month_end)
 
 PHASES = {
     "first_month": first_month,

@@ -518,3 +518,37 @@ def test_a_fled_units_loyalty_is_the_dice_chapters_check_with_its_ledger_and_row
     lair = state["factions"]["red"]["lairs"]["red-lair1"]
     assert lair["obscurity"]["current"] == 150 + int(embittered["obscurity"])
     assert "loyalty_results" not in RULES["combat"] and "medallion_loyalty" not in RULES["combat"]
+
+
+# ------------------------------------------------------------------------------------ the Strategy phase
+
+
+def _strategy(red: list[dict], forced: dict[str, list[int]], leaders: list[dict] | None = None) -> f.Fight:
+    fight = two_sides(red, [unit("enc-3-u1"), unit("enc-3-u2")])
+    fight.sides[0].leaders = leaders or []
+    f.strategy(RULES, Context(forced), fight, f.Outcome(winner=None, melee_rounds=0))
+    return fight
+
+
+def test_outmaneuver_won_gives_its_side_one_more_ranged_round() -> None:
+    """Both sides roll a d100, +10 a rank of the side's best Outmaneuver; the higher total wins it for a side
+    that has the skill, and its fighters shoot one more ranged round."""
+    skilled = unit("red-u1", skills={"outmaneuver": {"rank": 2, "xp": 0}})
+    at = "fight/red/enc-3/strategy/"
+    fight = _strategy([skilled], {at + "red/outmaneuver": [40], at + "enc-3/outmaneuver": [55]})
+    assert fight.outmaneuver == "red"  # 40 + 20 beats 55
+    archer = fight.sides[0].fighters[0]
+    assert f.ranged_rounds(RULES, fight, archer) == int(RULES["combat"]["ranged_rounds"][archer.speed]) + 1
+    lost = _strategy([skilled], {at + "red/outmaneuver": [30], at + "enc-3/outmaneuver": [55]})
+    assert lost.outmaneuver is None  # the encounter rolled higher, but has no rank: nobody wins it
+
+
+def test_a_tie_in_strategy_gives_nobody_anything_and_tactics_is_the_leaders() -> None:
+    at = "fight/red/enc-3/strategy/"
+    tactician = {"id": "red-l1", "name": "Grug", "skills": {"tactics": {"rank": 1, "xp": 0}}}
+    tied = _strategy([unit("red-u1")], {at + "red/tactics": [45], at + "enc-3/tactics": [55]}, [tactician])
+    assert tied.tactics is None  # 45 + 10 against 55
+    won = _strategy([unit("red-u1")], {at + "red/tactics": [50], at + "enc-3/tactics": [55]}, [tactician])
+    assert won.tactics == "red"
+    unskilled = _strategy([unit("red-u1")], {})
+    assert unskilled.tactics is None and unskilled.outmaneuver is None  # no rank anywhere: no roll at all

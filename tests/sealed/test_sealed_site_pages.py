@@ -15,6 +15,7 @@ import pytest
 
 from resolver.core import canonical, roll_log
 from resolver.core.factions import awaited
+from resolver.core.fog import rules_section as fog_rules_section
 from resolver.core.phases import State
 from resolver.engine.bots import bot_order_file
 from resolver.engine.ruleset import RULESETS, Game
@@ -208,7 +209,10 @@ def test_the_templates_page_says_why_none_is_published_and_how_to_write_ones_own
 
 
 def test_the_rules_page_says_what_a_sealed_campaign_keeps_secret(site: Site) -> None:
-    page = site.page("rules")
+    # A ruleset of many chapters (usurper) gives each, the fog of war's too, a page of its own.
+    title = fog_rules_section(site.game.rules).title
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    page = site.page(f"rules/chapters/{slug}" if site.game.ruleset.rules_chapters else "rules")
     table = table_after(page, ("What", "Everyone sees", "Only its owner sees"))
     fog = site.game.fog
     rows = {row[0]: row for row in table[1:]}

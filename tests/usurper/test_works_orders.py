@@ -10,6 +10,8 @@ from typing import Any
 import yaml
 
 from resolver.core.orders import OrderFile
+from resolver.core.world import World
+from resolver.engine.ruleset import Game, get_ruleset
 
 from ..scenarios.harness import Scenario
 
@@ -95,3 +97,27 @@ def test_crafting_needs_a_workshop_in_the_lair_at_the_target(tmp_path: Path) -> 
     [(workshop, _), (elsewhere, hint)] = _errors(files["red"])
     assert workshop == "the lair at B2 has no Workshop 'workshop'"
     assert elsewhere == "you have no lair at C3" and hint == "target one of your lairs: B2"
+
+
+def test_a_crafted_item_is_named_in_the_sentence_and_the_headline() -> None:
+    """The event's ``items`` (the words of what was made) is read as the field, never as the mapping's own
+    method of that name, which once printed '<built-in method items ...>' in the chronicle."""
+    ruleset = get_ruleset("usurper")
+    game = Game("c", "C", 1, ruleset, ruleset.default_rules(), {}, World("square", 1, 1, 1, {}), ("red",))
+    done = {
+        "kind": "crafted",
+        "actors": ["red"],
+        "place": None,
+        "data": {
+            "done": True,
+            "items": "Light Armor",
+            "quality": "Mild",
+            "band": "Success",
+            "total": 80,
+            "spent": "",
+            "saved": "",
+        },
+    }
+    assert "crafts Light Armor of Mild quality" in ruleset.describe(done, game)
+    options = ruleset.headline_options(done, game)
+    assert options is not None and any("crafts Light Armor" in text for text in options[1])

@@ -18,7 +18,6 @@ from resolver import workflow
 from resolver.engine.bots import bot_order_file
 from resolver.core import canonical
 from resolver.core.factions import is_npc
-from resolver.engine.ruleset import get_ruleset
 from resolver.core.phases import State
 from resolver.publish.site import SiteReport, build_site
 from resolver.engine.ruleset import Game
@@ -131,14 +130,6 @@ def commit_new_campaign(root: Path, home: Path) -> None:
 _BUILT: dict[str, DemoSite] = {}
 
 
-def weekly_demo_turns(ruleset: str) -> int:
-    """The turns a ruleset's own demo plays when its turns are weeks (usurper: twelve, three months and a
-    count of Victory Points); 0 for a ruleset of longer turns, whose five turns already span a year."""
-    game_ruleset = get_ruleset(ruleset)
-    calendar = game_ruleset.default_rules()["calendar"]
-    return game_ruleset.demo_turns if int(calendar.get("turns_per_period", 1)) > 1 else 0
-
-
 def demo_site(base: Path) -> DemoSite:
     """Build once per test session, whichever test folder asks first."""
     if "site" not in _BUILT:
@@ -150,11 +141,10 @@ def demo_site(base: Path) -> DemoSite:
     return _BUILT["site"]
 
 
-def bot_demo_site(root: Path, ruleset: str, turns: int | None = None) -> DemoSite:
+def bot_demo_site(root: Path, ruleset: str, turns: int = TURNS) -> DemoSite:
     """The site a GM sees after `campaign demo --ruleset RULESET --seed 1 --factions 4`, after ``turns``
-    turns (by default five: a year and a season, so a nations chronicle has two years; a ruleset of weekly
-    turns, whose own demo is longer, plays its own demo's length). No player wrote press."""
-    turns = turns if turns is not None else max(TURNS, weekly_demo_turns(ruleset))
+    turns (by default five: a year and a season, so a nations chronicle has two years; a usurper's five
+    weeks hold its first fight). No player wrote press."""
     key = f"demo-{ruleset}" if turns == TURNS else f"demo-{ruleset}-{turns}"
     if key not in _BUILT:
         workflow.new_campaign(root, ruleset, 1, workflow.default_factions(4, 1), name=f"Demo of {ruleset}")

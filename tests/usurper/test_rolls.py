@@ -10,6 +10,7 @@ import pytest
 
 from resolver.core.checks import Check, Modifier
 from resolver.core.dice import Dice, TurnSeed, roll_label
+from resolver.rulesets.usurper import bands as band_table
 from resolver.rulesets.usurper import rolls
 
 from .rolls_support import RULES, context, leader, pairs, state, unit
@@ -59,7 +60,7 @@ def test_each_band_of_the_table(faces: list[int], extra: int, band: str) -> None
 
 
 def test_band_names_for_readers() -> None:
-    names = [rolls.band_name(RULES, band) for band in rolls.bands(RULES)]
+    names = [rolls.band_name(RULES, band) for band in band_table.bands(RULES)]
     assert names == [
         "Complete Failure", "Partial Failure", "Partial Success", "Success", "Significant Success",
         "Astounding Success", "Epic Success", "Legendary Success",

@@ -107,7 +107,11 @@ def harvest_yield(
         ledger.append(Modifier("per_unit", int(reading["per_unit"]) * len(units)))
     if leaders:
         each = data["leaders"]
-        per = int(each["each_from_band"]) if band_at_least(band, each["from_band"]) else int(each["each"])
+        per = (
+            int(each["each_from_band"])
+            if band_at_least(rules, band, each["from_band"])
+            else int(each["each"])
+        )
         ledger.append(Modifier("leaders", per * len(leaders)))
     resource = data["resources"][node["resource"]]
     if resource.get("amount_skill"):
@@ -191,7 +195,9 @@ def harvest(ctx: Context, state: dict[str, Any], party: Party, grid: str, band: 
         storage[resource] = int(storage.get(resource, 0)) + got.amount
     else:
         faction["gold"] = int(faction.get("gold", 0)) + got.amount
-    spared = band_at_least(band, data["keeps_use_from"]) and pioneer_alive(faction, data["pioneer"]["bonus"])
+    spared = band_at_least(rules, band, data["keeps_use_from"]) and pioneer_alive(
+        faction, data["pioneer"]["bonus"]
+    )
     if not spared:
         node["uses"] = int(node["uses"]) - 1
     exhausted = int(node["uses"]) <= 0

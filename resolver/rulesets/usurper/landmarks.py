@@ -15,6 +15,8 @@ from ...core.checks import Check
 from ...core.dice import Modifier, roll_label
 from ...engine.context import TurnContext
 from .acting import told
+from .bands import band_name
+from .bands import bands as bands_of
 
 State = dict[str, Any]
 
@@ -35,7 +37,7 @@ def band_won(rules: Mapping[str, Any], rolled: str, won: list[str]) -> str | Non
     """The band a ritual gives: the rolled one (a better one reads as the best of the table) if not yet won,
     else the next lower not yet won; None below the table's lowest band (a Partial counts as failure)."""
     bands = list(rules["ritual"]["bands"])
-    order = list(rules["ritual"].get("all_bands") or _ALL_BANDS)
+    order = bands_of(rules)
     if rolled not in order or order.index(rolled) < order.index(bands[0]):
         return None
     top = min(order.index(rolled), order.index(bands[-1]))
@@ -43,18 +45,6 @@ def band_won(rules: Mapping[str, Any], rolled: str, won: list[str]) -> str | Non
         if order.index(band) <= top and band not in won:
             return band
     return None
-
-
-_ALL_BANDS = [
-    "complete_failure",
-    "partial_failure",
-    "partial_success",
-    "success",
-    "significant",
-    "astounding",
-    "epic",
-    "legendary",
-]
 
 
 def _best_units(record: Mapping[str, Any], count: int, named: list[str]) -> list[dict[str, Any]]:
@@ -91,7 +81,7 @@ def ritual(
         "landmark": rules["landmarks"][landmark]["name"],
         "rolled": rolled,
         "band": band,
-        "band_name": _band_name(rules, band) if band else None,  # what a reader sees: the table's name
+        "band_name": band_name(rules, band) if band else None,  # what a reader sees: the table's name
     }
     if band is None:
         ctx.emit(
@@ -224,13 +214,6 @@ def ability_modifiers(
             if applies(ability) and (needs is None or needs in tools):
                 found.append(Modifier(str(data[ability]["name"]), int(data[ability]["value"])))
     return found
-
-
-def _band_name(rules: Mapping[str, Any], band: str) -> str:
-    """A band of the action roll in the words of its table (``checks.action``): 'Significant Success'.
-    (rolls.band_name says the same, but rolls imports this module, so the table is read here.)"""
-    row = next(row for row in rules["checks"]["action"]["table"] if row["result"] == band)
-    return str(row["name"])
 
 
 def spend_token(rules: Mapping[str, Any], record: dict[str, Any], turn: int) -> Modifier | None:

@@ -23,6 +23,7 @@ from ...core.dice import Roll, RollLabel, roll_label
 from ...engine.plans import Reject
 from . import experience, happenings, lairs, landmarks, magic
 from .acting import Context, told
+from .bands import at_least, band_name
 from .entities import (
     Participants,
     has_ability,
@@ -43,25 +44,6 @@ FAILURES = ("complete_failure", "partial_failure")
 def settings(rules: Mapping[str, Any]) -> Mapping[str, Any]:
     """How the action roll is put together (``action_roll`` in rules/dice.yaml)."""
     return rules["action_roll"]
-
-
-def bands(rules: Mapping[str, Any]) -> list[str]:
-    """The action roll's bands, worst first."""
-    return [str(row["result"]) for row in rules["checks"]["action"]["table"]]
-
-
-def band_name(rules: Mapping[str, Any], band: str, check: str = "action") -> str:
-    """A band in words for readers: 'Partial Success', never its id."""
-    for row in rules["checks"][check]["table"]:
-        if row["result"] == band:
-            return str(row.get("name") or band.replace("_", " ").capitalize())
-    raise ValueError(f"checks.{check} has no band '{band}'")
-
-
-def at_least(rules: Mapping[str, Any], band: str, floor: str) -> bool:
-    """Whether ``band`` is ``floor`` or better on the action roll's table."""
-    order = bands(rules)
-    return order.index(band) >= order.index(floor)
 
 
 def _source(rules: Mapping[str, Any], key: str, **names: str) -> str:

@@ -19,17 +19,7 @@ from typing import Any, Protocol
 from ...core.dice import Roll, RollLabel, roll_label
 from ...core.rng import stream
 from . import detection, scoring
-
-BANDS = (
-    "complete_failure",
-    "partial_failure",
-    "partial_success",
-    "success",
-    "significant",
-    "astounding",
-    "epic",
-    "legendary",
-)
+from .bands import at_least
 
 
 class Context(Protocol):
@@ -79,8 +69,8 @@ class Outcome:
     rolls: list[Roll] = field(default_factory=list)
 
 
-def band_at_least(band: str, lowest: str) -> bool:
-    return BANDS.index(band) >= BANDS.index(lowest)
+def band_at_least(rules: Mapping[str, Any], band: str, lowest: str) -> bool:
+    return at_least(rules, band, lowest)
 
 
 def known(faction: dict[str, Any]) -> dict[str, Any]:
@@ -107,7 +97,7 @@ def scout(
     outcome.sensed = sense(rules, state, party, ground, total)
     for report in outcome.sensed:
         found["sightings"].append({"turn": ctx.turn, **report})
-    if not band_at_least(band, rules["scouting"]["lowest_finding_band"]):
+    if not band_at_least(rules, band, rules["scouting"]["lowest_finding_band"]):
         outcome.ambush = ambush(ctx, state, party, ground, band, outcome)
         return outcome
     kind = finding_kind(ctx, state, party, ground, outcome)

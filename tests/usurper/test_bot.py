@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 import yaml
 
+from resolver.cli import main
+from resolver.core import canonical
 from resolver.core.canonical import dump
 from resolver.engine.validate import check_order_file
 from resolver.rulesets.usurper import bot
@@ -136,7 +138,7 @@ def test_with_stone_it_renovates_and_with_a_workshop_and_iron_it_crafts(tmp_path
             "tools": [{"item": "hammers", "quality": "standard"}],
         },
     }
-    lair = {"rooms": rooms, "storage": {**STORE, "stone": 10, "iron": 5}}
+    lair = {"rooms": rooms, "storage": {**STORE, "stone": 15, "iron": 5}}
     orders = _orders(_scenario(tmp_path, lair=lair, units=units))
     [renovate] = _by_action(orders, "renovate")
     assert (renovate["room"], renovate["renovation"], renovate["choice"]) == (
@@ -145,8 +147,9 @@ def test_with_stone_it_renovates_and_with_a_workshop_and_iron_it_crafts(tmp_path
         "crafting",
     )
     [craft] = _by_action(orders, "craft")
-    # the stone went to the renovation, so the craft is one iron pays for: light armour
-    assert craft["by"] == "red-u2" and craft["items"] == ["light_armor"]
+    # crafting comes first, and a tool the units lack before arms: Shovels from 5 stone; the renovation
+    # takes the 10 left
+    assert craft["by"] == "red-u2" and craft["items"] == ["shovels"]
 
 
 def test_one_stock_is_never_spent_twice_in_a_week(tmp_path: Path) -> None:
@@ -219,11 +222,31 @@ def test_it_attacks_a_known_encounter_only_with_the_stronger_force(tmp_path: Pat
     assert not _by_action(weak, "attack")
 
 
-def test_short_of_upkeep_gold_a_unit_harasses_travellers_on_plains(tmp_path: Path) -> None:
+def test_short_of_upkeep_gold_a_unit_harasses_travellers_on_plains_but_never_its_only_one(
+    tmp_path: Path,
+) -> None:
     grids = [f"{column}{row}" for column in "ABCDEFGHIJKL" for row in range(1, 13)]
-    scenario = _scenario(tmp_path, gold=2, terrain={"forests": [grid for grid in grids if grid != "E6"]})
-    orders = _orders(scenario)
-    assert _by_action(orders, "harass") == [{"action": "harass", "by": "red-u1", "target": "E6"}]
+    forests = {"forests": [grid for grid in grids if grid != "E6"]}
+    two = {
+        "red-u1": {"name": "Iron Fists", "race": "dwarves"},
+        "red-u2": {"name": "Anvils", "race": "dwarves"},
+    }
+    rooms = [*THREE_ROOMS, {"type": "barracks", "level": 1, "renovations": []}]
+    orders = _orders(_scenario(tmp_path, gold=2, terrain=forests, units=two, lair={"rooms": rooms}))
+    assert [o["target"] for o in _by_action(orders, "harass")] == ["E6"]
+    alone = _orders(_scenario(tmp_path, gold=2, terrain=forests))
+    assert not _by_action(alone, "harass")  # a unit that flees may leave for good: the last is not risked
+
+
+def test_gold_goes_on_rooms_only_beyond_months_of_upkeep(tmp_path: Path) -> None:
+    """With no income in sight a usurper keeps months of upkeep before it buys lumber for a room."""
+    settlements = {"F6": {"size": "camp", "races": ["goblins"], "attitude": "indifferent"}}
+    tools = [{"item": t, "quality": "standard"} for t in ("saws", "shovels", "spyglass", "hammers")]
+    known = {"settlements": settlements}
+    poor = _orders(_scenario(tmp_path, lair={"items": tools}, turn=5, gold=25, known=known))
+    assert not _by_action(poor, "diplomacy")
+    rich = _orders(_scenario(tmp_path, lair={"items": tools}, turn=5, gold=60, known=known))
+    assert [visit["buy"] for visit in _by_action(rich, "diplomacy")] == [{"lumber": 20}]
 
 
 def test_the_same_week_gives_the_same_orders(tmp_path: Path) -> None:
@@ -336,3 +359,21 @@ def test_short_of_gold_the_outfit_keeps_the_upkeep_and_drops_the_last_wanted_fir
 def test_after_week_one_the_bot_writes_no_outfit(tmp_path: Path) -> None:
     orders = _orders(_scenario(tmp_path, turn=2, gold=100))
     assert not _by_action(orders, "outfit")
+
+
+def test_over_half_a_year_the_bots_keep_their_units_and_pay_their_upkeep(tmp_path: Path) -> None:
+    """Six months of the default demo: the bots sell what they can spare when short, dig gold first, keep
+    months of upkeep before buying building stock and risk no fight with their only unit, so nearly every
+    month's upkeep is paid and nearly every usurper still has its men (the issue: 'keep upkeep paid')."""
+    root = tmp_path / "long"
+    assert main(["demo", "--ruleset", "usurper", "--root", str(root), "--turns", "24", "--quiet"]) == 0
+    paid = unpaid = 0
+    for events in sorted((root / "campaign" / "turns").glob("*/events.yaml")):
+        for event in canonical.read_yaml(events)["events"]:
+            if event["kind"] == "upkeep":
+                paid += len(event["data"]["paid"])
+                unpaid += len(event["data"]["unpaid"])
+    assert paid >= 9 * unpaid, (paid, unpaid)
+    state = canonical.read_yaml(root / "campaign" / "state.yaml")
+    armed = [faction for faction, record in state["factions"].items() if record["units"]]
+    assert len(armed) >= 3, armed

@@ -41,8 +41,11 @@ TOOLS_WANTED = ("saws", "shovels", "hammers")
 ARMS_WANTED = ("light_armor", "shields", "ranged_weapons", "melee_weapons")
 # The resources harvested first: lumber and stone make rooms; iron arms; gold pays.
 HARVEST_ORDER = ("lumber", "stone", "iron", "gold")
+IRON_KEPT = 22  # iron kept back from a sale: a set of Melee Weapons' worth
 STONE_WANTED = 25  # enough for the first renovations and a tool or two
 ATTACK_MARGIN = 1.0  # the bot attacks an encounter it is at least as strong as
+RUNWAY_MONTHS = 4  # months of upkeep kept before gold goes on lumber or stone for rooms
+LAST_UNIT_MARGIN = 1.5  # with its only unit it risks a fight only when half again as strong
 FOOD_FROM_WEEK = 2  # food for the month's upkeep is bought from this week of the month on
 # The setup market of week 1: tools handed to the units, as many as their slots take, in this order (Saws
 # first: building and renovating need them equipped, and scouting and harvesting only gain from the others);
@@ -110,23 +113,28 @@ class Week:
         return self.game.world.distance(a, b)
 
     def upkeep_reserve(self) -> int:
-        """Gold kept for the month's upkeep: each unit's share."""
-        return sum(
-            int(self.rules["races"][u["race"]].get("upkeep", 5))
-            for u in m.units(self.state, self.faction).values()
-        )
+        """Gold kept for the month's upkeep: each unit's share, and the food the lairs lack for them at
+        the market's price."""
+        units = list(m.units(self.state, self.faction).values())
+        gold = sum(int(self.rules["races"][u["race"]].get("upkeep", 5)) for u in units)
+        stored = sum(storage.stock(lair, "foodstuffs") for lair in m.lairs(self.state, self.faction).values())
+        food = (self.rules.get("market") or {}).get("foodstuffs") or {}
+        price = -(-int(food.get("price", 0)) // max(1, int(food.get("quantity", 1))))
+        return gold + max(0, len(units) - stored) * price
 
     def spare_gold(self) -> int:
         return int(self.record.get("gold", 0)) - self.upkeep_reserve()
 
     def holds_tool(self, tool: str, lair: Mapping[str, Any]) -> bool:
-        """Whether a unit of this lair has the tool, or the lair's Warehouse holds a set of it."""
+        """Whether a unit of this lair has the tool, the lair's Warehouse holds a set of it, or one of its
+        Workshops has a set embedded."""
         own = any(
             any(held["item"] == tool for held in u.get("tools") or [])
             for u in m.units(self.state, self.faction).values()
             if self.lair_of(u) is lair
         )
-        return own or any(held["item"] == tool for held in lair.get("items") or [])
+        embedded = any(building.embedded(room, tool) for room in lairs.rooms_of(lair, "workshop"))
+        return own or embedded or any(held["item"] == tool for held in lair.get("items") or [])
 
     # --- offering orders ------------------------------------------------------------------------------
 
@@ -179,9 +187,9 @@ class Week:
         self.outfit()
         self.attack()
         self.visit()
+        self.craft()  # first: a tool or arms it lacks is worth more than a room's next step
         self.build()
         self.renovate()
-        self.craft()
         self.harvest()
         self.harass()
         self.scout()
@@ -251,7 +259,8 @@ class Week:
             force = [u for u in self.free_units() if self._reaches(m.UNIT, u, grid)]
             theirs = sum(power(u) for u in encounter.get("units") or [])
             ours = sum(power(u) for u in force)
-            if not force or ours < ATTACK_MARGIN * max(theirs, 1):
+            margin = ATTACK_MARGIN if len(m.units(self.state, self.faction)) > 1 else LAST_UNIT_MARGIN
+            if not force or ours < margin * max(theirs, 1):
                 continue
             force.sort(key=lambda u: (-power(u), u["id"]))
             self.offer(
@@ -319,18 +328,21 @@ class Week:
             price = int(market[item]["price"]) * -(-count // int(market[item]["quantity"]))
             # food is bought even from the upkeep reserve: an unfed unit tests its loyalty as an unpaid one
             budget = int(self.record.get("gold", 0)) if item == "foodstuffs" else gold
+            if item in ("lumber", "stone"):  # building material only from gold beyond months of upkeep
+                budget -= (RUNWAY_MONTHS - 1) * self.upkeep_reserve()
             if cost + price <= budget:
                 kept[item] = count
                 cost += price
         recruit: list[str] = []
         if self._barracks_room(lair) > 0 and races:
             race = sorted(races)[int(self.state["turn"]) % len(races)]
-            # A gamble the bot takes to grow: the recruit is paid for, its first upkeep is left to the
-            # month's work to earn (the reserve keeps only the units it has).
-            if gold - cost >= self._unit_cost(race):
+            upkeep = int(self.rules["races"][race].get("upkeep", 0))
+            # The recruit and its first month's pay; a usurper that knows a gold node counts on it to pay.
+            if gold - cost >= self._unit_cost(race) + (0 if self._gold_to_dig() else upkeep):
                 recruit = [race]
+        sell = self._surplus(lair) if gold < 0 else {}  # short of the month's upkeep: sell what it can spare
         visits = []
-        if kept or recruit:
+        if kept or recruit or sell:
             visits.append({"buy": kept, "recruit": recruit})
         if kept and recruit:
             visits += [{"buy": kept, "recruit": []}, {"buy": {}, "recruit": recruit}]
@@ -342,7 +354,28 @@ class Week:
                 args["buy"] = dict(visit["buy"])
             if visit["recruit"]:
                 args["recruit"] = list(visit["recruit"])
+            if sell:
+                args["sell"] = dict(sell)
             yield args
+
+    def _surplus(self, lair: Mapping[str, Any]) -> dict[str, int]:
+        """What the lair may sell to pay its upkeep: the resources it holds beyond what its next room and
+        renovation and a crafted weapon would take."""
+        keep = {
+            "lumber": building.build_costs(self.rules, lair, 1)[0].get("lumber", 0),
+            "stone": STONE_WANTED,
+            "iron": IRON_KEPT,
+        }
+        return {
+            resource: storage.stock(lair, resource) - kept
+            for resource, kept in keep.items()
+            if storage.stock(lair, resource) > kept
+        }
+
+    def _gold_to_dig(self) -> bool:
+        """Whether the usurper knows a gold node with a use left: income it may count on."""
+        nodes = m.known(self.state, self.faction)["nodes"].values()
+        return any(node.get("resource") == "gold" and int(node.get("uses", 0)) > 0 for node in nodes)
 
     def _unit_cost(self, race: str) -> int:
         return int((self.rules["races"].get(race) or {}).get("cost", 0))
@@ -393,7 +426,9 @@ class Week:
     def _rooms_wanted(self, lair: Mapping[str, Any]) -> list[str]:
         have = {room["type"] for room in lair.get("rooms") or []}
         wanted = [room for room in ROOMS_WANTED if room not in have or room == "barracks"]
-        if self._barracks_room(lair) > 0:
+        # Another Barracks only for a recruit it can pay for: an empty one is lumber wasted.
+        recruit_cost = min((self._unit_cost(race) for race in self.rules["start"]["unit_races"]), default=0)
+        if self._barracks_room(lair) > 0 or self.spare_gold() < recruit_cost:
             wanted = [room for room in wanted if room != "barracks"]
         return wanted
 
@@ -421,6 +456,20 @@ class Week:
             for item in wanted:
                 if self._work(lair, "hammers", {"action": "craft", "items": [item]}):
                     break
+                if self._embedding_work(lair, {"action": "craft", "items": [item]}):
+                    break
+
+    def _embedding_work(self, lair: Mapping[str, Any], args: dict[str, Any]) -> Plan | None:
+        """A craft by any free unit of the lair that first sets the stored Hammers into the Workshop, for
+        good: its units' tool slots are full of Saws and Shovels, and the Workshop holds one set for all."""
+        if not any(held["item"] == "hammers" for held in lair.get("items") or []):
+            return None
+        for unit in self.free_units():
+            if self.lair_of(unit) is lair:
+                plan = self.offer({**args, "by": unit["id"], "target": lair["grid"], "embed": True})
+                if plan is not None:
+                    return plan
+        return None
 
     def harvest(self) -> None:
         """Each known node within reach, the most wanted resource first: one unit works it, and a second
@@ -450,7 +499,7 @@ class Week:
         if lair is None:
             return list(HARVEST_ORDER)
         lumber_wanted = building.build_costs(self.rules, lair, 1)[0].get("lumber", 0)
-        short = []
+        short = ["gold"] if self.spare_gold() < 0 else []  # the month's upkeep comes first
         if storage.stock(lair, "lumber") < lumber_wanted:
             short.append("lumber")
         if storage.stock(lair, "stone") < STONE_WANTED:
@@ -460,8 +509,8 @@ class Week:
     def harass(self) -> None:
         """Short of gold for the month's upkeep, a unit waylays travellers on plains nearby: a gamble of
         men for a few gold pieces."""
-        if self.spare_gold() >= 0 or self.week > 3:
-            return
+        if self.spare_gold() >= 0 or self.week > 3 or len(m.units(self.state, self.faction)) < 2:
+            return  # never with its only unit: a unit that flees may leave for good
         for unit in sorted(self.free_units(), key=lambda u: (-power(u), u["id"])):
             lair = self.lair_of(unit)
             if lair is None:
@@ -499,10 +548,24 @@ class Week:
                 for grid in self.game.world
                 if grid not in seen | taken and 0 < self.distance(lair["grid"], grid) <= reach
             )
+            if not fresh:  # all seen: search again where a cache or a new node may lie
+                known = m.known(self.state, self.faction)["nodes"]
+                fresh = sorted(
+                    (self.distance(lair["grid"], grid), grid)
+                    for grid in self.game.world
+                    if grid not in taken | set(known)
+                    and 0 < self.distance(lair["grid"], grid) <= reach
+                    and self._may_yield(grid)
+                )
             for _, grid in fresh:
                 if self.offer({"action": "scout", "by": unit["id"], "target": grid}):
                     taken.add(grid)
                     break
+
+    def _may_yield(self, grid: str) -> bool:
+        """Whether scouting a grid may bring a cache or a resource node: its terrain holds either."""
+        terrain = (self.rules.get("terrains") or {}).get(self.game.world[grid].terrain) or {}
+        return bool(terrain.get("caches") or terrain.get("node"))
 
     def train(self) -> None:
         """Once a month, in its third week, a leader with a rank in a skill teaches it to the other."""

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from ...core.phases import State
 from ...core.standing import StandingSection
 from ...engine.ruleset import Game, MapMark, Ruleset
-from . import gm, mapview, orders, outfit, scoring
+from . import gm, lairs, mapview, orders, outfit, scoring, storage
 from . import model as m
 from .acting import UsurperWeek
 
@@ -63,19 +63,22 @@ class Usurper(Ruleset):
         date = game.calendar.date(int(state["turn"]))
         lines = [f"{date.label}. Gold {record.get('gold', 0)}."]
         for lair in m.lairs(state, faction).values():
-            rooms = ", ".join(room["type"].replace("_", " ") for room in lair["rooms"])
+            rules = game.rules
+            rooms = ", ".join(lairs.room_name(rules, room["type"]) for room in lair["rooms"])
             held = sorted(lair.get("storage", {}).items())
-            stored = ", ".join(f"{k} {v}" for k, v in held if v) or "nothing"
+            stored = ", ".join(f"{storage.item_name(rules, k)} {v}" for k, v in held if v) or "nothing"
             obscurity = lair["obscurity"]
             lines.append(
                 f"Lair [{lair['id']}] at {lair['grid']}: {rooms}; stored {stored}; "
                 f"Obscurity {obscurity['current']}/{obscurity['max']}."
             )
         for leader in m.leaders(state, faction).values():
-            lines.append(f"Leader {leader['name']} [{leader['id']}], {leader['bonus']}, {leader['hp']} HP.")
+            bonus = (game.rules["leader_bonuses"].get(leader["bonus"]) or {}).get("name", leader["bonus"])
+            lines.append(f"Leader {leader['name']} [{leader['id']}], {bonus}, {leader['hp']} HP.")
         for unit in m.units(state, faction).values():
             lines.append(
-                f"Unit {unit['name']} [{unit['id']}], {unit['race']}, level {unit['level']}, "
+                f"Unit {unit['name']} [{unit['id']}], {game.rules['races'][unit['race']]['name']}, "
+                f"level {unit['level']}, "
                 f"{unit['pax']} men."
             )
         lines += outfit.status_lines(game, state, faction)  # the setup market, in week 1

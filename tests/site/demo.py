@@ -42,6 +42,9 @@ PLAYERS = {
     }
 }
 TURNS = 5
+# A ruleset whose bots first fight later than the fifth turn plays on to that fight, so every shared
+# site demo has a turn of war to report (usurper's bots gather and build for five weeks first).
+FIRST_FIGHT = {"usurper": 6}
 
 
 @dataclass(frozen=True)
@@ -141,11 +144,13 @@ def demo_site(base: Path) -> DemoSite:
     return _BUILT["site"]
 
 
-def bot_demo_site(root: Path, ruleset: str, turns: int = TURNS) -> DemoSite:
+def bot_demo_site(root: Path, ruleset: str, turns: int | None = None) -> DemoSite:
     """The site a GM sees after `campaign demo --ruleset RULESET --seed 1 --factions 4`, after ``turns``
-    turns (by default five: a year and a season, so a nations chronicle has two years; a usurper's five
-    weeks hold its first fight). No player wrote press."""
-    key = f"demo-{ruleset}" if turns == TURNS else f"demo-{ruleset}-{turns}"
+    turns (by default five, a year and a season, so a nations chronicle has two years, or as many as the
+    ruleset's bots need for their first fight). No player wrote press."""
+    default = max(TURNS, FIRST_FIGHT.get(ruleset, TURNS))
+    turns = default if turns is None else turns
+    key = f"demo-{ruleset}" if turns == default else f"demo-{ruleset}-{turns}"
     if key not in _BUILT:
         workflow.new_campaign(root, ruleset, 1, workflow.default_factions(4, 1), name=f"Demo of {ruleset}")
         for _ in range(turns):

@@ -79,9 +79,7 @@ def execute_study(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
         teacher=help_given,
     )
     if day.outcome == NEVER:
-        month.ctx.order_failed(
-            unit["owner"], f"{unit['name']} cannot study {_name(rules, tag)}: {day.reason}"
-        )
+        _emit(month, "line_failed", unit_id, order=line.render(), reason=day.reason)
         return Result.INVALID, None
     if day.outcome == WAITING:
         return Result.SKIPPED, None
@@ -109,9 +107,8 @@ def execute_teach(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
     pairs = [(line.args[i], line.args[i + 1].lower()) for i in range(0, len(line.args) - 1, 2)]
     students = [state["units"].get(student) for student, _ in pairs]
     if len(pairs) > 1 and not all(s is not None and stats.is_leader(rules, s) for s in students):
-        month.ctx.order_failed(
-            teacher["owner"], f"{teacher['name']} teaches several students only if all lead"
-        )
+        reason = "several students must all be leaders"
+        _emit(month, "line_failed", unit_id, order=line.render(), reason=reason)
         return Result.INVALID, None
     helped = []
     for (student_id, tag), student in zip(pairs, students, strict=True):

@@ -343,3 +343,40 @@ def test_every_combat_house_rule_names_numbers_that_exist(rules: dict[str, Any])
         lookup(entry["rule"])
         for placeholder in re.findall(r"\{([a-z_.]+)\}", entry["text"]):
             lookup(placeholder)
+
+
+def test_archers_shoot_only_at_enemies_that_are_not_adjacent(rules: dict[str, Any]) -> None:
+    archer = Fighter(
+        "U40",
+        "red",
+        "attackers",
+        2,
+        missile=3,
+        defense=9,
+        actions=("ranged",),
+        tactic=Tactic(rank="rear", move="stand"),
+    )
+    wall = Fighter("U41", "red", "attackers", 1, defense=50, tactic=Tactic(move="stand"))
+    target = sheep(figures=4, defense=3, tactic=Tactic(move="stand"))
+    dice = Dice(force={**SURE_BLOWS, "*/hit": 2, "*/morale": 1})
+    result = fight([archer, wall, target], rules, dice, "t1/d1/L1/b6")
+    shots = [a for a in result.summaries[0].actions if a["kind"] == "ranged"]
+    assert shots and shots[0]["hits"] == 2  # defense 3 counts 1 against missiles: 3 vs 1 -> a 2 of 4 hits
+    assert all(
+        "/ranged-a/" in label for label, _, _ in dice.log if label.endswith("/hit") and "/U40/" in label
+    )
+
+
+def test_a_fleeing_unit_leaves_after_three_quiet_rounds_at_the_rear(rules: dict[str, Any]) -> None:
+    runner = Fighter("U50", "blue", "defenders", 1, defense=40, tactic=Tactic(rank="middle", move="flee"))
+    guard = Fighter("U51", "blue", "defenders", 1, defense=40, tactic=Tactic(move="stand"))
+    idle = Fighter("U52", "red", "attackers", 1, tactic=Tactic(move="stand"))
+    result = fight([runner, guard, idle], rules, Dice(seed=2), "t1/d1/L1/b7")
+    # round 1 steps back to the rear rank, round 2 to its flank, then three quiet rounds: it leaves after 5
+    fled = [s.number for s in result.summaries if {"kind": "fled", "unit": "U50"} in s.actions]
+    assert fled == [2 + rules["combat"]["flee_rounds"]]
+    moves = [
+        a["square"] for s in result.summaries for a in s.actions if a == {**a, "kind": "move", "unit": "U50"}
+    ]
+    assert moves == [[5, 1], [5, 0]]
+    assert result.units["U50"].fled and not result.units["U51"].fled

@@ -54,8 +54,12 @@ def rules() -> dict[str, Any]:
     return {**CATALOGUE, "movement": data["movement"]}
 
 
-def _loc(lid: str, label: str, coords: tuple[int, int], neighbours: dict[str, int | None], **extra: Any) -> Location:
-    routes = tuple(Route(to, walk) for to, walk in neighbours.items() if walk is not None or to.startswith("L"))
+def _loc(
+    lid: str, label: str, coords: tuple[int, int], neighbours: dict[str, int | None], **extra: Any
+) -> Location:
+    routes = tuple(
+        Route(to, walk) for to, walk in neighbours.items() if walk is not None or to.startswith("L")
+    )
     return Location(
         lid, label, extra.pop("terrain", "plains"), (0.0, 0.0), ((0, 0), (1, 0), (0, 1)),
         tuple(neighbours), coords, routes=routes, **extra,
@@ -81,8 +85,12 @@ class Ctx:
     tick: int = 0
     events: list[Event] = field(default_factory=list)
 
-    def emit(self, kind: str, *, actors: Any = (), place: Any = None, visible_to: Any = None, **data: Any) -> Event:
-        event = Event(kind, "day", list(actors), place, data, visible_to and sorted(visible_to), tick=self.tick)
+    def emit(
+        self, kind: str, *, actors: Any = (), place: Any = None, visible_to: Any = None, **data: Any
+    ) -> Event:
+        event = Event(
+            kind, "day", list(actors), place, data, visible_to and sorted(visible_to), tick=self.tick
+        )
         self.events.append(event)
         return event
 
@@ -144,7 +152,9 @@ def play(m: Month, first: int, last: int, studied: list[tuple[int, str]] | None 
         m.day = m.ctx.tick = day
         movement.advance(m)
         order = sorted(units, key=lambda u: (int(units[u]["arrival"]), u))
-        run_day(day, order, m.programs, timing, execute, lambda u: bool(units[u]["moving"]), parse_line("WORK"))
+        run_day(
+            day, order, m.programs, timing, execute, lambda u: bool(units[u]["moving"]), parse_line("WORK")
+        )
 
 
 # ---------------------------------------------------------------- weights and capacities
@@ -160,7 +170,11 @@ def test_a_man_weighs_seventy_and_carries_a_hundred_and_coins_weigh_a_thousandth
 def test_a_ridden_horse_carries_its_rider_and_a_pack_horse_does_not_help_riding() -> None:
     r = rules()
     rider = unit_burden(r, unit("red", "ldr", items={"hrse": 1}, equipped={"hrse": 1}))
-    assert (rider.weight, rider.capacity["walk"], rider.capacity["ride"]) == (170 * MILLI, 220 * MILLI, 200 * MILLI)
+    assert (rider.weight, rider.capacity["walk"], rider.capacity["ride"]) == (
+        170 * MILLI,
+        220 * MILLI,
+        200 * MILLI,
+    )
     packer = unit_burden(r, unit("red", "ldr", items={"hrse": 1}))
     assert packer.capacity["ride"] == 95 * MILLI < packer.weight  # a led horse cannot carry itself at a ride
     hero = unit_burden(r, unit("red", "hero"))
@@ -247,8 +261,17 @@ def test_a_stack_moves_together_and_gives_no_order_while_it_travels() -> None:
     assert [day for day, uid in studied if uid == "U2"] == [10, 11, 12]  # set out day 1, 9 days, free on 10
     assert {units["U1"]["location"], units["U2"]["location"]} == {"L2"}
     [gone] = m.of("departs")
-    assert (gone.tick, gone.data["unit"], gone.data["followers"], gone.data["days"]) == (1, "Nirmal Yadav", 50, 9)
-    assert (gone.data["origin"], gone.data["destination"], gone.data["mode"]) == ("Massada", "Tholian Plains", "walk")
+    assert (gone.tick, gone.data["unit"], gone.data["followers"], gone.data["days"]) == (
+        1,
+        "Nirmal Yadav",
+        50,
+        9,
+    )
+    assert (gone.data["origin"], gone.data["destination"], gone.data["mode"]) == (
+        "Massada",
+        "Tholian Plains",
+        "walk",
+    )
     assert [e.tick for e in m.of("arrives")] == [10]
     assert units["U2"]["stack"] == "U1"
 
@@ -313,7 +336,10 @@ def test_retreat_as_the_first_order_of_the_month_walks_back_as_long_as_the_trip_
 
 
 def test_a_retreat_cannot_be_turned_back_and_a_standing_unit_drops_its_retreat() -> None:
-    units = {"U1": unit("red", "ldr", orders=["MOVE L3"]), "U2": unit("red", "ldr", arrival=2, orders=["RETREAT"])}
+    units = {
+        "U1": unit("red", "ldr", orders=["MOVE L3"]),
+        "U2": unit("red", "ldr", arrival=2, orders=["RETREAT"]),
+    }
     m = month(units)
     play(m, 1, 2)
     assert movement.turn_back(m, "U1", "order") is True

@@ -154,8 +154,10 @@ def choose_leg(rules: Mapping[str, Any], burden: Burden, times: Mapping[str, int
     if walk_days is None:
         return Leg(None, None, refused="overloaded")
     excess = burden.weight - walk_capacity
-    excess_percent = 10**9 if walk_capacity <= 0 else excess * 100 // walk_capacity
-    if walk_capacity <= 0 or excess * 100 >= refuse_at * walk_capacity:
+    if walk_capacity <= 0:  # nothing to walk with: no percentage to tell
+        return Leg("walk", None, 0, refused="overloaded")
+    excess_percent = excess * 100 // walk_capacity
+    if excess * 100 >= refuse_at * walk_capacity:
         return Leg("walk", None, excess_percent, refused="overloaded")
     numerator = int(walk_days) * (walk_capacity + factor * excess)
     days = -(-numerator // walk_capacity)

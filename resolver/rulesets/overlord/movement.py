@@ -362,26 +362,23 @@ def _members_moving(state: Mapping[str, Any], uid: str) -> list[str]:
 # ---------------------------------------------------------------- the daily advance
 
 
-def advance(month: Month) -> None:
-    """Start of a day: RETREATs on day 1, then every trip goes one day further (crossing, arriving)."""
-    state = month.state
-    units = _units(state)
-    tops = [
+def _tops(units: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The travelling units that head their caravan (their leader, if any, is not travelling)."""
+    return [
         uid
         for uid in sorted(units)
         if units[uid].get("moving")
         and not (units[uid].get("stack") and (units.get(str(units[uid]["stack"])) or {}).get("moving"))
     ]
-    if month.day == int(movement_rules(month.ctx.rules).get("retreat_day", 1)):
-        for uid in tops:
-            program = month.programs.get(uid)
-            if program and program.lines and program.lines[0].keyword == "RETREAT":
-                first = program.lines[0]
-                turn_back(month, uid, "order")
-                remove_line(program, first)
-    for uid in tops:
-        if not units.get(uid, {}).get("moving"):
-            continue
+
+
+def advance(month: Month) -> None:
+    """Start of a day: every trip goes one day further (crossing half-way, arriving); then, on the day
+    RETREAT is read, each travelling unit whose queue starts with it turns back (a stacked one breaks off
+    with the units under it)."""
+    state = month.state
+    units = _units(state)
+    for uid in _tops(units):
         members = _members_moving(state, uid)
         for member in members:
             units[member]["moving"]["done"] += 1
@@ -391,6 +388,14 @@ def advance(month: Month) -> None:
         trip = units[uid].get("moving")
         if trip and trip["done"] >= trip["days"]:
             _arrive(month, uid, members)
+    if month.day != int(movement_rules(month.ctx.rules).get("retreat_day", 1)):
+        return
+    for uid in sorted(units):
+        program = month.programs.get(uid)
+        if units[uid].get("moving") and program and program.lines and program.lines[0].keyword == "RETREAT":
+            first = program.lines[0]
+            turn_back(month, uid, "order")
+            remove_line(program, first)
 
 
 def _arrive(month: Month, uid: str, members: list[str]) -> None:
@@ -454,6 +459,8 @@ def turn_back(month: Month, uid: str, reason: str) -> bool:
     )
     if back["days"] == 0:
         _arrive(month, uid, members)
+    elif back["days"] // 2 == 0 and units[uid]["location"] != back["to"]:
+        _cross(month, uid, members)
     return True
 
 

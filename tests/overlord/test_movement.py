@@ -80,8 +80,14 @@ def world() -> World:
 
 
 @dataclass
+class Game:
+    world: World
+
+
+@dataclass
 class Ctx:
     rules: dict[str, Any]
+    game: Game
     tick: int = 0
     events: list[Event] = field(default_factory=list)
 
@@ -99,9 +105,12 @@ class Ctx:
 class Month:
     ctx: Ctx
     state: dict[str, Any]
-    world: World
     programs: dict[str, Program]
     day: int = 1
+
+    @property
+    def world(self) -> World:
+        return self.ctx.game.world
 
     def kinds(self) -> list[tuple[int, str]]:
         return [(e.tick, e.kind) for e in self.ctx.events]
@@ -124,7 +133,7 @@ def month(units: dict[str, dict[str, Any]], **state: Any) -> Month:
     factions = state.pop("factions", {})
     full = {"turn": 1, "places": {}, "structures": {}, "units": units, "factions": factions, **state}
     programs = {uid: Program.from_data(list(record["orders"])) for uid, record in units.items()}
-    return Month(Ctx(rules()), full, world(), programs)
+    return Month(Ctx(rules(), Game(world())), full, programs)
 
 
 def timing(line: Line) -> Timing:

@@ -22,18 +22,21 @@ from .burden import MODES, Leg, choose_leg, movement_rules, race_kind, skill_lev
 
 
 class Month(Protocol):
-    """What the movement executors read of the skeleton's month (``day.Month``)."""
+    """What the movement executors read of the month (``month.Month``): the turn context (its game's
+    world, its rules and events), the live state, the day and the units' programs."""
 
     @property
     def ctx(self) -> Any: ...
     @property
     def state(self) -> dict[str, Any]: ...
     @property
-    def world(self) -> World: ...
-    @property
     def day(self) -> int: ...
     @property
     def programs(self) -> MutableMapping[str, Program]: ...
+
+
+def _world(month: Month) -> World:
+    return month.ctx.game.world
 
 
 # Hooks other parts fill. An arrival hook runs when a stack counts as entering its destination (half-way):
@@ -275,7 +278,7 @@ def stays_behind(month: Month, uid: str) -> str | None:
 
 def plan_leg(month: Month, members: list[str], here: str, there: str) -> Leg:
     """The mode and days of a leg for these units as one caravan, with the weather of the place left."""
-    rules, state, world = month.ctx.rules, month.state, month.world
+    rules, state, world = month.ctx.rules, month.state, _world(month)
     burden = stack_burden(rules, (_units(state)[uid] for uid in members))
     weather = weather_at(state, world, rules, here)
     times = {mode: travel_days(world, here, there, mode, weather) for mode in MODES}
@@ -284,7 +287,7 @@ def plan_leg(month: Month, members: list[str], here: str, there: str) -> Leg:
 
 def set_out(month: Month, uid: str, there: str, order: str, march: bool = False) -> Result:
     """The unit (leaving its stack first) sets out for an adjacent place with everyone under it."""
-    state, world = month.state, month.world
+    state, world = month.state, _world(month)
     unit = _units(state)[uid]
     here = str(unit["location"])
     if not may_set_out(month.ctx.rules, unit):
@@ -405,7 +408,7 @@ def _arrive(month: Month, uid: str, members: list[str]) -> None:
         record = _units(state)[member]
         record["location"] = trip["to"]
         record["moving"] = None
-    world = month.world
+    world = _world(month)
     month.ctx.emit(
         "arrives",
         actors=_factions(state, [uid]),
@@ -445,7 +448,7 @@ def turn_back(month: Month, uid: str, reason: str) -> bool:
     }
     for member in members:
         units[member]["moving"] = dict(back)
-    world = month.world
+    world = _world(month)
     month.ctx.emit(
         "turns_back",
         actors=_factions(state, [uid]),
@@ -481,7 +484,7 @@ def bar_entry(month: Month, uid: str) -> None:
         place=trip["from"],
         visible_to=_factions(state, members),
         unit=_name(state, uid),
-        destination=place_name(month.world, trip["to"]),
+        destination=place_name(_world(month), trip["to"]),
     )
 
 
@@ -507,7 +510,7 @@ def _go(month: Month, uid: str, line: Line, order: str, march: bool) -> tuple[Re
     unit = _units(month.state)[uid]
     if not line.args:
         return Result.INVALID, None
-    there = destination(month.world, str(unit["location"]), line.args[0])
+    there = destination(_world(month), str(unit["location"]), line.args[0])
     if there is None:
         _blocked(month, uid, "no_way", order=order, where=line.args[0])
         # A repeated move runs on until it is blocked (spec: "@MOVE NE keeps moving NE"), then ends.
@@ -533,7 +536,7 @@ def caravan(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
         return Result.SKIPPED, None
     index = route.index(here)
     there = route[index + 1]
-    if not _adjacent(month.world, here, there):
+    if not _adjacent(_world(month), here, there):
         _blocked(month, uid, "no_way", order="CARAVAN", where=there)
         return Result.INVALID, None
     result = set_out(month, uid, there, "CARAVAN")

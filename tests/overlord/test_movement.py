@@ -29,11 +29,11 @@ CATALOGUE: dict[str, Any] = {
         "food": {"weight": 1},
     },
     "races": {
-        "man": {"kind": "follower"},
-        "ldr": {"kind": "leader"},
-        "hero": {"kind": "hero"},
-        "gobl": {"kind": "creature"},
-        "wolf": {"kind": "creature", "moves": True},
+        "man": {"kind": "follower", "weight": 70, "capacity": {"walk": 100}},
+        "ldr": {"kind": "leader"},  # no numbers of its own: the movement chapter's default body
+        "hero": {"kind": "hero", "weight": 70, "capacity": {"walk": 100, "ride": 20}},
+        "gobl": {"kind": "creature", "weight": 50, "capacity": {"walk": 60}},
+        "wolf": {"kind": "creature", "weight": 40, "capacity": {"walk": 40}, "moves": True},
     },
     "skills": {"scou": {"levels": [15]}, "hiwk": {"levels": [15], "capacity": {"walk": 10}}},
 }

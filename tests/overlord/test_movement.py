@@ -538,3 +538,39 @@ def test_fliers_fly_when_it_is_faster(weather: str, days: int) -> None:
     times = {mode: movement.travel_days(m.world, "L1", "L2", mode, weather) for mode in burden.MODES}
     leg = choose_leg(r, flier, times)
     assert leg.days == min(days, times["walk"] or 99)
+
+
+# ---------------------------------------------------------------- a month of the ruleset
+
+
+def test_a_hero_leads_his_followers_over_a_month_of_the_ruleset_and_the_chronicle_names_them() -> None:
+    from dataclasses import replace as changed
+
+    from tests.overlord import support
+
+    g = support.game()
+    routed = {
+        lid: changed(loc, routes=tuple(Route(n, 7) for n in loc.neighbours))
+        for lid, loc in g.world.locations.items()
+    }
+    g = changed(g, world=changed(g.world, locations=routed, travel=TRAVEL))
+    state = support.start(g)
+    hero = support.unit_of(state, "red", "hero")
+    followers = support.unit_of(state, "red", "man")
+    home = state["units"][hero]["location"]
+    there = g.world[home].neighbours[0]
+    result = support.month(g, state, {"red": [{"action": "unit", "unit": hero, "orders": [f"MOVE {there}"]}]})
+    after = result.state["units"]
+    assert after[hero]["location"] == after[followers]["location"] == there
+    assert after[followers]["stack"] == hero and after[hero]["moving"] is None
+    gone = [e for e in result.events if e.kind == "departs"]
+    came = [e for e in result.events if e.kind == "arrives"]
+    assert [(e.tick, e.data["followers"], e.data["days"]) for e in gone] == [(1, 50, 7)]
+    assert [e.tick for e in came] == [8]
+    told = g.ruleset.describe(vars(gone[0]), g)
+    name = after[hero]["name"]
+    assert told.startswith(f"{name} of ") and hero not in told
+    assert (
+        f"leads 50 followers out of {g.world[home].label} toward {g.world[there].label}, 7 days' walk."
+        in told
+    )

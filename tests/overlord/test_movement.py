@@ -574,3 +574,13 @@ def test_a_hero_leads_his_followers_over_a_month_of_the_ruleset_and_the_chronicl
         f"leads 50 followers out of {g.world[home].label} toward {g.world[there].label}, 7 days' walk."
         in told
     )
+
+
+def test_a_world_without_travel_times_has_no_ways_and_the_order_is_dropped() -> None:
+    from dataclasses import replace as changed
+
+    m = month({"U1": unit("red", "ldr", orders=["MOVE L2"])})
+    m.ctx.game.world = changed(m.world, travel=None)
+    play(m, 1, 1)
+    assert m.state["units"]["U1"]["moving"] is None and m.programs["U1"].lines == []
+    assert [e.data["reason"] for e in m.of("move_blocked")] == ["impassable"]

@@ -52,7 +52,10 @@ MODE_WORDS = {"walk": "walk", "ride": "ride", "sail": "voyage", "fly": "flight"}
 
 
 def travel_days(world: World, origin: str, destination: str, mode: str, weather: str) -> int | None:
-    """The world's travel time for one leg in one mode (None: closed to that mode)."""
+    """The world's travel time for one leg in one mode (None: closed to that mode). A world that carries no
+    travel table (one made before the world chapter's generator) has no ways at all."""
+    if world.travel is None:
+        return None
     return core_world.travel_days(world, origin, destination, mode, weather)
 
 

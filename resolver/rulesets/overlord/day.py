@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...core.phases import State
 from ...core.programs import Line, Program, Result, drop_references, parse_line, run_day
-from . import economy, executors, orders
+from . import economy, executors, movement, orders
 from . import model as m
 from .month import Context, Month
 
@@ -160,6 +160,15 @@ def month_end(ctx: Context, state: State) -> State:
     return state
 
 
+def travel(ctx: Context, state: State) -> State:
+    """Dawn: every trip goes a day further (half-way, the stack counts as at its destination; at the end
+    it arrives), and on day 1 a travelling unit whose queue starts with RETREAT turns back."""
+    _start(ctx, state)
+    movement.advance(Month(ctx, state))
+    _store(ctx, state)
+    return state
+
+
 PHASES = {
     "press_rewards": press_rewards,
     "faction_orders": faction_orders,
@@ -174,4 +183,5 @@ PHASES = {
     "loyalty": loyalty,
     "places": places,
     "month_end": month_end,
+    "travel": travel,
 }

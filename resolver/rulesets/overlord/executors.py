@@ -10,7 +10,7 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy
+from . import economy, movement
 from . import model as m
 from .month import Executor, Month
 
@@ -216,4 +216,5 @@ EXECUTORS: dict[str, Executor] = {
     "SETTING": setting,
     "WORK": work,
     "WITHDRAW": economy.withdraw,
+    **movement.EXECUTORS,  # travel, stacks and structures (movement.py)
 }

@@ -113,3 +113,18 @@ def test_withdraw_works_only_in_a_city_and_takes_from_the_fund() -> None:
     outside = month(g, state, {"red": [{"action": "unit", "unit": hero, "orders": ["WITHDRAW 300"]}]})
     assert not [e for e in outside.events if e.kind == "withdrew"]
     assert outside.state["units"][hero]["orders"] == ["WITHDRAW 300"], "kept until the unit is in a city"
+
+
+def test_a_queue_for_a_temporary_id_never_created_is_forgotten_with_every_line_naming_it() -> None:
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    orders = [
+        {"action": "unit", "unit": hero, "orders": ["SEE rednU05", "-NAME Watcher", "@WORK"]},
+        {"action": "unit", "unit": "rednU05", "orders": ["@WORK"]},
+    ]
+    result = month(g, state, {"red": orders})
+    # Nothing created rednU05 this month: its queue and the SEE naming it go, and the NAME under the SEE
+    # is released (it runs next month).
+    assert result.state["units"][hero]["orders"] == ["NAME Watcher", "@WORK"]
+    assert "rednU05" not in result.state["units"]

@@ -153,8 +153,11 @@ def month_end(ctx: Context, state: State) -> State:
     """Queues written for temporary ids that no order created are forgotten, with every line naming
     them (spec 2.9)."""
     _start(ctx, state)
-    for temporary in sorted(ctx.memory.temporary):
-        if m.unit(state, temporary) is None:
+    named = {arg for program in ctx.memory.programs.values() for line in program.lines for arg in line.args}
+    factions = state["factions"]
+    for temporary in sorted(ctx.memory.temporary | named):
+        is_temporary = m.temporary_owner(temporary, factions) or m.temporary_owner(temporary, factions, "B")
+        if is_temporary and m.unit(state, temporary) is None and m.structure(state, temporary) is None:
             drop_references(ctx.memory.programs, temporary)
     _store(ctx, state)
     return state

@@ -366,7 +366,8 @@ def evolve_places(ctx: TurnContext[Any], state: State, places: Iterable[str] | N
         if chosen is not None and loc_id not in chosen:
             continue
         kind = place_kind(world, loc_id, rules)
-        births = ctx.roll(roll_label("places", loc_id, "births"), f"1d{2 * change + 1}")
+        # Births and deaths: 1d(2c+1) read as -c..+c tenths of a per cent (no roll when the rules fix it at 0).
+        births = ctx.roll(roll_label("places", loc_id, "births"), f"1d{2 * change + 1}") if change > 0 else None
         hero_roll = None
         if kind in rules["recruiting"]["races"]["hero"].get("kinds", ()):
             hero_roll = ctx.roll(roll_label("places", loc_id, "hero"), "1d100")
@@ -378,7 +379,7 @@ def evolve_places(ctx: TurnContext[Any], state: State, places: Iterable[str] | N
             figures_present=present.get(loc_id, 0),
             structures=built.get(loc_id, 0),
             marketplace=_has_marketplace(state, rules, loc_id),
-            change_tenths=births.total - change - 1,
+            change_tenths=births.total - change - 1 if births is not None else 0,
             hero=hero,
             season=season,
         )

@@ -10,7 +10,7 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy
+from . import economy, markets, recruiting
 from . import model as m
 from .month import Executor, Month
 
@@ -216,4 +216,8 @@ EXECUTORS: dict[str, Executor] = {
     "SETTING": setting,
     "WORK": work,
     "WITHDRAW": economy.withdraw,
+    # Markets and recruiting (markets.py, recruiting.py): requests settled at the day's end.
+    "BUY": markets.buy,
+    "SELL": markets.sell,
+    "RECRUIT": recruiting.recruit,
 }

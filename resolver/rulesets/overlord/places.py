@@ -366,8 +366,10 @@ def evolve_places(ctx: TurnContext[Any], state: State, places: Iterable[str] | N
         if chosen is not None and loc_id not in chosen:
             continue
         kind = place_kind(world, loc_id, rules)
-        # Births and deaths: 1d(2c+1) read as -c..+c tenths of a per cent (no roll when the rules fix it at 0).
-        births = ctx.roll(roll_label("places", loc_id, "births"), f"1d{2 * change + 1}") if change > 0 else None
+        # Births and deaths: 1d(2c+1) read as -c..+c tenths of a per cent (no roll when fixed at 0).
+        births = (
+            ctx.roll(roll_label("places", loc_id, "births"), f"1d{2 * change + 1}") if change > 0 else None
+        )
         hero_roll = None
         if kind in rules["recruiting"]["races"]["hero"].get("kinds", ()):
             hero_roll = ctx.roll(roll_label("places", loc_id, "hero"), "1d100")

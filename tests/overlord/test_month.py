@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from resolver.engine.ruleset import get_ruleset
+
 from .support import game, month, start, unit_of
 
 
@@ -79,7 +81,11 @@ def test_food_rations_cover_most_of_a_figure_s_upkeep_and_are_eaten() -> None:
 
 
 def test_an_unpaid_unit_grows_dissent_and_deserts_when_unpaid_again() -> None:
-    g = game()
+    # No wages anywhere, and places that keep their people from month to month (the markets chapter).
+    rules = get_ruleset("overlord").default_rules()
+    rules["places"] = {**rules["places"], "change_tenths_percent": 0, "pull_percent": 0}
+    rules["places"]["wages"] = {**rules["places"]["wages"], "top": 0, "least": 0}
+    g = game(rules=rules)
     state = start(g)
     men = unit_of(state, "red", "man")
     place = state["units"][men]["location"]

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from ...core.phases import State
 from ...core.programs import Line, Program, Result, drop_references, parse_line, run_day
-from . import economy, executors, movement, orders
+from . import economy, executors, movement, orders, recruiting
+from . import markets as trading
 from . import model as m
+from . import places as changes
 from .month import Context, Month
 
 WORK = parse_line("WORK")  # the invisible last line of every queue
@@ -98,12 +100,16 @@ def battles(ctx: Context, state: State) -> State:
 
 
 def markets(ctx: Context, state: State) -> State:
-    # The market helper's markets.py: the call auction of a place's market day.
+    """The call auction of every market whose day it is (markets.py); the queues show what is left."""
+    trading.run_markets(ctx, state)
+    _store(ctx, state)
     return state
 
 
 def recruits(ctx: Context, state: State) -> State:
-    # The market helper: the day's recruits join their units (temporary ids become permanent).
+    """The day's recruits join their units; a new unit's temporary id becomes its id (recruiting.py)."""
+    recruiting.run_recruits(ctx, state)
+    _store(ctx, state)
     return state
 
 
@@ -145,8 +151,9 @@ def loyalty(ctx: Context, state: State) -> State:
 
 
 def places(ctx: Context, state: State) -> State:
-    # The market helper's places.py (and the world helper's weather): each place's monthly change.
-    return state
+    """Each place's monthly change (places.py): people, wages, taxes, recruits, market, resources. The
+    world helper's weather comes with it."""
+    return changes.evolve_places(ctx, state)
 
 
 def month_end(ctx: Context, state: State) -> State:

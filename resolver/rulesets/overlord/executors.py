@@ -10,7 +10,7 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy, movement
+from . import economy, markets, movement, recruiting
 from . import model as m
 from .month import Executor, Month
 
@@ -217,4 +217,8 @@ EXECUTORS: dict[str, Executor] = {
     "WORK": work,
     "WITHDRAW": economy.withdraw,
     **movement.EXECUTORS,  # travel, stacks and structures (movement.py)
+    # Markets and recruiting (markets.py, recruiting.py): requests settled at the day's end.
+    "BUY": markets.buy,
+    "SELL": markets.sell,
+    "RECRUIT": recruiting.recruit,
 }

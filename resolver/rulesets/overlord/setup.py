@@ -12,12 +12,14 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.calendar import Calendar
 from ...core.factions import new_faction
 from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import Location, World, generate_hex
 from ...engine.ruleset import FactionSetup, fill_factions
 from . import model as m
+from .places import Draw, initial_places
 
 Rules = Mapping[str, Any]
 CITY = "city"  # the terrain (kind) of an inner city until the world chapter names its kinds
@@ -126,11 +128,9 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     start = rules["start"]
     state: State = {"turn": 1, "places": {}, "structures": {}, "factions": {}, "units": {}}
     state["next_ids"] = {"unit": 100, "structure": 1}
-    for city in cities(world):
-        state["places"][city] = {
-            "population": int(rules["world"]["city_population"]),
-            "wages": int(rules["world"]["city_wages"]),
-        }
+    state["places"] = initial_places(
+        world, rules, _place_draw(seed), Calendar.from_rules(rules["calendar"]).date(1).season
+    )
     for npc, spec in rules["npc_factions"].items():
         state["factions"][npc] = new_faction(
             npc, str(spec["name"]), str(spec["color"]), kind="npc", **_faction_fields(0, str(spec["stance"]))
@@ -149,6 +149,11 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
         home = homes[index % len(homes)]
         place_start(state, rules, setup.id, home, names[index % len(names)])
     return state
+
+
+def _place_draw(seed: int) -> Draw:
+    """The draws of the places' starting numbers, one stream per label (places.initial_places)."""
+    return lambda label, low, high: stream(seed, f"overlord/places/{label}").between(low, high)
 
 
 def _faction_fields(fund: int, stance: str) -> dict[str, Any]:

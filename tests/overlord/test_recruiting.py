@@ -51,12 +51,16 @@ def test_a_new_unit_is_stacked_under_the_recruiter_and_its_temporary_id_is_rewri
 def test_the_price_must_reach_the_listed_one_and_zero_means_listed() -> None:
     g = game()
     state = start(g)
-    hero, _men, _city = _hiring_town(state)
+    hero, men, _city = _hiring_town(state)
     state["units"][hero]["items"]["coin"] = 2000
-    queue = ["RECRUIT rednU01 5 man 50", "@WORK"]
+    queue = [f"RECRUIT {men} 5 man 50", "@WORK"]
     result = month(g, state, {"red": _orders(hero, queue)})
     assert _recruited(result) == []
     assert result.state["units"][hero]["orders"] == queue  # kept: the price may fall to it
+    # Into a new unit, the same bid is dropped at the month's end with the id nothing created (spec §2.9).
+    result = month(g, state, {"red": _orders(hero, ["RECRUIT rednU01 5 man 50", "@WORK"])})
+    assert _recruited(result) == []
+    assert result.state["units"][hero]["orders"] == ["@WORK"]
 
 
 def test_over_demand_on_one_day_is_an_auction_and_the_rest_waits() -> None:

@@ -103,6 +103,7 @@ def control_check(ctx: Any, state: MutableMapping[str, Any], rules: Rules) -> di
             "control_exceeded", actors=[faction], visible_to=[faction], rolls=rolls,
             required=required(state, rules, faction), available=available(state, rules, faction),
             missing=short, idle=refused,
+            idle_names=[str(state["units"][u].get("name") or u) for u in refused],
         )  # fmt: skip
     return idled
 

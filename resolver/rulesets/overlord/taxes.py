@@ -93,7 +93,11 @@ def collect_taxes(ctx: Any, state: MutableMapping[str, Any], rules: Rules, reach
         owner = owners[0][0]
         held_by = occupiers(state, rules, location, owner)
         if held_by:
-            ctx.emit("taxes_withheld", actors=[owner], place=location, occupiers=held_by, visible_to=[owner])
+            names = [str(state["factions"][f].get("name") or f) for f in held_by]
+            ctx.emit(
+                "taxes_withheld", actors=[owner], place=location, occupiers=held_by, occupier_names=names,
+                visible_to=[owner],
+            )  # fmt: skip
             continue
         amount = pool * (100 + (int(rules["taxation"]["autumn_bonus"]) if autumn else 0)) // 100
         fund = state["factions"][owner]

@@ -1,49 +1,23 @@
-"""Fixtures for the titles chapter's tests: its rules data with the few skills and races they need, a
+"""Fixtures for the titles chapter's tests: the merged rules data, a
 small world of places inside places, a fake turn context with forced rolls, and a month holding state."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from resolver.core.dice import Roll
+from resolver.engine.ruleset import rules_data
 from resolver.rulesets.overlord import titles
 
 CHAPTER = Path(__file__).parents[2] / "resolver" / "rulesets" / "overlord" / "rules" / "titles.yaml"
 
-# Until the units chapter is merged here, the numbers of the skills and races these tests use.
-SKILLS = {
-    "cmbt": {"levels": [15, 45, 90, 150, 225], "flags": ["basic", "combat"]},
-    "tact": {"levels": [30, 90, 180, 300, 450], "flags": ["leader", "combat"]},
-    "stra": {"levels": [60, 180, 360, 600, 900], "flags": ["leader", "combat"]},
-    "mage": {"levels": [30, 90, 180, 300, 450], "flags": ["basic", "leader", "magic"]},
-    "fire": {"levels": [15, 45, 90, 150, 225], "flags": ["leader", "magic"]},
-    "eart": {"levels": [15, 45, 90, 150, 225], "flags": ["leader", "magic"]},
-    "medi": {"levels": [15, 45, 90, 150, 225], "flags": ["leader", "magic"]},
-    "obse": {"levels": [30, 90, 180], "flags": []},
-    "stea": {"levels": [30, 90, 180], "flags": ["combat"]},
-    "mart": {"levels": [15, 45, 90], "flags": ["combat"]},
-}
-RACES = {
-    "man": {"kind": "follower", "control": 0},
-    "ldr": {"kind": "leader", "control": 0},
-    "hero": {"kind": "hero", "control": 1},
-    "gobl": {"kind": "creature", "control": 0},
-}
-UNIT_STATS = {"mana_per_magic_level": 1, "control": {"figures_per_point": 20, "mana_per_point": 4}}
-ITEMS = {"swrd": {"category": "weapon"}, "hrse": {"category": "mount"}}
-
 
 def rules() -> dict[str, Any]:
-    data = yaml.safe_load(CHAPTER.read_text())
-    data.setdefault("skills", SKILLS)
-    data.setdefault("races", RACES)
-    data.setdefault("unit_stats", UNIT_STATS)
-    data.setdefault("items", ITEMS)
-    return data
+    """The overlord rules data as the engine merges it (every chapter), a copy each test may change."""
+    return copy.deepcopy(rules_data(CHAPTER.parents[1]))
 
 
 @dataclass(frozen=True)

@@ -66,10 +66,10 @@ class Arrival:
 
 
 def battle_queue(month: Any) -> list[BattleCall]:
-    """The month's list of battles waiting for the battle phase (the month object holds it)."""
+    """The month's list of battles waiting for the battle phase (the turn memory holds it)."""
     queue = getattr(month, "battles", None)
     if queue is None:
-        raise AttributeError("the month keeps no battle queue: give it a 'battles' list")
+        queue = month.ctx.memory.battles
     return queue
 
 

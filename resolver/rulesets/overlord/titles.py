@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core import world as core_world
 from . import stances
 
 __all__ = [
@@ -200,11 +201,12 @@ def _dijkstra(ways: Callable[[str], list[str]], origin: str, limit: int, days: D
 
 
 def fair_walk(world: Any) -> Days:
-    """Walking days between two adjacent places in fair weather, from the world's travel times."""
-    from ...core import world as core_world  # the travel times live with the world
-
-    travel = core_world.travel_days
-    return lambda a, b: travel(world, a, b, "walk", None)
+    """Walking days between two adjacent places in fair weather, from the world's travel times. A world
+    with no travel table (made before the world chapter's generator) has no ways: a ranged title then
+    owns its own place and what lies inside it."""
+    if getattr(world, "travel", None) is None:
+        return lambda a, b: None
+    return lambda a, b: core_world.travel_days(world, a, b, "walk", None)
 
 
 def land_owners(

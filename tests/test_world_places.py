@@ -24,7 +24,8 @@ from resolver.core.world import (
     travel_days,
     travel_times,
 )
-from resolver.publish.maps import cell_size
+from resolver.publish.maps import TERRAIN_COLORS, cell_size, map_data
+from tests.site.test_maps import fake_history
 
 # A literal travel table: the engine's service reads whatever numbers a ruleset puts in its world.
 TABLE = {
@@ -224,3 +225,16 @@ def test_inner_places_are_drawn_inside_their_hex_and_do_not_shrink_the_cell() ->
     # The city sits at its territory's centre: a cell is still a hex apart, not zero.
     assert cell_size(world) == pytest.approx(1.732, abs=0.01)
     assert axis_labels(world) == ([], [])  # tiles named L216...: no column or row names
+
+
+def test_the_site_map_draws_inner_places_inside_their_hex_and_old_maps_as_before() -> None:
+    world = sample_world()
+    data = map_data(fake_history(world))
+    tiles = list(world)
+    assert data["inner"] == [[tiles.index("L278"), tiles.index("L216")]]
+    assert ["Massada", world["L278"].center[1], world["L278"].center[0], True] in data["places"]
+    city_tile = data["tiles"][tiles.index("L278")]
+    assert city_tile[1] == "Massada" and data["terrains"][city_tile[2]][0] == "city"
+    assert "city" in TERRAIN_COLORS  # a colour of its own, darker than the land round it
+    for old in old_worlds().values():
+        assert "inner" not in map_data(fake_history(old))

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from resolver.core.dice import RollLabel
+from resolver.core.rulesdoc import filled_notes
 from resolver.core.world import (
     DIRECTION_WORDS,
     OUT,
@@ -21,7 +22,7 @@ from resolver.core.world import (
     travel_days,
     travel_times,
 )
-from resolver.rulesets.overlord import geography, weather
+from resolver.rulesets.overlord import weather
 from resolver.rulesets.overlord.geography import cities, generate, map_size, start_cities
 
 RULES_FILE = Path(__file__).parents[2] / "resolver" / "rulesets" / "overlord" / "rules" / "world.yaml"
@@ -263,4 +264,8 @@ def test_house_rules_name_every_world_number() -> None:
                    "travel.walk_weather", "travel.inner", "weather.seasons", "geography.territories",
                    "geography.colonial_fill", "geography.terrain_words"):  # fmt: skip
         assert needed in rules
-    assert geography.CITY == "city"
+    for note in filled_notes(RULES):  # every number the notes name is read from the rules data
+        assert "{" not in note["text"], note["text"]
+    assert filled_notes(RULES)[0]["text"].startswith(
+        "The manual tabulates no travel times. Walking into plains takes 7 days"
+    )

@@ -269,3 +269,24 @@ def test_house_rules_name_every_world_number() -> None:
     assert filled_notes(RULES)[0]["text"].startswith(
         "The manual tabulates no travel times. Walking into plains takes 7 days"
     )
+
+
+def test_a_new_campaign_opens_with_weather_and_the_month_moves_it_on() -> None:
+    from tests.overlord import support
+
+    g = support.game()
+    state = support.start(g)
+    territories = [loc for loc in g.world if g.world[loc].parent is None]
+    calendar = g.calendar
+    for turn, which in ((1, "now"), (2, "next")):
+        allowed = set(RULES["weather"]["seasons"][calendar.date(turn).season.lower()])
+        assert {state["places"][loc]["weather"][which] for loc in territories} <= allowed
+    assert all("weather" not in state["places"].get(loc, {}) for loc in g.world if g.world[loc].parent)
+    # Every faction starts in a city of its start choice (colonial: three to a city).
+    homes = {state["units"][support.unit_of(state, f, "hero")]["location"] for f in ("red", "blue")}
+    assert all(g.world[home].terrain == "city" and g.world[home].region == "frontier" for home in homes)
+    result = support.month(g, state, {})
+    after = result.state["places"]
+    assert all(after[loc]["weather"]["now"] == state["places"][loc]["weather"]["next"] for loc in territories)
+    upcoming = set(RULES["weather"]["seasons"][calendar.date(3).season.lower()])
+    assert {after[loc]["weather"]["next"] for loc in territories} <= upcoming

@@ -15,6 +15,7 @@ from typing import Any
 from ...core.dice import RollLabel, roll_label
 from ...core.rng import stream
 from ...core.world import World
+from ...engine.context import TurnContext
 
 Rules = Mapping[str, Any]
 # A roll source: a die of ``sides`` sides rolled under ``label``, the face shown (1..sides).
@@ -77,3 +78,14 @@ def weather_of(world: World, places: Mapping[str, Mapping[str, Any]], which: str
         for loc in world
         if world[loc].parent is None
     }
+
+
+def month_end(ctx: TurnContext[Any], state: dict[str, Any]) -> None:
+    """At the month's end the forecast becomes next month's weather, and the month after it is drawn with
+    the turn's dice (one labelled roll a territory, logged)."""
+    world = ctx.game.world
+    season = ctx.game.calendar.date(ctx.turn + 2).season
+    drawn = draw_weather(world, season, ctx.rules, lambda label, sides: ctx.roll(label, f"1d{sides}").total)
+    places = state.setdefault("places", {})
+    for loc, sky in next_month(places, drawn).items():
+        places.setdefault(loc, {})["weather"] = sky

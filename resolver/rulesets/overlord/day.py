@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...core.phases import State
 from ...core.programs import Line, Program, Result, drop_references, parse_line, run_day
 from . import control as control_points
-from . import economy, executors, movement, orders, recruiting, title_orders
+from . import economy, executors, movement, orders, recruiting, title_orders, weather
 from . import markets as trading
 from . import model as m
 from . import places as changes
@@ -166,9 +166,11 @@ def taxes(ctx: Context, state: State) -> State:
 
 
 def places(ctx: Context, state: State) -> State:
-    """Each place's monthly change (places.py): people, wages, taxes, recruits, market, resources. The
-    world helper's weather comes with it."""
-    return changes.evolve_places(ctx, state)
+    """Each place's monthly change (places.py): people, wages, taxes, recruits, market, resources; then
+    the weather moves on a month (weather.py), after the resources have read the forecast."""
+    changes.evolve_places(ctx, state)
+    weather.month_end(ctx, state)
+    return state
 
 
 def month_end(ctx: Context, state: State) -> State:

@@ -17,7 +17,7 @@ from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World
 from ...engine.ruleset import FactionSetup, fill_factions
-from . import geography, weather
+from . import geography, titles, weather
 from . import model as m
 from .places import Draw, initial_places
 
@@ -85,6 +85,8 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     }
     for loc, now in opening["now"].items():
         state["places"].setdefault(loc, {})["weather"] = {"now": now, "next": opening["next"][loc]}
+    for place, tag in titles.initial_titles(world, rules).items():
+        state["places"].setdefault(place, {})["title"] = {"tag": tag, "holder": None}
     for npc, spec in rules["npc_factions"].items():
         state["factions"][npc] = new_faction(
             npc, str(spec["name"]), str(spec["color"]), kind="npc", **_faction_fields(0, str(spec["stance"]))

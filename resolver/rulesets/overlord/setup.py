@@ -1,0 +1,200 @@
+"""A new overlord campaign: a hex map of territories with a city inside each start territory, the four
+non-player factions, and every faction's hero with fifty followers stacked beneath him (spec 3.6).
+
+Until the world chapter's generator lands, the map is the engine's hex map with its locations renamed
+``L1..Ln`` (territories first, then the cities, each right after the territories) and a city drawn as a
+small hexagon inside its territory, joined to it alone (the way in and ``Out``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.factions import new_faction
+from ...core.phases import State
+from ...core.rng import stream
+from ...core.world import Location, World, generate_hex
+from ...engine.ruleset import FactionSetup, fill_factions
+from . import model as m
+
+Rules = Mapping[str, Any]
+CITY = "city"  # the terrain (kind) of an inner city until the world chapter names its kinds
+UNSETTLED = ("water", "mountains", "ocean", "lake")
+
+
+def generate_world(seed: int, rules: Rules, factions: int) -> World:
+    spec = rules["world"]
+    side = int(spec["base_side"]) + int(spec["per_faction"]) * max(factions, 1)
+    raw = generate_hex(seed, side, side, place_share=0)
+    names = {old: f"L{index}" for index, old in enumerate(raw, start=1)}
+    locations: dict[str, Location] = {}
+    for old, loc in raw.locations.items():
+        new = names[old]
+        locations[new] = Location(
+            new,
+            new,
+            loc.terrain,
+            loc.center,
+            loc.polygon,
+            tuple(names[n] for n in loc.neighbours),
+            loc.coords,
+        )
+    starts = _start_territories(seed, raw, names, factions)
+    city_names = list(spec["city_names"])
+    for index, territory in enumerate(starts):
+        city_id = f"L{len(locations) + 1}"
+        parent = locations[territory]
+        cx, cy = parent.center
+        small = tuple((cx + (x - cx) * 0.35, cy + (y - cy) * 0.35) for x, y in parent.polygon)
+        name = city_names[index % len(city_names)]
+        locations[city_id] = Location(
+            city_id, city_id, CITY, parent.center, small, (territory,), parent.coords, place=name
+        )
+        locations[territory] = Location(
+            parent.id,
+            parent.label,
+            parent.terrain,
+            parent.center,
+            parent.polygon,
+            (*parent.neighbours, city_id),
+            parent.coords,
+            parent.place,
+        )
+    return World("hex", seed, raw.width, raw.height, locations)
+
+
+def _start_territories(seed: int, raw: World, names: Mapping[str, str], count: int) -> list[str]:
+    """Territories for the start cities: settled ground, drawn from the seed, kept apart where possible."""
+    rng = stream(seed, "overlord/starts")
+    ground = [old for old in raw if raw[old].terrain not in UNSETTLED] or list(raw)
+    rng.shuffle(ground)
+    chosen: list[str] = []
+    for spacing in (3, 2, 1, 0):
+        for old in ground:
+            if len(chosen) == count:
+                break
+            if old not in chosen and all(raw.distance(old, other) >= spacing for other in chosen):
+                chosen.append(old)
+    return [names[old] for old in chosen[:count]]
+
+
+def cities(world: World) -> list[str]:
+    """The inner cities of the map, in the world's order."""
+    return [loc for loc in world if world[loc].terrain == CITY]
+
+
+def parent_of(world: World, location: str) -> str | None:
+    """The territory an inner place lies in (its only neighbour), or None for a territory."""
+    loc = world[location]
+    return loc.neighbours[0] if loc.terrain == CITY and loc.neighbours else None
+
+
+def new_unit(rules: Rules, faction: str, name: str, race: str, figures: int, location: str) -> dict[str, Any]:
+    """A unit record as the state contract has it, with nothing learnt and nothing carried."""
+    return {
+        "owner": faction,
+        "name": name,
+        "race": race,
+        "figures": figures,
+        "location": location,
+        "structure": None,
+        "stack": None,
+        "arrival": 0,
+        "items": {},
+        "equipped": {},
+        "skills": {},
+        "orders": [],
+        "title": None,
+        "settings": {},
+        "description": "",
+        "tactic": dict(rules["start"]["tactic"]),
+        "combat": [],
+        "mana": 0,
+        "effects": {},
+        "dissent": False,
+        "unpaid": 0,
+        "idle": False,
+        "moving": None,
+        "worked": {"location": location, "days": 0},
+        "progress": {},
+    }
+
+
+def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed: int) -> State:
+    start = rules["start"]
+    state: State = {"turn": 1, "places": {}, "structures": {}, "factions": {}, "units": {}}
+    state["next_ids"] = {"unit": 100, "structure": 1}
+    for city in cities(world):
+        state["places"][city] = {
+            "population": int(rules["world"]["city_population"]),
+            "wages": int(rules["world"]["city_wages"]),
+        }
+    for npc, spec in rules["npc_factions"].items():
+        state["factions"][npc] = new_faction(
+            npc, str(spec["name"]), str(spec["color"]), kind="npc", **_faction_fields(0, str(spec["stance"]))
+        )
+    homes = cities(world)
+    names = list(start["hero_names"])
+    for index, setup in enumerate(factions):
+        bonus = int(start["bonus"].get(start["place"], 0))
+        state["factions"][setup.id] = new_faction(
+            setup.id,
+            setup.name,
+            setup.color,
+            **_faction_fields(int(start["fund"]) + bonus, str(start["stance"])),
+        )
+        state["factions"][setup.id]["kind"] = "player"
+        home = homes[index % len(homes)]
+        place_start(state, rules, setup.id, home, names[index % len(names)])
+    return state
+
+
+def _faction_fields(fund: int, stance: str) -> dict[str, Any]:
+    return {"fund": fund, "stances": {"default": stance}, "settings": {}, "press_reward": 0}
+
+
+def place_start(state: State, rules: Rules, faction: str, location: str, hero_name: str) -> None:
+    """A faction's hero with an equipped horse, and its followers stacked beneath him."""
+    start = rules["start"]
+    hero_id = m.next_unit_id(state)
+    hero = new_unit(rules, faction, hero_name, str(start["hero"]["race"]), 1, location)
+    hero["items"] = {k: int(v) for k, v in start["hero"]["items"].items() if int(v)}
+    hero["equipped"] = {k: int(v) for k, v in start["hero"]["equipped"].items() if int(v)}
+    hero["arrival"] = m.next_arrival(state, location)
+    m.units(state)[hero_id] = hero
+    followers_id = m.next_unit_id(state)
+    spec = start["followers"]
+    followers = new_unit(
+        rules, faction, f"{hero_name}'s Company", str(spec["race"]), int(spec["figures"]), location
+    )
+    followers["stack"] = hero_id
+    followers["arrival"] = m.next_arrival(state, location)
+    m.units(state)[followers_id] = followers
+
+
+def fill_state(rules: Rules, partial: State, factions: list[str]) -> State:
+    """A whole state from a hand-written part of one: faction records, and every unit given the fields
+    it leaves out."""
+    state = copy.deepcopy(dict(partial))
+    state.setdefault("turn", 1)
+    for key in ("places", "structures", "units"):
+        state.setdefault(key, {})
+    state.setdefault("next_ids", {"unit": 100, "structure": 1})
+    fill_factions(
+        state,
+        factions,
+        {"status": "active", "missed_turns": 0, "kind": "player", **_faction_fields(0, "neutral")},
+    )
+    for uid, record in state["units"].items():
+        blank = new_unit(
+            rules,
+            str(record.get("owner", "")),
+            str(record.get("name", uid)),
+            str(record.get("race", "man")),
+            int(record.get("figures", 1)),
+            str(record.get("location", "")),
+        )
+        state["units"][uid] = {**blank, **record}
+    return state

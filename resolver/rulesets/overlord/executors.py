@@ -10,7 +10,7 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy
+from . import economy, production
 from . import model as m
 from .month import Executor, Month
 
@@ -217,3 +217,6 @@ EXECUTORS: dict[str, Executor] = {
     "WORK": work,
     "WITHDRAW": economy.withdraw,
 }
+
+# The production chapter: USE, TARGET, BUILD and CHRISTEN (production.py, structures.py).
+EXECUTORS.update(production.EXECUTORS)

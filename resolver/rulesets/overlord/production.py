@@ -147,8 +147,8 @@ def _harvest(month: Any, unit_id: str, tag: str, line: Line) -> Outcome:
 
 def harvest_day(month: Any) -> None:
     """The day's end: every harvest claim of the day settled, resource by resource, place by place. The
-    structure's bonus comes first and free; the place's amount is shared when too small. A harvester keeps
-    the part of an item it has worked toward; work beyond what it received is lost."""
+    structure's bonus is counted apart and never takes from the place; the place's amount is shared when
+    too small. A harvester keeps the part of an item it has worked toward."""
     rules, state = month.rules, month.state
     for (location, item), claims in sorted(labour.day_memory(month).pop("harvest", {}).items()):
         resources = m.place(state, location).setdefault("resources", {})
@@ -157,28 +157,28 @@ def harvest_day(month: Any) -> None:
             (uid for uid in claims if uid in state["units"]),
             key=lambda uid: (int(state["units"][uid].get("arrival", 0)), uid),
         )
-        worked: dict[str, float] = {}
         free: dict[str, int] = {}
         owed: dict[str, int] = {}
         for unit_id in order:
             claim = claims[unit_id]
             held = labour.progress(state["units"][unit_id], claim["skill"], "harvest")
-            worked[unit_id] = float(held["work"]) + claim["base"] + claim["bonus"]
-            whole = math.floor(worked[unit_id] + labour.EPSILON)
+            held["work"] = float(held["work"]) + claim["base"]
+            held["bonus"] = float(held.get("bonus", 0)) + claim["bonus"]
+            free[unit_id] = math.floor(held["bonus"] + labour.EPSILON)
+            owed[unit_id] = math.floor(held["work"] + labour.EPSILON)
             if claim["limit"] is not None:
-                whole = min(whole, int(claim["limit"]))
-            bonus_share = claim["bonus"] / (claim["base"] + claim["bonus"]) if claim["bonus"] else 0.0
-            free[unit_id] = math.floor(whole * bonus_share + labour.EPSILON)
-            owed[unit_id] = whole - free[unit_id]
+                free[unit_id] = min(free[unit_id], int(claim["limit"]))
+                owed[unit_id] = min(owed[unit_id], int(claim["limit"]) - free[unit_id])
         granted = share(pool, owed, order)
         resources[item] = pool - sum(granted.values())
         for unit_id in order:
             unit, claim = state["units"][unit_id], claims[unit_id]
-            got = free[unit_id] + granted[unit_id]
             held = labour.progress(unit, claim["skill"], "harvest")
-            held["work"] = labour.round_work(
-                rules, worked[unit_id] - math.floor(worked[unit_id] + labour.EPSILON)
-            )
+            # What was received is paid out of the work; work beyond an item's fraction that the place
+            # could not serve is lost.
+            held["bonus"] = labour.round_work(rules, min(held["bonus"] - free[unit_id], held["bonus"] % 1))
+            held["work"] = labour.round_work(rules, min(held["work"] - granted[unit_id], held["work"] % 1))
+            got = free[unit_id] + granted[unit_id]
             if not got:
                 continue
             items = unit.setdefault("items", {})

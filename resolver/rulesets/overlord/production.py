@@ -420,7 +420,7 @@ def _resolve_structure(
         if why:
             return None, why
         created = structures.new_structure(rules, state, str(unit["owner"]), target, location)
-        month.tell("structure_begun", unit_id, kind=structures.type_name(rules, target))
+        month.tell("structure_begun", unit_id, structure_kind=structures.type_name(rules, target))
         if temporary:
             labour.day_memory(month).setdefault("renamed", []).append((temporary, created))
         return created, ""

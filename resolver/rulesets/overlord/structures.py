@@ -225,7 +225,7 @@ def build_day(
                     "structure_completed",
                     unit_id,
                     structure=structure["name"],
-                    kind=type_name(rules, structure["type"]),
+                    structure_kind=type_name(rules, structure["type"]),
                 )
                 break
     if not worked:

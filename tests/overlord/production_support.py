@@ -14,7 +14,7 @@ from resolver.rulesets.overlord.month import Month
 
 from .units_support import rules, unit
 
-__all__ = ["Line", "Result", "rules", "unit", "month", "run", "events"]
+__all__ = ["Line", "Result", "day_end", "events", "month", "rules", "run", "unit"]
 
 
 @dataclass

@@ -6,6 +6,7 @@ from __future__ import annotations
 from resolver.core.programs import Program, Result, parse_line
 from resolver.rulesets.overlord import labour, production
 
+from . import support
 from .production_support import day_end, events, month, rules, run, unit
 
 
@@ -129,7 +130,10 @@ def test_summer_sun_rain_and_storms_change_agriculture_only() -> None:
 
 def test_a_hostile_land_owner_forbids_harvesting() -> None:
     data = rules()
-    data["stances"] = {"order": ["ally", "friendly", "neutral", "hostile", "enemy"], "gates": {"harvest": "friendly"}}
+    data["stances"] = {
+        "order": ["ally", "friendly", "neutral", "hostile", "enemy"],
+        "gates": {"harvest": "friendly"},
+    }
     m = month(
         {"U1": unit("U1", figures=10, skills={"lumb": 15}), "U7": unit("U7", owner="blue", race="ldr")},
         data=data,
@@ -163,3 +167,18 @@ def test_a_walk_skill_forages_a_ration_of_upkeep_per_ten_man_days() -> None:
     assert labour.lose_work(held) == [] and production.foraged_rations(held) == 3  # moving keeps food
     production.end_forage(m.rules, held)
     assert production.foraged_rations(held) == 0
+
+
+def test_a_whole_month_of_the_ruleset_runs_use_from_a_queue() -> None:
+    g = support.game()
+    state = support.start(g)
+    followers = support.unit_of(state, "red", "man")
+    state["units"][followers]["skills"] = {"weap": 15}
+    state["units"][followers]["items"]["wood"] = 12
+    orders = [{"action": "unit", "unit": followers, "orders": ["@USE weap"]}]
+    result = support.month(g, state, {"red": orders})
+    after = result.state["units"][followers]
+    # Fifty figures make five clubs a day: twelve wood give twelve clubs in three days, then they work.
+    assert after["items"].get("club") == 12 and "wood" not in after["items"]
+    assert after["orders"] == ["@USE weap"]
+    assert any(event.kind == "produced" for event in result.events)

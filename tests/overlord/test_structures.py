@@ -90,7 +90,9 @@ def test_several_builders_naming_a_tag_work_on_one_structure_and_another_faction
 
 
 def test_nothing_is_built_on_water_or_from_inside_a_structure() -> None:
-    m = month({"U1": {**builder("U1", "carp", wood=5), "location": "L9"}, "U2": builder("U2", "carp", wood=5)})
+    m = month(
+        {"U1": {**builder("U1", "carp", wood=5), "location": "L9"}, "U2": builder("U2", "carp", wood=5)}
+    )
     m.state["units"]["U2"]["structure"] = "B7"
     for uid in ("U1", "U2"):
         run(m, uid, "TARGET barr")
@@ -123,7 +125,10 @@ def test_a_new_target_loses_the_building_work_in_hand() -> None:
 
 def test_a_completed_barracks_teaches_combat_and_key_structures_add_control_points() -> None:
     data = rules()
-    state = {"structures": {"B1": {"type": "barr", "location": "L1", "owner": "red", "built": {}}}, "places": {}}
+    state = {
+        "structures": {"B1": {"type": "barr", "location": "L1", "owner": "red", "built": {}}},
+        "places": {},
+    }
     structures.finish(data, state, "B1")
     taught = state["structures"]["B1"]["teaching"]
     assert taught["cmbt"] == 2 and taught["blde"] == 2 and "carp" not in taught

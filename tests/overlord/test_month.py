@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from resolver.engine.ruleset import get_ruleset
+
 from .support import game, month, start, unit_of
 
 
@@ -79,7 +81,11 @@ def test_food_rations_cover_most_of_a_figure_s_upkeep_and_are_eaten() -> None:
 
 
 def test_an_unpaid_unit_grows_dissent_and_deserts_when_unpaid_again() -> None:
-    g = game()
+    # No wages anywhere, and places that keep their people from month to month (the markets chapter).
+    rules = get_ruleset("overlord").default_rules()
+    rules["places"] = {**rules["places"], "change_tenths_percent": 0, "pull_percent": 0}
+    rules["places"]["wages"] = {**rules["places"]["wages"], "top": 0, "least": 0}
+    g = game(rules=rules)
     state = start(g)
     men = unit_of(state, "red", "man")
     place = state["units"][men]["location"]
@@ -113,3 +119,18 @@ def test_withdraw_works_only_in_a_city_and_takes_from_the_fund() -> None:
     outside = month(g, state, {"red": [{"action": "unit", "unit": hero, "orders": ["WITHDRAW 300"]}]})
     assert not [e for e in outside.events if e.kind == "withdrew"]
     assert outside.state["units"][hero]["orders"] == ["WITHDRAW 300"], "kept until the unit is in a city"
+
+
+def test_a_queue_for_a_temporary_id_never_created_is_forgotten_with_every_line_naming_it() -> None:
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    orders = [
+        {"action": "unit", "unit": hero, "orders": ["SEE rednU05", "-NAME Watcher", "@WORK"]},
+        {"action": "unit", "unit": "rednU05", "orders": ["@WORK"]},
+    ]
+    result = month(g, state, {"red": orders})
+    # Nothing created rednU05 this month: its queue and the SEE naming it go, and the NAME under the SEE
+    # is released (it runs next month).
+    assert result.state["units"][hero]["orders"] == ["NAME Watcher", "@WORK"]
+    assert "rednU05" not in result.state["units"]

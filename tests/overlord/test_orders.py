@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from resolver.rulesets.overlord import setup
+
 from .support import game, order_file, start, unit_of
 
 
@@ -89,3 +91,22 @@ def test_the_template_shows_every_unit_of_the_faction_with_its_queue() -> None:
     assert any("Queue: @STUDY cmbt 2; -5 USE digg." in line for line in lines)
     # The examples check clean as they stand, so a player may send them back unchanged.
     assert order_file(g, state, "red", examples).ok
+
+
+def test_a_faction_sees_another_s_units_only_where_one_of_its_own_stands() -> None:
+    g = game()
+    state = start(g)
+    red_hero, blue_hero = unit_of(state, "red", "hero"), unit_of(state, "blue", "hero")
+    blue = [uid for uid, u in state["units"].items() if u["owner"] == "blue"]
+    # Colonial starts share a city three factions at a time (spec 3.6): send blue's units elsewhere first.
+    elsewhere = next(c for c in setup.cities(g.world) if c != state["units"][red_hero]["location"])
+    for uid in blue:
+        state["units"][uid]["location"] = elsewhere
+    assert blue_hero not in g.ruleset.faction_view(g, state, "red")["units"]
+    for uid in blue:
+        state["units"][uid]["location"] = state["units"][red_hero]["location"]
+    view = g.ruleset.faction_view(g, state, "red")["units"]
+    assert set(blue) <= set(view)
+    assert "orders" not in view[blue_hero] and "items" not in view[blue_hero], "what it carries stays secret"
+    assert view[blue_hero]["name"] == state["units"][blue_hero]["name"]
+    assert not g.ruleset.faction_view(g, state, None).get("units"), "the public sees no unit"

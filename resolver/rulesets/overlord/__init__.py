@@ -10,7 +10,7 @@ quiet and one full-day order per unit (``day.py``), then the day's battles, mark
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from ...core.phases import PhaseFn, State
 from ...engine.ruleset import Game, Ruleset
@@ -32,6 +32,24 @@ class Overlord(Ruleset):
     source = "“Overlord”, a play-by-e-mail game's player's manual (seed 001)"
     turn_memory = OverlordMonth
     demo_turns = 6
+    # What a GM places and removes: a unit (an NPC band, a lost hero), checked as the state contract has it.
+    entity_kinds: ClassVar[Mapping[str, str]] = {"unit": "units"}
+
+    def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+        problems = []
+        if data.get("owner") not in state["factions"]:
+            problems.append(
+                f"a unit needs an owner among the factions ({', '.join(sorted(state['factions']))})"
+            )
+        if data.get("location") not in game.world:
+            problems.append("a unit needs a location of the map (an L id)")
+        races = set(game.rules["economy"]["upkeep"]) - {"default"}
+        if data.get("race") not in races:
+            problems.append(f"a unit's race is one of {', '.join(sorted(races))}")
+        figures = data.get("figures")
+        if isinstance(figures, bool) or not isinstance(figures, int) or figures < 1:
+            problems.append("a unit needs at least 1 figure")
+        return problems
 
     def phase_functions(self) -> Mapping[str, PhaseFn]:
         return day.PHASES

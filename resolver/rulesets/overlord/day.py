@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from ...core.phases import State
 from ...core.programs import Line, Program, Result, drop_references, parse_line, run_day
-from . import economy, executors, orders, production
+from . import control as control_points
+from . import economy, executors, movement, orders, production, recruiting, title_orders, weather
+from . import markets as trading
 from . import model as m
+from . import places as changes
 from .month import Context, Month
 
 WORK = parse_line("WORK")  # the invisible last line of every queue
@@ -39,7 +42,9 @@ def _store(ctx: Context, state: State) -> None:
 
 
 def press_rewards(ctx: Context, state: State) -> State:
-    # The titles helper's press.py: last month's press earns coins for the authors' funds.
+    """Before day 1: last month's refusals end, and the press of the turn's files earns its writers'
+    funds their reward (press.py)."""
+    title_orders.before_the_month(ctx, state)
     return state
 
 
@@ -88,28 +93,36 @@ def run_orders(ctx: Context, state: State) -> State:
 
 
 def control(ctx: Context, state: State) -> State:
-    # The titles helper's control.py: after day 1, units beyond the faction's control points may idle.
+    """After day 1's orders: each unit of a faction over its control points may refuse the month."""
+    control_points.control_check(ctx, state, ctx.rules)
     return state
 
 
 def battles(ctx: Context, state: State) -> State:
-    # The combat helper: the battles the day's orders and meetings started.
+    # Titles held beyond their keep are lost and hostile guards clash (title_orders.py); the combat
+    # helper fights the battles queued in ctx.memory.battles.
+    title_orders.end_of_day(Month(ctx, state))
     return state
 
 
 def markets(ctx: Context, state: State) -> State:
-    # The market helper's markets.py: the call auction of a place's market day.
+    """The call auction of every market whose day it is (markets.py); the queues show what is left."""
+    trading.run_markets(ctx, state)
+    _store(ctx, state)
     return state
 
 
 def recruits(ctx: Context, state: State) -> State:
-    # The market helper: the day's recruits join their units (temporary ids become permanent).
+    """The day's recruits join their units; a new unit's temporary id becomes its id (recruiting.py)."""
+    recruiting.run_recruits(ctx, state)
+    _store(ctx, state)
     return state
 
 
 def mana(ctx: Context, state: State) -> State:
     """The day's end of the production chapter (production.py): harvests settled, structures begun under
-    temporary ids renamed, mana grown or decayed, and every enchantment a day older."""
+    temporary ids renamed, mana grown or decayed, and every enchantment a day older (a day of guarding
+    too, which ends unsaid)."""
     production.production_day(Month(ctx, state))
     _store(ctx, state)
     return state
@@ -127,12 +140,22 @@ def upkeep(ctx: Context, state: State) -> State:
 
 
 def loyalty(ctx: Context, state: State) -> State:
-    # The units and titles helpers: OATH, whole units given away, unstacked creatures going wild.
+    # The units helper adds whole units given away and unstacked creatures going wild.
+    title_orders.apply_oaths(ctx, state)
+    return state
+
+
+def taxes(ctx: Context, state: State) -> State:
+    """The month's tax pools to the land owners' funds, unless occupied (taxes.py)."""
+    title_orders.month_end_taxes(Month(ctx, state))
     return state
 
 
 def places(ctx: Context, state: State) -> State:
-    # The market helper's places.py (and the world helper's weather): each place's monthly change.
+    """Each place's monthly change (places.py): people, wages, taxes, recruits, market, resources; then
+    the weather moves on a month (weather.py), after the resources have read the forecast."""
+    changes.evolve_places(ctx, state)
+    weather.month_end(ctx, state)
     return state
 
 
@@ -140,9 +163,21 @@ def month_end(ctx: Context, state: State) -> State:
     """Queues written for temporary ids that no order created are forgotten, with every line naming
     them (spec 2.9)."""
     _start(ctx, state)
-    for temporary in sorted(ctx.memory.temporary):
-        if m.unit(state, temporary) is None:
+    named = {arg for program in ctx.memory.programs.values() for line in program.lines for arg in line.args}
+    factions = state["factions"]
+    for temporary in sorted(ctx.memory.temporary | named):
+        is_temporary = m.temporary_owner(temporary, factions) or m.temporary_owner(temporary, factions, "B")
+        if is_temporary and m.unit(state, temporary) is None and m.structure(state, temporary) is None:
             drop_references(ctx.memory.programs, temporary)
+    _store(ctx, state)
+    return state
+
+
+def travel(ctx: Context, state: State) -> State:
+    """Dawn: every trip goes a day further (half-way, the stack counts as at its destination; at the end
+    it arrives), and on day 1 a travelling unit whose queue starts with RETREAT turns back."""
+    _start(ctx, state)
+    movement.advance(Month(ctx, state))
     _store(ctx, state)
     return state
 
@@ -159,6 +194,8 @@ PHASES = {
     "wages": wages,
     "upkeep": upkeep,
     "loyalty": loyalty,
+    "taxes": taxes,
     "places": places,
     "month_end": month_end,
+    "travel": travel,
 }

@@ -84,11 +84,14 @@ def merge(rules: Rules, source: Mapping[str, Any], target: MutableMapping[str, A
 
 def effects_day(month: Any) -> None:
     """The day's end: every unit's and every place's enchantments lose a day; a unit's faction hears when
-    one of its enchantments ends."""
+    one of its enchantments ends (a day of guarding, which the titles chapter keeps as an effect, ends
+    unsaid)."""
     rules = month.rules
     names = rules.get("effects") or {}
+    unsaid = {(rules.get("guarding") or {}).get("effect")}
     for unit_id, unit in sorted(month.state["units"].items()):
         for tag in tick(rules, unit.get("effects") or {}):
-            month.tell("effect_ended", unit_id, effect=str((names.get(tag) or {}).get("name", tag)))
+            if tag not in unsaid:
+                month.tell("effect_ended", unit_id, effect=str((names.get(tag) or {}).get("name", tag)))
     for place in (month.state.get("places") or {}).values():
         tick(rules, place.get("effects") or {})

@@ -10,7 +10,7 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy, production
+from . import economy, guards, markets, movement, production, recruiting, title_orders
 from . import model as m
 from .month import Executor, Month
 
@@ -198,6 +198,9 @@ def setting(month: Month, unit_id: str, line: Line) -> Outcome:
 
 
 def work(month: Month, unit_id: str, line: Line) -> Outcome:
+    unit = month.unit(unit_id)
+    if unit is not None and not guards.may_work(month.rules, unit):
+        return FALSE  # a guard earns no wages (spec 7.4)
     return economy.work_day(month, unit_id)
 
 
@@ -216,6 +219,12 @@ EXECUTORS: dict[str, Executor] = {
     "SETTING": setting,
     "WORK": work,
     "WITHDRAW": economy.withdraw,
+    **movement.EXECUTORS,  # travel, stacks and structures (movement.py)
+    # Markets and recruiting (markets.py, recruiting.py): requests settled at the day's end.
+    "BUY": markets.buy,
+    "SELL": markets.sell,
+    "RECRUIT": recruiting.recruit,
+    **title_orders.EXECUTORS,  # stances, titles, guarding, pillage, attack, oaths (title_orders.py)
 }
 
 # The production chapter: USE, TARGET, BUILD and CHRISTEN (production.py, structures.py).

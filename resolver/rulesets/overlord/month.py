@@ -18,6 +18,7 @@ from ...core.programs import Line, Program, Result
 from ...engine.context import TurnContext
 from ...engine.ruleset import TurnMemory
 from . import model as m
+from .bids import Bid
 
 
 @dataclass
@@ -25,6 +26,9 @@ class OverlordMonth(TurnMemory):
     programs: dict[str, Program] = field(default_factory=dict)  # unit id (or temporary id) -> its queue
     temporary: set[str] = field(default_factory=set)  # temporary ids written this month, not yet created
     started: bool = False  # the programs were read from the state and the order files
+    bids: list[Bid] = field(default_factory=list)  # today's trade and recruit requests (markets.py)
+    battles: list[Any] = field(default_factory=list)  # battles queued for the day's battle phase (guards.py)
+    reach: Any = None  # the month's remembered walking ranges (titles.Reach), made when first asked
 
 
 Context = TurnContext[OverlordMonth]

@@ -49,6 +49,7 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
                     "The unit: its id (U600), or a temporary id of yours for a unit created this month "
                     "(rednU01).",
                     required=True,
+                    names="units",
                 ),
                 Field("orders", "list", "The unit's order lines in the manual's language, first first."),
             ),

@@ -112,6 +112,16 @@ def test_the_battle_is_told_in_names_with_its_winner_and_losses() -> None:
     assert headline is not None and "The Empire" in headline[1] and "beats off" not in headline[1]
 
 
+def test_in_a_sealed_campaign_the_battle_is_seen_by_the_factions_present_only() -> None:
+    g = game()
+    state, lead, _ = setting(g)
+    attack = {"red": [{"action": "unit", "unit": lead["red"], "orders": [f"ATTACK {lead['blue']}"]}]}
+    sealed = run(g, state, attack, sealed=True)
+    [fought] = battles(sealed)
+    assert fought.visible_to == ["blue", "red"]
+    assert battles(run(g, state, attack))[0].visible_to is None  # an open campaign's battles are public
+
+
 def test_a_terse_faction_gets_a_summary_without_melee_and_parry() -> None:
     g = game()
     state, lead, _ = setting(g)

@@ -228,7 +228,7 @@ def _sighting(
         unit = units[uid]
         if unit["owner"] != attacking or unit.get("idle"):
             continue
-        if str((unit.get("tactic") or {}).get("battle", "fight")).lower() in ("avoid", "defend"):
+        if str((unit.get("tactic") or {}).get("battle", "fight")).lower() in _rules(rules)["sight_keeps_out"]:
             continue
         target = next((t for t in here if units[t]["owner"] == other and sees(rules, unit, units[t])), None)
         if target is not None:
@@ -391,7 +391,7 @@ def apply_result(
     fallen = [uid for uid, outcome in sorted(result.units.items()) if outcome.destroyed]
     for uid, outcome in sorted(result.units.items()):
         if outcome.figures_lost and not outcome.destroyed:
-            _lose_figures(units[uid], outcome.figures_lost)
+            _lose_figures(rules, units[uid], outcome.figures_lost)
     for uid in fallen:
         if units[uid].get("title"):
             changes["titles"].append(_fallen_title(month, uid, sides, result, roll, label))
@@ -402,12 +402,13 @@ def apply_result(
     return changes
 
 
-def _lose_figures(unit: dict[str, Any], lost: int) -> None:
+def _lose_figures(rules: Rules, unit: dict[str, Any], lost: int) -> None:
     """Figures killed: fewer figures, and no more equipment worn than figures left to wear it."""
     unit["figures"] = max(0, int(unit["figures"]) - lost)
     worn = unit.get("equipped") or {}
+    most = int(unit["figures"]) * int(_rules(rules)["worn_per_figure"])
     for tag in list(worn):
-        worn[tag] = min(int(worn[tag]), int(unit["figures"]), int((unit.get("items") or {}).get(tag, 0)))
+        worn[tag] = min(int(worn[tag]), most, int((unit.get("items") or {}).get(tag, 0)))
         if worn[tag] <= 0:
             del worn[tag]
 

@@ -219,7 +219,7 @@ def _claim(plan: Plan, unit_id: str, unit: Unit, location: str) -> tuple[list[st
     for where in places:
         if where not in world:
             continue
-        inside = where == location or where == territory or world[where].parent == territory
+        inside = where in (location, territory) or world[where].parent == territory
         held = plan.place(where).get("title") or {}
         tag = str(held.get("tag") or "")
         if not inside or not tag or held.get("holder") is not None or tag not in catalogue:

@@ -383,5 +383,6 @@ def band_month(plan: Plan, unit_id: str, unit: Unit) -> list[str]:
         out = [t for t in npcs.land_neighbours(world, location) if plan.reachable(location, t)]
         if out:
             lines.append(f"MOVE {plan.roll(unit_id, 'roam-where').choice(out)}")
-    lines.append("@WORK")
+    if m.is_leader(unit):
+        lines.append("@WORK")  # creatures do not work for wages
     return lines

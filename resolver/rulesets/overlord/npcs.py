@@ -1,6 +1,6 @@
 """What a new campaign adds beyond the factions: the bands the outlaws and the creatures start with (rules
 ``npc_bands``), one next to each start city, the kinds taking turns, so that the factions' first journeys
-meet someone to fight; and every title vacant on the places its catalogue names, so that it can be claimed.
+meet someone to fight.
 
 A band is a leader with its followers stacked beneath it, or a unit of creatures that leads itself. Where
 it stands is drawn from the seed, labelled by the start city's id, so adding a faction never moves the
@@ -92,20 +92,6 @@ def _band(state: State, rules: Rules, band: Mapping[str, Any], where: str, new_u
         unit["items"] = {"coin": int(band["coins"])}
     unit["arrival"] = m.next_arrival(state, where)
     m.units(state)[unit_id] = unit
-
-
-def vacant_titles(state: State, world: World, rules: Rules) -> None:
-    """Every place of a kind a title sits on (the titles chapter's ``places`` lists) starts with that
-    title vacant, unless the state already holds one there: without them nobody could ever CLAIM."""
-    by_kind: dict[str, str] = {}
-    for tag, spec in (rules.get("titles") or {}).items():
-        for kind in spec.get("places") or []:
-            by_kind.setdefault(str(kind), str(tag))
-    for loc_id in world:
-        tag = by_kind.get(world[loc_id].terrain)
-        if tag is not None:
-            record = state.setdefault("places", {}).setdefault(loc_id, {})
-            record.setdefault("title", {"tag": tag, "holder": None})
 
 
 def _talents(rules: Rules, race: str) -> dict[str, int]:

@@ -152,7 +152,6 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     # The outlaws' and creatures' bands (npcs.py), after the factions so that the players' ids come first.
     starts = sorted({str(u["location"]) for u in m.units(state).values()}, key=list(world).index)
     npcs.place_bands(state, world, rules, seed, starts, new_unit)
-    npcs.vacant_titles(state, world, rules)
     return state
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from ...core.phases import State
 from ...core.programs import Line, Program, Result, drop_references, parse_line, run_day
-from . import economy, executors, movement, orders, recruiting
+from . import control as control_points
+from . import economy, executors, movement, orders, recruiting, title_orders, weather
 from . import markets as trading
 from . import model as m
 from . import places as changes
@@ -41,7 +42,9 @@ def _store(ctx: Context, state: State) -> None:
 
 
 def press_rewards(ctx: Context, state: State) -> State:
-    # The titles helper's press.py: last month's press earns coins for the authors' funds.
+    """Before day 1: last month's refusals end, and the press of the turn's files earns its writers'
+    funds their reward (press.py)."""
+    title_orders.before_the_month(ctx, state)
     return state
 
 
@@ -90,12 +93,15 @@ def run_orders(ctx: Context, state: State) -> State:
 
 
 def control(ctx: Context, state: State) -> State:
-    # The titles helper's control.py: after day 1, units beyond the faction's control points may idle.
+    """After day 1's orders: each unit of a faction over its control points may refuse the month."""
+    control_points.control_check(ctx, state, ctx.rules)
     return state
 
 
 def battles(ctx: Context, state: State) -> State:
-    # The combat helper: the battles the day's orders and meetings started.
+    # Titles held beyond their keep are lost and hostile guards clash (title_orders.py); the combat
+    # helper fights the battles queued in ctx.memory.battles.
+    title_orders.end_of_day(Month(ctx, state))
     return state
 
 
@@ -123,6 +129,8 @@ def mana(ctx: Context, state: State) -> State:
             effects[tag] = int(effects[tag]) - 1
         for tag in ended:
             del effects[tag]
+            if tag == ctx.rules["guarding"]["effect"]:
+                continue  # a day of guarding is no enchantment: it ends each day unsaid (guards.py)
             ctx.emit(
                 "effect_ended",
                 actors=[unit["owner"]],
@@ -146,14 +154,23 @@ def upkeep(ctx: Context, state: State) -> State:
 
 
 def loyalty(ctx: Context, state: State) -> State:
-    # The units and titles helpers: OATH, whole units given away, unstacked creatures going wild.
+    # The units helper adds whole units given away and unstacked creatures going wild.
+    title_orders.apply_oaths(ctx, state)
+    return state
+
+
+def taxes(ctx: Context, state: State) -> State:
+    """The month's tax pools to the land owners' funds, unless occupied (taxes.py)."""
+    title_orders.month_end_taxes(Month(ctx, state))
     return state
 
 
 def places(ctx: Context, state: State) -> State:
-    """Each place's monthly change (places.py): people, wages, taxes, recruits, market, resources. The
-    world helper's weather comes with it."""
-    return changes.evolve_places(ctx, state)
+    """Each place's monthly change (places.py): people, wages, taxes, recruits, market, resources; then
+    the weather moves on a month (weather.py), after the resources have read the forecast."""
+    changes.evolve_places(ctx, state)
+    weather.month_end(ctx, state)
+    return state
 
 
 def month_end(ctx: Context, state: State) -> State:
@@ -191,6 +208,7 @@ PHASES = {
     "wages": wages,
     "upkeep": upkeep,
     "loyalty": loyalty,
+    "taxes": taxes,
     "places": places,
     "month_end": month_end,
     "travel": travel,

@@ -10,7 +10,7 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy, markets, movement, recruiting
+from . import economy, guards, markets, movement, recruiting, title_orders
 from . import model as m
 from .month import Executor, Month
 
@@ -198,6 +198,9 @@ def setting(month: Month, unit_id: str, line: Line) -> Outcome:
 
 
 def work(month: Month, unit_id: str, line: Line) -> Outcome:
+    unit = month.unit(unit_id)
+    if unit is not None and not guards.may_work(month.rules, unit):
+        return FALSE  # a guard earns no wages (spec 7.4)
     return economy.work_day(month, unit_id)
 
 
@@ -221,4 +224,5 @@ EXECUTORS: dict[str, Executor] = {
     "BUY": markets.buy,
     "SELL": markets.sell,
     "RECRUIT": recruiting.recruit,
+    **title_orders.EXECUTORS,  # stances, titles, guarding, pillage, attack, oaths (title_orders.py)
 }

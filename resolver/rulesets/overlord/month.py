@@ -27,6 +27,8 @@ class OverlordMonth(TurnMemory):
     temporary: set[str] = field(default_factory=set)  # temporary ids written this month, not yet created
     started: bool = False  # the programs were read from the state and the order files
     bids: list[Bid] = field(default_factory=list)  # today's trade and recruit requests (markets.py)
+    battles: list[Any] = field(default_factory=list)  # battles queued for the day's battle phase (guards.py)
+    reach: Any = None  # the month's remembered walking ranges (titles.Reach), made when first asked
 
 
 Context = TurnContext[OverlordMonth]

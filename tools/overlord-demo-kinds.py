@@ -9,6 +9,8 @@ the demo must show, how many such events each seed had, and a last column with t
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 import tempfile
 from pathlib import Path
@@ -32,7 +34,9 @@ WANTED = {
 
 def kinds_of(seed: int, folder: Path) -> dict[str, int]:
     root = folder / f"seed{seed}"
-    if main(["demo", "--ruleset", "overlord", "--root", str(root), "--quiet", "--seed", str(seed)]) != 0:
+    with contextlib.redirect_stdout(io.StringIO()):  # the demo's own summary: only the table is wanted
+        code = main(["demo", "--ruleset", "overlord", "--root", str(root), "--quiet", "--seed", str(seed)])
+    if code != 0:
         raise SystemExit(f"the demo failed for seed {seed}")
     counts: dict[str, int] = {}
     for events in sorted((root / "campaign/turns").glob("*/events.yaml")):

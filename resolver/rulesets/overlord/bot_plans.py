@@ -142,7 +142,8 @@ def hero_month(plan: Plan, unit_id: str, unit: Unit, aggressive: bool) -> list[s
     lines += buying
     lines += claim_lines
     lines += _study(plan, unit, list(numbers["hero_studies"]))
-    lines += _journey(plan, unit_id, unit, location)
+    if not claim_lines and not unit.get("title"):
+        lines += _journey(plan, unit_id, unit, location)  # a title holder stays where its title holds
     lines.append("@WORK")
     return lines
 

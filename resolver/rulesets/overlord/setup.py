@@ -17,9 +17,8 @@ from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World
 from ...engine.ruleset import FactionSetup, fill_factions
-from . import geography, titles, weather
+from . import geography, npcs, titles, weather
 from . import model as m
-from . import npcs
 from .places import Draw, initial_places
 
 Rules = Mapping[str, Any]

@@ -10,7 +10,7 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy, guards, markets, movement, production, recruiting, title_orders, warfare
+from . import economy, goods, guards, markets, movement, production, recruiting, study, title_orders, warfare
 from . import model as m
 from .month import Executor, Month
 
@@ -226,6 +226,8 @@ EXECUTORS: dict[str, Executor] = {
     "RECRUIT": recruiting.recruit,
     **title_orders.EXECUTORS,  # stances, titles, guarding, pillage, attack, oaths (title_orders.py)
     **warfare.EXECUTORS,  # TACTIC and COMBAT (warfare.py)
+    **study.EXECUTORS,  # STUDY, TEACH, FORGET (study.py)
+    **goods.EXECUTORS,  # GIVE, GET, DROP, EQUIP, SWAP, SPLIT, MERGE, DISBAND (goods.py)
 }
 
 # The production chapter: USE, TARGET, BUILD and CHRISTEN (production.py, structures.py).

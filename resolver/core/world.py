@@ -7,6 +7,13 @@ function of its arguments: all randomness comes from labelled streams in
 Map units: x grows east and y grows NORTH, so a Leaflet ``CRS.Simple`` map shows north
 up. Rings are counter-clockwise with the first point not repeated (``to_geojson``
 repeats it, as GeoJSON requires).
+
+A world may also hold places inside places (a city inside a hex territory): an inner
+location names its ``parent``, stands at its parent's coordinates, and is drawn as a small
+disc inside the parent's outline. A world that tells travel times carries a ``travel``
+table and, on each location, its ``routes`` (walking and sailing days to each neighbour);
+``travel_days`` reads both. These keys are written only when present, so the worlds of
+rulesets without them read, write and digest exactly as before.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import heapq
 import math
 import re
 from collections import deque
-from collections.abc import Callable, Iterator, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -56,15 +63,31 @@ _SIDES4: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 
 @dataclass(frozen=True)
+class Route:
+    """The way from a location to one neighbour: walking days (None: not on foot) and sailing days
+    (None: no water way). A route with neither is impassable to all but fliers."""
+
+    to: str
+    walk: int | None = None
+    sail: int | None = None
+
+
+@dataclass(frozen=True)
 class Location:
     id: str
     label: str
-    terrain: str
+    terrain: str  # a territory's terrain; an inner location's kind (city, village, mage tower...)
     center: Point
     polygon: tuple[Point, ...]
     neighbours: tuple[str, ...]
     coords: Cell  # (col, row) 0-based for square, axial (q, r) for hex, (0, index) for provinces
     place: str | None = None
+    parent: str | None = None  # the location an inner location lies inside
+    region: str | None = None  # a ruleset's name for the part of the world it lies in
+    routes: tuple[Route, ...] | None = None  # travel days to neighbours (not to inner or outer places)
+
+    def route_to(self, other: str) -> Route | None:
+        return next((route for route in self.routes or () if route.to == other), None)
 
 
 @dataclass(frozen=True)
@@ -74,6 +97,7 @@ class World:
     width: int
     height: int
     locations: MutableMapping[str, Location]  # insertion order is the canonical order
+    travel: Mapping[str, Any] | None = None  # the travel table ``travel_days`` reads (see TRAVEL_KEYS)
 
     def __getitem__(self, loc_id: str) -> Location:
         return self.locations[loc_id]
@@ -142,10 +166,43 @@ class World:
             return [i for i in self.locations if i in reach]
         return [i for i in self.locations if self.distance(loc_id, i) <= radius]
 
+    def inner(self, loc_id: str) -> list[str]:
+        """The inner locations directly inside a location, in canonical order."""
+        return [
+            other for other in self.locations[loc_id].neighbours if self.locations[other].parent == loc_id
+        ]
+
+    def territory(self, loc_id: str) -> str:
+        """The outermost location holding a location (itself when it lies inside nothing)."""
+        while (parent := self.locations[loc_id].parent) is not None:
+            loc_id = parent
+        return loc_id
+
     def bounds(self) -> tuple[float, float, float, float]:
         xs = [x for loc in self.locations.values() for x, _ in loc.polygon]
         ys = [y for loc in self.locations.values() for _, y in loc.polygon]
         return min(xs), min(ys), max(xs), max(ys)
+
+    @cached_property
+    def water_bodies(self) -> dict[str, int]:
+        """Each water territory's body (the travel table names the water terrains): connected water
+        territories share a number, the canonical index of the body's first one. Computed once."""
+        if self.travel is None:
+            raise ValueError("this world tells no travel times (it has no travel table)")
+        water = set(self.travel["water"])
+        bodies: dict[str, int] = {}
+        for index, (loc_id, loc) in enumerate(self.locations.items()):
+            if loc.terrain not in water or loc.parent is not None or loc_id in bodies:
+                continue
+            bodies[loc_id] = index
+            queue = deque([loc_id])
+            while queue:
+                for there in self.locations[queue.popleft()].neighbours:
+                    other = self.locations[there]
+                    if there not in bodies and other.terrain in water and other.parent is None:
+                        bodies[there] = index
+                        queue.append(there)
+        return bodies
 
     @cached_property
     def digest(self) -> str:
@@ -155,13 +212,16 @@ class World:
 
     def to_data(self) -> dict[str, Any]:
         """Plain str/int/float/list data; a location without a place has no "place" key."""
-        return {
+        data: dict[str, Any] = {
             "kind": self.kind,
             "seed": self.seed,
             "width": self.width,
             "height": self.height,
-            "locations": [_location_data(loc) for loc in self.locations.values()],
         }
+        if self.travel is not None:  # only worlds that tell travel times carry the key
+            data["travel"] = _plain(self.travel)
+        data["locations"] = [_location_data(loc) for loc in self.locations.values()]
+        return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> World:
@@ -174,7 +234,10 @@ class World:
         """A world from its data and its location items by id, as ``canonical.read_yaml_keyed`` reads
         them (with ``read_item``): each item is made into a ``Location`` only when it is first looked at."""
         locations = ReadLocations(items, read_item)
-        return cls(str(data["kind"]), int(data["seed"]), int(data["width"]), int(data["height"]), locations)
+        travel = data.get("travel")
+        return cls(
+            str(data["kind"]), int(data["seed"]), int(data["width"]), int(data["height"]), locations, travel
+        )
 
     def to_geojson(self) -> dict[str, Any]:
         features = []
@@ -246,6 +309,11 @@ def _location_from(item: dict[str, Any]) -> Location:
         neighbours=tuple(item["neighbours"]),
         coords=(int(item["coords"][0]), int(item["coords"][1])),
         place=item.get("place"),
+        parent=item.get("parent"),
+        region=item.get("region"),
+        routes=None
+        if item.get("routes") is None
+        else tuple(Route(str(r["to"]), r.get("walk"), r.get("sail")) for r in item["routes"]),
     )
 
 
@@ -270,7 +338,32 @@ def _location_data(loc: Location) -> dict[str, Any]:
     }
     if loc.place is not None:
         data["place"] = loc.place
+    # The keys of places inside places and of travel times: only where a ruleset's world has them.
+    if loc.parent is not None:
+        data["parent"] = loc.parent
+    if loc.region is not None:
+        data["region"] = loc.region
+    if loc.routes is not None:
+        data["routes"] = [_route_data(route) for route in loc.routes]
     return data
+
+
+def _route_data(route: Route) -> dict[str, Any]:
+    data: dict[str, Any] = {"to": route.to}
+    if route.walk is not None:
+        data["walk"] = int(route.walk)
+    if route.sail is not None:
+        data["sail"] = int(route.sail)
+    return data
+
+
+def _plain(value: Any) -> Any:
+    """Mappings as plain dicts and sequences as lists, so the canonical writer takes the travel table."""
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
 
 
 # --- ids ---------------------------------------------------------------------------------------
@@ -683,9 +776,14 @@ def axis_labels(world: World) -> tuple[list[tuple[str, Point]], list[tuple[str, 
     if world.kind not in ("square", "hex"):
         return [], []
     digits = max(2, len(str(max(world.width, world.height))))
+    first = next(iter(world.locations.values()), None)
+    if first is not None and first.id != _grid_name(world, first, digits):
+        return [], []  # tiles named otherwise (L1, L2...): column and row names would name nothing
     columns: dict[int, tuple[float, float]] = {}  # column -> (centre x, top edge y)
     rows: dict[int, tuple[float, float]] = {}  # row -> (left edge x, centre y) of the first column
     for loc in world.locations.values():
+        if loc.parent is not None:  # an inner location is drawn inside its tile: it names no row
+            continue
         col, row = _offset_of(world, loc)
         top = max(y for _, y in loc.polygon)
         if col not in columns or top > columns[col][1]:
@@ -702,6 +800,11 @@ def axis_labels(world: World) -> tuple[list[tuple[str, Point]], list[tuple[str, 
         [(column_names[col], _pt(x, top + AXIS_MARGIN)) for col, (x, top) in sorted(columns.items())],
         [(row_names[row], _pt(left - AXIS_MARGIN, y)) for row, (left, y) in sorted(rows.items())],
     )
+
+
+def _grid_name(world: World, loc: Location, digits: int) -> str:
+    col, row = _offset_of(world, loc)
+    return square_id(col, row) if world.kind == "square" else f"{col + 1:0{digits}d}{row + 1:0{digits}d}"
 
 
 def _inside(point: Point, polygon: Sequence[Point]) -> bool:
@@ -775,3 +878,219 @@ def split_province(location: Location, parts: int) -> list[Part]:
         outline = _trace_outline({(x + x0, y + y0) for x, y in member})
         result.append(Part(outline, tuple(_pt(x + x0 + 0.5, y + y0 + 0.5) for x, y in spots)))
     return result
+
+
+# --- places inside places and travel times -----------------------------------------------------
+
+# The travel table a world carries (``World.travel``); a ruleset's generator copies it from its rules
+# data, so every number is the ruleset's own.
+TRAVEL_KEYS = (
+    "inner",  # days into or out of an inner location, whatever the mode and the weather
+    "ride_cut",  # riding saves floor(walking days / ride_cut)
+    "coast_factor",  # coast-to-coast sailing takes this many times the walking days
+    "water",  # the terrains that are water: their connected groups are the water bodies
+    "fly",  # flying days per territory, by weather
+    "walk_weather",  # percent added to walking and riding days, by weather
+    "sail_weather",  # percent added (negative: taken off) to sailing days, by weather
+)
+MODES = ("walk", "ride", "sail", "fly")
+OUT = "Out"  # the way from an inner location to the one around it
+IN = "In"  # the way into an inner location (orders name the place's id instead)
+# The six hex directions in the order a report lists equal travel times, with their words.
+DIRECTION_WORDS: dict[str, str] = {
+    "N": "North", "NE": "NorthEast", "SE": "SouthEast", "S": "South", "SW": "SouthWest", "NW": "NorthWest",
+}  # fmt: skip
+_STEP_NAMES = {step: name for name, step in HEX_STEPS.items()}
+WeatherArg = str | Mapping[str, str] | None
+
+
+def check_travel_table(table: Mapping[str, Any]) -> None:
+    """Raise ValueError naming the first missing or malformed key of a travel table."""
+    for key in TRAVEL_KEYS:
+        if key not in table:
+            raise ValueError(f"the travel table has no {key!r}; it needs {', '.join(TRAVEL_KEYS)}")
+    for key in ("inner", "ride_cut", "coast_factor"):
+        if not isinstance(table[key], int) or isinstance(table[key], bool) or table[key] < 1:
+            raise ValueError(f"travel table {key!r} must be a whole number of at least 1, got {table[key]!r}")
+    if "fair" not in table["fly"]:
+        raise ValueError(
+            "the travel table's flying days need a 'fair' entry (the weather when none is given)"
+        )
+
+
+def _table(world: World) -> Mapping[str, Any]:
+    if world.travel is None:
+        raise ValueError("this world tells no travel times (it has no travel table)")
+    return world.travel
+
+
+def weather_at(world: World, loc_id: str, weather: WeatherArg) -> str:
+    """The weather that governs a leg setting out from a location: a single weather word as given, or a
+    territory's entry in a mapping (an inner location shelters, so its territory's weather counts)."""
+    if weather is None:
+        return "fair"
+    if isinstance(weather, str):
+        return weather
+    return str(weather.get(world.territory(loc_id), "fair"))
+
+
+def _scaled(days: int, percent: int) -> int:
+    """Days changed by a percentage, a part of a day counting as a whole one (never under one day)."""
+    return max(1, -(-days * (100 + percent) // 100))
+
+
+def is_inner_step(world: World, origin: str, destination: str) -> bool:
+    return world[origin].parent == destination or world[destination].parent == origin
+
+
+def travel_days(
+    world: World, origin: str, destination: str, mode: str, weather: WeatherArg = None
+) -> int | None:
+    """Days a stack needs from ``origin`` to the neighbouring ``destination`` in ``mode`` (walk, ride,
+    sail or fly) under ``weather`` (a word, or a mapping of territory to weather read at the origin's
+    territory); None when that way cannot be taken in that mode (impassable, or not a neighbour).
+
+    Into or out of an inner location: the table's ``inner`` days in every mode. Walking: the route's days,
+    rain and storm adding their percentage. Riding: the walking days less a third of them, rounded down.
+    Flying: the table's days per territory for the weather, over any terrain. Sailing: the route's water
+    days, or between two land territories on one water body the walking days times ``coast_factor``;
+    wind and storm take their percentage off. Every percentage rounds up to whole days."""
+    if mode not in MODES:
+        raise ValueError(f"unknown travel mode {mode!r}; expected one of {', '.join(MODES)}")
+    table = _table(world)
+    if destination not in world[origin].neighbours:
+        return None
+    if is_inner_step(world, origin, destination):
+        return int(table["inner"])
+    route = world[origin].route_to(destination)
+    if route is None:
+        return None
+    sky = weather_at(world, origin, weather)
+    if mode == "fly":
+        fly = table["fly"]
+        return int(fly.get(sky, fly["fair"]))
+    if mode in ("walk", "ride"):
+        if route.walk is None:
+            return None
+        days = _scaled(route.walk, int(table["walk_weather"].get(sky, 0)))
+        return days - days // int(table["ride_cut"]) if mode == "ride" else days
+    days = route.sail if route.sail is not None else _coast_days(world, origin, destination, route, table)
+    return None if days is None else _scaled(days, int(table["sail_weather"].get(sky, 0)))
+
+
+def _coast_days(
+    world: World, origin: str, destination: str, route: Route, table: Mapping[str, Any]
+) -> int | None:
+    """Sailing along the coast between two land territories that border one water body."""
+    if route.walk is None:  # no walking time to double: a ship goes round by the water instead
+        return None
+    bodies = world.water_bodies
+    if origin in bodies or destination in bodies:
+        return None
+    shores = [{bodies[n] for n in world[place].neighbours if n in bodies} for place in (origin, destination)]
+    return route.walk * int(table["coast_factor"]) if shores[0] & shores[1] else None
+
+
+def direction_word(world: World, origin: str, destination: str) -> str:
+    """How a report names the way from origin to a neighbour: Out, In, a compass word, or the id."""
+    if world[origin].parent == destination:
+        return OUT
+    if world[destination].parent == origin:
+        return IN
+    if world.kind == "hex":
+        (qa, ra), (qb, rb) = world[origin].coords, world[destination].coords
+        step = _STEP_NAMES.get((qb - qa, rb - ra))
+        if step is not None:
+            return DIRECTION_WORDS[step]
+    return destination
+
+
+def toward(world: World, origin: str, direction: str) -> str | None:
+    """The neighbour an order's direction names: N/NE/... or their words (any case), Out, or a
+    neighbour's id; None when no neighbour lies that way."""
+    wanted = direction.strip()
+    if wanted in world[origin].neighbours:
+        return wanted
+    upper = wanted.upper()
+    words = {word.upper(): short for short, word in DIRECTION_WORDS.items()}
+    name = OUT if upper == OUT.upper() else DIRECTION_WORDS.get(words.get(upper, upper))
+    if name is None:
+        return None
+    return next((n for n in world[origin].neighbours if direction_word(world, origin, n) == name), None)
+
+
+@dataclass(frozen=True)
+class Direction:
+    """One line of a location's directions: the way, the place, and the days on foot, by water when
+    the way is only by water (mode "sail"), or None days when impassable (mode None)."""
+
+    word: str
+    to: str
+    mode: str | None
+    days: int | None
+
+
+def directions(world: World, loc_id: str, weather: WeatherArg = None) -> list[Direction]:
+    """The ways out of a location as a report lists them: by increasing days, impassable last, ties
+    in compass order (N, NE, SE, S, SW, NW, then Out). The inner locations inside it are not among them
+    (a report lists those apart)."""
+    order = [*DIRECTION_WORDS.values(), OUT]
+    found = []
+    for there in world[loc_id].neighbours:
+        if world[there].parent == loc_id:
+            continue
+        walk = travel_days(world, loc_id, there, "walk", weather)
+        route = world[loc_id].route_to(there)
+        if walk is not None:
+            found.append(Direction(direction_word(world, loc_id, there), there, "walk", walk))
+        elif route is not None and route.sail is not None:
+            found.append(Direction(direction_word(world, loc_id, there), there, "sail",
+                                   travel_days(world, loc_id, there, "sail", weather)))  # fmt: skip
+        else:
+            found.append(Direction(direction_word(world, loc_id, there), there, None, None))
+
+    def rank(line: Direction) -> tuple[int, int, int, str]:
+        place = order.index(line.word) if line.word in order else len(order)
+        return (line.days is None, line.days or 0, place, line.to)
+
+    return sorted(found, key=rank)
+
+
+def travel_times(
+    world: World, origin: str, mode: str, weather: WeatherArg = None, limit: int | None = None
+) -> dict[str, int]:
+    """The fewest days from origin to every place reachable in ``mode`` (the origin at 0), up to
+    ``limit`` days; ties in canonical order, so the answer never depends on dict or heap order."""
+    best = {origin: 0}
+    heap = [(0, origin)]
+    while heap:
+        days, here = heapq.heappop(heap)
+        if days > best.get(here, days):
+            continue
+        for there in world[here].neighbours:
+            step = travel_days(world, here, there, mode, weather)
+            if step is None:
+                continue
+            total = days + step
+            if (limit is None or total <= limit) and total < best.get(there, total + 1):
+                best[there] = total
+                heapq.heappush(heap, (total, there))
+    return {loc: best[loc] for loc in world.locations if loc in best}
+
+
+def inner_disc(
+    parent: Location, index: int, count: int, radius: float = 0.2
+) -> tuple[Point, tuple[Point, ...]]:
+    """Where a map draws the ``index``-th of ``count`` inner locations of ``parent``: a small disc (an
+    octagon) inside the parent's outline, alone at its middle or spread round it starting north. The
+    sizes are fractions of the parent's size (its centre's distance to its first corner)."""
+    cx, cy = parent.center
+    size = math.dist(parent.center, parent.polygon[0]) if parent.polygon else 1.0
+    if count <= 1:
+        x, y = cx, cy
+    else:
+        angle = math.pi / 2 + 2 * math.pi * index / count
+        x, y = cx + 0.45 * size * math.cos(angle), cy + 0.45 * size * math.sin(angle)
+    r = radius * size
+    ring = tuple(_pt(x + r * math.cos(math.pi * k / 4), y + r * math.sin(math.pi * k / 4)) for k in range(8))
+    return _pt(x, y), ring

@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
 _LEAVES = (str, int, float, type(None))  # what ``entity_names`` need not look into
 
-RULESETS = ("nations", "factions", "seasons", "usurper")  # ids of the rulesets that ship with the engine
+# ids of the rulesets that ship with the engine
+RULESETS = ("nations", "factions", "seasons", "usurper", "overlord")
 
 
 RULES_FOLDER = "rules"  # a ruleset of many tables may part its rules data into files, one per chapter

@@ -53,6 +53,15 @@ TERRAIN_COLORS = {
     "swamp": "#9fb5a0",
     "tundra": "#dfe6ea",
     "river": "#b7d4ee",  # lighter than open water: land that a river runs through
+    "ocean": "#9ec5e8",
+    "lake": "#aed0ee",
+    # Inner places (a city inside its hex): darker than any land, so the small disc stands out.
+    "city": "#8c5a4a",
+    "village": "#a8836a",
+    "castle": "#6e6a7a",
+    "mage tower": "#7a5a8c",
+    "marketplace": "#b08a3a",
+    "guild": "#5a7a8c",
 }
 _SPARE_COLORS = ("#d8c8e8", "#f2c6a0", "#c8dca0", "#e0b8b8", "#b8d8d8")
 
@@ -83,7 +92,9 @@ def cell_size(world: World) -> float:
     """A typical distance between neighbouring centres, to size and spread the markers."""
     dists = []
     for loc in list(world.locations.values())[:200]:
-        near = [math.dist(loc.center, world[other].center) for other in loc.neighbours]
+        if loc.parent is not None:  # an inner location sits inside its parent, not a cell away
+            continue
+        near = [math.dist(loc.center, world[o].center) for o in loc.neighbours if world[o].parent is None]
         if near:
             dists.append(min(near))
     dists.sort()
@@ -179,9 +190,14 @@ def map_data(history: History) -> dict[str, Any]:
             )
         pieces.append(rows)
     places = []
+    inner = []  # [tile index, its parent's tile index] of each location inside another
     for loc in world.locations.values():
         if loc.place:
             places.append([loc.place, loc.center[1], loc.center[0], loc.label != loc.place])
+        elif loc.parent is not None and loc.parent in tile_index:
+            # A place inside a hex: its disc is a tile; its name stands beside it, as a settlement's does.
+            places.append([loc.label, loc.center[1], loc.center[0], True])
+            inner.append([tile_index[loc.id], tile_index[loc.parent]])
     terrains = list(dict.fromkeys(loc.terrain for loc in world.locations.values()))
     tiles = [
         # [[lat, lng], ...], tile label, index in "terrains", place name ("" for none)
@@ -202,7 +218,9 @@ def map_data(history: History) -> dict[str, Any]:
     xmin, ymin, xmax, ymax = world.bounds()
     if columns:  # the grid's names sit outside it: the first view shows them too
         xmin, ymax = xmin - 2 * AXIS_MARGIN, ymax + 2 * AXIS_MARGIN
+    drawn: dict[str, Any] = {"inner": inner} if inner else {}  # only a world with inner places has it
     return {
+        **drawn,
         "bounds": [[ymin, xmin], [ymax, xmax]],
         "axes": [[name, *_latlng(at)] for name, at in (*columns, *row_names)],
         "areas": areas,

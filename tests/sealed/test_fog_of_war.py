@@ -22,7 +22,7 @@ from resolver.core.houserules import merge_rules
 from resolver.core.issues import CampaignError
 from resolver.core.phases import State
 from resolver.engine.bots import bot_order_file
-from resolver.engine.ruleset import RULESETS, Game
+from resolver.engine.ruleset import RULESETS, Game, Ruleset
 from resolver.engine.validate import check_order_file
 from resolver.store.store import PUBLIC_STATE, Store
 
@@ -183,8 +183,14 @@ def test_a_ruleset_may_show_a_faction_only_what_its_own_pieces_see(demo: Demo) -
         for _, r in owned_records(limited.ruleset.faction_view(limited, state, faction))
         if r["owner"] != faction
     ]
+    # What the view holds without the hook (a ruleset that answers ``sees`` itself is compared with the
+    # engine's default, which shows every piece the declaration shows).
+    unlimited = type("Unlimited", (kind,), {"sees": Ruleset.sees, "__module__": kind.__module__})()
+    everyone_game = dataclasses.replace(game, ruleset=unlimited)
     everyone = [
-        r for _, r in owned_records(game.ruleset.faction_view(game, state, faction)) if r["owner"] != faction
+        r
+        for _, r in owned_records(everyone_game.ruleset.faction_view(everyone_game, state, faction))
+        if r["owner"] != faction
     ]
     assert all(r.get("location") in own for r in seen)
     assert len(seen) < len(everyone)

@@ -293,7 +293,19 @@
       return box;
     }
 
-    function tileRows(tile) {
+    // A place inside another (a city inside its hex) is told as such: its kind and where it lies.
+    var insideOf = {};
+    (data.inner || []).forEach(function (pair) {
+      insideOf[pair[0]] = pair[1];
+    });
+    function tileRows(tile, t) {
+      if (t in insideOf) {
+        return [
+          ["Place", tile[1]],
+          ["Kind", title(data.terrains[tile[2]][0])],
+          ["Inside", data.tiles[insideOf[t]][1]],
+        ];
+      }
       return [
         ["Tile", tile[1]],
         ["Terrain", title(data.terrains[tile[2]][0])],
@@ -331,7 +343,8 @@
       polygon.bindTooltip(
         function () {
           var who = holderOf(t, index);
-          return infoTable(held ? tileRows(tile).concat([["Held by", who ? who.name : "nobody"]]) : tileRows(tile));
+          var rows = tileRows(tile, t);
+          return infoTable(held ? rows.concat([["Held by", who ? who.name : "nobody"]]) : rows);
         },
         { sticky: true }
       );

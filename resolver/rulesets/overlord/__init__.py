@@ -1,0 +1,141 @@
+"""The overlord ruleset (seed 001): a month of thirty days a turn, simulated day by day. Every unit carries
+a queue of orders in the manual's order language that persists from month to month, with repeats,
+counters, conditions, alternatives and day gates; factions work, pay upkeep, study, trade, recruit, claim
+titles, keep stances toward each other and fight.
+
+The month is the turn table's clock (``rules.yaml``): thirty ticks, each a day of immediate orders until
+quiet and one full-day order per unit (``day.py``), then the day's battles, markets and recruits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ...core.phases import PhaseFn, State
+from ...engine.ruleset import Game, Ruleset
+from . import day, orders
+from . import model as m
+from .month import OverlordMonth
+
+PIECES = ("units", "structures")  # collections whose records another faction sees only where it stands
+
+
+class Overlord(Ruleset):
+    id = "overlord"
+    title = "Overlord"
+    summary = (
+        "A month of thirty days a turn: every unit follows its own queue of orders day by day, working, "
+        "studying, trading, recruiting, travelling and fighting, while factions keep stances toward each "
+        "other and claim titles."
+    )
+    source = "“Overlord”, a play-by-e-mail game's player's manual (seed 001)"
+    turn_memory = OverlordMonth
+    demo_turns = 6
+    # What a GM places and removes: a unit (an NPC band, a lost hero), checked as the state contract has it.
+    entity_kinds: ClassVar[Mapping[str, str]] = {"unit": "units"}
+
+    def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+        problems = []
+        if data.get("owner") not in state["factions"]:
+            problems.append(
+                f"a unit needs an owner among the factions ({', '.join(sorted(state['factions']))})"
+            )
+        if data.get("location") not in game.world:
+            problems.append("a unit needs a location of the map (an L id)")
+        races = set(game.rules["economy"]["upkeep"]) - {"default"}
+        if data.get("race") not in races:
+            problems.append(f"a unit's race is one of {', '.join(sorted(races))}")
+        figures = data.get("figures")
+        if isinstance(figures, bool) or not isinstance(figures, int) or figures < 1:
+            problems.append("a unit needs at least 1 figure")
+        return problems
+
+    def phase_functions(self) -> Mapping[str, PhaseFn]:
+        return day.PHASES
+
+    def sees(
+        self, game: Game, state: State, faction: str | None, collection: str, piece: Mapping[str, Any]
+    ) -> bool:
+        """Another faction's unit or structure is seen only where one of the faction's own units stands
+        (a travelling unit counts where it stands in the state); the public sees none."""
+        if collection not in PIECES:
+            return True
+        if faction is None:
+            return False
+        where = piece.get("location")
+        return any(
+            unit.get("owner") == faction and unit.get("location") == where
+            for unit in (state.get("units") or {}).values()
+        )
+
+    def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
+        record = state["factions"].get(faction) or {}
+        date = game.calendar.date(int(state["turn"]))
+        lines = [f"{date.label}. Fund: {record.get('fund', 0)} coins."]
+        for unit_id, unit in m.owned(state, faction).items():
+            coins = int((unit.get("items") or {}).get("coin", 0))
+            where = game.place_label(unit.get("location"))
+            queue = "; ".join(unit.get("orders") or []) or "nothing but work"
+            under = f", stacked under {unit['stack']}" if unit.get("stack") else ""
+            lines.append(
+                f"{unit.get('name')} [{unit_id}], {_figures(game, unit)}, at {where}{under}, "
+                f"{coins} coins. Queue: {queue}."
+            )
+        return lines
+
+    def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """The factions that play, by name; where the state holds them, their units and figures."""
+        rows = []
+        for faction in game.factions_in(state):
+            record = state["factions"][faction]
+            row: dict[str, Any] = {
+                "faction": faction,
+                "name": game.name_of(faction),
+                "status": record.get("status", "active"),
+            }
+            mine = m.owned(state, faction)
+            if mine:
+                row["units"] = len(mine)
+                row["figures"] = sum(int(unit.get("figures", 0)) for unit in mine.values())
+            rows.append(row)
+        return sorted(rows, key=lambda row: (-row.get("figures", 0), row["faction"]))
+
+    def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
+        """One marker per faction and place where its units stand (those the state holds)."""
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for unit in (state.get("units") or {}).values():
+            if unit.get("location") in game.world:
+                groups.setdefault((str(unit["owner"]), str(unit["location"])), []).append(unit)
+        pieces = []
+        for (owner, location), found in sorted(groups.items()):
+            figures = sum(int(unit.get("figures", 0)) for unit in found)
+            pieces.append(
+                {
+                    "kind": "units",
+                    "location": location,
+                    "owner": owner,
+                    "label": game.name_of(owner),
+                    "detail": f"{len(found)} unit{'s' if len(found) != 1 else ''}, {figures} figures",
+                    "size": figures,
+                }
+            )
+        return pieces
+
+    def stock_account(self, state: State, faction: str, stock: str) -> tuple[dict[str, int], str]:
+        """The GM's grants and takes of coins go to the faction fund."""
+        return state["factions"][faction], "fund"
+
+    def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+        return orders.examples_for(game, state, faction)
+
+
+def _figures(game: Game, unit: Mapping[str, Any]) -> str:
+    race = str(unit.get("race"))
+    count = int(unit.get("figures", 1))
+    words = {"hero": ("hero", "heroes"), "ldr": ("leader", "leaders"), "man": ("man", "men")}
+    one, many = words.get(race, (race, race))
+    return f"{count} {one if count == 1 else many}"
+
+
+RULESET = Overlord()

@@ -1,0 +1,215 @@
+"""The overlord month, procedure by procedure (the table itself, with the day block, is in rules.yaml).
+
+Before day 1 the faction orders take effect and each UNIT block of the order files replaces its unit's
+queue. Each day every unit that is neither travelling nor idle runs its queue through the engine's program
+service (``core.programs.run_day``), place by place in the world's order and in report order within a
+place; the executors of ``executors.EXECUTORS`` carry out the lines. After day 30 come wages and upkeep,
+then the month closes: queues written for temporary ids never created are forgotten.
+
+Phases other parts of the ruleset fill in are named here and do nothing yet: their comments say whose.
+"""
+
+from __future__ import annotations
+
+from ...core.phases import State
+from ...core.programs import Line, Program, Result, drop_references, parse_line, run_day
+from . import control as control_points
+from . import economy, executors, movement, orders, recruiting, title_orders, weather
+from . import markets as trading
+from . import model as m
+from . import places as changes
+from .month import Context, Month
+
+WORK = parse_line("WORK")  # the invisible last line of every queue
+
+
+def _start(ctx: Context, state: State) -> None:
+    """The programs of every unit, read once from the state at the month's start."""
+    memory = ctx.memory
+    if memory.started:
+        return
+    memory.started = True
+    for unit_id, unit in m.units(state).items():
+        memory.programs[unit_id] = orders.stored_program(unit.get("orders") or [])
+
+
+def _store(ctx: Context, state: State) -> None:
+    """The programs written back to their units, as the template shows them next month."""
+    for unit_id, program in ctx.memory.programs.items():
+        unit = m.unit(state, unit_id)
+        if unit is not None:
+            unit["orders"] = program.to_data()
+
+
+def press_rewards(ctx: Context, state: State) -> State:
+    """Before day 1: last month's refusals end, and the press of the turn's files earns its writers'
+    funds their reward (press.py)."""
+    title_orders.before_the_month(ctx, state)
+    return state
+
+
+def faction_orders(ctx: Context, state: State) -> State:
+    """Faction orders, then each UNIT block's new queue, in posting order."""
+    _start(ctx, state)
+    for faction in ctx.posting_order:
+        of = ctx.orders.get(faction)
+        if of is None or faction not in state["factions"]:
+            continue
+        for order in of.orders:
+            reading = orders.read_order(state, faction, order)
+            if reading.problems:
+                ctx.order_failed(faction, order, reading.problems[0][1])
+                continue
+            if order.action == orders.FACTION:
+                for line in reading.lines:
+                    orders.apply_faction_line(ctx, state, faction, line)
+            else:
+                ctx.memory.programs[reading.unit] = Program(list(reading.lines))
+                if m.unit(state, reading.unit) is None:
+                    ctx.memory.temporary.add(reading.unit)
+    _store(ctx, state)
+    return state
+
+
+def run_orders(ctx: Context, state: State) -> State:
+    """One day of every unit's queue: immediate passes until quiet, then one full-day order each."""
+    _start(ctx, state)
+    month = Month(ctx, state)
+
+    def execute(unit_id: str, line: Line) -> tuple[Result, Line | None]:
+        executor = executors.EXECUTORS.get(line.keyword)
+        if executor is None or m.unit(state, unit_id) is None:
+            return Result.SKIPPED, None
+        return executor(month, unit_id, line)
+
+    def busy(unit_id: str) -> bool:
+        unit = m.unit(state, unit_id)
+        return unit is None or bool(unit.get("moving")) or bool(unit.get("idle"))
+
+    actors = m.report_order(state, list(ctx.game.world))
+    run_day(ctx.tick, actors, ctx.memory.programs, executors.timing, execute, busy, WORK)
+    _store(ctx, state)
+    return state
+
+
+def control(ctx: Context, state: State) -> State:
+    """After day 1's orders: each unit of a faction over its control points may refuse the month."""
+    control_points.control_check(ctx, state, ctx.rules)
+    return state
+
+
+def battles(ctx: Context, state: State) -> State:
+    # Titles held beyond their keep are lost and hostile guards clash (title_orders.py); the combat
+    # helper fights the battles queued in ctx.memory.battles.
+    title_orders.end_of_day(Month(ctx, state))
+    return state
+
+
+def markets(ctx: Context, state: State) -> State:
+    """The call auction of every market whose day it is (markets.py); the queues show what is left."""
+    trading.run_markets(ctx, state)
+    _store(ctx, state)
+    return state
+
+
+def recruits(ctx: Context, state: State) -> State:
+    """The day's recruits join their units; a new unit's temporary id becomes its id (recruiting.py)."""
+    recruiting.run_recruits(ctx, state)
+    _store(ctx, state)
+    return state
+
+
+def mana(ctx: Context, state: State) -> State:
+    """Every enchantment on a unit loses a day and ends at none; mana growth comes with the magic chapter
+    (the units helper)."""
+    for unit_id, unit in m.units(state).items():
+        effects = unit.get("effects") or {}
+        ended = [tag for tag, days in effects.items() if int(days) <= 1]
+        for tag in list(effects):
+            effects[tag] = int(effects[tag]) - 1
+        for tag in ended:
+            del effects[tag]
+            if tag == ctx.rules["guarding"]["effect"]:
+                continue  # a day of guarding is no enchantment: it ends each day unsaid (guards.py)
+            ctx.emit(
+                "effect_ended",
+                actors=[unit["owner"]],
+                place=unit.get("location"),
+                visible_to=[unit["owner"]],
+                unit_name=m.unit_name(state, unit_id),
+                effect=tag,
+            )
+    return state
+
+
+def wages(ctx: Context, state: State) -> State:
+    economy.pay_wages(ctx, state)
+    return state
+
+
+def upkeep(ctx: Context, state: State) -> State:
+    economy.collect_upkeep(ctx, state)
+    _store(ctx, state)
+    return state
+
+
+def loyalty(ctx: Context, state: State) -> State:
+    # The units helper adds whole units given away and unstacked creatures going wild.
+    title_orders.apply_oaths(ctx, state)
+    return state
+
+
+def taxes(ctx: Context, state: State) -> State:
+    """The month's tax pools to the land owners' funds, unless occupied (taxes.py)."""
+    title_orders.month_end_taxes(Month(ctx, state))
+    return state
+
+
+def places(ctx: Context, state: State) -> State:
+    """Each place's monthly change (places.py): people, wages, taxes, recruits, market, resources; then
+    the weather moves on a month (weather.py), after the resources have read the forecast."""
+    changes.evolve_places(ctx, state)
+    weather.month_end(ctx, state)
+    return state
+
+
+def month_end(ctx: Context, state: State) -> State:
+    """Queues written for temporary ids that no order created are forgotten, with every line naming
+    them (spec 2.9)."""
+    _start(ctx, state)
+    named = {arg for program in ctx.memory.programs.values() for line in program.lines for arg in line.args}
+    factions = state["factions"]
+    for temporary in sorted(ctx.memory.temporary | named):
+        is_temporary = m.temporary_owner(temporary, factions) or m.temporary_owner(temporary, factions, "B")
+        if is_temporary and m.unit(state, temporary) is None and m.structure(state, temporary) is None:
+            drop_references(ctx.memory.programs, temporary)
+    _store(ctx, state)
+    return state
+
+
+def travel(ctx: Context, state: State) -> State:
+    """Dawn: every trip goes a day further (half-way, the stack counts as at its destination; at the end
+    it arrives), and on day 1 a travelling unit whose queue starts with RETREAT turns back."""
+    _start(ctx, state)
+    movement.advance(Month(ctx, state))
+    _store(ctx, state)
+    return state
+
+
+PHASES = {
+    "press_rewards": press_rewards,
+    "faction_orders": faction_orders,
+    "orders": run_orders,
+    "control": control,
+    "battles": battles,
+    "markets": markets,
+    "recruits": recruits,
+    "mana": mana,
+    "wages": wages,
+    "upkeep": upkeep,
+    "loyalty": loyalty,
+    "taxes": taxes,
+    "places": places,
+    "month_end": month_end,
+    "travel": travel,
+}

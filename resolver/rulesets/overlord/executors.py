@@ -1,0 +1,228 @@
+"""The executors of the unit orders: keyword -> the function that carries out one line for one unit.
+
+Each executor answers with a ``Result`` (and, when it changes the line, the line that replaces it: WAIT 10
+becomes WAIT 9). A keyword with no executor yet is skipped and kept, so a queue written for an order the
+month cannot run yet waits for it. Each part of the ruleset registers its executors at the end of
+``EXECUTORS``; the conditions (AT, DAY, HAVE, LEADER, LEADING, SEE, SIZE, SKILL, WAIT), NAME, DESCRIBE,
+SETTING and WORK are here, WITHDRAW in ``economy``.
+"""
+
+from __future__ import annotations
+
+from ...core.programs import Line, Result, Timing
+from . import economy, guards, markets, movement, recruiting, title_orders
+from . import model as m
+from .month import Executor, Month
+
+Outcome = tuple[Result, Line | None]
+TRUE: Outcome = (Result.RAN, None)
+FALSE: Outcome = (Result.SKIPPED, None)
+DONE: Outcome = (Result.FINISHED, None)
+NEVER: Outcome = (Result.INVALID, None)
+
+# When each order of spec 2.11 runs, until the language table (language.py) says it for every order: a
+# condition or an immediate order runs in the immediate passes, a full-day one in the day's full-day pass.
+TIMING: dict[str, Timing] = {
+    **dict.fromkeys(
+        ("AT", "DAY", "HAVE", "LEADER", "LEADING", "SEE", "SIZE", "SKILL", "WAIT", "SYNCHRO"),
+        Timing.CONDITION,
+    ),
+    **dict.fromkeys(
+        (
+            "ACCEPT",
+            "BESTOW",
+            "BUY",
+            "CANCEL",
+            "CHRISTEN",
+            "COMBAT",
+            "DESCRIBE",
+            "DISBAND",
+            "DROP",
+            "EJECT",
+            "ENTER",
+            "EQUIP",
+            "EXIT",
+            "FORGET",
+            "GET",
+            "GIVE",
+            "GUARD",
+            "PATROL",
+            "LEAVE",
+            "MERGE",
+            "NAME",
+            "OATH",
+            "PROMOTE",
+            "RECRUIT",
+            "RETREAT",
+            "SELL",
+            "SETTING",
+            "SPLIT",
+            "STACK",
+            "STANCE",
+            "STAY",
+            "SWAP",
+            "TACTIC",
+            "TARGET",
+            "UNSTACK",
+            "WITHDRAW",
+            "YIELD",
+        ),
+        Timing.IMMEDIATE,
+    ),
+    **dict.fromkeys(("MOVE", "MARCH", "CARAVAN"), Timing.MOVEMENT),
+    **dict.fromkeys(
+        ("ATTACK", "BUILD", "CLAIM", "PILLAGE", "STUDY", "TEACH", "USE", "WORK"), Timing.FULL_DAY
+    ),
+}
+
+
+def timing(line: Line) -> Timing:
+    return TIMING.get(line.keyword, Timing.FULL_DAY)
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+def at(month: Month, unit_id: str, line: Line) -> Outcome:
+    """True where the unit stands: at a location outside any structure, or inside a named structure."""
+    unit = month.unit(unit_id)
+    if unit is None or not line.args:
+        return NEVER
+    where = line.args[0]
+    if where.upper().startswith("B"):
+        return TRUE if unit.get("structure") == where.upper() else FALSE
+    return TRUE if unit.get("location") == where.upper() and not unit.get("structure") else FALSE
+
+
+def day(month: Month, unit_id: str, line: Line) -> Outcome:
+    wanted = _number(line.args[0]) if line.args else None
+    if wanted is None:
+        return NEVER
+    return DONE if month.day == wanted else FALSE
+
+
+def have(month: Month, unit_id: str, line: Line) -> Outcome:
+    unit = month.unit(unit_id)
+    if unit is None or not line.args:
+        return NEVER
+    wanted = _number(line.args[1]) if len(line.args) > 1 else 1
+    if wanted is None:
+        return NEVER
+    return TRUE if int((unit.get("items") or {}).get(line.args[0].lower(), 0)) >= wanted else FALSE
+
+
+def leader(month: Month, unit_id: str, line: Line) -> Outcome:
+    if not line.args:
+        return NEVER
+    return TRUE if line.args[0] in m.leader_chain(month.state, unit_id) else FALSE
+
+
+def leading(month: Month, unit_id: str, line: Line) -> Outcome:
+    if not line.args:
+        return NEVER
+    return TRUE if line.args[0] in m.stack_of(month.state, unit_id) else FALSE
+
+
+def see(month: Month, unit_id: str, line: Line) -> Outcome:
+    """True when the named unit stands where this one does (hiding comes with the visibility rules)."""
+    unit, other = month.unit(unit_id), month.unit(line.args[0]) if line.args else None
+    if unit is None or not line.args:
+        return NEVER
+    return TRUE if other is not None and other.get("location") == unit.get("location") else FALSE
+
+
+def size(month: Month, unit_id: str, line: Line) -> Outcome:
+    unit = month.unit(unit_id)
+    wanted = _number(line.args[0]) if line.args else None
+    if unit is None or wanted is None:
+        return NEVER
+    return TRUE if int(unit.get("figures", 0)) >= wanted else FALSE
+
+
+def skill(month: Month, unit_id: str, line: Line) -> Outcome:
+    """SKILL tag n [LEVEL|DAYS]: the unit's level in the skill (or its days of experience) is at least n."""
+    unit = month.unit(unit_id)
+    if unit is None or len(line.args) < 2 or _number(line.args[1]) is None:
+        return NEVER
+    tag, wanted = line.args[0].lower(), int(line.args[1])
+    days = int((unit.get("skills") or {}).get(tag, 0))
+    by_days = len(line.args) > 2 and line.args[2].upper() == "DAYS"
+    have_now = days if by_days else m.skill_level(month.rules, tag, days)
+    return TRUE if have_now >= wanted else FALSE
+
+
+def wait(month: Month, unit_id: str, line: Line) -> Outcome:
+    """WAIT n fires every day and counts down; it completes once n days have passed."""
+    left = _number(line.args[0]) if line.args else None
+    if left is None:
+        return NEVER
+    if left <= 0:
+        return DONE
+    return Result.CONTINUES, Line(
+        line.depth,
+        line.plus,
+        line.repeat,
+        line.count,
+        line.day,
+        line.keyword,
+        (str(left - 1), *line.args[1:]),
+    )
+
+
+def name(month: Month, unit_id: str, line: Line) -> Outcome:
+    unit = month.unit(unit_id)
+    text = " ".join(line.args).strip()
+    if unit is None or not text:
+        return NEVER
+    old = m.unit_name(month.state, unit_id)
+    unit["name"] = text
+    month.tell("unit_named", unit_id, old=old, new=text)
+    return DONE
+
+
+def describe(month: Month, unit_id: str, line: Line) -> Outcome:
+    unit = month.unit(unit_id)
+    if unit is None:
+        return NEVER
+    unit["description"] = " ".join(line.args).strip()
+    return DONE
+
+
+def setting(month: Month, unit_id: str, line: Line) -> Outcome:
+    unit = month.unit(unit_id)
+    if unit is None or len(line.args) != 2 or line.args[1].upper() not in ("ON", "OFF"):
+        return NEVER
+    unit.setdefault("settings", {})[line.args[0].lower()] = line.args[1].upper() == "ON"
+    return DONE
+
+
+def work(month: Month, unit_id: str, line: Line) -> Outcome:
+    unit = month.unit(unit_id)
+    if unit is not None and not guards.may_work(month.rules, unit):
+        return FALSE  # a guard earns no wages (spec 7.4)
+    return economy.work_day(month, unit_id)
+
+
+EXECUTORS: dict[str, Executor] = {
+    "AT": at,
+    "DAY": day,
+    "HAVE": have,
+    "LEADER": leader,
+    "LEADING": leading,
+    "SEE": see,
+    "SIZE": size,
+    "SKILL": skill,
+    "WAIT": wait,
+    "NAME": name,
+    "DESCRIBE": describe,
+    "SETTING": setting,
+    "WORK": work,
+    "WITHDRAW": economy.withdraw,
+    **movement.EXECUTORS,  # travel, stacks and structures (movement.py)
+    # Markets and recruiting (markets.py, recruiting.py): requests settled at the day's end.
+    "BUY": markets.buy,
+    "SELL": markets.sell,
+    "RECRUIT": recruiting.recruit,
+    **title_orders.EXECUTORS,  # stances, titles, guarding, pillage, attack, oaths (title_orders.py)
+}

@@ -1,0 +1,159 @@
+"""The executors of STUDY, TEACH and FORGET (spec §2.11, §4.9): they read an order line, ask `learning` what
+a day of it does, and tell the unit's faction in words.
+
+Every executor has the signature of the skeleton's registry, `(month, unit_id, line) -> (Result, Line |
+None)`. From the month they use `state`, `rules`, `ctx` (to emit events) and `world` (whether a place is
+a city); what a teacher offers its students lasts one day and is kept in `day_memory(month)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping
+from typing import Any
+
+from ...core.programs import Line, ProgramError, Result, parse_line
+from . import learning, stats
+from .learning import NEVER, REACHED, WAITING, Teaching
+
+
+def day_memory(month: Any) -> MutableMapping[str, Any]:
+    """What this chapter's executors tell each other within one day (a teacher's help), reset each day."""
+    memory = vars(month).setdefault("units_memory", {})
+    if memory.get("day") != month.ctx.tick:
+        memory.clear()
+        memory["day"] = month.ctx.tick
+    return memory
+
+
+def _leaders_above(state: Mapping[str, Any], unit: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    chain, seen = [], {unit.get("id")}
+    leader = unit.get("stack")
+    while leader and leader not in seen and leader in state["units"]:
+        seen.add(leader)
+        chain.append(state["units"][leader])
+        leader = state["units"][leader].get("stack")
+    return chain
+
+
+def _in_city(month: Any, location: str) -> bool:
+    place = (getattr(month, "world", None) or {}).get("places", {}).get(location) or {}
+    return place.get("kind") == "city"
+
+
+def _teaching_place(state: Mapping[str, Any], unit: Mapping[str, Any]) -> dict[str, int]:
+    taught = dict((state.get("places", {}).get(unit["location"]) or {}).get("teaching") or {})
+    inside = (state.get("structures") or {}).get(unit.get("structure") or "") or {}
+    for tag, level in (inside.get("teaching") or {}).items():
+        taught[tag] = max(int(level), int(taught.get(tag, 0)))
+    return taught
+
+
+def _emit(month: Any, kind: str, unit_id: str, **data: Any) -> None:
+    """A private event of the unit's faction, naming the unit (a failed line: `line_failed`, with the line
+    as written and the reason in words; ctx.order_failed is for the order file's numbered orders)."""
+    unit = month.state["units"][unit_id]
+    faction = unit["owner"]
+    month.ctx.emit(
+        kind, actors=[faction], visible_to=[faction], place=unit["location"], unit=unit["name"], **data
+    )
+
+
+def execute_study(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | None]:
+    """STUDY skill [level]: a day of study; without a level it is one day's order, with one it continues
+    until the level is reached or study can go no further."""
+    state, rules = month.state, month.rules
+    unit = state["units"][unit_id]
+    tag = line.args[0].lower()
+    goal = int(line.args[1]) if len(line.args) > 1 else None
+    owner = state["factions"][unit["owner"]]
+    help_given = day_memory(month).get("teaching", {}).get((unit_id, tag))
+    day = learning.study_day(
+        rules,
+        unit,
+        tag,
+        goal,
+        fund=int(owner.get("fund", 0) or 0),
+        in_city=_in_city(month, unit["location"]),
+        leaders_above=_leaders_above(state, {**unit, "id": unit_id}),
+        teaching_place=_teaching_place(state, unit),
+        teacher=help_given,
+    )
+    if day.outcome == NEVER:
+        _emit(month, "line_failed", unit_id, order=line.render(), reason=day.reason)
+        return Result.INVALID, None
+    if day.outcome == WAITING:
+        return Result.SKIPPED, None
+    if day.outcome == REACHED and not day.gained:
+        return Result.FINISHED, None
+    owner["fund"] = int(owner.get("fund", 0) or 0) - day.from_fund
+    if day.level_after > day.level_before:
+        _emit(
+            month,
+            "skill_reached",
+            unit_id,
+            skill=_name(rules, day.skill),
+            level=stats.ordinal(day.level_after),
+        )
+    if day.outcome == REACHED:
+        return Result.FINISHED, None
+    return (Result.CONTINUES if goal is not None else Result.RAN), None
+
+
+def execute_teach(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | None]:
+    """TEACH unit skill [unit skill ...]: help each present student studying that skill today; the
+    students' STUDY runs after the teacher's line, in report order. Several students only if all lead."""
+    state, rules = month.state, month.rules
+    teacher = state["units"][unit_id]
+    pairs = [(line.args[i], line.args[i + 1].lower()) for i in range(0, len(line.args) - 1, 2)]
+    students = [state["units"].get(student) for student, _ in pairs]
+    if len(pairs) > 1 and not all(s is not None and stats.is_leader(rules, s) for s in students):
+        reason = "several students must all be leaders"
+        _emit(month, "line_failed", unit_id, order=line.render(), reason=reason)
+        return Result.INVALID, None
+    helped = []
+    for (student_id, tag), student in zip(pairs, students, strict=True):
+        if student is None or student["location"] != teacher["location"] or not _studying(student, tag):
+            continue
+        if learning.can_teach(rules, teacher, student, tag):
+            continue
+        level = stats.skill_level(rules, teacher, tag)
+        day_memory(month).setdefault("teaching", {})[(student_id, tag)] = Teaching(unit_id, level)
+        helped.append((student["name"], _name(rules, tag)))
+    if not helped:
+        return Result.SKIPPED, None
+    for student_name, skill in helped:
+        _emit(month, "teaches", unit_id, student=student_name, skill=skill)
+    return Result.RAN, None
+
+
+def _studying(student: Mapping[str, Any], tag: str) -> bool:
+    """Whether the student's queue holds a live STUDY of the skill (it runs after the teacher today)."""
+    for text in student.get("orders") or []:
+        try:
+            parsed = parse_line(str(text))
+        except ProgramError:
+            continue
+        if parsed.depth == 0 and parsed.keyword == "STUDY" and parsed.args and parsed.args[0].lower() == tag:
+            return True
+    return False
+
+
+def execute_forget(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | None]:
+    """FORGET skill: drop it and every skill built on it (a one-shot)."""
+    state, rules = month.state, month.rules
+    unit = state["units"][unit_id]
+    tag = line.args[0].lower()
+    gone = learning.forget(rules, unit, tag)
+    if not gone:
+        reason = f"it knows no {_name(rules, tag)} to forget"
+        _emit(month, "line_failed", unit_id, order=line.render(), reason=reason)
+        return Result.INVALID, None
+    _emit(month, "skills_forgotten", unit_id, skills=[_name(rules, t) for t in gone])
+    return Result.FINISHED, None
+
+
+def _name(rules: Mapping[str, Any], tag: str) -> str:
+    return str((rules["skills"].get(tag) or {}).get("name", tag))
+
+
+EXECUTORS = {"STUDY": execute_study, "TEACH": execute_teach, "FORGET": execute_forget}

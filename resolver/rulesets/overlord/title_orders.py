@@ -1,0 +1,290 @@
+"""The executors of the titles chapter's orders: STANCE, CLAIM, BESTOW, YIELD, CANCEL, GUARD/PATROL,
+PILLAGE, ATTACK and OATH, and the month's steps it owns (press rewards and idle units before day 1, the
+control check on day 1, titles lost out of range and guards' clashes each day, taxes at month end).
+
+Each executor reads one line for one unit and answers with a ``Result``: SKIPPED keeps a line whose
+requirements are unmet today (the manual's skip-but-keep), INVALID drops one that can never run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.programs import Line, Result
+from . import control, guards, press, stances, taxes, titles
+from .month import Month
+
+Outcome = tuple[Result, "Line | None"]
+KEPT: Outcome = (Result.SKIPPED, None)
+RAN: Outcome = (Result.RAN, None)
+DONE: Outcome = (Result.FINISHED, None)
+NEVER: Outcome = (Result.INVALID, None)
+
+
+def reach(month: Month) -> titles.Reach:
+    """One Reach per turn: ranges do not change within a month, and every day asks them again."""
+    memory = month.ctx.memory
+    found = getattr(memory, "reach", None)
+    if found is None:
+        found = titles.Reach(month.ctx.game.world)
+        memory.reach = found
+    return found
+
+
+def _title_words(month: Month, tag: str, location: str) -> dict[str, str]:
+    world = month.ctx.game.world
+    where = world[location].label if location in world else location
+    return {"title": titles.title_name(month.rules, tag), "tag": tag, "location": location, "where": where}
+
+
+def announce(month: Month, kind: str, unit_id: str, **data: Any) -> None:
+    """A public deed (titles are public: a holder's faction is always shown), naming the unit."""
+    unit = month.state["units"][unit_id]
+    month.ctx.emit(
+        kind,
+        actors=[unit["owner"]],
+        place=unit.get("location"),
+        unit=unit_id,
+        unit_name=unit.get("name", unit_id),
+        **data,
+    )
+
+
+def stance(month: Month, unit_id: str, line: Line) -> Outcome:
+    """STANCE faction stance: the unit's faction's stance toward another; its own id sets the default."""
+    if len(line.args) < 2:
+        return NEVER
+    faction, word = line.args[0].lower(), line.args[1].lower()
+    rules = month.rules
+    if faction not in month.state["factions"] or word not in stances.stance_order(rules):
+        return NEVER
+    owner = month.owner(unit_id)
+    stances.set_stance(month.state, rules, owner, faction, word)
+    month.tell(
+        "stance_changed",
+        unit_id,
+        toward=None if faction == owner else faction,
+        toward_name=month.state["factions"][faction].get("name", faction),
+        stance=stances.stance_name(rules, word),
+    )
+    return DONE
+
+
+def claim(month: Month, unit_id: str, line: Line) -> Outcome:
+    """CLAIM tag location [FREE]: a full day spent claiming or challenging (see ``titles.claim``)."""
+    if len(line.args) < 2:
+        return NEVER
+    tag, location = line.args[0].lower(), line.args[1].upper()
+    free = len(line.args) > 2 and line.args[2].upper() == "FREE"
+    held = titles.title_at(month.state, location)
+    if tag not in month.rules["titles"] or held is None or held.get("tag") != tag:
+        return NEVER
+    outcome = titles.claim(month.state, month.rules, unit_id, tag, location, free)
+    if not outcome.done:
+        return KEPT
+    words = _title_words(month, tag, location)
+    if outcome.holder is None:
+        announce(month, "title_claimed", unit_id, paid=outcome.paid, **words)
+        return DONE
+    holder = month.state["units"][outcome.holder]
+    month.tell(
+        "title_challenged",
+        outcome.holder,
+        percent=outcome.percent,
+        won=outcome.won,
+        challenger=unit_id,
+        challenger_name=month.state["units"][unit_id].get("name", unit_id),
+        share=outcome.holder_share,
+        **words,
+    )
+    if outcome.won:
+        announce(
+            month,
+            "title_won",
+            unit_id,
+            paid=outcome.paid,
+            former=outcome.holder,
+            former_name=holder.get("name", outcome.holder),
+            **words,
+        )
+        return DONE
+    month.tell("title_challenge_failed", unit_id, paid=outcome.paid, **words)
+    return RAN
+
+
+def bestow(month: Month, unit_id: str, line: Line) -> Outcome:
+    if not line.args:
+        return NEVER
+    target = line.args[0].upper()
+    outcome = titles.bestow(month.state, month.rules, unit_id, target)
+    if not outcome.done:
+        return KEPT
+    announce(
+        month,
+        "title_bestowed",
+        unit_id,
+        receiver=target,
+        receiver_name=month.state["units"][target].get("name", target),
+        **_title_words(month, outcome.data["tag"], outcome.data["location"]),
+    )
+    return DONE
+
+
+def yield_title(month: Month, unit_id: str, line: Line) -> Outcome:
+    tag = line.args[0].lower() if line.args else None
+    outcome = titles.yield_title(month.state, month.rules, unit_id, tag)
+    if not outcome.done:
+        return KEPT
+    announce(
+        month, "title_yielded", unit_id, **_title_words(month, outcome.data["tag"], outcome.data["location"])
+    )
+    return DONE
+
+
+def cancel(month: Month, unit_id: str, line: Line) -> Outcome:
+    if len(line.args) < 2 or line.args[0].lower() not in month.rules["titles"]:
+        return NEVER
+    tag, location = line.args[0].lower(), line.args[1].upper()
+    outcome = titles.cancel(month.state, month.rules, reach(month), unit_id, tag, location)
+    if not outcome.done:
+        return KEPT
+    if outcome.holder:
+        announce(
+            month,
+            "title_cancelled",
+            unit_id,
+            holder=outcome.holder,
+            holder_name=month.state["units"][outcome.holder].get("name", outcome.holder),
+            **_title_words(month, tag, location),
+        )
+    return DONE
+
+
+def guard(month: Month, unit_id: str, line: Line) -> Outcome:
+    """GUARD / PATROL: a day of guarding where the unit stands, if it may."""
+    unit = month.state["units"][unit_id]
+    if guards.can_guard(month.state, month.rules, reach(month), unit) is not None:
+        return KEPT
+    guards.guard(month.state, month.rules, unit_id)
+    return RAN
+
+
+def pillage(month: Month, unit_id: str, line: Line) -> Outcome:
+    """PILLAGE: a day's plunder of the tax pool, or a battle with the guards who will not allow it."""
+    done = taxes.pillage(month.state, month.rules, reach(month), unit_id)
+    for defender in done.defenders:
+        guards.start_battle(month, defender, unit_id, "pillage")
+    if done.defenders:
+        return RAN
+    if not done.done:
+        return KEPT
+    announce(month, "pillaged", unit_id, taken=done.taken)
+    return RAN
+
+
+def attack(month: Month, unit_id: str, line: Line) -> Outcome:
+    """ATTACK unit | faction | structure: once such a target stands here, a battle is queued for today."""
+    if not line.args:
+        return NEVER
+    state, unit = month.state, month.state["units"][unit_id]
+    wanted = line.args[0]
+    here = [
+        uid
+        for uid, u in sorted(state["units"].items())
+        if uid != unit_id and u.get("location") == unit.get("location") and not u.get("moving")
+    ]
+    target = None
+    if wanted.upper() in state["units"]:
+        target = wanted.upper() if wanted.upper() in here else None
+    elif wanted.lower() in state["factions"]:
+        target = next((uid for uid in here if state["units"][uid]["owner"] == wanted.lower()), None)
+    elif wanted.upper() in (state.get("structures") or {}):
+        structure = state["structures"][wanted.upper()]
+        if structure.get("owner") == unit["owner"]:
+            return NEVER
+        inside = [uid for uid in here if state["units"][uid].get("structure") == wanted.upper()]
+        target = inside[0] if inside else None
+    else:
+        return NEVER
+    if target is None or state["units"][target]["owner"] == unit["owner"]:
+        return KEPT
+    guards.start_battle(month, unit_id, target, "attack")
+    return DONE
+
+
+def oath(month: Month, unit_id: str, line: Line) -> Outcome:
+    """OATH unit: on meeting that unit, this one swears to its faction; the change comes at month end."""
+    if not line.args:
+        return NEVER
+    target = month.state["units"].get(line.args[0].upper())
+    unit = month.state["units"][unit_id]
+    if target is None or target.get("location") != unit.get("location") or target.get("moving"):
+        return KEPT
+    if target["owner"] == unit["owner"]:
+        return DONE
+    unit["oath"] = target["owner"]
+    month.tell(
+        "oath_sworn",
+        unit_id,
+        to=[unit["owner"], target["owner"]],
+        faction=target["owner"],
+        faction_name=month.state["factions"][target["owner"]].get("name", target["owner"]),
+    )
+    return DONE
+
+
+def apply_oaths(ctx: Any, state: dict[str, Any]) -> None:
+    """Month end, with the other loyalty changes: sworn units go over to their new faction."""
+    for unit_id, unit in sorted(state["units"].items()):
+        faction = unit.pop("oath", None)
+        if faction and faction in state["factions"]:
+            old = unit["owner"]
+            unit["owner"] = faction
+            if unit.get("title"):
+                titles.vacate(state, ctx.rules, unit["title"]["location"])
+            ctx.emit(
+                "loyalty_changed",
+                actors=[old, faction],
+                place=unit.get("location"),
+                visible_to=[old, faction],
+                unit=unit_id,
+                unit_name=unit.get("name", unit_id),
+                old=old,
+                new=faction,
+            )
+
+
+EXECUTORS = {
+    "STANCE": stance,
+    "CLAIM": claim,
+    "BESTOW": bestow,
+    "YIELD": yield_title,
+    "CANCEL": cancel,
+    "GUARD": guard,
+    "PATROL": guard,
+    "PILLAGE": pillage,
+    "ATTACK": attack,
+    "OATH": oath,
+}
+
+
+# --- the month's steps ---------------------------------------------------------------------------
+
+
+def before_the_month(ctx: Any, state: dict[str, Any]) -> None:
+    """Before day 1: last month's refusals end, and the newspaper's rewards reach the funds."""
+    control.clear_idle(state)
+    press.credit_rewards(ctx, state, ctx.rules)
+
+
+def end_of_day(month: Month) -> None:
+    """Each day's end, before the battles: titles held beyond their keep are lost, and hostile guards of
+    one place fight."""
+    for location, tag, holder in titles.lose_out_of_range(month.state, month.rules, reach(month)):
+        if holder in month.state["units"]:
+            announce(month, "title_lost", holder, **_title_words(month, tag, location))
+    guards.guard_clashes(month)
+
+
+def month_end_taxes(month: Month) -> None:
+    taxes.collect_taxes(month.ctx, month.state, month.rules, reach(month))

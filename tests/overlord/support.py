@@ -1,0 +1,47 @@
+"""A small overlord campaign in memory: a game of two factions, order files checked as players send them,
+and a month resolved by the engine's turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from resolver.core.orders import OrderFile
+from resolver.engine.ruleset import FactionSetup, Game, get_ruleset
+from resolver.engine.turn import TurnResult, resolve_turn
+from resolver.engine.validate import check_order_file
+
+FACTIONS = ("red", "blue")
+
+
+def game(factions: tuple[str, ...] = FACTIONS, rules: dict[str, Any] | None = None) -> Game:
+    ruleset = get_ruleset("overlord")
+    data = rules or ruleset.default_rules()
+    world = ruleset.generate_world(5, data, len(factions))
+    return Game("overlord-test", "Overlord test", 5, ruleset, data, {}, world, factions)
+
+
+def start(g: Game) -> dict[str, Any]:
+    setups = [FactionSetup(f, f.capitalize(), "#123456") for f in g.factions]
+    return g.ruleset.initial_state(g.world, g.rules, setups, g.seed)
+
+
+def order_file(g: Game, state: dict[str, Any], faction: str, orders: list[dict[str, Any]]) -> OrderFile:
+    doc = {"campaign": g.campaign, "turn": int(state["turn"]), "faction": faction, "orders": orders}
+    return check_order_file(g, state, yaml.safe_dump(doc, sort_keys=False).encode(), f"orders/{faction}.yaml")
+
+
+def month(
+    g: Game, state: dict[str, Any], orders: dict[str, list[dict[str, Any]]] | None = None
+) -> TurnResult:
+    files = {faction: order_file(g, state, faction, given) for faction, given in (orders or {}).items()}
+    for of in files.values():
+        assert of.ok, [issue.format() for issue in of.errors]
+    return resolve_turn(g, state, files)
+
+
+def unit_of(state: dict[str, Any], faction: str, race: str) -> str:
+    return next(
+        uid for uid, u in sorted(state["units"].items()) if u["owner"] == faction and u["race"] == race
+    )

@@ -249,6 +249,8 @@ class Game:
         return (Result.FINISHED, None) if not left else (Result.CONTINUES, line.with_args(str(left), item))
 
     def do_split(self, me: dict, unit: str, line: Line, new: str, count: str) -> tuple:
+        if "nU" not in new:
+            return Result.INVALID, None
         created = f"U{self.next_unit}"
         self.next_unit += 1
         me["figures"] -= int(count)
@@ -500,13 +502,20 @@ def test_a_counter_still_counts_down_an_order_that_continues_but_not_a_skipped_d
 
 def test_an_invalid_line_is_removed_and_frees_the_lines_waiting_on_it() -> None:
     game = Game()
-    game.add("U1", ["STUDY never", "-USE digg", "--GUARD"])
+    game.add("U1", ["STUDY never", "-GUARD", "--USE digg"])
     game.run([1])
-    assert game.ran("U1") == [1]  # the study could never run: the freed USE filled the day instead
-    assert game.ran("U1", "USE") == [1]
-    assert game.queue("U1") == ["GUARD"]
+    assert game.ran("U1") == []  # the day went on finding the study impossible: no work either
+    assert game.queue("U1") == ["GUARD", "-USE digg"]
     game.run([2])
-    assert game.ran("U1", "GUARD") == [2]
+    assert game.log == [(2, "U1", "GUARD"), (2, "U1", "USE digg")]
+    assert game.queue("U1") == []
+
+
+def test_an_invalid_immediate_line_takes_its_pass_and_the_next_pass_goes_on() -> None:
+    game = Game()
+    game.add("U1", ["5 SPLIT U7 1", "-GUARD"])  # U7 is no temporary id the little game knows: invalid
+    game.run([1])
+    assert game.log == [(1, "U1", "GUARD"), (1, "U1", "WORK")]
     assert game.queue("U1") == []
 
 

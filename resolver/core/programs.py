@@ -154,11 +154,16 @@ def parse_line(text: str) -> Line:
         )
     if word[at : at + 1] == "@":
         repeat, at = True, at + 1
-        if word[at : at + 1] in ("@", "-", "+") or word[at : at + 1].isdigit():
-            what = "one '@' is enough" if word[at] == "@" else "'@' must come after any - and +"
-            if word[at].isdigit():
-                what = "'@' (for ever) and a number of days cannot be combined"
-            raise ProgramError(column + at + 1, what, "keep either '@' or the number of days")
+        after = word[at : at + 1]
+        if after.isdigit():
+            raise ProgramError(
+                column + at + 1,
+                "'@' and a number of days cannot be combined (repeat for ever, or for so many days)",
+                "keep either '@' or the number of days",
+            )
+        if after in ("@", "-", "+"):
+            problem = "one '@' is enough" if after == "@" else "'@' must come after any - and +"
+            raise ProgramError(column + at + 1, problem, "write the prefixes in the order - + @ D, once each")
     else:
         digits = _NUMBER.match(word, at)
         if digits:
@@ -183,7 +188,9 @@ def parse_line(text: str) -> Line:
         where = words[index][0] + 1
         if count is not None:
             raise ProgramError(
-                where, "'@' (for ever) and a number of days cannot be combined", "keep one of them"
+                where,
+                "'@' and a number of days cannot be combined (repeat for ever, or for so many days)",
+                "keep one of them",
             )
         raise ProgramError(where, "'@' must be glued to the prefixes before it", "write for example -@USE")
     if index < len(words) and (gate := _DAY_GATE.fullmatch(words[index][1])):
@@ -324,12 +331,13 @@ def _step(
     execute: Execute,
     wanted: tuple[Timing, ...],
 ) -> bool:
-    """Run the first line of one unit's queue that is free, of the wanted timing and able to run today.
-    True when the queue changed (a line ran, or one was found invalid and removed)."""
+    """Try one unit's free lines of the wanted timing in order (no dash, no other day's gate, not run
+    today), and run the first that does not skip. True when one ran or was found invalid; False when all
+    skipped (then, in the full-day pass, the default runs)."""
     program = programs.get(actor)
     if program is None:
         return False
-    changed, index = False, 0
+    index = 0
     while index < len(program.lines):
         line = program.lines[index]
         kind = timing(line)
@@ -345,13 +353,11 @@ def _step(
         if result is Result.SKIPPED:
             index += 1
             continue
-        if programs.get(actor) is not program:  # the order replaced the unit's whole queue
-            return True
-        _apply(program, line, result, replacement, kind)
-        if result is not Result.INVALID:
-            return True
-        changed = True  # an invalid line is gone: the next one, perhaps freed by it, may still run
-    return changed
+        # The line was tried (even one found invalid: the unit spent its turn finding that out).
+        if programs.get(actor) is program:  # else the order replaced or removed the unit's whole queue
+            _apply(program, line, result, replacement, kind)
+        return True
+    return False
 
 
 def run_day(
@@ -369,7 +375,8 @@ def run_day(
     first free line of its queue (no dash, no other day's gate, not yet run today) that can run; passes
     follow each other until one runs nothing, so an order made possible by another unit's order runs in
     the next pass. Then one full-day pass: every actor runs one day of its first full-day line that can
-    run, or ``default`` (the unit's work) when none can. A busy actor (travelling, idle) takes no order.
+    run, or ``default`` (the unit's work) when none can; a line found invalid takes its pass or its day
+    all the same (the unit spent it finding that out). A busy actor (travelling, idle) takes no order.
     ``actors`` is read afresh at each pass, so a unit created today by an order joins the next pass.
     """
     for program in programs.values():
@@ -386,42 +393,8 @@ def run_day(
     for actor in list(actors):
         if busy(actor):
             continue
-        if not _full_day(day, actor, programs, timing, execute):
+        if not _step(day, actor, programs, timing, execute, (Timing.FULL_DAY, Timing.MOVEMENT)):
             execute(actor, default)
-
-
-def _full_day(
-    day: int,
-    actor: str,
-    programs: MutableMapping[str, Program],
-    timing: Callable[[Line], Timing],
-    execute: Execute,
-) -> bool:
-    """One day of the first full-day line that runs; False when none did (the default then runs)."""
-    program = programs.get(actor)
-    if program is None:
-        return False
-    index = 0
-    while index < len(program.lines):
-        line = program.lines[index]
-        kind = timing(line)
-        if (
-            line.depth
-            or (line.day is not None and line.day != day)
-            or kind not in (Timing.FULL_DAY, Timing.MOVEMENT)
-        ):
-            index += 1
-            continue
-        result, replacement = execute(actor, line)
-        if result is Result.SKIPPED:
-            index += 1
-            continue
-        if programs.get(actor) is not program:  # the order replaced the unit's whole queue
-            return True
-        _apply(program, line, result, replacement, kind)
-        if result is not Result.INVALID:
-            return True
-    return False
 
 
 def _rewritten(line: Line, old: str, new: str) -> Line | None:

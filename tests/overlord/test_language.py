@@ -263,3 +263,25 @@ def test_the_language_chapter_explains_each_choice_in_a_house_rule() -> None:
     chosen = "give_count_first tactic.aliases ignored_argument skill_measure_default teach_pairs"
     for path in f"{chosen} immediate_once_per bare_unit_numbers inert_faction_orders resign_to".split():
         assert f"language.{path}" in rules
+
+
+def test_the_order_file_check_reads_each_line_against_the_table_at_file_line_col() -> None:
+    from resolver.engine.validate import check_order_file
+
+    from .support import game, start, unit_of
+
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    raw = (
+        f"campaign: overlord-test\nturn: 1\nfaction: red\norders:\n  - action: unit\n    unit: {hero}\n"
+        "    orders:\n      - GIVE U5 sword 2\n      - TACTIC FIGHT FRONT CENTER ADVANCE\n"
+        "      - SETTING SILENT MAYBE\n"
+    ).encode()
+    of = check_order_file(g, state, raw, "orders/red.yaml")
+    found = [(issue.line, issue.col, issue.message) for issue in of.errors]
+    assert found == [
+        (8, 17, "'sword' is not an item tag"),
+        (10, 24, "'MAYBE' is not one of ON, OFF"),
+    ]
+    assert "did you mean 'swrd'?" in of.errors[0].hint

@@ -56,7 +56,7 @@ def faction_orders(ctx: Context, state: State) -> State:
         if of is None or faction not in state["factions"]:
             continue
         for order in of.orders:
-            reading = orders.read_order(state, faction, order)
+            reading = orders.read_order(state, faction, order, ctx.rules)
             if reading.problems:
                 ctx.order_failed(faction, order, reading.problems[0][1])
                 continue

@@ -182,7 +182,13 @@ def test_tactic_and_combat_orders_set_the_unit_s_battle_settings() -> None:
     unit = result.state["units"][lead["red"]]
     assert unit["tactic"] == {"battle": "defend", "rank": "rear", "file": "left", "move": "support"}
     assert unit["combat"] == ["parry", "lbow"] and unit["orders"] == []
-    bad = run(g, state, {"red": [{"action": "unit", "unit": lead["red"], "orders": ["TACTIC FIGHT UP"]}]})
+    # The checker refuses a bad TACTIC at its line and column; one already in a queue is dropped at run time.
+    refused = order_file(
+        g, state, "red", [{"action": "unit", "unit": lead["red"], "orders": ["TACTIC FIGHT UP"]}]
+    )
+    assert not refused.ok and "'UP' is not one of FRONT, MIDDLE, REAR" in refused.errors[0].format()
+    state["units"][lead["red"]]["orders"] = ["TACTIC FIGHT UP"]
+    bad = run(g, state, {})
     assert bad.state["units"][lead["red"]]["tactic"] == state["units"][lead["red"]]["tactic"]
     assert [e.data["order"] for e in bad.events if e.kind == "line_failed"] == ["TACTIC FIGHT UP"]
 

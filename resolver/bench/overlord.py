@@ -226,7 +226,9 @@ def measure(root: Path, factions: int, seed: int = SEED, repeat: int = REPEAT) -
     kept = root.parent / f"{root.name}-orders"
     shutil.rmtree(kept, ignore_errors=True)
     kept.mkdir()
-    read = [store.campaign_dir / name for name in ("campaign.yaml", "players.yaml", "rules.yaml", "world.yaml")]
+    read = [
+        store.campaign_dir / name for name in ("campaign.yaml", "players.yaml", "rules.yaml", "world.yaml")
+    ]
     for path in store.order_paths():
         read.append(Path(shutil.copy(path, kept / path.name)))
     resolve = floor = float("inf")

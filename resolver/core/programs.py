@@ -195,18 +195,10 @@ def run_day(
     default: Line,
 ) -> None:
     """One day: immediate passes until a pass executes nothing, then one full-day pass."""
-    # Lines executed today, by identity: two queues may hold equal lines (two "@WORK"), and only the one
-    # that ran is spent. The list keeps each line alive so that its id() is never reused within the day;
-    # the set answers the question in constant time (a list scan made a day quadratic in the units).
-    done: list[Line] = []
-    done_ids: set[int] = set()
-
-    def spent(line: Line) -> None:
-        done.append(line)
-        done_ids.add(id(line))
+    done: list[Line] = []  # lines executed today, by identity
 
     def ran(line: Line) -> bool:
-        return id(line) in done_ids
+        return any(line is seen for seen in done)
 
     def first(actor: str, timings: tuple[Timing, ...]) -> bool:
         program = programs.get(actor)
@@ -224,8 +216,8 @@ def run_day(
             if not any(line is held for held in program.lines):
                 return True  # the executor itself rewrote the queue
             index = next(i for i, held in enumerate(program.lines) if held is line)
-            spent(_apply(program.lines, index, result, new, kind))
-            spent(line)
+            done.append(_apply(program.lines, index, result, new, kind))
+            done.append(line)
             return True
         return False
 

@@ -96,13 +96,22 @@ def _name(state: Mapping[str, Any], uid: str) -> str:
 
 def children(state: Mapping[str, Any]) -> dict[str, list[str]]:
     """Each leader's units directly under it, in report order (arrival, then id)."""
-    below: dict[str, list[str]] = {}
+    # Asked once per travelling stack each day: the stacked units are gathered first and only each
+    # leader's few members sorted, rather than every unit of the state (the leaders keep the order of
+    # their first member, as a sort of all units gave them).
     units = _units(state)
-    for uid in sorted(units, key=lambda u: (int(units[u].get("arrival", 0)), u)):
-        leader = units[uid].get("stack")
+
+    def order(uid: str) -> tuple[int, str]:
+        return (int(units[uid].get("arrival", 0)), uid)
+
+    below: dict[str, list[str]] = {}
+    for uid, record in units.items():
+        leader = record.get("stack")
         if leader is not None:
             below.setdefault(str(leader), []).append(uid)
-    return below
+    for members in below.values():
+        members.sort(key=order)
+    return dict(sorted(below.items(), key=lambda item: order(item[1][0])))
 
 
 def substack(state: Mapping[str, Any], uid: str, below: Mapping[str, list[str]] | None = None) -> list[str]:

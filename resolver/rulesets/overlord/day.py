@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...core.phases import State
 from ...core.programs import Line, Program, Result, drop_references, parse_line, run_day
 from . import control as control_points
-from . import economy, executors, movement, orders, production, recruiting, title_orders, weather
+from . import economy, executors, movement, orders, production, recruiting, title_orders, warfare, weather
 from . import markets as trading
 from . import model as m
 from . import places as changes
@@ -111,9 +111,12 @@ def control(ctx: Context, state: State) -> State:
 
 
 def battles(ctx: Context, state: State) -> State:
-    # Titles held beyond their keep are lost and hostile guards clash (title_orders.py); the combat
-    # helper fights the battles queued in ctx.memory.battles.
-    title_orders.end_of_day(Month(ctx, state))
+    # Titles held beyond their keep are lost and hostile guards clash (title_orders.py); then every
+    # battle queued today is fought and its outcome written into the state (warfare.py).
+    month = Month(ctx, state)
+    title_orders.end_of_day(month)
+    warfare.fight_battles(month)
+    _store(ctx, state)
     return state
 
 

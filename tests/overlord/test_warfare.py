@@ -50,6 +50,14 @@ def setting(g: Game) -> tuple[dict[str, Any], dict[str, str], str]:
     state = start(g)
     lead = heroes(state)
     here = state["units"][lead["red"]]["location"]
+    # Colonial starts share a city (three factions a city): send blue's company and green home elsewhere.
+    home = g.world[here].parent
+    away = [loc for loc, place in g.world.locations.items() if place.parent is None and loc != home]
+    for uid, unit in state["units"].items():
+        if unit["owner"] == "green" or (unit["owner"] == "blue" and uid != lead["blue"]):
+            put(state, uid, away[0] if unit["owner"] == "blue" else away[-1], unit["arrival"])
+            if unit.get("stack") == lead["blue"]:
+                unit["stack"] = None  # left behind by its hero
     put(state, lead["blue"], here, 3)
     red = state["units"][lead["red"]]
     red["skills"] = dict(STRONG)
@@ -224,7 +232,10 @@ def test_the_same_month_gives_the_same_bytes_and_a_battle_elsewhere_leaves_this_
     assert dump(run(g, state, attack)) == dump(run(g, state, attack))
     alone = run(g, state, attack)
     # Green comes to blue's home, where blue's company waits, and holds blue Enemy: a second battle.
-    elsewhere = state["units"][company(state, lead["blue"])]["location"]
+    blue_company = next(
+        u for uid, u in sorted(state["units"].items()) if u["owner"] == "blue" and uid != lead["blue"]
+    )
+    elsewhere = blue_company["location"]
     for uid, unit in state["units"].items():
         if unit["owner"] == "green":
             put(state, uid, elsewhere, 5 + int(unit["arrival"]))

@@ -2,13 +2,14 @@
 and 20 factions, 25 units each: 125, 250 and 500 units), each month resolved as a user resolves it.
 
 The start state is generated, not played into: a new campaign of the ruleset's own start (a hero and his
-company per faction) is grown to 25 units a faction, leaders with companies stacked beneath them spread
-over the territories around each faction's home city, every unit carrying a queue of the kind a player
-keeps (work all month, draw coins and buy at the market, recruit into a new unit, set out on a day of the
-month, wait and then move, study, guard), and each faction sends an order file that rewrites about half
-of its queues, as a player does between months. Bots alone would take many months of recruiting to reach
-500 units and would time the bots' choices as much as the month; a generated state gives the same load at
-each size, so the cost can be seen to follow the work.
+company per faction) is grown to 25 units a faction, leaders with companies stacked beneath them spread over
+the territories around each faction's home city, every unit carrying a queue of the kind a player keeps
+(work all month, draw coins and buy at the market, recruit into a new unit, set out on a day of the month,
+wait and then move, study, change a stance, work while food lasts), and each faction sends an order file
+that rewrites about half of its queues, as a player does between months (the NPC bands of the start come on
+top; the table counts every unit of the state). Bots alone would take many months of recruiting to reach 500
+units and would time the bots' choices as much as the month; a generated state gives the same load at each
+size, so the cost can be seen to follow the work.
 
 Two fresh processes are timed, in turn, the fastest of a few runs of each, so that both meet the same
 load on a shared machine (as ``usurper.py`` does):

@@ -34,11 +34,23 @@ def _start(ctx: Context, state: State) -> None:
 
 
 def _store(ctx: Context, state: State) -> None:
-    """The programs written back to their units, as the template shows them next month."""
+    """The programs written back to their units, as the template shows them next month.
+
+    This runs after every phase that may change a queue, several times a day for every unit: a queue whose
+    lines are the ones last written, over a unit whose orders still read as written then, is left as it
+    is (writing it again would give the same texts)."""
+    written = ctx.memory.written
     for unit_id, program in ctx.memory.programs.items():
         unit = m.unit(state, unit_id)
-        if unit is not None:
-            unit["orders"] = program.to_data()
+        if unit is None:
+            continue
+        lines = tuple(program.lines)
+        last = written.get(unit_id)
+        if last is not None and last[0] == lines and unit.get("orders") == last[1]:
+            continue
+        texts = program.to_data()
+        unit["orders"] = texts
+        written[unit_id] = (lines, list(texts))
 
 
 def press_rewards(ctx: Context, state: State) -> State:

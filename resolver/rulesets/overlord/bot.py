@@ -4,7 +4,9 @@ Player factions (in the demo, or in civil disorder) play a General's month (``bo
 coins drawn in the city, followers hired and armed from the market, study toward the next level, a vacant
 title claimed when the hero qualifies, stances changed now and then, journeys out to the neighbouring land
 and home again, and for an aggressive faction an attack on a weaker force it sees. The outlaws' and the
-creatures' bands roam and attack (``bot_plans.band_month``); the imperials and citizens keep to their work.
+creatures' bands roam and attack (``bot_plans.band_month``); the imperials' and citizens' standing units
+(the Emperor, the guards, the militia: ``npcs.place_posts``) guard their posts and go back to them
+(``bot_plans.post_month``).
 
 A queue is rewritten only when the month's plan differs from what the unit already carries, so a
 half-done ``15 STUDY cmbt 1`` keeps its counter. Press: a signed article and now and then a rumour,
@@ -20,7 +22,7 @@ from ...core.phases import State
 from ...core.rng import stream
 from ...engine.ruleset import Game
 from . import model as m
-from .bot_plans import Plan, band_month, follower_month, hero_month
+from .bot_plans import Plan, band_month, follower_month, hero_month, post_month
 from .orders import UNIT
 
 BANDS = ("outlaws", "creatures")  # non-player factions whose bands roam and fight
@@ -36,7 +38,10 @@ def orders_for(game: Game, state: State, faction: str) -> dict[str, Any]:
             if unit.get("stack") is None:
                 plan.lines[unit_id] = band_month(plan, unit_id, unit)
         elif not player:
-            continue  # the imperials and the citizens keep whatever queue they have
+            if unit.get("home"):
+                plan.lines[unit_id] = post_month(plan, unit_id, unit)  # a standing unit keeps its post
+        elif unit.get("moving"):
+            continue  # on the road: its queue carries the rest of the journey (a claim at its end)
         elif m.is_leader(unit) and unit.get("stack") is None:
             plan.lines[unit_id] = hero_month(plan, unit_id, unit, aggressive)
         elif unit.get("race") == "man":

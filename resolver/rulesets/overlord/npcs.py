@@ -97,3 +97,49 @@ def _band(state: State, rules: Rules, band: Mapping[str, Any], where: str, new_u
 def _talents(rules: Rules, race: str) -> dict[str, int]:
     talents = ((rules.get("races") or {}).get(race) or {}).get("talents") or {}
     return {str(k): int(v) for k, v in talents.items()}
+
+
+# --- the Empire's and the citizens' posts (spec 3.1, 3.6) ----------------------------------------
+
+
+def post_places(world: World, kind: str) -> list[str]:
+    """The places a kind of post stands at, in the world's order: ``imperial_city`` (the city in the
+    capital's territory), ``capital`` (that territory itself) or ``border_cities`` (the cities of the
+    imperial land outside it)."""
+    found = []
+    for place, location in world.locations.items():
+        parent = world[location.parent] if location.parent else None
+        if kind == "capital" and parent is None and location.region == "capital":
+            found.append(place)
+        elif location.terrain != "city" or parent is None:
+            continue
+        elif (kind, parent.region) in (("imperial_city", "capital"), ("border_cities", "imperial")):
+            found.append(place)
+    return found
+
+
+def place_posts(state: State, world: World, rules: Rules, make_unit: MakeUnit) -> None:
+    """The imperials' and the citizens' standing units (rules ``npc_posts``): each at its post, with the
+    skills, arms and purse the rules give it, remembering its post as ``home``; the Emperor takes the
+    Overlord's title. The NPC factions' treasuries (``npc_funds``) pay their upkeep."""
+    for faction, fund in (rules.get("npc_funds") or {}).items():
+        if faction in state["factions"]:
+            state["factions"][faction]["fund"] = int(fund)
+    for spec in rules.get("npc_posts") or []:
+        faction = str(spec["faction"])
+        if faction not in state["factions"]:
+            continue
+        for where in post_places(world, str(spec["post"])):
+            name = str(spec["name"]).format(place=world[where].label)
+            unit_id = m.next_unit_id(state)
+            unit = make_unit(rules, faction, name, str(spec["race"]), int(spec["figures"]), where)
+            unit["skills"] = {str(k): int(v) for k, v in (spec.get("skills") or {}).items()}
+            unit["items"] = {str(k): int(v) for k, v in (spec.get("items") or {}).items()}
+            unit["equipped"] = {str(k): int(v) for k, v in (spec.get("equipped") or {}).items()}
+            unit["arrival"] = m.next_arrival(state, where)
+            unit["home"] = where
+            m.units(state)[unit_id] = unit
+            seat = ((state.get("places") or {}).get(where) or {}).get("title")
+            if spec.get("title") and seat and seat.get("holder") is None and seat.get("tag") == spec["title"]:
+                seat["holder"] = unit_id  # no stance changes: the Emperor's own faction seats him
+                unit["title"] = {"tag": str(seat["tag"]), "location": where}

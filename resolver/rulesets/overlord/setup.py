@@ -107,6 +107,8 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     # The outlaws' and creatures' bands (npcs.py), after the factions so that the players' ids come first.
     starts = sorted({str(u["location"]) for u in m.units(state).values()}, key=list(world).index)
     npcs.place_bands(state, world, rules, seed, starts, new_unit)
+    # The Emperor, the imperial guards and the citizens' militia at their posts (npcs.place_posts).
+    npcs.place_posts(state, world, rules, new_unit)
     return state
 
 

@@ -36,8 +36,8 @@ def _leaders_above(state: Mapping[str, Any], unit: Mapping[str, Any]) -> list[Ma
 
 
 def _in_city(month: Any, location: str) -> bool:
-    place = (getattr(month, "world", None) or {}).get("places", {}).get(location) or {}
-    return place.get("kind") == "city"
+    """Whether the fund reaches a unit here: the month's own test (a city of the world)."""
+    return bool(month.is_city(location))
 
 
 def _teaching_place(state: Mapping[str, Any], unit: Mapping[str, Any]) -> dict[str, int]:

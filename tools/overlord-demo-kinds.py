@@ -22,8 +22,9 @@ from resolver.cli import main
 # The kinds the issue asks the demo to show, by what they stand for.
 WANTED = {
     "movement": ("departs", "arrives"),
-    "study": ("studied", "learned", "skill_learned", "study", "level_reached"),
-    "market trade": ("bought", "sold"),
+    "study": ("skill_reached",),
+    "market purchase": ("bought",),
+    "market sale": ("sold",),
     "recruit": ("recruited",),
     "battle": ("battle",),
     "title claimed": ("title_claimed", "title_won"),

@@ -459,8 +459,8 @@ def _attack(plan: Plan, unit_id: str, location: str) -> list[str]:
 
 
 def _journey(plan: Plan, unit_id: str, unit: Unit, location: str, aggressive: bool) -> list[str]:
-    """Out to a neighbouring territory after the first market day (against a band there, for an
-    aggressive faction), or home again."""
+    """Out against a band in a territory next to the one the hero stands in or at; else home again, or
+    from home now and then out to a neighbouring territory after the first market day."""
     if not can("MOVE") or unit.get("moving"):
         return []
     world = plan.game.world
@@ -468,21 +468,26 @@ def _journey(plan: Plan, unit_id: str, unit: Unit, location: str, aggressive: bo
     if location not in world or home is None:
         return []
     numbers = plan.numbers
+    territory = npcs.home_territory(world, location)
+    out = [t for t in npcs.land_neighbours(world, territory) if plan.reachable(territory, t)]
+    # A band the whole country talks of, weaker than this stack: every hero hunts it; only an
+    # aggressive faction's goes on hunting away from home.
+    prey = _prey(plan, unit_id, out) if (aggressive or location == home) else []
+    if prey:
+        steps = [] if territory == location else ["Out"]
+        gate = [f"DAY {int(numbers['ride_out_day'])}"] if plan.is_city(location) else []
+        chain = [*steps, prey[0]]
+        depth = len(gate)
+        return gate + [("-" * (depth + i)) + f"MOVE {step}" for i, step in enumerate(chain)]
     if location != home:
         route = _way_home(plan, location, home)
         return [("-" * depth) + f"MOVE {step}" for depth, step in enumerate(route)] if route else []
-    territory = npcs.home_territory(world, location)
     if territory == location or not plan.reachable(location, territory):
         return []
-    out = [t for t in npcs.land_neighbours(world, territory) if plan.reachable(territory, t)]
-    prey = _prey(plan, unit_id, out) if aggressive else []
-    if prey:
-        there = prey[0]  # a band the whole country talks of, weaker than this stack: ride out against it
-    elif out and plan.chance(unit_id, "ride-out", int(numbers["ride_out_chance"])):
+    if out and plan.chance(unit_id, "ride-out", int(numbers["ride_out_chance"])):
         there = plan.roll(unit_id, "ride-out-where").choice(out)
-    else:
-        return []
-    return [f"DAY {int(numbers['ride_out_day'])}", "-MOVE Out", f"--MOVE {there}"]
+        return [f"DAY {int(numbers['ride_out_day'])}", "-MOVE Out", f"--MOVE {there}"]
+    return []
 
 
 def _prey(plan: Plan, unit_id: str, territories: list[str]) -> list[str]:

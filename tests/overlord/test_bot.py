@@ -13,7 +13,7 @@ import yaml
 from resolver.core.canonical import dump
 from resolver.engine.turn import resolve_turn
 from resolver.engine.validate import check_order_file
-from resolver.rulesets.overlord import bot, executors, npcs
+from resolver.rulesets.overlord import bot, bot_plans, executors, npcs
 from resolver.rulesets.overlord import model as m
 
 from .support import game, start
@@ -178,3 +178,138 @@ def test_the_bot_s_order_file_reads_back_as_yaml_with_the_manual_s_lines() -> No
     of, draft = _file(g, state, "red")
     text = yaml.safe_load(of.raw)
     assert text["orders"] == draft["orders"]
+
+
+# --- arms, titles, teaching, sales, guards, and the NPC posts ------------------------------------------
+
+
+def _lines(g: Any, state: dict[str, Any], faction: str, unit_id: str) -> list[str]:
+    return next(o["orders"] for o in bot.orders_for(g, state, faction)["orders"] if o["unit"] == unit_id)
+
+
+def _hero_and_company(state: dict[str, Any], faction: str) -> tuple[str, str]:
+    hero = next(
+        uid for uid, u in sorted(state["units"].items()) if u["owner"] == faction and u["race"] == "hero"
+    )
+    company = next(
+        uid for uid, u in sorted(state["units"].items()) if u["owner"] == faction and u["stack"] == hero
+    )
+    return hero, company
+
+
+def test_followers_wear_swords_only_once_they_know_blades() -> None:
+    """The chain waits for 1st blades, then for the swords; over half a year no EQUIP of a sword fails."""
+    g, state = _campaign()
+    _, company = _hero_and_company(state, "red")
+    lines = _lines(g, state, "red", company)
+    assert lines[lines.index("SKILL blde 1") :][:3] == ["SKILL blde 1", "-HAVE swrd", "--EQUIP swrd"]
+    for _ in range(MONTHS):
+        files = {f: _file(g, state, f)[0] for f in FOUR}
+        result = resolve_turn(g, state, files)
+        failed = [
+            e.data for e in result.events if e.kind == "line_failed" and "EQUIP swrd" in e.data["order"]
+        ]
+        assert not failed, failed
+        state = result.state
+
+
+def test_swords_are_bought_only_for_followers_who_know_combat() -> None:
+    g, state = _campaign()
+    hero, company = _hero_and_company(state, "red")
+    city = state["units"][hero]["location"]
+    state["places"][city]["market"]["sell"]["swrd"] = {"count": 30, "price": 100}
+    state["places"][city]["recruits"]["man"]["count"] = 0  # nothing else to spend on
+    assert not any("swrd" in t and "BUY" in t for t in _lines(g, state, "red", hero))
+    state["units"][company]["skills"]["cmbt"] = 15
+    lines = _lines(g, state, "red", hero)
+    assert any(t.startswith("BUY ") and " swrd " in t for t in lines)
+    assert f"-GIVE {company} swrd 20" in lines
+
+
+def test_a_qualified_hero_claims_the_nearest_vacant_title_and_keeps_it() -> None:
+    """Qualified and with the fee, the hero claims the nearest vacant Sheriff or Mayor (going there first
+    when it lies away: a chain of MOVEs ending in CLAIM) and stays; its followers then guard it."""
+    g, state = _campaign()
+    state["factions"]["red"]["fund"] = 20000
+    hero, company = _hero_and_company(state, "red")
+    state["units"][hero]["skills"]["cmbt"] = 45
+    lines = _lines(g, state, "red", hero)
+    claim = next(t for t in lines if "CLAIM " in t)
+    tag, where = claim.lstrip("-").split()[1:3]
+    if where != state["units"][hero]["location"]:
+        assert claim.startswith("-") and any(t.lstrip("-").startswith("MOVE ") for t in lines)
+    holder = None
+    for _ in range(3):
+        result = resolve_turn(g, state, {"red": _file(g, state, "red")[0]})
+        state = result.state
+        holder = state["places"][where]["title"]["holder"]
+        if holder:
+            break
+    assert holder == hero and state["units"][hero]["title"] == {"tag": tag, "location": where}
+    state["units"][company]["skills"]["cmbt"] = 15
+    assert "@GUARD" in bot_plans._follower_queue(bot_plans.Plan(g, state, "red"), state["units"][company])
+    assert not any(t.lstrip("-").startswith("MOVE") for t in _lines(g, state, "red", hero))
+    result = resolve_turn(g, state, {"red": _file(g, state, "red")[0]})
+    assert result.state["places"][where]["title"]["holder"] == hero, "the holder stays and keeps it"
+
+
+def test_a_hero_teaches_its_company_a_skill_it_knows_better_and_sells_its_horse() -> None:
+    g, state = _campaign()
+    hero, company = _hero_and_company(state, "red")
+    state["units"][hero]["skills"].update({"cmbt": 15})
+    state["units"][company]["skills"].update({"cmbt": 15})
+    state["units"][hero]["skills"]["blde"] = 15
+    lines = _lines(g, state, "red", hero)
+    assert f"10 TEACH {company} blde" in lines
+    city = state["units"][hero]["location"]
+    price = state["places"][city]["market"]["buy"]["hrse"]["price"]
+    assert f"SELL 1 hrse {price}" in lines, "a hero leading followers on foot has no use for its horse"
+
+
+def test_the_emperor_guards_and_militia_stand_at_their_posts_and_go_back() -> None:
+    g, state = _campaign()
+    posted = {uid: u for uid, u in state["units"].items() if u.get("home")}
+    emperor = next(uid for uid, u in posted.items() if u["title"])
+    seat = posted[emperor]["location"]
+    assert posted[emperor]["owner"] == "imperials" and state["places"][seat]["title"] == {
+        "tag": "ovlr",
+        "holder": emperor,
+    }
+    assert g.world[g.world[seat].parent].region == "capital"
+    guards = [uid for uid, u in posted.items() if u["owner"] == "imperials" and u["figures"] > 1]
+    militia = [uid for uid, u in posted.items() if u["owner"] == "citizens"]
+    assert guards and militia
+    assert all(g.world[posted[uid]["location"]].region == "capital" for uid in guards)
+    assert all(g.world[g.world[posted[uid]["location"]].parent].region == "imperial" for uid in militia)
+    for faction in ("imperials", "citizens"):
+        for order in bot.orders_for(g, state, faction)["orders"]:
+            assert order["orders"] in (["@GUARD"], ["@WORK"])
+    guard = guards[0]
+    home = posted[guard]["location"]
+    away = next(
+        t for t in g.world.neighbours(home) if g.world[t].parent is None and g.world[t].terrain != "mountains"
+    )
+    state["units"][guard]["location"] = away
+    lines = _lines(g, state, "imperials", guard)
+    assert lines[-1].lstrip("-") == f"MOVE {home}"
+    result = resolve_turn(g, state, {})
+    guarding = [
+        e for e in result.events if e.kind == "departs" and e.data.get("unit") == posted[guard]["name"]
+    ]
+    assert guarding, "the guard sets out for its post"
+
+
+def test_followers_in_a_city_study_on_the_fund() -> None:
+    """A follower unit with no coins studies in its city on the faction's fund (the month's city test)."""
+    g, state = _campaign()
+    hero, company = _hero_and_company(state, "red")
+    assert not state["units"][company]["items"].get("coin")
+    orders = [
+        {"action": "unit", "unit": company, "orders": ["STUDY cmbt 1"]},
+        {"action": "unit", "unit": hero, "orders": []},
+    ]
+    from .support import order_file
+
+    result = resolve_turn(g, state, {"red": order_file(g, state, "red", orders)})
+    assert result.state["units"][company]["skills"].get("cmbt", 0) >= 15
+    assert result.state["factions"]["red"]["fund"] < state["factions"]["red"]["fund"]

@@ -568,7 +568,7 @@ def post_month(plan: Plan, unit_id: str, unit: Unit) -> list[str]:
         return list(unit.get("orders") or [])
     if location != home:
         route = walking_routes(plan, location, int(plan.numbers["post_days"])).get(home)
-        if route and can("MOVE"):
+        if route and can("MOVE") and movement.may_set_out(plan.rules, unit):
             return [("-" * depth) + f"MOVE {step}" for depth, step in enumerate(route[1])]
         return list(unit.get("orders") or [])
     if int(unit.get("figures", 0)) > 1 and can("GUARD"):

@@ -180,4 +180,7 @@ def test_a_new_campaign_offers_a_vacant_title_in_every_village_and_city() -> Non
     assert [kinds[p] for p, tag in seats.items() if tag == "ovlr"] == ["imperial_city"]
     inner = [p for p, loc in world.locations.items() if loc.terrain in ("village", "city")]
     assert set(inner) == set(seats)
-    assert all(start["places"][p]["title"]["holder"] is None for p in seats)
+    # Every title is vacant but the Overlord's, which the imperials' Emperor holds from the start (spec 3.1).
+    assert all(start["places"][p]["title"]["holder"] is None for p, tag in seats.items() if tag != "ovlr")
+    overlord = next(start["places"][p]["title"]["holder"] for p, tag in seats.items() if tag == "ovlr")
+    assert start["units"][overlord]["owner"] == "imperials"

@@ -92,6 +92,8 @@ def collect_taxes(ctx: Any, state: MutableMapping[str, Any], rules: Rules, reach
         if not owners:
             continue
         owner = owners[0][0]
+        if not rules.get("npc_levy", True) and state["factions"][owner].get("kind") == "npc":
+            continue  # the Overlord's Empire keeps its own books (rules npc_levy)
         held_by = occupiers(state, rules, location, owner)
         if held_by:
             names = [str(state["factions"][f].get("name") or f) for f in held_by]

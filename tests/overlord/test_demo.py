@@ -104,3 +104,14 @@ def test_the_sealed_demo_runs_and_verifies_with_its_key(tmp_path_factory: pytest
 
     missing = _missing(root, sealing.read_key_text((root / workflow.DEMO_KEY).read_text()))
     assert not missing, f"the sealed demo never shows {', '.join(missing)}"
+
+
+def test_the_template_shows_each_unit_s_queue_with_its_prefixes(
+    demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from resolver.cli import main
+
+    assert main(["template", "red", "--root", str(demo)]) == 0
+    text = capsys.readouterr().out
+    assert "Queue: " in text and "@WORK" in text
+    assert any(f'"{prefix}' in text for prefix in ("-", "@", "1", "2", "3", "4", "5", "6", "7", "8", "9"))

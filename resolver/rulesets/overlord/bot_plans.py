@@ -9,6 +9,13 @@ what they are given (``HAVE swrd`` / ``-EQUIP swrd``), study combat and work (``
 faction attacks a weaker force it sees where its hero stands. The outlaws' and creatures' bands roam and
 attack what they meet.
 
+Since the second bot helper: followers wear jerkins at once and swords only after 1st blades (``SKILL blde
+1`` / ``-HAVE swrd`` / ``--EQUIP swrd``, swords bought once they know 1st combat); a hero claims the
+nearest vacant Sheriff or Mayor it qualifies for within ``claim_days`` (fee first, purses for its
+followers when it leaves the fund behind), then stays and has its followers GUARD; it teaches its company,
+sells spare goods on the market day (its horse when its stack walks), and hunts weaker bands next door.
+The imperials' and citizens' standing units (``post_month``) guard their posts and walk back to them.
+
 Every choice comes from a stream labelled by the faction, the month, the unit and the purpose, so a unit's
 queue never depends on the order the others were planned in. Orders the month cannot carry out yet (no
 executor for the keyword) are never written.

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ...core.phases import PhaseFn, State
 from ...engine.ruleset import Game, Ruleset
-from . import day, orders
+from . import day, orders, public
 from . import model as m
 from .month import OverlordMonth
 
@@ -85,21 +85,34 @@ class Overlord(Ruleset):
         return lines
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
-        """The factions that play, by name; where the state holds them, their units and figures."""
+        """The factions that play, by name, with the titles they hold (public); from a full state also
+        their units and figures, which a sealed campaign's public state does not hold (every row has
+        the same numbers, so a table of them has no gaps)."""
+        held = public.titles_held(state)
+        playing = game.factions_in(state)
+        full = all("fund" in state["factions"][faction] for faction in playing)
         rows = []
-        for faction in game.factions_in(state):
+        for faction in playing:
             record = state["factions"][faction]
             row: dict[str, Any] = {
                 "faction": faction,
                 "name": game.name_of(faction),
                 "status": record.get("status", "active"),
+                "titles": held.get(faction, 0),
             }
-            mine = m.owned(state, faction)
-            if mine:
+            if full:
+                mine = m.owned(state, faction)
                 row["units"] = len(mine)
                 row["figures"] = sum(int(unit.get("figures", 0)) for unit in mine.values())
             rows.append(row)
-        return sorted(rows, key=lambda row: (-row.get("figures", 0), row["faction"]))
+        return sorted(rows, key=lambda row: (-row["titles"], -row.get("figures", 0), row["faction"]))
+
+    def faction_view(self, game: Game, state: State, faction: str | None) -> State:
+        """The fog of war's view, with each title whose holding unit the view does not show kept under
+        the faction that holds it (``public.veil_title_holders``)."""
+        view = super().faction_view(game, state, faction)
+        public.veil_title_holders(view, state)
+        return view
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         """One marker per faction and place where its units stand (those the state holds)."""

@@ -10,7 +10,7 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy, guards, markets, movement, recruiting, title_orders
+from . import economy, guards, markets, movement, production, recruiting, title_orders, warfare
 from . import model as m
 from .month import Executor, Month
 
@@ -225,4 +225,8 @@ EXECUTORS: dict[str, Executor] = {
     "SELL": markets.sell,
     "RECRUIT": recruiting.recruit,
     **title_orders.EXECUTORS,  # stances, titles, guarding, pillage, attack, oaths (title_orders.py)
+    **warfare.EXECUTORS,  # TACTIC and COMBAT (warfare.py)
 }
+
+# The production chapter: USE, TARGET, BUILD and CHRISTEN (production.py, structures.py).
+EXECUTORS.update(production.EXECUTORS)

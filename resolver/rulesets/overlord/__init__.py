@@ -75,7 +75,8 @@ class Overlord(Ruleset):
         lines = [f"{date.label}. Fund: {record.get('fund', 0)} coins."]
         for unit_id, unit in m.owned(state, faction).items():
             coins = int((unit.get("items") or {}).get("coin", 0))
-            where = game.place_label(unit.get("location"))
+            # The place with its id, as orders name it (MOVE L12): the template's reader can copy it.
+            where = f"{game.place_label(unit.get('location'))} [{unit.get('location')}]"
             queue = "; ".join(unit.get("orders") or []) or "nothing but work"
             under = f", stacked under {unit['stack']}" if unit.get("stack") else ""
             lines.append(

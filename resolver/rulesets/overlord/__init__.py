@@ -32,6 +32,7 @@ class Overlord(Ruleset):
     source = "“Overlord”, a play-by-e-mail game's player's manual (seed 001)"
     turn_memory = OverlordMonth
     demo_turns = 6
+    rules_chapters = True  # a chapter a page: the skills and items alone are long tables
     # What a GM places and removes: a unit (an NPC band, a lost hero), checked as the state contract has it.
     entity_kinds: ClassVar[Mapping[str, str]] = {"unit": "units"}
 

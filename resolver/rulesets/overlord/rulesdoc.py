@@ -703,7 +703,7 @@ def start_blocks(rules: Rules) -> list[Block]:
 
 CHAPTERS: tuple[Chapter, ...] = (
     Chapter("The month", ("turn_sequence",), month_blocks, always=True),
-    Chapter("Orders", ("language",), orders_blocks, always=True),
+    Chapter("The order language", ("language",), orders_blocks, always=True),
     Chapter("The start", ("start", "npc_factions"), start_blocks),
     Chapter("Units and races", ("races", "unit_stats"), races_blocks),
     Chapter("Skills and study", ("skills", "study"), skills_blocks),

@@ -549,12 +549,13 @@ def test_a_hero_leads_his_followers_over_a_month_of_the_ruleset_and_the_chronicl
     from tests.overlord import support
 
     g = support.game()
+    state = support.start(g)
+    # Every way a 7-day walk, the start city's way out too (no place inside another: no 1-day step).
     routed = {
-        lid: changed(loc, routes=tuple(Route(n, 7) for n in loc.neighbours))
+        lid: changed(loc, routes=tuple(Route(n, 7) for n in loc.neighbours), parent=None)
         for lid, loc in g.world.locations.items()
     }
     g = changed(g, world=changed(g.world, locations=routed, travel=TRAVEL))
-    state = support.start(g)
     hero = support.unit_of(state, "red", "hero")
     followers = support.unit_of(state, "red", "man")
     home = state["units"][hero]["location"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from resolver.rulesets.overlord import setup
+
 from .support import game, order_file, start, unit_of
 
 
@@ -95,8 +97,12 @@ def test_a_faction_sees_another_s_units_only_where_one_of_its_own_stands() -> No
     g = game()
     state = start(g)
     red_hero, blue_hero = unit_of(state, "red", "hero"), unit_of(state, "blue", "hero")
-    assert blue_hero not in g.ruleset.faction_view(g, state, "red")["units"]
     blue = [uid for uid, u in state["units"].items() if u["owner"] == "blue"]
+    # Colonial starts share a city three factions at a time (spec 3.6): send blue's units elsewhere first.
+    elsewhere = next(c for c in setup.cities(g.world) if c != state["units"][red_hero]["location"])
+    for uid in blue:
+        state["units"][uid]["location"] = elsewhere
+    assert blue_hero not in g.ruleset.faction_view(g, state, "red")["units"]
     for uid in blue:
         state["units"][uid]["location"] = state["units"][red_hero]["location"]
     view = g.ruleset.faction_view(g, state, "red")["units"]

@@ -161,3 +161,23 @@ def test_titles_are_lost_beyond_their_keep() -> None:
     st["units"]["M"]["location"] = "P2"
     assert titles.lose_out_of_range(st, r, geo) == [("C1", "mayo", "M")]
     assert st["units"]["M"]["title"] is None and st["places"]["C1"]["title"]["holder"] is None
+
+
+def test_a_new_campaign_offers_a_vacant_title_in_every_village_and_city() -> None:
+    """Titles sit on the generated world's places by kind (the titles' ``places`` lists): a Sheriff in each
+    village, a Mayor in each city, the Overlord in the imperial city, all vacant, ready to claim."""
+    from resolver.engine.ruleset import FactionSetup, get_ruleset
+
+    ruleset = get_ruleset("overlord")
+    rules = ruleset.default_rules()
+    world = ruleset.generate_world(1, rules, 4)
+    setups = [FactionSetup(f, f.title(), "#336699") for f in ("red", "blue", "green", "gold")]
+    start = ruleset.initial_state(world, rules, setups, 1)
+    seats = {p: t["tag"] for p, t in ((p, r.get("title")) for p, r in start["places"].items()) if t}
+    kinds = {p: titles.seat_kind(world, p) for p in seats}
+    assert {kinds[p] for p, tag in seats.items() if tag == "shrf"} == {"village"}
+    assert {kinds[p] for p, tag in seats.items() if tag == "mayo"} == {"city"}
+    assert [kinds[p] for p, tag in seats.items() if tag == "ovlr"] == ["imperial_city"]
+    inner = [p for p, loc in world.locations.items() if loc.terrain in ("village", "city")]
+    assert set(inner) == set(seats)
+    assert all(start["places"][p]["title"]["holder"] is None for p in seats)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...core.phases import State
 from ...core.programs import Line, Program, Result, drop_references, parse_line, run_day
 from . import control as control_points
-from . import economy, executors, movement, orders, recruiting, title_orders
+from . import economy, executors, movement, orders, production, recruiting, title_orders, weather
 from . import markets as trading
 from . import model as m
 from . import places as changes
@@ -120,25 +120,11 @@ def recruits(ctx: Context, state: State) -> State:
 
 
 def mana(ctx: Context, state: State) -> State:
-    """Every enchantment on a unit loses a day and ends at none; mana growth comes with the magic chapter
-    (the units helper)."""
-    for unit_id, unit in m.units(state).items():
-        effects = unit.get("effects") or {}
-        ended = [tag for tag, days in effects.items() if int(days) <= 1]
-        for tag in list(effects):
-            effects[tag] = int(effects[tag]) - 1
-        for tag in ended:
-            del effects[tag]
-            if tag == ctx.rules["guarding"]["effect"]:
-                continue  # a day of guarding is no enchantment: it ends each day unsaid (guards.py)
-            ctx.emit(
-                "effect_ended",
-                actors=[unit["owner"]],
-                place=unit.get("location"),
-                visible_to=[unit["owner"]],
-                unit_name=m.unit_name(state, unit_id),
-                effect=tag,
-            )
+    """The day's end of the production chapter (production.py): harvests settled, structures begun under
+    temporary ids renamed, mana grown or decayed, and every enchantment a day older (a day of guarding
+    too, which ends unsaid)."""
+    production.production_day(Month(ctx, state))
+    _store(ctx, state)
     return state
 
 
@@ -166,9 +152,11 @@ def taxes(ctx: Context, state: State) -> State:
 
 
 def places(ctx: Context, state: State) -> State:
-    """Each place's monthly change (places.py): people, wages, taxes, recruits, market, resources. The
-    world helper's weather comes with it."""
-    return changes.evolve_places(ctx, state)
+    """Each place's monthly change (places.py): people, wages, taxes, recruits, market, resources; then
+    the weather moves on a month (weather.py), after the resources have read the forecast."""
+    changes.evolve_places(ctx, state)
+    weather.month_end(ctx, state)
+    return state
 
 
 def month_end(ctx: Context, state: State) -> State:

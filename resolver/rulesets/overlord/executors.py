@@ -10,7 +10,7 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy, guards, markets, movement, recruiting, title_orders
+from . import economy, guards, markets, movement, production, recruiting, title_orders
 from . import model as m
 from .month import Executor, Month
 
@@ -226,3 +226,6 @@ EXECUTORS: dict[str, Executor] = {
     "RECRUIT": recruiting.recruit,
     **title_orders.EXECUTORS,  # stances, titles, guarding, pillage, attack, oaths (title_orders.py)
 }
+
+# The production chapter: USE, TARGET, BUILD and CHRISTEN (production.py, structures.py).
+EXECUTORS.update(production.EXECUTORS)

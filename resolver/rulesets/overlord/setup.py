@@ -1,9 +1,8 @@
 """A new overlord campaign: a hex map of territories with a city inside each start territory, the four
 non-player factions, and every faction's hero with fifty followers stacked beneath him (spec 3.6).
 
-Until the world chapter's generator lands, the map is the engine's hex map with its locations renamed
-``L1..Ln`` (territories first, then the cities, each right after the territories) and a city drawn as a
-small hexagon inside its territory, joined to it alone (the way in and ``Out``).
+The map is the world chapter's (geography.py); each faction starts in the city its start choice gives
+(geography.start_cities), and every territory opens with this month's weather and next month's forecast.
 """
 
 from __future__ import annotations
@@ -16,81 +15,29 @@ from ...core.calendar import Calendar
 from ...core.factions import new_faction
 from ...core.phases import State
 from ...core.rng import stream
-from ...core.world import Location, World, generate_hex
+from ...core.world import World
 from ...engine.ruleset import FactionSetup, fill_factions
+from . import geography, titles, weather
 from . import model as m
 from .places import Draw, initial_places
 
 Rules = Mapping[str, Any]
-CITY = "city"  # the terrain (kind) of an inner city until the world chapter names its kinds
-UNSETTLED = ("water", "mountains", "ocean", "lake")
+CITY = geography.CITY  # the kind of an inner city
 
 
 def generate_world(seed: int, rules: Rules, factions: int) -> World:
-    spec = rules["world"]
-    side = int(spec["base_side"]) + int(spec["per_faction"]) * max(factions, 1)
-    raw = generate_hex(seed, side, side, place_share=0)
-    names = {old: f"L{index}" for index, old in enumerate(raw, start=1)}
-    locations: dict[str, Location] = {}
-    for old, loc in raw.locations.items():
-        new = names[old]
-        locations[new] = Location(
-            new,
-            new,
-            loc.terrain,
-            loc.center,
-            loc.polygon,
-            tuple(names[n] for n in loc.neighbours),
-            loc.coords,
-        )
-    starts = _start_territories(seed, raw, names, factions)
-    city_names = list(spec["city_names"])
-    for index, territory in enumerate(starts):
-        city_id = f"L{len(locations) + 1}"
-        parent = locations[territory]
-        cx, cy = parent.center
-        small = tuple((cx + (x - cx) * 0.35, cy + (y - cy) * 0.35) for x, y in parent.polygon)
-        name = city_names[index % len(city_names)]
-        locations[city_id] = Location(
-            city_id, city_id, CITY, parent.center, small, (territory,), parent.coords, place=name
-        )
-        locations[territory] = Location(
-            parent.id,
-            parent.label,
-            parent.terrain,
-            parent.center,
-            parent.polygon,
-            (*parent.neighbours, city_id),
-            parent.coords,
-            parent.place,
-        )
-    return World("hex", seed, raw.width, raw.height, locations)
-
-
-def _start_territories(seed: int, raw: World, names: Mapping[str, str], count: int) -> list[str]:
-    """Territories for the start cities: settled ground, drawn from the seed, kept apart where possible."""
-    rng = stream(seed, "overlord/starts")
-    ground = [old for old in raw if raw[old].terrain not in UNSETTLED] or list(raw)
-    rng.shuffle(ground)
-    chosen: list[str] = []
-    for spacing in (3, 2, 1, 0):
-        for old in ground:
-            if len(chosen) == count:
-                break
-            if old not in chosen and all(raw.distance(old, other) >= spacing for other in chosen):
-                chosen.append(old)
-    return [names[old] for old in chosen[:count]]
+    """The world chapter's hex map (geography.py): territories, the places inside them, travel times."""
+    return geography.generate(seed, rules, factions)
 
 
 def cities(world: World) -> list[str]:
     """The inner cities of the map, in the world's order."""
-    return [loc for loc in world if world[loc].terrain == CITY]
+    return geography.cities(world)
 
 
 def parent_of(world: World, location: str) -> str | None:
-    """The territory an inner place lies in (its only neighbour), or None for a territory."""
-    loc = world[location]
-    return loc.neighbours[0] if loc.terrain == CITY and loc.neighbours else None
+    """The territory an inner place lies in, or None for a territory."""
+    return world[location].parent
 
 
 def new_unit(rules: Rules, faction: str, name: str, race: str, figures: int, location: str) -> dict[str, Any]:
@@ -128,14 +75,23 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     start = rules["start"]
     state: State = {"turn": 1, "places": {}, "structures": {}, "factions": {}, "units": {}}
     state["next_ids"] = {"unit": 100, "structure": 1}
-    state["places"] = initial_places(
-        world, rules, _place_draw(seed), Calendar.from_rules(rules["calendar"]).date(1).season
-    )
+    calendar = Calendar.from_rules(rules["calendar"])
+    state["places"] = initial_places(world, rules, _place_draw(seed), calendar.date(1).season)
+    opening = {
+        which: weather.draw_weather(
+            world, calendar.date(turn).season, rules, weather.seeded_roller(seed, which)
+        )
+        for which, turn in (("now", 1), ("next", 2))
+    }
+    for loc, now in opening["now"].items():
+        state["places"].setdefault(loc, {})["weather"] = {"now": now, "next": opening["next"][loc]}
+    for place, tag in titles.initial_titles(world, rules).items():
+        state["places"].setdefault(place, {})["title"] = {"tag": tag, "holder": None}
     for npc, spec in rules["npc_factions"].items():
         state["factions"][npc] = new_faction(
             npc, str(spec["name"]), str(spec["color"]), kind="npc", **_faction_fields(0, str(spec["stance"]))
         )
-    homes = cities(world)
+    homes = geography.start_cities(world, rules, [str(start["place"])] * len(factions))
     names = list(start["hero_names"])
     for index, setup in enumerate(factions):
         bonus = int(start["bonus"].get(start["place"], 0))
@@ -146,7 +102,7 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
             **_faction_fields(int(start["fund"]) + bonus, str(start["stance"])),
         )
         state["factions"][setup.id]["kind"] = "player"
-        home = homes[index % len(homes)]
+        home = homes[index]
         place_start(state, rules, setup.id, home, names[index % len(names)])
     return state
 

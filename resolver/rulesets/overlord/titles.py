@@ -83,6 +83,27 @@ def title_at(state: Mapping[str, Any], location: str) -> Mapping[str, Any] | Non
     return ((state.get("places") or {}).get(location) or {}).get("title")
 
 
+def seat_kind(world: Any, place: str) -> str:
+    """The kind of seat a place is, in the words of the titles' ``places`` lists: an inner place's kind
+    (``mage tower`` -> ``mage_tower``), and ``imperial_city`` for the city in the capital's territory."""
+    location = world[place]
+    kind = str(location.terrain).replace(" ", "_")
+    parent = world[location.parent] if location.parent else None
+    if kind == "city" and parent is not None and parent.region == "capital":
+        return "imperial_city"
+    return kind
+
+
+def initial_titles(world: Any, rules: Rules) -> dict[str, str]:
+    """Each inner place's title, vacant at the start: the title whose ``places`` name the place's kind."""
+    seats = {str(kind): str(tag) for tag, spec in rules["titles"].items() for kind in spec.get("places", [])}
+    found = {}
+    for place, location in world.locations.items():
+        if location.parent is not None and seat_kind(world, place) in seats:
+            found[place] = seats[seat_kind(world, place)]
+    return found
+
+
 def held_titles(state: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     """(location, tag, holder) of every held title, by location id."""
     held = []

@@ -1,0 +1,259 @@
+"""Structures (spec §5.11): what each kind needs and gives, how builders lay its materials, and CHRISTEN.
+
+A structure is ``state.structures[B<n>]``: owner faction, name, type, location, complete, ``built``
+({material: count laid}) and, for a military structure's stone, ``laid`` ({material: {skill: count}}).
+Building goes through TARGET (a structure's tag or id) and USE of a building skill, or BUILD (both at
+once; production.py reads those orders and calls ``build_day`` here). Each piece of material takes the
+skill's man-days (10 at 1st level, fewer at higher levels) and is taken from the builder's goods when the
+piece begins. The benefits (teaching, production, battle stats, titles, control points) are read here by
+the other chapters.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, MutableMapping
+from typing import Any
+
+from ...core.programs import Line, Result
+from . import labour, stats
+from . import model as m
+
+Rules = Mapping[str, Any]
+State = MutableMapping[str, Any]
+
+
+# ---- the table ----------------------------------------------------------------------------------------
+
+
+def types(rules: Rules) -> Mapping[str, Any]:
+    return rules["structures"]["types"]
+
+
+def type_name(rules: Rules, tag: str) -> str:
+    return str((types(rules).get(tag) or {}).get("name", tag))
+
+
+def quotas(rules: Rules, tag: str) -> dict[tuple[str, str | None], int]:
+    """What must be laid, by (material, skill): a skill only where a military split names who lays it
+    (a fortress's 300 stone: 150 by siegecraft, 150 by masonry); None where any builder of it may."""
+    kind = types(rules)[tag]
+    split = rules["structures"]["building"]["military_split"] if kind.get("military") else {}
+    needed: dict[tuple[str, str | None], int] = {}
+    for material, count in kind["materials"].items():
+        if material in split:
+            shares = split[material]
+            skills = sorted(shares)
+            given = 0
+            for skill in skills[:-1]:
+                part = math.ceil(int(count) * int(shares[skill]) / 100)
+                needed[(material, skill)] = part
+                given += part
+            needed[(material, skills[-1])] = int(count) - given
+        else:
+            needed[(material, None)] = int(count)
+    return needed
+
+
+def _laid(structure: Mapping[str, Any], material: str, skill: str | None) -> int:
+    if skill is None:
+        return int((structure.get("built") or {}).get(material, 0))
+    return int(((structure.get("laid") or {}).get(material) or {}).get(skill, 0))
+
+
+def still_needed(rules: Rules, structure: Mapping[str, Any], skill: str) -> list[str]:
+    """The materials this building skill may still lay on the structure, in the table's order."""
+    laid_by = rules["structures"]["building"]["laid_by"]
+    wanted = []
+    for (material, who), count in quotas(rules, structure["type"]).items():
+        if skill not in (laid_by.get(material) or ()) or (who is not None and who != skill):
+            continue
+        if _laid(structure, material, who) < count and material not in wanted:
+            wanted.append(material)
+    return wanted
+
+
+def is_complete(rules: Rules, structure: Mapping[str, Any]) -> bool:
+    needed = quotas(rules, structure["type"])
+    return all(_laid(structure, material, who) >= count for (material, who), count in needed.items())
+
+
+def lay(rules: Rules, structure: MutableMapping[str, Any], material: str, skill: str) -> None:
+    """One piece of material goes into the structure (and into the skill's share of a split)."""
+    built = structure.setdefault("built", {})
+    built[material] = int(built.get(material, 0)) + 1
+    if any(who == skill and mat == material for mat, who in quotas(rules, structure["type"])):
+        share = structure.setdefault("laid", {}).setdefault(material, {})
+        share[skill] = int(share.get(skill, 0)) + 1
+
+
+def teaching(rules: Rules, tag: str) -> dict[str, int]:
+    """The skills a completed structure of this type teaches, and up to which level."""
+    taught = types(rules)[tag].get("teaches")
+    if not taught:
+        return {}
+    return {
+        skill: int(taught["level"])
+        for skill in rules["skills"]
+        if stats.skill_kind(rules, skill) == taught["kind"] and "talent" not in stats.flags(rules, skill)
+    }
+
+
+def finish(rules: Rules, state: State, structure_id: str) -> None:
+    """A structure whose last material is in: complete, teaching, and its title offered in its place."""
+    structure = state["structures"][structure_id]
+    structure["complete"] = True
+    taught = teaching(rules, structure["type"])
+    if taught:
+        structure["teaching"] = taught
+    title = types(rules)[structure["type"]].get("title")
+    place = m.place(state, structure["location"])
+    if title and not place.get("title"):
+        place["title"] = {"tag": title, "holder": None}
+
+
+def new_structure(rules: Rules, state: State, faction: str, tag: str, location: str) -> str:
+    structure_id = m.next_structure_id(state)
+    state.setdefault("structures", {})[structure_id] = {
+        "owner": faction,
+        "name": type_name(rules, tag),
+        "type": tag,
+        "location": location,
+        "complete": False,
+        "built": {},
+    }
+    return structure_id
+
+
+def unfinished_of(state: Mapping[str, Any], faction: str, tag: str, location: str) -> str | None:
+    """The faction's unfinished structure of this type in the place (several builders naming the tag
+    work on the same one), the oldest first."""
+    found = [
+        sid
+        for sid, record in (state.get("structures") or {}).items()
+        if record.get("owner") == faction
+        and record.get("type") == tag
+        and record.get("location") == location
+        and not record.get("complete")
+    ]
+    return min(found, key=lambda sid: int(sid[1:]) if sid[1:].isdigit() else 0) if found else None
+
+
+def refusal(rules: Rules, terrain: str | None, unit: Mapping[str, Any]) -> str:
+    """Why a new structure cannot be started where the unit stands, or ""."""
+    if terrain and terrain in rules["structures"]["building"]["water"]:
+        return "nothing can be built on water"
+    if unit.get("structure"):
+        return "nothing can be built inside another structure: leave it first"
+    return ""
+
+
+def owner_unit(state: Mapping[str, Any], structure_id: str) -> str | None:
+    """The structure's owner unit: the first unit inside it in report order (spec §8.2 #27)."""
+    units = (state.get("units") or {}).items()
+    inside = [(int(u.get("arrival", 0)), uid) for uid, u in units if u.get("structure") == structure_id]
+    return min(inside)[1] if inside else None
+
+
+def unit_bonuses(rules: Rules, state: Mapping[str, Any], unit: Mapping[str, Any]) -> dict[str, int]:
+    """What the completed structure a unit stands in adds to its battle stats (the combat chapter)."""
+    inside = labour.structure_of(state, unit)
+    if inside is None:
+        return {}
+    return {name: int(value) for name, value in (types(rules)[inside["type"]].get("stats") or {}).items()}
+
+
+def control_points(rules: Rules, state: Mapping[str, Any], faction: str) -> int:
+    """The control points a faction's completed key structures add (the titles chapter's control check)."""
+    return sum(
+        int((types(rules).get(record.get("type")) or {}).get("control", 0))
+        for record in (state.get("structures") or {}).values()
+        if record.get("owner") == faction and record.get("complete")
+    )
+
+
+# ---- a day of building --------------------------------------------------------------------------------
+
+
+def build_day(
+    month: Any, unit_id: str, skill: str, structure_id: str, limit: int | None
+) -> tuple[Result, int, str]:
+    """One day of `skill` on the structure: pieces of material begun (taken from the unit's goods) and
+    laid as the day's man-days allow. Returns the result, the pieces laid and, when nothing can be done,
+    why in words ("" when the reason is only waiting)."""
+    rules, state = month.rules, month.state
+    unit = state["units"][unit_id]
+    structure = state["structures"][structure_id]
+    use = labour.use_of(rules, skill)
+    per_piece = float(use["man_days"])
+    if structure.get("complete"):
+        return Result.FINISHED, 0, ""
+    needed = still_needed(rules, structure, skill)
+    if not needed:
+        return Result.FINISHED, 0, ""
+    speed = 100.0
+    if "build" in rules["production"]["tool_skills"]:
+        speed += labour.tool_percent(rules, unit)
+    work = labour.base_work(rules, unit, skill) * speed / 100
+    held = labour.progress(unit, skill, "build")
+    if held.get("target") != structure_id:
+        held.update(work=0, target=structure_id, material=None)
+    items = unit.setdefault("items", {})
+    laid = 0
+    worked = False
+    while work > labour.EPSILON and (limit is None or laid < limit):
+        if not held.get("material"):
+            needed = still_needed(rules, structure, skill)
+            material = next((mat for mat in needed if int(items.get(mat, 0)) > 0), None)
+            if material is None:
+                break
+            items[material] = int(items[material]) - 1
+            if not items[material]:
+                del items[material]
+            held.update(material=material, work=0)
+        step = min(per_piece - float(held["work"]), work)
+        held["work"] = labour.round_work(rules, float(held["work"]) + step)
+        work -= step
+        worked = True
+        if float(held["work"]) >= per_piece - labour.EPSILON:
+            lay(rules, structure, str(held["material"]), skill)
+            held.update(material=None, work=0)
+            laid += 1
+            if is_complete(rules, structure):
+                finish(rules, state, structure_id)
+                month.tell(
+                    "structure_completed",
+                    unit_id,
+                    structure=structure["name"],
+                    structure_kind=type_name(rules, structure["type"]),
+                )
+                break
+    if not worked:
+        return Result.SKIPPED, 0, ""
+    labour.use_experience(rules, unit, skill)
+    if structure.get("complete") or not still_needed(rules, structure, skill):
+        return Result.FINISHED, laid, ""
+    return Result.RAN, laid, ""
+
+
+# ---- CHRISTEN -----------------------------------------------------------------------------------------
+
+
+def execute_christen(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | None]:
+    """CHRISTEN "name": the owner unit (first inside) renames its structure; waits until it is the owner."""
+    name = " ".join(line.args).strip()
+    unit = month.state["units"][unit_id]
+    if not name:
+        month.tell("line_failed", unit_id, order=line.render(), reason="the new name is missing")
+        return Result.INVALID, None
+    structure_id = unit.get("structure")
+    if not structure_id or owner_unit(month.state, structure_id) != unit_id:
+        return Result.SKIPPED, None
+    structure = month.state["structures"][structure_id]
+    old = structure.get("name")
+    structure["name"] = name
+    month.tell("structure_named", unit_id, old=old, new=name)
+    return Result.FINISHED, None
+
+
+EXECUTORS = {"CHRISTEN": execute_christen}

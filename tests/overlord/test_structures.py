@@ -1,0 +1,154 @@
+"""Overlord's structures (spec §5.11): materials laid by building skills, the military stone split,
+completion with its benefits, TARGET and BUILD (tags, ids, temporary ids), where nothing may be built,
+CHRISTEN."""
+
+from __future__ import annotations
+
+from resolver.core.programs import Program, Result, parse_line
+from resolver.rulesets.overlord import structures
+
+from .production_support import day_end, events, month, rules, run, unit
+
+
+def builder(uid: str, skill: str, figures: int = 10, days: float = 15, **items: int) -> dict:
+    return unit(uid, figures=figures, skills={skill: days, "buil": 15}, items=dict(items))
+
+
+def test_a_fortress_needs_150_stone_laid_by_siegecraft_and_150_by_masonry() -> None:
+    quotas = structures.quotas(rules(), "fort")
+    assert quotas == {("wood", None): 100, ("ston", "sieg"): 150, ("ston", "maso"): 150, ("iron", None): 50}
+    assert structures.quotas(rules(), "barr") == {("wood", None): 100, ("ston", None): 50}
+
+
+def test_one_material_per_ten_man_days_at_first_level_and_faster_at_the_second() -> None:
+    first = month({"U1": builder("U1", "carp", wood=20)})
+    second = month({"U1": builder("U1", "carp", days=45, wood=20)})
+    for m in (first, second):
+        assert run(m, "U1", "TARGET barr") == (Result.FINISHED, None)
+        for _ in range(3):
+            assert run(m, "U1", "@USE carp")[0] is Result.RAN
+            day_end(m)
+    assert first.state["structures"]["B1"]["built"] == {"wood": 3}
+    assert second.state["structures"]["B1"]["built"] == {"wood": 6}
+    assert first.state["units"]["U1"]["target"] == "B1" and first.state["next_ids"]["structure"] == 2
+    assert events(first, "structure_begun")[0]["structure_kind"] == "Barracks"
+
+
+def test_a_mason_stops_at_its_half_and_the_siege_engineers_finish_the_fortress() -> None:
+    units = {
+        "U1": builder("U1", "carp", figures=100, wood=100),
+        "U2": builder("U2", "maso", figures=200, ston=300, iron=50),
+        "U3": builder("U3", "sieg", figures=150, ston=150),
+    }
+    m = month(units)
+    for uid in units:
+        run(m, uid, "TARGET fort")
+    results = {uid: run(m, uid, "@USE " + next(iter(units[uid]["skills"]))) for uid in units}
+    fort = m.state["structures"]["B1"]
+    # One fortress for the three builders: 10, 20 and 15 pieces on the first day.
+    assert list(m.state["structures"]) == ["B1"]
+    assert fort["built"] == {"wood": 10, "ston": 35}
+    for _ in range(15):
+        day_end(m)
+        for uid in units:
+            if m.state["units"][uid].get("target") == "B1" and not fort.get("complete"):
+                run(m, uid, "@USE " + next(iter(units[uid]["skills"])))
+    assert fort["laid"] == {"ston": {"maso": 150, "sieg": 150}}
+    assert fort["built"] == {"wood": 100, "ston": 300, "iron": 50}
+    assert fort["complete"] is True
+    assert m.state["units"]["U2"]["items"] == {"ston": 150}  # the mason's other half was not wanted
+    assert m.state["places"]["L1"]["title"] == {"tag": "lord", "holder": None}
+    assert events(m, "structure_completed")[0]["structure_kind"] == "Fortress"
+    assert results["U1"][0] is Result.RAN
+
+
+def test_a_mason_alone_cannot_lay_the_siegecraft_half() -> None:
+    m = month({"U2": builder("U2", "maso", figures=1500, ston=300)})
+    run(m, "U2", "TARGET gtow")
+    assert run(m, "U2", "@USE maso")[0] is Result.RAN
+    tower = m.state["structures"]["B1"]
+    # Its 50 stone are in; masonry may still lay the tower's iron, but never the siegecraft half.
+    assert tower["built"] == {"ston": 50} and not tower["complete"]
+    assert m.state["units"]["U2"]["items"] == {"ston": 250}
+    assert structures.still_needed(m.rules, tower, "maso") == ["iron"]
+    assert structures.still_needed(m.rules, tower, "sieg") == ["ston", "iron"]
+
+
+def test_several_builders_naming_a_tag_work_on_one_structure_and_another_faction_its_own() -> None:
+    m = month(
+        {
+            "U1": builder("U1", "carp", wood=5),
+            "U2": builder("U2", "carp", wood=5),
+            "U3": {**builder("U3", "carp", wood=5), "owner": "blue"},
+        }
+    )
+    for uid in ("U1", "U2", "U3"):
+        run(m, uid, "TARGET farm")
+        run(m, uid, "USE carp")
+    assert m.state["structures"]["B1"]["built"] == {"wood": 2}
+    assert m.state["structures"]["B2"]["owner"] == "blue"
+
+
+def test_nothing_is_built_on_water_or_from_inside_a_structure() -> None:
+    m = month(
+        {"U1": {**builder("U1", "carp", wood=5), "location": "L9"}, "U2": builder("U2", "carp", wood=5)}
+    )
+    m.state["units"]["U2"]["structure"] = "B7"
+    for uid in ("U1", "U2"):
+        run(m, uid, "TARGET barr")
+        assert run(m, uid, "USE carp")[0] is Result.INVALID
+    reasons = [event["reason"] for event in events(m, "line_failed")]
+    assert "water" in reasons[0] and "inside another structure" in reasons[1]
+    assert m.state["structures"] == {}
+
+
+def test_build_starts_a_structure_under_a_temporary_id_that_other_queues_follow() -> None:
+    m = month({"U1": builder("U1", "carp", wood=5), "U2": builder("U2", "maso", ston=5)})
+    m.programs["U2"] = Program([parse_line("@BUILD maso rednB01")])
+    assert run(m, "U2", "@BUILD maso rednB01")[0] is Result.SKIPPED  # not begun yet
+    assert run(m, "U1", "BUILD carp barr rednB01 3")[0] is Result.CONTINUES
+    day_end(m)
+    assert m.programs["U2"].to_data() == ["@BUILD maso B1"]
+    assert run(m, "U2", "@BUILD maso B1")[0] is Result.RAN
+    assert m.state["structures"]["B1"]["built"] == {"wood": 1, "ston": 1}
+
+
+def test_a_new_target_loses_the_building_work_in_hand() -> None:
+    m = month({"U1": builder("U1", "carp", figures=5, wood=5)})
+    run(m, "U1", "TARGET barr")
+    run(m, "U1", "USE carp")
+    assert m.state["units"]["U1"]["progress"]["carp"]["work"] == 5
+    run(m, "U1", "TARGET farm")
+    assert "carp" not in m.state["units"]["U1"]["progress"]
+    assert run(m, "U1", "TARGET nowhere")[0] is Result.INVALID
+
+
+def test_a_completed_barracks_teaches_combat_and_key_structures_add_control_points() -> None:
+    data = rules()
+    state = {
+        "structures": {"B1": {"type": "barr", "location": "L1", "owner": "red", "built": {}}},
+        "places": {},
+    }
+    structures.finish(data, state, "B1")
+    taught = state["structures"]["B1"]["teaching"]
+    assert taught["cmbt"] == 2 and taught["blde"] == 2 and "carp" not in taught
+    state["structures"]["B2"] = {"type": "mgld", "owner": "red", "complete": True}
+    state["structures"]["B3"] = {"type": "mgld", "owner": "red", "complete": False}
+    assert structures.control_points(data, state, "red") == 2
+    inside = {"structure": "B4"}
+    state["structures"]["B4"] = {"type": "gtow", "complete": True}
+    assert structures.unit_bonuses(data, state, inside) == {"defense": 3, "initiative": -1}
+
+
+def test_christen_renames_the_structure_once_the_unit_is_its_owner() -> None:
+    m = month(
+        {
+            "U1": unit("U1", structure="B1", arrival=1),
+            "U2": unit("U2", structure="B1", arrival=2),
+        }
+    )
+    m.state["structures"]["B1"] = {"type": "fort", "name": "Fortress", "complete": True, "location": "L1"}
+    assert run(m, "U2", 'CHRISTEN "High Eagle Fort"')[0] is Result.SKIPPED
+    assert run(m, "U1", 'CHRISTEN "High Eagle Fort"')[0] is Result.FINISHED
+    assert m.state["structures"]["B1"]["name"] == "High Eagle Fort"
+    assert events(m, "structure_named")[0]["old"] == "Fortress"

@@ -106,7 +106,7 @@ def pages_for(root: Path) -> tuple[SitePages, object]:
 
 
 def test_a_month_of_several_days_is_told_day_by_day(open_site: Path) -> None:
-    pages, history = pages_for(open_site)
+    pages, _ = pages_for(open_site)
     words = {"title": "Sheriff", "where": "Karvesh", "unit_name": "Aldric", "paid": 250}
     events = [
         event("faction_named", "faction_orders", old="Old", new="New"),
@@ -125,7 +125,10 @@ def test_a_month_of_several_days_is_told_day_by_day(open_site: Path) -> None:
     assert titles[-1][1] == 2 and not titles[-1][0].startswith("Day")  # after the last day
     # One day only: no day headings, the steps as a turn without ticks tells them.
     single = TurnRecord(1, None, [events[1], events[2]], [], [])
-    assert [(s["title"], s["level"]) for s in pages.prose(single)] == [("The day's orders", 2), ("Battles", 2)]
+    assert [(s["title"], s["level"]) for s in pages.prose(single)] == [
+        ("The day's orders", 2),
+        ("Battles", 2),
+    ]
 
 
 def test_a_ruleset_without_ticks_reads_as_before(tmp_path: Path) -> None:

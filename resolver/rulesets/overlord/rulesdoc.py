@@ -636,14 +636,63 @@ def movement_blocks(rules: Rules) -> list[Block]:
         f"{overload.get('refuse_at_excess_percent')} % excess or on a leg longer than "
         f"{overload.get('max_days')} days."
     ]
-    world = rules.get("world") or {}
-    travel = world.get("travel") if isinstance(world, Mapping) else None
+    travel = rules.get("travel")
     if isinstance(travel, Mapping):
         blocks.append(settings_table("Travel", {k: v for k, v in travel.items()}))
     weather = rules.get("weather")
     if isinstance(weather, Mapping):
         blocks.append(settings_table("Weather", weather))
     return blocks
+
+
+def world_blocks(rules: Rules) -> list[Block]:
+    geography = rules.get("geography") or {}
+    walking = geography.get("walking") or {}
+    days = [
+        f"{terrain} {d} days" if d is not None else f"{terrain} impassable" for terrain, d in walking.items()
+    ]
+    blocks: list[Block] = [
+        "The world is a map of hex territories, each of one terrain; cities, villages and towers stand "
+        "inside them as places of their own, entered and left in a day. The Imperial lands lie around the "
+        "capital; the frontier beyond is colonial. Walking from one territory to the next takes "
+        f"{listed(days)}, a road saving {geography.get('road_saving')} days; water is crossed only by ship."
+    ]
+    blocks.append(settings_table("The map", {k: v for k, v in geography.items() if not _nested(v)}))
+    return blocks
+
+
+def magic_blocks(rules: Rules) -> list[Block]:
+    magic = rules.get("magic") or {}
+    regeneration = magic.get("regeneration") or {}
+    effects = rules.get("effects") or {}
+    blocks: list[Block] = [
+        f"A mage regains {regeneration.get('mana')} mana every {regeneration.get('every')} days up to its "
+        "maximum, which grows with its magic skills. Spells are skills used with `USE`, on the target "
+        "set by `TARGET`; an enchantment lasts a number of days and then fades."
+    ]
+    blocks.append(settings_table("Magic", {k: v for k, v in magic.items() if not _nested(v)}))
+    if effects:
+        blocks.append(
+            RulesTable(
+                "Enchantments",
+                ("Enchantment", "What it does"),
+                tuple(
+                    (str(effect.get("name", tag)), cell({k: v for k, v in effect.items() if k != "name"}))
+                    for tag, effect in effects.items()
+                ),
+            )
+        )
+    return blocks
+
+
+def production_blocks(rules: Rules) -> list[Block]:
+    production = rules.get("production") or {}
+    return [
+        "A unit with a craft or a gathering skill uses it (`USE tag [products]`), a full day at a time: "
+        "gatherers share the place's monthly resources, crafters turn materials into goods once enough "
+        "man-days are done; work in hand is lost if the unit moves away.",
+        settings_table("Production", production),
+    ]
 
 
 def combat_blocks(rules: Rules) -> list[Block]:
@@ -716,7 +765,10 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("Guarding", ("guarding",), guarding_blocks),
     Chapter("Money: wages and upkeep", ("economy",), economy_blocks),
     Chapter("Markets and recruiting", ("markets", "recruiting", "places"), markets_blocks),
-    Chapter("Movement and weather", ("movement", "world", "weather"), movement_blocks),
+    Chapter("The world", ("geography",), world_blocks),
+    Chapter("Movement and weather", ("movement", "travel", "weather"), movement_blocks),
+    Chapter("Production and harvest", ("production",), production_blocks),
+    Chapter("Magic and enchantments", ("magic", "effects"), magic_blocks),
     Chapter("Combat", ("combat",), combat_blocks),
     Chapter("The newspaper", ("press_rewards",), press_blocks),
 )

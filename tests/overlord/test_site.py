@@ -163,7 +163,7 @@ def test_the_map_draws_inner_places_and_the_titles_held_there(open_site: Path) -
     assert title["location"] == city and title["owner"] == "red"
     assert "Mayor" in title["detail"] and game.name_of("red") in title["detail"]
     # In an open campaign each faction's units show by place.
-    assert {p["owner"] for p in pieces if p["kind"] == "unit"} >= {"red", "blue"}
+    assert {p["owner"] for p in pieces if p["kind"] == "force"} >= {"red", "blue"}
     # The land a title owns is tinted in its faction's colour.
     assert game.ruleset.map_holders(game, state).get(city) == "red"
 
@@ -186,7 +186,7 @@ def test_a_sealed_site_shows_no_unit(sealed_site: Path) -> None:
     store = Store(sealed_site)
     history = load_history(store)
     assert history.sealed
-    assert all(piece["kind"] != "unit" for rec in history.records for piece in rec.pieces)
+    assert all(piece["kind"] == "title" for rec in history.records for piece in rec.pieces)
     assert all("units" not in row and "figures" not in row for row in history.standings())
     rules = get_ruleset("overlord").default_rules()
     pages = "\n".join(p.read_text(encoding="utf-8") for p in (sealed_site / "site").rglob("*.md"))

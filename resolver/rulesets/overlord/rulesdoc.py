@@ -310,7 +310,7 @@ def races_blocks(rules: Rules) -> list[Block]:
         control = stats.get("control") or {}
         blocks.append(
             "Every figure starts from "
-            f"{listed([f'{v} {words(k).lower()}' for k, v in (stats.get('defaults') or {}).items()])}, and "
+            f"{listed([f'{words(k).lower()} {v}' for k, v in (stats.get('defaults') or {}).items()])}, and "
             "nothing in the other "
             f"stats ({listed([words(n).lower() for n in stats.get('names') or ()])}). A unit costs its "
             f"faction one control point for each started {control.get('figures_per_point', '—')} figures, "

@@ -102,7 +102,7 @@ def standings(game: Game, state: State) -> list[dict[str, Any]]:
 
 
 def map_pieces(game: Game, state: State) -> list[dict[str, Any]]:
-    """The titles held, each at its place; and the units the state shows, one marker per faction and
+    """The titles held, each at its place; and the units the state shows, one force per faction and
     place (none in a sealed campaign's public view)."""
     pieces = []
     for location, tag, faction in held(state):
@@ -127,7 +127,7 @@ def map_pieces(game: Game, state: State) -> list[dict[str, Any]]:
         figures = sum(int(unit.get("figures", 0)) for unit in found)
         pieces.append(
             {
-                "kind": "unit",
+                "kind": "force",  # a faction's units at one place, counted
                 "location": location,
                 "owner": owner,
                 "label": game.name_of(owner),

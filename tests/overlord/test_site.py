@@ -84,7 +84,7 @@ def test_the_rules_pages_follow_a_house_rule(open_site: Path) -> None:
 
 def test_the_month_is_printed_from_the_turn_table() -> None:
     rules = get_ruleset("overlord").default_rules()
-    month = next(s for s in rulesdoc.sections(rules) if s.title == "The month")
+    month = next(s for s in rulesdoc.sections(rules) if s.title == "The month")  # the first chapter
     tables = {block.caption: block for block in month.blocks if not isinstance(block, str)}
     daily = tables[f"Each of the {rules['ticks']} days"]
     block = next(row for row in rules["turn_sequence"] if "block" in row)

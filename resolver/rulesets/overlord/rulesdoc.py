@@ -750,25 +750,73 @@ def start_blocks(rules: Rules) -> list[Block]:
     return blocks
 
 
+def joined(
+    *parts: tuple[str | None, tuple[str, ...], Callable[[Rules], list[Block]]],
+) -> Callable[[Rules], list[Block]]:
+    """Several topics on one page, each under a small heading of its own where its data is present: a
+    page a topic would make a navigation too long for a laptop's screen."""
+
+    def blocks(rules: Rules) -> list[Block]:
+        found: list[Block] = []
+        for heading, keys, part in parts:
+            if keys and not any(key in rules for key in keys):
+                continue
+            told = part(rules)
+            if told and heading:
+                found.append(f"## {heading}")
+            found += told
+        return found
+
+    return blocks
+
+
 CHAPTERS: tuple[Chapter, ...] = (
     Chapter("The month", ("turn_sequence",), month_blocks, always=True),
     Chapter("The order language", ("language",), orders_blocks, always=True),
-    Chapter("The start", ("start", "npc_factions"), start_blocks),
+    Chapter(
+        "Factions: the start, stances and the newspaper",
+        ("start", "npc_factions", "stances", "press_rewards"),
+        joined(
+            ("The start", ("start", "npc_factions"), start_blocks),
+            ("Stances", ("stances",), stances_blocks),
+            ("The newspaper", ("press_rewards",), press_blocks),
+        ),
+    ),
     Chapter("Units and races", ("races", "unit_stats"), races_blocks),
     Chapter("Skills and study", ("skills", "study"), skills_blocks),
     Chapter("Items and equipment", ("items", "equipment"), items_blocks),
-    Chapter("Structures", ("structures",), structures_blocks),
     Chapter(
-        "Titles and control points", ("titles", "title_rules", "control_points", "taxation"), titles_blocks
+        "Titles, control points and guarding",
+        ("titles", "title_rules", "control_points", "taxation", "guarding"),
+        joined(
+            (None, ("titles",), titles_blocks),
+            ("Guarding", ("guarding",), guarding_blocks),
+        ),
     ),
-    Chapter("Stances", ("stances",), stances_blocks),
-    Chapter("Guarding", ("guarding",), guarding_blocks),
-    Chapter("Money: wages and upkeep", ("economy",), economy_blocks),
-    Chapter("Markets and recruiting", ("markets", "recruiting", "places"), markets_blocks),
-    Chapter("The world", ("geography",), world_blocks),
-    Chapter("Movement and weather", ("movement", "travel", "weather"), movement_blocks),
-    Chapter("Production and harvest", ("production",), production_blocks),
-    Chapter("Magic and enchantments", ("magic", "effects"), magic_blocks),
+    Chapter(
+        "Money, markets and recruiting",
+        ("economy", "markets", "recruiting", "places"),
+        joined(
+            ("Wages and upkeep", ("economy",), economy_blocks),
+            ("Markets and recruiting", ("markets", "recruiting", "places"), markets_blocks),
+        ),
+    ),
+    Chapter(
+        "The world, movement and weather",
+        ("geography", "movement", "travel", "weather"),
+        joined(
+            (None, ("geography",), world_blocks),
+            ("Movement and weather", ("movement", "travel", "weather"), movement_blocks),
+        ),
+    ),
+    Chapter(
+        "Production, structures and magic",
+        ("production", "structures", "magic", "effects"),
+        joined(
+            ("Production and harvest", ("production",), production_blocks),
+            ("Structures", ("structures",), structures_blocks),
+            ("Magic and enchantments", ("magic", "effects"), magic_blocks),
+        ),
+    ),
     Chapter("Combat", ("combat",), combat_blocks),
-    Chapter("The newspaper", ("press_rewards",), press_blocks),
 )

@@ -2,28 +2,27 @@
 
 Each chapter reads its sections of the effective rules data by name (``rules.yaml`` and the chapters'
 files in ``rules/``) and shows them as a paragraph or two and tables. The month's sequence is printed from
-the turn table itself, and the order reference from the order language's table (``language``) or, until
-that table exists, from the executors' timing, so neither can drift from what the resolver runs. A
-chapter whose data is missing is left out; a chapter whose data is not in the shape read here falls back
-to the plain table of its data, so the pages never break while a chapter's file is rewritten. Rules data
-no chapter claims is shown at the end as it is.
+the turn table itself, and the order reference from the order language's table (``language``), so
+neither can drift from what the resolver runs. A chapter whose data is missing is left out; a chapter whose
+data is not in the shape read here falls back to the plain table of its data, so the pages never break
+while a chapter's file is rewritten. Rules data no chapter claims is shown at the end as it is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import import_module
-from importlib.util import find_spec
 from typing import Any
 
 from ...core.programs import MAX_LINES, Timing
 from ...core.rulesdoc import SHARED_KEYS, RulesSection, RulesTable, generic_sections, words
+from . import language
 
 Rules = Mapping[str, Any]
 Block = str | RulesTable
 
-UNSHOWN = ("sealed_by_default", "ticks")  # bookkeeping, or told by the shared part of the page
+# Bookkeeping, told by the shared part of the page, or how the bot plays (not a rule of the game).
+UNSHOWN = ("sealed_by_default", "ticks", "bot")
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 TIMING_WORDS = {
     Timing.CONDITION: "condition (no time)",
@@ -95,8 +94,8 @@ def tag_name(rules: Rules, tag: Any) -> str:
 
 
 def named_tag(rules: Rules, tag: Any) -> str:
-    """A tag as a player writes it in an order, after its name: "combat (`cmbt`)"."""
-    return f"{tag_name(rules, tag)} (`{tag}`)"
+    """A tag as a player writes it in an order, after its name, as the manual prints it: "combat [cmbt]"."""
+    return f"{tag_name(rules, tag)} [{tag}]"
 
 
 def listed(items: Sequence[str]) -> str:
@@ -181,73 +180,31 @@ def month_blocks(rules: Rules) -> list[Block]:
 @dataclass(frozen=True)
 class OrderRow:
     keyword: str
-    syntax: str
+    written: str  # an example line, as the manual writes the order
     timing: str
     who: str
     kind: str
+    summary: str
 
 
-def order_rows(rules: Rules) -> list[OrderRow]:
-    """Every order of the language, from the language table when the ruleset has one, else from the
-    executors' timing (the keywords the month knows)."""
-    if find_spec(f"{__package__}.language") is not None:
-        language = import_module(f"{__package__}.language")
-        rows = _language_rows(language, rules)
-        if rows:
-            return rows
-    from .executors import TIMING
-
+def order_rows(orders: Sequence[language.Order]) -> list[OrderRow]:
+    """The rows of the language's table, in words."""
     return [
-        OrderRow(keyword, keyword, TIMING_WORDS.get(timing, str(timing)), "—", "—")
-        for keyword, timing in sorted(TIMING.items())
+        OrderRow(
+            order.keyword,
+            order.example,
+            "half a day" if order.half_day else TIMING_WORDS.get(order.timing, str(order.timing)),
+            language.WHO.get(order.who, order.who),
+            order.kind,
+            order.summary,
+        )
+        for order in sorted(orders, key=lambda order: order.keyword)
     ]
 
 
-def _language_rows(language: Any, rules: Rules) -> list[OrderRow]:
-    """The rows of the language module's table, read by the names it is likely to use for them."""
-    table = None
-    for name in ("ORDERS", "TABLE", "LANGUAGE", "UNIT_ORDERS"):
-        table = getattr(language, name, None)
-        if table:
-            break
-    if table is None and hasattr(language, "table"):
-        table = language.table(rules)
-    if not table:
-        return []
-    items = table.values() if isinstance(table, Mapping) else table
-    rows = []
-    for spec in items:
-        keyword = str(_field(spec, "keyword", "name"))
-        timing = _field(spec, "timing")
-        rows.append(
-            OrderRow(
-                keyword,
-                str(_field(spec, "syntax", "usage", "example") or keyword),
-                TIMING_WORDS.get(timing, words(str(getattr(timing, "name", timing) or "—")).lower()),
-                _words_of(_field(spec, "who")),
-                _words_of(_field(spec, "kind", "type")),
-            )
-        )
-    return sorted(rows, key=lambda row: row.keyword)
-
-
-def _field(spec: Any, *names: str) -> Any:
-    for name in names:
-        value = spec.get(name) if isinstance(spec, Mapping) else getattr(spec, name, None)
-        if value is not None:
-            return value
-    return None
-
-
-def _words_of(value: Any) -> str:
-    if value is None:
-        return "—"
-    value = getattr(value, "value", None) or getattr(value, "name", None) or value
-    return words(str(value)).lower().replace("_", " ")
-
-
 def orders_blocks(rules: Rules) -> list[Block]:
-    rows = order_rows(rules)
+    rows = order_rows(language.UNIT_ORDERS)
+    faction_rows = order_rows(language.FACTION_ORDERS)
     prose = [
         "Every unit keeps a queue of orders, one order a line in the manual's language, at most "
         f"{MAX_LINES} lines. Naming a unit in the order file replaces its whole queue; a unit not named "
@@ -259,18 +216,23 @@ def orders_blocks(rules: Rules) -> list[Block]:
         "or until 1st level), and `Dn` (only on day n). Conditions cost no time; immediate orders run "
         "before the day's one full-day order, as often as they become possible, but each line at most once "
         "a day; travel orders take full days until the unit arrives.",
-        f"The {len(rows)} orders, with their arguments as the manual writes them:",
+        f"The faction's own orders come first in the order file; then the {len(rows)} orders of a unit, "
+        "each with an example as the manual writes it:",
     ]
-    table = RulesTable(
-        "Unit orders",
-        ("Order", "Written", "Takes", "Who", "Kind"),
-        tuple((row.keyword, f"`{row.syntax}`", row.timing, row.who, row.kind) for row in rows),
-    )
-    blocks: list[Block] = [*prose, table]
-    language = rules.get("language")
-    if isinstance(language, Mapping):
+    columns = ("Order", "Example", "What it does", "Takes", "Who", "Kind")
+
+    def table(caption: str, found: list[OrderRow]) -> RulesTable:
+        return RulesTable(
+            caption,
+            columns,
+            tuple((r.keyword, r.written, r.summary, r.timing, r.who, r.kind) for r in found),
+        )
+
+    blocks: list[Block] = [*prose, table("Faction orders", faction_rows), table("Unit orders", rows)]
+    spoken = rules.get("language")
+    if isinstance(spoken, Mapping):
         blocks.append(
-            settings_table("Order language settings", {k: v for k, v in language.items() if not _nested(v)})
+            settings_table("Order language settings", {k: v for k, v in spoken.items() if not _nested(v)})
         )
     return blocks
 
@@ -292,7 +254,7 @@ def races_blocks(rules: Rules) -> list[Block]:
     ]
     rows = tuple(
         (
-            f"{race.get('name', tag)} (`{tag}`)",
+            f"{race.get('name', tag)} [{tag}]",
             words(str(race.get("kind", "—"))).lower(),
             cell(race.get("weight")),
             per_mode(race.get("capacity")),
@@ -476,7 +438,7 @@ def titles_blocks(rules: Rules) -> list[Block]:
         challenge = title.get("challenge")
         rows.append(
             (
-                f"{title.get('name', tag)} (`{tag}`)",
+                f"{title.get('name', tag)} [{tag}]",
                 words(str(title.get("tier", "—"))).lower(),
                 f"{ordinal(int(need['level']))} {tag_name(rules, need['skill'])}" if need else "—",
                 cell(title.get("cost")),
@@ -591,7 +553,7 @@ def markets_blocks(rules: Rules) -> list[Block]:
                 ("Race", "Price", "Lowest price", "Offered"),
                 tuple(
                     (
-                        f"{race.get('plural', race.get('name', tag))} (`{tag}`)",
+                        f"{race.get('plural', race.get('name', tag))} [{tag}]",
                         cell(race.get("price")),
                         cell(race.get("floor")),
                         _offered(race),
@@ -717,6 +679,42 @@ def combat_blocks(rules: Rules) -> list[Block]:
     return blocks
 
 
+def warfare_blocks(rules: Rules) -> list[Block]:
+    warfare = rules.get("warfare") or {}
+    keep_out = [str(word).upper() for word in warfare.get("sight_keeps_out") or ()]
+    return [
+        "A battle starts when a unit ATTACKs another present, when a faction's unit sees a unit of a "
+        f"faction it holds Enemy (unless set to {listed(keep_out) or 'stay out'}), or when a guard stops "
+        "an arrival. The army's tactics level is its best in "
+        f"{tag_name(rules, warfare.get('tactics_skill'))}; any level of "
+        f"{tag_name(rules, warfare.get('strategy_skill'))} keeps the tactical advantage all battle.",
+        settings_table("Who fights", {k: v for k, v in warfare.items() if not _nested(v)}),
+    ]
+
+
+def bands_blocks(rules: Rules) -> list[Block]:
+    bands = [band for band in rules.get("npc_bands") or () if isinstance(band, Mapping)]
+    if not bands:
+        return []
+    return [
+        "The server's outlaws and creatures start as bands near the start cities, roaming and fighting:",
+        RulesTable(
+            "Bands at the start",
+            ("Band", "Faction", "Figures", "Race", "Coins"),
+            tuple(
+                (
+                    str(band.get("name")),
+                    str(((rules.get("npc_factions") or {}).get(band.get("faction")) or {}).get("name", "")),
+                    cell(band.get("figures")),
+                    tag_name(rules, band.get("race")),
+                    cell(band.get("coins")),
+                )
+                for band in bands
+            ),
+        ),
+    ]
+
+
 def press_blocks(rules: Rules) -> list[Block]:
     press = rules.get("press_rewards") or {}
     return [
@@ -775,11 +773,12 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("The order language", ("language",), orders_blocks, always=True),
     Chapter(
         "Factions: the start, stances and the newspaper",
-        ("start", "npc_factions", "stances", "press_rewards"),
+        ("start", "npc_factions", "stances", "press_rewards", "npc_bands"),
         joined(
             ("The start", ("start", "npc_factions"), start_blocks),
             ("Stances", ("stances",), stances_blocks),
             ("The newspaper", ("press_rewards",), press_blocks),
+            ("Bands the server plays", ("npc_bands",), bands_blocks),
         ),
     ),
     Chapter("Units and races", ("races", "unit_stats"), races_blocks),
@@ -818,5 +817,12 @@ CHAPTERS: tuple[Chapter, ...] = (
             ("Magic and enchantments", ("magic", "effects"), magic_blocks),
         ),
     ),
-    Chapter("Combat", ("combat",), combat_blocks),
+    Chapter(
+        "Combat",
+        ("combat", "warfare"),
+        joined(
+            (None, ("combat",), combat_blocks),
+            ("Who fights", ("warfare",), warfare_blocks),
+        ),
+    ),
 )

@@ -27,7 +27,6 @@ from resolver.engine.absence import AbsentPolicy
 from resolver.engine.ruleset import Game
 from resolver.engine.turn import resolve_turn
 from resolver.engine.validate import check_order_file
-from resolver.rulesets.overlord import public
 from resolver.store import replay, sealing
 from resolver.store.resolution import order_commitments
 from resolver.store.store import PUBLIC_EVENTS, PUBLIC_STATE, Store
@@ -293,7 +292,7 @@ def _titled(game: Game, state: State) -> State:
     )
     unit_id, unit = next((uid, u) for uid, u in state["units"].items() if u["owner"] == faction)
     place = state["places"].setdefault(unit["location"], {})
-    place["title"] = {"tag": "shrf", "holder": unit_id}
+    place["title"] = {"tag": "shrf", "holder": unit_id, "faction": unit["owner"]}
     unit["title"] = {"tag": "shrf", "location": unit["location"]}
     return state
 
@@ -312,17 +311,16 @@ def test_a_title_is_public_and_its_holding_unit_is_not(campaign: Campaign) -> No
     owner = state["units"][holder]["owner"]
     other = next(f for f in _players_of(game, state) if f != owner)
     everyone = game.ruleset.faction_view(game, state, None)
-    assert everyone["places"][where]["title"] == {"tag": "shrf", public.HELD_BY: owner}
+    assert everyone["places"][where]["title"] == {"tag": "shrf", "faction": owner}
     assert holder not in canonical.dump(everyone).decode()
     # Its own faction sees its unit hold it; another faction sees the unit only where it stands beside it.
     assert game.ruleset.faction_view(game, state, owner)["places"][where]["title"]["holder"] == holder
     apart = game.ruleset.faction_view(game, state, other)
     if holder not in (apart.get("units") or {}):
-        assert apart["places"][where]["title"] == {"tag": "shrf", public.HELD_BY: owner}
+        assert apart["places"][where]["title"] == {"tag": "shrf", "faction": owner}
     # The standings count the title alike from the full state and from what everyone sees.
     full = {row["faction"]: row for row in game.ruleset.standings(game, state)}
     seen = {row["faction"]: row for row in game.ruleset.standings(game, everyone)}
     assert full[owner]["titles"] == seen[owner]["titles"] == 1
     assert "units" in full[owner] and "units" not in seen[owner]
     assert all(set(row) == set(seen[owner]) for row in seen.values())
-    assert public.titles_held(state) == public.titles_held(everyone) == {owner: 1}

@@ -148,6 +148,12 @@ def test_no_queue_or_fund_of_a_faction_is_in_any_public_file(campaign: Campaign)
     for faction in _players(campaign):
         secrets = campaign.secrets(faction)
         for path, text in campaign.texts.items():
+            if path.startswith("public/rules/"):
+                # The rules pages are printed from the rules data alone, and teach with the manual's own
+                # examples (`10 STUDY cmbt 1`): a faction writing the same line leaks nothing there.
+                continue
+            if path.endswith("search_index.json"):
+                text = _unruled(text)
             queued = sorted(line for line in secrets.queues if " " in line and line in text)
             assert not queued, (faction, path, queued)
     for path in sorted((campaign.root / "campaign" / "turns").glob(f"*/{PUBLIC_STATE}")):

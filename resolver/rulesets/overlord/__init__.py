@@ -9,12 +9,12 @@ quiet and one full-day order per unit (``day.py``), then the day's battles, mark
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.phases import PhaseFn, State
 from ...engine.ruleset import Game, Ruleset
-from . import day, orders
+from . import day, orders, report
 from . import model as m
 from .month import OverlordMonth
 
@@ -83,6 +83,12 @@ class Overlord(Ruleset):
                 f"{coins} coins. Queue: {queue}."
             )
         return lines
+
+    def report_sections(
+        self, game: Game, state: State, faction: str, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[str, list[str]]]:
+        """The manual's report (spec 1.6): the faction, its units, structures, places and knowledge."""
+        return report.sections(game, state, faction, events)
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
         """The factions that play, by name; where the state holds them, their units and figures."""

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ...core.phases import PhaseFn, State
 from ...engine.ruleset import Game, Ruleset
-from . import day, orders, report
+from . import day, orders, public, report
 from . import model as m
 from .month import OverlordMonth
 
@@ -75,7 +75,8 @@ class Overlord(Ruleset):
         lines = [f"{date.label}. Fund: {record.get('fund', 0)} coins."]
         for unit_id, unit in m.owned(state, faction).items():
             coins = int((unit.get("items") or {}).get("coin", 0))
-            where = game.place_label(unit.get("location"))
+            # The place with its id, as orders name it (MOVE L12): the template's reader can copy it.
+            where = f"{game.place_label(unit.get('location'))} [{unit.get('location')}]"
             queue = "; ".join(unit.get("orders") or []) or "nothing but work"
             under = f", stacked under {unit['stack']}" if unit.get("stack") else ""
             lines.append(
@@ -91,21 +92,34 @@ class Overlord(Ruleset):
         return report.sections(game, state, faction, events)
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
-        """The factions that play, by name; where the state holds them, their units and figures."""
+        """The factions that play, by name, with the titles they hold (public); from a full state also
+        their units and figures, which a sealed campaign's public state does not hold (every row has
+        the same numbers, so a table of them has no gaps)."""
+        held = public.titles_held(state)
+        playing = game.factions_in(state)
+        full = all("fund" in state["factions"][faction] for faction in playing)
         rows = []
-        for faction in game.factions_in(state):
+        for faction in playing:
             record = state["factions"][faction]
             row: dict[str, Any] = {
                 "faction": faction,
                 "name": game.name_of(faction),
                 "status": record.get("status", "active"),
+                "titles": held.get(faction, 0),
             }
-            mine = m.owned(state, faction)
-            if mine:
+            if full:
+                mine = m.owned(state, faction)
                 row["units"] = len(mine)
                 row["figures"] = sum(int(unit.get("figures", 0)) for unit in mine.values())
             rows.append(row)
-        return sorted(rows, key=lambda row: (-row.get("figures", 0), row["faction"]))
+        return sorted(rows, key=lambda row: (-row["titles"], -row.get("figures", 0), row["faction"]))
+
+    def faction_view(self, game: Game, state: State, faction: str | None) -> State:
+        """The fog of war's view, with each title whose holding unit the view does not show kept under
+        the faction that holds it (``public.veil_title_holders``)."""
+        view = super().faction_view(game, state, faction)
+        public.veil_title_holders(view, state)
+        return view
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         """One marker per faction and place where its units stand (those the state holds)."""

@@ -56,7 +56,8 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
                 ),
                 Field("orders", "list", "The unit's order lines in the manual's language, first first."),
             ),
-            example={"action": UNIT, "unit": "U100", "orders": ["@STUDY cmbt 1", "WITHDRAW 100"]},
+            # A temporary id, not a real unit's: the rules pages are public, and U-ids belong to units.
+            example={"action": UNIT, "unit": "rednU01", "orders": ["@STUDY cmbt 1", "WITHDRAW 100"]},
         ),
     ]
     return {spec.name: spec for spec in specs}

@@ -221,9 +221,9 @@ def resign(ctx: Context, state: State, faction: str, heir: str) -> None:
         actors=[faction],
         units=handed.get(heir, 0),
         heir=heir,
-        heir_name=ctx.game.name_of(heir),
+        heir_name=str(state["factions"][heir].get("name") or ctx.game.name_of(heir)),
         creatures=handed.get(creatures, 0) if creatures != heir else 0,
-        creatures_name=ctx.game.name_of(creatures),
+        creatures_name=str((state["factions"].get(creatures) or {}).get("name") or creatures),
     )
 
 

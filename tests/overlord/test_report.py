@@ -172,3 +172,24 @@ def test_resign_hands_every_unit_to_the_named_npc_and_email_changes_nothing() ->
     told = next(e for e in result.events if e.kind == "resigned")
     assert told.data["units"] == len(mine) and told.visible_to is None
     assert "red leaves the game, handing 2 units to The Imperials" in g.ruleset.describe(told.to_data(), g)
+
+
+def test_a_report_holds_nothing_of_another_factions_secrets() -> None:
+    """Red's whole report, next to a blue unit it sees: no blue queue, fund, coins, skills or knowledge."""
+    g = game()
+    state = start(g)
+    where = state["units"][unit_of(state, "red", "hero")]["location"]
+    stranger = _stranger(state, where, settings={"announce": True})
+    state["units"][stranger]["items"]["coin"] = 777
+    state["units"][stranger]["skills"] = {"rela": 20}
+    state["factions"]["blue"]["fund"] = 4321
+    orders = {"blue": [{"action": "unit", "unit": stranger, "orders": ["@STUDY rela 2"]}]}
+    result = month(g, state, orders)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True)  # fmt: skip
+    written = render_reports(env, g, result)["red"]
+    assert f"[{stranger}]" in written  # seen: it announces itself
+    blue = result.state["units"][stranger]
+    for secret in ("STUDY rela", "relationships [rela]", f"{blue['items']['coin']} coins",
+                   str(result.state["factions"]["blue"]["fund"])):  # fmt: skip
+        assert secret not in written, secret

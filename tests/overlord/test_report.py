@@ -98,8 +98,10 @@ def test_the_climate_line_tells_last_month_and_the_forecast() -> None:
     where = state["units"][unit_of(state, "red", "hero")]["location"]
     territory = g.world[where].parent or where
     state["places"][territory]["weather"] = {"last": "rain", "now": "storm", "next": "fair"}
-    season = str(g.calendar.date(int(state["turn"])).season).lower()
-    coming = str(g.calendar.date(int(state["turn"]) + 1).season).lower()
+    state["turn"] = 4  # the state after the third month: last month was the third, the fourth comes
+    season = str(g.calendar.date(3).season).lower()
+    coming = str(g.calendar.date(4).season).lower()
+    assert (season, coming) == ("spring", "summer")
     places = _still(g, state, "red")["Places"]
     assert f"- Last month was {season}, rainy; next month should be {coming}, stormy." in places
     # A month played keeps the weather it had for the next report.

@@ -46,7 +46,8 @@ def sections(game: Game, state: State, faction: str, events: Sequence[Event]) ->
     learnt = knowledge_lines(rules, events)
     if learnt:
         found.append(("Knowledge", learnt))
-    return [(title, lines) for title, lines in found if lines]
+    # A block opens with a blank line to part it from the one before; the section's title does that.
+    return [(title, lines[1:] if lines[0] == "" else lines) for title, lines in found if lines]
 
 
 # ---------------------------------------------------------------- the faction
@@ -326,18 +327,18 @@ _ELSEWHERE = frozenset({"knowledge_gained", "knowledge_reshown"})
 
 
 def climate_line(game: Game, state: State, territory: str) -> str:
-    """'Last month was autumn rainy, next month should be winter stormy.' from the territory's weather."""
+    """'Last month was autumn, rainy; next month should be winter, stormy.' from the territory's weather."""
     sky = ((state.get("places") or {}).get(territory) or {}).get("weather") or {}
     if not sky:
         return ""
     words = (game.rules.get("weather") or {}).get("words") or {}
-    turn = int(state["turn"])
-    last_season = str(game.calendar.date(turn).season).lower()
-    next_season = str(game.calendar.date(turn + 1).season).lower()
+    turn = int(state["turn"])  # the state after a month stands at the next month's start
+    next_season = str(game.calendar.date(turn).season).lower()
     last = sky.get("last")
     now = words.get(sky.get("now"), sky.get("now"))
-    if last is None:
+    if last is None or turn <= 1:
         return f"Next month should be {next_season}, {now}."
+    last_season = str(game.calendar.date(turn - 1).season).lower()
     return (
         f"Last month was {last_season}, {words.get(last, last)}; next month should be {next_season}, {now}."
     )

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ...core.phases import PhaseFn, State
 from ...engine.ruleset import Game, MapMark, Ruleset
-from . import day, orders, public, siteview
+from . import day, orders, public, report, siteview
 from . import model as m
 from .month import OverlordMonth
 
@@ -85,6 +85,12 @@ class Overlord(Ruleset):
                 f"{coins} coins. Queue: {queue}."
             )
         return lines
+
+    def report_sections(
+        self, game: Game, state: State, faction: str, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[str, list[str]]]:
+        """The manual's report (spec 1.6): the faction, its units, structures, places and knowledge."""
+        return report.sections(game, state, faction, events)
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
         return siteview.standings(game, state)

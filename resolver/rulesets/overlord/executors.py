@@ -10,7 +10,7 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy, guards, markets, movement, production, recruiting, title_orders
+from . import economy, goods, guards, markets, movement, production, recruiting, study, title_orders
 from . import model as m
 from .month import Executor, Month
 
@@ -229,3 +229,8 @@ EXECUTORS: dict[str, Executor] = {
 
 # The production chapter: USE, TARGET, BUILD and CHRISTEN (production.py, structures.py).
 EXECUTORS.update(production.EXECUTORS)
+
+# The units chapter: STUDY, TEACH, FORGET (study.py) and the goods and figures changing hands: GIVE, GET,
+# DROP, EQUIP, SWAP, SPLIT, MERGE, DISBAND (goods.py).
+EXECUTORS.update(study.EXECUTORS)
+EXECUTORS.update(goods.EXECUTORS)

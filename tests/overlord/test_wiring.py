@@ -1,0 +1,82 @@
+"""The chapters joined: each test runs whole months through the engine's turn and shows one hook between
+two chapters at work (study with magic and guarding, stances on trade, foraged food at upkeep, …)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from .support import game, month, start, unit_of
+
+DAYS = 30  # days in a month (rules.yaml: ticks)
+
+
+def _season_element(g: Any, state: dict[str, Any]) -> str:
+    season = g.calendar.date(int(state["turn"])).season.lower()
+    return next(tag for tag, when in g.rules["magic"]["elements"].items() if when == season)
+
+
+def test_the_units_orders_run_in_the_month_with_magic_seasons_and_one_element_per_magecraft_level() -> None:
+    g = game()
+    state = start(g)
+    red, blue = unit_of(state, "red", "hero"), unit_of(state, "blue", "hero")
+    element = _season_element(g, state)
+    other = next(tag for tag, when in g.rules["magic"]["elements"].items() if when and tag != element)
+    for hero in (red, blue):
+        state["units"][hero]["skills"]["mage"] = g.rules["skills"]["mage"]["levels"][0]
+        state["units"][hero]["items"]["coin"] = 1000
+    state["units"][blue]["skills"][element] = 1  # blue's one element: a second needs more magecraft
+    orders = {
+        "red": [{"action": "unit", "unit": red, "orders": [f"STUDY {element} 1"]}],
+        "blue": [{"action": "unit", "unit": blue, "orders": [f"STUDY {other} 1", "STUDY cmbt 5"]}],
+    }
+    result = month(g, state, orders)
+    after = result.state["units"]
+    # The season's element studies faster: its first level comes a day or more early.
+    faster = (100 + g.rules["magic"]["season_percent"]) / 100
+    first = g.rules["skills"][element]["levels"][0]
+    days = math.ceil(first / faster)
+    assert days < first
+    reached = [e.tick for e in result.events if e.kind == "skill_reached" and e.actors == ["red"]]
+    assert reached == [days] and after[red]["orders"] == []
+    assert after[red]["skills"][element] == round(days * faster, g.rules["study"]["decimals"])
+    # Blue's study of a second element is refused with its reason and dropped on day 1 (its full-day turn
+    # of that day); combat takes the rest of the month.
+    assert other not in after[blue]["skills"] and after[blue]["skills"]["cmbt"] == DAYS - 1
+    failed = [e for e in result.events if e.kind == "line_failed" and e.actors == ["blue"]]
+    assert failed and "magecraft" in failed[0].data["reason"] and failed[0].tick == 1
+
+
+def test_a_guard_studies_at_half_strength_and_neither_teaches_nor_is_taught() -> None:
+    g = game()
+    state = start(g)
+    hero, men = unit_of(state, "red", "hero"), unit_of(state, "red", "man")
+    blue_men = unit_of(state, "blue", "man")
+    where = state["units"][hero]["location"]
+    state["places"][where]["title"] = {"tag": "shrf", "holder": None}
+    state["units"][hero]["items"]["coin"] = 300
+    guard_skill = g.rules["guarding"]["skill"]
+    for uid in (men, blue_men):
+        state["units"][uid]["skills"][guard_skill["skill"]] = g.rules["skills"]["cmbt"]["levels"][0]
+        state["units"][uid]["items"]["coin"] = 5000
+    orders = {
+        "red": [
+            {"action": "unit", "unit": hero, "orders": [f"CLAIM shrf {where}", f"@TEACH {men} cmbt"]},
+            {"action": "unit", "unit": men, "orders": ["@GUARD", "STUDY cmbt 3"]},
+        ],
+        "blue": [{"action": "unit", "unit": blue_men, "orders": ["STUDY cmbt 3"]}],
+    }
+    state["units"][hero]["skills"]["cmbt"] = g.rules["skills"]["cmbt"]["levels"][3]  # claims and teaches
+    result = month(g, state, orders)
+    after = result.state["units"]
+    # Day 1 the title is not claimed yet when the men read GUARD: they study that day at full speed;
+    # then they guard, study as if they were half as many, and the hero's teaching never reaches them.
+    known = g.rules["skills"]["cmbt"]["levels"][0]
+    assert state["units"][men]["stack"] == hero  # the men study under a leader who knows combat better
+    day = (100 + g.rules["study"]["bonuses"]["stack_leader"]) / 100
+    assert after[men]["skills"]["cmbt"] == pytest.approx(known + day + (DAYS - 1) * day / 2)
+    assert after[blue_men]["skills"]["cmbt"] == known + DAYS
+    assert after[hero]["title"] == {"tag": "shrf", "location": where}
+    assert not [e for e in result.events if e.kind == "teaches" and e.actors == ["red"] and e.tick > 1]

@@ -8,6 +8,10 @@ from typing import Any
 
 import pytest
 
+from resolver.rulesets.overlord import guards
+
+from .production_support import day_end, run, unit
+from .production_support import month as production_month
 from .support import game, month, start, unit_of
 
 DAYS = 30  # days in a month (rules.yaml: ticks)
@@ -80,3 +84,15 @@ def test_a_guard_studies_at_half_strength_and_neither_teaches_nor_is_taught() ->
     assert after[blue_men]["skills"]["cmbt"] == known + DAYS
     assert after[hero]["title"] == {"tag": "shrf", "location": where}
     assert not [e for e in result.events if e.kind == "teaches" and e.actors == ["red"] and e.tick > 1]
+
+
+def test_a_guard_produces_at_half_strength() -> None:
+    crafters = {uid: unit(uid, figures=10, skills={"weap": 15}, items={"wood": 3}) for uid in ("U1", "U2")}
+    m = production_month(crafters)
+    guards.guard(m.state, m.rules, "U1")  # what a day of GUARD leaves on the unit
+    run(m, "U1", "@USE weap")
+    run(m, "U2", "@USE weap")
+    day_end(m)
+    # Ten figures make a ten-day club a day; guarding, they work as five and the club is half made.
+    assert m.state["units"]["U2"]["items"].get("club") == 1
+    assert "club" not in m.state["units"]["U1"]["items"]

@@ -51,7 +51,9 @@ TRAVEL = {
 
 def rules() -> dict[str, Any]:
     data = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
-    return {**CATALOGUE, "movement": data["movement"]}
+    # Stacking and entering ask the stances' gates, which the titles chapter keeps.
+    titles = yaml.safe_load(RULES_FILE.with_name("titles.yaml").read_text(encoding="utf-8"))
+    return {**CATALOGUE, "movement": data["movement"], "stances": titles["stances"]}
 
 
 def _loc(

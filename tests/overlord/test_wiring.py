@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from resolver.rulesets.overlord import guards
+from resolver.core.programs import Result, parse_line
+from resolver.rulesets.overlord import goods, guards
 
 from .production_support import day_end, run, unit
 from .production_support import month as production_month
@@ -96,3 +97,49 @@ def test_a_guard_produces_at_half_strength() -> None:
     # Ten figures make a ten-day club a day; guarding, they work as five and the club is half made.
     assert m.state["units"]["U2"]["items"].get("club") == 1
     assert "club" not in m.state["units"]["U1"]["items"]
+
+
+def _give_title(state: dict[str, Any], holder: str) -> str:
+    """The holder's place's title, held by it (as a claim leaves it)."""
+    where = state["units"][holder]["location"]
+    title = state["places"][where]["title"]
+    title["holder"] = holder
+    state["units"][holder]["title"] = {"tag": title["tag"], "location": where}
+    return where
+
+
+def test_the_land_owner_s_stance_gates_trading_and_recruiting() -> None:
+    def play(red_toward_blue: str) -> tuple[dict[str, Any], int]:
+        g = game()
+        state = start(g)
+        red, blue = unit_of(state, "red", "hero"), unit_of(state, "blue", "hero")
+        _give_title(state, red)
+        state["factions"]["red"]["stances"]["blue"] = red_toward_blue
+        state["units"][blue]["items"]["coin"] = 2000
+        orders = {
+            "blue": [{"action": "unit", "unit": blue, "orders": ["BUY 2 food", "RECRUIT bluenU01 3 man 0"]}]
+        }
+        before = set(state["units"])
+        after = month(g, state, orders).state["units"]
+        recruited = sum(u["figures"] for uid, u in after.items() if uid not in before)
+        return after[blue], recruited
+
+    # The Mayor's faction holds blue below Friendly: no market and no recruits for blue in its city.
+    shut_out, recruited = play("neutral")
+    assert "food" not in shut_out["items"] and shut_out["orders"] == ["BUY 2 food"] and recruited == 0
+    welcome, recruited = play("friendly")
+    assert welcome["items"]["food"] == 2 and welcome["orders"] == [] and recruited == 3
+
+
+def test_a_guard_of_another_faction_keeps_its_place_s_harvest_and_ground() -> None:
+    guard = unit("U7", owner="blue", race="ldr", skills={"cmbt": 15})
+    m = production_month({"U1": unit("U1", figures=10, skills={"lumb": 15}), "U7": guard})
+    m.state["places"]["L1"] = {"resources": {"wood": 40}, "ground": {"iron": 3}}
+    m.state["factions"]["blue"]["stances"] = {"default": "neutral"}
+    assert run(m, "U1", "@USE lumb")[0] is Result.RAN  # nobody owns or guards the place
+    guards.guard(m.state, m.rules, "U7")  # blue guards it today (no title needed for the test's sake)
+    assert run(m, "U1", "@USE lumb")[0] is Result.SKIPPED
+    assert goods.execute_get(m, "U1", parse_line("GET L1 iron"))[0] is Result.SKIPPED
+    m.state["factions"]["blue"]["stances"]["red"] = "ally"  # the stances' get gate is Ally
+    assert goods.execute_get(m, "U1", parse_line("GET L1 iron"))[0] is Result.RAN
+    assert m.state["units"]["U1"]["items"]["iron"] == 3

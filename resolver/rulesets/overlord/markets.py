@@ -17,6 +17,7 @@ from typing import Any
 
 from ...core.phases import State
 from ...core.programs import Line, Result
+from . import gates
 from . import model as m
 from .auction import Offer, clear
 from .bids import Bid, settle_line
@@ -59,9 +60,8 @@ def trading_today(month: Month, unit_id: str) -> bool:
 
 
 def _trade_allowed(month: Month, unit_id: str, location: str) -> bool:
-    """The owner of the land must hold the trader at least Friendly (spec §5.6). The land's owner comes
-    from the titles chapter; until it lands every trader is allowed."""
-    return True
+    """Every owner and guard of the place must hold the trader's faction at the trade gate (spec §5.6)."""
+    return gates.allows(month, month.owner(unit_id), location, "trade")
 
 
 def _place(month: Month, bid: Bid) -> None:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from ...core import world as core_world
 from ...core.programs import Line, Program, Result
 from ...core.world import World
+from . import stances
 from .burden import MODES, Leg, choose_leg, movement_rules, race_kind, skill_level, stack_burden
 
 
@@ -161,19 +162,6 @@ def _present(state: Mapping[str, Any], uid: str, other: str) -> bool:
         return False
     mine, theirs = units[uid], units[other]
     return mine.get("location") == theirs.get("location") and not theirs.get("moving")
-
-
-def _stance(state: Mapping[str, Any], holder: str, toward: str) -> str:
-    """How ``holder``'s faction regards ``toward``: its explicit stance, else its default."""
-    if holder == toward:
-        return "ally"
-    stances = (state["factions"].get(holder) or {}).get("stances") or {}
-    return str(stances.get(toward, stances.get("default", "neutral")))
-
-
-def _at_least(rules: Mapping[str, Any], stance: str, needed: str) -> bool:
-    ladder = list(movement_rules(rules)["stance_ladder"])
-    return stance in ladder and needed in ladder and ladder.index(stance) >= ladder.index(needed)
 
 
 def _live(program: Program | None, keyword: str, day: int) -> list[Line]:
@@ -586,8 +574,7 @@ def stack(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
         return Result.FINISHED, None
     mine, theirs = str(units[uid]["owner"]), str(units[target]["owner"])
     accepting = [line for line in _live(month.programs.get(target), "ACCEPT", month.day) if uid in line.args]
-    needed = str(movement_rules(rules).get("stack_stance", "ally"))
-    if not (_at_least(rules, _stance(state, theirs, mine), needed) or accepting):
+    if not (stances.may(state, rules, mine, theirs, "stack") or accepting):
         _blocked(month, uid, "stack_refused", leader=_name(state, target))
         return Result.SKIPPED, None
     for accepted in accepting[:1]:
@@ -690,8 +677,7 @@ def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     if unit.get("structure") == target:
         return Result.FINISHED, None
     owner = structure_owner(state, target)
-    needed = str(movement_rules(rules).get("enter_stance", "friendly"))
-    if owner is not None and not _at_least(rules, _stance(state, owner, str(unit["owner"])), needed):
+    if not stances.may(state, rules, str(unit["owner"]), owner, "enter"):
         _blocked(month, uid, "enter_refused", structure=record.get("name") or target)
         return Result.SKIPPED, None
     left = _unstack(state, uid)

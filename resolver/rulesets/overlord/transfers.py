@@ -9,33 +9,16 @@ import math
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
-from . import stats
+from . import stances, stats
 
 Rules = Mapping[str, Any]
 State = MutableMapping[str, Any]
 Unit = MutableMapping[str, Any]
 
-WELCOMING = ("ally", "friendly")  # the stances under which a faction accepts gifts
 
-
-def stance(state: Mapping[str, Any], holder: str, toward: str) -> str:
-    """The stance faction `holder` takes toward faction `toward` (its default where it names none)."""
-    if holder == toward:
-        return "ally"
-    stances = (state["factions"].get(holder) or {}).get("stances") or {}
-    return str(stances.get(toward, stances.get("default", "neutral")))
-
-
-def accepts(state: Mapping[str, Any], receiver: str, giver: str) -> bool:
-    return stance(state, receiver, giver) in WELCOMING
-
-
-def land_owner(state: Mapping[str, Any], location: str) -> str | None:
-    """The faction holding the location's land title, if anyone does."""
-    title = (state.get("places", {}).get(location) or {}).get("title") or {}
-    holder = title.get("holder")
-    unit = state["units"].get(holder) if holder else None
-    return str(unit["owner"]) if unit else None
+def accepts(state: Mapping[str, Any], rules: Rules, receiver: str, giver: str) -> bool:
+    """Whether the receiver's faction takes gifts from the giver's: the stances' give gate."""
+    return stances.may(state, rules, giver, receiver, "give")
 
 
 def amount(have: int, count: int | None, kept: int | None) -> int:

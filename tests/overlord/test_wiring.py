@@ -143,3 +143,16 @@ def test_a_guard_of_another_faction_keeps_its_place_s_harvest_and_ground() -> No
     m.state["factions"]["blue"]["stances"]["red"] = "ally"  # the stances' get gate is Ally
     assert goods.execute_get(m, "U1", parse_line("GET L1 iron"))[0] is Result.RAN
     assert m.state["units"]["U1"]["items"]["iron"] == 3
+
+
+def test_a_unit_that_recruited_today_sets_out_the_next_day() -> None:
+    g = game()
+    state = start(g)
+    blue = unit_of(state, "blue", "hero")
+    state["units"][blue]["items"]["coin"] = 2000
+    queue = ["RECRUIT bluenU01 3 man 0", "MOVE OUT"]
+    result = month(g, state, {"blue": [{"action": "unit", "unit": blue, "orders": queue}]})
+    departs = [(e.tick, e.data["unit"]) for e in result.events if e.kind == "departs"]
+    assert departs == [(2, state["units"][blue]["name"])]
+    held = [e for e in result.events if e.kind == "move_blocked" and e.data["uid"] == blue]
+    assert [(e.tick, e.data["reason"]) for e in held] == [(1, "held")]

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...core.phases import State
 from ...core.programs import Line, Result
-from . import gates
+from . import gates, movement
 from . import model as m
 from .auction import Offer, clear
 from .bids import Bid, settle_line
@@ -55,8 +55,16 @@ def _bids(month: Month) -> list[Bid]:
 
 def trading_today(month: Month, unit_id: str) -> bool:
     """Whether the unit placed a trade or recruit request today: it cannot leave the place before the
-    request is settled (the movement orders ask this)."""
-    return any(bid.unit == unit_id for bid in _bids(month))
+    request is settled (the movement orders ask this). A month that keeps no requests (movement's own
+    tests run without the markets) has none."""
+    held = getattr(getattr(month.ctx, "memory", None), "bids", ())
+    return any(bid.unit == unit_id for bid in held)
+
+
+# A unit that placed a request today waits for it to be settled before it sets out; a stacked one stays
+# behind when its stack leaves (movement's hold-back checks).
+if trading_today not in movement.HOLD_BACK_CHECKS:
+    movement.HOLD_BACK_CHECKS.append(trading_today)
 
 
 def _trade_allowed(month: Month, unit_id: str, location: str) -> bool:

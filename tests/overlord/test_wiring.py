@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from resolver.core.programs import Result, parse_line
-from resolver.rulesets.overlord import goods, guards
+from resolver.rulesets.overlord import goods, guards, production
 
 from .production_support import day_end, run, unit
 from .production_support import month as production_month
@@ -156,3 +156,20 @@ def test_a_unit_that_recruited_today_sets_out_the_next_day() -> None:
     assert departs == [(2, state["units"][blue]["name"])]
     held = [e for e in result.events if e.kind == "move_blocked" and e.data["uid"] == blue]
     assert [(e.tick, e.data["reason"]) for e in held] == [(1, "held")]
+
+
+def test_foraged_rations_feed_figures_at_the_month_s_upkeep_and_do_not_keep() -> None:
+    g = game()
+    state = start(g)
+    men = unit_of(state, "red", "man")
+    state["units"][men]["skills"].update({"plwk": 15, "scou": 15})
+    state["units"][men]["items"]["coin"] = 1000
+    result = month(g, state, {"red": [{"action": "unit", "unit": men, "orders": ["@USE plwk"]}]})
+    after = result.state["units"]
+    races, share = g.rules["races"], g.rules["economy"]["food"]["share"]
+    # Fifty foragers gather more than fifty rations in a month: every figure is fed, and pays only the
+    # part of its upkeep food does not cover; the hero pays in full.
+    fed_pays = races["man"]["upkeep"] * (100 - share) // 100
+    upkeep = next(e for e in result.events if e.kind == "upkeep" and e.actors == ["red"])
+    assert upkeep.data["coins"] == races["hero"]["upkeep"] + 50 * fed_pays
+    assert production.foraged_rations(after[men]) == 0

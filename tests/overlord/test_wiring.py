@@ -9,11 +9,14 @@ from typing import Any
 import pytest
 
 from resolver.core.programs import Result, parse_line
-from resolver.rulesets.overlord import goods, guards, production
+from resolver.rulesets.overlord import control, goods, guards, production
 
 from .production_support import day_end, run, unit
 from .production_support import month as production_month
 from .support import game, month, start, unit_of
+from .titles_support import rules as titles_rules
+from .titles_support import state as titles_state
+from .titles_support import unit as titles_unit
 
 DAYS = 30  # days in a month (rules.yaml: ticks)
 
@@ -173,3 +176,16 @@ def test_foraged_rations_feed_figures_at_the_month_s_upkeep_and_do_not_keep() ->
     upkeep = next(e for e in result.events if e.kind == "upkeep" and e.actors == ["red"])
     assert upkeep.data["coins"] == races["hero"]["upkeep"] + 50 * fed_pays
     assert production.foraged_rations(after[men]) == 0
+
+
+def test_a_complete_key_structure_adds_its_control_points_to_its_owner() -> None:
+    r = titles_rules()
+    st = titles_state(U1=titles_unit("red", "C1"))
+    st["structures"] = {
+        "B1": {"owner": "red", "type": "cast", "location": "C1", "complete": True},
+        "B2": {"owner": "red", "type": "vill", "location": "P3", "complete": False},  # not standing yet
+        "B3": {"owner": "blue", "type": "city", "location": "P5", "complete": True},
+    }
+    types = r["structures"]["types"]
+    assert control.available(st, r, "red") == r["control_points"]["base"] + types["cast"]["control"]
+    assert control.available(st, r, "blue") == r["control_points"]["base"] + types["city"]["control"]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from resolver.core.programs import Result, parse_line
-from resolver.rulesets.overlord import control, goods, guards, production
+from resolver.rulesets.overlord import control, goods, guards, places, production
 
 from .production_support import day_end, run, unit
 from .production_support import month as production_month
@@ -189,3 +189,15 @@ def test_a_complete_key_structure_adds_its_control_points_to_its_owner() -> None
     types = r["structures"]["types"]
     assert control.available(st, r, "red") == r["control_points"]["base"] + types["cast"]["control"]
     assert control.available(st, r, "blue") == r["control_points"]["base"] + types["city"]["control"]
+
+
+def test_season_and_weather_change_the_land_s_yield_once_not_the_harvesters_speed() -> None:
+    g = game()
+    data = g.rules
+    state = {"places": {"L1": {"weather": {"now": "sun"}}}}
+    assert production.harvest_percent(data, state, "farm", "L1", "summer") == 100
+    kind = next(k for k, amounts in data["places"]["resources"].items() if "grai" in amounts)
+    spring = places.resources_for(data, kind, "Spring", "fair")["grai"]
+    summer = places.resources_for(data, kind, "Summer", "sun")["grai"]
+    percent = 100 + data["places"]["season_percent"]["summer"] + data["places"]["weather_percent"]["sun"]
+    assert summer == spring * percent // 100

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from resolver.core.programs import Result, parse_line
-from resolver.rulesets.overlord import control, goods, guards, places, production
+from resolver.rulesets.overlord import control, goods, guards, places, production, transfers
 
 from .production_support import day_end, run, unit
 from .production_support import month as production_month
+from .production_support import rules as production_rules
 from .support import game, month, start, unit_of
 from .titles_support import rules as titles_rules
 from .titles_support import state as titles_state
@@ -201,3 +202,14 @@ def test_season_and_weather_change_the_land_s_yield_once_not_the_harvesters_spee
     summer = places.resources_for(data, kind, "Summer", "sun")["grai"]
     percent = 100 + data["places"]["season_percent"]["summer"] + data["places"]["weather_percent"]["sun"]
     assert summer == spring * percent // 100
+
+
+def test_merging_figures_bring_their_own_enchantments_and_a_split_keeps_them_whole() -> None:
+    r = production_rules()
+    stay = unit("U1", figures=10, effects={"stsk": 30})
+    join = unit("U2", figures=10, effects={"stsk": 10, "fert": 40}, dissent=True)
+    transfers.merge(r, join, stay, 0)
+    # Weighted by figures: (30 x 10 + 10 x 10) / 20 and (0 x 10 + 40 x 10) / 20; dissent comes along.
+    assert stay["effects"] == {"stsk": 20, "fert": 20} and stay["dissent"] and stay["figures"] == 20
+    part = transfers.split(r, stay, 5, "U3")
+    assert part["effects"] == stay["effects"] == {"stsk": 20, "fert": 20} and part["dissent"]

@@ -9,7 +9,7 @@ import math
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
-from . import stances, stats
+from . import effects, stances, stats
 
 Rules = Mapping[str, Any]
 State = MutableMapping[str, Any]
@@ -123,8 +123,9 @@ def split(rules: Rules, unit: Unit, count: int, new_id: str) -> dict[str, Any]:
         **{key: value for key, value in unit.items() if key not in ("items", "equipped", "orders", "title")},
         "figures": count, "items": {}, "equipped": {}, "orders": [], "title": None,
         "name": f"{unit['name']} (part)", "skills": dict(unit.get("skills") or {}),
-        "effects": dict(unit.get("effects") or {}), "settings": dict(unit.get("settings") or {}),
+        "effects": {}, "settings": dict(unit.get("settings") or {}),
     }  # fmt: skip
+    effects.split(unit, part)  # both parts keep every enchantment whole (the production chapter's rule)
     for tag, worn in sorted((unit.get("equipped") or {}).items()):
         per_figure = int(rules["equipment"][rules["items"][tag]["category"]]["per_figure"])
         wearers = math.ceil(int(worn) / per_figure)
@@ -188,11 +189,8 @@ def merge(rules: Rules, source: Unit, target: Unit, count: int) -> list[str]:
         skills[tag] = int(days) if days == int(days) else days
         if not skills[tag]:
             del skills[tag]
-    effects = target.setdefault("effects", {})
-    for tag in sorted(effects):
-        effects[tag] = int(effects[tag]) * staying // total
-    if source.get("dissent"):
-        target["dissent"] = True
+    # Enchantments diluted by figures, counting what the joining figures bring; dissent goes with them.
+    effects.merge(rules, source, target, moving)
     target["figures"] = total
     source["figures"] = int(source["figures"]) - moving
     if whole:

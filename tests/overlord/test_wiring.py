@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from resolver.core.programs import Result, parse_line
-from resolver.rulesets.overlord import control, goods, guards, places, production, transfers
+from resolver.rulesets.overlord import control, goods, guards, places, production, structures, transfers
 
 from .production_support import day_end, run, unit
 from .production_support import month as production_month
@@ -213,3 +213,31 @@ def test_merging_figures_bring_their_own_enchantments_and_a_split_keeps_them_who
     assert stay["effects"] == {"stsk": 20, "fert": 20} and stay["dissent"] and stay["figures"] == 20
     part = transfers.split(r, stay, 5, "U3")
     assert part["effects"] == stay["effects"] == {"stsk": 20, "fert": 20} and part["dissent"]
+
+
+def test_a_completed_marketplace_opens_a_market_at_once() -> None:
+    r = production_rules()
+    m = production_month({"U1": unit("U1")}, data=r)
+    m.state["places"]["L1"] = {"population": 1500, "taxes": 20000}
+    built = structures.new_structure(r, m.state, "red", "mrkt", "L1")
+    assert "market" not in m.state["places"]["L1"]
+    structures.finish(r, m.state, built)
+    market = m.state["places"]["L1"]["market"]
+    assert market == places.market_offer(r, 20000) and market["sell"]
+    structures.finish(r, m.state, structures.new_structure(r, m.state, "red", "mrkt", "L1"))
+    assert m.state["places"]["L1"]["market"] is market  # a second marketplace opens no second market
+
+
+def test_setting_out_loses_the_work_in_hand() -> None:
+    g = game()
+    state = start(g)
+    hero, men = unit_of(state, "red", "hero"), unit_of(state, "red", "man")
+    assert state["units"][men]["stack"] == hero
+    state["units"][men]["skills"]["weap"] = 15
+    state["units"][men]["progress"] = {"weap": {"kind": "produce", "location": "L119", "work": 40}}
+    result = month(g, state, {"red": [{"action": "unit", "unit": hero, "orders": ["MOVE OUT"]}]})
+    assert "weap" not in result.state["units"][men]["progress"]
+    lost = [e for e in result.events if e.kind == "work_lost"]
+    assert [(e.tick, e.visible_to, e.data["skills"]) for e in lost] == [(1, ["red"], ["weaponsmith"])]
+    text = g.ruleset.describe(lost[0].to_data(), g)
+    assert men not in text and "{" not in text and "weaponsmith" in text, text

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from ...core import world as core_world
 from ...core.programs import Line, Program, Result
 from ...core.world import World
-from . import stances
+from . import labour, stances
 from .burden import MODES, Leg, choose_leg, movement_rules, race_kind, skill_level, stack_burden
 
 
@@ -318,6 +318,7 @@ def set_out(month: Month, uid: str, there: str, order: str, march: bool = False)
         record = _units(state)[member]
         record["moving"] = dict(trip)
         record["structure"] = None
+        _lose_work(month, member)
     month.ctx.emit(
         "departs",
         actors=_factions(state, [uid]),
@@ -336,6 +337,24 @@ def set_out(month: Month, uid: str, there: str, order: str, march: bool = False)
     if trip["days"] // 2 == 0:
         _cross(month, uid, travellers)
     return Result.RAN
+
+
+def _lose_work(month: Month, uid: str) -> None:
+    """A unit leaving its place loses its work in hand and the inputs it took (the production chapter's
+    labour.lose_work); its faction hears which skills' work is gone."""
+    unit = _units(month.state)[uid]
+    lost = labour.lose_work(unit)
+    if not lost:
+        return
+    skills = month.ctx.rules.get("skills") or {}
+    month.ctx.emit(
+        "work_lost",
+        actors=[str(unit["owner"])],
+        place=unit.get("location"),  # still the place it leaves
+        visible_to=[str(unit["owner"])],
+        unit=_name(month.state, uid),
+        skills=[str((skills.get(tag) or {}).get("name", tag)) for tag in lost],
+    )
 
 
 def _cross(month: Month, uid: str, members: list[str]) -> None:

@@ -3,12 +3,14 @@ two chapters at work (study with magic and guarding, stances on trade, foraged f
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
 import pytest
 
 from resolver.core.programs import Result, parse_line
+from resolver.engine.ruleset import get_ruleset
 from resolver.rulesets.overlord import control, goods, guards, places, production, structures, transfers
 
 from .production_support import day_end, run, unit
@@ -241,3 +243,28 @@ def test_setting_out_loses_the_work_in_hand() -> None:
     assert [(e.tick, e.visible_to, e.data["skills"]) for e in lost] == [(1, ["red"], ["weaponsmith"])]
     text = g.ruleset.describe(lost[0].to_data(), g)
     assert men not in text and "{" not in text and "weaponsmith" in text, text
+
+
+def test_a_stealthy_unit_slips_into_a_structure_its_owner_keeps_closed() -> None:
+    def play(watcher_race: str) -> tuple[dict[str, Any], list[str]]:
+        data = copy.deepcopy(get_ruleset("overlord").default_rules())
+        data["movement"]["stealth_entry"] = 1  # the stealth skill alone reaches no margin of 4
+        g = game(rules=data)
+        state = start(g)
+        blue, watcher = unit_of(state, "blue", "hero"), unit_of(state, "red", watcher_race)
+        where = state["units"][blue]["location"]
+        state["structures"]["B1"] = {"owner": "red", "name": "Red Keep", "type": "fort", "location": where,
+                                     "complete": True, "built": {}}  # fmt: skip
+        state["units"][watcher].update(structure="B1", stack=None)
+        state["units"][blue]["skills"].update({"scou": 15, "stea": 90})  # 2nd stealth: stealth 2
+        state["units"][unit_of(state, "blue", "man")]["stack"] = None  # the hero sneaks in alone
+        result = month(g, state, {"blue": [{"action": "unit", "unit": blue, "orders": ["ENTER B1"]}]})
+        blocked = [e.data["reason"] for e in result.events if e.kind == "move_blocked"]
+        return result.state["units"][blue], blocked
+
+    # Followers watch with observation 0: 2 is more than 0 + 1, and blue is inside though red holds it
+    # only Neutral. A hero watches with observation 1: 2 is not more than 1 + 1, and the door stays shut.
+    inside, _ = play("man")
+    assert inside["structure"] == "B1"
+    outside, reasons = play("hero")
+    assert outside["structure"] is None and reasons == ["enter_refused"]

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from ...core import world as core_world
 from ...core.programs import Line, Program, Result
 from ...core.world import World
-from . import labour, stances
+from . import labour, stances, stats
 from .burden import MODES, Leg, choose_leg, movement_rules, race_kind, skill_level, stack_burden
 
 
@@ -696,7 +696,8 @@ def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     if unit.get("structure") == target:
         return Result.FINISHED, None
     owner = structure_owner(state, target)
-    if not stances.may(state, rules, str(unit["owner"]), owner, "enter"):
+    refused = not stances.may(state, rules, str(unit["owner"]), owner, "enter")
+    if refused and not _slips_in(month, uid, target, owner):
         _blocked(month, uid, "enter_refused", structure=record.get("name") or target)
         return Result.SKIPPED, None
     left = _unstack(state, uid)
@@ -704,6 +705,23 @@ def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
         units[member]["structure"] = target
     _tell(month, "enters", uid, [left] if left else [], structure=record.get("name") or target)
     return Result.FINISHED, None
+
+
+def _slips_in(month: Month, uid: str, structure: str, owner: str | None) -> bool:
+    """Stealth entry: every unit of the entering stack hides better than the owner's best watcher inside
+    the structure sees, by more than the rules' margin (no margin: never)."""
+    rules, units = month.ctx.rules, _units(month.state)
+    margin = movement_rules(rules).get("stealth_entry")
+    if margin is None:
+        return False
+    watchers = [u for u in units.values() if u.get("structure") == structure and u.get("owner") == owner]
+    best = max(
+        (stats.unit_stats(rules, u)["observation"] + observation_change(rules, u) for u in watchers),
+        default=0,
+    )
+    return all(
+        stats.unit_stats(rules, units[m])["stealth"] > best + int(margin) for m in substack(month.state, uid)
+    )
 
 
 def leave(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:

@@ -1,49 +1,75 @@
-"""Persistent order programs: one queue of order lines per unit, run day by day (an engine service).
+"""Order programs: a unit's queue of order lines that it works through, day after day.
 
-MINIMAL STAND-IN: the ``programs`` helper owns this module (branch h24-programs); this copy implements the
-agreed API only so that the overlord skeleton runs before that branch lands, and is to be replaced by it.
+Some games give every unit a list of orders that outlives the turn: lines run when they can, wait when
+they cannot, repeat, count down, hang on a condition above them or stand as an alternative until
+something else happens. This module is that machinery, with no game in it: a ruleset says which of its
+orders take no time and which fill a day (``timing``), and carries each one out (``execute``); the queue
+rules are all here, so that the checker reads a program exactly as the resolver runs it.
 
-A line is written with its prefixes in a fixed order, ``-+@Dn KEYWORD args``: each leading dash is a
-pending condition (the line is inert until released), ``+`` marks an alternative that is deleted when an
-order above it executes, ``@`` repeats it forever, a bare number before the keyword is a duration counter,
-and ``D<n>`` lets it run only on day n.
+A line is written with its prefixes first, always in this order:
+
+- ``-`` (any number, glued): the line waits on the line above it; each dash is one more level of waiting;
+- ``+`` (glued): an alternative, thrown away as soon as a line above it runs;
+- ``@`` (glued to what follows) to repeat for ever, or a whole number of days as its own word
+  (``10 USE digg``); the two do not mix;
+- ``D<n>`` (its own word): the line may run on day n only;
+
+then the order's keyword and its arguments. A double-quoted string is one argument, and ``#`` outside
+quotes starts a comment. ``-+@D17 STUDY cmbt 1`` and ``-5 STUDY cmbt`` are lines.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable, MutableMapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
 
-MAX_LINES = 50  # a unit's queue holds at most this many lines; the rest are dropped
+MAX_LINES = 50  # the longest queue a unit keeps; lines beyond it are dropped when it is read
+
+_KEYWORD = re.compile(r"[A-Za-z][A-Za-z_]*")
+_DAY_GATE = re.compile(r"[Dd]([0-9]+)")
+_NUMBER = re.compile(r"[0-9]+")
+_PREFIX_CHARS = "-+@"
 
 
 class Timing(Enum):
+    """When a line may run in the day. Conditions and immediate orders take no time and run in the
+    passes before the day's work; a full-day order fills the unit's one slot of the day; a movement is a
+    full-day order that lasts several days once begun, so a count of days on it means nothing."""
+
     CONDITION = "condition"
     IMMEDIATE = "immediate"
     FULL_DAY = "full_day"
-    MOVEMENT = "movement"  # full-day, lasts several days, ignores counters
+    MOVEMENT = "movement"
 
 
 class Result(Enum):
-    SKIPPED = "skipped"  # requirements unmet today: kept as it is
-    RAN = "ran"  # executed once: '@', a counter or plain removal decides what is left
-    CONTINUES = "continues"  # executed, goal not reached: kept (a counter still counts down)
-    FINISHED = "finished"  # executed and done: removed whatever it carries
-    INVALID = "invalid"  # can never run: removed, its dependants released
+    """What happened when a line was tried (see ``run_day`` for what the queue then does)."""
+
+    SKIPPED = "skipped"  # it cannot run today: kept as it is, and the next line is tried
+    RAN = "ran"  # it ran once: removed, unless '@' keeps it or a count of days is left
+    CONTINUES = "continues"  # it ran and its own goal is not reached yet: kept (a count still runs down)
+    FINISHED = "finished"  # it ran and is done: removed, whatever '@' or count it carries
+    INVALID = "invalid"  # it can never run: removed, and the lines waiting on it are freed
 
 
 class ProgramError(ValueError):
-    """A line that cannot be read: where (1-based column), what is wrong, and the fix."""
+    """A line that cannot be read: where (1-based column in the line), what is wrong, and the fix.
+    ``index`` is the line's place in its program when the error comes from reading a whole program."""
 
-    def __init__(self, column: int, problem: str, fix: str) -> None:
+    def __init__(self, column: int, problem: str, fix: str, index: int | None = None) -> None:
         super().__init__(f"column {column}: {problem} ({fix})")
-        self.column, self.problem, self.fix = column, problem, fix
+        self.column, self.problem, self.fix, self.index = column, problem, fix, index
 
 
 @dataclass(frozen=True)
 class Line:
+    """One line of a program, read. ``count`` is the days left of a duration (None: no duration), ``day``
+    the only day of the month it may run on (None: any day). ``columns`` (where the keyword and each
+    argument started in the text read) serve error messages only, and take no part in comparisons."""
+
     depth: int
     plus: bool
     repeat: bool
@@ -51,138 +77,287 @@ class Line:
     day: int | None
     keyword: str
     args: tuple[str, ...] = ()
+    columns: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def render(self) -> str:
-        prefix = "-" * self.depth + ("+" if self.plus else "") + ("@" if self.repeat else "")
-        if self.count is not None:
-            prefix += f"{self.count} "
+        """The line written back in its canonical form, which ``parse_line`` reads as the same line."""
+        head = "-" * self.depth + ("+" if self.plus else "")
+        if self.repeat:
+            head += "@"
+        elif self.count is not None:
+            head += f"{self.count} "
         if self.day is not None:
-            prefix += f"D{self.day} "
-        words = [f'"{arg}"' if (not arg or re.search(r"\s|#", arg)) else arg for arg in self.args]
-        return " ".join([prefix + self.keyword, *words])
+            head += f"D{self.day} "
+        return " ".join([head + self.keyword, *map(_quoted, self.args)])
+
+    def with_args(self, *args: str) -> Line:
+        """The same line with other arguments (a BUY that bought part of what it asked for)."""
+        return dataclasses.replace(self, args=tuple(args), columns=())
 
 
-_TOKEN = re.compile(r'"([^"]*)"|(\S+)')
-_DAY = re.compile(r"^[Dd](\d+)$")
+def _quoted(token: str) -> str:
+    """An argument as it must be written to be read back as one argument."""
+    if token == "" or token[0] == '"' or any(ch.isspace() or ch == "#" for ch in token):
+        return f'"{token}"'
+    return token
 
 
-def _tokens(text: str) -> list[tuple[int, str, bool]]:
-    """Each token with its 1-based column, and whether it was quoted; '#' outside quotes ends the line."""
-    found: list[tuple[int, str, bool]] = []
-    position = 0
-    while position < len(text):
-        if text[position].isspace():
-            position += 1
-            continue
-        if text[position] == "#":
+def _tokens(text: str) -> list[tuple[int, str]]:
+    """The words of a line with their 0-based columns, up to a comment. A quoted string is one word
+    (without its quotes, which a word left unquoted may not hold)."""
+    words: list[tuple[int, str]] = []
+    pos, size = 0, len(text)
+    while pos < size:
+        char = text[pos]
+        if char.isspace():
+            pos += 1
+        elif char == "#":
             break
-        if text[position] == '"':
-            end = text.find('"', position + 1)
+        elif char == '"':
+            end = text.find('"', pos + 1)
             if end < 0:
                 raise ProgramError(
-                    position + 1, "a quoted text is not closed", 'end it with a double quote "'
+                    pos + 1, "this quoted text has no closing quote", 'end it with " on this line'
                 )
-            found.append((position + 1, text[position + 1 : end], True))
-            position = end + 1
-            continue
-        end = position
-        while end < len(text) and not text[end].isspace() and text[end] not in '#"':
-            end += 1
-        found.append((position + 1, text[position:end], False))
-        position = end
-    return found
+            if end + 1 < size and not text[end + 1].isspace() and text[end + 1] != "#":
+                raise ProgramError(
+                    end + 2, "a quoted text runs straight into more text", "put a space after it"
+                )
+            words.append((pos, text[pos + 1 : end]))
+            pos = end + 1
+        else:
+            start = pos
+            while pos < size and not text[pos].isspace() and text[pos] != "#":
+                if text[pos] == '"':
+                    raise ProgramError(pos + 1, "a quote inside a word", "put the whole text in quotes")
+                pos += 1
+            words.append((start, text[start:pos]))
+    return words
 
 
 def parse_line(text: str) -> Line:
-    tokens = _tokens(text)
-    if not tokens:
-        raise ProgramError(1, "the line holds no order", "write an order, e.g. STUDY cmbt 1")
-    column, first, _ = tokens[0]
-    stripped = first.lstrip("-")
-    depth = len(first) - len(stripped)
-    plus = stripped.startswith("+")
-    stripped = stripped[1:] if plus else stripped
-    repeat = stripped.startswith("@")
-    stripped = stripped[1:] if repeat else stripped
-    offset = len(first) - len(stripped)
-    rest = [(column + offset, stripped, False)] if stripped else []
-    rest += tokens[1:]
-    count: int | None = None
-    day: int | None = None
-    if rest and rest[0][1].isdigit() and not rest[0][2]:
-        if repeat:
-            raise ProgramError(rest[0][0], "'@' and a number of days cannot go together", "keep one of them")
-        count = int(rest.pop(0)[1])
-    if rest and not rest[0][2] and (gate := _DAY.match(rest[0][1])):
+    """Read one line; raise ``ProgramError`` (column, problem, fix) when it cannot be read."""
+    words = _tokens(text)
+    if not words:
+        raise ProgramError(1, "the line holds no order", "write an order, or take the line out")
+    index, depth, plus, repeat, count, day = 0, 0, False, False, None, None
+    column, word = words[0]
+    # The glued prefixes of the first word: dashes, then '+', then '@' or a duration.
+    at = 0
+    while at < len(word) and word[at] == "-":
+        depth, at = depth + 1, at + 1
+    if word[at : at + 1] == "+":
+        plus, at = True, at + 1
+    if word[at : at + 1] in ("-", "+"):
+        raise ProgramError(
+            column + at + 1, f"'{word[at]}' out of place", "write the prefixes in the order - + @ D"
+        )
+    if word[at : at + 1] == "@":
+        repeat, at = True, at + 1
+        after = word[at : at + 1]
+        if after.isdigit():
+            raise ProgramError(
+                column + at + 1,
+                "'@' and a number of days cannot be combined (repeat for ever, or for so many days)",
+                "keep either '@' or the number of days",
+            )
+        if after in ("@", "-", "+"):
+            problem = "one '@' is enough" if after == "@" else "'@' must come after any - and +"
+            raise ProgramError(column + at + 1, problem, "write the prefixes in the order - + @ D, once each")
+    else:
+        digits = _NUMBER.match(word, at)
+        if digits:
+            if digits.end() != len(word):
+                raise ProgramError(
+                    column + digits.end() + 1,
+                    "a number of days runs straight into the order",
+                    f"put a space after it: {word[: digits.end()]} {word[digits.end() :]}",
+                )
+            count = int(digits.group())
+            if count == 0:
+                raise ProgramError(
+                    column + at + 1, "a duration of 0 days never runs", "write 1 or more, or leave it out"
+                )
+            at = len(word)
+    rest = word[at:]
+    if rest:
+        words[0] = (column + at, rest)
+    else:
+        index = 1
+    if index < len(words) and words[index][1].startswith("@"):
+        where = words[index][0] + 1
+        if count is not None:
+            raise ProgramError(
+                where,
+                "'@' and a number of days cannot be combined (repeat for ever, or for so many days)",
+                "keep one of them",
+            )
+        raise ProgramError(where, "'@' must be glued to the prefixes before it", "write for example -@USE")
+    if index < len(words) and (gate := _DAY_GATE.fullmatch(words[index][1])):
         day = int(gate.group(1))
-        rest.pop(0)
-    if not rest or rest[0][2]:
-        where = rest[0][0] if rest else len(text) + 1
-        raise ProgramError(where, "the order's keyword is missing", "write the keyword after the prefixes")
-    keyword = rest[0][1].upper()
-    if not keyword.isalpha():
-        raise ProgramError(rest[0][0], f"'{rest[0][1]}' is not an order", "start with the order's keyword")
-    return Line(depth, plus, repeat, count, day, keyword, tuple(token for _, token, _ in rest[1:]))
+        if day == 0:
+            raise ProgramError(words[index][0] + 1, "there is no day 0", "days are counted from 1")
+        index += 1
+    if index >= len(words):
+        raise ProgramError(
+            len(text.rstrip()) + 1, "the prefixes are not followed by an order", "write the order"
+        )
+    column, keyword = words[index]
+    if keyword[0] in _PREFIX_CHARS or _NUMBER.fullmatch(keyword) or _DAY_GATE.fullmatch(keyword):
+        raise ProgramError(
+            column + 1, f"'{keyword}' out of place", "write the prefixes in the order - + @ D, once each"
+        )
+    if not _KEYWORD.fullmatch(keyword):
+        raise ProgramError(
+            column + 1, f"'{keyword}' is not an order", "start with the order's name, e.g. STUDY"
+        )
+    return Line(
+        depth=depth,
+        plus=plus,
+        repeat=repeat,
+        count=count,
+        day=day,
+        keyword=keyword.upper(),
+        args=tuple(token for _, token in words[index + 1 :]),
+        columns=tuple(col + 1 for col, _ in words[index:]),
+    )
 
 
 @dataclass
 class Program:
+    """One unit's queue. ``dropped`` counts the lines read past ``MAX_LINES`` and thrown away, so the
+    checker can say so. The lines run today are remembered by identity (a line may appear twice)."""
+
     lines: list[Line] = field(default_factory=list)
-    dropped: int = 0  # lines beyond MAX_LINES, which the checker reports
+    dropped: int = 0
+    ran_today: list[Line] = field(default_factory=list, compare=False, repr=False)
+    # (old line, the line that replaced it) for today's rewrites, so a line being run can be found again.
+    renamed: list[tuple[Line, Line]] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
-    def from_data(cls, texts: list[str]) -> Program:
-        lines = [parse_line(text) for text in texts]
-        return cls(lines[:MAX_LINES], max(0, len(lines) - MAX_LINES))
+    def from_data(cls, texts: Iterable[str]) -> Program:
+        texts = list(texts)
+        lines = []
+        for index, text in enumerate(texts[:MAX_LINES]):
+            try:
+                lines.append(parse_line(str(text)))
+            except ProgramError as error:
+                raise ProgramError(error.column, error.problem, error.fix, index) from None
+        return cls(lines, dropped=max(0, len(texts) - MAX_LINES))
 
     def to_data(self) -> list[str]:
         return [line.render() for line in self.lines]
+
+    def _ran(self, line: Line) -> bool:
+        return any(seen is line for seen in self.ran_today)
+
+    def _find(self, line: Line) -> int | None:
+        """Where a line stands now, following today's rewrites; None once it has left the queue."""
+        target: Line | None = line
+        while target is not None:
+            for index, held in enumerate(self.lines):
+                if held is target:
+                    return index
+            target = next((new for old, new in self.renamed if old is target), None)
+        return None
+
+    def _put(self, index: int, new: Line) -> None:
+        """Replace a line in place, keeping what today knows of it (that it ran, where it went)."""
+        old = self.lines[index]
+        self.lines[index] = new
+        self.renamed.append((old, new))
+        if self._ran(old):
+            self.ran_today.append(new)
+
+    def _release(self, index: int) -> None:
+        """Take one dash off each waiting line from ``index`` down to the first that was not waiting."""
+        while index < len(self.lines) and self.lines[index].depth > 0:
+            self._put(index, dataclasses.replace(self.lines[index], depth=self.lines[index].depth - 1))
+            index += 1
+
+    def _prune(self, index: int) -> None:
+        """Throw away the '+' alternatives after the line at ``index``, which just ran, walking over the
+        lines waiting below it and stopping at the next plain line."""
+        after = index + 1
+        while after < len(self.lines):
+            line = self.lines[after]
+            if line.depth == 0 and line.plus:
+                del self.lines[after]
+            elif line.depth > 0:
+                after += 1
+            else:
+                break
+
+    def _remove(self, index: int) -> None:
+        del self.lines[index]
+        self._release(index)
+
+
+def _apply(program: Program, line: Line, result: Result, replacement: Line | None, timing: Timing) -> None:
+    """The queue rules after a line was run (spec §2.7): alternatives pruned first, then the line removed
+    or kept, then the lines waiting on a removed line freed by one level."""
+    index = program._find(line)
+    if index is None:  # the order took its own line away (a unit that disbanded, a queue wiped)
+        return
+    if result is Result.INVALID:
+        program._remove(index)
+        return
+    if replacement is not None and replacement is not program.lines[index]:
+        program._put(index, replacement)
+    current = program.lines[index]
+    program.ran_today.append(current)
+    program._prune(index)
+    if result is Result.FINISHED or (timing is Timing.CONDITION and result is Result.RAN):
+        program._remove(index)  # a condition never repeats and takes no count
+        return
+    left = current.count if timing in (Timing.IMMEDIATE, Timing.FULL_DAY) else None  # movements ignore it
+    if left is not None:
+        if left <= 1:
+            program._remove(index)
+        else:
+            program._put(index, dataclasses.replace(current, count=left - 1))
+    elif result is Result.RAN and not current.repeat:
+        program._remove(index)
 
 
 Execute = Callable[[str, Line], tuple[Result, Line | None]]
 
 
-def _prune(lines: list[Line], index: int) -> None:
-    """Delete the '+' alternatives after an executed line, skipping its dependent block."""
-    j = index + 1
-    while j < len(lines):
-        if lines[j].depth == 0 and lines[j].plus:
-            del lines[j]
-        elif lines[j].depth > 0:
-            j += 1
-        else:
-            break
-
-
-def _release(lines: list[Line], index: int) -> None:
-    """A line at ``index`` was removed: each following dashed line loses one dash, up to a plain one."""
-    j = index
-    while j < len(lines) and lines[j].depth > 0:
-        lines[j] = replace(lines[j], depth=lines[j].depth - 1)
-        j += 1
-
-
-def _apply(lines: list[Line], index: int, result: Result, new: Line | None, timing: Timing) -> Line:
-    line = new if new is not None else lines[index]
-    lines[index] = line
-    if result is Result.INVALID:
-        del lines[index]
-        _release(lines, index)
-        return line
-    _prune(lines, index)
-    remove = result is Result.FINISHED or (timing is Timing.CONDITION and result is Result.RAN)
-    if not remove and result is not Result.CONTINUES and not line.repeat and line.count is None:
-        remove = True
-    if not remove and line.count is not None and timing is not Timing.MOVEMENT:
-        left = line.count - 1
-        if left <= 0:
-            remove = True
-        else:
-            line = lines[index] = replace(line, count=left)
-    if remove:
-        del lines[index]
-        _release(lines, index)
-    return line
+def _step(
+    day: int,
+    actor: str,
+    programs: MutableMapping[str, Program],
+    timing: Callable[[Line], Timing],
+    execute: Execute,
+    wanted: tuple[Timing, ...],
+) -> bool:
+    """Try one unit's free lines of the wanted timing in order (no dash, no other day's gate, not run
+    today), and run the first that does not skip. True when one ran or was found invalid; False when all
+    skipped (then, in the full-day pass, the default runs)."""
+    program = programs.get(actor)
+    if program is None:
+        return False
+    index = 0
+    while index < len(program.lines):
+        line = program.lines[index]
+        kind = timing(line)
+        if (
+            line.depth
+            or (line.day is not None and line.day != day)
+            or kind not in wanted
+            or program._ran(line)
+        ):
+            index += 1
+            continue
+        result, replacement = execute(actor, line)
+        if result is Result.SKIPPED:
+            index += 1
+            continue
+        # The line was tried (even one found invalid: the unit spent its turn finding that out).
+        if programs.get(actor) is program:  # else the order replaced or removed the unit's whole queue
+            _apply(program, line, result, replacement, kind)
+        return True
+    return False
 
 
 def run_day(
@@ -194,65 +369,63 @@ def run_day(
     busy: Callable[[str], bool],
     default: Line,
 ) -> None:
-    """One day: immediate passes until a pass executes nothing, then one full-day pass."""
-    done: list[Line] = []  # lines executed today, by identity
+    """One day of every actor's program (spec §2.13).
 
-    def ran(line: Line) -> bool:
-        return any(line is seen for seen in done)
-
-    def first(actor: str, timings: tuple[Timing, ...]) -> bool:
-        program = programs.get(actor)
-        if program is None:
-            return False
-        for line in list(program.lines):
-            if line.depth or ran(line) or (line.day is not None and line.day != day):
-                continue
-            kind = timing(line)
-            if kind not in timings:
-                continue
-            result, new = execute(actor, line)
-            if result is Result.SKIPPED:
-                continue
-            if not any(line is held for held in program.lines):
-                return True  # the executor itself rewrote the queue
-            index = next(i for i, held in enumerate(program.lines) if held is line)
-            done.append(_apply(program.lines, index, result, new, kind))
-            done.append(line)
-            return True
-        return False
-
-    quick = (Timing.CONDITION, Timing.IMMEDIATE)
+    First the passes of orders that take no time: in each pass every actor, in the order given, runs the
+    first free line of its queue (no dash, no other day's gate, not yet run today) that can run; passes
+    follow each other until one runs nothing, so an order made possible by another unit's order runs in
+    the next pass. Then one full-day pass: every actor runs one day of its first full-day line that can
+    run, or ``default`` (the unit's work) when none can; a line found invalid takes its pass or its day
+    all the same (the unit spent it finding that out). A busy actor (travelling, idle) takes no order.
+    ``actors`` is read afresh at each pass, so a unit created today by an order joins the next pass.
+    """
+    for program in programs.values():
+        program.ran_today.clear()
+        program.renamed.clear()
+    instant = (Timing.CONDITION, Timing.IMMEDIATE)
     while True:
-        executed = False
-        for actor in actors:
-            if not busy(actor) and first(actor, quick):
-                executed = True
-        if not executed:
+        ran = False
+        for actor in list(actors):
+            if not busy(actor) and _step(day, actor, programs, timing, execute, instant):
+                ran = True
+        if not ran:
             break
-    for actor in actors:
-        if not busy(actor) and not first(actor, (Timing.FULL_DAY, Timing.MOVEMENT)):
+    for actor in list(actors):
+        if busy(actor):
+            continue
+        if not _step(day, actor, programs, timing, execute, (Timing.FULL_DAY, Timing.MOVEMENT)):
             execute(actor, default)
 
 
+def _rewritten(line: Line, old: str, new: str) -> Line | None:
+    if old not in line.args:
+        return None
+    return dataclasses.replace(line, args=tuple(new if arg == old else arg for arg in line.args))
+
+
 def rewrite_ids(programs: MutableMapping[str, Program], old: str, new: str) -> None:
-    """A temporary id became permanent: every queue's references to it (and its own queue) follow."""
-    if old in programs:
-        programs[new] = programs.pop(old)
+    """A temporary id became a real one: every argument naming it, in every queue, names the new id
+    (ids compare exactly: temporary ids are case-sensitive), and the queue written for the temporary id
+    becomes the new unit's."""
     for program in programs.values():
-        program.lines = [
-            replace(line, args=tuple(new if arg == old else arg for arg in line.args))
-            for line in program.lines
-        ]
+        for index, line in enumerate(program.lines):
+            changed = _rewritten(line, old, new)
+            if changed is not None:
+                program._put(index, changed)
+    if old in programs:
+        if new in programs and programs[new].lines:
+            raise ValueError(f"{new} already has orders: {old}'s queue cannot become its own")
+        programs[new] = programs.pop(old)
 
 
 def drop_references(programs: MutableMapping[str, Program], old: str) -> None:
-    """A temporary id was never created: its queue and every line naming it go, releasing dependants."""
+    """A temporary id was never created this turn: its queue goes, and so does every line that names it,
+    as an order that can never run (the lines waiting on it are freed)."""
     programs.pop(old, None)
     for program in programs.values():
         index = 0
         while index < len(program.lines):
             if old in program.lines[index].args:
-                del program.lines[index]
-                _release(program.lines, index)
+                program._remove(index)
             else:
                 index += 1

@@ -95,7 +95,7 @@ def test_a_leader_is_hired_alone_into_a_new_unit() -> None:
     result = month(g, state, {"red": orders})
     assert _recruited(result) == [(1, hero, 1, 320)]
     assert result.state["units"][hero]["orders"] == ["@WORK"]
-    leaders = [u for u in result.state["units"].values() if u["race"] == "ldr"]
+    leaders = [u for u in result.state["units"].values() if u["race"] == "ldr" and u["owner"] == "red"]
     assert len(leaders) == 1 and leaders[0]["figures"] == 1
 
 

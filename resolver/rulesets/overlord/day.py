@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...core.phases import State
 from ...core.programs import Line, Program, Result, drop_references, parse_line, run_day
 from . import control as control_points
-from . import economy, executors, movement, orders, production, recruiting, title_orders, weather
+from . import economy, executors, movement, orders, production, recruiting, title_orders, warfare, weather
 from . import markets as trading
 from . import model as m
 from . import places as changes
@@ -34,11 +34,23 @@ def _start(ctx: Context, state: State) -> None:
 
 
 def _store(ctx: Context, state: State) -> None:
-    """The programs written back to their units, as the template shows them next month."""
+    """The programs written back to their units, as the template shows them next month.
+
+    This runs after every phase that may change a queue, several times a day for every unit: a queue whose
+    lines are the ones last written, over a unit whose orders still read as written then, is left as it
+    is (writing it again would give the same texts)."""
+    written = ctx.memory.written
     for unit_id, program in ctx.memory.programs.items():
         unit = m.unit(state, unit_id)
-        if unit is not None:
-            unit["orders"] = program.to_data()
+        if unit is None:
+            continue
+        lines = tuple(program.lines)
+        last = written.get(unit_id)
+        if last is not None and last[0] == lines and unit.get("orders") == last[1]:
+            continue
+        texts = program.to_data()
+        unit["orders"] = texts
+        written[unit_id] = (lines, list(texts))
 
 
 def press_rewards(ctx: Context, state: State) -> State:
@@ -56,7 +68,7 @@ def faction_orders(ctx: Context, state: State) -> State:
         if of is None or faction not in state["factions"]:
             continue
         for order in of.orders:
-            reading = orders.read_order(state, faction, order)
+            reading = orders.read_order(state, faction, order, ctx.rules)
             if reading.problems:
                 ctx.order_failed(faction, order, reading.problems[0][1])
                 continue
@@ -99,9 +111,12 @@ def control(ctx: Context, state: State) -> State:
 
 
 def battles(ctx: Context, state: State) -> State:
-    # Titles held beyond their keep are lost and hostile guards clash (title_orders.py); the combat
-    # helper fights the battles queued in ctx.memory.battles.
-    title_orders.end_of_day(Month(ctx, state))
+    # Titles held beyond their keep are lost and hostile guards clash (title_orders.py); then every
+    # battle queued today is fought and its outcome written into the state (warfare.py).
+    month = Month(ctx, state)
+    title_orders.end_of_day(month)
+    warfare.fight_battles(month)
+    _store(ctx, state)
     return state
 
 

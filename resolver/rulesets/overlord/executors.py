@@ -10,7 +10,19 @@ SETTING and WORK are here, WITHDRAW in ``economy``.
 from __future__ import annotations
 
 from ...core.programs import Line, Result, Timing
-from . import economy, goods, guards, markets, movement, production, recruiting, study, title_orders
+from . import (
+    economy,
+    goods,
+    guards,
+    language,
+    markets,
+    movement,
+    production,
+    recruiting,
+    study,
+    title_orders,
+    warfare,
+)
 from . import model as m
 from .month import Executor, Month
 
@@ -20,60 +32,9 @@ FALSE: Outcome = (Result.SKIPPED, None)
 DONE: Outcome = (Result.FINISHED, None)
 NEVER: Outcome = (Result.INVALID, None)
 
-# When each order of spec 2.11 runs, until the language table (language.py) says it for every order: a
-# condition or an immediate order runs in the immediate passes, a full-day one in the day's full-day pass.
-TIMING: dict[str, Timing] = {
-    **dict.fromkeys(
-        ("AT", "DAY", "HAVE", "LEADER", "LEADING", "SEE", "SIZE", "SKILL", "WAIT", "SYNCHRO"),
-        Timing.CONDITION,
-    ),
-    **dict.fromkeys(
-        (
-            "ACCEPT",
-            "BESTOW",
-            "BUY",
-            "CANCEL",
-            "CHRISTEN",
-            "COMBAT",
-            "DESCRIBE",
-            "DISBAND",
-            "DROP",
-            "EJECT",
-            "ENTER",
-            "EQUIP",
-            "EXIT",
-            "FORGET",
-            "GET",
-            "GIVE",
-            "GUARD",
-            "PATROL",
-            "LEAVE",
-            "MERGE",
-            "NAME",
-            "OATH",
-            "PROMOTE",
-            "RECRUIT",
-            "RETREAT",
-            "SELL",
-            "SETTING",
-            "SPLIT",
-            "STACK",
-            "STANCE",
-            "STAY",
-            "SWAP",
-            "TACTIC",
-            "TARGET",
-            "UNSTACK",
-            "WITHDRAW",
-            "YIELD",
-        ),
-        Timing.IMMEDIATE,
-    ),
-    **dict.fromkeys(("MOVE", "MARCH", "CARAVAN"), Timing.MOVEMENT),
-    **dict.fromkeys(
-        ("ATTACK", "BUILD", "CLAIM", "PILLAGE", "STUDY", "TEACH", "USE", "WORK"), Timing.FULL_DAY
-    ),
-}
+# When each order of spec 2.11 runs, from the language table: a condition or an immediate order runs in the
+# immediate passes, a full-day one in the day's full-day pass.
+TIMING: dict[str, Timing] = {keyword: order.timing for keyword, order in language.ORDERS.items()}
 
 
 def timing(line: Line) -> Timing:
@@ -225,12 +186,10 @@ EXECUTORS: dict[str, Executor] = {
     "SELL": markets.sell,
     "RECRUIT": recruiting.recruit,
     **title_orders.EXECUTORS,  # stances, titles, guarding, pillage, attack, oaths (title_orders.py)
+    **warfare.EXECUTORS,  # TACTIC and COMBAT (warfare.py)
+    **study.EXECUTORS,  # STUDY, TEACH, FORGET (study.py)
+    **goods.EXECUTORS,  # GIVE, GET, DROP, EQUIP, SWAP, SPLIT, MERGE, DISBAND (goods.py)
 }
 
 # The production chapter: USE, TARGET, BUILD and CHRISTEN (production.py, structures.py).
 EXECUTORS.update(production.EXECUTORS)
-
-# The units chapter: STUDY, TEACH, FORGET (study.py) and the goods and figures changing hands: GIVE, GET,
-# DROP, EQUIP, SWAP, SPLIT, MERGE, DISBAND (goods.py).
-EXECUTORS.update(study.EXECUTORS)
-EXECUTORS.update(goods.EXECUTORS)

@@ -35,7 +35,13 @@ def _emit(month: Any, kind: str, unit_id: str, others: tuple[str, ...] = (), **d
     unit = month.state["units"][unit_id]
     factions = sorted({unit["owner"], *others})
     month.ctx.emit(
-        kind, actors=factions, visible_to=factions, place=unit["location"], unit=unit["name"], **data
+        kind,
+        actors=factions,
+        visible_to=factions,
+        place=unit["location"],
+        unit=unit_id,
+        unit_name=unit["name"],
+        **data,
     )
 
 

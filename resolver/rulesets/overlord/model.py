@@ -6,7 +6,7 @@ order (outside units first, by arrival, each unit's stack right after it) is wor
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from ...core.phases import State
@@ -44,15 +44,24 @@ def is_leader(record: Mapping[str, Any]) -> bool:
 def locations_in_order(state: State, world_order: list[str]) -> list[str]:
     """The locations the month visits, in the world's order, limited to those where a unit stands."""
     occupied = {u.get("location") for u in units(state).values()}
+    return _in_world_order(occupied, world_order)
+
+
+def _in_world_order(occupied: Collection[Any], world_order: list[str]) -> list[str]:
+    known = set(world_order)
     return [loc for loc in world_order if loc in occupied] + sorted(
-        loc for loc in occupied if loc is not None and loc not in set(world_order)
+        loc for loc in occupied if loc is not None and loc not in known
     )
 
 
 def at_location(state: State, location: str) -> list[str]:
     """The units at a location in report order: those outside any structure first, then each structure's
     occupants; within a group, stack leaders by arrival, each followed at once by its stack (depth first)."""
-    here = {uid: u for uid, u in units(state).items() if u.get("location") == location}
+    return _in_report_order({uid: u for uid, u in units(state).items() if u.get("location") == location})
+
+
+def _in_report_order(here: Mapping[str, Unit]) -> list[str]:
+    """``at_location`` for the units of one location, given in the state's order."""
     children: dict[str | None, list[str]] = {}
     for uid, u in here.items():
         parent = u.get("stack")
@@ -78,7 +87,14 @@ def at_location(state: State, location: str) -> list[str]:
 
 def report_order(state: State, world_order: list[str]) -> list[str]:
     """Every unit of the state, location by location, in report order: the order the day runs them."""
-    return [uid for loc in locations_in_order(state, world_order) for uid in at_location(state, loc)]
+    # The units grouped by location in one pass over the state (asking each location for its units
+    # scanned every unit once per location).
+    by_location: dict[Any, dict[str, Unit]] = {}
+    for uid, record in units(state).items():
+        by_location.setdefault(record.get("location"), {})[uid] = record
+    return [
+        uid for loc in _in_world_order(by_location, world_order) for uid in _in_report_order(by_location[loc])
+    ]
 
 
 def leader_chain(state: State, unit_id: str) -> list[str]:

@@ -28,6 +28,9 @@ class OverlordMonth(TurnMemory):
     started: bool = False  # the programs were read from the state and the order files
     bids: list[Bid] = field(default_factory=list)  # today's trade and recruit requests (markets.py)
     battles: list[Any] = field(default_factory=list)  # battles queued for the day's battle phase (guards.py)
+    # Each unit's queue as day._store last wrote it (its lines, and the texts written), so that an
+    # unchanged queue is not rendered again.
+    written: dict[str, tuple[tuple[Line, ...], list[str]]] = field(default_factory=dict)
     reach: Any = None  # the month's remembered walking ranges (titles.Reach), made when first asked
 
 

@@ -97,13 +97,22 @@ def _name(state: Mapping[str, Any], uid: str) -> str:
 
 def children(state: Mapping[str, Any]) -> dict[str, list[str]]:
     """Each leader's units directly under it, in report order (arrival, then id)."""
-    below: dict[str, list[str]] = {}
+    # Asked once per travelling stack each day: the stacked units are gathered first and only each
+    # leader's few members sorted, rather than every unit of the state (the leaders keep the order of
+    # their first member, as a sort of all units gave them).
     units = _units(state)
-    for uid in sorted(units, key=lambda u: (int(units[u].get("arrival", 0)), u)):
-        leader = units[uid].get("stack")
+
+    def order(uid: str) -> tuple[int, str]:
+        return (int(units[uid].get("arrival", 0)), uid)
+
+    below: dict[str, list[str]] = {}
+    for uid, record in units.items():
+        leader = record.get("stack")
         if leader is not None:
             below.setdefault(str(leader), []).append(uid)
-    return below
+    for members in below.values():
+        members.sort(key=order)
+    return dict(sorted(below.items(), key=lambda item: order(item[1][0])))
 
 
 def substack(state: Mapping[str, Any], uid: str, below: Mapping[str, list[str]] | None = None) -> list[str]:
@@ -368,8 +377,10 @@ def _cross(month: Month, uid: str, members: list[str]) -> None:
             hook(month, uid)
 
 
-def _members_moving(state: Mapping[str, Any], uid: str) -> list[str]:
-    return [m for m in substack(state, uid) if _units(state)[m].get("moving")]
+def _members_moving(
+    state: Mapping[str, Any], uid: str, below: Mapping[str, list[str]] | None = None
+) -> list[str]:
+    return [m for m in substack(state, uid, below) if _units(state)[m].get("moving")]
 
 
 # ---------------------------------------------------------------- the daily advance
@@ -391,13 +402,19 @@ def advance(month: Month) -> None:
     with the units under it)."""
     state = month.state
     units = _units(state)
+    # The stacks are read once for all the trips of the day: a day's progress and an arrival move units
+    # but change no stack; only the hooks run at a crossing may, so the stacks are read again after one.
+    below: dict[str, list[str]] | None = None
     for uid in _tops(units):
-        members = _members_moving(state, uid)
+        if below is None:
+            below = children(state)
+        members = _members_moving(state, uid, below)
         for member in members:
             units[member]["moving"]["done"] += 1
         trip = units[uid]["moving"]
         if units[uid]["location"] != trip["to"] and trip["done"] >= trip["days"] // 2:
             _cross(month, uid, members)
+            below = None
         trip = units[uid].get("moving")
         if trip and trip["done"] >= trip["days"]:
             _arrive(month, uid, members)

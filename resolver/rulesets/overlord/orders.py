@@ -19,7 +19,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...core.programs import MAX_LINES, Line, Program, ProgramError, parse_line
 from ...engine.ruleset import Game
-from . import executors
+from . import executors, language
 from . import model as m
 from .month import Context
 
@@ -53,7 +53,8 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
                 ),
                 Field("orders", "list", "The unit's order lines in the manual's language, first first."),
             ),
-            example={"action": UNIT, "unit": "U100", "orders": ["@STUDY cmbt 1", "WITHDRAW 100"]},
+            # A temporary id, not a real unit's: the rules pages are public, and U-ids belong to units.
+            example={"action": UNIT, "unit": "rednU01", "orders": ["@STUDY cmbt 1", "WITHDRAW 100"]},
         ),
     ]
     return {spec.name: spec for spec in specs}
@@ -69,8 +70,10 @@ class Reading:
     problems: list[tuple[int | None, str, str, int]] = field(default_factory=list)
 
 
-def read_order(state: State, faction: str, order: Order) -> Reading:
+def read_order(state: State, faction: str, order: Order, rules: Mapping[str, Any] | None = None) -> Reading:
+    """With ``rules``, each line's arguments are read against the order table too (``language.read``)."""
     reading = Reading()
+    known = language.Vocabulary.from_rules(rules, state.get("factions") or {}) if rules is not None else None
     if order.action == UNIT:
         reading.unit = str(order.get("unit", "")).strip()
         _own_unit(state, faction, reading)
@@ -94,6 +97,11 @@ def read_order(state: State, faction: str, order: Order) -> Reading:
         if problem:
             reading.problems.append((index, problem[0], problem[1], _keyword_column(str(text))))
             continue
+        if known is not None:
+            read = language.read(line, known, faction=order.action == FACTION)
+            reading.problems += [(index, p.problem, p.fix, p.column) for p in read.problems]
+            if read.problems:
+                continue
         reading.lines.append(line)
     return reading
 
@@ -183,7 +191,7 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
     faction = of.faction or ""
     seen: dict[str, int] = {}
     for order in of.orders:
-        reading = read_order(state, faction, order)
+        reading = read_order(state, faction, order, game.rules)
         for index, problem, fix, column in reading.problems:
             _located(of, order, index, problem, fix, column)
         if order.action == UNIT and reading.unit:

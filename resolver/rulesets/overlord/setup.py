@@ -17,7 +17,7 @@ from ...core.phases import State
 from ...core.rng import stream
 from ...core.world import World
 from ...engine.ruleset import FactionSetup, fill_factions
-from . import geography, titles, weather
+from . import geography, npcs, titles, weather
 from . import model as m
 from .places import Draw, initial_places
 
@@ -104,6 +104,9 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
         state["factions"][setup.id]["kind"] = "player"
         home = homes[index]
         place_start(state, rules, setup.id, home, names[index % len(names)])
+    # The outlaws' and creatures' bands (npcs.py), after the factions so that the players' ids come first.
+    starts = sorted({str(u["location"]) for u in m.units(state).values()}, key=list(world).index)
+    npcs.place_bands(state, world, rules, seed, starts, new_unit)
     return state
 
 

@@ -68,7 +68,13 @@ def _emit(month: Any, kind: str, unit_id: str, **data: Any) -> None:
     unit = month.state["units"][unit_id]
     faction = unit["owner"]
     month.ctx.emit(
-        kind, actors=[faction], visible_to=[faction], place=unit["location"], unit=unit["name"], **data
+        kind,
+        actors=[faction],
+        visible_to=[faction],
+        place=unit["location"],
+        unit=unit_id,
+        unit_name=unit["name"],
+        **data,
     )
 
 

@@ -83,11 +83,12 @@ def occupiers(state: Mapping[str, Any], rules: Rules, location: str, owner: str 
 def collect_taxes(ctx: Any, state: MutableMapping[str, Any], rules: Rules, reach: titles.Reach) -> None:
     """Month end: every place's tax pool to its owner's fund, unless occupied; the pool is then spent."""
     autumn = ctx.date.season == rules["taxation"]["autumn"]
+    held = titles.held_titles(state)  # no title changes hands while the taxes are paid
     for location, place in sorted((state.get("places") or {}).items()):
         pool = int((place or {}).get("taxes", 0))
         if pool <= 0:
             continue
-        owners = titles.land_owners(state, rules, reach, location)
+        owners = titles.land_owners(state, rules, reach, location, held)
         if not owners:
             continue
         owner = owners[0][0]

@@ -231,12 +231,17 @@ def fair_walk(world: Any) -> Days:
 
 
 def land_owners(
-    state: Mapping[str, Any], rules: Rules, reach: Reach, location: str
+    state: Mapping[str, Any],
+    rules: Rules,
+    reach: Reach,
+    location: str,
+    held: list[tuple[str, str, str]] | None = None,
 ) -> list[tuple[str, str, str]]:
     """Every (faction, title location, tag) whose land title covers ``location``, the most local first:
-    the place's own title, then shorter ranges, then the nearer title (then by id)."""
+    the place's own title, then shorter ranges, then the nearer title (then by id). ``held``: the held titles
+    (``held_titles``) when the caller asks for many places while no title changes hands."""
     found = []
-    for title_location, tag, holder in held_titles(state):
+    for title_location, tag, holder in held_titles(state) if held is None else held:
         if location not in reach.covered(rules, title_location, tag):
             continue
         spec = title_spec(rules, tag)
@@ -259,6 +264,9 @@ def transfer(state: State, rules: Rules, location: str, new_holder: str | None) 
     if old and old in state["units"]:
         state["units"][old]["title"] = None
     title["holder"] = new_holder
+    # The holder's faction is public (the manual shows it to everyone): the place's record names it, so
+    # that a sealed campaign's public view tells whose the title is without showing the unit.
+    title["faction"] = state["units"][new_holder]["owner"] if new_holder is not None else None
     if new_holder is not None:
         state["units"][new_holder]["title"] = {"tag": title["tag"], "location": location}
     spec = title_spec(rules, str(title["tag"]))

@@ -44,7 +44,7 @@ class Overlord(Ruleset):
             )
         if data.get("location") not in game.world:
             problems.append("a unit needs a location of the map (an L id)")
-        races = set(game.rules["economy"]["upkeep"]) - {"default"}
+        races = set(game.rules["races"])
         if data.get("race") not in races:
             problems.append(f"a unit's race is one of {', '.join(sorted(races))}")
         figures = data.get("figures")

@@ -156,7 +156,7 @@ def _withdrawal(plan: Plan, unit: Unit, location: str, needed: int) -> int:
     held = int((unit.get("items") or {}).get("coin", 0))
     fund = int(plan.state["factions"][plan.faction].get("fund", 0))
     upkeep = sum(
-        int(plan.rules["economy"]["upkeep"].get(str(u.get("race")), 0)) * int(u.get("figures", 0))
+        int((plan.rules["races"].get(str(u.get("race"))) or {}).get("upkeep", 0)) * int(u.get("figures", 0))
         for u in plan.mine().values()
     )
     spare = fund - upkeep * int(plan.numbers["reserve_months"])

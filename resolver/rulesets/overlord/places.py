@@ -299,10 +299,15 @@ def _structures_at(state: State) -> dict[str, int]:
     return built
 
 
+def opens_market(rules: Mapping[str, Any], structure_type: str) -> bool:
+    """Whether a completed structure of this type gives its place a market (the structures chapter's
+    ``market`` flag: the marketplace)."""
+    return bool((rules["structures"]["types"].get(structure_type) or {}).get("market"))
+
+
 def _has_marketplace(state: State, rules: Mapping[str, Any], loc_id: str) -> bool:
-    tag = _rules(rules, "markets")["marketplace"]
     return any(
-        s.get("complete") and s.get("type") == tag and s.get("location") == loc_id
+        s.get("complete") and opens_market(rules, str(s.get("type"))) and s.get("location") == loc_id
         for s in state.get("structures", {}).values()
     )
 

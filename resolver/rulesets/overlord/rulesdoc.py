@@ -458,7 +458,8 @@ def titles_blocks(rules: Rules) -> list[Block]:
     control = rules.get("control_points") or {}
     if control:
         blocks.append(
-            f"A faction commands {control.get('base')} control points, and more for its titles. A faction "
+            f"A faction commands {control.get('base')} control points, and more for its titles and its "
+            "completed key structures. A faction "
             "over its points sees some of its units idle for the month, and each of its units may refuse a "
             f"battle it is not the target of ({control.get('battle_refusal')} % a missing point)."
         )
@@ -504,8 +505,10 @@ def stances_blocks(rules: Rules) -> list[Block]:
 
 def economy_blocks(rules: Rules) -> list[Block]:
     economy = rules.get("economy") or {}
-    upkeep = economy.get("upkeep") or {}
-    words_of_upkeep = [f"{v} for a {tag_name(rules, k)}" for k, v in upkeep.items() if k != "default"]
+    # Upkeep per race is the races chapter's; the followers, leaders and heroes a player recruits first.
+    races = rules.get("races") or {}
+    upkeep = {tag: race["upkeep"] for tag, race in races.items() if tag in ("man", "ldr", "hero")}
+    words_of_upkeep = [f"{v} for a {tag_name(rules, k)}" for k, v in upkeep.items()]
     return [
         f"Every figure costs its upkeep each month ({listed(words_of_upkeep)}), times "
         f"{economy.get('winter_factor')} in winter. It is paid from the unit's coins, then from other units "
@@ -514,7 +517,7 @@ def economy_blocks(rules: Rules) -> list[Block]:
         "place's monthly wage for each figure, in proportion to the days it worked, paid after the last "
         "day if it still stands where it worked. `WITHDRAW` takes coins from the fund only in a "
         f"{listed([str(p) for p in economy.get('withdraw_places') or ()])}.",
-        settings_table("Money", {k: v for k, v in economy.items() if k != "upkeep"}),
+        settings_table("Money", dict(economy)),
     ]
 
 

@@ -14,6 +14,7 @@ ruleset package declares in a ``gm`` module (``ORDERS``, and ``items`` for the i
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 import weakref
@@ -656,7 +657,9 @@ def _place_sentence(game: Game, state: State, order: Mapping[str, Any]) -> str:
 
 
 def _apply_place(ctx: TurnContext, state: State, a: Mapping[str, Any]) -> None:
-    piece = dict(a["data"], id=a["id"])
+    # A deep copy: a ruleset that changes a piece's inner records (a unit's purse) in place must not change
+    # the GM's order, whose archived text the turn's digest binds.
+    piece = dict(copy.deepcopy(a["data"]), id=a["id"])
     state.setdefault(ctx.game.ruleset.entity_kinds[a["kind"]], {})[a["id"]] = piece
     tell_of_piece(
         ctx,

@@ -653,6 +653,15 @@ class Ruleset:
         """What a player needs in front of them when writing orders (template comments, reports)."""
         raise NotImplementedError
 
+    def report_sections(
+        self, game: Game, state: State, faction: str, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[str, list[str]]]:
+        """More sections for a faction's report of the turn, each a title and its lines in words, from
+        the state after the turn and the turn's archived ``events`` the faction saw (public and its own),
+        in the turn's order: a ruleset whose report follows its manual's layout (unit by unit, place by
+        place) writes it here. By default none."""
+        return []
+
     def places_lines(self, game: Game, state: State, faction: str) -> list[str]:
         """The places an order may name and who holds them, for the faction's order template; by
         default nothing (a ruleset whose map is in the template's status lines needs no more)."""

@@ -66,6 +66,22 @@ def section_of(event: Mapping[str, Any], headings: Mapping[str, str] | None = No
     return phase
 
 
+def tick_of(
+    events: Iterable[Mapping[str, Any]], tick_names: Mapping[str, str]
+) -> Callable[[Mapping[str, Any]], int]:
+    """Which tick of the turn's clock the chronicle tells an event under: its own (a day of the month),
+    when the turn's public events of the repeated block fall on more than one tick, so that a month reads
+    day by day; otherwise 0, and the turn is told by phase as a turn without ticks always was. An event
+    outside the block (before the first day, after the last) is 0 too."""
+
+    def ticked(event: Mapping[str, Any]) -> int:
+        tick = event.get("tick")
+        return int(tick) if tick and str(event.get("phase") or "") in tick_names else 0
+
+    several = len({ticked(e) for e in events} - {0}) > 1
+    return ticked if several else lambda event: 0
+
+
 def turn_date(turn: int) -> dt.date:
     """The stand-in calendar date of a turn (its feed entry, the sitemap): fixed by the turn number, never
     the clock."""
@@ -372,8 +388,11 @@ class SitePages:
         own (a battle), gets its own paragraph, with the dice in a fold. What "In brief" already says
         (a turn's interpretation, in the factions game) is not said again."""
         titles = {MISSING: "Missing orders"}
+        tick_names: dict[str, str] = {}  # each phase of a repeated block -> what one tick is called ("day")
         for step in turn_table(self.game):  # a block's phases are told under their own titles
             titles.update({p.id: p.title for p in (step.phases if isinstance(step, Block) else (step,))})
+            if isinstance(step, Block):
+                tick_names.update({p.id: step.id for p in step.phases})
         ruleset = self.game.ruleset
         headings = ruleset.chronicle_headings
         titles.update({f"kind:{kind}": title for kind, title in headings.items()})
@@ -400,13 +419,14 @@ class SitePages:
                     earlier[1].append(e)
                     continue
             groups.append((index, [e]))
-        sections: dict[str, list[dict[str, Any]]] = {}
+        days = tick_of(rec.events, tick_names)
+        sections: dict[tuple[int, str], list[dict[str, Any]]] = {}
         for index, events in groups:
             first = events[0]
             sentence = ruleset.describe_group(events, self.game)
             if sentence in in_brief:
                 continue
-            paragraphs = sections.setdefault(section_of(first, headings), [])
+            paragraphs = sections.setdefault((days(first), section_of(first, headings)), [])
             lead = (first.get("actors") or [None])[0]
             story = rec.stories.get(index, [])
             # A group whose events each rolled (a nation's winter tests) shows all their dice in one box.
@@ -427,11 +447,24 @@ class SitePages:
                 )
             else:
                 paragraphs[-1]["sentences"].append(sentence)
-        return [
-            {"title": titles.get(phase, words(phase) or "Events"), "paragraphs": paragraphs}
-            for phase, paragraphs in sections.items()
-            if paragraphs
-        ]
+        told: list[dict[str, Any]] = []
+        for (tick, phase), paragraphs in sections.items():
+            title = titles.get(phase, words(phase) or "Events")
+            if not tick:
+                told.append({"title": title, "paragraphs": paragraphs, "level": 2})
+                continue
+            phases_that_day = sum(1 for day, _ in sections if day == tick)
+            heading = f"{words(tick_names.get(phase, 'tick'))} {tick}"
+            if not told or told[-1].get("tick") != tick:  # the day's own heading, once
+                told.append(
+                    {"title": heading, "paragraphs": [], "level": 2, "tick": tick}
+                    if phases_that_day > 1
+                    else {"title": f"{heading}: {title}", "paragraphs": paragraphs, "level": 2, "tick": tick}
+                )
+                if phases_that_day == 1:
+                    continue
+            told.append({"title": title, "paragraphs": paragraphs, "level": 3, "tick": tick})
+        return told
 
     def pieces_by_owner(self, rec: TurnRecord) -> list[dict[str, Any]]:
         groups: dict[str | None, list[dict[str, Any]]] = {}

@@ -15,7 +15,7 @@ from ..core.events import visible
 from ..core.orders import GM
 from ..core.phases import State
 from ..engine import gm
-from ..engine.ruleset import Game
+from ..engine.ruleset import Game, Ruleset
 from ..engine.turn import TurnResult
 
 if TYPE_CHECKING:
@@ -114,6 +114,17 @@ def private_events(events: list[dict[str, Any]], factions: Iterable[str]) -> dic
     return seen
 
 
+def _seen_by(events: list[dict[str, Any]], factions: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each faction's events, public ones and those shown to it, in the turn's order, in one pass."""
+    seen: dict[str, list[dict[str, Any]]] = {faction: [] for faction in factions}
+    for event in events:
+        shown = seen if event["visibility"] == "public" else event["visibility"]
+        for faction in shown:
+            if faction in seen:
+                seen[faction].append(event)
+    return seen
+
+
 def render_reports(
     templates: jinja2.Environment,
     game: Game,
@@ -128,6 +139,10 @@ def render_reports(
     events = [e.to_data() for e in result.events] if events is None else events
     public = sum(1 for e in events if e["visibility"] == "public")
     seen = private_events(events, game.factions)
+    # The events each faction saw, public and its own, in the turn's order: what a ruleset's own report
+    # sections read (only when it writes some, so the others pay nothing for them).
+    own_sections = type(game.ruleset).report_sections is not Ruleset.report_sections
+    saw = _seen_by(events, game.factions) if own_sections else {}
     described: dict[int, dict[str, Any]] = {}  # each event described once, however many factions saw it
     template = templates.get_template("report.md.j2")
     reports = {}
@@ -149,6 +164,9 @@ def render_reports(
             public=public,
             chronicle=f"chronicle/turn-{result.turn}/",
             status=game.ruleset.status_lines(game, result.state, faction),
+            sections=game.ruleset.report_sections(game, result.state, faction, saw[faction])
+            if own_sections
+            else [],
             missed=faction in result.missing and faction not in result.refused,
             refused=faction in result.refused,
         )

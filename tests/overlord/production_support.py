@@ -17,6 +17,13 @@ from .units_support import rules, unit
 __all__ = ["Line", "Result", "day_end", "events", "month", "rules", "run", "unit"]
 
 
+class _World(dict):
+    """Places with no ways between them: a title owns its own place only (titles.Reach asks for ways)."""
+
+    def neighbours(self, place: str) -> tuple[str, ...]:
+        return ()
+
+
 @dataclass
 class FakeContext:
     rules: dict[str, Any]
@@ -29,7 +36,7 @@ class FakeContext:
         self.memory = SimpleNamespace(programs={})
         season = self.season
         calendar = SimpleNamespace(date=lambda turn: SimpleNamespace(season=season))
-        world = {loc: SimpleNamespace(terrain=terrain) for loc, terrain in self.terrains.items()}
+        world = _World({loc: SimpleNamespace(terrain=terrain) for loc, terrain in self.terrains.items()})
         self.game = SimpleNamespace(world=world, calendar=calendar)
 
     def emit(self, kind: str, **data: Any) -> None:

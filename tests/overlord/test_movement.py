@@ -51,7 +51,16 @@ TRAVEL = {
 
 def rules() -> dict[str, Any]:
     data = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
-    return {**CATALOGUE, "movement": data["movement"]}
+    # Stacking and entering ask the stances' gates, which the titles chapter keeps.
+    titles = yaml.safe_load(RULES_FILE.with_name("titles.yaml").read_text(encoding="utf-8"))
+    # A stealth entry weighs the units' stats, which the units chapter computes.
+    races = yaml.safe_load(RULES_FILE.with_name("races.yaml").read_text(encoding="utf-8"))
+    return {
+        **CATALOGUE,
+        "movement": data["movement"],
+        "stances": titles["stances"],
+        "unit_stats": races["unit_stats"],
+    }
 
 
 def _loc(

@@ -9,12 +9,12 @@ quiet and one full-day order per unit (``day.py``), then the day's battles, mark
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.phases import PhaseFn, State
-from ...engine.ruleset import Game, Ruleset
-from . import day, orders
+from ...engine.ruleset import Game, MapMark, Ruleset
+from . import day, orders, public, report, siteview
 from . import model as m
 from .month import OverlordMonth
 
@@ -32,6 +32,7 @@ class Overlord(Ruleset):
     source = "“Overlord”, a play-by-e-mail game's player's manual (seed 001)"
     turn_memory = OverlordMonth
     demo_turns = 6
+    rules_chapters = True  # a chapter a page: the skills and items alone are long tables
     # What a GM places and removes: a unit (an NPC band, a lost hero), checked as the state contract has it.
     entity_kinds: ClassVar[Mapping[str, str]] = {"unit": "units"}
 
@@ -43,7 +44,7 @@ class Overlord(Ruleset):
             )
         if data.get("location") not in game.world:
             problems.append("a unit needs a location of the map (an L id)")
-        races = set(game.rules["economy"]["upkeep"]) - {"default"}
+        races = set(game.rules["races"])
         if data.get("race") not in races:
             problems.append(f"a unit's race is one of {', '.join(sorted(races))}")
         figures = data.get("figures")
@@ -75,7 +76,8 @@ class Overlord(Ruleset):
         lines = [f"{date.label}. Fund: {record.get('fund', 0)} coins."]
         for unit_id, unit in m.owned(state, faction).items():
             coins = int((unit.get("items") or {}).get("coin", 0))
-            where = game.place_label(unit.get("location"))
+            # The place with its id, as orders name it (MOVE L12): the template's reader can copy it.
+            where = f"{game.place_label(unit.get('location'))} [{unit.get('location')}]"
             queue = "; ".join(unit.get("orders") or []) or "nothing but work"
             under = f", stacked under {unit['stack']}" if unit.get("stack") else ""
             lines.append(
@@ -84,43 +86,36 @@ class Overlord(Ruleset):
             )
         return lines
 
+    def report_sections(
+        self, game: Game, state: State, faction: str, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[str, list[str]]]:
+        """The manual's report (spec 1.6): the faction, its units, structures, places and knowledge."""
+        return report.sections(game, state, faction, events)
+
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
-        """The factions that play, by name; where the state holds them, their units and figures."""
-        rows = []
-        for faction in game.factions_in(state):
-            record = state["factions"][faction]
-            row: dict[str, Any] = {
-                "faction": faction,
-                "name": game.name_of(faction),
-                "status": record.get("status", "active"),
-            }
-            mine = m.owned(state, faction)
-            if mine:
-                row["units"] = len(mine)
-                row["figures"] = sum(int(unit.get("figures", 0)) for unit in mine.values())
-            rows.append(row)
-        return sorted(rows, key=lambda row: (-row.get("figures", 0), row["faction"]))
+        return siteview.standings(game, state)
+
+    def faction_view(self, game: Game, state: State, faction: str | None) -> State:
+        """The fog of war's view, with each title whose holding unit the view does not show kept under
+        the faction that holds it (``public.veil_title_holders``)."""
+        view = super().faction_view(game, state, faction)
+        public.veil_title_holders(view)
+        return view
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
-        """One marker per faction and place where its units stand (those the state holds)."""
-        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-        for unit in (state.get("units") or {}).values():
-            if unit.get("location") in game.world:
-                groups.setdefault((str(unit["owner"]), str(unit["location"])), []).append(unit)
-        pieces = []
-        for (owner, location), found in sorted(groups.items()):
-            figures = sum(int(unit.get("figures", 0)) for unit in found)
-            pieces.append(
-                {
-                    "kind": "units",
-                    "location": location,
-                    "owner": owner,
-                    "label": game.name_of(owner),
-                    "detail": f"{len(found)} unit{'s' if len(found) != 1 else ''}, {figures} figures",
-                    "size": figures,
-                }
-            )
-        return pieces
+        return siteview.map_pieces(game, state)
+
+    def map_holders(self, game: Game, state: State) -> dict[str, str | None]:
+        """The places each faction owns by a land title, tinted in its colour."""
+        return dict(siteview.owners(game, state))
+
+    def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
+        return siteview.map_events(game, events)
+
+    def faction_sections(
+        self, game: Game, state: State, faction: str, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[str, list[str]]]:
+        return siteview.faction_sections(game, state, faction, events)
 
     def stock_account(self, state: State, faction: str, stock: str) -> tuple[dict[str, int], str]:
         """The GM's grants and takes of coins go to the faction fund."""

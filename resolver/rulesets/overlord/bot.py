@@ -22,6 +22,7 @@ from ...core.phases import State
 from ...core.rng import stream
 from ...engine.ruleset import Game
 from . import model as m
+from . import titles
 from .bot_plans import Plan, band_month, follower_month, hero_month, post_month
 from .orders import UNIT
 
@@ -76,21 +77,27 @@ def _same_plan(planned: list[str], held: list[str]) -> bool:
 
 # --- press -----------------------------------------------------------------------------------------
 
+# A bot's article is printed for every reader of a sealed campaign, so it says nothing private: no unit,
+# no place a unit stands, no strength, no coin. What it may name is public: its faction, the month, and the
+# titles the faction holds (a title and its place are on every map).
 ARTICLES = (
     (
-        "{faction} holds {place}",
-        "{hero} of {faction} keeps {figures} souls under arms at {place} and swears to keep the roads open.",
+        "{faction} keeps the roads open",
+        "{faction} swears that no honest traveller will be troubled on its watch this {month}.",
     ),
     (
-        "Word from {place}",
-        "{faction} reports its companies drilled and paid; {hero} says any band that troubles {place} "
-        "will answer for it.",
+        "Word from {faction}",
+        "{faction} reports its companies drilled and paid, and warns any band that troubles its friends.",
     ),
     (
-        "{hero} speaks",
-        "At {place}, {hero} of {faction} tells the crowd that {figures} loyal followers are enough to hold "
-        "what is theirs, and more are coming.",
+        "{faction} speaks",
+        "In {month}, {faction} tells the crowds it has enough loyal followers to hold what is its own, and "
+        "that more are coming.",
     ),
+)
+TITLED = (
+    "{faction} holds {titles}",
+    "{faction} reminds every reader that it holds {titles}, and that it means to keep {them}.",
 )
 RUMORS = (
     "They say the coffers of {faction} run lower than its captains admit.",
@@ -104,20 +111,26 @@ def _press(game: Game, state: State, faction: str) -> tuple[list[dict[str, str]]
     turn = int(state["turn"])
     numbers = game.rules["bot"]
     mine = m.owned(state, faction)
-    hero = next((u for u in mine.values() if m.is_leader(u)), None)
+    hero = next((u for u in mine.values() if m.is_leader(u)), None)  # a faction without a leader writes none
     press: list[dict[str, str]] = []
     rumors: list[str] = []  # a rumour is a short text, unsigned
     if hero is None:
         return press, rumors
     rng = stream(game.seed, f"overlord/bot/{faction}/turn{turn}/press")
+    held = [
+        f"{titles.title_name(game.rules, tag)} of {game.place_label(place)}"
+        for place, record in sorted((state.get("places") or {}).items())
+        if isinstance(record.get("title"), dict) and record["title"].get("holder") in mine
+        for tag in [record["title"]["tag"]]
+    ]
     facts = {
         "faction": game.name_of(faction),
-        "hero": str(hero.get("name")),
-        "place": game.place_label(hero.get("location")),
-        "figures": str(sum(int(u.get("figures", 0)) for u in mine.values())),
+        "month": game.calendar.date(turn).period,
+        "titles": ", ".join(held),
+        "them": "it" if len(held) == 1 else "them",
     }
     if rng.below(100) < int(numbers["press_chance"]):
-        headline, body = rng.choice(list(ARTICLES))
+        headline, body = rng.choice(list(ARTICLES) + ([TITLED] if held else []))
         press.append({"headline": headline.format(**facts), "body": body.format(**facts)})
     rivals = sorted(
         f

@@ -167,7 +167,7 @@ def _spare_fund(plan: Plan, location: str) -> int:
         return 0
     fund = int(plan.state["factions"][plan.faction].get("fund", 0))
     upkeep = sum(
-        int(plan.rules["economy"]["upkeep"].get(str(u.get("race")), 0)) * int(u.get("figures", 0))
+        int((plan.rules["races"].get(str(u.get("race"))) or {}).get("upkeep", 0)) * int(u.get("figures", 0))
         for u in plan.mine().values()
     )
     return max(0, fund - upkeep * int(plan.numbers["reserve_months"]))

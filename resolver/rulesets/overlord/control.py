@@ -1,6 +1,7 @@
 """Control points: what a faction can command, what its units cost, and the penalty for commanding more.
 
-Available: the rules data's base plus each held title's tier bonus (and key structures, none known yet).
+Available: the rules data's base plus each held title's tier bonus and the key structures' points (the
+structures chapter's ``control`` of each completed structure type).
 Required: per unit, a point per started block of figures, the race's own points (a hero's one), and a
 point per started block of maximum mana; the blocks are the units chapter's numbers.
 
@@ -15,7 +16,7 @@ from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 from ...core.dice import roll_label
-from . import titles
+from . import structures, titles
 
 __all__ = [
     "available",
@@ -66,10 +67,7 @@ def available(state: Mapping[str, Any], rules: Rules, faction: str) -> int:
     bonus = sum(
         int(tiers[titles.title_spec(rules, tag)["tier"]]) for _, tag, _ in titles.titles_of(state, faction)
     )
-    structures = rules["control_points"].get("structures") or {}
-    for structure in (state.get("structures") or {}).values():
-        if structure.get("owner") == faction and structure.get("complete"):
-            bonus += int(structures.get(structure.get("type"), 0))
+    bonus += structures.control_points(rules, state, faction)  # key structures (the structures chapter)
     return int(rules["control_points"]["base"]) + bonus
 
 

@@ -14,7 +14,18 @@ from __future__ import annotations
 from ...core.phases import State
 from ...core.programs import Line, Program, Result, drop_references, parse_line, run_day
 from . import control as control_points
-from . import economy, executors, movement, orders, production, recruiting, title_orders, warfare, weather
+from . import (
+    economy,
+    executors,
+    knowledge,
+    movement,
+    orders,
+    production,
+    recruiting,
+    title_orders,
+    warfare,
+    weather,
+)
 from . import markets as trading
 from . import model as m
 from . import places as changes
@@ -188,6 +199,12 @@ def month_end(ctx: Context, state: State) -> State:
     return state
 
 
+def learn(ctx: Context, state: State) -> State:
+    """After the month: what each faction newly knows of items and skills (knowledge.py)."""
+    knowledge.month_end(ctx, state)
+    return state
+
+
 def travel(ctx: Context, state: State) -> State:
     """Dawn: every trip goes a day further (half-way, the stack counts as at its destination; at the end
     it arrives), and on day 1 a travelling unit whose queue starts with RETREAT turns back."""
@@ -213,4 +230,5 @@ PHASES = {
     "places": places,
     "month_end": month_end,
     "travel": travel,
+    "knowledge": learn,
 }

@@ -16,6 +16,7 @@ from typing import Any
 from ...core.phases import State
 from ...core.programs import Line, Result
 from . import model as m
+from . import production
 from .month import Context, Month
 
 COIN = "coin"
@@ -90,21 +91,23 @@ def pay_wages(ctx: Context, state: State) -> None:
 
 
 def upkeep_rate(rules: Mapping[str, Any], race: str, season: str) -> int:
-    """The coins one figure of a race costs a month in a season."""
+    """The coins one figure of a race costs a month in a season (the races chapter's upkeep)."""
     spec = rules["economy"]
-    rate = int(spec["upkeep"].get(race, spec["upkeep"]["default"]))
+    rate = int(rules["races"][race]["upkeep"])
     return rate * int(spec["winter_factor"]) if season in spec["winter_seasons"] else rate
 
 
 def upkeep_due(rules: Mapping[str, Any], unit: dict[str, Any], season: str) -> tuple[int, int]:
     """What a unit owes this month, and how many of its equipped food rations that takes: each ration
-    feeds one figure, who then pays only the part of its upkeep the food does not cover."""
+    feeds one figure, who then pays only the part of its upkeep the food does not cover. The rations it
+    foraged this month (production.py) are eaten first: they do not keep."""
     spec = rules["economy"]
     rate = upkeep_rate(rules, str(unit.get("race")), season)
     figures = int(unit.get("figures", 1))
-    fed = min(figures, int((unit.get("equipped") or {}).get(spec["food"]["item"], 0)))
+    foraged = production.foraged_rations(unit)
+    fed = min(figures, foraged + int((unit.get("equipped") or {}).get(spec["food"]["item"], 0)))
     fed_pays = rate * (100 - int(spec["food"]["share"])) // 100
-    return fed * fed_pays + (figures - fed) * rate, fed
+    return fed * fed_pays + (figures - fed) * rate, max(0, fed - foraged)
 
 
 def _supported(state: State, unit: Mapping[str, Any]) -> bool:
@@ -164,6 +167,9 @@ def collect_upkeep(ctx: Context, state: State) -> None:
         totals[unit["owner"]]["from_fund"] += left
         totals[unit["owner"]]["coins"] += owed
         _paid(rules, unit, fed[unit_id])
+    for unit_id in order:
+        if unit_id in state["units"]:
+            production.end_forage(rules, state["units"][unit_id])  # paid or not, foraged food is gone
     for owner, total in sorted(totals.items()):
         if owner in state["factions"]:
             ctx.emit("upkeep", actors=[owner], visible_to=[owner], winter=season in _winter(rules), **total)

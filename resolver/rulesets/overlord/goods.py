@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.programs import Line, ProgramError, Result, drop_references, parse_line, rewrite_ids
-from . import stats, transfers
+from . import gates, stats, transfers
 from .study import day_memory
 
 
@@ -58,7 +58,7 @@ def execute_give(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | N
     receiver_id, tag = line.args[0], line.args[1].lower()
     count, kept = _arg(line, 2), _arg(line, 3)
     receiver = _present(state, giver, receiver_id)
-    if receiver is None or not transfers.accepts(state, receiver["owner"], giver["owner"]):
+    if receiver is None or not transfers.accepts(state, rules, receiver["owner"], giver["owner"]):
         return Result.SKIPPED, None
     moved = transfers.amount(_held(giver, tag), count, kept)
     if not moved:
@@ -84,9 +84,8 @@ def execute_get(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | No
     count = int(rest.pop(0)) if rest and rest[0].isdigit() else None
     tag, left = rest[0].lower(), _count(rest[1] if len(rest) > 1 else None)
     if source == unit["location"]:
-        owner = transfers.land_owner(state, source)
-        if owner and transfers.stance(state, owner, unit["owner"]) != "ally":
-            return Result.SKIPPED, None
+        if not gates.allows(month, str(unit["owner"]), source, "get"):
+            return Result.SKIPPED, None  # an owner or guard of the place keeps its ground
         ground = (state.get("places", {}).get(source) or {}).get("ground") or {}
         moved = transfers.amount(int(ground.get(tag, 0) or 0), count, left)
         if not moved:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
-from . import stats
+from . import guards, stats
 
 Rules = Mapping[str, Any]
 Unit = MutableMapping[str, Any]
@@ -31,11 +31,12 @@ def figures(unit: Mapping[str, Any]) -> int:
 
 
 def base_work(rules: Rules, unit: Mapping[str, Any], tag: str) -> float:
-    """Man-days of a 1st-level worker that one day of USE gives: figures times the level (time / L)."""
+    """Man-days of a 1st-level worker that one day of USE gives: figures times the level (time / L). A
+    guard works with half its figures (guards.working_figures), so its production halves."""
     level = stats.skill_level(rules, unit, tag)
     if not rules["production"].get("per_level", True):
         level = min(level, 1)
-    return float(figures(unit) * level)
+    return float(guards.working_figures(rules, unit) * level)
 
 
 def tool_percent(rules: Rules, unit: Mapping[str, Any]) -> float:

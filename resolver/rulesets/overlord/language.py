@@ -203,11 +203,11 @@ UNIT_ORDERS: tuple[Order, ...] = (
         PLAIN,
         "any",
         (_a("target", "unit|faction|structure", "a unit, a faction or a structure"),),
-        "ATTACK U222",
+        "ATTACK U8",
         "start a battle with the target once it is here",
     ),
     Order(
-        "BESTOW", IMM, ONE_SHOT, "leader", (UNIT_ARG,), "BESTOW U601", "hand this leader's title to that unit"
+        "BESTOW", IMM, ONE_SHOT, "leader", (UNIT_ARG,), "BESTOW U2", "hand this leader's title to that unit"
     ),
     Order(
         "BUILD",
@@ -331,7 +331,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
         "DROP iron 0 10",
         "put items on the ground",
     ),
-    Order("EJECT", IMM, PLAIN, "leader", (UNIT_ARG,), "EJECT U603", "put a unit out of this leader's stack"),
+    Order("EJECT", IMM, PLAIN, "leader", (UNIT_ARG,), "EJECT U3", "put a unit out of this leader's stack"),
     Order(
         "ENTER",
         IMM,
@@ -371,7 +371,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
             _a("item", "item", "an item tag"),
             _a("left", "count", "a number to leave", optional=True),
         ),
-        "GET U229 100 iron",
+        "GET U7 100 iron",
         "take items from an own unit here or from the ground",
     ),
     Order(
@@ -413,7 +413,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
         CONDITION,
         "any",
         (UNIT_ARG,),
-        "LEADER U600",
+        "LEADER U1",
         "true if that unit leads this one's stack",
     ),
     Order(
@@ -422,7 +422,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
         CONDITION,
         "leader",
         (UNIT_ARG,),
-        "LEADING U603",
+        "LEADING U3",
         "true if that unit is in the stack this leader leads",
     ),
     Order("LEAVE", IMM, ONE_SHOT, "any", (IGNORED,), "LEAVE", "leave the structure for the place around it"),
@@ -441,7 +441,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
         PLAIN,
         "follower_creature",
         (UNIT_ARG, _a("count", "count", "a number of figures (0: all, with all they hold)")),
-        "MERGE U605 10",
+        "MERGE U4 10",
         "move figures into another unit of the faction here",
     ),
     Order(
@@ -462,7 +462,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
         'NAME "Massada Foot"',
         "rename the unit",
     ),
-    Order("OATH", IMM, ONE_SHOT, "any", (UNIT_ARG,), "OATH U222", "swear loyalty to that unit's faction"),
+    Order("OATH", IMM, ONE_SHOT, "any", (UNIT_ARG,), "OATH U8", "swear loyalty to that unit's faction"),
     Order(
         "PATROL",
         IMM,
@@ -480,7 +480,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
         ONE_SHOT,
         "any",
         (UNIT_ARG,),
-        "PROMOTE U603",
+        "PROMOTE U3",
         "move a unit listed later to before this one",
     ),
     Order(
@@ -498,7 +498,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
         "hire figures at the local market into a unit",
     ),
     Order("RETREAT", IMM, SPECIAL, "any", (), "RETREAT", "turn back from a journey, the month's first order"),
-    Order("SEE", COND, CONDITION, "any", (UNIT_ARG,), "SEE U222", "true while that unit is seen here"),
+    Order("SEE", COND, CONDITION, "any", (UNIT_ARG,), "SEE U8", "true while that unit is seen here"),
     Order(
         "SELL",
         IMM,
@@ -558,7 +558,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
         ONE_SHOT,
         "any",
         (_a("unit", "unit", "a unit (none: just unstack)", optional=True),),
-        "STACK U600",
+        "STACK U1",
         "stack under that unit",
     ),
     Order(
@@ -592,7 +592,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
             _a("count_back", "count", "a count received"),
             _a("item_back", "item", "an item received"),
         ),
-        "SWAP U222 10 swrd 500 coin",
+        "SWAP U8 10 swrd 500 coin",
         "exchange goods when that unit orders the mirror SWAP",
     ),
     Order(
@@ -601,7 +601,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
         SPECIAL,
         "any",
         (UNIT_ARG,),
-        "SYNCHRO U601",
+        "SYNCHRO U2",
         "true when that unit orders SYNCHRO with this one on the same day",
     ),
     Order(
@@ -639,7 +639,7 @@ UNIT_ORDERS: tuple[Order, ...] = (
         PLAIN,
         "leader",
         (_a("pairs", "any", "one or more pairs of a unit and a skill", many=2),),
-        "TEACH U101 cmbt U102 blde",
+        "TEACH U11 cmbt U12 blde",
         "teach students studying here that day",
     ),
     Order("UNSTACK", IMM, ONE_SHOT, "any", (), "UNSTACK", "leave the stack"),
@@ -833,7 +833,7 @@ def _value(kind: str, token: str, known: Known) -> Any:
             raise _Mismatch(f"'{token}' is a bare number", f"write a unit with its U: U{token}")
         if (temporary := _temporary(token, known, "unit")) is not None:
             return temporary
-        raise _Mismatch(f"'{token}' is not a unit", "a unit is written U600, or a new one rednU01")
+        raise _Mismatch(f"'{token}' is not a unit", "a unit is written U1, or a new one rednU01")
     if kind == "new_unit":
         if (temporary := _temporary(token, known, "unit")) is not None:
             return temporary
@@ -1003,7 +1003,7 @@ def _match(
     order: Order, tokens: tuple[str, ...], known: Known
 ) -> tuple[dict[str, Any], tuple[int | None, str, str] | None]:
     """The arguments in the order's sequence. An optional argument that does not take a word is left
-    out, and the word goes to the next argument (GET U229 iron: no count); the trouble reported is then
+    out, and the word goes to the next argument (GET U7 iron: no count); the trouble reported is then
     that argument's, should the word fit nothing."""
     values: dict[str, Any] = {}
     index = 0
@@ -1069,7 +1069,7 @@ def _special(
 
 
 def _count_first(order: Order, tokens: tuple[str, ...], known: Known) -> tuple[int, str, str] | None:
-    """GIVE U290 0 IRON 10, the count before the item as some of the manual's examples write it: refused,
+    """GIVE U6 0 IRON 10, the count before the item as some of the manual's examples write it: refused,
     with the line in the manual's order (spec 8.2 #22)."""
     if order.keyword != "GIVE" or len(tokens) < 3 or not _NUMBER.fullmatch(tokens[1]):
         return None

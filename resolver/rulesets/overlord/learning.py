@@ -11,7 +11,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import stats
+from . import magic, stats
 
 Rules = Mapping[str, Any]
 Unit = MutableMapping[str, Any]
@@ -32,7 +32,7 @@ class StudyDay:
     from_fund: int = 0
     level_before: int = 0
     level_after: int = 0
-    speed: int = 100  # percent
+    speed: float = 100  # percent
     taught: bool = False
     reason: str = ""  # in words, for NEVER and WAITING
     spilled: dict[str, float] = field(default_factory=dict)
@@ -126,9 +126,13 @@ def study_day(
     leaders_above: Sequence[Mapping[str, Any]] = (),
     teaching_place: Mapping[str, int] | None = None,
     teacher: Teaching | None = None,
+    season_percent: float = 0.0,
+    working_figures: int | None = None,
 ) -> StudyDay:
     """One day of `STUDY tag [goal]` for the unit: changes its skills and coins (never the fund: the caller
-    takes `from_fund` from it) and says what happened."""
+    takes `from_fund` from it) and says what happened. ``season_percent``: how much faster the season and
+    weather make this skill (magic's elements); ``working_figures``: the figures a guard studies with (half
+    its own), which slow the day in proportion."""
     reason = never_reason(rules, unit, tag)
     if reason:
         return StudyDay(NEVER, tag, reason=reason)
@@ -140,6 +144,10 @@ def study_day(
         reason = never_reason(rules, unit, current)
         if reason:
             return StudyDay(NEVER, current, reason=reason)
+    # One element per level of magecraft: a new element waits for the player to order magecraft first.
+    reason = magic.element_refusal(rules, unit, current)
+    if reason:
+        return StudyDay(NEVER, current, reason=reason)
     before = stats.skill_level(rules, unit, current)
     helped = teacher if current == tag and teacher is not None and teacher.level > before else None
     limit = own_limit(rules, unit, current)
@@ -174,8 +182,14 @@ def study_day(
         speed += int(bonuses["stack_leader"])
     if in_teaching_place:
         speed += int(bonuses["teaching_place"])
+    speed += season_percent
     if helped is not None:
         speed *= int(bonuses["teach_factor"])
+    if working_figures is not None and figures:
+        # A guard studies as if it had only its working figures: half of them, so at half the speed.
+        speed = speed * min(working_figures, figures) / figures
+    if speed <= 0:
+        return StudyDay(WAITING, current, reason="a guard of one figure can do nothing else")
     gained = speed / 100
     skills = unit.setdefault("skills", {})
     skills[current] = _round(rules, float(skills.get(current, 0) or 0) + gained)

@@ -17,6 +17,7 @@ from typing import Any
 
 from ...core.phases import State
 from ...core.programs import Line, Result
+from . import gates, movement
 from . import model as m
 from .auction import Offer, clear
 from .bids import Bid, settle_line
@@ -54,14 +55,21 @@ def _bids(month: Month) -> list[Bid]:
 
 def trading_today(month: Month, unit_id: str) -> bool:
     """Whether the unit placed a trade or recruit request today: it cannot leave the place before the
-    request is settled (the movement orders ask this)."""
-    return any(bid.unit == unit_id for bid in _bids(month))
+    request is settled (the movement orders ask this). A month that keeps no requests (movement's own
+    tests run without the markets) has none."""
+    held = getattr(getattr(month.ctx, "memory", None), "bids", ())
+    return any(bid.unit == unit_id for bid in held)
+
+
+# A unit that placed a request today waits for it to be settled before it sets out; a stacked one stays
+# behind when its stack leaves (movement's hold-back checks).
+if trading_today not in movement.HOLD_BACK_CHECKS:
+    movement.HOLD_BACK_CHECKS.append(trading_today)
 
 
 def _trade_allowed(month: Month, unit_id: str, location: str) -> bool:
-    """The owner of the land must hold the trader at least Friendly (spec §5.6). The land's owner comes
-    from the titles chapter; until it lands every trader is allowed."""
-    return True
+    """Every owner and guard of the place must hold the trader's faction at the trade gate (spec §5.6)."""
+    return gates.allows(month, month.owner(unit_id), location, "trade")
 
 
 def _place(month: Month, bid: Bid) -> None:

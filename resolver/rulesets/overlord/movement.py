@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from ...core import world as core_world
 from ...core.programs import Line, Program, Result
 from ...core.world import World
+from . import labour, stances, stats
 from .burden import MODES, Leg, choose_leg, movement_rules, race_kind, skill_level, stack_burden
 
 
@@ -170,19 +171,6 @@ def _present(state: Mapping[str, Any], uid: str, other: str) -> bool:
         return False
     mine, theirs = units[uid], units[other]
     return mine.get("location") == theirs.get("location") and not theirs.get("moving")
-
-
-def _stance(state: Mapping[str, Any], holder: str, toward: str) -> str:
-    """How ``holder``'s faction regards ``toward``: its explicit stance, else its default."""
-    if holder == toward:
-        return "ally"
-    stances = (state["factions"].get(holder) or {}).get("stances") or {}
-    return str(stances.get(toward, stances.get("default", "neutral")))
-
-
-def _at_least(rules: Mapping[str, Any], stance: str, needed: str) -> bool:
-    ladder = list(movement_rules(rules)["stance_ladder"])
-    return stance in ladder and needed in ladder and ladder.index(stance) >= ladder.index(needed)
 
 
 def _live(program: Program | None, keyword: str, day: int) -> list[Line]:
@@ -339,6 +327,7 @@ def set_out(month: Month, uid: str, there: str, order: str, march: bool = False)
         record = _units(state)[member]
         record["moving"] = dict(trip)
         record["structure"] = None
+        _lose_work(month, member)
     month.ctx.emit(
         "departs",
         actors=_factions(state, [uid]),
@@ -357,6 +346,24 @@ def set_out(month: Month, uid: str, there: str, order: str, march: bool = False)
     if trip["days"] // 2 == 0:
         _cross(month, uid, travellers)
     return Result.RAN
+
+
+def _lose_work(month: Month, uid: str) -> None:
+    """A unit leaving its place loses its work in hand and the inputs it took (the production chapter's
+    labour.lose_work); its faction hears which skills' work is gone."""
+    unit = _units(month.state)[uid]
+    lost = labour.lose_work(unit)
+    if not lost:
+        return
+    skills = month.ctx.rules.get("skills") or {}
+    month.ctx.emit(
+        "work_lost",
+        actors=[str(unit["owner"])],
+        place=unit.get("location"),  # still the place it leaves
+        visible_to=[str(unit["owner"])],
+        unit=_name(month.state, uid),
+        skills=[str((skills.get(tag) or {}).get("name", tag)) for tag in lost],
+    )
 
 
 def _cross(month: Month, uid: str, members: list[str]) -> None:
@@ -603,8 +610,7 @@ def stack(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
         return Result.FINISHED, None
     mine, theirs = str(units[uid]["owner"]), str(units[target]["owner"])
     accepting = [line for line in _live(month.programs.get(target), "ACCEPT", month.day) if uid in line.args]
-    needed = str(movement_rules(rules).get("stack_stance", "ally"))
-    if not (_at_least(rules, _stance(state, theirs, mine), needed) or accepting):
+    if not (stances.may(state, rules, mine, theirs, "stack") or accepting):
         _blocked(month, uid, "stack_refused", leader=_name(state, target))
         return Result.SKIPPED, None
     for accepted in accepting[:1]:
@@ -707,8 +713,8 @@ def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     if unit.get("structure") == target:
         return Result.FINISHED, None
     owner = structure_owner(state, target)
-    needed = str(movement_rules(rules).get("enter_stance", "friendly"))
-    if owner is not None and not _at_least(rules, _stance(state, owner, str(unit["owner"])), needed):
+    refused = not stances.may(state, rules, str(unit["owner"]), owner, "enter")
+    if refused and not _slips_in(month, uid, target, owner):
         _blocked(month, uid, "enter_refused", structure=record.get("name") or target)
         return Result.SKIPPED, None
     left = _unstack(state, uid)
@@ -716,6 +722,23 @@ def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
         units[member]["structure"] = target
     _tell(month, "enters", uid, [left] if left else [], structure=record.get("name") or target)
     return Result.FINISHED, None
+
+
+def _slips_in(month: Month, uid: str, structure: str, owner: str | None) -> bool:
+    """Stealth entry: every unit of the entering stack hides better than the owner's best watcher inside
+    the structure sees, by more than the rules' margin (no margin: never)."""
+    rules, units = month.ctx.rules, _units(month.state)
+    margin = movement_rules(rules).get("stealth_entry")
+    if margin is None:
+        return False
+    watchers = [u for u in units.values() if u.get("structure") == structure and u.get("owner") == owner]
+    best = max(
+        (stats.unit_stats(rules, u)["observation"] + observation_change(rules, u) for u in watchers),
+        default=0,
+    )
+    return all(
+        stats.unit_stats(rules, units[m])["stealth"] > best + int(margin) for m in substack(month.state, uid)
+    )
 
 
 def leave(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:

@@ -19,12 +19,15 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...core.programs import MAX_LINES, Line, Program, ProgramError, parse_line
 from ...engine.ruleset import Game
-from . import executors, language
+from . import executors, knowledge, language
 from . import model as m
 from .month import Context
 
 FACTION, UNIT = "faction", "unit"
-FACTION_KEYWORDS = ("NAME", "SETTING")  # the manual's faction orders this game carries out
+# The manual's faction orders; EMAIL and PASSWORD are read and change nothing (campaign/players.yaml
+# says who plays a faction), RESHOW and RESIGN are the report's (knowledge.py, resign below).
+FACTION_KEYWORDS = ("NAME", "SETTING", "RESHOW", "RESIGN", "EMAIL", "PASSWORD")
+CREATURES = "creatures"  # the NPC faction every creature unit of a resigning faction joins (spec 2.10)
 SETTINGS = ("ADVERTISE", "ANNOUNCE", "CONSUME", "SILENT", "SHARE", "SUPPORT", "TERSE")
 
 
@@ -53,7 +56,8 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
                 ),
                 Field("orders", "list", "The unit's order lines in the manual's language, first first."),
             ),
-            example={"action": UNIT, "unit": "U100", "orders": ["@STUDY cmbt 1", "WITHDRAW 100"]},
+            # A temporary id, not a real unit's: the rules pages are public, and U-ids belong to units.
+            example={"action": UNIT, "unit": "rednU01", "orders": ["@STUDY cmbt 1", "WITHDRAW 100"]},
         ),
     ]
     return {spec.name: spec for spec in specs}
@@ -67,6 +71,7 @@ class Reading:
     unit: str | None = None
     lines: list[Line] = field(default_factory=list)
     problems: list[tuple[int | None, str, str, int]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the check says of a line that changes nothing
 
 
 def read_order(state: State, faction: str, order: Order, rules: Mapping[str, Any] | None = None) -> Reading:
@@ -99,6 +104,7 @@ def read_order(state: State, faction: str, order: Order, rules: Mapping[str, Any
         if known is not None:
             read = language.read(line, known, faction=order.action == FACTION)
             reading.problems += [(index, p.problem, p.fix, p.column) for p in read.problems]
+            reading.notes += list(read.notes) if order.action == FACTION else []
             if read.problems:
                 continue
         reading.lines.append(line)
@@ -184,6 +190,41 @@ def apply_faction_line(ctx: Context, state: State, faction: str, line: Line) -> 
         record["name"] = new
     elif line.keyword == "SETTING":
         record.setdefault("settings", {})[line.args[0].lower()] = line.args[1].upper() == "ON"
+    elif line.keyword == "RESHOW":
+        topic = (
+            line.args[0].upper()
+            if line.args[0].upper() in ("ALL", *language.ORDERS)
+            else line.args[0].lower()
+        )
+        level = int(line.args[1]) if len(line.args) > 1 and line.args[1].isdigit() else None
+        shown = knowledge.reshown(ctx.rules, record, topic, level)
+        asked = " ".join(line.args)
+        ctx.emit("knowledge_reshown", actors=[faction], visible_to=[faction], asked=asked, **shown)
+    elif line.keyword == "RESIGN":
+        resign(ctx, state, faction, line.args[0].lower())
+
+
+def resign(ctx: Context, state: State, faction: str, heir: str) -> None:
+    """RESIGN: every unit goes to the named NPC faction as a gift it cannot refuse, creatures to the
+    creatures; the faction leaves the game (spec 2.10)."""
+    rules = ctx.rules
+    creatures = CREATURES
+    handed = {heir: 0, creatures: 0}
+    for unit in m.owned(state, faction).values():
+        wild = str((rules["races"].get(unit.get("race")) or {}).get("kind")) == "creature"
+        receiver = creatures if wild and creatures in state["factions"] else heir
+        unit["owner"] = receiver
+        handed[receiver] = handed.get(receiver, 0) + 1
+    state["factions"][faction]["status"] = rules["report"]["resigned_status"]
+    ctx.emit(
+        "resigned",
+        actors=[faction],
+        units=handed.get(heir, 0),
+        heir=heir,
+        heir_name=str(state["factions"][heir].get("name") or ctx.game.name_of(heir)),
+        creatures=handed.get(creatures, 0) if creatures != heir else 0,
+        creatures_name=str((state["factions"].get(creatures) or {}).get("name") or creatures),
+    )
 
 
 def check_orders(game: Game, state: State, of: OrderFile) -> None:
@@ -202,6 +243,8 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
                     "write all its orders in one unit block",
                 )
             seen[reading.unit] = order.number
+        for note in reading.notes:
+            of.warn(order, "orders", note, "ask the GM to change campaign/players.yaml instead")
         if not reading.problems:
             of.echo[order.number] = _echo(state, order, reading)
 

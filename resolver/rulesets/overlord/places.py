@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ...core.dice import roll_label
+from ...core.checks import Check
+from ...core.dice import Roll, roll_label
 from ...core.world import World
 from ...engine.context import TurnContext
 
@@ -130,7 +131,7 @@ def _recruit_count(row: Mapping[str, Any], kind: str, population: int, hero: boo
         if kind == "city":
             count = max(count, int(row.get("city_least", 0)))
         return count
-    if "chance_percent" in row:
+    if "drawn_by" in row:  # a check decides each month whether one is offered
         return 1 if hero and kind in row.get("kinds", ()) else 0
     return 0
 
@@ -298,10 +299,15 @@ def _structures_at(state: State) -> dict[str, int]:
     return built
 
 
+def opens_market(rules: Mapping[str, Any], structure_type: str) -> bool:
+    """Whether a completed structure of this type gives its place a market (the structures chapter's
+    ``market`` flag: the marketplace)."""
+    return bool((rules["structures"]["types"].get(structure_type) or {}).get("market"))
+
+
 def _has_marketplace(state: State, rules: Mapping[str, Any], loc_id: str) -> bool:
-    tag = _rules(rules, "markets")["marketplace"]
     return any(
-        s.get("complete") and s.get("type") == tag and s.get("location") == loc_id
+        s.get("complete") and opens_market(rules, str(s.get("type"))) and s.get("location") == loc_id
         for s in state.get("structures", {}).values()
     )
 
@@ -359,9 +365,12 @@ def evolve_places(ctx: TurnContext[Any], state: State, places: Iterable[str] | N
     world = ctx.game.world
     present, built = _figures_at(state), _structures_at(state)
     change = int(rules["places"]["change_tenths_percent"])
-    hero_chance = int(rules["recruiting"]["races"]["hero"]["chance_percent"])
+    hero_row = rules["recruiting"]["races"]["hero"]
+    hero_check = Check.from_rules(rules, str(hero_row["drawn_by"]))
     season = ctx.game.calendar.date(ctx.turn + 1).season
     chosen = set(places) if places is not None else None
+    drawn: list[Roll] = []  # the month's rolls of places, told in one event
+    people_before = people_after = 0
     for loc_id in [p for p in world if p in state.get("places", {})]:
         if chosen is not None and loc_id not in chosen:
             continue
@@ -371,9 +380,10 @@ def evolve_places(ctx: TurnContext[Any], state: State, places: Iterable[str] | N
             ctx.roll(roll_label("places", loc_id, "births"), f"1d{2 * change + 1}") if change > 0 else None
         )
         hero_roll = None
-        if kind in rules["recruiting"]["races"]["hero"].get("kinds", ()):
-            hero_roll = ctx.roll(roll_label("places", loc_id, "hero"), "1d100")
-        hero = hero_roll is not None and hero_roll.total <= hero_chance
+        if kind in hero_row.get("kinds", ()):
+            hero_roll = hero_check.roll(ctx, roll_label("places", loc_id, "hero"))
+        hero = hero_roll is not None and hero_roll.row.result == "hero"
+        people_before += int(state["places"][loc_id].get("population", 0))
         state["places"][loc_id] = evolve_place(
             rules,
             state["places"][loc_id],
@@ -385,11 +395,19 @@ def evolve_places(ctx: TurnContext[Any], state: State, places: Iterable[str] | N
             hero=hero,
             season=season,
         )
+        people_after += int(state["places"][loc_id].get("population", 0))
+        drawn.extend([births] if births is not None else [])
         if hero and hero_roll is not None:
             ctx.emit(
                 "hero_for_hire",
                 place=loc_id,
-                rolls=[hero_roll],
+                rolls=[hero_roll.roll],
                 price=state["places"][loc_id]["recruits"]["hero"]["price"],
             )
+        elif hero_roll is not None:
+            drawn.append(hero_roll.roll)
+    if drawn:
+        # Every roll belongs to the event it decided: the places' month is one public event, so the
+        # chronicle's dice and the compact log carry these rolls like any other.
+        ctx.emit("places_changed", rolls=drawn, before=people_before, after=people_after)
     return state

@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.programs import Line, Result, rewrite_ids
-from . import effects, labour, magic, stats, structures
+from . import effects, gates, labour, magic, stats, structures
 from . import model as m
 
 Rules = Mapping[str, Any]
@@ -58,28 +58,9 @@ def share(pool: int, demands: Mapping[str, float], order: Sequence[str] | None =
 # ---- the land's owner ----------------------------------------------------------------------------------
 
 
-def land_owner(state: Mapping[str, Any], location: str) -> str | None:
-    """The faction whose unit holds the place's title (the titles chapter keeps ``places.<id>.title``)."""
-    title = ((state.get("places") or {}).get(location) or {}).get("title") or {}
-    holder = (state.get("units") or {}).get(title.get("holder") or "")
-    return str(holder["owner"]) if holder else None
-
-
-def harvest_refused(state: Mapping[str, Any], rules: Rules, faction: str, location: str) -> bool:
-    """Whether the place's owner forbids this faction to harvest (spec §5.6): the hook the stances of the
-    titles chapter answer; the owner's stance toward the harvester must be at least the `harvest` gate."""
-    owner = land_owner(state, location)
-    table = rules.get("stances") or {}
-    gate = (table.get("gates") or {}).get("harvest")
-    if owner is None or owner == faction or not gate:
-        return False
-    order = list(table.get("order") or ())
-    record = (state.get("factions") or {}).get(owner) or {}
-    held = (record.get("stances") or {}).get(faction) or (record.get("stances") or {}).get("default")
-    held = held or table.get("default", gate)
-    if held not in order or gate not in order:
-        return False
-    return order.index(held) > order.index(gate)
+def harvest_refused(month: Any, faction: str, location: str) -> bool:
+    """Whether an owner or guard of the place forbids this faction to harvest there (spec §5.6)."""
+    return not gates.allows(month, faction, location, "harvest")
 
 
 # ---- how fast ------------------------------------------------------------------------------------------
@@ -130,7 +111,7 @@ def _harvest(month: Any, unit_id: str, tag: str, line: Line) -> Outcome:
     use = labour.use_of(rules, tag)
     item, per_item = next(iter(use["output"])), float(use["man_days"])
     location = str(unit["location"])
-    if harvest_refused(state, rules, str(unit["owner"]), location):
+    if harvest_refused(month, str(unit["owner"]), location):
         return Result.SKIPPED, None
     pool = int((((state.get("places") or {}).get(location) or {}).get("resources") or {}).get(item, 0))
     bonus_percent = labour.building_percent(rules, state, unit, tag)

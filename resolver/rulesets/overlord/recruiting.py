@@ -17,6 +17,7 @@ from typing import Any
 
 from ...core.phases import State
 from ...core.programs import Line, Result, rewrite_ids
+from . import gates
 from . import model as m
 from .auction import Offer, clear
 from .bids import Bid, settle_line
@@ -43,9 +44,8 @@ def _number(text: str) -> int | None:
 
 
 def _recruiting_allowed(month: Month, unit_id: str, location: str) -> bool:
-    """The owner of the land must hold the recruiter at least Friendly (spec §5.6); until the titles
-    chapter says who owns the land, every recruiter is allowed."""
-    return True
+    """Every owner and guard of the place must hold the recruiter's faction at the recruit gate (§5.6)."""
+    return gates.allows(month, month.owner(unit_id), location, "recruit")
 
 
 def _kind(month: Month, location: str) -> str:

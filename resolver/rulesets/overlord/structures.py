@@ -16,7 +16,7 @@ from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 from ...core.programs import Line, Result
-from . import labour, stats
+from . import labour, places, stats
 from . import model as m
 
 Rules = Mapping[str, Any]
@@ -100,7 +100,8 @@ def teaching(rules: Rules, tag: str) -> dict[str, int]:
 
 
 def finish(rules: Rules, state: State, structure_id: str) -> None:
-    """A structure whose last material is in: complete, teaching, and its title offered in its place."""
+    """A structure whose last material is in: complete, teaching, its title offered in its place, and a
+    marketplace's market open."""
     structure = state["structures"][structure_id]
     structure["complete"] = True
     taught = teaching(rules, structure["type"])
@@ -110,6 +111,9 @@ def finish(rules: Rules, state: State, structure_id: str) -> None:
     place = m.place(state, structure["location"])
     if title and not place.get("title"):
         place["title"] = {"tag": title, "holder": None}
+    if places.opens_market(rules, structure["type"]) and not place.get("market"):
+        # A marketplace opens its market at once, stocked from the place's taxes like any market.
+        place["market"] = places.market_offer(rules, int(place.get("taxes", 0)))
 
 
 def new_structure(rules: Rules, state: State, faction: str, tag: str, location: str) -> str:

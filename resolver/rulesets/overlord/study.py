@@ -12,7 +12,8 @@ from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 from ...core.programs import Line, ProgramError, Result, parse_line
-from . import learning, stats
+from . import guards, labour, learning, magic, stats
+from . import model as m
 from .learning import NEVER, REACHED, WAITING, Teaching
 
 
@@ -36,8 +37,21 @@ def _leaders_above(state: Mapping[str, Any], unit: Mapping[str, Any]) -> list[Ma
 
 
 def _in_city(month: Any, location: str) -> bool:
-    """Whether the fund reaches a unit here: the month's own test (a city of the world)."""
-    return bool(month.is_city(location))
+    """Whether the place is a city (where the fund pays for study): the month knows its world's kinds."""
+    if hasattr(month, "is_city"):
+        return bool(month.is_city(location))
+    place = (getattr(month, "world", None) or {}).get("places", {}).get(location) or {}
+    return place.get("kind") == "city"
+
+
+def _season_percent(month: Any, unit: Mapping[str, Any], tag: str) -> float:
+    """How much faster this month's season and the place's weather make the study of a magic skill."""
+    game = getattr(month.ctx, "game", None)
+    if game is None:
+        return 0.0
+    season = m.season(game.calendar, int(month.state["turn"]))
+    weather = labour.weather_now(month.state, str(unit["location"]))
+    return magic.season_percent(month.rules, learning.next_to_study(month.rules, unit, tag), season, weather)
 
 
 def _teaching_place(state: Mapping[str, Any], unit: Mapping[str, Any]) -> dict[str, int]:
@@ -83,6 +97,8 @@ def execute_study(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
         leaders_above=_leaders_above(state, {**unit, "id": unit_id}),
         teaching_place=_teaching_place(state, unit),
         teacher=help_given,
+        season_percent=_season_percent(month, unit, tag),
+        working_figures=guards.working_figures(rules, unit),
     )
     if day.outcome == NEVER:
         _emit(month, "line_failed", unit_id, order=line.render(), reason=day.reason)
@@ -116,10 +132,14 @@ def execute_teach(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
         reason = "several students must all be leaders"
         _emit(month, "line_failed", unit_id, order=line.render(), reason=reason)
         return Result.INVALID, None
+    if not guards.may_work(rules, teacher):
+        return Result.SKIPPED, None  # a guard does not teach; the line waits for a day off guard
     helped = []
     for (student_id, tag), student in zip(pairs, students, strict=True):
         if student is None or student["location"] != teacher["location"] or not _studying(student, tag):
             continue
+        if not guards.may_work(rules, student):
+            continue  # nor is a guard taught
         if learning.can_teach(rules, teacher, student, tag):
             continue
         level = stats.skill_level(rules, teacher, tag)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.programs import Line, Result
-from . import control, guards, press, stances, taxes, titles
+from . import control, gates, guards, press, stances, taxes, titles
 from .month import Month
 
 Outcome = tuple[Result, "Line | None"]
@@ -22,13 +22,8 @@ NEVER: Outcome = (Result.INVALID, None)
 
 
 def reach(month: Month) -> titles.Reach:
-    """One Reach per turn: ranges do not change within a month, and every day asks them again."""
-    memory = month.ctx.memory
-    found = getattr(memory, "reach", None)
-    if found is None:
-        found = titles.Reach(month.ctx.game.world)
-        memory.reach = found
-    return found
+    """One Reach per turn (gates.py keeps it in the turn memory)."""
+    return gates.reach(month)
 
 
 def _title_words(month: Month, tag: str, location: str) -> dict[str, str]:

@@ -264,6 +264,9 @@ def transfer(state: State, rules: Rules, location: str, new_holder: str | None) 
     if old and old in state["units"]:
         state["units"][old]["title"] = None
     title["holder"] = new_holder
+    # The holder's faction is public (the manual shows it to everyone): the place's record names it, so
+    # that a sealed campaign's public view tells whose the title is without showing the unit.
+    title["faction"] = state["units"][new_holder]["owner"] if new_holder is not None else None
     if new_holder is not None:
         state["units"][new_holder]["title"] = {"tag": title["tag"], "location": location}
     spec = title_spec(rules, str(title["tag"]))

@@ -9,33 +9,16 @@ import math
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
-from . import stats
+from . import effects, stances, stats
 
 Rules = Mapping[str, Any]
 State = MutableMapping[str, Any]
 Unit = MutableMapping[str, Any]
 
-WELCOMING = ("ally", "friendly")  # the stances under which a faction accepts gifts
 
-
-def stance(state: Mapping[str, Any], holder: str, toward: str) -> str:
-    """The stance faction `holder` takes toward faction `toward` (its default where it names none)."""
-    if holder == toward:
-        return "ally"
-    stances = (state["factions"].get(holder) or {}).get("stances") or {}
-    return str(stances.get(toward, stances.get("default", "neutral")))
-
-
-def accepts(state: Mapping[str, Any], receiver: str, giver: str) -> bool:
-    return stance(state, receiver, giver) in WELCOMING
-
-
-def land_owner(state: Mapping[str, Any], location: str) -> str | None:
-    """The faction holding the location's land title, if anyone does."""
-    title = (state.get("places", {}).get(location) or {}).get("title") or {}
-    holder = title.get("holder")
-    unit = state["units"].get(holder) if holder else None
-    return str(unit["owner"]) if unit else None
+def accepts(state: Mapping[str, Any], rules: Rules, receiver: str, giver: str) -> bool:
+    """Whether the receiver's faction takes gifts from the giver's: the stances' give gate."""
+    return stances.may(state, rules, giver, receiver, "give")
 
 
 def amount(have: int, count: int | None, kept: int | None) -> int:
@@ -140,8 +123,9 @@ def split(rules: Rules, unit: Unit, count: int, new_id: str) -> dict[str, Any]:
         **{key: value for key, value in unit.items() if key not in ("items", "equipped", "orders", "title")},
         "figures": count, "items": {}, "equipped": {}, "orders": [], "title": None,
         "name": f"{unit['name']} (part)", "skills": dict(unit.get("skills") or {}),
-        "effects": dict(unit.get("effects") or {}), "settings": dict(unit.get("settings") or {}),
+        "effects": {}, "settings": dict(unit.get("settings") or {}),
     }  # fmt: skip
+    effects.split(unit, part)  # both parts keep every enchantment whole (the production chapter's rule)
     for tag, worn in sorted((unit.get("equipped") or {}).items()):
         per_figure = int(rules["equipment"][rules["items"][tag]["category"]]["per_figure"])
         wearers = math.ceil(int(worn) / per_figure)
@@ -205,11 +189,8 @@ def merge(rules: Rules, source: Unit, target: Unit, count: int) -> list[str]:
         skills[tag] = int(days) if days == int(days) else days
         if not skills[tag]:
             del skills[tag]
-    effects = target.setdefault("effects", {})
-    for tag in sorted(effects):
-        effects[tag] = int(effects[tag]) * staying // total
-    if source.get("dissent"):
-        target["dissent"] = True
+    # Enchantments diluted by figures, counting what the joining figures bring; dissent goes with them.
+    effects.merge(rules, source, target, moving)
     target["figures"] = total
     source["figures"] = int(source["figures"]) - moving
     if whole:

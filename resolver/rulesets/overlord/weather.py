@@ -88,4 +88,6 @@ def month_end(ctx: TurnContext[Any], state: dict[str, Any]) -> None:
     drawn = draw_weather(world, season, ctx.rules, lambda label, sides: ctx.roll(label, f"1d{sides}").total)
     places = state.setdefault("places", {})
     for loc, sky in next_month(places, drawn).items():
-        places.setdefault(loc, {})["weather"] = sky
+        record = places.setdefault(loc, {})
+        # The month just played is kept for the report's climate line ("last month was...").
+        record["weather"] = {"last": (record.get("weather") or {}).get("now"), **sky}

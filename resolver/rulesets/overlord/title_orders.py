@@ -32,17 +32,23 @@ def _title_words(month: Month, tag: str, location: str) -> dict[str, str]:
     return {"title": titles.title_name(month.rules, tag), "tag": tag, "location": location, "where": where}
 
 
+# In a sealed campaign a public deed names the faction, never its unit (the sealed attack suite: titles are
+# public, the unit holding one is not); these words stand for the units it would name.
+SEALED_DOER = "a leader"
+SEALED_FORMER = "its former holder"
+
+
 def announce(month: Month, kind: str, unit_id: str, **data: Any) -> None:
-    """A public deed (titles are public: a holder's faction is always shown), naming the unit."""
+    """A public deed (titles are public: a holder's faction is always shown), naming the unit; in a
+    sealed campaign the unit and any other unit it names are left out, only the faction is shown."""
     unit = month.state["units"][unit_id]
-    month.ctx.emit(
-        kind,
-        actors=[unit["owner"]],
-        place=unit.get("location"),
-        unit=unit_id,
-        unit_name=unit.get("name", unit_id),
-        **data,
-    )
+    named: dict[str, Any] = {"unit": unit_id, "unit_name": unit.get("name", unit_id)}
+    if getattr(month.ctx, "sealed", False):
+        named = {"unit": None, "unit_name": SEALED_DOER}
+        data = {key: value for key, value in data.items() if key not in ("former", "former_name")}
+        if kind == "title_won":
+            data["former_name"] = SEALED_FORMER
+    month.ctx.emit(kind, actors=[unit["owner"]], place=unit.get("location"), **named, **data)
 
 
 def stance(month: Month, unit_id: str, line: Line) -> Outcome:

@@ -22,7 +22,7 @@ import heapq
 import math
 import re
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -1056,26 +1056,46 @@ def directions(world: World, loc_id: str, weather: WeatherArg = None) -> list[Di
     return sorted(found, key=rank)
 
 
+def shortest_paths(
+    ways: Callable[[str], Iterable[str]],
+    step: Callable[[str, str], int | None],
+    origin: str,
+    limit: int | None = None,
+    order: Callable[[str], Any] = str,
+) -> dict[str, tuple[int, str | None]]:
+    """The fewest days from ``origin`` to every place reachable through ``ways`` (a place's next places),
+    each step costing ``step(here, there)`` days (None: no way), up to ``limit`` days: place -> (days,
+    the place before it on the quickest way, None for the origin). Ties go to the place first in ``order``,
+    so the answer never depends on dict or heap order (Dijkstra)."""
+    best: dict[str, tuple[int, str | None]] = {origin: (0, None)}
+    heap: list[tuple[int, Any, str]] = [(0, order(origin), origin)]
+    while heap:
+        days, _, here = heapq.heappop(heap)
+        if days > best[here][0]:
+            continue
+        for there in ways(here):
+            cost = step(here, there)
+            if cost is None:
+                continue
+            total = days + int(cost)
+            if (limit is None or total <= limit) and (there not in best or total < best[there][0]):
+                best[there] = (total, here)
+                heapq.heappush(heap, (total, order(there), there))
+    return best
+
+
 def travel_times(
     world: World, origin: str, mode: str, weather: WeatherArg = None, limit: int | None = None
 ) -> dict[str, int]:
     """The fewest days from origin to every place reachable in ``mode`` (the origin at 0), up to
-    ``limit`` days; ties in canonical order, so the answer never depends on dict or heap order."""
-    best = {origin: 0}
-    heap = [(0, origin)]
-    while heap:
-        days, here = heapq.heappop(heap)
-        if days > best.get(here, days):
-            continue
-        for there in world[here].neighbours:
-            step = travel_days(world, here, there, mode, weather)
-            if step is None:
-                continue
-            total = days + step
-            if (limit is None or total <= limit) and total < best.get(there, total + 1):
-                best[there] = total
-                heapq.heappush(heap, (total, there))
-    return {loc: best[loc] for loc in world.locations if loc in best}
+    ``limit`` days, in the world's order."""
+    best = shortest_paths(
+        lambda here: world[here].neighbours,
+        lambda here, there: travel_days(world, here, there, mode, weather),
+        origin,
+        limit,
+    )
+    return {loc: best[loc][0] for loc in world.locations if loc in best}
 
 
 def inner_disc(

@@ -23,11 +23,11 @@ executor for the keyword) are never written.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core import world as core_world
 from ...core.phases import State
 from ...core.rng import Stream, stream
 from ...engine.ruleset import Game
@@ -321,22 +321,22 @@ def walking_routes(plan: Plan, here: str, limit: int) -> dict[str, tuple[int, li
     """Every place within ``limit`` days of walking in fair weather, with the steps of the quickest way
     there (``Out`` for the territory around an inner place, else the next place's id)."""
     world = plan.game.world
-    best: dict[str, tuple[int, list[str]]] = {here: (0, [])}
-    heap = [(0, _number(here), here)]
-    while heap:
-        days, _, place = heapq.heappop(heap)
-        if days > best[place][0]:
-            continue
-        for other in world.neighbours(place):
-            leg = movement.travel_days(world, place, other, "walk", "fair")
-            if leg is None or days + leg > limit:
-                continue
-            if other in best and best[other][0] <= days + leg:
-                continue
-            step = "Out" if world[place].parent == other else other
-            best[other] = (days + leg, [*best[place][1], step])
-            heapq.heappush(heap, (days + leg, _number(other), other))
-    return best
+    found = core_world.shortest_paths(
+        world.neighbours,
+        lambda place, other: movement.travel_days(world, place, other, "walk", "fair"),
+        here,
+        limit,
+        order=_number,
+    )
+    routes: dict[str, tuple[int, list[str]]] = {}
+    for place, (days, _) in found.items():
+        steps, at = [], place
+        while found[at][1] is not None:
+            before = str(found[at][1])
+            steps.append("Out" if world[before].parent == at else at)
+            at = before
+        routes[place] = (days, steps[::-1])
+    return routes
 
 
 def _study(plan: Plan, unit: Unit, studies: list[Any]) -> list[str]:

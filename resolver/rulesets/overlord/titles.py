@@ -11,7 +11,6 @@ executors (``title_orders``) turn outcomes into results and events.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -173,7 +172,8 @@ class Reach:
         """Shortest days' walk from ``origin`` to every place within ``limit`` days (Dijkstra)."""
         key = (origin, limit)
         if key not in self._distances:
-            self._distances[key] = _dijkstra(self.ways, origin, limit, self.days)
+            found = core_world.shortest_paths(self.ways, self.days, origin, limit)
+            self._distances[key] = {place: days for place, (days, _) in found.items()}
         return self._distances[key]
 
     def covered(self, rules: Rules, location: str, tag: str) -> frozenset[str]:
@@ -201,24 +201,6 @@ class Reach:
         if keep == "area":
             return where in {location, parent_of(self.world, location), *self.inside(location)}
         return where in self.distances(location, int(keep))
-
-
-def _dijkstra(ways: Callable[[str], list[str]], origin: str, limit: int, days: Days) -> dict[str, int]:
-    best = {origin: 0}
-    queue = [(0, origin)]
-    while queue:
-        here_days, here = heapq.heappop(queue)
-        if here_days > best.get(here, here_days):
-            continue
-        for there in ways(here):
-            step = days(here, there)
-            if step is None:
-                continue
-            total = here_days + int(step)
-            if total <= limit and total < best.get(there, limit + 1):
-                best[there] = total
-                heapq.heappush(queue, (total, there))
-    return best
 
 
 def fair_walk(world: Any) -> Days:

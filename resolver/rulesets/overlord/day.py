@@ -74,12 +74,13 @@ def press_rewards(ctx: Context, state: State) -> State:
 def faction_orders(ctx: Context, state: State) -> State:
     """Faction orders, then each UNIT block's new queue, in posting order."""
     _start(ctx, state)
+    names_of = ctx.game.ruleset.names_of(ctx.game, state)
     for faction in ctx.posting_order:
         of = ctx.orders.get(faction)
         if of is None or faction not in state["factions"]:
             continue
         for order in of.orders:
-            reading = orders.read_order(state, faction, order, ctx.rules)
+            reading = orders.read_order(state, faction, order, ctx.rules, names_of)
             if reading.problems:
                 ctx.order_failed(faction, order, reading.problems[0][1])
                 continue

@@ -104,6 +104,10 @@ def run_orders(ctx: Context, state: State) -> State:
         executor = executors.EXECUTORS.get(line.keyword)
         if executor is None or m.unit(state, unit_id) is None:
             return Result.SKIPPED, None
+        reading = month.read(line)
+        if not reading.ok:  # a line the order table cannot read never runs (the checker refuses it too)
+            month.tell("line_failed", unit_id, order=line.render(), reason=reading.problems[0].problem)
+            return Result.INVALID, None
         return executor(month, unit_id, line)
 
     def busy(unit_id: str) -> bool:

@@ -681,7 +681,9 @@ UNIT_ORDERS: tuple[Order, ...] = (
         COND,
         CONDITION,
         "any",
-        (_a("days", "number", "a number of days"),),
+        # 0 too: the queue counts WAIT down and keeps WAIT 0 for the day it is done, and a player may
+        # send the template's queue back as it stands.
+        (_a("days", "count", "a number of days"),),
         "WAIT 10",
         "always true; done once that many days have passed",
     ),

@@ -59,6 +59,8 @@ def run(m: Month, unit_id: str, text: str) -> tuple[Result, Line | None]:
     """One line of a unit run through the chapter's executors, as the day's scheduler would."""
     line = parse_line(text)
     m.programs.setdefault(unit_id, Program([line]))
+    if m.unreadable(unit_id, line):
+        return Result.INVALID, None
     return production.EXECUTORS[line.keyword](m, unit_id, line)
 
 

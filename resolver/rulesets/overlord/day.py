@@ -85,8 +85,8 @@ def faction_orders(ctx: Context, state: State) -> State:
                 ctx.order_failed(faction, order, reading.problems[0][1])
                 continue
             if order.action == orders.FACTION:
-                for line in reading.lines:
-                    orders.apply_faction_line(ctx, state, faction, line)
+                for read in reading.readings:
+                    orders.apply_faction_line(ctx, state, faction, read)
             else:
                 ctx.memory.programs[reading.unit] = Program(list(reading.lines))
                 if m.unit(state, reading.unit) is None:
@@ -104,9 +104,7 @@ def run_orders(ctx: Context, state: State) -> State:
         executor = executors.EXECUTORS.get(line.keyword)
         if executor is None or m.unit(state, unit_id) is None:
             return Result.SKIPPED, None
-        reading = month.read(line)
-        if not reading.ok:  # a line the order table cannot read never runs (the checker refuses it too)
-            month.tell("line_failed", unit_id, order=line.render(), reason=reading.problems[0].problem)
+        if month.unreadable(unit_id, line):
             return Result.INVALID, None
         return executor(month, unit_id, line)
 

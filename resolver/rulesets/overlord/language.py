@@ -101,7 +101,8 @@ class Vocabulary:
             skills=tags("skills"),
             titles=tags("titles"),
             races=tags("races"),
-            structure_types=tags("structures"),
+            # The structures chapter keeps its types under structures.types (fort, barr…).
+            structure_types=tuple(sorted((rules.get("structures") or {}).get("types") or {})),
             factions=tuple(sorted(factions)),
             directions=direction_spellings(),
             names=dict(names or {}),
@@ -241,6 +242,8 @@ UNIT_ORDERS: tuple[Order, ...] = (
         (
             _a("skill", "skill", "a building skill"),
             _a("construction", "structure_type|structure", "a structure type or a structure", optional=True),
+            # BUILD carp barr rednB01: a structure type, then the temporary id the new one takes.
+            _a("new", "new_structure", "a new structure's temporary id", optional=True),
             _a("count", "number", "a number of uses", optional=True),
         ),
         "BUILD carp rednB01",
@@ -885,6 +888,12 @@ def _value(kind: str, token: str, known: Known) -> Any:
             return temporary
         raise _Mismatch(
             f"'{token}' is not a new unit's temporary id", "write your faction's id, n, U and two digits"
+        )
+    if kind == "new_structure":
+        if (temporary := _temporary(token, known, "structure")) is not None:
+            return temporary
+        raise _Mismatch(
+            f"'{token}' is not a new structure's temporary id", "write your faction's id, n, B and two digits"
         )
     if kind == "structure":
         if match := _STRUCTURE.fullmatch(token):

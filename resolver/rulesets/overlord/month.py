@@ -72,6 +72,14 @@ class Month:
             found = memory.readings[line] = language.read(line, memory.known)
         return found
 
+    def unreadable(self, unit_id: str, line: Line) -> bool:
+        """Whether the order table cannot read the line (the checker refuses such a line, so only a queue
+        written some other way holds one): then it never runs, and the unit's faction hears why."""
+        reading = self.read(line)
+        if not reading.ok:
+            self.tell("line_failed", unit_id, order=line.render(), reason=reading.problems[0].problem)
+        return not reading.ok
+
     def unit(self, unit_id: str) -> dict[str, Any] | None:
         return m.unit(self.state, unit_id)
 

@@ -81,6 +81,8 @@ class Reading:
     notes: list[str] = field(default_factory=list)  # what the check says of a line that changes nothing
     # Each line's text as written, with every name written where an id goes replaced by that id.
     texts: list[str] = field(default_factory=list)
+    # Each line's typed arguments (``language.read``), beside ``lines``, when the rules were given.
+    readings: list[language.Reading] = field(default_factory=list)
 
 
 Names = Mapping[str, Mapping[str, Sequence[str]]]  # kind of argument -> id -> its names
@@ -150,6 +152,7 @@ def read_order(
             if read.problems:
                 continue
             reading.texts[-1] = _with_ids(str(text), line, read.named)
+            reading.readings.append(read)
             line = read.understood
         reading.lines.append(line)
     return reading
@@ -241,26 +244,22 @@ def stored_program(texts: list[str]) -> Program:
     return Program(lines)
 
 
-def apply_faction_line(ctx: Context, state: State, faction: str, line: Line) -> None:
-    record = state["factions"][faction]
+def apply_faction_line(ctx: Context, state: State, faction: str, reading: language.Reading) -> None:
+    """One faction order, by its typed arguments (the reading the checker made of it)."""
+    record, line, args = state["factions"][faction], reading.line, reading.args
     if line.keyword == "NAME":
-        new = " ".join(line.args).strip()
+        new = str(args["name"]).strip()
         ctx.emit("faction_named", actors=[faction], old=record.get("name", faction), new=new)
         record["name"] = new
     elif line.keyword == "SETTING":
-        record.setdefault("settings", {})[line.args[0].lower()] = line.args[1].upper() == "ON"
+        # The state keeps a setting's name in small letters.
+        record.setdefault("settings", {})[str(args["setting"]).lower()] = args["switch"] == "ON"
     elif line.keyword == "RESHOW":
-        topic = (
-            line.args[0].upper()
-            if line.args[0].upper() in ("ALL", *language.ORDERS)
-            else line.args[0].lower()
-        )
-        level = int(line.args[1]) if len(line.args) > 1 and line.args[1].isdigit() else None
-        shown = knowledge.reshown(ctx.rules, record, topic, level)
+        shown = knowledge.reshown(ctx.rules, record, str(args["topic"]), args["level"])
         asked = " ".join(line.args)
         ctx.emit("knowledge_reshown", actors=[faction], visible_to=[faction], asked=asked, **shown)
     elif line.keyword == "RESIGN":
-        resign(ctx, state, faction, line.args[0].lower())
+        resign(ctx, state, faction, str(args["faction"]))
 
 
 def resign(ctx: Context, state: State, faction: str, heir: str) -> None:

@@ -320,6 +320,31 @@ def _apply(program: Program, line: Line, result: Result, replacement: Line | Non
         program._remove(index)
 
 
+def settle(program: Program, line: Line, result: Result, timing: Timing = Timing.IMMEDIATE) -> bool:
+    """Apply the queue rules to a line that ran outside its own turn (a trade settled at the day's end, a
+    partner's line that fired with this one, a journey's line done on arrival): as if the scheduler had
+    run it. False when the line has left the queue already."""
+    if program._find(line) is None:
+        return False
+    _apply(program, line, result, None, timing)
+    return True
+
+
+def remove(program: Program, line: Line) -> bool:
+    """Take a line out of a queue as the queue rules do: the lines waiting on it lose one dash each.
+    False when the line has left the queue already."""
+    index = program._find(line)
+    if index is None:
+        return False
+    program._remove(index)
+    return True
+
+
+def ran_today(program: Program, line: Line) -> bool:
+    """Whether this very line ran today (a line runs at most once a day)."""
+    return program._ran(line)
+
+
 Execute = Callable[[str, Line], tuple[Result, Line | None]]
 
 

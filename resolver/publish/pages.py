@@ -210,8 +210,11 @@ class SitePages:
     def headlines_of(self, rec: TurnRecord) -> list[str]:
         if rec.turn not in self._headlines:
             found = headlines(self.game, rec.events, rec.turn)
-            # Without news the headline names the turn; its date is printed beside it already.
-            self._headlines[rec.turn] = found or [f"All quiet in turn {rec.turn}"]
+            # Without news the headline names the turn; its date is printed beside it already. A sealed
+            # campaign tells the public only what was seen in public: a month of private battles is not
+            # "quiet", so its page says no more than that no news reached the public.
+            quiet = f"No news reached the public in turn {rec.turn}" if self.history.sealed else None
+            self._headlines[rec.turn] = found or [quiet or f"All quiet in turn {rec.turn}"]
         return self._headlines[rec.turn]
 
     def _numeric_columns(self) -> list[str]:

@@ -35,12 +35,17 @@ def order_file(g: Game, state: dict[str, Any], faction: str, orders: list[dict[s
 
 
 def month(
-    g: Game, state: dict[str, Any], orders: dict[str, list[dict[str, Any]]] | None = None
+    g: Game,
+    state: dict[str, Any],
+    orders: dict[str, list[dict[str, Any]]] | None = None,
+    sealed: bool = False,
 ) -> TurnResult:
+    """A month of ``orders`` through the real turn; ``sealed`` as a sealed campaign resolves it (its
+    factions' deeds told to them alone; an open campaign publishes them)."""
     files = {faction: order_file(g, state, faction, given) for faction, given in (orders or {}).items()}
     for of in files.values():
         assert of.ok, [issue.format() for issue in of.errors]
-    return resolve_turn(g, state, files)
+    return resolve_turn(g, state, files, sealed=sealed)
 
 
 def unit_of(state: dict[str, Any], faction: str, race: str) -> str:

@@ -134,3 +134,16 @@ def test_a_queue_for_a_temporary_id_never_created_is_forgotten_with_every_line_n
     # is released (it runs next month).
     assert result.state["units"][hero]["orders"] == ["NAME Watcher", "@WORK"]
     assert "rednU05" not in result.state["units"]
+
+
+def test_an_open_campaign_publishes_the_month_s_deeds_and_a_sealed_one_tells_each_faction_its_own() -> None:
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    orders = {"red": [{"action": "unit", "unit": hero, "orders": ['NAME "Ada of the Marches"', "@WORK"]}]}
+    named = {
+        sealed: [e for e in month(g, state, orders, sealed=sealed).events if e.kind == "unit_named"]
+        for sealed in (False, True)
+    }
+    assert [e.visible_to for e in named[False]] == [None]
+    assert [e.visible_to for e in named[True]] == [["red"]]

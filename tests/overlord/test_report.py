@@ -186,7 +186,7 @@ def test_a_report_holds_nothing_of_another_factions_secrets() -> None:
     state["units"][stranger]["skills"] = {"rela": 20}
     state["factions"]["blue"]["fund"] = 4321
     orders = {"blue": [{"action": "unit", "unit": stranger, "orders": ["@STUDY rela 2"]}]}
-    result = month(g, state, orders)
+    result = month(g, state, orders, sealed=True)  # an open campaign publishes everything
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True)  # fmt: skip
     written = render_reports(env, g, result)["red"]

@@ -5,7 +5,7 @@ CHRISTEN."""
 from __future__ import annotations
 
 from resolver.core.programs import Program, Result, parse_line
-from resolver.rulesets.overlord import structures
+from resolver.rulesets.overlord import structures, warfare
 
 from .production_support import day_end, events, month, rules, run, unit
 
@@ -152,3 +152,16 @@ def test_christen_renames_the_structure_once_the_unit_is_its_owner() -> None:
     assert run(m, "U1", 'CHRISTEN "High Eagle Fort"')[0] is Result.FINISHED
     assert m.state["structures"]["B1"]["name"] == "High Eagle Fort"
     assert events(m, "structure_named")[0]["old"] == "Fortress"
+
+
+def test_units_inside_a_completed_guard_tower_fight_with_its_bonuses() -> None:
+    data = rules()
+    state = {
+        "units": {"U1": unit("U1", structure="B1"), "U2": unit("U2")},
+        "structures": {"B1": {"type": "gtow", "location": "L1", "owner": "red", "complete": True}},
+    }
+    inside, outside = (warfare.fighter(data, state, uid, "defenders") for uid in ("U1", "U2"))
+    assert (inside.defense, inside.initiative) == (outside.defense + 3, outside.initiative - 1)
+    state["structures"]["B1"]["complete"] = False  # a building site shelters nobody
+    unfinished = warfare.fighter(data, state, "U1", "defenders")
+    assert (unfinished.defense, unfinished.initiative) == (outside.defense, outside.initiative)

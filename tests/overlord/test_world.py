@@ -22,6 +22,7 @@ from resolver.core.world import (
     travel_days,
     travel_times,
 )
+from resolver.engine.ruleset import get_ruleset
 from resolver.rulesets.overlord import weather
 from resolver.rulesets.overlord.geography import cities, generate, map_size, start_cities
 
@@ -290,3 +291,14 @@ def test_a_new_campaign_opens_with_weather_and_the_month_moves_it_on() -> None:
     assert all(after[loc]["weather"]["now"] == state["places"][loc]["weather"]["next"] for loc in territories)
     upcoming = set(RULES["weather"]["seasons"][calendar.date(3).season.lower()])
     assert {after[loc]["weather"]["next"] for loc in territories} <= upcoming
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_no_two_places_answer_to_one_name(seed: int) -> None:
+    """Chronicles and reports name places in words: two plains named after one town are told apart by
+    where they lie from it ("North Brunstead Plains")."""
+    ruleset = get_ruleset("overlord")
+    for factions in (2, 4, 9):
+        world = ruleset.generate_world(seed, ruleset.default_rules(), factions)
+        labels = [place.label for place in world.locations.values()]
+        assert len(labels) == len(set(labels)), sorted(label for label in labels if labels.count(label) > 1)

@@ -354,3 +354,14 @@ def test_the_home_page_counts_a_sealed_order_file_as_sent(site: Site, tmp_path: 
     assert f"<dd>1 of {len(awaiting)} sent</dd>" in home
     assert f"{game.name_of(faction)}: sent</li>" in home
     assert f"<code>orders/{faction}.yaml.age</code>" in home
+
+
+def test_a_turn_without_public_news_never_reads_as_all_quiet(site: Site) -> None:
+    """A sealed campaign's public sees only public events: a turn of private battles is not "quiet". Where
+    no news reached the public, the chronicle's brief says exactly that; where some did, it tells it."""
+    for turn in range(1, site.turns + 1):
+        words = site.page(f"chronicle/turn-{turn}").words
+        assert "All quiet" not in words, turn
+        public = [e for e in site.public_events(turn) if site.game.ruleset.headline(e, site.game, turn)]
+        said = f"No news reached the public in turn {turn}" in words
+        assert said == (not public), (turn, said, [e["kind"] for e in public])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
 
-from ...core.programs import Line, Program
+from ...core.programs import Line, Program, remove
 
 __all__ = ["Bid", "remaining_line", "settle_line"]
 
@@ -26,14 +26,6 @@ class Bid:
     count: int  # pieces or figures asked for, already cut to what the unit can pay or hold
     price: int  # the most a buyer pays or the least a seller takes, for one
     target: str | None = None  # RECRUIT: the unit the figures join (a temporary id for a new unit)
-
-
-def _remove(program: Program, index: int) -> None:
-    """Take a finished line away; each dashed line below it loses one dash, up to the next plain line."""
-    del program.lines[index]
-    while index < len(program.lines) and program.lines[index].depth > 0:
-        program.lines[index] = replace(program.lines[index], depth=program.lines[index].depth - 1)
-        index += 1
 
 
 def remaining_line(line: Line, count_at: int, left: int) -> Line:
@@ -58,6 +50,6 @@ def settle_line(
     if index is None or bid.line.repeat:
         return
     if asked == 0 or done >= asked:
-        _remove(program, index)
+        remove(program, program.lines[index])
     else:
         program.lines[index] = remaining_line(bid.line, count_at, asked - done)

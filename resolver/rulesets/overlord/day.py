@@ -203,9 +203,20 @@ def month_end(ctx: Context, state: State) -> State:
 
 
 def learn(ctx: Context, state: State) -> State:
-    """After the month: what each faction newly knows of items and skills (knowledge.py)."""
+    """After the month: what each faction newly knows of items and skills (knowledge.py). Then, in an open
+    campaign, the month's own events are published: an open campaign keeps nothing from anyone, and each
+    chapter tells its events to the factions concerned only for a sealed one's sake."""
     knowledge.month_end(ctx, state)
+    if not ctx.sealed:
+        for event in ctx.events:
+            if event.phase in PHASES and event.kind not in FACTION_PAPERS:
+                event.visible_to = None
     return state
+
+
+# What a faction is told for itself alone in any campaign: papers, not news (its own battle report, the
+# knowledge it gained, the orders it wrote that could not run, what its units lost by setting out).
+FACTION_PAPERS = frozenset({"battle_report", "knowledge_gained", "reshown", "line_failed", "work_lost"})
 
 
 def travel(ctx: Context, state: State) -> State:

@@ -20,6 +20,7 @@ from . import (
     production,
     recruiting,
     study,
+    synchro,
     title_orders,
     warfare,
 )
@@ -162,6 +163,7 @@ EXECUTORS: dict[str, Executor] = {
     **title_orders.EXECUTORS,  # stances, titles, guarding, pillage, attack, oaths (title_orders.py)
     **warfare.EXECUTORS,  # TACTIC and COMBAT (warfare.py)
     **study.EXECUTORS,  # STUDY, TEACH, FORGET (study.py)
+    **synchro.EXECUTORS,  # SYNCHRO: two units' lines that fire together (synchro.py)
     **goods.EXECUTORS,  # GIVE, GET, DROP, EQUIP, SWAP, SPLIT, MERGE, DISBAND (goods.py)
 }
 

@@ -100,13 +100,21 @@ def generate(seed: int, rules: Rules, factions: int) -> World:
     words = geo["terrain_words"]
 
     locations: dict[str, Location] = {}
+    centre_of = {
+        t: min(centres, key=lambda c: (_distance(coords[c], coords[t]), centres.index(c)))
+        for t in territories
+    }
+    labels = {
+        t: f"{stem[centre_of[t]]} {words['road'] if t in roads else words[terrain[t]]}" for t in territories
+    }
+    labels = _distinct_labels(
+        labels, centre_of, {t: raw[list(raw)[_number(t) - 1]].center for t in territories}
+    )
     for t in territories:
-        centre = min(centres, key=lambda c: (_distance(coords[c], coords[t]), centres.index(c)))
-        word = words["road"] if t in roads else words[terrain[t]]
         routes = tuple(_route(t, n, terrain, roads, geo) for n in near[t])
         old = raw[list(raw)[_number(t) - 1]]
         locations[t] = Location(
-            t, f"{stem[centre]} {word}", terrain[t], old.center, old.polygon, tuple(near[t]), coords[t],
+            t, labels[t], terrain[t], old.center, old.polygon, tuple(near[t]), coords[t],
             region=region[t], routes=routes,
         )  # fmt: skip
 
@@ -139,6 +147,45 @@ def generate(seed: int, rules: Rules, factions: int) -> World:
             )  # fmt: skip
             locations[t] = _joined(locations[t], place_id, None)
     return World("hex", seed, width, height, locations, travel)
+
+
+def _distinct_labels(
+    labels: Mapping[str, str], centre_of: Mapping[str, str], centre_point: Mapping[str, tuple[float, float]]
+) -> dict[str, str]:
+    """Every territory's name told apart from the others: where several share one (two plains named after
+    the same town), the one the name comes from keeps it, and each other one takes the compass word of
+    where it lies from there ("North Brunstead Plains"), then "Far" and "Outer" if two still share it, then
+    a number. A reader of
+    a chronicle sees names, not ids, so no two places may answer to one name."""
+    found = dict(labels)
+    by_label: dict[str, list[str]] = {}
+    for t, label in labels.items():
+        by_label.setdefault(label, []).append(t)
+    for label, sharing in by_label.items():
+        if len(sharing) < 2:
+            continue
+        centre = centre_of[sharing[0]]
+        home = centre if centre in sharing else None
+        taken = {label} if home else set()
+        for t in sorted(
+            sharing, key=lambda t: (math.dist(centre_point[t], centre_point[centre]), _number(t))
+        ):
+            if t == home:
+                continue
+            (x, y), (cx, cy) = centre_point[t], centre_point[centre]
+            word = COMPASS[round(math.degrees(math.atan2(x - cx, y - cy)) / 60) % 6]
+            options = [f"{reach}{word} {label}" for reach in ("", "Far ", "Outer ")]
+            name = next((o for o in options if o not in taken and o not in labels.values()), "")
+            count = 2
+            while not name or name in taken or name in labels.values():
+                name, count = f"{word} {label} {count}", count + 1
+            taken.add(name)
+            found[t] = name
+    return found
+
+
+# The six hex directions from north, clockwise (map y grows northward), for telling namesakes apart.
+COMPASS = ("North", "Northeast", "Southeast", "South", "Southwest", "Northwest")
 
 
 def _joined(loc: Location, other: str, route: Route | None) -> Location:

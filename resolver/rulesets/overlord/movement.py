@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import replace
 from typing import Any, Protocol
 
+from ...core import programs as queues
 from ...core import world as core_world
 from ...core.programs import Line, Program, Result
 from ...core.world import World
@@ -184,18 +185,6 @@ def _live(program: Program | None, keyword: str, day: int) -> list[Line]:
     ]
 
 
-def remove_line(program: Program, line: Line) -> None:
-    """Take one line out of a queue as the queue rules do: the dashed lines after it lose one dash each,
-    up to the first line without one."""
-    index = next((i for i, held in enumerate(program.lines) if held is line), None)
-    if index is None:
-        return
-    del program.lines[index]
-    while index < len(program.lines) and program.lines[index].depth > 0:
-        program.lines[index] = replace(program.lines[index], depth=program.lines[index].depth - 1)
-        index += 1
-
-
 def _unstack(state: dict[str, Any], uid: str) -> str | None:
     """The unit leaves its stack, keeping the units under it; returns the leader it left."""
     unit = _units(state)[uid]
@@ -312,7 +301,7 @@ def set_out(month: Month, uid: str, there: str, order: str, march: bool = False)
         leader = _unstack(state, member)
         if why == "stay":
             for line in _live(month.programs.get(member), "STAY", month.day)[:1]:
-                remove_line(month.programs[member], line)
+                queues.remove(month.programs[member], line)
         _tell(month, "stays_behind", member, [uid], leader=_name(state, leader or uid), why=why)
     trip = {
         "from": here,
@@ -425,7 +414,7 @@ def advance(month: Month) -> None:
         if units[uid].get("moving") and program and program.lines and program.lines[0].keyword == "RETREAT":
             first = program.lines[0]
             turn_back(month, uid, "order")
-            remove_line(program, first)
+            queues.remove(program, first)
 
 
 def _arrive(month: Month, uid: str, members: list[str]) -> None:
@@ -612,7 +601,7 @@ def stack(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
         _blocked(month, uid, "stack_refused", leader=_name(state, target))
         return Result.SKIPPED, None
     for accepted in accepting[:1]:
-        remove_line(month.programs[target], accepted)
+        queues.remove(month.programs[target], accepted)
     left = _unstack(state, uid)
     units[uid]["stack"] = target
     units[uid]["structure"] = units[target].get("structure")

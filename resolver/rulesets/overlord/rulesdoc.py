@@ -21,8 +21,9 @@ from . import language
 Rules = Mapping[str, Any]
 Block = str | RulesTable
 
-# Bookkeeping, told by the shared part of the page, or how the bot plays (not a rule of the game).
-UNSHOWN = ("sealed_by_default", "ticks", "bot")
+# Bookkeeping, told by the shared part of the page, or how the bot plays (not a rule of the game); the
+# decisions index only points at house rules, which the house-rules page shows in full.
+UNSHOWN = ("sealed_by_default", "ticks", "bot", "decisions")
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 TIMING_WORDS = {
     Timing.CONDITION: "condition (no time)",

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...core.dice import roll_label
 from ...core.programs import Line, Result
-from . import battle, control, guards, movement, stances, stats, titles
+from . import battle, control, guards, movement, stances, stats, structures, titles
 from . import model as m
 from .battle import BattleResult, Fighter, Tactic
 from .battle_words import battle_lines, loss_words
@@ -51,6 +51,8 @@ def fighter(rules: Rules, state: Mapping[str, Any], unit_id: str, side: str) -> 
     unit = state["units"][unit_id]
     own = _rules(rules)
     figure = stats.unit_stats(rules, unit)
+    for name, bonus in structures.unit_bonuses(rules, state, unit).items():  # a fortress's walls
+        figure[name] = figure.get(name, 0) + bonus
     race = stats.race(rules, unit)
     figures = int(unit.get("figures", 1))
     setting = unit.get("tactic") or {}

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from resolver.core.programs import parse_line
 from resolver.engine.ruleset import Game
-from resolver.rulesets.overlord import orders
+from resolver.rulesets.overlord import language
 
 from .support import game, month, order_file, start, unit_of
 
@@ -70,17 +71,14 @@ def test_a_name_slightly_off_is_refused_at_its_column_with_the_id_and_its_name()
 def test_a_place_is_named_by_its_name_unless_two_places_share_it() -> None:
     g, state = named_game()
     hero = unit_of(state, "red", "hero")
-    names = g.ruleset.names("places", g, state)
-    owners: dict[str, list[str]] = {}
-    for key, found in names.items():
-        for name in found:
-            owners.setdefault(name.casefold(), []).append(key)
-    unique = next(key for key, found in names.items() if found and len(owners[found[0].casefold()]) == 1)
-    shared = next(keys for keys in owners.values() if len(keys) > 1)
-    alone, twice = names[unique][0], names[shared[0]][0]
-    lines = [f'AT "{alone.upper()}"', f'AT "{twice}"']
-    of = order_file(g, state, "red", unit_block(hero, lines))
-    assert of.orders[0]["orders"][0] == lines[0], "an order with an error is kept as written"
-    assert [issue.message for issue in of.errors] == [f"'{twice}' is not a location or a structure"]
-    reading = orders.read_order(state, "red", of.orders[0], g.rules, g.ruleset.names_of(g, state))
-    assert reading.lines[0].args == (unique,)
+    place, names = next((key, found) for key, found in g.ruleset.names("places", g, state).items() if found)
+    of = order_file(g, state, "red", unit_block(hero, [f'AT "{names[0].upper()}"']))
+    assert of.ok, [issue.format() for issue in of.errors]
+    assert of.orders[0]["orders"] == [f"AT {place}"]
+    # Two places of one name: the name names neither, and only an id will do.
+    twins = {"location": {"L1": ("Twin Fords",), "L2": ("Twin Fords",)}}
+    known = language.Vocabulary.from_rules(g.rules, state["factions"], twins)
+    reading = language.read(parse_line('AT "Twin Fords"'), known)
+    assert [problem.problem for problem in reading.problems] == [
+        "'Twin Fords' is not a location or a structure"
+    ]

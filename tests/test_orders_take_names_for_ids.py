@@ -3,7 +3,11 @@ keep ids (`brotherhood`, `blue`). A field that names a faction, an NPC faction, 
 takes either, in any case; the check reads the name as the id once, so the echo, the resolution and a
 replay all read that id; a name slightly off gets a "did you mean" with the id and its name; and every
 name a template shows carries its id. Each test runs over every ruleset: a bot plays the turns, and its
-orders are sent again with names instead of ids."""
+orders are sent again with names instead of ids.
+
+A ruleset whose orders are lines of words (overlord keeps the manual's order language: "STANCE blue
+HOSTILE") has its ids inside those lines; there a name stands for an id written in double quotes in the
+id's place (STANCE "Menfell" HOSTILE), and the check reads the line as the one with the id."""
 
 from __future__ import annotations
 
@@ -60,11 +64,30 @@ def spelled(key: str, named: Names, case: Callable[[str], str]) -> str:
     return word if others == [key] else key
 
 
+# A word of an order line, or a quoted string (which is one word, and holds no id to rename).
+LINE_WORD = re.compile(r'"[^"]*"|[^\s"]+')
+
+
+def in_line(line: str, known: dict[str, Names], case: Callable[[str], str]) -> str:
+    """An order line (words with spaces between) with each word that is an id of a named thing
+    replaced by the name, quoted, as a player who read the name would write it."""
+
+    def renamed(match: re.Match[str]) -> str:
+        word = match[0]
+        named = next((names for names in known.values() if word in names), None)
+        if named is None or word.startswith('"'):
+            return word
+        name = spelled(word, named, case)
+        return word if name == word else f'"{name}"'
+
+    return LINE_WORD.sub(renamed, line)
+
+
 def with_names(
     order: dict[str, Any], known: dict[str, Names], case: Callable[[str], str]
 ) -> tuple[dict[str, Any], int]:
     """The order with every id of a named thing written as a player who read the name would write it
-    (nested orders too); and how many were."""
+    (nested orders too, and the words of order lines); and how many were."""
     written, count = dict(order), 0
     for field, value in order.items():
         if isinstance(value, dict) and "action" in value:
@@ -75,6 +98,9 @@ def with_names(
         renamed = []
         for item in values:
             named = next((names for names in known.values() if isinstance(item, str) and item in names), None)
+            if named is None and isinstance(value, list) and isinstance(item, str) and " " in item.strip():
+                renamed.append(in_line(item, known, case))
+                continue
             renamed.append(spelled(item, named, case) if named and field != "action" else item)
         count += sum(1 for old, new in zip(values, renamed, strict=True) if old != new)
         written[field] = renamed if isinstance(value, list) else renamed[0]
@@ -133,8 +159,8 @@ def test_a_name_slightly_off_gets_the_id_and_its_name(game_root: Path) -> None:
         play_bot_turn(game_root)
         found = next_named_field(game_root)
     assert found is not None, "the bot never named a thing that has a name"
-    faction, data, index, field_name, key, name = found
-    data["orders"][index][field_name] = name[:-1]  # the last letter lost
+    faction, data, index, field_name, key, name, writing = found
+    data["orders"][index][field_name] = writing(name[:-1])  # the last letter lost
     store = Store(game_root)
     state = store.state()
     of = check_order_file(store.game(state), state, canonical.dump(data), f"orders/{faction}.yaml")
@@ -142,13 +168,17 @@ def test_a_name_slightly_off_gets_the_id_and_its_name(game_root: Path) -> None:
     assert any(f"did you mean '{key}' ({name})?" in hint for hint in hints), (name, hints)
 
     # The player takes the hint: the id it offers is accepted.
-    data["orders"][index][field_name] = key
+    data["orders"][index][field_name] = writing(key)
     again = check_order_file(store.game(state), state, canonical.dump(data), f"orders/{faction}.yaml")
     assert not [i for i in again.errors if i.order == index + 1], [i.format() for i in again.errors]
 
 
-def next_named_field(root: Path) -> tuple[str, dict[str, Any], int, str, str, str] | None:
-    """A faction's bot orders this turn with an order whose field names, by id, a thing with a name."""
+Writing = Callable[[str], Any]  # a word written in the place of an id -> the field's value with it there
+
+
+def next_named_field(root: Path) -> tuple[str, dict[str, Any], int, str, str, str, Writing] | None:
+    """A faction's bot orders this turn with an order whose field names, by id, a thing with a name (or
+    whose order line does, in one of its words): with how to write another word in the id's place."""
     store = Store(root)
     state = store.state()
     game = store.game(state)
@@ -160,7 +190,30 @@ def next_named_field(root: Path) -> tuple[str, dict[str, Any], int, str, str, st
                 names = next((n[value] for n in known.values() if isinstance(value, str) and value in n), ())
                 name = next((n for n in names if n.casefold() != str(value).casefold() and len(n) > 4), None)
                 if name is not None and field != "action":
-                    return faction, data, index, field, value, name
+                    return faction, data, index, field, value, name, lambda word: word
+                inside = named_in_a_line(value, known) if isinstance(value, list) else None
+                if inside is not None and field != "action":
+                    return faction, data, index, field, *inside
+    return None
+
+
+def named_in_a_line(lines: list[Any], known: dict[str, Names]) -> tuple[str, str, Writing] | None:
+    """An id in a word of an order line whose name names nothing else of its kind: the id, the name, and
+    how to write a word, quoted, in its place."""
+    for number, line in enumerate(lines):
+        if not isinstance(line, str) or " " not in line.strip():
+            continue
+        for match in LINE_WORD.finditer(line):
+            named = next((n for n in known.values() if match[0] in n), None)
+            name = next((n for n in (named or {}).get(match[0], ()) if len(n) > 4), None)
+            if named is None or name is None or spelled(match[0], named, str) != name:
+                continue  # no name, or one that two things share: only the id names it
+
+            def writing(word: str, number: int = number, match: re.Match[str] = match) -> list[Any]:
+                line = f'{lines[number][: match.start()]}"{word}"{lines[number][match.end() :]}'
+                return [*lines[:number], line, *lines[number + 1 :]]
+
+            return match[0], name, writing
     return None
 
 
@@ -179,7 +232,11 @@ def test_every_name_a_template_shows_carries_its_id(game_root: Path) -> None:
             if any(s <= start and end <= e and (s, e) != (start, end) for s, e, _, _ in shown):
                 continue  # part of a longer name ("Nealdhaven" in "Back Alleys of Nealdhaven")
             checked += 1
-            with_id = template[end:].startswith(f" [{key}]") or template[:start].endswith(f"{key} (")
+            # A name two things share (two plains of one name) is shown with the id of the one meant.
+            sharing = {k for s, e, k, _ in shown if (s, e) == (start, end)}
+            with_id = any(
+                template[end:].startswith(f" [{k}]") or template[:start].endswith(f"{k} (") for k in sharing
+            )
             line = template[template.rfind("\n", 0, start) + 1 : end + 40]
             assert with_id, f"{name} without its id {key}: {line}"
     assert checked > 0

@@ -10,7 +10,7 @@ from typing import Any
 
 from resolver.core.programs import Line, Program, Result, parse_line
 from resolver.rulesets.overlord import production
-from resolver.rulesets.overlord.month import Month
+from resolver.rulesets.overlord.month import Month, OverlordMonth
 
 from .units_support import rules, unit
 
@@ -33,7 +33,7 @@ class FakeContext:
     emitted: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.memory = SimpleNamespace(programs={})
+        self.memory = OverlordMonth()
         season = self.season
         calendar = SimpleNamespace(date=lambda turn: SimpleNamespace(season=season))
         world = _World({loc: SimpleNamespace(terrain=terrain) for loc, terrain in self.terrains.items()})
@@ -59,6 +59,8 @@ def run(m: Month, unit_id: str, text: str) -> tuple[Result, Line | None]:
     """One line of a unit run through the chapter's executors, as the day's scheduler would."""
     line = parse_line(text)
     m.programs.setdefault(unit_id, Program([line]))
+    if m.unreadable(unit_id, line):
+        return Result.INVALID, None
     return production.EXECUTORS[line.keyword](m, unit_id, line)
 
 

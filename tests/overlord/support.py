@@ -8,9 +8,11 @@ from typing import Any
 import yaml
 
 from resolver.core.orders import OrderFile
+from resolver.core.programs import Line
 from resolver.engine.ruleset import FactionSetup, Game, get_ruleset
 from resolver.engine.turn import TurnResult, resolve_turn
 from resolver.engine.validate import check_order_file
+from resolver.rulesets.overlord import language
 
 FACTIONS = ("red", "blue")
 
@@ -50,3 +52,8 @@ def unit_of(state: dict[str, Any], faction: str, race: str) -> str:
     return next(
         uid for uid, u in sorted(state["units"].items()) if u["owner"] == faction and u["race"] == race
     )
+
+
+def read_line(rules: dict[str, Any], state: dict[str, Any], line: Line) -> language.Reading:
+    """A line read as ``Month.read`` reads it, for the tests' stand-ins of the month."""
+    return language.read(line, language.Vocabulary.from_rules(rules, state.get("factions") or {}))

@@ -13,10 +13,7 @@ from resolver.rulesets.overlord import language
 from resolver.rulesets.overlord.language import Reading, Vocabulary, read
 
 RULES = get_ruleset("overlord").default_rules()
-KNOWN = Vocabulary.from_rules(
-    {**RULES, "structures": {"fort": {}, "barr": {}}},  # until a chapter declares structure types
-    ["red", "blue", "imperials", "citizens", "outlaws", "creatures"],
-)
+KNOWN = Vocabulary.from_rules(RULES, ["red", "blue", "imperials", "citizens", "outlaws", "creatures"])
 
 # Spec 2.11's reference, keyword by keyword, with its Time column (Half reads as immediate).
 MANUAL_UNIT_ORDERS = {
@@ -145,13 +142,35 @@ def test_each_faction_order_reads_its_own_example(order: language.Order) -> None
         ("AT B3", {"place": "B3", "place_kind": "structure"}),
         (
             "BUILD buil fort 3",
-            {"skill": "buil", "construction": "fort", "construction_kind": "structure_type", "count": 3},
+            {
+                "skill": "buil",
+                "construction": "fort",
+                "construction_kind": "structure_type",
+                "new": None,
+                "count": 3,
+            },
+        ),
+        (
+            "BUILD buil fort rednB01 3",
+            {
+                "skill": "buil",
+                "construction": "fort",
+                "construction_kind": "structure_type",
+                "new": "rednB01",
+                "count": 3,
+            },
         ),
         (
             "BUILD buil rednB01",
-            {"skill": "buil", "construction": "rednB01", "construction_kind": "structure", "count": None},
+            {
+                "skill": "buil",
+                "construction": "rednB01",
+                "construction_kind": "structure",
+                "new": None,
+                "count": None,
+            },
         ),
-        ("BUILD buil 3", {"skill": "buil", "construction": None, "count": 3}),
+        ("BUILD buil 3", {"skill": "buil", "construction": None, "new": None, "count": 3}),
         ("WITHDRAW 500", {"count": 500, "item": None}),
         ("ATTACK blue", {"target": "blue", "target_kind": "faction"}),
     ],

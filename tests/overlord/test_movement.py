@@ -13,8 +13,12 @@ import yaml
 from resolver.core.events import Event
 from resolver.core.programs import Line, Program, Result, Timing, parse_line, run_day
 from resolver.core.world import Location, Route, World
+from resolver.engine.ruleset import get_ruleset
 from resolver.rulesets.overlord import burden, movement
 from resolver.rulesets.overlord.burden import MILLI, Burden, choose_leg, stack_burden, unit_burden
+from resolver.rulesets.overlord.language import Reading
+
+from .support import read_line
 
 RULES_FILE = Path(movement.__file__).parent / "rules" / "movement.yaml"
 
@@ -120,6 +124,10 @@ class Month:
     @property
     def world(self) -> World:
         return self.ctx.game.world
+
+    def read(self, line: Line) -> Reading:
+        # The whole rules read the line (this test's rules hold only what movement weighs).
+        return read_line(get_ruleset("overlord").default_rules(), self.state, line)
 
     def kinds(self) -> list[tuple[int, str]]:
         return [(e.tick, e.kind) for e in self.ctx.events]

@@ -9,8 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from resolver.core.dice import Roll
+from resolver.core.programs import Line
 from resolver.engine.ruleset import rules_data
 from resolver.rulesets.overlord import titles
+from resolver.rulesets.overlord.language import Reading
+
+from .support import read_line
 
 CHAPTER = Path(__file__).parents[2] / "resolver" / "rulesets" / "overlord" / "rules" / "titles.yaml"
 
@@ -138,3 +142,6 @@ class Month:
     rules: dict[str, Any]
     day: int = 1
     battles: list[Any] = field(default_factory=list)
+
+    def read(self, line: Line) -> Reading:
+        return read_line(self.rules, self.state, line)

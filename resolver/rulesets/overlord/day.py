@@ -74,18 +74,19 @@ def press_rewards(ctx: Context, state: State) -> State:
 def faction_orders(ctx: Context, state: State) -> State:
     """Faction orders, then each UNIT block's new queue, in posting order."""
     _start(ctx, state)
+    names_of = ctx.game.ruleset.names_of(ctx.game, state)
     for faction in ctx.posting_order:
         of = ctx.orders.get(faction)
         if of is None or faction not in state["factions"]:
             continue
         for order in of.orders:
-            reading = orders.read_order(state, faction, order, ctx.rules)
+            reading = orders.read_order(state, faction, order, ctx.rules, names_of)
             if reading.problems:
                 ctx.order_failed(faction, order, reading.problems[0][1])
                 continue
             if order.action == orders.FACTION:
-                for line in reading.lines:
-                    orders.apply_faction_line(ctx, state, faction, line)
+                for read in reading.readings:
+                    orders.apply_faction_line(ctx, state, faction, read)
             else:
                 ctx.memory.programs[reading.unit] = Program(list(reading.lines))
                 if m.unit(state, reading.unit) is None:
@@ -103,6 +104,8 @@ def run_orders(ctx: Context, state: State) -> State:
         executor = executors.EXECUTORS.get(line.keyword)
         if executor is None or m.unit(state, unit_id) is None:
             return Result.SKIPPED, None
+        if month.unreadable(unit_id, line):
+            return Result.INVALID, None
         return executor(month, unit_id, line)
 
     def busy(unit_id: str) -> bool:

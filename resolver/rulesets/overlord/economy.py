@@ -21,7 +21,6 @@ from .month import Context, Month
 
 COIN = "coin"
 WORKERS = ("hero", "ldr", "man")  # who may WORK: leaders and followers, not creatures
-ALL = 10**9  # WITHDRAW's 'all': as much as the fund holds
 
 
 def work_day(month: Month, unit_id: str) -> tuple[Result, Line | None]:
@@ -41,12 +40,13 @@ def withdraw(month: Month, unit_id: str, line: Line) -> tuple[Result, Line | Non
     """WITHDRAW amount [coin]: coins from the faction fund into the unit, only in a city; kept (waiting)
     elsewhere or while the fund is empty."""
     unit = month.unit(unit_id)
-    if unit is None or not line.args:
+    if unit is None:
         return Result.INVALID, None
-    amount_text = line.args[0].lower()
-    amount = ALL if amount_text == "all" else int(amount_text) if amount_text.isdigit() else None
-    if amount is None or (len(line.args) > 1 and line.args[1].lower() != COIN):
-        return Result.INVALID, None  # the checker says why; the fund holds coins only
+    args = month.read(line).args
+    amount = args["count"]
+    if (args["item"] or COIN) != COIN:
+        month.tell("line_failed", unit_id, order=line.render(), reason="a faction's fund holds coins only")
+        return Result.INVALID, None
     if amount == 0:
         return Result.FINISHED, None
     if not month.is_city(str(unit.get("location"))):

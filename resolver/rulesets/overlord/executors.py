@@ -42,99 +42,73 @@ def timing(line: Line) -> Timing:
     return TIMING.get(line.keyword, Timing.FULL_DAY)
 
 
-def _number(text: str) -> int | None:
-    return int(text) if text.isdigit() else None
-
-
 def at(month: Month, unit_id: str, line: Line) -> Outcome:
     """True where the unit stands: at a location outside any structure, or inside a named structure."""
-    unit = month.unit(unit_id)
-    if unit is None or not line.args:
+    unit, args = month.unit(unit_id), month.read(line).args
+    if unit is None:
         return NEVER
-    where = line.args[0]
-    if where.upper().startswith("B"):
-        return TRUE if unit.get("structure") == where.upper() else FALSE
-    return TRUE if unit.get("location") == where.upper() and not unit.get("structure") else FALSE
+    if args["place_kind"] == "structure":
+        return TRUE if unit.get("structure") == args["place"] else FALSE
+    return TRUE if unit.get("location") == args["place"] and not unit.get("structure") else FALSE
 
 
 def day(month: Month, unit_id: str, line: Line) -> Outcome:
-    wanted = _number(line.args[0]) if line.args else None
-    if wanted is None:
-        return NEVER
-    return DONE if month.day == wanted else FALSE
+    return DONE if month.day == month.read(line).args["day"] else FALSE
 
 
 def have(month: Month, unit_id: str, line: Line) -> Outcome:
-    unit = month.unit(unit_id)
-    if unit is None or not line.args:
+    unit, args = month.unit(unit_id), month.read(line).args
+    if unit is None:
         return NEVER
-    wanted = _number(line.args[1]) if len(line.args) > 1 else 1
-    if wanted is None:
-        return NEVER
-    return TRUE if int((unit.get("items") or {}).get(line.args[0].lower(), 0)) >= wanted else FALSE
+    wanted = args["count"] or 1  # HAVE food: at least one
+    return TRUE if int((unit.get("items") or {}).get(args["item"], 0)) >= wanted else FALSE
 
 
 def leader(month: Month, unit_id: str, line: Line) -> Outcome:
-    if not line.args:
-        return NEVER
-    return TRUE if line.args[0] in m.leader_chain(month.state, unit_id) else FALSE
+    return TRUE if month.read(line).args["unit"] in m.leader_chain(month.state, unit_id) else FALSE
 
 
 def leading(month: Month, unit_id: str, line: Line) -> Outcome:
-    if not line.args:
-        return NEVER
-    return TRUE if line.args[0] in m.stack_of(month.state, unit_id) else FALSE
+    return TRUE if month.read(line).args["unit"] in m.stack_of(month.state, unit_id) else FALSE
 
 
 def see(month: Month, unit_id: str, line: Line) -> Outcome:
     """True when the named unit stands where this one does (hiding comes with the visibility rules)."""
-    unit, other = month.unit(unit_id), month.unit(line.args[0]) if line.args else None
-    if unit is None or not line.args:
+    unit, other = month.unit(unit_id), month.unit(month.read(line).args["unit"])
+    if unit is None:
         return NEVER
     return TRUE if other is not None and other.get("location") == unit.get("location") else FALSE
 
 
 def size(month: Month, unit_id: str, line: Line) -> Outcome:
     unit = month.unit(unit_id)
-    wanted = _number(line.args[0]) if line.args else None
-    if unit is None or wanted is None:
+    if unit is None:
         return NEVER
-    return TRUE if int(unit.get("figures", 0)) >= wanted else FALSE
+    return TRUE if int(unit.get("figures", 0)) >= month.read(line).args["count"] else FALSE
 
 
 def skill(month: Month, unit_id: str, line: Line) -> Outcome:
     """SKILL tag n [LEVEL|DAYS]: the unit's level in the skill (or its days of experience) is at least n."""
-    unit = month.unit(unit_id)
-    if unit is None or len(line.args) < 2 or _number(line.args[1]) is None:
+    unit, args = month.unit(unit_id), month.read(line).args
+    if unit is None:
         return NEVER
-    tag, wanted = line.args[0].lower(), int(line.args[1])
-    days = int((unit.get("skills") or {}).get(tag, 0))
-    by_days = len(line.args) > 2 and line.args[2].upper() == "DAYS"
-    have_now = days if by_days else m.skill_level(month.rules, tag, days)
-    return TRUE if have_now >= wanted else FALSE
+    measure = args["measure"] or month.rules["language"]["skill_measure_default"]
+    days = int((unit.get("skills") or {}).get(args["skill"], 0))
+    have_now = days if measure == "DAYS" else m.skill_level(month.rules, args["skill"], days)
+    return TRUE if have_now >= args["count"] else FALSE
 
 
 def wait(month: Month, unit_id: str, line: Line) -> Outcome:
     """WAIT n fires every day and counts down; it completes once n days have passed."""
-    left = _number(line.args[0]) if line.args else None
-    if left is None:
-        return NEVER
+    left = month.read(line).args["days"]
     if left <= 0:
         return DONE
-    return Result.CONTINUES, Line(
-        line.depth,
-        line.plus,
-        line.repeat,
-        line.count,
-        line.day,
-        line.keyword,
-        (str(left - 1), *line.args[1:]),
-    )
+    return Result.CONTINUES, line.with_args(str(left - 1), *line.args[1:])
 
 
 def name(month: Month, unit_id: str, line: Line) -> Outcome:
     unit = month.unit(unit_id)
-    text = " ".join(line.args).strip()
+    text = str(month.read(line).args["name"]).strip()
     if unit is None or not text:
         return NEVER
     old = m.unit_name(month.state, unit_id)
@@ -147,15 +121,15 @@ def describe(month: Month, unit_id: str, line: Line) -> Outcome:
     unit = month.unit(unit_id)
     if unit is None:
         return NEVER
-    unit["description"] = " ".join(line.args).strip()
+    unit["description"] = str(month.read(line).args["text"] or "").strip()
     return DONE
 
 
 def setting(month: Month, unit_id: str, line: Line) -> Outcome:
-    unit = month.unit(unit_id)
-    if unit is None or len(line.args) != 2 or line.args[1].upper() not in ("ON", "OFF"):
+    unit, args = month.unit(unit_id), month.read(line).args
+    if unit is None:
         return NEVER
-    unit.setdefault("settings", {})[line.args[0].lower()] = line.args[1].upper() == "ON"
+    unit.setdefault("settings", {})[str(args["setting"]).lower()] = args["switch"] == "ON"
     return DONE
 
 

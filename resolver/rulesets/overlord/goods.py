@@ -8,18 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.programs import Line, ProgramError, Result, drop_references, parse_line, rewrite_ids
+from ...core.programs import Line, Result, drop_references, rewrite_ids
 from . import gates, stats, transfers
 from .study import day_memory
-
-
-def _count(text: str | None) -> int | None:
-    return int(text) if text is not None else None
-
-
-def _arg(line: Line, index: int) -> int | None:
-    """An optional number of the line (a count, a number kept), None when the line stops before it."""
-    return _count(line.args[index]) if len(line.args) > index else None
 
 
 def _held(unit: Mapping[str, Any], tag: str) -> int:
@@ -55,8 +46,8 @@ def execute_give(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | N
     """GIVE unit item [count [kept]]: waits until the receiver is here and its faction welcomes gifts."""
     state, rules = month.state, month.rules
     giver = state["units"][unit_id]
-    receiver_id, tag = line.args[0], line.args[1].lower()
-    count, kept = _arg(line, 2), _arg(line, 3)
+    args = month.read(line).args
+    receiver_id, tag, count, kept = args["unit"], args["item"], args["count"], args["kept"]
     receiver = _present(state, giver, receiver_id)
     if receiver is None or not transfers.accepts(state, rules, receiver["owner"], giver["owner"]):
         return Result.SKIPPED, None
@@ -80,10 +71,11 @@ def execute_get(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | No
     location."""
     state, rules = month.state, month.rules
     unit = state["units"][unit_id]
-    source, rest = line.args[0], list(line.args[1:])
-    count = int(rest.pop(0)) if rest and rest[0].isdigit() else None
-    tag, left = rest[0].lower(), _count(rest[1] if len(rest) > 1 else None)
-    if source == unit["location"]:
+    args = month.read(line).args
+    source, count, tag, left = args["source"], args["count"], args["item"], args["left"]
+    if args["source_kind"] == "location":
+        if source != unit["location"]:
+            return Result.SKIPPED, None  # the ground of another place is out of reach
         if not gates.allows(month, str(unit["owner"]), source, "get"):
             return Result.SKIPPED, None  # an owner or guard of the place keeps its ground
         ground = (state.get("places", {}).get(source) or {}).get("ground") or {}
@@ -108,8 +100,8 @@ def execute_drop(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | N
     """DROP item [count [kept]]: onto the ground of the location."""
     state, rules = month.state, month.rules
     unit = state["units"][unit_id]
-    tag = line.args[0].lower()
-    count, kept = _arg(line, 1), _arg(line, 2)
+    args = month.read(line).args
+    tag, count, kept = args["item"], args["count"], args["kept"]
     moved = transfers.amount(_held(unit, tag), count, kept)
     if not moved:
         return Result.SKIPPED, None
@@ -122,8 +114,8 @@ def execute_equip(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
     """EQUIP item [count]: no count = as many as allowed, 0 = none, more than allowed = the limit."""
     state, rules = month.state, month.rules
     unit = state["units"][unit_id]
-    tag = line.args[0].lower()
-    count = _count(line.args[1] if len(line.args) > 1 else None)
+    args = month.read(line).args
+    tag, count = args["item"], args["count"]
     problem = transfers.equip_problem(rules, unit, tag) if count != 0 else ""
     if problem:
         return _fail(month, unit_id, line, problem)
@@ -137,14 +129,15 @@ def execute_swap(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | N
     change at once and the mirror line is done too."""
     state, rules = month.state, month.rules
     unit = state["units"][unit_id]
-    other_id, give_n, give_tag, take_n, take_tag = line.args[0], *line.args[1:5]
-    give_n, take_n, give_tag, take_tag = int(give_n), int(take_n), give_tag.lower(), take_tag.lower()
+    args = month.read(line).args
+    other_id, give_n, give_tag = args["unit"], args["count"], args["item"]
+    take_n, take_tag = args["count_back"], args["item_back"]
     done = day_memory(month).setdefault("swaps", set())
     if (unit_id, other_id) in done:
         return Result.FINISHED, None
     other = _present(state, unit, other_id)
-    mirror = f"SWAP {unit_id} {take_n} {take_tag} {give_n} {give_tag}"
-    if other is None or not any(_same(text, mirror) for text in other.get("orders") or []):
+    mirror = {"unit": unit_id, "count": take_n, "item": take_tag, "count_back": give_n, "item_back": give_tag}
+    if other is None or not _holds_mirror(month, other_id, mirror):
         return Result.SKIPPED, None
     if _held(unit, give_tag) < give_n or _held(other, take_tag) < take_n:
         return Result.SKIPPED, None
@@ -156,24 +149,24 @@ def execute_swap(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | N
     return Result.FINISHED, None
 
 
-def _same(text: str, mirror: str) -> bool:
-    try:
-        parsed = parse_line(str(text))
-    except ProgramError:  # a line that does not read is no mirror
-        return False
-    wanted = parse_line(mirror)
-    return (
-        parsed.depth == 0
-        and parsed.keyword == "SWAP"
-        and [a.lower() for a in parsed.args] == [a.lower() for a in wanted.args]
-    )
+def _holds_mirror(month: Any, other_id: str, mirror: Mapping[str, Any]) -> bool:
+    """Whether the other unit's queue holds, at its top level, the SWAP that mirrors this one."""
+    program = month.programs.get(other_id)
+    for held in program.lines if program is not None else ():
+        if held.depth or held.keyword != "SWAP":
+            continue
+        reading = month.read(held)
+        if reading.ok and all(reading.args[key] == value for key, value in mirror.items()):
+            return True
+    return False
 
 
 def execute_split(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | None]:
     """SPLIT new-id count: a new unit of `count` figures right after this one (needs one figure more)."""
     state, rules = month.state, month.rules
     unit = state["units"][unit_id]
-    new_id, count = line.args[0], int(line.args[1])
+    args = month.read(line).args
+    new_id, count = args["unit"], args["count"]
     if stats.kind(rules, unit) not in ("follower", "creature"):
         return _fail(month, unit_id, line, "only followers and creatures split")
     if int(unit["figures"]) < count + 1 or count < 1:
@@ -193,7 +186,8 @@ def execute_merge(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
     every figure and every possession; moving every figure leaves a stockpile with an empty queue."""
     state, rules = month.state, month.rules
     unit = state["units"][unit_id]
-    target_id, count = line.args[0], int(line.args[1])
+    args = month.read(line).args
+    target_id, count = args["unit"], args["count"]
     if stats.kind(rules, unit) not in ("follower", "creature"):
         return _fail(month, unit_id, line, "only followers and creatures merge")
     target = _present(state, unit, target_id)
@@ -218,8 +212,6 @@ def execute_disband(month: Any, unit_id: str, line: Line) -> tuple[Result, Line 
     """DISBAND CONFIRM: the unit is gone with all it holds; its men join the local population."""
     state, rules = month.state, month.rules
     unit = state["units"][unit_id]
-    if not line.args or line.args[0].upper() != "CONFIRM":
-        return _fail(month, unit_id, line, "DISBAND needs the word CONFIRM")
     _emit(month, "unit_disbanded", unit_id, figures=stats.figures_words(rules, unit, int(unit["figures"])))
     transfers.disband(rules, state, unit_id)
     month.programs.pop(unit_id, None)

@@ -12,12 +12,13 @@ month read a line the same way.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ...core.fields import suggest
+from ...core.fields import id_named, named_suggestion, suggest
 from ...core.programs import Line, Timing
 from ...core.world import DIRECTION_WORDS, OUT
 
@@ -64,6 +65,8 @@ class Known(Protocol):
     def factions(self) -> Collection[str]: ...
     @property
     def directions(self) -> Mapping[str, str]: ...  # every accepted spelling, upper case -> as written
+    @property
+    def names(self) -> Mapping[str, Mapping[str, Sequence[str]]]: ...  # kind of argument -> id -> names
 
 
 @dataclass(frozen=True)
@@ -78,9 +81,17 @@ class Vocabulary:
     structure_types: Collection[str] = ()
     factions: Collection[str] = ()
     directions: Mapping[str, str] = field(default_factory=dict)
+    # The names a player may write, quoted, where an id goes: by kind of argument (unit, location,
+    # structure, faction), each id with its names. Empty: only ids are read.
+    names: Mapping[str, Mapping[str, Sequence[str]]] = field(default_factory=dict)
 
     @classmethod
-    def from_rules(cls, rules: Mapping[str, Any], factions: Collection[str]) -> Vocabulary:
+    def from_rules(
+        cls,
+        rules: Mapping[str, Any],
+        factions: Collection[str],
+        names: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
+    ) -> Vocabulary:
         def tags(section: str) -> tuple[str, ...]:
             return tuple(sorted(rules.get(section) or {}))
 
@@ -90,9 +101,11 @@ class Vocabulary:
             skills=tags("skills"),
             titles=tags("titles"),
             races=tags("races"),
-            structure_types=tags("structures"),
+            # The structures chapter keeps its types under structures.types (fort, barr…).
+            structure_types=tuple(sorted((rules.get("structures") or {}).get("types") or {})),
             factions=tuple(sorted(factions)),
             directions=direction_spellings(),
+            names=dict(names or {}),
         )
 
 
@@ -163,10 +176,22 @@ class Reading:
     args: Mapping[str, Any]
     problems: tuple[Problem, ...] = ()
     notes: tuple[str, ...] = ()
+    # The arguments written as a name, by their place among the line's arguments, with the id each
+    # stands for (STANCE "Menfell" HOSTILE: {0: "blue"}).
+    named: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def understood(self) -> Line:
+        """The line as the game keeps it: each name replaced by the id it stands for, so that the queue
+        holds ids whatever the names become."""
+        if not self.named:
+            return self.line
+        args = tuple(self.named.get(index, word) for index, word in enumerate(self.line.args))
+        return dataclasses.replace(self.line, args=args)
 
 
 def _a(name: str, kinds: str, words: str, optional: bool = False, many: int = 0) -> Arg:
@@ -217,6 +242,8 @@ UNIT_ORDERS: tuple[Order, ...] = (
         (
             _a("skill", "skill", "a building skill"),
             _a("construction", "structure_type|structure", "a structure type or a structure", optional=True),
+            # BUILD carp barr rednB01: a structure type, then the temporary id the new one takes.
+            _a("new", "new_structure", "a new structure's temporary id", optional=True),
             _a("count", "number", "a number of uses", optional=True),
         ),
         "BUILD carp rednB01",
@@ -657,7 +684,9 @@ UNIT_ORDERS: tuple[Order, ...] = (
         COND,
         CONDITION,
         "any",
-        (_a("days", "number", "a number of days"),),
+        # 0 too: the queue counts WAIT down and keeps WAIT 0 for the day it is done, and a player may
+        # send the template's queue back as it stands.
+        (_a("days", "count", "a number of days"),),
         "WAIT 10",
         "always true; done once that many days have passed",
     ),
@@ -823,8 +852,25 @@ def _count(token: str, least: int, most: int | None = None) -> int:
     return value
 
 
+# The kinds of argument that name a thing by its id, for which a player may write the thing's name.
+NAMED_KINDS = ("unit", "location", "structure", "faction", "heir")
+
+
+def _by_name(kind: str, token: str, known: Known) -> str | None:
+    """The id a name stands for (in any case), or None when it names nothing of that kind, or two."""
+    named = known.names.get("faction" if kind == "heir" else kind)
+    return id_named(token, named) if named else None
+
+
+def _name_hint(kind: str, token: str, known: Known, fallback: str) -> str:
+    """A did-you-mean naming the id and its name, when the word is close to one; else ``fallback``."""
+    named = known.names.get("faction" if kind == "heir" else kind) or {}
+    return named_suggestion(token, named, list(named)) or fallback
+
+
 def _value(kind: str, token: str, known: Known) -> Any:
-    """One word read as one kind of argument, or ``_Mismatch`` saying why not."""
+    """One word read as one kind of argument, or ``_Mismatch`` saying why not. Where an id goes, a
+    name of the thing (quoted when it has spaces) is read as its id."""
     language = _language(known)
     if kind == "unit":
         if match := _UNIT.fullmatch(token):
@@ -833,23 +879,38 @@ def _value(kind: str, token: str, known: Known) -> Any:
             raise _Mismatch(f"'{token}' is a bare number", f"write a unit with its U: U{token}")
         if (temporary := _temporary(token, known, "unit")) is not None:
             return temporary
-        raise _Mismatch(f"'{token}' is not a unit", "a unit is written U1, or a new one rednU01")
+        if (found := _by_name(kind, token, known)) is not None:
+            return found
+        hint = _name_hint(kind, token, known, "a unit is written U1, or a new one rednU01")
+        raise _Mismatch(f"'{token}' is not a unit", hint)
     if kind == "new_unit":
         if (temporary := _temporary(token, known, "unit")) is not None:
             return temporary
         raise _Mismatch(
             f"'{token}' is not a new unit's temporary id", "write your faction's id, n, U and two digits"
         )
+    if kind == "new_structure":
+        if (temporary := _temporary(token, known, "structure")) is not None:
+            return temporary
+        raise _Mismatch(
+            f"'{token}' is not a new structure's temporary id", "write your faction's id, n, B and two digits"
+        )
     if kind == "structure":
         if match := _STRUCTURE.fullmatch(token):
             return f"B{int(match.group(1))}"
         if (temporary := _temporary(token, known, "structure")) is not None:
             return temporary
-        raise _Mismatch(f"'{token}' is not a structure", "a structure is written B3, or a new one rednB01")
+        if (found := _by_name(kind, token, known)) is not None:
+            return found
+        hint = _name_hint(kind, token, known, "a structure is written B3, or a new one rednB01")
+        raise _Mismatch(f"'{token}' is not a structure", hint)
     if kind == "location":
         if match := _LOCATION.fullmatch(token):
             return f"L{int(match.group(1))}"
-        raise _Mismatch(f"'{token}' is not a location", "a location is written L12")
+        if (found := _by_name(kind, token, known)) is not None:
+            return found
+        hint = _name_hint(kind, token, known, "a location is written L12")
+        raise _Mismatch(f"'{token}' is not a location", hint)
     if kind == "direction":
         if token.upper() in known.directions:
             return known.directions[token.upper()]
@@ -857,8 +918,11 @@ def _value(kind: str, token: str, known: Known) -> Any:
     if kind in ("faction", "heir"):
         folded = {faction.casefold(): faction for faction in known.factions}
         found = folded.get(token.casefold())
+        if found is None and (by_name := _by_name(kind, token, known)) in known.factions:
+            found = by_name
         if found is None:
-            raise _Mismatch(f"'{token}' is not a faction", suggest(token.casefold(), sorted(folded)))
+            hint = _name_hint(kind, token, known, suggest(token.casefold(), sorted(folded)))
+            raise _Mismatch(f"'{token}' is not a faction", hint)
         if kind == "heir" and found not in language["resign_to"]:
             raise _Mismatch(
                 f"'{token}' cannot take a faction's units", f"name one of {', '.join(language['resign_to'])}"
@@ -913,15 +977,17 @@ def _value(kind: str, token: str, known: Known) -> Any:
 def _one(arg: Arg, token: str, known: Known) -> tuple[Any, str]:
     """A word read as the first of the argument's kinds that takes it, with that kind."""
     first: _Mismatch | None = None
+    hints = ""  # the first hint any kind gave, when the first kind tried gave none (MOVE "Karvsh")
     for kind in arg.kinds:
         try:
             return _value(kind, token, known), kind
         except _Mismatch as mismatch:
             first = first or mismatch
+            hints = hints or mismatch.hint
     if first is None:  # a row with no kinds: a mistake in the table, not in the line
         raise ValueError(f"the argument {arg.name} has no kinds")
     if len(arg.kinds) > 1:
-        raise _Mismatch(f"'{token}' is not {arg.words}", first.hint)
+        raise _Mismatch(f"'{token}' is not {arg.words}", first.hint or hints)
     raise first
 
 
@@ -950,18 +1016,19 @@ def read(line: Line, known: Known, *, faction: bool = False) -> Reading:
             return columns[index]
         return keyword_column
 
-    args, trouble = _match(order, tokens, known)
+    named: dict[int, str] = {}
+    args, trouble = _match(order, tokens, known, named)
     trouble = _count_first(order, tokens, known) or trouble
     if trouble is not None:
         index, problem, hint = trouble
         problems.append(Problem(at(index), problem, f"{hint} {order.usage()}".strip()))
     else:
-        problems += [Problem(at(i), p, f) for i, p, f in _special(order, tokens, args, known)]
+        problems += [Problem(at(i), p, f) for i, p, f in _special(order, tokens, args, known, named)]
         if order.keyword in _language(known)["ignored_argument"] and args.get("ignored") is not None:
             notes.append(f"{order.keyword} takes no argument: '{args['ignored']}' is ignored")
     if faction and order.keyword in _language(known)["inert_faction_orders"]:
         notes.append(f"{order.keyword} changes nothing here: the campaign's list of players says who plays")
-    return Reading(line, order, args, tuple(problems), tuple(notes))
+    return Reading(line, order, args, tuple(problems), tuple(notes), named)
 
 
 def _unknown(keyword: str, faction: bool) -> tuple[str, str]:
@@ -1000,11 +1067,12 @@ def _joined_text(order: Order, line: Line) -> tuple[str, ...]:
 
 
 def _match(
-    order: Order, tokens: tuple[str, ...], known: Known
+    order: Order, tokens: tuple[str, ...], known: Known, named: dict[int, str]
 ) -> tuple[dict[str, Any], tuple[int | None, str, str] | None]:
     """The arguments in the order's sequence. An optional argument that does not take a word is left
     out, and the word goes to the next argument (GET U7 iron: no count); the trouble reported is then
-    that argument's, should the word fit nothing."""
+    that argument's, should the word fit nothing. ``named`` gathers the words read as the id of a thing
+    (by their place), so that the line can be kept with the id."""
     values: dict[str, Any] = {}
     index = 0
     skipped: tuple[int, _Mismatch] | None = None
@@ -1013,9 +1081,11 @@ def _match(
             found = []
             while index < len(tokens):
                 try:
-                    found.append(_one(arg, tokens[index], known)[0])
+                    value, kind = _one(arg, tokens[index], known)
                 except _Mismatch as mismatch:
                     return values, (index, mismatch.problem, mismatch.hint)
+                found.append(value)
+                _note_id(named, index, tokens[index], value, kind)
                 index += 1
             if len(found) < arg.many:
                 return values, (None, f"{order.keyword} needs {arg.words}", "")
@@ -1035,6 +1105,7 @@ def _match(
             skipped = skipped or (index, mismatch)
             continue
         values[arg.name] = value
+        _note_id(named, index, tokens[index], value, kind)
         if len(arg.kinds) > 1:
             values[f"{arg.name}_kind"] = kind
         index += 1
@@ -1046,8 +1117,15 @@ def _match(
     return values, None
 
 
+def _note_id(named: dict[int, str], index: int, token: str, value: Any, kind: str) -> None:
+    """A word that names a thing in another way than its id as the game writes it (a name, or the id
+    in other letters) is kept as that id."""
+    if kind in NAMED_KINDS and value != token:
+        named[index] = str(value)
+
+
 def _special(
-    order: Order, tokens: tuple[str, ...], args: dict[str, Any], known: Known
+    order: Order, tokens: tuple[str, ...], args: dict[str, Any], known: Known, named: dict[int, str]
 ) -> list[tuple[int | None, str, str]]:
     """What a row's schema cannot say alone: TEACH's pairs."""
     if order.keyword != "TEACH":
@@ -1060,9 +1138,11 @@ def _special(
         pair = []
         for offset, kind in ((0, "unit"), (1, "skill")):
             try:
-                pair.append(_value(kind, tokens[index + offset], known))
+                value = _value(kind, tokens[index + offset], known)
             except _Mismatch as mismatch:
                 return [(index + offset, mismatch.problem, f"{mismatch.hint} {order.usage()}".strip())]
+            pair.append(value)
+            _note_id(named, index + offset, tokens[index + offset], value, kind)
         pairs.append(tuple(pair))
     args["pairs"] = tuple(pairs)
     return []

@@ -40,10 +40,6 @@ def goods_word(rules: Mapping[str, Any], tag: str, count: int) -> str:
     return single if count == 1 else plural
 
 
-def _count(text: str) -> int | None:
-    return int(text) if text.isdigit() else None
-
-
 def _market(month: Month, location: str) -> dict[str, Any] | None:
     market = ((month.state.get("places") or {}).get(location) or {}).get("market")
     return market if isinstance(market, dict) else None
@@ -85,13 +81,10 @@ def _place(month: Month, bid: Bid) -> None:
 def _read(month: Month, unit_id: str, line: Line) -> tuple[dict[str, Any], int, str, int | None] | None:
     """The unit, the count (0 = as many as possible), the good and the price (None when not written)."""
     unit = month.unit(unit_id)
-    if unit is None or len(line.args) < 2:
+    if unit is None:
         return None
-    count = _count(line.args[0])
-    price = _count(line.args[2]) if len(line.args) > 2 else None
-    if count is None or (len(line.args) > 2 and price is None):
-        return None
-    return unit, count, line.args[1].lower(), price
+    args = month.read(line).args
+    return unit, args["count"], args["item"], args["price"]
 
 
 def _ready(month: Month, unit: dict[str, Any], unit_id: str) -> dict[str, Any] | None:
@@ -250,7 +243,7 @@ def _settle_good(
             )
     for key, bid in bids:
         done = result.bought_by(str(key)) + result.sold_by(str(key))
-        asked = _count(bid.line.args[0]) or 0
+        asked = month.read(bid.line).args["count"]
         settle_line(month.programs, bid, asked, done, 0)
 
 

@@ -17,6 +17,7 @@ from ...core.phases import State
 from ...core.programs import Line, Program, Result
 from ...engine.context import TurnContext
 from ...engine.ruleset import TurnMemory
+from . import language
 from . import model as m
 from .bids import Bid
 
@@ -32,6 +33,9 @@ class OverlordMonth(TurnMemory):
     # unchanged queue is not rendered again.
     written: dict[str, tuple[tuple[Line, ...], list[str]]] = field(default_factory=dict)
     reach: Any = None  # the month's remembered walking ranges (titles.Reach), made when first asked
+    # Each queue line read once against the order table (``Month.read``), and what that reading knows.
+    readings: dict[Line, language.Reading] = field(default_factory=dict)
+    known: language.Vocabulary | None = None
 
 
 Context = TurnContext[OverlordMonth]
@@ -55,6 +59,26 @@ class Month:
     @property
     def programs(self) -> dict[str, Program]:
         return self.ctx.memory.programs
+
+    def read(self, line: Line) -> language.Reading:
+        """The line's typed arguments, as the checker read them (``language.read``), once a month for
+        each distinct line. The queues hold ids (the check put them in place of names), so no name is
+        read here."""
+        memory = self.ctx.memory
+        found = memory.readings.get(line)
+        if found is None:
+            if memory.known is None:
+                memory.known = language.Vocabulary.from_rules(self.rules, self.state.get("factions") or {})
+            found = memory.readings[line] = language.read(line, memory.known)
+        return found
+
+    def unreadable(self, unit_id: str, line: Line) -> bool:
+        """Whether the order table cannot read the line (the checker refuses such a line, so only a queue
+        written some other way holds one): then it never runs, and the unit's faction hears why."""
+        reading = self.read(line)
+        if not reading.ok:
+            self.tell("line_failed", unit_id, order=line.render(), reason=reading.problems[0].problem)
+        return not reading.ok
 
     def unit(self, unit_id: str) -> dict[str, Any] | None:
         return m.unit(self.state, unit_id)

@@ -524,11 +524,10 @@ def march(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
 
 def _go(month: Month, uid: str, line: Line, order: str, march: bool) -> tuple[Result, Line | None]:
     unit = _units(month.state)[uid]
-    if not line.args:
-        return Result.INVALID, None
-    there = destination(_world(month), str(unit["location"]), line.args[0])
+    where = str(month.read(line).args["to"])
+    there = destination(_world(month), str(unit["location"]), where)
     if there is None:
-        _blocked(month, uid, "no_way", order=order, where=line.args[0])
+        _blocked(month, uid, "no_way", order=order, where=where)
         # A repeated move runs on until it is blocked (spec: "@MOVE NE keeps moving NE"), then ends.
         return (Result.FINISHED if line.repeat else Result.INVALID), None
     result = set_out(month, uid, there, order, march)
@@ -542,9 +541,7 @@ def caravan(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     the list round and ends the order, which with '@' then runs the route back (a shuttle)."""
     unit = _units(month.state)[uid]
     here = str(unit["location"])
-    route = list(line.args)
-    if len(route) < 2:
-        return Result.INVALID, None
+    route = list(month.read(line).args["stops"])
     if here == route[-1] and here not in route[:-1]:
         route.reverse()
     if here not in route[:-1]:
@@ -585,9 +582,9 @@ def stack(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     it ACCEPTs this unit; without an argument, only leave the stack."""
     state, rules = month.state, month.ctx.rules
     units = _units(state)
-    if not line.args:
+    target = month.read(line).args["unit"]
+    if target is None:
         return unstack(month, uid, line)
-    target = line.args[0]
     if target not in units:
         return Result.SKIPPED, None  # a unit not yet recruited, or out of sight: wait for it
     if not _present(state, uid, target):
@@ -598,7 +595,8 @@ def stack(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     if units[uid].get("stack") == target:
         return Result.FINISHED, None
     mine, theirs = str(units[uid]["owner"]), str(units[target]["owner"])
-    accepting = [line for line in _live(month.programs.get(target), "ACCEPT", month.day) if uid in line.args]
+    live = _live(month.programs.get(target), "ACCEPT", month.day)
+    accepting = [line for line in live if month.read(line).args.get("unit") == uid]
     if not (stances.may(state, rules, mine, theirs, "stack") or accepting):
         _blocked(month, uid, "stack_refused", leader=_name(state, target))
         return Result.SKIPPED, None
@@ -624,9 +622,9 @@ def eject(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     """EJECT unit: a unit directly under this leader leaves it; under a stacked leader it moves up a level."""
     state = month.state
     units = _units(state)
-    if not line.args or line.args[0] not in units or units[line.args[0]].get("stack") != uid:
+    target = month.read(line).args["unit"]
+    if target not in units or units[target].get("stack") != uid:
         return Result.SKIPPED, None
-    target = line.args[0]
     units[target]["stack"] = units[uid].get("stack")
     _follow(state, target, uid)
     _tell(month, "ejects", uid, [target], other=_name(state, target))
@@ -657,9 +655,9 @@ def promote(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     """PROMOTE unit: a unit here at the same stack level and listed after this one moves just before it."""
     state = month.state
     units = _units(state)
-    if not line.args or line.args[0] not in units:
+    target = month.read(line).args["unit"]
+    if target not in units:
         return Result.SKIPPED, None
-    target = line.args[0]
     mine, theirs = units[uid], units[target]
     same_level = mine.get("stack") == theirs.get("stack") and mine.get("structure") == theirs.get("structure")
     if not _present(state, uid, target) or not same_level:
@@ -690,9 +688,7 @@ def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     state, rules = month.state, month.ctx.rules
     units = _units(state)
     structures = state.get("structures") or {}
-    if not line.args:
-        return Result.INVALID, None
-    target = line.args[0]
+    target = month.read(line).args["structure"]
     record = structures.get(target)
     if record is None:
         return Result.SKIPPED, None  # not built yet (a new structure's id), or not here to see

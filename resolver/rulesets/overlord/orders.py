@@ -9,11 +9,12 @@ ids. A bad line is reported at its file:line:col, the column inside the line whe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.fields import ActionSpec, Field, suggest
+from ...core.fields import ActionSpec, Field, NamesOf, suggest
 from ...core.issues import Issue
 from ...core.orders import Order, OrderFile
 from ...core.phases import State
@@ -54,7 +55,13 @@ def action_specs(rules: Mapping[str, Any]) -> dict[str, ActionSpec]:
                     required=True,
                     names="units",
                 ),
-                Field("orders", "list", "The unit's order lines in the manual's language, first first."),
+                Field(
+                    "orders",
+                    "list",
+                    "The unit's order lines in the manual's language, first first. Where an id goes, a "
+                    "name in double quotes will do: a faction's, a place's, a structure's or one of "
+                    'your units\' (STANCE "The Outlaws" HOSTILE); the check shows the line with the id.',
+                ),
             ),
             # A temporary id, not a real unit's: the rules pages are public, and U-ids belong to units.
             example={"action": UNIT, "unit": "rednU01", "orders": ["@STUDY cmbt 1", "WITHDRAW 100"]},
@@ -72,12 +79,48 @@ class Reading:
     lines: list[Line] = field(default_factory=list)
     problems: list[tuple[int | None, str, str, int]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the check says of a line that changes nothing
+    # Each line's text as written, with every name written where an id goes replaced by that id.
+    texts: list[str] = field(default_factory=list)
+    # Each line's typed arguments (``language.read``), beside ``lines``, when the rules were given.
+    readings: list[language.Reading] = field(default_factory=list)
 
 
-def read_order(state: State, faction: str, order: Order, rules: Mapping[str, Any] | None = None) -> Reading:
-    """With ``rules``, each line's arguments are read against the order table too (``language.read``)."""
+Names = Mapping[str, Mapping[str, Sequence[str]]]  # kind of argument -> id -> its names
+
+
+def argument_names(state: State, faction: str, names_of: NamesOf | None) -> Names:
+    """The names a faction's order lines may write where an id goes, by kind of argument: the factions',
+    the world's places' and the structures' (public, the engine's names service), and its own units'
+    (another faction's unit is named by its id: its name is not the writer's to know)."""
+    if names_of is None:
+        return {}
+    own = {uid: (str(unit["name"]),) for uid, unit in m.owned(state, faction).items() if unit.get("name")}
+    return {
+        "faction": names_of("factions"),
+        "location": names_of("places"),
+        "structure": names_of("structures"),
+        "unit": own,
+    }
+
+
+def read_order(
+    state: State,
+    faction: str,
+    order: Order,
+    rules: Mapping[str, Any] | None = None,
+    names_of: NamesOf | None = None,
+) -> Reading:
+    """With ``rules``, each line's arguments are read against the order table too (``language.read``),
+    and with ``names_of`` a name written where an id goes is read as that id: the lines read hold the
+    ids, so the queue the month runs and keeps does."""
     reading = Reading()
-    known = language.Vocabulary.from_rules(rules, state.get("factions") or {}) if rules is not None else None
+    known = (
+        language.Vocabulary.from_rules(
+            rules, state.get("factions") or {}, argument_names(state, faction, names_of)
+        )
+        if rules is not None
+        else None
+    )
     if order.action == UNIT:
         reading.unit = str(order.get("unit", "")).strip()
         _own_unit(state, faction, reading)
@@ -92,6 +135,7 @@ def read_order(state: State, faction: str, order: Order, rules: Mapping[str, Any
             )
         )
     for index, text in enumerate(texts[:MAX_LINES]):
+        reading.texts.append(str(text))
         try:
             line = parse_line(str(text))
         except ProgramError as error:
@@ -107,8 +151,26 @@ def read_order(state: State, faction: str, order: Order, rules: Mapping[str, Any
             reading.notes += list(read.notes) if order.action == FACTION else []
             if read.problems:
                 continue
+            reading.texts[-1] = _with_ids(str(text), line, read.named)
+            reading.readings.append(read)
+            line = read.understood
         reading.lines.append(line)
     return reading
+
+
+def _with_ids(text: str, line: Line, named: Mapping[int, str]) -> str:
+    """The line as written, with each word read as an id (a name, quoted or not) replaced by that id;
+    the rest (prefixes, spacing, a comment) as the player wrote it."""
+    if not named or len(line.columns) != len(line.args) + 1:
+        return text
+    for index in sorted(named, reverse=True):
+        start = line.columns[index + 1] - 1
+        if text[start : start + 1] == '"':
+            end = text.index('"', start + 1) + 1
+        else:
+            end = start + len(line.args[index])
+        text = text[:start] + named[index] + text[end:]
+    return text
 
 
 def _own_unit(state: State, faction: str, reading: Reading) -> None:
@@ -182,26 +244,22 @@ def stored_program(texts: list[str]) -> Program:
     return Program(lines)
 
 
-def apply_faction_line(ctx: Context, state: State, faction: str, line: Line) -> None:
-    record = state["factions"][faction]
+def apply_faction_line(ctx: Context, state: State, faction: str, reading: language.Reading) -> None:
+    """One faction order, by its typed arguments (the reading the checker made of it)."""
+    record, line, args = state["factions"][faction], reading.line, reading.args
     if line.keyword == "NAME":
-        new = " ".join(line.args).strip()
+        new = str(args["name"]).strip()
         ctx.emit("faction_named", actors=[faction], old=record.get("name", faction), new=new)
         record["name"] = new
     elif line.keyword == "SETTING":
-        record.setdefault("settings", {})[line.args[0].lower()] = line.args[1].upper() == "ON"
+        # The state keeps a setting's name in small letters.
+        record.setdefault("settings", {})[str(args["setting"]).lower()] = args["switch"] == "ON"
     elif line.keyword == "RESHOW":
-        topic = (
-            line.args[0].upper()
-            if line.args[0].upper() in ("ALL", *language.ORDERS)
-            else line.args[0].lower()
-        )
-        level = int(line.args[1]) if len(line.args) > 1 and line.args[1].isdigit() else None
-        shown = knowledge.reshown(ctx.rules, record, topic, level)
+        shown = knowledge.reshown(ctx.rules, record, str(args["topic"]), args["level"])
         asked = " ".join(line.args)
         ctx.emit("knowledge_reshown", actors=[faction], visible_to=[faction], asked=asked, **shown)
     elif line.keyword == "RESIGN":
-        resign(ctx, state, faction, line.args[0].lower())
+        resign(ctx, state, faction, str(args["faction"]))
 
 
 def resign(ctx: Context, state: State, faction: str, heir: str) -> None:
@@ -230,8 +288,11 @@ def resign(ctx: Context, state: State, faction: str, heir: str) -> None:
 def check_orders(game: Game, state: State, of: OrderFile) -> None:
     faction = of.faction or ""
     seen: dict[str, int] = {}
-    for order in of.orders:
-        reading = read_order(state, faction, order, game.rules)
+    names_of = game.ruleset.names_of(game, state)
+    for place, order in enumerate(list(of.orders)):
+        reading = read_order(state, faction, order, game.rules, names_of)
+        if not reading.problems and reading.texts != list(order.get("orders") or []):
+            order = _holding_ids(of, place, order, reading.texts)
         for index, problem, fix, column in reading.problems:
             _located(of, order, index, problem, fix, column)
         if order.action == UNIT and reading.unit:
@@ -247,6 +308,15 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
             of.warn(order, "orders", note, "ask the GM to change campaign/players.yaml instead")
         if not reading.problems:
             of.echo[order.number] = _echo(state, order, reading)
+
+
+def _holding_ids(of: OrderFile, place: int, order: Order, texts: list[str]) -> Order:
+    """The order with its lines holding ids where names were written: read once here, the resolution,
+    the echo and a replay all read the ids (as the engine does for a field that takes a name)."""
+    changed = dataclasses.replace(order, args={**order.args, "orders": texts})
+    of.orders[place] = changed
+    of.written = [changed if written is order else written for written in of.written]
+    return changed
 
 
 def _located(of: OrderFile, order: Order, index: int | None, problem: str, fix: str, column: int) -> None:
@@ -267,8 +337,11 @@ def _located(of: OrderFile, order: Order, index: int | None, problem: str, fix: 
 
 
 def _echo(state: State, order: Order, reading: Reading) -> str:
+    """How the orders were read: each line as the game keeps it, with ids where names were written."""
     count = len(reading.lines)
     orders_words = "no orders" if not count else "1 order" if count == 1 else f"{count} orders"
+    if count:
+        orders_words += ": " + "; ".join(line.render() for line in reading.lines)
     if order.action == FACTION:
         return f"the faction's own orders: {orders_words}"
     name = m.unit_name(state, reading.unit or "") if m.unit(state, reading.unit or "") else "a new unit"

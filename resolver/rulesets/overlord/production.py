@@ -100,9 +100,15 @@ def craft_percent(rules: Rules, state: Mapping[str, Any], unit: Mapping[str, Any
 # ---- harvest -------------------------------------------------------------------------------------------
 
 
-def _products(line: Line) -> int | None:
+def _products(month: Any, line: Line) -> int | None:
     """USE skill [products]: how many items (or castings) are still to be made, or None."""
-    return int(line.args[1]) if len(line.args) > 1 and line.args[1].isdigit() else None
+    count = month.read(line).args["count"]
+    return None if count is None else int(count)
+
+
+def _with_count(line: Line, left: int) -> Line:
+    """USE skill n with the count of products still to make in place of n."""
+    return replace(line, args=(line.args[0], str(left), *line.args[2:]))
 
 
 def _harvest(month: Any, unit_id: str, tag: str, line: Line) -> Outcome:
@@ -121,9 +127,9 @@ def _harvest(month: Any, unit_id: str, tag: str, line: Line) -> Outcome:
     base = rate / 100 / per_item
     claims = labour.day_memory(month).setdefault("harvest", {}).setdefault((location, item), {})
     bonus = base * bonus_percent / 100
-    claims[unit_id] = {"skill": tag, "base": base, "bonus": bonus, "limit": _products(line)}
+    claims[unit_id] = {"skill": tag, "base": base, "bonus": bonus, "limit": _products(month, line)}
     labour.use_experience(rules, unit, tag)
-    return (Result.CONTINUES if _products(line) is not None else Result.RAN), None
+    return (Result.CONTINUES if _products(month, line) is not None else Result.RAN), None
 
 
 def harvest_day(month: Any) -> None:
@@ -177,10 +183,10 @@ def _count_down(month: Any, unit_id: str, tag: str, made: int) -> None:
     if program is None:
         return
     for index, line in enumerate(program.lines):
-        if line.depth == 0 and line.keyword == "USE" and line.args and line.args[0].lower() == tag:
-            left = (_products(line) or 0) - made
+        if line.depth == 0 and line.keyword == "USE" and month.read(line).args.get("skill") == tag:
+            left = (_products(month, line) or 0) - made
             if left > 0:
-                program.lines[index] = replace(line, args=(line.args[0], str(left), *line.args[2:]))
+                program.lines[index] = _with_count(line, left)
                 return
             del program.lines[index]
             while index < len(program.lines) and program.lines[index].depth > 0:
@@ -228,7 +234,7 @@ def produce_day(
 def _produce(month: Any, unit_id: str, tag: str, line: Line) -> Outcome:
     rules, state = month.rules, month.state
     unit = state["units"][unit_id]
-    limit = _products(line)
+    limit = _products(month, line)
     made, worked = produce_day(rules, state, unit, tag, limit)
     if not worked:
         return Result.SKIPPED, None
@@ -246,7 +252,7 @@ def _after(line: Line, limit: int | None, made: int) -> Outcome:
         return Result.RAN, None
     if made >= limit:
         return Result.FINISHED, None
-    return Result.CONTINUES, replace(line, args=(line.args[0], str(limit - made), *line.args[2:]))
+    return Result.CONTINUES, _with_count(line, limit - made)
 
 
 # ---- forage --------------------------------------------------------------------------------------------
@@ -300,11 +306,7 @@ def execute_use(month: Any, unit_id: str, line: Line) -> Outcome:
     """USE skill [products]: a day of the skill's use, as its `use:` block in the skills chapter says."""
     rules = month.rules
     unit = month.state["units"][unit_id]
-    if not line.args:
-        return _fail(month, unit_id, line, "the skill to use is missing")
-    tag = line.args[0].lower()
-    if tag not in rules["skills"]:
-        return _fail(month, unit_id, line, f"there is no skill {tag}")
+    tag = month.read(line).args["skill"]
     use = labour.use_of(rules, tag)
     if not use:
         return _fail(month, unit_id, line, f"{_skill_name(rules, tag)} has no use of its own")
@@ -340,7 +342,8 @@ def _cast(month: Any, unit_id: str, tag: str, line: Line) -> Outcome:
     if what != "cast":
         return Result.CONTINUES, None  # the casting goes on until its days are done
     month.tell("spell_cast", unit_id, spell=_skill_name(rules, tag))
-    return _after(line, _products(line) or 1, 1) if _products(line) is not None else (Result.FINISHED, None)
+    products = _products(month, line)
+    return _after(line, products, 1) if products is not None else (Result.FINISHED, None)
 
 
 # ---- TARGET and building -------------------------------------------------------------------------------
@@ -355,10 +358,8 @@ def execute_target(month: Any, unit_id: str, line: Line) -> Outcome:
     skill. A new target loses the building work in hand and half a spell's days (magic.retarget)."""
     rules, state = month.rules, month.state
     unit = state["units"][unit_id]
-    if not line.args:
-        return _fail(month, unit_id, line, "the target is missing")
-    word = line.args[0]
-    target = word.lower() if word.lower() in structures.types(rules) else word
+    word = month.read(line).args["target"]
+    target = str(word)
     known = (
         target in structures.types(rules)
         or target in (state.get("units") or {})
@@ -435,10 +436,10 @@ def _build(
 
 
 def _use_build(month: Any, unit_id: str, tag: str, line: Line) -> Outcome:
-    limit = _products(line)
+    limit = _products(month, line)
     result, laid = _build(month, unit_id, tag, line, limit)
     if result is Result.CONTINUES and limit is not None:
-        return result, replace(line, args=(line.args[0], str(limit - laid), *line.args[2:]))
+        return result, _with_count(line, limit - laid)
     return result, None
 
 
@@ -448,29 +449,26 @@ def execute_build(month: Any, unit_id: str, line: Line) -> Outcome:
     which the unit's other lines and other units may name; count stops it after so many materials."""
     rules, state = month.rules, month.state
     unit = state["units"][unit_id]
-    if not line.args:
-        return _fail(month, unit_id, line, "the building skill is missing")
-    tag = line.args[0].lower()
+    args = month.read(line).args
+    tag = args["skill"]
     if labour.use_of(rules, tag).get("kind") != "build":
         return _fail(month, unit_id, line, f"{tag} is not a building skill (carpentry, masonry, siegecraft)")
     if stats.skill_level(rules, unit, tag) < 1:
         return _fail(month, unit_id, line, f"building needs 1st level in {_skill_name(rules, tag)}")
-    rest = line.args[1:]
-    kind = next((word.lower() for word in rest if word.lower() in structures.types(rules)), None)
-    temporary = next((word for word in rest if _temporary_structure(state, word)), None)
-    existing = next((word for word in rest if word in (state.get("structures") or {})), None)
-    count_at = next((i for i, word in enumerate(line.args) if i > 0 and word.isdigit()), None)
-    count = int(line.args[count_at]) if count_at is not None else None
+    construction, built = args["construction"], args.get("construction_kind")
+    kind = construction if built == "structure_type" else None
+    temporary = args["new"] or (construction if _temporary_structure(state, str(construction)) else None)
+    existing = construction if construction in (state.get("structures") or {}) else None
+    count = args["count"]
     if temporary and not kind:
         return Result.SKIPPED, None  # waits until another builder starts the structure under that id
     target = existing or kind
     if target and unit.get("target") != target:
         unit["target"] = target
     result, laid = _build(month, unit_id, tag, line, count, temporary)
-    if result is Result.CONTINUES and count_at is not None and count is not None:
-        args = list(line.args)
-        args[count_at] = str(count - laid)
-        return result, replace(line, args=tuple(args))
+    if result is Result.CONTINUES and count is not None:
+        # The count is the line's last word (the table's last argument): it counts down in place.
+        return result, replace(line, args=(*line.args[:-1], str(count - laid)))
     return result, None
 
 

@@ -39,10 +39,6 @@ def race_word(rules: Mapping[str, Any], race: str, count: int) -> str:
     return single if count == 1 else str(entry.get("plural") or f"{single}s")
 
 
-def _number(text: str) -> int | None:
-    return int(text) if text.isdigit() else None
-
-
 def _recruiting_allowed(month: Month, unit_id: str, location: str) -> bool:
     """Every owner and guard of the place must hold the recruiter's faction at the recruit gate (§5.6)."""
     return gates.allows(month, month.owner(unit_id), location, "recruit")
@@ -68,15 +64,11 @@ def _target_ok(month: Month, unit: Mapping[str, Any], target: str, race: str) ->
 
 def recruit(month: Month, unit_id: str, line: Line) -> Outcome:
     unit = month.unit(unit_id)
-    if unit is None or len(line.args) != 4:
+    if unit is None:
         return NEVER
-    target, asked, race, price = (
-        line.args[0],
-        _number(line.args[1]),
-        line.args[2].lower(),
-        _number(line.args[3]),
-    )
-    if asked is None or price is None or not m.is_leader(unit):
+    args = month.read(line).args
+    target, asked, race, price = args["unit"], args["count"], args["race"], args["price"]
+    if not m.is_leader(unit):
         return NEVER
     single = race in month.rules["recruiting"]["single_figure"]
     if single and asked > 1:
@@ -165,7 +157,8 @@ def _settle_race(
     result = clear(buys, [Offer(OFFICE, int(offer["price"]), int(offer["count"]), len(order))])
     # The lines first, while they are as they were placed; creating a unit then renames its temporary id.
     for key, bid in bids:
-        settle_line(month.programs, bid, _number(bid.line.args[1]) or 0, result.bought_by(str(key)), 1)
+        asked = month.read(bid.line).args["count"]
+        settle_line(month.programs, bid, asked, result.bought_by(str(key)), 1)
     by_key = dict(bids)
     for fill in result.bought:
         bid = by_key[int(fill.who)]

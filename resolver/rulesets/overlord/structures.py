@@ -245,7 +245,7 @@ def build_day(
 
 def execute_christen(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | None]:
     """CHRISTEN "name": the owner unit (first inside) renames its structure; waits until it is the owner."""
-    name = " ".join(line.args).strip()
+    name = str(month.read(line).args["name"]).strip()
     unit = month.state["units"][unit_id]
     if not name:
         month.tell("line_failed", unit_id, order=line.render(), reason="the new name is missing")

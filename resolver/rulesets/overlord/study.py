@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
-from ...core.programs import Line, ProgramError, Result, parse_line
+from ...core.programs import Line, Result
 from . import guards, labour, learning, magic, stats
 from . import model as m
 from .learning import NEVER, REACHED, WAITING, Teaching
@@ -83,8 +83,8 @@ def execute_study(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
     until the level is reached or study can go no further."""
     state, rules = month.state, month.rules
     unit = state["units"][unit_id]
-    tag = line.args[0].lower()
-    goal = int(line.args[1]) if len(line.args) > 1 else None
+    args = month.read(line).args
+    tag, goal = args["skill"], args["level"]
     owner = state["factions"][unit["owner"]]
     help_given = day_memory(month).get("teaching", {}).get((unit_id, tag))
     day = learning.study_day(
@@ -126,7 +126,7 @@ def execute_teach(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
     students' STUDY runs after the teacher's line, in report order. Several students only if all lead."""
     state, rules = month.state, month.rules
     teacher = state["units"][unit_id]
-    pairs = [(line.args[i], line.args[i + 1].lower()) for i in range(0, len(line.args) - 1, 2)]
+    pairs = list(month.read(line).args["pairs"])
     students = [state["units"].get(student) for student, _ in pairs]
     if len(pairs) > 1 and not all(s is not None and stats.is_leader(rules, s) for s in students):
         reason = "several students must all be leaders"
@@ -136,7 +136,8 @@ def execute_teach(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
         return Result.SKIPPED, None  # a guard does not teach; the line waits for a day off guard
     helped = []
     for (student_id, tag), student in zip(pairs, students, strict=True):
-        if student is None or student["location"] != teacher["location"] or not _studying(student, tag):
+        studying = _studying(month, student_id, tag)
+        if student is None or student["location"] != teacher["location"] or not studying:
             continue
         if not guards.may_work(rules, student):
             continue  # nor is a guard taught
@@ -152,14 +153,11 @@ def execute_teach(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
     return Result.RAN, None
 
 
-def _studying(student: Mapping[str, Any], tag: str) -> bool:
+def _studying(month: Any, student_id: str, tag: str) -> bool:
     """Whether the student's queue holds a live STUDY of the skill (it runs after the teacher today)."""
-    for text in student.get("orders") or []:
-        try:
-            parsed = parse_line(str(text))
-        except ProgramError:
-            continue
-        if parsed.depth == 0 and parsed.keyword == "STUDY" and parsed.args and parsed.args[0].lower() == tag:
+    program = month.programs.get(student_id)
+    for held in program.lines if program is not None else ():
+        if held.depth == 0 and held.keyword == "STUDY" and month.read(held).args.get("skill") == tag:
             return True
     return False
 
@@ -168,7 +166,7 @@ def execute_forget(month: Any, unit_id: str, line: Line) -> tuple[Result, Line |
     """FORGET skill: drop it and every skill built on it (a one-shot)."""
     state, rules = month.state, month.rules
     unit = state["units"][unit_id]
-    tag = line.args[0].lower()
+    tag = month.read(line).args["skill"]
     gone = learning.forget(rules, unit, tag)
     if not gone:
         reason = f"it knows no {_name(rules, tag)} to forget"

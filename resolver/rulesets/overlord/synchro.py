@@ -17,7 +17,7 @@ KEYWORD = "SYNCHRO"
 
 
 def synchro(month: Month, unit_id: str, line: Line) -> tuple[Result, Line | None]:
-    partner_id = line.args[0] if line.args else ""
+    partner_id = month.read(line).args["unit"]
     unit, partner = month.unit(unit_id), month.unit(partner_id)
     if unit is None or partner is None or partner_id == unit_id:
         return Result.SKIPPED, None  # a partner not yet created (a temporary id) may still come
@@ -34,7 +34,7 @@ def synchro(month: Month, unit_id: str, line: Line) -> tuple[Result, Line | None
             for held in theirs.lines
             if held.keyword == KEYWORD
             and held.depth == 0
-            and held.args[:1] == (unit_id,)
+            and month.read(held).args.get("unit") == unit_id
             and held.day in (None, month.day)
         ),
         None,

@@ -53,11 +53,9 @@ def announce(month: Month, kind: str, unit_id: str, **data: Any) -> None:
 
 def stance(month: Month, unit_id: str, line: Line) -> Outcome:
     """STANCE faction stance: the unit's faction's stance toward another; its own id sets the default."""
-    if len(line.args) < 2:
-        return NEVER
-    faction, word = line.args[0].lower(), line.args[1].lower()
-    rules = month.rules
-    if faction not in month.state["factions"] or word not in stances.stance_order(rules):
+    args, rules = month.read(line).args, month.rules
+    faction, word = args["faction"], args["stance"]
+    if faction not in month.state["factions"]:
         return NEVER
     owner = month.owner(unit_id)
     stances.set_stance(month.state, rules, owner, faction, word)
@@ -73,12 +71,10 @@ def stance(month: Month, unit_id: str, line: Line) -> Outcome:
 
 def claim(month: Month, unit_id: str, line: Line) -> Outcome:
     """CLAIM tag location [FREE]: a full day spent claiming or challenging (see ``titles.claim``)."""
-    if len(line.args) < 2:
-        return NEVER
-    tag, location = line.args[0].lower(), line.args[1].upper()
-    free = len(line.args) > 2 and line.args[2].upper() == "FREE"
+    args = month.read(line).args
+    tag, location, free = args["title"], args["location"], args["free"] == "FREE"
     held = titles.title_at(month.state, location)
-    if tag not in month.rules["titles"] or held is None or held.get("tag") != tag:
+    if held is None or held.get("tag") != tag:
         return NEVER
     outcome = titles.claim(month.state, month.rules, unit_id, tag, location, free)
     if not outcome.done:
@@ -114,9 +110,7 @@ def claim(month: Month, unit_id: str, line: Line) -> Outcome:
 
 
 def bestow(month: Month, unit_id: str, line: Line) -> Outcome:
-    if not line.args:
-        return NEVER
-    target = line.args[0].upper()
+    target = month.read(line).args["unit"]
     outcome = titles.bestow(month.state, month.rules, unit_id, target)
     if not outcome.done:
         return KEPT
@@ -132,8 +126,9 @@ def bestow(month: Month, unit_id: str, line: Line) -> Outcome:
 
 
 def yield_title(month: Month, unit_id: str, line: Line) -> Outcome:
-    tag = line.args[0].lower() if line.args else None
-    outcome = titles.yield_title(month.state, month.rules, unit_id, tag)
+    """YIELD: the holder gives its title up. A word after YIELD is read and ignored, as the checker says
+    (house rule language.ignored_argument): a unit holds one title, so there is nothing to choose."""
+    outcome = titles.yield_title(month.state, month.rules, unit_id)
     if not outcome.done:
         return KEPT
     announce(
@@ -143,9 +138,8 @@ def yield_title(month: Month, unit_id: str, line: Line) -> Outcome:
 
 
 def cancel(month: Month, unit_id: str, line: Line) -> Outcome:
-    if len(line.args) < 2 or line.args[0].lower() not in month.rules["titles"]:
-        return NEVER
-    tag, location = line.args[0].lower(), line.args[1].upper()
+    args = month.read(line).args
+    tag, location = args["title"], args["location"]
     outcome = titles.cancel(month.state, month.rules, reach(month), unit_id, tag, location)
     if not outcome.done:
         return KEPT
@@ -185,25 +179,24 @@ def pillage(month: Month, unit_id: str, line: Line) -> Outcome:
 
 def attack(month: Month, unit_id: str, line: Line) -> Outcome:
     """ATTACK unit | faction | structure: once such a target stands here, a battle is queued for today."""
-    if not line.args:
-        return NEVER
+    args = month.read(line).args
     state, unit = month.state, month.state["units"][unit_id]
-    wanted = line.args[0]
+    wanted, kind = args["target"], args["target_kind"]
     here = [
         uid
         for uid, u in sorted(state["units"].items())
         if uid != unit_id and u.get("location") == unit.get("location") and not u.get("moving")
     ]
     target = None
-    if wanted.upper() in state["units"]:
-        target = wanted.upper() if wanted.upper() in here else None
-    elif wanted.lower() in state["factions"]:
-        target = next((uid for uid in here if state["units"][uid]["owner"] == wanted.lower()), None)
-    elif wanted.upper() in (state.get("structures") or {}):
-        structure = state["structures"][wanted.upper()]
+    if kind == "unit" and wanted in state["units"]:
+        target = wanted if wanted in here else None
+    elif kind == "faction" and wanted in state["factions"]:
+        target = next((uid for uid in here if state["units"][uid]["owner"] == wanted), None)
+    elif kind == "structure" and wanted in (state.get("structures") or {}):
+        structure = state["structures"][wanted]
         if structure.get("owner") == unit["owner"]:
             return NEVER
-        inside = [uid for uid in here if state["units"][uid].get("structure") == wanted.upper()]
+        inside = [uid for uid in here if state["units"][uid].get("structure") == wanted]
         target = inside[0] if inside else None
     else:
         return NEVER
@@ -215,9 +208,7 @@ def attack(month: Month, unit_id: str, line: Line) -> Outcome:
 
 def oath(month: Month, unit_id: str, line: Line) -> Outcome:
     """OATH unit: on meeting that unit, this one swears to its faction; the change comes at month end."""
-    if not line.args:
-        return NEVER
-    target = month.state["units"].get(line.args[0].upper())
+    target = month.state["units"].get(month.read(line).args["unit"])
     unit = month.state["units"][unit_id]
     if target is None or target.get("location") != unit.get("location") or target.get("moving"):
         return KEPT

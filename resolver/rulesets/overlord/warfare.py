@@ -26,15 +26,11 @@ from .battle import BattleResult, Fighter, Tactic
 from .battle_words import battle_lines, loss_words
 from .burden import MILLI, unit_burden
 from .engagement import Engagement, Presence, Trigger, engage
-from .grid import ATTACKERS, DEFENDERS, FILE_ALIASES, FILES, RANK_ALIASES, RANKS
+from .grid import ATTACKERS, DEFENDERS
 from .month import Month
 
 Outcome = tuple[Result, Line | None]
 Rules = Mapping[str, Any]
-
-# The words of the TACTIC order, in the manual's order: battle, rank, file, move.
-BATTLE_WORDS = ("avoid", "defend", "fight")
-MOVE_WORDS = ("flee", "retreat", "stand", "advance", "sweep", "flank", "charge", "fire", "support")
 
 # Hooks for the places chapter: called after each battle with the month, the place and the result, so a
 # battle can cut the place's optimum population (spec §7.3.13) where that chapter keeps it.
@@ -115,48 +111,20 @@ def fighter(rules: Rules, state: Mapping[str, Any], unit_id: str, side: str) -> 
 # ---------------------------------------------------------------- TACTIC and COMBAT
 
 
-def _failed(month: Month, unit_id: str, line: Line, reason: str) -> Outcome:
-    unit = month.state["units"][unit_id]
-    month.ctx.emit(
-        "line_failed",
-        actors=[unit["owner"]],
-        visible_to=[unit["owner"]],
-        place=unit.get("location"),
-        unit=m.unit_name(month.state, unit_id),
-        order=line.render(),
-        reason=reason,
-    )
-    return Result.INVALID, None
-
-
 def tactic_order(month: Month, unit_id: str, line: Line) -> Outcome:
-    """TACTIC battle rank file move: how the unit joins battles, where it stands and how it moves."""
-    words = [word.lower() for word in line.args]
-    if len(words) != 4:
-        return _failed(month, unit_id, line, "TACTIC takes four words: battle, rank, file and move")
-    fight, rank, file, move = words
-    rank, file = RANK_ALIASES.get(rank, rank), FILE_ALIASES.get(file, file)
-    if fight not in BATTLE_WORDS:
-        return _failed(month, unit_id, line, f"the battle word must be one of {', '.join(BATTLE_WORDS)}")
-    if rank not in RANKS:
-        return _failed(month, unit_id, line, f"the rank must be one of {', '.join(RANKS)}")
-    if file not in FILES:
-        return _failed(month, unit_id, line, f"the file must be one of {', '.join(FILES)}")
-    if move not in MOVE_WORDS:
-        return _failed(month, unit_id, line, f"the move must be one of {', '.join(MOVE_WORDS)}")
-    month.state["units"][unit_id]["tactic"] = {"battle": fight, "rank": rank, "file": file, "move": move}
+    """TACTIC battle rank file move: how the unit joins battles, where it stands and how it moves (the
+    reading has put the grid's other names for a rank or a file into the order's own)."""
+    args = month.read(line).args
+    # The state keeps the words in small letters, as the battle reads them.
+    tactic = {part: str(args[part]).lower() for part in ("battle", "rank", "file", "move")}
+    month.state["units"][unit_id]["tactic"] = tactic
     return Result.FINISHED, None
 
 
 def combat_order(month: Month, unit_id: str, line: Line) -> Outcome:
-    """COMBAT a1 a2 …: the actions tried each round before the implicit MELEE and PARRY; no word clears it."""
-    rules = month.rules
-    known = set(rules["combat"]["actions"]) | set(rules["skills"]) | set(rules["items"])
-    words = [word.lower() for word in line.args]
-    unknown = [word for word in words if word not in known]
-    if unknown:
-        return _failed(month, unit_id, line, f"{', '.join(unknown)} is no combat action, skill or item")
-    month.state["units"][unit_id]["combat"] = words
+    """COMBAT a1 a2 …: the actions tried each round before the implicit MELEE and PARRY."""
+    actions = month.read(line).args["actions"] or ()
+    month.state["units"][unit_id]["combat"] = [str(action).lower() for action in actions]
     return Result.FINISHED, None
 
 

@@ -90,6 +90,30 @@ def test_the_month_is_printed_from_the_turn_table() -> None:
     assert any("only on day 1" in row[0] for row in daily.rows)  # the control check's day
 
 
+def test_the_server_factions_posts_and_the_hero_for_hire_are_told_in_their_chapters() -> None:
+    """No rules data falls through to a bare page of its own (a page of one number reads as a stray, and a
+    page that short left the site's side menu too cramped to tap on a laptop): the NPC posts, treasuries
+    and levy are the factions chapter's, the hero's chance a month the recruits table's."""
+    rules = get_ruleset("overlord").default_rules()
+    found = {section.title: section for section in rulesdoc.sections(rules)}
+    assert not [title for title in found if title.startswith("Npc") or title == "Hero for hire"], list(found)
+    factions = found["Factions: the start, stances and the newspaper"]
+    tables = {block.caption: block for block in factions.blocks if not isinstance(block, str)}
+    emperor = next(row for row in tables["Standing units at the start"].rows if row[0] == "The Emperor")
+    assert emperor[-1] == "Overlord" and emperor[-2] == "the Imperial City"
+    text = " ".join(block for block in factions.blocks if isinstance(block, str))
+    assert f"{rules['npc_funds']['imperials']} coins for The Imperials" in text
+    assert "pays them no taxes" in text and not rules["npc_levy"]
+    assert {"npc_posts", "npc_funds", "npc_levy"} <= set(factions.keys)  # their house rules shown with it
+    money = found["Money, markets and recruiting"]
+    recruits = next(b for b in money.blocks if not isinstance(b, str) and b.caption == "Recruits")
+    chance = rules["checks"]["hero_for_hire"]["table"][0]["up_to"]
+    assert (
+        next(row for row in recruits.rows if "[hero]" in row[0])[-1]
+        == f"{chance} % chance a month in each city"
+    )
+
+
 def event(kind: str, phase: str, tick: int = 0, **data: object) -> dict:
     found = {"kind": kind, "phase": phase, "actors": ["red"], "place": None, "data": data}
     if tick:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from resolver.core import canonical
 from resolver.core.dice import Dice, TurnSeed
 from resolver.engine.context import TurnContext
 from resolver.engine.ruleset import Game, get_ruleset
 from resolver.engine.turn import TurnResult, resolve_turn
-from resolver.rulesets.overlord import guards, warfare
+from resolver.rulesets.overlord import control, guards, warfare
 from resolver.rulesets.overlord.month import Month
 
 from .support import order_file, start
@@ -108,8 +110,13 @@ def test_the_battle_is_told_in_names_with_its_winner_and_losses() -> None:
     red_name, blue_name = state["units"][lead["red"]]["name"], state["units"][lead["blue"]]["name"]
     told = g.ruleset.describe(fought.to_data(), g)
     assert told.startswith("On day 1 at ") and f"{red_name} of The Empire attacks {blue_name}" in told
-    assert "The Empire wins after" in told and f"{blue_name} falls" in told
-    assert "2 swords to" in told
+    assert "The Empire wins after" in told
+    # The sentence stays short; the losses and the loot are the chronicle's list under it, a line each.
+    assert "falls" not in told and "swords" not in told
+    story = g.ruleset.story(fought.to_data(), g, state, result.state)
+    assert f"{blue_name} falls." in story
+    assert [line for line in story if line.startswith(f"Loot for {red_name}: ") and "2 swords" in line]
+    assert not any(uid in line for line in story for uid in state["units"]), story
     for event in result.events:
         if event.kind in ("battle", "battle_report"):
             text = g.ruleset.describe(event.to_data(), g)
@@ -322,3 +329,73 @@ def test_a_march_that_loses_turns_back_the_way_it_came() -> None:
     )
     turned = [e for e in month.ctx.events if e.kind == "turns_back"]
     assert turned and "beaten back in battle" in g.ruleset.describe(turned[0].to_data(), g)
+
+
+def test_every_roll_of_a_month_with_a_battle_belongs_to_the_event_it_decided() -> None:
+    """The battle's dice ride on its event and the weather's on the month's forecast, so the compact log
+    folds them under their event and the chronicle shows them in its dice box: none is left unattached."""
+    g = game()
+    state, lead, _ = setting(g)
+    attack = {"red": [{"action": "unit", "unit": lead["red"], "orders": [f"ATTACK {lead['blue']}"]}]}
+    result = run(g, state, attack)
+    [fought] = battles(result)
+    assert fought.rolls and all("/battle/" in str(roll.label) for roll in fought.rolls)
+    [weather] = [e for e in result.events if e.kind == "weather_drawn"]
+    territories = [loc for loc in g.world if g.world[loc].parent is None]
+    assert len(weather.rolls) >= len(territories) and weather.visible_to is None
+    assert all("/weather/" in str(roll.label) for roll in weather.rolls)
+    told = g.ruleset.describe(weather.to_data(), g)
+    assert told.startswith("At the month's end the weather is foreseen for ") and "{" not in told, told
+    assert sum(int(sky.split(" in ")[1].split()[0]) for sky in weather.data["skies"]) == len(territories)
+    assert result.events_data()["unattached_rolls"] == []
+
+
+def test_a_unit_refusing_battle_is_told_to_its_faction_alone_with_its_roll(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red is far over its control points on the battle day (the day-1 check kept out of the way): red's
+    company, stacked under the attacking hero, refuses to join; red alone hears of it, and the refusal's
+    die rides on that private event, not on the public battle."""
+    monkeypatch.setattr(control, "missing", lambda state, rules, faction: 20 if faction == "red" else 0)
+    monkeypatch.setattr(control, "control_check", lambda ctx, state, rules: {})
+    g = game()
+    state, lead, _ = setting(g)
+    follower = company(state, lead["red"])
+    attack = {"red": [{"action": "unit", "unit": lead["red"], "orders": [f"ATTACK {lead['blue']}"]}]}
+    result = run(g, state, attack)
+    [fought] = battles(result)
+    follower_name = state["units"][follower]["name"]
+    assert follower_name not in fought.data["attackers"]
+    assert not any("battle-refusal" in str(roll.label) for roll in fought.rolls)
+    [refusal] = [e for e in result.events if e.kind == "battle_refusals"]
+    assert refusal.visible_to == ["red"] and refusal.data["refused"] == [follower_name]
+    assert [str(roll.label).split("/")[-1] for roll in refusal.rolls] == [follower]
+    told = g.ruleset.describe(refusal.to_data(), g)
+    assert f"The Empire sees {follower_name} refuse to join the battle" in told, told
+    assert result.events_data()["unattached_rolls"] == []
+
+
+def test_the_story_under_a_battle_tells_titles_heroes_and_loot_a_line_each() -> None:
+    g = game()
+    event = {
+        "kind": "battle",
+        "data": {
+            "losses": ["Old Tom falls", "The Red Band loses 3 followers"],
+            "titles": [{"title": "Sheriff", "where": "Wolaholm", "fallen": "Old Tom", "heir": None}],
+            "promoted": ["Young Ann"],
+            "loot": [
+                {"unit": "The Red Band", "goods": "2 swords"},
+                {"unit": "Young Ann", "goods": "40 coins"},
+                {"unit": "The Red Band", "goods": "1 horse"},
+            ],
+        },
+    }
+    assert g.ruleset.story(event, g, {}, {}) == [
+        "Old Tom falls.",
+        "The Red Band loses 3 followers.",
+        "Old Tom was Sheriff of Wolaholm: the title stands vacant.",
+        "Young Ann rises to be a hero.",
+        "Loot for The Red Band: 2 swords, 1 horse.",
+        "Loot for Young Ann: 40 coins.",
+    ]
+    assert g.ruleset.story({**event, "kind": "battle_report"}, g, {}, {}) == []

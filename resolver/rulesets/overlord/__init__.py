@@ -16,6 +16,7 @@ from ...core.phases import PhaseFn, State
 from ...engine.ruleset import Game, MapMark, Ruleset
 from . import day, orders, public, report, siteview
 from . import model as m
+from .battle_story import battle_story
 from .month import OverlordMonth
 
 PIECES = ("units", "structures")  # collections whose records another faction sees only where it stands
@@ -123,6 +124,10 @@ class Overlord(Ruleset):
 
     def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
         return orders.examples_for(game, state, faction)
+
+    def story(self, event: Mapping[str, Any], game: Game, before: State, after: State) -> list[str]:
+        """A battle's losses, titles, promotions and loot, a line each under its short sentence."""
+        return battle_story(event)
 
 
 def _figures(game: Game, unit: Mapping[str, Any]) -> str:

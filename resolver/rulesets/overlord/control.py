@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
-from ...core.dice import roll_label
+from ...core.dice import Roll, roll_label
 from . import structures, titles
 
 __all__ = [
@@ -114,10 +114,17 @@ def clear_idle(state: MutableMapping[str, Any]) -> None:
 
 
 def refuses_battle(
-    ctx: Any, state: Mapping[str, Any], rules: Rules, battle: str, unit_id: str, targeted: bool
+    ctx: Any,
+    state: Mapping[str, Any],
+    rules: Rules,
+    battle: str,
+    unit_id: str,
+    targeted: bool,
+    drawn: list[Roll] | None = None,
 ) -> bool:
     """Whether a unit of a faction over its points refuses to join ``battle`` (an id of the battle, stable
-    across the turn). The unit attacked never refuses; without missing points nobody does."""
+    across the turn). The unit attacked never refuses; without missing points nobody does. The roll, when
+    one is made, is added to ``drawn`` so the caller attaches it to the event it decided."""
     if targeted:
         return False
     faction = state["units"][unit_id]["owner"]
@@ -126,4 +133,6 @@ def refuses_battle(
         return False
     chance = min(100, int(rules["control_points"]["battle_refusal"]) * short)
     roll = ctx.roll(roll_label("battle-refusal", battle, unit_id), "1d100", factions=[faction])
+    if drawn is not None:
+        drawn.append(roll)
     return roll.total <= chance

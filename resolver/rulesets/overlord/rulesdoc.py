@@ -560,7 +560,7 @@ def markets_blocks(rules: Rules) -> list[Block]:
                         f"{race.get('plural', race.get('name', tag))} [{tag}]",
                         cell(race.get("price")),
                         cell(race.get("floor")),
-                        _offered(race),
+                        _offered(rules, race),
                     )
                     for tag, race in races.items()
                 ),
@@ -580,7 +580,12 @@ def markets_blocks(rules: Rules) -> list[Block]:
     return blocks
 
 
-def _offered(race: Mapping[str, Any]) -> str:
+def _offered(rules: Rules, race: Mapping[str, Any]) -> str:
+    if "drawn_by" in race:  # a check of the rules data: the first row's chance, at the kinds of place named
+        check = (rules.get("checks") or {}).get(race["drawn_by"]) or {}
+        chance = (check.get("table") or [{}])[0].get("up_to")
+        where = listed([str(kind) for kind in race.get("kinds") or ()]) or "place"
+        return f"{chance} % chance a month in each {where}" if chance is not None else "—"
     if "percent_of_population" in race:
         return f"{race['percent_of_population']} % of the population each month"
     if "by_population" in race:
@@ -719,6 +724,55 @@ def bands_blocks(rules: Rules) -> list[Block]:
     ]
 
 
+POSTS = {
+    "imperial_city": "the Imperial City",
+    "capital": "the Imperial City's territory",
+    "border_cities": "each border city",
+}
+
+
+def posts_blocks(rules: Rules) -> list[Block]:
+    """The imperials' and the citizens' standing units, their treasuries and whether their land pays them."""
+    posts = [post for post in rules.get("npc_posts") or () if isinstance(post, Mapping)]
+    factions = rules.get("npc_factions") or {}
+
+    def faction_name(faction: Any) -> str:
+        return str((factions.get(faction) or {}).get("name") or words(str(faction)))
+
+    blocks: list[Block] = []
+    if posts:
+        blocks += [
+            "The Emperor and his guards, and the citizens' militia, stand at their posts from the start: "
+            "they guard them, and one driven off walks back.",
+            RulesTable(
+                "Standing units at the start",
+                ("Unit", "Faction", "Figures", "Race", "Post", "Title held"),
+                tuple(
+                    (
+                        str(post.get("name")).replace("{place}", "(its city's name)"),
+                        faction_name(post.get("faction")),
+                        cell(post.get("figures")),
+                        tag_name(rules, post.get("race")),
+                        POSTS.get(str(post.get("post")), words(str(post.get("post")))),
+                        tag_name(rules, post["title"]) if post.get("title") else "—",
+                    )
+                    for post in posts
+                ),
+            ),
+        ]
+    funds = rules.get("npc_funds") or {}
+    if funds:
+        treasuries = listed([f"{cell(coins)} coins for {faction_name(f)}" for f, coins in funds.items()])
+        blocks.append(f"Their treasuries at the start, which pay those units' upkeep: {treasuries}.")
+    if "npc_levy" in rules:
+        blocks.append(
+            "Land the server's factions hold by a title pays them taxes like anyone's."
+            if rules["npc_levy"]
+            else "Land the server's factions hold by a title pays them no taxes."
+        )
+    return blocks
+
+
 def press_blocks(rules: Rules) -> list[Block]:
     press = rules.get("press_rewards") or {}
     return [
@@ -777,12 +831,22 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("The order language", ("language",), orders_blocks, always=True),
     Chapter(
         "Factions: the start, stances and the newspaper",
-        ("start", "npc_factions", "stances", "press_rewards", "npc_bands"),
+        (
+            "start",
+            "npc_factions",
+            "stances",
+            "press_rewards",
+            "npc_bands",
+            "npc_posts",
+            "npc_funds",
+            "npc_levy",
+        ),
         joined(
             ("The start", ("start", "npc_factions"), start_blocks),
             ("Stances", ("stances",), stances_blocks),
             ("The newspaper", ("press_rewards",), press_blocks),
             ("Bands the server plays", ("npc_bands",), bands_blocks),
+            ("Standing units the server plays", ("npc_posts", "npc_funds", "npc_levy"), posts_blocks),
         ),
     ),
     Chapter("Units and races", ("races", "unit_stats"), races_blocks),
@@ -798,10 +862,11 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter(
         "Money, markets and recruiting",
-        ("economy", "markets", "recruiting", "places"),
+        ("economy", "markets", "recruiting", "places", "checks"),
         joined(
             ("Wages and upkeep", ("economy",), economy_blocks),
-            ("Markets and recruiting", ("markets", "recruiting", "places"), markets_blocks),
+            # The checks' one table is the chance of a hero for hire, told in the recruits' table.
+            ("Markets and recruiting", ("markets", "recruiting", "places", "checks"), markets_blocks),
         ),
     ),
     Chapter(

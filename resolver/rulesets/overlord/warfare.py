@@ -18,7 +18,7 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...core.dice import roll_label
+from ...core.dice import Roll, roll_label
 from ...core.programs import Line, Result
 from . import battle, control, guards, movement, stances, stats, structures, titles
 from . import model as m
@@ -277,11 +277,14 @@ def fight_one(month: Month, call: guards.BattleCall) -> BattleResult | None:
     here = _present(state, location, sorted(stacked))
     label = _label(call)
     involved = sorted({str(units[uid]["owner"]) for uid in here})
+    drawn: list[Roll] = []  # every die of the battle, carried by its event
 
     def roll(text: str, sides: int) -> int:
         if sides < 2:  # a choice among one (one looter, one heir) needs no die
             return 1
-        return ctx.roll(roll_label(*text.split("/")), f"1d{sides}", factions=involved).total
+        rolled = ctx.roll(roll_label(*text.split("/")), f"1d{sides}", factions=involved)
+        drawn.append(rolled)
+        return rolled.total
 
     presences = [
         Presence(
@@ -295,7 +298,7 @@ def fight_one(month: Month, call: guards.BattleCall) -> BattleResult | None:
     ]
     held = {f: {g: _stance(state, rules, f, g) for g in involved if g != f} for f in involved}
     sides = engage(presences, held, Trigger(call.attacker, call.defender), rules, roll, label)
-    _refusals(ctx, state, rules, sides, call, label)
+    _refusals(month, sides, call)
     fighters = [fighter(rules, state, uid, ATTACKERS) for uid in sides.attackers]
     fighters += [fighter(rules, state, uid, DEFENDERS) for uid in sides.defenders]
     names = {uid: m.unit_name(state, uid) for uid in here}
@@ -304,23 +307,39 @@ def fight_one(month: Month, call: guards.BattleCall) -> BattleResult | None:
     weights = {tag: float(item.get("weight", 0)) for tag, item in rules["items"].items()}
     result = battle.fight(fighters, rules, roll, label, weights)
     changes = apply_result(month, call, sides, result, roll, label, marching)
-    _tell(month, call, sides, result, changes, names, owners, before)
+    _tell(month, call, sides, result, changes, names, owners, before, drawn)
     for hook in AFTERMATH_HOOKS:
         hook(month, location, result)
     return result
 
 
-def _refusals(
-    ctx: Any, state: Mapping[str, Any], rules: Rules, sides: Engagement, call: guards.BattleCall, label: str
-) -> None:
-    """Units of a faction over its control points may refuse to fight (the titles chapter's control)."""
+def _refusals(month: Month, sides: Engagement, call: guards.BattleCall) -> None:
+    """Units of a faction over its control points may refuse to fight (the titles chapter's control).
+    Those rolls tell that a faction is short of points, which only it knows: each faction that rolled hears
+    of them in a private ``battle_refusals`` event carrying its own rolls, not in the public battle."""
+    ctx, state, rules = month.ctx, month.state, month.rules
     battle_id = f"{call.location}:{call.attacker}:{call.defender}"
     ends = (call.attacker, call.defender)
+    drawn: dict[str, list[Roll]] = {}
+    refused: dict[str, list[str]] = {}
     for group in (sides.attackers, sides.defenders):
         for uid in list(group):
-            if control.refuses_battle(ctx, state, rules, battle_id, uid, uid in ends):
+            faction = str(state["units"][uid]["owner"])
+            rolls = drawn.setdefault(faction, [])
+            if control.refuses_battle(ctx, state, rules, battle_id, uid, uid in ends, rolls):
                 group.remove(uid)
                 sides.refused.append(uid)
+                refused.setdefault(faction, []).append(m.unit_name(state, uid))
+    for faction, rolls in sorted(drawn.items()):
+        if rolls:
+            ctx.emit(
+                "battle_refusals",
+                actors=[faction],
+                place=call.location,
+                visible_to=[faction],
+                rolls=rolls,
+                refused=refused.get(faction, []),
+            )
 
 
 # ---------------------------------------------------------------- the aftermath in the state
@@ -488,6 +507,7 @@ def _tell(
     names: Mapping[str, str],
     owners: Mapping[str, str],
     before: Mapping[str, Mapping[str, Any]],
+    rolls: Sequence[Roll] = (),
 ) -> None:
     ctx, state, rules = month.ctx, month.state, month.rules
     winner = {ATTACKERS: sides.attacking_faction, DEFENDERS: sides.defending_faction}.get(result.winner or "")
@@ -502,6 +522,7 @@ def _tell(
         actors=[sides.attacking_faction, sides.defending_faction],
         place=call.location,
         visible_to=present if ctx.sealed else None,
+        rolls=rolls,
         winner=winner,
         trigger=call.trigger,
         attacker_name=names[call.attacker],

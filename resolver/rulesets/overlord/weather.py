@@ -8,12 +8,13 @@ the turn's dice (labelled and logged), a new campaign one drawn from its seed (`
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...core.dice import RollLabel, roll_label
+from ...core.dice import Roll, RollLabel, roll_label
 from ...core.rng import stream
+from ...core.words import plural
 from ...core.world import World
 from ...engine.context import TurnContext
 
@@ -82,12 +83,35 @@ def weather_of(world: World, places: Mapping[str, Mapping[str, Any]], which: str
 
 def month_end(ctx: TurnContext[Any], state: dict[str, Any]) -> None:
     """At the month's end the forecast becomes next month's weather, and the month after it is drawn with
-    the turn's dice (one labelled roll a territory, logged)."""
+    the turn's dice (one labelled roll a territory, logged), told as one public ``weather_drawn`` event
+    that carries those rolls."""
     world = ctx.game.world
-    season = ctx.game.calendar.date(ctx.turn + 2).season
-    drawn = draw_weather(world, season, ctx.rules, lambda label, sides: ctx.roll(label, f"1d{sides}").total)
+    month_after = ctx.game.calendar.date(ctx.turn + 2)
+    rolls: list[Roll] = []
+
+    def roll(label: RollLabel, sides: int) -> int:
+        rolled = ctx.roll(label, f"1d{sides}")
+        rolls.append(rolled)
+        return rolled.total
+
+    drawn = draw_weather(world, month_after.season, ctx.rules, roll)
     places = state.setdefault("places", {})
     for loc, sky in next_month(places, drawn).items():
         record = places.setdefault(loc, {})
         # The month just played is kept for the report's climate line ("last month was...").
         record["weather"] = {"last": (record.get("weather") or {}).get("now"), **sky}
+    if rolls:
+        # Every roll belongs to the event it decided: the compact log folds them under it, and the
+        # chronicle shows them in its dice box, as the places' month does with its own.
+        words = ctx.rules["weather"].get("words") or {}
+        counts = Counter(drawn.values())
+        ctx.emit(
+            "weather_drawn",
+            rolls=rolls,
+            month=month_after.label,
+            territories=len(drawn),
+            skies=[
+                f"{words.get(sky, sky)} in {plural(counts[sky], 'territory', 'territories')}"
+                for sky in sorted(counts, key=lambda sky: (-counts[sky], sky))
+            ],
+        )

@@ -177,6 +177,8 @@ def new_campaign(
     for f in factions:
         given = (players.get("factions") or {}).get(f.id) or {}
         roster["factions"][f.id] = {"name": f.name, "color": f.color, "logins": list(given.get("logins", []))}
+        if given.get("profile"):  # the public profile the faction's page shows, in the player's words
+            roster["factions"][f.id]["profile"] = str(given["profile"])
         if given.get("ids"):  # GitHub account ids: the pull-request check trusts them over logins
             roster["factions"][f.id]["ids"] = list(given["ids"])
         if given.get("recipients"):  # age or SSH public keys: what a sealed campaign encrypts to

@@ -7,6 +7,7 @@ is canonical YAML through atomic renames; a resolve that fails writes nothing.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import shutil
@@ -92,6 +93,15 @@ _HOUSE_RULE_ISSUES: dict[tuple[str, str], list[Issue]] = {}  # the last house-ru
 # Jinja environments by template folders: building one compiled every template again on each call.
 # The loader still notices a template edited on disk (auto_reload), so sharing them changes no output.
 _TEMPLATE_ENVIRONMENTS: dict[tuple[str, ...], jinja2.Environment] = {}
+
+
+def yaml_value(value: Any) -> str:
+    """A value as one line of YAML flow (JSON, which YAML reads), for an order file's example. Jinja's
+    ``tojson`` is for HTML and writes ``<``, ``>``, ``&`` and ``'`` as escapes, so a player would see
+    ``\\u003cb\\u003e`` where their unit's queue holds ``<b>``; the file is YAML, which needs none of them.
+    Other characters beyond ASCII stay escaped: a line break of Unicode's own would end the comment the
+    example sits in."""
+    return json.dumps(value, sort_keys=True)
 
 
 # What the machine, not the campaign, got wrong: the words a GM searches for, by errno and by the
@@ -657,6 +667,7 @@ class Store:
                 keep_trailing_newline=True,
                 autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
             )
+            _TEMPLATE_ENVIRONMENTS[search].filters["yaml_value"] = yaml_value
         return _TEMPLATE_ENVIRONMENTS[search]
 
     @staticmethod

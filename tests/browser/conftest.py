@@ -17,8 +17,10 @@ from typing import Any
 
 import pytest
 
+from resolver.engine.ruleset import RULESETS
+
 from ..site.demo import DemoSite, bot_demo_site, demo_site
-from ..site.hostile import RULESETS, HostileSite, hostile_site
+from ..site.hostile import HostileSite, hostile_site
 
 CHROMIUM = Path("/usr/bin/chromium")
 AXE = Path(__file__).resolve().parents[2] / "tools/axe/node_modules/axe-core/axe.min.js"

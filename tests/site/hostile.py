@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from resolver.publish.site import SiteReport, build_site
+from resolver.rulesets.overlord.setup import new_unit
 from resolver.rulesets.usurper.setup import UNSETTLED
 
 from .demo import play_campaign
@@ -41,7 +42,6 @@ EVERY_PROBE = " ".join(PROBES)
 FORMATTED = "Formatted {% raw %} | *em* __b__ `c` {{ 6*7 }}"
 ARTICLE = " ".join([*(p for p in PROBES if not p.startswith("Rawtext")), FORMATTED])
 HEADLINE = " ".join(PROBES[:4])  # press and GM headlines are limited to 120 characters
-RULESETS = ("nations", "factions", "seasons", "usurper")
 TURNS = 3
 
 
@@ -70,6 +70,9 @@ def players() -> dict[str, Any]:
 
 def _name_player_fields(orders: list[dict[str, Any]], names: Iterator[str], ruleset: str) -> None:
     """Every free name or text a player's order may carry gets a probe."""
+    if ruleset == "overlord":
+        _overlord_lines(orders, names)
+        return
     for order in orders:
         for field in ("name", "trait"):  # nations: recruit (unit name, trait), build (settlement name)
             if field in order:
@@ -77,6 +80,35 @@ def _name_player_fields(orders: list[dict[str, Any]], names: Iterator[str], rule
         # A nations advance and every usurper action carry a note of the player's own.
         if order.get("action") == "advance" or ruleset == "usurper":
             order["note"] = EVERY_PROBE
+
+
+def _overlord_lines(orders: list[dict[str, Any]], names: Iterator[str]) -> None:
+    """Overlord's names and texts are lines of the manual's order language, in quotes: the faction
+    takes its own name again (so that the chronicle tells the renaming), each unit the bot orders takes
+    a probe for a name and a description of every probe, and one of them would christen the structure
+    it owns (the line waits in its queue until it owns one)."""
+    blocks = [order for order in orders if order.get("action") == "unit"]
+    for number, block in enumerate(blocks):
+        extra = [f'NAME "{next(names)}"', f'DESCRIBE "{EVERY_PROBE}"']
+        if number == 0:
+            extra.append(f'CHRISTEN "{EVERY_PROBE}"')
+        block["orders"] = [*extra, *block.get("orders", [])]
+
+
+def _overlord_gm(game: Any, state: Any) -> list[dict[str, Any]]:
+    """The GM sets down a band of red's beside its first unit for each probe (and one for them all), in
+    the last month: the bots' orders of the months before would have renamed them."""
+    home = next(unit["location"] for unit in state["units"].values() if unit["owner"] == "red")
+    first = int(state["next_ids"]["unit"]) + 500  # far above the ids the month gives its new units
+    return [
+        {
+            "action": "place",
+            "kind": "unit",
+            "id": f"U{first + i}",
+            "data": {**new_unit(game.rules, "red", name, "man", 5, home), "description": EVERY_PROBE},
+        }
+        for i, name in enumerate([EVERY_PROBE, *PROBES])
+    ]
 
 
 def _nations_gm(game: Any, state: Any) -> list[dict[str, Any]]:
@@ -208,6 +240,9 @@ def make_hostile_campaign(root: Path, ruleset: str, turns: int = TURNS) -> None:
 
     def edit(turn: int, faction: str, doc: dict[str, Any]) -> None:
         _name_player_fields(doc.get("orders", []), names, ruleset)
+        if ruleset == "overlord" and turn == 1:  # the faction takes the name it has again, by an order
+            name = players()["factions"][faction]["name"]
+            doc.setdefault("orders", []).insert(0, {"action": "faction", "orders": [f'NAME "{name}"']})
         doc["press"] = [{"headline": HEADLINE, "body": f"{ARTICLE}\n\n{ARTICLE}"}]
         doc["rumors"] = [EVERY_PROBE]
 
@@ -219,7 +254,10 @@ def make_hostile_campaign(root: Path, ruleset: str, turns: int = TURNS) -> None:
         players(),
         turns,
         edit,
-        lambda turn, game, state: _gm_orders(game, state) if turn == 1 else [],
+        lambda turn, game, state: [
+            *(_gm_orders(game, state) if turn == 1 else []),
+            *(_overlord_gm(game, state) if ruleset == "overlord" and turn == turns else []),
+        ],
     )
 
 

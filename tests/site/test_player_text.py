@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from resolver.engine.ruleset import RULESETS
 from resolver.store.store import Store
 
-from .hostile import EVERY_PROBE, HEADLINE, PROBE_MARKS, PROBES, RULESETS, HostileSite, hostile_site
+from .hostile import EVERY_PROBE, HEADLINE, PROBE_MARKS, PROBES, HostileSite, hostile_site
 from .pagecheck import URL_ATTRIBUTES, Page, map_page_data, read_page
 
 
@@ -100,6 +101,9 @@ def test_the_map_carries_every_name_as_data(hostile: HostileSite) -> None:
     if hostile.ruleset == "seasons":  # no piece has a chosen name: the nations' names are in the details
         for name in {f["name"] for f in data["factions"]} - {"The Piorad"}:
             assert any(text.endswith(f" of {name}") for text in data["strings"]), name
+    elif hostile.ruleset == "overlord":  # the public sees no unit: the map names them in its battles only
+        battles = [text for text in data["strings"] if " attacks " in text]
+        assert any(probe in text for text in battles for probe in PROBES), battles
     else:  # nations: the GM's settlements and the army; factions: the GM's lieutenants
         assert {EVERY_PROBE, *PROBES} <= set(data["strings"])
     for mark in PROBE_MARKS:
@@ -139,6 +143,12 @@ def test_the_probes_reach_every_kind_of_name(hostile: HostileSite) -> None:
     elif hostile.ruleset == "usurper":  # the GM's cities and a landmark; the players' notes
         assert {EVERY_PROBE, *PROBES} <= {city["name"] for city in state["cities"].values()}
         assert EVERY_PROBE in {landmark["name"] for landmark in state["landmarks"].values()}
+    elif hostile.ruleset == "overlord":  # NAME and DESCRIBE lines of the players, the GM's bands
+        units = state["units"].values()
+        assert {EVERY_PROBE, *PROBES} <= {unit["name"] for unit in units}
+        assert any(u["description"] == EVERY_PROBE and u["owner"] != "red" for u in units)
+        assert any(f'CHRISTEN "{EVERY_PROBE}"' in unit["orders"] for unit in units)  # waiting for a structure
+        assert EVERY_PROBE in str(Store(hostile.root).campaign_dir.joinpath("players.yaml").read_text("utf-8"))
     else:
         names = {a.get("name") for a in state["assets"].values()}
         assert set(PROBES) <= names

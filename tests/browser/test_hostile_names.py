@@ -38,8 +38,13 @@ def test_the_map_shows_hostile_names_as_text(page: Page, hostile_served: Hostile
     # Each of the GM's named pieces (settlements and an army, or lieutenants): its marker's label, and its
     # popup once selected, is the name as written.
     labels = tab.locator(".cm-piece").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
-    named_pieces = hostile_served.site.ruleset != "seasons"  # the seasons' pieces have no chosen names
-    for probe in (EVERY_PROBE, *PROBES) if named_pieces else ():
+    ruleset = hostile_served.site.ruleset
+    names: tuple[str, ...] = (EVERY_PROBE, *PROBES)
+    if ruleset == "seasons":  # the seasons' pieces have no chosen names
+        names = ()
+    elif ruleset == "overlord":  # the public sees each faction's force at a place, named after it, no unit
+        names = (" ".join(PROBES[:3]), *PROBES[3:])
+    for probe in names:
         # A marker stands for one piece ("name, owner, tile") or a stack ("2 pieces: name, ...; name, ...").
         named = [label for label in labels if re.search(f"(^|: |; ){re.escape(probe)},", label)]
         assert named, (probe, labels)

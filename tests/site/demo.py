@@ -7,22 +7,24 @@ Markdown that must come out as text, with images that would load from outside th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from resolver import workflow
-from resolver.engine.bots import bot_order_file
 from resolver.core import canonical
 from resolver.core.factions import is_npc
 from resolver.core.phases import State
-from resolver.publish.site import SiteReport, build_site
+from resolver.engine.bots import bot_order_file
 from resolver.engine.ruleset import Game
+from resolver.publish.site import SiteReport, build_site
+from resolver.store import resolution, sealing
 from resolver.store.store import Store
-from resolver.store import resolution
 
 SCRIPT = "<script>alert(1)</script>"
 OUTSIDE = "http://203.0.113.9"  # TEST-NET-3: never a real host; any request to it fails the browser tests
@@ -59,6 +61,19 @@ OrderEdit = Callable[[int, str, dict[str, Any]], None]  # turn, faction, the bot
 GmOrders = Callable[[int, Game, State], list[dict[str, Any]]]  # turn, game, state: the GM's orders
 
 
+@contextlib.contextmanager
+def no_campaign_key() -> Iterator[None]:
+    """Play an open demo as a fresh process would: without a campaign key. A key given to a CLI call
+    (``--key-file``) stays in the process after the call returns (``sealing.use_key_file``), and so does
+    one an earlier test put in the environment; a key in the process salts an open campaign's dice too
+    (from its second turn on), so a shared demo played after such a test would be another game than the
+    one its tests were written for. The key comes back afterwards, for whoever held it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sealing, "_override", [])
+        patch.delenv(sealing.KEY_VARIABLE, raising=False)
+        yield
+
+
 def play_campaign(
     root: Path,
     ruleset: str,
@@ -75,7 +90,12 @@ def play_campaign(
     players_file = root / "players-in.yaml"
     players_file.write_text(yaml.safe_dump(players), encoding="utf-8")
     factions, chosen = workflow.factions_from_players(players_file)
-    workflow.new_campaign(root, ruleset, seed, factions, name=name, players=chosen)
+    with no_campaign_key():
+        workflow.new_campaign(root, ruleset, seed, factions, name=name, players=chosen)
+        _play(root, turns, edit, gm)
+
+
+def _play(root: Path, turns: int, edit: OrderEdit, gm: GmOrders) -> None:
     for turn in range(1, turns + 1):
         store = Store(root)
         state = store.state()
@@ -138,7 +158,8 @@ def demo_site(base: Path) -> DemoSite:
     if "site" not in _BUILT:
         root = base / "campaign"
         press_turn = make_campaign(root)
-        report = build_site(root)
+        with no_campaign_key():
+            report = build_site(root)
         assert report.out is not None
         _BUILT["site"] = DemoSite(root, report.out, report, press_turn)
     return _BUILT["site"]
@@ -152,10 +173,12 @@ def bot_demo_site(root: Path, ruleset: str, turns: int | None = None) -> DemoSit
     turns = default if turns is None else turns
     key = f"demo-{ruleset}" if turns == default else f"demo-{ruleset}-{turns}"
     if key not in _BUILT:
-        workflow.new_campaign(root, ruleset, 1, workflow.default_factions(4, 1), name=f"Demo of {ruleset}")
-        for _ in range(turns):
-            workflow.play_bot_turn(root)
-        report = build_site(root)
+        with no_campaign_key():
+            factions = workflow.default_factions(4, 1)
+            workflow.new_campaign(root, ruleset, 1, factions, name=f"Demo of {ruleset}")
+            for _ in range(turns):
+                workflow.play_bot_turn(root)
+            report = build_site(root)
         assert report.out is not None
         _BUILT[key] = DemoSite(root, report.out, report, press_turn=0)
     return _BUILT[key]

@@ -23,7 +23,7 @@ from resolver.publish.site import SiteReport, build_site
 from resolver.rulesets.overlord.setup import new_unit
 from resolver.rulesets.usurper.setup import UNSETTLED
 
-from .demo import play_campaign
+from .demo import no_campaign_key, play_campaign
 
 # Each probe is told apart by its first word (``PROBE_MARKS``): wherever that word shows on a page,
 # the whole probe must show, unchanged.
@@ -278,7 +278,8 @@ def hostile_site(base: Path, ruleset: str) -> HostileSite:
         root = base / f"hostile-{ruleset}"
         shutil.rmtree(root, ignore_errors=True)  # what an earlier, failed build left
         make_hostile_campaign(root, ruleset)
-        report = build_site(root)
+        with no_campaign_key():
+            report = build_site(root)
         assert report.out is not None
         _BUILT[ruleset] = HostileSite(ruleset, root, report.out, report)
     return _BUILT[ruleset]

@@ -252,7 +252,9 @@ def presence(state: State, faction: str, events: Sequence[Event], mine: set[str]
 def place_lines(game: Game, state: State, faction: str, events: Sequence[Event], mine: set[str]) -> list[str]:
     world = game.world
     lines: list[str] = []
-    for loc in [loc for loc in world if loc in presence(state, faction, events, mine)]:
+    # The faction's places are found once: asked per place, they cost a scan of every event each.
+    present = presence(state, faction, events, mine)
+    for loc in [loc for loc in world if loc in present]:
         lines += one_place(game, state, faction, loc, events, mine)
     return lines
 

@@ -832,15 +832,15 @@ class Ruleset:
         if kind == "factions":
             records = state.get("factions") or {}
             return {f: _distinct(game.name_of(f), (records.get(f) or {}).get("name")) for f in game.factions}
-        places = {loc.id: _distinct(loc.label, loc.place) for loc in game.world.locations.values()}
+        locations = game.world.locations
         if kind == "places":
-            return places
+            return {loc.id: _distinct(loc.label, loc.place) for loc in locations.values()}
         records = state.get(kind)
         if not isinstance(records, Mapping):
             return {}
         return {
             str(key): _distinct(
-                record.get("name") if isinstance(record, Mapping) else None, *places.get(key, ())
+                record.get("name") if isinstance(record, Mapping) else None, *_place_names(locations, key)
             )
             for key, record in records.items()
         }
@@ -877,6 +877,13 @@ def _finishes(rule: DeedRule, event: Mapping[str, Any], other: Mapping[str, Any]
 def _said(event: Mapping[str, Any], key: str) -> Any:
     """What an event says of ``key``: its doers for "actors", otherwise that key of its data."""
     return event.get("actors") if key == "actors" else event.get("data", {}).get(key)
+
+
+def _place_names(locations: Mapping[str, Any], key: Any) -> tuple[str, ...]:
+    """A place's names (label, place name) when ``key`` is a place of the world, else none: looked up by
+    the id the world keys each place by, rather than naming every place of the world for each kind."""
+    loc = locations.get(key)
+    return _distinct(loc.label, loc.place) if loc is not None and loc.id == key else ()
 
 
 def _distinct(*names: Any) -> tuple[str, ...]:

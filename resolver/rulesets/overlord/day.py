@@ -79,12 +79,17 @@ def faction_orders(ctx: Context, state: State) -> State:
         of = ctx.orders.get(faction)
         if of is None or faction not in state["factions"]:
             continue
+        # One vocabulary for the file's orders, built again after faction orders (RESIGN gives units away).
+        known = None
         for order in of.orders:
-            reading = orders.read_order(state, faction, order, ctx.rules, names_of)
+            if known is None:
+                known = orders.vocabulary(state, faction, ctx.rules, names_of)
+            reading = orders.read_order(state, faction, order, ctx.rules, names_of, known)
             if reading.problems:
                 ctx.order_failed(faction, order, reading.problems[0][1])
                 continue
             if order.action == orders.FACTION:
+                known = None
                 for read in reading.readings:
                     orders.apply_faction_line(ctx, state, faction, read)
             else:

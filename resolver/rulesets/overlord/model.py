@@ -6,6 +6,7 @@ order (outside units first, by arrival, each unit's stack right after it) is wor
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
@@ -29,12 +30,22 @@ def unit(state: State, unit_id: str) -> Unit | None:
 
 def owned(state: State, faction: str) -> dict[str, Unit]:
     """A faction's units, by id, in id order."""
-    return {uid: u for uid, u in sorted(units(state).items(), key=_id_key) if u.get("owner") == faction}
+    # Filtered before sorting: the ids are unique, so the order is the same, and only the faction's
+    # units are sorted (every order read asks for them).
+    mine = [(uid, u) for uid, u in units(state).items() if u.get("owner") == faction]
+    return dict(sorted(mine, key=_id_key))
 
 
 def _id_key(item: tuple[str, Any]) -> tuple[int, str]:
-    digits = "".join(ch for ch in item[0] if ch.isdigit())
-    return (int(digits) if digits else 0, item[0])
+    return (_id_number(item[0]), item[0])
+
+
+@functools.lru_cache(maxsize=65536)
+def _id_number(text: str) -> int:
+    """The digits of an id read as one number (0 without any): ids sort by it, and every sort of the
+    month's units asks it of the same few hundred ids again."""
+    digits = "".join(ch for ch in text if ch.isdigit())
+    return int(digits) if digits else 0
 
 
 def is_leader(record: Mapping[str, Any]) -> bool:
@@ -58,6 +69,26 @@ def at_location(state: State, location: str) -> list[str]:
     """The units at a location in report order: those outside any structure first, then each structure's
     occupants; within a group, stack leaders by arrival, each followed at once by its stack (depth first)."""
     return _in_report_order({uid: u for uid, u in units(state).items() if u.get("location") == location})
+
+
+def by_location(state: State) -> dict[Any, dict[str, Unit]]:
+    """Every unit grouped by its location, each group in the state's order, in one pass over the state:
+    ``in_report_order`` of a group is ``at_location`` of its place, for a caller that visits every place
+    (asking each place for its units scans every unit once per place)."""
+    found: dict[Any, dict[str, Unit]] = {}
+    for uid, record in units(state).items():
+        found.setdefault(record.get("location"), {})[uid] = record
+    return found
+
+
+def occupied_in_order(grouped: Mapping[Any, Any], world_order: list[str]) -> list[str]:
+    """``locations_in_order`` of the locations of a ``by_location`` grouping."""
+    return _in_world_order(grouped, world_order)
+
+
+def in_report_order(here: Mapping[str, Unit]) -> list[str]:
+    """The ids of one location's units (one group of ``by_location``) in report order."""
+    return _in_report_order(here)
 
 
 def _in_report_order(here: Mapping[str, Unit]) -> list[str]:
@@ -87,14 +118,8 @@ def _in_report_order(here: Mapping[str, Unit]) -> list[str]:
 
 def report_order(state: State, world_order: list[str]) -> list[str]:
     """Every unit of the state, location by location, in report order: the order the day runs them."""
-    # The units grouped by location in one pass over the state (asking each location for its units
-    # scanned every unit once per location).
-    by_location: dict[Any, dict[str, Unit]] = {}
-    for uid, record in units(state).items():
-        by_location.setdefault(record.get("location"), {})[uid] = record
-    return [
-        uid for loc in _in_world_order(by_location, world_order) for uid in _in_report_order(by_location[loc])
-    ]
+    grouped = by_location(state)
+    return [uid for loc in _in_world_order(grouped, world_order) for uid in _in_report_order(grouped[loc])]
 
 
 def leader_chain(state: State, unit_id: str) -> list[str]:
@@ -109,13 +134,23 @@ def leader_chain(state: State, unit_id: str) -> list[str]:
 
 def stack_of(state: State, leader_id: str) -> list[str]:
     """The units stacked under a leader at any depth, in report order."""
-    found: list[str] = []
-    for uid, _record in sorted(
-        units(state).items(), key=lambda item: (int(item[1].get("arrival", 0)), item[0])
-    ):
-        if leader_id in leader_chain(state, uid):
-            found.append(uid)
-    return found
+    # A unit is below the leader when the leader is on its chain of leaders (``leader_chain``), that is,
+    # when the leader is reached from it by following ``stack``: found by walking the links backwards
+    # from the leader, instead of building every unit's chain.
+    below: dict[Any, list[str]] = {}
+    every = units(state)
+    for uid, record in every.items():
+        parent = record.get("stack")
+        if parent:
+            below.setdefault(parent, []).append(uid)
+    found: set[str] = set()
+    waiting = list(below.get(leader_id, ()))
+    while waiting:
+        uid = waiting.pop()
+        if uid not in found:
+            found.add(uid)
+            waiting.extend(below.get(uid, ()))
+    return sorted(found, key=lambda uid: (int(every[uid].get("arrival", 0)), uid))
 
 
 def next_unit_id(state: State) -> str:

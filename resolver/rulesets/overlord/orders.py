@@ -103,24 +103,32 @@ def argument_names(state: State, faction: str, names_of: NamesOf | None) -> Name
     }
 
 
+def vocabulary(
+    state: State, faction: str, rules: Mapping[str, Any], names_of: NamesOf | None = None
+) -> language.Vocabulary:
+    """What a faction's order lines are read against: the rules' tags, the factions and the names it may
+    write where an id goes. The same for every order of a file while the state does not change, so a
+    caller reading many orders may build it once (``read_order``'s ``known``)."""
+    return language.Vocabulary.from_rules(
+        rules, state.get("factions") or {}, argument_names(state, faction, names_of)
+    )
+
+
 def read_order(
     state: State,
     faction: str,
     order: Order,
     rules: Mapping[str, Any] | None = None,
     names_of: NamesOf | None = None,
+    known: language.Vocabulary | None = None,
 ) -> Reading:
     """With ``rules``, each line's arguments are read against the order table too (``language.read``),
     and with ``names_of`` a name written where an id goes is read as that id: the lines read hold the
-    ids, so the queue the month runs and keeps does."""
+    ids, so the queue the month runs and keeps does. ``known``: the ``vocabulary`` of these, when the
+    caller built it already."""
     reading = Reading()
-    known = (
-        language.Vocabulary.from_rules(
-            rules, state.get("factions") or {}, argument_names(state, faction, names_of)
-        )
-        if rules is not None
-        else None
-    )
+    if known is None and rules is not None:
+        known = vocabulary(state, faction, rules, names_of)
     if order.action == UNIT:
         reading.unit = str(order.get("unit", "")).strip()
         _own_unit(state, faction, reading)
@@ -289,8 +297,10 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
     faction = of.faction or ""
     seen: dict[str, int] = {}
     names_of = game.ruleset.names_of(game, state)
+    # The check changes no state, so one vocabulary reads every order of the file.
+    known = vocabulary(state, faction, game.rules, names_of)
     for place, order in enumerate(list(of.orders)):
-        reading = read_order(state, faction, order, game.rules, names_of)
+        reading = read_order(state, faction, order, game.rules, names_of, known)
         if not reading.problems and reading.texts != list(order.get("orders") or []):
             order = _holding_ids(of, place, order, reading.texts)
         for index, problem, fix, column in reading.problems:

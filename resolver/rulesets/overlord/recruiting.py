@@ -82,17 +82,21 @@ def recruit(month: Month, unit_id: str, line: Line) -> Outcome:
     if _kind(month, location) in month.rules["recruiting"]["no_recruiting_kinds"]:
         return WAIT
     offer = (((month.state.get("places") or {}).get(location) or {}).get("recruits") or {}).get(race)
-    if not offer or int(offer["count"]) <= 0 or not _recruiting_allowed(month, unit_id, location):
+    if not offer or int(offer["count"]) <= 0:
         return WAIT
     listed = int(offer["price"])
     price = price or listed
     if price < listed:
         return WAIT  # the price may fall to it in a later month
+    if price <= 0 and not _recruiting_allowed(month, unit_id, location):
+        return WAIT  # a free offer: the owners and guards are asked before anything is counted
     affordable = int((unit.get("items") or {}).get("coin", 0)) // price
     count = min(asked, affordable) if asked else affordable
     if single:
         count = min(count, 1)
-    if count <= 0:
+    # The owners' and guards' word is asked last: it reads every title and unit, and a recruiter that
+    # cannot pay waits whatever they say.
+    if count <= 0 or not _recruiting_allowed(month, unit_id, location):
         return WAIT
     bid = Bid("recruit", unit_id, location, line, race, count, price, target)
     held = month.ctx.memory.bids

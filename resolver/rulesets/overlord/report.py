@@ -14,7 +14,7 @@ their goods only what has weight.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ...core import world as geo
@@ -38,7 +38,10 @@ def sections(game: Game, state: State, faction: str, events: Sequence[Event]) ->
     ]
     by_unit = _events_by_unit(state, events, set(mine))
     found: list[Section] = [("Your faction", faction_lines(game, state, faction))]
-    found.append(("Your units", [line for uid in mine for line in unit_lines(game, state, uid, by_unit)]))
+    learnable: dict[Any, str] = {}  # what units of one race and the same skills may learn, worked out once
+    found.append(
+        ("Your units", [line for uid in mine for line in unit_lines(game, state, uid, by_unit, learnable)])
+    )
     owned = structure_lines(game, state, faction)
     if owned:
         found.append(("Your structures", owned))
@@ -71,8 +74,15 @@ def faction_lines(game: Game, state: State, faction: str) -> list[str]:
 # ---------------------------------------------------------------- the units
 
 
-def unit_lines(game: Game, state: State, uid: str, by_unit: Mapping[str, list[Event]]) -> list[str]:
-    """One unit's block: heading, then a line each for what it is, holds, weighs, knows and does."""
+def unit_lines(
+    game: Game,
+    state: State,
+    uid: str,
+    by_unit: Mapping[str, list[Event]],
+    learnable: dict[Any, str] | None = None,
+) -> list[str]:
+    """One unit's block: heading, then a line each for what it is, holds, weighs, knows and does.
+    ``learnable``: ``_may_learn``'s answers so far, kept by the caller across the faction's units."""
     rules = game.rules
     unit = state["units"][uid]
     heading = f"### {unit.get('name') or 'A unit'} [{uid}], at {_place(game, unit.get('location'))}"
@@ -89,7 +99,7 @@ def unit_lines(game: Game, state: State, uid: str, by_unit: Mapping[str, list[Ev
     lines.append(f"- Has: {_possessions(rules, unit, everything=True) or 'nothing'}.")
     lines.append(f"- {_burden_words(rules, state, uid)}")
     lines.append(f"- Skills: {_skills(rules, unit) or 'none'}.")
-    may = _may_learn(rules, unit)
+    may = _may_learn(rules, unit, learnable)
     if may:
         lines.append(f"- May learn: {may}.")
     shown = _stats(rules, unit)
@@ -154,8 +164,19 @@ def _skills(rules: Rules, unit: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _may_learn(rules: Rules, unit: Mapping[str, Any]) -> str:
-    """Each skill beyond the basic ones the unit may study now, at the level it would reach next."""
+def _may_learn(rules: Rules, unit: Mapping[str, Any], learnable: dict[Any, str] | None = None) -> str:
+    """Each skill beyond the basic ones the unit may study now, at the level it would reach next.
+    The answer reads only the unit's race and skills, so ``learnable`` keeps it by those: a faction's
+    companies mostly share them, and each asks every skill of the catalogue."""
+    if learnable is None:
+        return _learnable(rules, unit)
+    key = (unit.get("race"), tuple(sorted((unit.get("skills") or {}).items())))
+    if key not in learnable:
+        learnable[key] = _learnable(rules, unit)
+    return learnable[key]
+
+
+def _learnable(rules: Rules, unit: Mapping[str, Any]) -> str:
     parts = []
     for tag in rules["skills"]:
         if "basic" in stats.flags(rules, tag) or learning.never_reason(rules, unit, tag):
@@ -252,13 +273,23 @@ def presence(state: State, faction: str, events: Sequence[Event], mine: set[str]
 def place_lines(game: Game, state: State, faction: str, events: Sequence[Event], mine: set[str]) -> list[str]:
     world = game.world
     lines: list[str] = []
-    for loc in [loc for loc in world if loc in presence(state, faction, events, mine)]:
-        lines += one_place(game, state, faction, loc, events, mine)
+    # The faction's places are found once: asked per place, they cost a scan of every event each.
+    present = presence(state, faction, events, mine)
+    # So is the weather the directions reckon with: it reads every territory of the world.
+    sky = skies.weather_of(world, state.get("places") or {}, "now")
+    for loc in [loc for loc in world if loc in present]:
+        lines += one_place(game, state, faction, loc, events, mine, sky)
     return lines
 
 
 def one_place(
-    game: Game, state: State, faction: str, loc: str, events: Sequence[Event], mine: set[str]
+    game: Game,
+    state: State,
+    faction: str,
+    loc: str,
+    events: Sequence[Event],
+    mine: set[str],
+    sky: Mapping[str, str] | None = None,
 ) -> list[str]:
     rules, world = game.rules, game.world
     here = world[loc]
@@ -299,7 +330,7 @@ def one_place(
     title = record.get("title")
     if title:
         lines.append(f"- Title: {_title_words(game, state, title)}")
-    lines += direction_lines(game, state, loc)
+    lines += direction_lines(game, state, loc, sky)
     said = [
         event
         for event in events
@@ -344,11 +375,12 @@ def climate_line(game: Game, state: State, territory: str) -> str:
     )
 
 
-def direction_lines(game: Game, state: State, loc: str) -> list[str]:
+def direction_lines(game: Game, state: State, loc: str, sky: Mapping[str, str] | None = None) -> list[str]:
     """The ways out sorted by days, reckoned with next month's weather; for an inner place, its own ways
-    and then its territory's."""
+    and then its territory's. ``sky``: that weather (``weather_of``), when the caller has it."""
     world = game.world
-    sky = skies.weather_of(world, state.get("places") or {}, "now")
+    if sky is None:
+        sky = skies.weather_of(world, state.get("places") or {}, "now")
     lines = ["- Directions:"]
     lines += [f"    - {_direction(game, way)}" for way in geo.directions(world, loc, sky)]
     parent = world[loc].parent
@@ -412,25 +444,38 @@ def units_present(game: Game, state: State, faction: str, loc: str) -> list[str]
     units = state["units"]
     order = m.at_location(state, loc)
     watchers = [units[uid] for uid in order if units[uid].get("owner") == faction]
+    # The units with one of the faction's units directly under them, found in one pass over the state.
+    led = {other.get("stack") for other in units.values() if other.get("owner") == faction}
     lines = []
     for uid in order:
-        if not seen(rules, state, faction, watchers, uid):
+        if not seen(rules, state, faction, watchers, uid, led):
             continue
         depth = sum(1 for leader in m.leader_chain(state, uid) if leader in units)
         lines.append(f"{'    ' * (depth + 1)}- {unit_seen(game, state, faction, watchers, uid)}")
     return lines
 
 
-def seen(rules: Rules, state: State, faction: str, watchers: Sequence[Mapping[str, Any]], uid: str) -> bool:
+def seen(
+    rules: Rules,
+    state: State,
+    faction: str,
+    watchers: Sequence[Mapping[str, Any]],
+    uid: str,
+    led: Collection[Any] | None = None,
+) -> bool:
     """Spec 1.7: an own unit; one a watcher's observation reaches (ANNOUNCE shows it to all); a guard;
-    one stacked directly under an own unit or with an own unit directly under it."""
+    one stacked directly under an own unit or with an own unit directly under it. ``led``: the ``stack``
+    of every unit of the faction, when the caller asks of many units."""
     units = state["units"]
     unit = units[uid]
     if unit.get("owner") == faction or _announces(state, unit) or on_guard(rules, unit):
         return True
     if unit.get("stack") in units and units[unit["stack"]].get("owner") == faction:
         return True
-    if any(other.get("stack") == uid and other.get("owner") == faction for other in units.values()):
+    if led is not None:
+        if uid in led:
+            return True
+    elif any(other.get("stack") == uid and other.get("owner") == faction for other in units.values()):
         return True
     return any(warfare.sees(rules, watcher, unit) for watcher in watchers)
 

@@ -106,11 +106,12 @@ def initial_titles(world: Any, rules: Rules) -> dict[str, str]:
 def held_titles(state: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     """(location, tag, holder) of every held title, by location id."""
     held = []
-    for location, place in sorted((state.get("places") or {}).items()):
+    # Picked out before sorting: a few places hold a title, and every trade and recruit asks.
+    for location, place in (state.get("places") or {}).items():
         title = (place or {}).get("title")
         if title and title.get("holder"):
             held.append((location, str(title["tag"]), str(title["holder"])))
-    return held
+    return sorted(held, key=lambda entry: entry[0])
 
 
 def may_hold(rules: Rules, unit: Mapping[str, Any]) -> bool:

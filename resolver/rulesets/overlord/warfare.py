@@ -148,12 +148,6 @@ def sees(rules: Rules, watcher: Mapping[str, Any], unit: Mapping[str, Any]) -> b
     return looking >= seen
 
 
-def _standing(state: Mapping[str, Any], location: str) -> list[str]:
-    """The units standing at a place (not passing through), in report order."""
-    units = state["units"]
-    return [uid for uid in m.at_location(state, location) if not units[uid].get("moving")]
-
-
 def enemies_on_sight(month: Month) -> list[guards.BattleCall]:
     """Units not set to AVOID or DEFEND attack the units they see of a faction theirs holds Enemy: one battle
     a day for each such pair of factions in a place. When both hold the other Enemy, the newcomer attacks
@@ -166,8 +160,10 @@ def enemies_on_sight(month: Month) -> list[guards.BattleCall]:
         for call in guards.battle_queue(month)
         if call.day == month.day and call.attacker in units and call.defender in units
     }
-    for location in m.locations_in_order(state, list(month.ctx.game.world)):
-        here = _standing(state, location)
+    # The units grouped by place once: starting a battle only queues it, so no unit moves in this loop.
+    grouped = m.by_location(state)
+    for location in m.occupied_in_order(grouped, list(month.ctx.game.world)):
+        here = [uid for uid in m.in_report_order(grouped[location]) if not units[uid].get("moving")]
         first: dict[str, int] = {}
         for index, uid in enumerate(here):
             first.setdefault(str(units[uid]["owner"]), index)

@@ -120,9 +120,11 @@ def test_searching_for_hostile_text_shows_it_as_text(page: Page, hostile_served:
     box = tab.locator("input.md-search__input")
     box.click()
     box.press_sequentially("Rawtext")  # typed, as a reader would: the search listens to key presses
-    results = tab.locator(".md-search-result__item")
-    results.first.wait_for()
-    assert PROBES[2] in results.first.inner_text()
+    tab.locator(".md-search-result__item").first.wait_for()
+    # Which page ranks first depends on how often the word occurs on each; the probe must show as text
+    # in the results, wherever it ranks (a page's further matches sit folded under "N more on this page").
+    shown = tab.locator(".md-search-result__article").all_inner_texts()
+    assert any(PROBES[2] in text for text in shown), shown
     assert (
         tab.locator(".md-search-result a[href^='javascript:'], .md-search-result img[src='x']").count() == 0
     )

@@ -39,8 +39,9 @@ class FakeContext:
         world = _World({loc: SimpleNamespace(terrain=terrain) for loc, terrain in self.terrains.items()})
         self.game = SimpleNamespace(world=world, calendar=calendar)
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: str, **data: Any) -> SimpleNamespace:
         self.emitted.append((kind, data))
+        return SimpleNamespace(kind=kind, data=data)  # an event's data, which a monthly digest adds to
 
 
 def month(units: dict[str, dict[str, Any]], *, data: dict[str, Any] | None = None, **context: Any) -> Month:

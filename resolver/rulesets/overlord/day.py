@@ -223,7 +223,15 @@ def learn(ctx: Context, state: State) -> State:
 # knowledge it gained, the orders it wrote that could not run, what its units lost by setting out, which of
 # its units refused a battle for want of control points).
 FACTION_PAPERS = frozenset(
-    {"battle_report", "battle_refusals", "knowledge_gained", "reshown", "line_failed", "work_lost"}
+    {
+        "battle_report",
+        "battle_refusals",
+        "knowledge_gained",
+        "reshown",
+        "line_failed",
+        "work_lost",
+        "taxing_waits",
+    }
 )
 
 

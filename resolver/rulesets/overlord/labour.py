@@ -11,7 +11,8 @@ structures.py and magic.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
+import math
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 
 from . import guards, stats
@@ -128,3 +129,27 @@ def day_memory(month: Any) -> MutableMapping[str, Any]:
         memory.clear()
         memory["day"] = month.ctx.tick
     return memory
+
+
+def share(pool: int, demands: Mapping[str, float], order: Sequence[str] | None = None) -> dict[str, int]:
+    """`pool` whole pieces shared in proportion to `demands` (spec §5.10: 15 grain between harvesters of
+    20 and 40 a month gives 5 and 10). Nobody gets more than it asked (rounded down); the odd pieces go to
+    the largest remainders, ties in `order` (report order), else by key."""
+    wanted = {key: max(0.0, float(value)) for key, value in demands.items()}
+    caps = {key: math.floor(value + EPSILON) for key, value in wanted.items()}
+    if sum(caps.values()) <= pool:
+        return caps
+    total = sum(wanted.values())
+    if total <= 0 or pool <= 0:
+        return dict.fromkeys(wanted, 0)
+    exact = {key: pool * value / total for key, value in wanted.items()}
+    given = {key: min(caps[key], math.floor(exact[key] + EPSILON)) for key in wanted}
+    rank = {key: i for i, key in enumerate(order or sorted(wanted))}
+    left = pool - sum(given.values())
+    by_remainder = sorted(wanted, key=lambda key: (-(exact[key] - given[key]), rank.get(key, len(rank)), key))
+    while left > 0 and any(given[key] < caps[key] for key in wanted):
+        for key in by_remainder:
+            if left > 0 and given[key] < caps[key]:
+                given[key] += 1
+                left -= 1
+    return given

@@ -1127,7 +1127,9 @@ def _note_id(named: dict[int, str], index: int, token: str, value: Any, kind: st
 def _special(
     order: Order, tokens: tuple[str, ...], args: dict[str, Any], known: Known, named: dict[int, str]
 ) -> list[tuple[int | None, str, str]]:
-    """What a row's schema cannot say alone: TEACH's pairs."""
+    """What a row's schema cannot say alone: TEACH's pairs, and USE of a skill that has no use."""
+    if order.keyword == "USE":
+        return _without_use(args, known)
     if order.keyword != "TEACH":
         return []
     # Each student is named with the skill taught to it (spec 8.2 #25): a unit, then a skill, again.
@@ -1146,6 +1148,18 @@ def _special(
         pairs.append(tuple(pair))
     args["pairs"] = tuple(pairs)
     return []
+
+
+def _without_use(args: Mapping[str, Any], known: Known) -> list[tuple[int | None, str, str]]:
+    """USE of a skill whose rules data gives it no `use:` block: refused here, so that no line the check
+    accepts waits in a queue for a use nothing carries out (nobility's, house rule skills.nobl)."""
+    tag = args.get("skill")
+    skill = (known.rules.get("skills") or {}).get(tag) or {}
+    if not tag or skill.get("use"):
+        return []
+    name = str(skill.get("name", tag))
+    fix = "USE takes a skill that gathers, makes, builds, forages, taxes, meditates or casts; STUDY this one"
+    return [(0, f"{name} has no use of its own", fix)]
 
 
 def _count_first(order: Order, tokens: tuple[str, ...], known: Known) -> tuple[int, str, str] | None:

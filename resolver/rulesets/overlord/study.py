@@ -12,7 +12,7 @@ from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 from ...core.programs import Line, Result
-from . import guards, labour, learning, magic, stats
+from . import digests, guards, labour, learning, magic, stats
 from . import model as m
 from .learning import NEVER, REACHED, WAITING, Teaching
 
@@ -145,12 +145,24 @@ def execute_teach(month: Any, unit_id: str, line: Line) -> tuple[Result, Line | 
             continue
         level = stats.skill_level(rules, teacher, tag)
         day_memory(month).setdefault("teaching", {})[(student_id, tag)] = Teaching(unit_id, level)
-        helped.append((student["name"], _name(rules, tag)))
+        helped.append((student_id, student["name"], _name(rules, tag)))
     if not helped:
         return Result.SKIPPED, None
-    for student_name, skill in helped:
-        _emit(month, "teaches", unit_id, student=student_name, skill=skill)
+    _tell_lessons(month, unit_id, helped)
     return Result.RAN, None
+
+
+def _tell_lessons(month: Any, unit_id: str, helped: list[tuple[str, str, str]]) -> None:
+    """One event a month for each teacher and place (digests.py): the days it taught, and each student
+    with the skill taught and the days of it, in the order first taught."""
+    told, _ = digests.monthly(month, "teaches", unit_id, str(month.state["units"][unit_id]["location"]))
+    lessons: list[dict[str, Any]] = told.setdefault("lessons", [])
+    for student_id, student_name, skill in helped:
+        lesson = next((x for x in lessons if x["student_unit"] == student_id and x["skill"] == skill), None)
+        if lesson is None:
+            lessons.append({"student_unit": student_id, "student": student_name, "skill": skill, "days": 1})
+        else:
+            lesson["days"] = int(lesson["days"]) + 1
 
 
 def _studying(month: Any, student_id: str, tag: str) -> bool:

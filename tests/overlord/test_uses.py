@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from resolver.core.programs import Result, parse_line
-from resolver.rulesets.overlord import production, structures
+from resolver.rulesets.overlord import production, report, structures
 
 from .production_support import day_end, events, run, unit
 from .production_support import month as production_month
@@ -266,6 +266,22 @@ def test_the_day_s_pillagers_take_the_pool_before_the_collectors() -> None:
     assert [e["coins"] for e in events(m, "taxed")] == [8, 7]
 
 
+def test_nobody_collects_in_an_occupied_place_nor_from_a_spent_pool() -> None:
+    collector = unit("U1", figures=10, skills={"taxe": 15})
+    collector["title"] = {"tag": "shrf", "location": "L1"}
+    armed = {"owner": "blue", "equipped": {"swrd": 20}, "items": {"swrd": 20}}
+    m = production_month({"U1": collector, "U2": unit("U2", figures=20, **armed)})
+    m.state["places"]["L1"] = {"taxes": 500, "population": 100, "title": {"tag": "shrf", "holder": "U1"}}
+    assert run(m, "U1", "@USE taxe") == (Result.SKIPPED, None)
+    assert run(m, "U1", "@USE taxe") == (Result.SKIPPED, None)  # told once, not twice
+    assert [(e["why"], e["occupiers"]) for e in events(m, "taxing_waits")] == [("occupied", ["blue"])]
+    del m.state["units"]["U2"]
+    m.state["places"]["L1"]["taxes"] = 0
+    assert run(m, "U1", "@USE taxe") == (Result.SKIPPED, None)
+    assert [e["why"] for e in events(m, "taxing_waits")] == ["occupied", "empty"]
+    assert m.state["units"]["U1"]["skills"]["taxe"] == 15  # no day of use: no experience
+
+
 # ---- teaching: one event a teacher a month --------------------------------------------------------------
 
 
@@ -289,6 +305,9 @@ def test_a_month_of_teaching_is_one_event_with_the_days_and_the_students() -> No
     text = g.ruleset.describe(event.to_data(), g)
     assert f"From day 1 to day 10, {state['units'][hero]['name']}" in text
     assert f"teaches combat to {name} (10 days) at " in text and men not in text and "{" not in text
+    # The faction's report leads the line with its days, once.
+    line = report.dated(g, event.to_data())
+    assert line.startswith(f"Days 1 to 10 - {state['units'][hero]['name']} of ") and "day 1" not in line
 
 
 def test_the_teaching_sentence_reads_for_one_day_and_for_days_apart() -> None:
@@ -305,3 +324,5 @@ def test_the_teaching_sentence_reads_for_one_day_and_for_days_apart() -> None:
     apart["data"]["lessons"] = [{"student": "Bo", "skill": "combat", "days": 3}]
     assert g.ruleset.describe(apart, g).startswith("On 3 days between day 4 and day 20, Ana of ")
     assert "teaches combat to Bo (3 days) at " in g.ruleset.describe(apart, g)
+    assert report.dated(g, one).startswith("Day 4 - Ana of ")
+    assert report.dated(g, apart).startswith("Days 4 to 20 (3 of them) - Ana of ")

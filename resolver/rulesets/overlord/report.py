@@ -14,6 +14,7 @@ their goods only what has weight.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -228,8 +229,22 @@ def dated(game: Game, event: Event) -> str:
     opening = f"On day {day}, "
     if text.startswith(opening):
         text = text[len(opening) :]
-        text = text[:1].upper() + text[1:]
+        return f"Day {day} - {text[:1].upper() + text[1:]}"
+    # A deed of many days told once (digests.py): its days lead the line instead.
+    for pattern in _SPANS:
+        span = pattern.match(text)
+        if span and int(span["first"]) == day:
+            some = f" ({span['days']} of them)" if "days" in pattern.groupindex else ""
+            text = text[span.end() :]
+            return f"Days {day} to {span['last']}{some} - {text[:1].upper() + text[1:]}"
     return f"Day {day} - {text}"
+
+
+# The openings of an event of many days (events.yaml: teaches, taxed).
+_SPANS = (
+    re.compile(r"From day (?P<first>\d+) to day (?P<last>\d+), "),
+    re.compile(r"On (?P<days>\d+) days between day (?P<first>\d+) and day (?P<last>\d+), "),
+)
 
 
 def doer_of(event: Event) -> str | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...core.programs import MAX_LINES, Timing
 from ...core.rulesdoc import SHARED_KEYS, RulesSection, RulesTable, generic_sections, words
+from ...core.words import plural
 from . import language
 
 Rules = Mapping[str, Any]
@@ -661,9 +662,26 @@ def production_blocks(rules: Rules) -> list[Block]:
     return [
         "A unit with a craft or a gathering skill uses it (`USE tag [products]`), a full day at a time: "
         "gatherers share the place's monthly resources, crafters turn materials into goods once enough "
-        "man-days are done; work in hand is lost if the unit moves away.",
+        "man-days are done; work in hand is lost if the unit moves away." + _taxing_sentence(rules),
         settings_table("Production", production),
     ]
+
+
+def _taxing_sentence(rules: Rules) -> str:
+    """USE of the tax-collecting skills, from their `use:` blocks (taxing.py), and what USE refuses."""
+    collectors = [
+        (tag, skill["use"])
+        for tag, skill in (rules.get("skills") or {}).items()
+        if ((skill or {}).get("use") or {}).get("kind") == "tax"
+    ]
+    said = [
+        f" A tax collector (`USE {tag} [coins]`) takes {plural(int(use.get('coin', 0)), 'coin')} a day for "
+        "each figure and level of the skill from its place's tax pool, where the most local land title "
+        "is its faction's or an ally's and no other faction occupies the place; pillagers take theirs "
+        "first, and the owner's fund receives what is left at the month's end."
+        for tag, use in collectors
+    ]
+    return "".join(said) + " `USE` of a skill that has no use is refused when the orders are checked."
 
 
 def combat_blocks(rules: Rules) -> list[Block]:

@@ -22,6 +22,7 @@ from . import (
     orders,
     production,
     recruiting,
+    structures,
     title_orders,
     warfare,
     weather,
@@ -135,6 +136,8 @@ def battles(ctx: Context, state: State) -> State:
     month = Month(ctx, state)
     title_orders.end_of_day(month)
     warfare.fight_battles(month)
+    # Then each structure's record follows whoever holds it now (structures.py).
+    structures.hand_over(ctx, state, ctx.rules)
     _store(ctx, state)
     return state
 
@@ -176,6 +179,7 @@ def upkeep(ctx: Context, state: State) -> State:
 def loyalty(ctx: Context, state: State) -> State:
     # The units helper adds whole units given away and unstacked creatures going wild.
     title_orders.apply_oaths(ctx, state)
+    structures.hand_over(ctx, state, ctx.rules)  # a unit sworn to another faction takes its structure along
     return state
 
 

@@ -20,6 +20,7 @@ from ...core import world as core_world
 from ...core.programs import Line, Program, Result
 from ...core.world import World
 from . import labour, stances, stats
+from . import structures as kinds
 from .burden import MODES, Leg, choose_leg, movement_rules, race_kind, skill_level, stack_burden
 
 
@@ -669,20 +670,6 @@ def promote(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     return Result.FINISHED, None
 
 
-def structure_owner(state: Mapping[str, Any], structure: str) -> str | None:
-    """The faction that holds a structure: its first unit inside in report order, else its recorded
-    owner (house rule of spec §8.2 #27)."""
-    units = _units(state)
-    inside = sorted(
-        (u for u in units if units[u].get("structure") == structure and not units[u].get("moving")),
-        key=lambda u: (int(units[u].get("arrival", 0)), u),
-    )
-    if inside:
-        return str(units[inside[0]]["owner"])
-    owner = (state.get("structures") or {}).get(structure, {}).get("owner")
-    return None if owner is None else str(owner)
-
-
 def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     """ENTER structure: into a finished structure here, if its owner's faction holds ours Friendly."""
     state, rules = month.state, month.ctx.rules
@@ -697,7 +684,7 @@ def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
         return Result.SKIPPED, None
     if unit.get("structure") == target:
         return Result.FINISHED, None
-    owner = structure_owner(state, target)
+    owner = kinds.owner_of(state, target)  # the one reading of who owns a structure
     refused = not stances.may(state, rules, str(unit["owner"]), owner, "enter")
     if refused and not _slips_in(month, uid, target, owner):
         _blocked(month, uid, "enter_refused", structure=record.get("name") or target)

@@ -249,7 +249,7 @@ def doer_of(event: Event) -> str | None:
 def structure_lines(game: Game, state: State, faction: str) -> list[str]:
     lines = []
     for sid, record in sorted((state.get("structures") or {}).items(), key=lambda item: m._id_key(item)):
-        if record.get("owner") != faction:
+        if kinds.owner_of(state, sid) != faction:
             continue
         what = kinds.type_name(game.rules, str(record.get("type")))
         done = "" if record.get("complete") else ", unfinished"

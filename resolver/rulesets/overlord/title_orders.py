@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.programs import Line, Result
-from . import control, gates, guards, press, stances, taxes, titles
+from . import control, gates, guards, press, stances, structures, taxes, titles
 from .month import Month
 
 Outcome = tuple[Result, "Line | None"]
@@ -194,7 +194,7 @@ def attack(month: Month, unit_id: str, line: Line) -> Outcome:
         target = next((uid for uid in here if state["units"][uid]["owner"] == wanted), None)
     elif kind == "structure" and wanted in (state.get("structures") or {}):
         structure = state["structures"][wanted]
-        if structure.get("owner") == unit["owner"]:
+        if structures.owner_of(state, wanted) == unit["owner"]:
             return NEVER
         inside = [uid for uid in here if state["units"][uid].get("structure") == wanted]
         target = inside[0] if inside else None

@@ -233,8 +233,8 @@ def build_day(
     structure = state["structures"][structure_id]
     use = labour.use_of(rules, skill)
     per_piece = float(use["man_days"])
+    spare_piece(month, unit_id, skill)  # a piece begun for a structure that no longer needs it
     if structure.get("complete") or not still_needed(rules, structure, skill):
-        _spare(month, unit_id, skill, structure_id)
         return Result.FINISHED, 0, ""
     speed = 100.0
     if "build" in rules["production"]["tool_skills"]:
@@ -247,9 +247,8 @@ def build_day(
     laid = 0
     worked = False
     while work > labour.EPSILON and (limit is None or laid < limit):
-        if held.get("material") and held["material"] not in still_needed(rules, structure, skill):
-            # Another builder laid the last piece this one had begun: its material is not wanted any more.
-            _spare(month, unit_id, skill, structure_id)
+        if held.get("material"):
+            spare_piece(month, unit_id, skill)  # other builders may have laid the last of it since it began
         if not held.get("material"):
             needed = still_needed(rules, structure, skill)
             material = next((mat for mat in needed if int(items.get(mat, 0)) > 0), None)
@@ -284,26 +283,31 @@ def build_day(
     return Result.RAN, laid, ""
 
 
-def _spare(month: Any, unit_id: str, skill: str, structure_id: str) -> None:
-    """A piece the unit had begun for the structure that the structure no longer needs (other builders laid
-    the last of that material first) goes back into the unit's goods, and the unit is told; the man-days
-    already spent on it are lost (house rule ``structures.building.spare``)."""
-    unit = month.state["units"][unit_id]
+def spare_piece(month: Any, unit_id: str, skill: str) -> None:
+    """A piece the unit has begun that its structure no longer needs (other builders laid the last of that
+    material first, or finished the structure) goes back into the unit's goods, and the unit is told; the
+    man-days already spent on it are lost (house rule ``structures.building.spare``)."""
+    rules, state = month.rules, month.state
+    unit = state["units"][unit_id]
     held = (unit.get("progress") or {}).get(skill)
-    if not isinstance(held, dict) or held.get("kind") != "build" or held.get("target") != structure_id:
+    if not isinstance(held, dict) or held.get("kind") != "build" or not held.get("material"):
         return
-    material = held.get("material")
-    if not material or held.get("location") != unit.get("location"):
-        return
+    if held.get("location") != unit.get("location"):
+        return  # the unit moved: the piece was lost with the work (labour.progress)
+    material = str(held["material"])
+    structure = (state.get("structures") or {}).get(str(held.get("target")))
+    if structure is not None and not structure.get("complete"):
+        if material in still_needed(rules, structure, skill):
+            return
     items = unit.setdefault("items", {})
     items[material] = int(items.get(material, 0)) + 1
     held.update(material=None, work=0)
-    structure = month.state["structures"][structure_id]
+    kind = type_name(rules, str((structure or {}).get("type")))
     month.tell(
         "building_spare",
         unit_id,
-        structure=structure.get("name") or type_name(month.rules, structure["type"]),
-        material=stats.item_name(month.rules, str(material)),
+        structure=(structure or {}).get("name") or kind,
+        material=stats.item_name(rules, material),
     )
 
 

@@ -234,7 +234,8 @@ def test_a_structure_passes_to_the_faction_left_inside_at_the_day_s_end_with_its
     assert report.structure_lines(g, after, "red") == []
 
     # Next month blue walks out too: nobody holds it now, and it stays blue's.
-    again = real_month(g, after, {"blue": [{"action": "unit", "unit": blue, "orders": ["LEAVE"]}]}, sealed=True)
+    out = {"blue": [{"action": "unit", "unit": blue, "orders": ["LEAVE"]}]}
+    again = real_month(g, after, out, sealed=True)
     assert again.state["units"][blue]["structure"] is None
     assert again.state["structures"]["B1"]["owner"] == "blue"
     assert not [e for e in again.events if e.kind == "structure_taken"]
@@ -256,7 +257,8 @@ def test_two_masons_finishing_their_half_lay_no_stone_beyond_it_and_keep_the_spa
             "name": f"Masons {uid[1:]}", "figures": figures, "stack": None, "arrival": arrival,
             "skills": {"maso": 15, "buil": 15}, "items": {"ston": 10, "coin": 500}, "equipped": {},
         }  # fmt: skip
-    orders = {"red": [{"action": "unit", "unit": uid, "orders": ["TARGET B1", "@USE maso"]} for uid in masons]}
+    build = ["TARGET B1", "@USE maso"]
+    orders = {"red": [{"action": "unit", "unit": uid, "orders": build} for uid in masons]}
     result = real_month(g, state, orders, sealed=True)
     fort = result.state["structures"]["B1"]
     assert fort["laid"]["ston"] == {"sieg": 150, "maso": 150}
@@ -295,6 +297,10 @@ def test_a_piece_begun_for_a_structure_another_builder_completed_goes_back_to_it
     }
     assert run(m, "U3", "@USE carp")[0] is Result.RAN
     assert m.state["units"]["U3"]["progress"]["carp"] == {
-        "kind": "build", "location": "L1", "work": 1.0, "target": "B2", "material": "wood"
+        "kind": "build",
+        "location": "L1",
+        "work": 1.0,
+        "target": "B2",
+        "material": "wood",
     }
     assert [e["structure"] for e in events(m, "building_spare")] == ["Farm", "Farm"]

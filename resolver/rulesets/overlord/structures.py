@@ -296,9 +296,12 @@ def spare_piece(month: Any, unit_id: str, skill: str) -> None:
         return  # the unit moved: the piece was lost with the work (labour.progress)
     material = str(held["material"])
     structure = (state.get("structures") or {}).get(str(held.get("target")))
-    if structure is not None and not structure.get("complete"):
-        if material in still_needed(rules, structure, skill):
-            return
+    if (
+        structure is not None
+        and not structure.get("complete")
+        and material in still_needed(rules, structure, skill)
+    ):
+        return
     items = unit.setdefault("items", {})
     items[material] = int(items.get(material, 0)) + 1
     held.update(material=None, work=0)

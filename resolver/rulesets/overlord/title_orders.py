@@ -193,7 +193,6 @@ def attack(month: Month, unit_id: str, line: Line) -> Outcome:
     elif kind == "faction" and wanted in state["factions"]:
         target = next((uid for uid in here if state["units"][uid]["owner"] == wanted), None)
     elif kind == "structure" and wanted in (state.get("structures") or {}):
-        structure = state["structures"][wanted]
         if structures.owner_of(state, wanted) == unit["owner"]:
             return NEVER
         inside = [uid for uid in here if state["units"][uid].get("structure") == wanted]

@@ -258,7 +258,7 @@ def test_two_masons_finishing_their_half_lay_no_stone_beyond_it_and_keep_the_spa
             "skills": {"maso": 15, "buil": 15}, "items": {"ston": 10, "coin": 500}, "equipped": {},
         }  # fmt: skip
     build = ["TARGET B1", "@USE maso"]
-    orders = {"red": [{"action": "unit", "unit": uid, "orders": build} for uid in masons]}
+    orders = {"red": [{"action": "unit", "unit": uid, "orders": list(build)} for uid in masons]}
     result = real_month(g, state, orders, sealed=True)
     fort = result.state["structures"]["B1"]
     assert fort["laid"]["ston"] == {"sieg": 150, "maso": 150}

@@ -180,8 +180,12 @@ def hand_over(ctx: Any, state: State, rules: Rules) -> list[str]:
     new owner and the former one are told, with the control points that change hands. Returns the ids of the
     structures that changed hands."""
     factions = state.get("factions") or {}
+    # Only a structure someone stands in can change hands: an empty one keeps its record.
+    occupied = {u.get("structure") for u in (state.get("units") or {}).values() if u.get("structure")}
     changed = []
     for structure_id, record in sorted((state.get("structures") or {}).items(), key=m._id_key):
+        if structure_id not in occupied:
+            continue
         former, holder = record.get("owner"), owner_of(state, structure_id)
         if holder is None or holder == former:
             continue
@@ -212,11 +216,12 @@ def unit_bonuses(rules: Rules, state: Mapping[str, Any], unit: Mapping[str, Any]
 def control_points(rules: Rules, state: Mapping[str, Any], faction: str) -> int:
     """The control points a faction's completed key structures add (the titles chapter's control check): a
     structure's points go to whoever owns it now, not to the faction that built it."""
-    return sum(
-        int((types(rules).get(record.get("type")) or {}).get("control", 0))
-        for structure_id, record in (state.get("structures") or {}).items()
-        if record.get("complete") and owner_of(state, structure_id) == faction
-    )
+    points = 0
+    for structure_id, record in (state.get("structures") or {}).items():
+        worth = int((types(rules).get(record.get("type")) or {}).get("control", 0))
+        if worth and record.get("complete") and owner_of(state, structure_id) == faction:
+            points += worth
+    return points
 
 
 # ---- a day of building --------------------------------------------------------------------------------

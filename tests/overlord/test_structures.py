@@ -304,3 +304,32 @@ def test_a_piece_begun_for_a_structure_another_builder_completed_goes_back_to_it
         "material": "wood",
     }
     assert [e["structure"] for e in events(m, "building_spare")] == ["Farm", "Farm"]
+
+
+def test_a_structure_its_owner_left_unkept_is_walked_into_and_taken() -> None:
+    g = game()
+    state = start(g)
+    blue = unit_of(state, "blue", "hero")
+    # Both factions start in one city: blue's hero rides alone to an empty place, where red has a fortress.
+    water = g.rules["structures"]["building"]["water"]
+    taken_places = {u["location"] for u in state["units"].values()}
+    where = next(loc for loc in g.world if loc not in taken_places and g.world[loc].terrain not in water)
+    state["units"][unit_of(state, "blue", "man")]["stack"] = None
+    state["units"][blue]["location"] = where
+    _fort(state, where, "red")  # red holds blue only Neutral
+    orders = {"blue": [{"action": "unit", "unit": blue, "orders": ["ENTER B1"]}]}
+
+    # A red unit in the place keeps the door: blue is refused and the fortress stays red's.
+    kept = copy.deepcopy(state)
+    kept["units"][unit_of(kept, "red", "man")].update(location=where, stack=None)
+    refused = real_month(g, kept, copy.deepcopy(orders), sealed=True)
+    assert refused.state["units"][blue]["structure"] is None
+    assert [e.data["reason"] for e in refused.events if e.kind == "move_blocked"][:1] == ["enter_refused"]
+    assert refused.state["structures"]["B1"]["owner"] == "red"
+
+    # With nobody of red's there, blue walks in on day 1 and the fortress is blue's at that day's end.
+    taken = real_month(g, state, orders, sealed=True)
+    assert taken.state["units"][blue]["structure"] == "B1"
+    assert taken.state["structures"]["B1"]["owner"] == "blue"
+    told = [(e.tick, e.visible_to) for e in taken.events if e.kind == "structure_taken"]
+    assert told == [(1, ["blue", "red"])]

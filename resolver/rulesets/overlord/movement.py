@@ -684,7 +684,7 @@ def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
         return Result.SKIPPED, None
     if unit.get("structure") == target:
         return Result.FINISHED, None
-    owner = kinds.owner_of(state, target)  # the one reading of who owns a structure
+    owner = kinds.door_keeper(rules, state, target)  # its owner, if the owner has anyone here to keep it
     refused = not stances.may(state, rules, str(unit["owner"]), owner, "enter")
     if refused and not _slips_in(month, uid, target, owner):
         _blocked(month, uid, "enter_refused", structure=record.get("name") or target)

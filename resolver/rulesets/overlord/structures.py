@@ -175,6 +175,21 @@ def owner_of(state: Mapping[str, Any], structure_id: str) -> str | None:
     return None if owner is None else str(owner)
 
 
+def door_keeper(rules: Rules, state: Mapping[str, Any], structure_id: str) -> str | None:
+    """The faction whose stance decides who may ENTER: the owner, as long as one of its units stands in the
+    place (not on the road); with none there and ``structures.ownership.open_when_unkept``, nobody keeps
+    the door (None), so a faction that beat or outlasted the defenders can walk in and take it."""
+    owner = owner_of(state, structure_id)
+    if owner is None or not ((rules.get("structures") or {}).get("ownership") or {}).get("open_when_unkept"):
+        return owner
+    where = ((state.get("structures") or {}).get(structure_id) or {}).get("location")
+    present = any(
+        u.get("owner") == owner and u.get("location") == where and not u.get("moving")
+        for u in (state.get("units") or {}).values()
+    )
+    return owner if present else None
+
+
 def hand_over(ctx: Any, state: State, rules: Rules) -> list[str]:
     """The day's end: each structure's record follows the faction that now holds it (``owner_of``), and the
     new owner and the former one are told, with the control points that change hands. Returns the ids of the

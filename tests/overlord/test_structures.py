@@ -225,7 +225,7 @@ def test_a_structure_passes_to_the_faction_left_inside_at_the_day_s_end_with_its
     points = g.rules["structures"]["types"]["fort"]["control"]
     assert taken[0].data["control"] == points
     text = g.ruleset.describe(taken[0].to_data(), g)
-    assert "Blue Hall" in text and "Red" in text and "Fortress" in text, text
+    assert "Blue Hall" in text and "Red" in text and "Fortress" in text and "point goes" in text, text
     assert "{" not in text and "B1" not in text and "red" not in text.replace("Red", ""), text
     # The fortress's control points went with it; the report lists it for blue, no longer for red.
     assert control.available(after, g.rules, "blue") == before["blue"] + points

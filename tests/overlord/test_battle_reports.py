@@ -10,7 +10,7 @@ from typing import Any
 
 from resolver.engine.ruleset import Game
 from resolver.engine.turn import TurnResult
-from resolver.rulesets.overlord import battle_lore, report
+from resolver.rulesets.overlord import battle_lore, report, rulesdoc
 
 from .test_warfare import FACTIONS, NAMES, game, put, run, setting
 
@@ -205,3 +205,15 @@ def test_a_race_is_described_from_the_rules_data() -> None:
     first = battle_lore.describe_new(g.rules, record, fighters)
     assert first[0].startswith("wolf [wolf]:") and first[1].startswith("1st combat [cmbt]:")
     assert battle_lore.describe_new(g.rules, record, fighters) == []
+
+
+def test_the_rules_pages_tell_who_hears_of_a_battle_from_the_rules_data() -> None:
+    g = game()
+    [combat] = [part for part in rulesdoc.sections(g.rules) if part.title == "Combat"]
+    assert "battle_reports" in combat.keys and "## Battle reports" in combat.blocks
+    told = " ".join(block for block in combat.blocks if isinstance(block, str))
+    assert "standing in the place or passing through it" in told and "described once" in told
+    rules = copy.deepcopy(g.rules)
+    rules["battle_reports"]["spectators"]["passing"] = False
+    [kept] = [part for part in rulesdoc.sections(rules) if part.title == "Combat"]
+    assert "passing through" not in " ".join(block for block in kept.blocks if isinstance(block, str))

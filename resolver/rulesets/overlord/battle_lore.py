@@ -100,14 +100,19 @@ def race_entry(rules: Rules, tag: str) -> str:
     kind = str(race.get("kind", ""))
     parts = [_lore(rules)["kind_words"].get(kind, kind)]
     parts.append(f"a figure weighs {race.get('weight', 0)}")
-    carried = knowledge._modes(race.get("capacity"))
+    carried = ", ".join(
+        f"{value} {knowledge.MODE_WORDS.get(mode, mode)}"
+        for mode, value in (race.get("capacity") or {}).items()
+        if value
+    )
     if carried:
         parts.append(f"carries {carried}")
     differs = stats.stat_words(race.get("stats") or {})
     if differs:
         parts.append(differs)
     upkeep = int(race.get("upkeep", 0) or 0)
-    parts.append(f"upkeep {knowledge._coins(upkeep)} a month a figure" if upkeep else "no upkeep")
+    coins = f"{upkeep} coin" if upkeep == 1 else f"{upkeep} coins"
+    parts.append(f"upkeep {coins} a month a figure" if upkeep else "no upkeep")
     born = [
         stats.level_words(rules, skill, stats.level_for(float(days), rules["skills"][skill]["levels"]))
         for skill, days in sorted((race.get("talents") or {}).items())

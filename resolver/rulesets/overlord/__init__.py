@@ -16,6 +16,7 @@ from ...core.phases import PhaseFn, State
 from ...engine.ruleset import Game, MapMark, Ruleset
 from . import day, orders, public, report, siteview
 from . import model as m
+from . import spectators as spectators  # loaded for its hook: onlookers hear of each battle
 from .battle_story import battle_story
 from .month import OverlordMonth
 

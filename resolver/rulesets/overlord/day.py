@@ -228,6 +228,7 @@ def learn(ctx: Context, state: State) -> State:
 # its units refused a battle for want of control points).
 FACTION_PAPERS = frozenset(
     {"battle_report", "battle_refusals", "knowledge_gained", "reshown", "line_failed", "work_lost"}
+    | {"battle_watched"}  # an onlooker's report of a battle: what its own units saw (spectators.py)
 )
 
 

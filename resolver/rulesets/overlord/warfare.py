@@ -15,12 +15,13 @@ battle elsewhere never changes this one's dice.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...core.dice import Roll, roll_label
 from ...core.programs import Line, Result
-from . import battle, control, guards, movement, stances, stats, structures, titles
+from . import battle, battle_lore, control, guards, movement, stances, stats, structures, titles
 from . import model as m
 from .battle import BattleResult, Fighter, Tactic
 from .battle_words import battle_lines, loss_words
@@ -36,6 +37,23 @@ Rules = Mapping[str, Any]
 # battle can cut the place's optimum population (spec §7.3.13) where that chapter keeps it.
 AftermathHook = Callable[[Month, str, BattleResult], None]
 AFTERMATH_HOOKS: list[AftermathHook] = []
+
+
+@dataclasses.dataclass(frozen=True)
+class Fought:
+    """A battle as it was told: what the hooks that tell it to others (the onlookers' reports,
+    spectators.py) read. ``before``: every unit present as it stood before the battle."""
+
+    location: str
+    sides: Engagement
+    result: BattleResult
+    names: Mapping[str, str]
+    owners: Mapping[str, str]
+    before: Mapping[str, Mapping[str, Any]]
+
+
+# Hooks called after a battle is told to those who fought it, with the month and the battle.
+TOLD_HOOKS: list[Callable[[Month, Fought], None]] = []
 
 
 def _rules(rules: Rules) -> Mapping[str, Any]:
@@ -513,11 +531,15 @@ def _tell(
         for uid, outcome in sorted(result.units.items(), key=lambda item: (item[1].side, item[0]))
         if outcome.figures_lost
     ]
+    fought = sorted({owners[uid] for uid in (*sides.attackers, *sides.defenders)})
+    # In a sealed campaign only the factions in the battle read its sentence, with every fighter named:
+    # onlookers get their own report of what they could see (spectators.py, a house rule).
+    told = sorted({*fought, sides.attacking_faction, sides.defending_faction} & set(present))
     ctx.emit(
         "battle",
         actors=[sides.attacking_faction, sides.defending_faction],
         place=call.location,
-        visible_to=present if ctx.sealed else None,
+        visible_to=told if ctx.sealed else None,
         rolls=rolls,
         winner=winner,
         trigger=call.trigger,
@@ -532,12 +554,19 @@ def _tell(
         titles=list(changes["titles"]),
         loot=list(changes["loot"]),
     )
-    fought = sorted({owners[uid] for uid in (*sides.attackers, *sides.defenders)})
+    fighters = [before[uid] for uid in (*sides.attackers, *sides.defenders)]
     for faction in fought:
         terse = bool((state["factions"].get(faction, {}).get("settings") or {}).get("terse"))
         mine = [uid for uid in (*sides.attackers, *sides.defenders) if owners[uid] == faction]
         side = result.units[mine[0]].side if mine else None
         won = side is not None and side == result.winner
+        standing = any(not result.units[uid].destroyed for uid in mine if uid in result.units)
+        # A full report to a faction with a unit left standing describes what it met for the first time.
+        described = (
+            battle_lore.describe_new(rules, state["factions"][faction], fighters)
+            if standing and not terse and faction in state["factions"]
+            else []
+        )
         ctx.emit(
             "battle_report",
             actors=[faction],
@@ -546,4 +575,7 @@ def _tell(
             terse=terse,
             won=won,
             lines=battle_lines(rules, result, names, owners, before, state, terse=terse, winners_stats=won),
+            described=described,
         )
+    for hook in TOLD_HOOKS:
+        hook(month, Fought(call.location, sides, result, names, owners, before))

@@ -125,3 +125,33 @@ def test_a_stance_declared_during_the_month_is_seen_by_the_faction_in_contact() 
         "- Attitude of The Blue League [blue] to you is Hostile."
         in _sections(g, result, "red")["Your faction"]
     )
+
+
+def test_a_unit_unpaid_once_too_often_deserts_and_is_reported_lost() -> None:
+    g = game()
+    state, lead, here = setting(g)
+    company = next(uid for uid, u in sorted(state["units"].items()) if u.get("stack") == lead["red"])
+    state["factions"]["red"]["fund"] = 0
+    state["places"][here]["wages"] = 0  # the month's work earns nothing to pay the upkeep with
+    for uid in (lead["red"], company):
+        state["units"][uid]["items"]["coin"] = 0
+    state["units"][company]["unpaid"] = int(g.rules["economy"]["desert_after"]) - 1
+    result = run(g, state, {})
+    assert company not in result.state["units"]
+    block = _block(_sections(g, result, "red")["Units lost this month"], company)
+    assert block[0].endswith("; deserted at the month's end"), block[0]
+    hero = state["units"][lead["red"]]["name"]
+    assert f"- {state['units'][company]['figures']} followers, stacked under {hero} [{lead['red']}]." in block
+
+
+def test_a_resigning_faction_s_report_lists_the_units_it_handed_on() -> None:
+    g = game()
+    state, _, _ = setting(g)
+    mine = sorted(uid for uid, u in state["units"].items() if u["owner"] == "red")
+    result = month(g, state, {"red": [{"action": "faction", "orders": ["RESIGN imperials"]}]})
+    lost = _sections(g, result, "red")["Units lost this month"]
+    for uid in mine:
+        assert _block(lost, uid)[0].endswith(
+            "; handed to The Imperials [imperials] when the faction resigned"
+        )
+    assert "Your units" not in _sections(g, result, "red")

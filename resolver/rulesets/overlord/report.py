@@ -210,7 +210,11 @@ def _fate_words(game: Game, event: Event) -> str:
     data = event.get("data") or {}
     day = int(event.get("tick") or 0)
     when = f"on day {day}" if day else "at the month's end"
-    heir = game.name_and_id(str(data.get("heir"))) if data.get("heir") else ""
+    heir = str(data.get("heir") or "")
+    if heir and heir not in game.factions:  # an NPC faction: the game knows it by its id alone
+        heir = f"{data.get('heir_name') or heir} [{heir}]"
+    elif heir:
+        heir = game.name_and_id(heir)
     fate = data.get("fate")
     if fate == departures.SLAIN:
         return f"fell in battle {when}"

@@ -6,12 +6,16 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import jinja2
+
 from resolver.core.events import visible
 from resolver.engine.ruleset import Game
 from resolver.engine.turn import TurnResult
 from resolver.rulesets.overlord import report
+from resolver.store.views import render_reports
 
 from .support import month
+from .test_report import TEMPLATES
 from .test_warfare import game, run, setting
 
 
@@ -48,6 +52,11 @@ def test_a_unit_slain_in_battle_is_reported_to_its_faction_up_to_its_death() -> 
     # Its record as it stood when it fell: the coins it drew on day 1 and the swords it carried.
     assert "- Has: 10 coins [coin], 4 swords [swrd]." in block
     assert any(line.startswith("- Day 1 - ") and "draws 10 coins" in line for line in block), block
+    # The place where it stood gets its block, with no list of the units there: blue has none left.
+    places = blue["Places"]
+    start = places.index(next(line for line in places if line.startswith(f"### {report._place(g, here)}")))
+    rest = places[start + 1 :]
+    assert "- Units here:" not in rest[: next((i for i, x in enumerate(rest) if x.startswith("### ")), None)]
     # Nothing of a unit that is no longer the faction's to command.
     assert not [line for line in block if line.startswith(("- Orders:", "- Upkeep:", "- May learn:"))]
     # Its block is its faction's alone, even in an open campaign that publishes the battle.
@@ -140,6 +149,13 @@ def test_a_unit_unpaid_once_too_often_deserts_and_is_reported_lost() -> None:
     assert company not in result.state["units"]
     block = _block(_sections(g, result, "red")["Units lost this month"], company)
     assert block[0].endswith("; deserted at the month's end"), block[0]
+    # The whole report, as the engine writes it, tells the loss among what red alone saw.
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True)  # fmt: skip
+    written = render_reports(env, g, result)["red"]
+    name = state["units"][company]["name"]
+    lost = f"- {name} of The Empire deserts at {g.world[here].label}; the report keeps its account"
+    assert lost in written and "## Units lost this month" in written
     hero = state["units"][lead["red"]]["name"]
     assert f"- {state['units'][company]['figures']} followers, stacked under {hero} [{lead['red']}]." in block
 

@@ -1,10 +1,12 @@
 """A faction's report of the month, laid out as the manual's (spec §1.6), with its fog of war (§1.7).
 
 The engine's report holds what the faction alone saw; these sections add the manual's blocks: the faction
-(fund, control points, stances), each of its units (what it is, holds, weighs and knows, what it may learn,
-its stats, upkeep and tactic, what it did day by day and the queue it keeps), its structures, one block per
-place where it had a unit (the climate, the economy, the market, the title, the ways out sorted by days,
-what happened there while it was there, the units it can see, the inner places), and what it learnt.
+(fund, control points, stances, and how the factions in contact with it regard it), each of its units
+(what it is, holds, weighs and knows, what it may learn, its stats, upkeep and tactic, what it did day by
+day and the queue it keeps), the units it lost during the month as they were when they left
+(``departures.py``), its structures, one block per place where it had a unit (the climate, the economy,
+the market, the title, the ways out sorted by days, what happened there while it was there, the units it
+can see, the inner places), and what it learnt.
 
 Only the state after the month and the events the faction saw are read, so nothing here tells a faction
 what it could not have seen: another faction's units appear only where its observation, their own showing

@@ -21,12 +21,13 @@ import pytest
 
 from resolver import workflow
 from resolver.core import canonical, roll_log
-from resolver.core.events import public_record
+from resolver.core.events import public_record, visible
 from resolver.core.phases import State
 from resolver.engine.absence import AbsentPolicy
 from resolver.engine.ruleset import Game
 from resolver.engine.turn import resolve_turn
 from resolver.engine.validate import check_order_file
+from resolver.rulesets.overlord import report, stances
 from resolver.store import replay, sealing
 from resolver.store.resolution import order_commitments
 from resolver.store.store import PUBLIC_EVENTS, PUBLIC_STATE, Store
@@ -330,3 +331,61 @@ def test_a_title_is_public_and_its_holding_unit_is_not(campaign: Campaign) -> No
     assert full[owner]["titles"] == seen[owner]["titles"] == 1
     assert "units" in full[owner] and "units" not in seen[owner]
     assert all(set(row) == set(seen[owner]) for row in seen.values())
+
+
+# -- how others regard you: told only across a contact ------------------------------------------------
+
+
+def _regards(lines: list[str]) -> list[str]:
+    """The lines of a report's faction section that tell how another faction regards the reader."""
+    return [line for line in lines if line.startswith("- Attitude of ") and " to you is " in line]
+
+
+def _unmet_stances_changed(game: Game, state: State, faction: str, met: list[str]) -> State:
+    """The state with every faction out of contact with ``faction`` holding it another stance."""
+    changed = copy.deepcopy(state)
+    for other in changed["factions"]:
+        if other != faction and other not in met:
+            held = stances.stance(state, game.rules, other, faction)
+            changed["factions"][other].setdefault("stances", {})[faction] = (
+                "enemy" if held != "enemy" else "ally"
+            )
+    return changed
+
+
+def test_a_report_tells_how_others_regard_the_faction_only_for_the_factions_in_contact(
+    campaign: Campaign,
+) -> None:
+    """Spec 1.6.3: a faction's sealed report names the stance toward it of each faction in contact, and
+    of no other: every month, changing the stances of all the others toward it changes nothing in it. The
+    sentence is in no public file."""
+    game = campaign.game
+    reports = contacts = 0
+    for r in campaign.replayed:
+        assert r.result is not None
+        state, events = r.result.state, [e.to_data() for e in r.result.events]
+        for faction in _players(campaign):
+            seen = visible(events, faction)
+            met = report.contacts(game.rules, state, faction)
+            sections = report.sections(game, state, faction, seen)
+            told = _regards(dict(sections)["Your faction"])
+            assert len(told) == len(met), (r.turn, faction, told, met)
+            changed = _unmet_stances_changed(game, state, faction, met)
+            assert report.sections(game, changed, faction, seen) == sections, (r.turn, faction)
+            reports += 1
+            contacts += len(met)
+    assert reports and contacts, "the demo's factions meet"
+    for path, text in campaign.texts.items():
+        assert " to you is " not in text, path
+    # Not vacuous: two players' units side by side are in contact, and each reads the other's stance.
+    state = copy.deepcopy(campaign.states[-1])
+    first, second = _players(campaign)[:2]
+    theirs = next(uid for uid, u in sorted(state["units"].items()) if u["owner"] == second)
+    mine = next(u for _, u in sorted(state["units"].items()) if u["owner"] == first)
+    state["units"][theirs].update(location=mine["location"], structure=mine.get("structure"), stack=None,
+                                  moving=None, settings={"announce": True})  # fmt: skip
+    mine.setdefault("settings", {})["announce"] = True
+    state["factions"][second].setdefault("stances", {})[first] = "hostile"
+    assert second in report.contacts(game.rules, state, first)
+    lines = dict(report.sections(game, state, first, []))["Your faction"]
+    assert f"- Attitude of {game.name_and_id(second)} to you is Hostile." in lines

@@ -225,10 +225,18 @@ def learn(ctx: Context, state: State) -> State:
 
 # What a faction is told for itself alone in any campaign: papers, not news (its own battle report, the
 # knowledge it gained, the orders it wrote that could not run, what its units lost by setting out, which of
-# its units refused a battle for want of control points).
+# its units refused a battle for want of control points, the record of a unit it lost).
 FACTION_PAPERS = frozenset(
-    {"battle_report", "battle_refusals", "knowledge_gained", "reshown", "line_failed", "work_lost"}
-    | {"battle_watched"}  # an onlooker's report of a battle: what its own units saw (spectators.py)
+    {
+        "battle_report",
+        "battle_refusals",
+        "knowledge_gained",
+        "reshown",
+        "line_failed",
+        "work_lost",
+        "unit_lost",  # a unit's record as it left the faction (departures.py)
+        "battle_watched",  # an onlooker's report of a battle: what its own units saw (spectators.py)
+    }
 )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.programs import Line, Result
-from . import control, gates, guards, press, stances, structures, taxes, titles
+from . import control, departures, gates, guards, press, stances, structures, taxes, titles
 from .month import Month
 
 Outcome = tuple[Result, "Line | None"]
@@ -230,6 +230,7 @@ def apply_oaths(ctx: Any, state: dict[str, Any]) -> None:
         faction = unit.pop("oath", None)
         if faction and faction in state["factions"]:
             old = unit["owner"]
+            departures.record(ctx, state, unit_id, departures.SWORN, heir=faction)
             unit["owner"] = faction
             if unit.get("title"):
                 titles.vacate(state, ctx.rules, unit["title"]["location"])

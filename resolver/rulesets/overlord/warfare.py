@@ -21,7 +21,7 @@ from typing import Any
 
 from ...core.dice import Roll, roll_label
 from ...core.programs import Line, Result
-from . import battle, battle_lore, control, guards, movement, stances, stats, structures, titles
+from . import battle, battle_lore, control, departures, guards, movement, stances, stats, structures, titles
 from . import model as m
 from .battle import BattleResult, Fighter, Tactic
 from .battle_words import battle_lines, loss_words
@@ -420,6 +420,7 @@ def remove_unit(month: Month, uid: str) -> None:
     """A unit with no figure left is gone: those stacked directly under it join its own leader, or stand
     alone where it stood when it led the stack (spec §4.5); its queue goes with it."""
     units = month.state["units"]
+    departures.record(month.ctx, month.state, uid, departures.SLAIN)
     gone = units.pop(uid)
     above = gone.get("stack") if gone.get("stack") in units else None
     for other in units.values():

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ...core.phases import PhaseFn, State
 from ...engine.ruleset import Game, MapMark, Ruleset
-from . import day, orders, public, report, siteview
+from . import day, orders, public, report, sight, siteview
 from . import model as m
 from .battle_story import battle_story
 from .month import OverlordMonth
@@ -59,17 +59,20 @@ class Overlord(Ruleset):
     def sees(
         self, game: Game, state: State, faction: str | None, collection: str, piece: Mapping[str, Any]
     ) -> bool:
-        """Another faction's unit or structure is seen only where one of the faction's own units stands
-        (a travelling unit counts where it stands in the state); the public sees none."""
+        """Another faction's unit is seen as the report lists it (spec 1.7, ``sight.faction_sees``: where one
+        of the faction's units stands and sees it, or it shows itself); a structure wherever one of the
+        faction's units stands (structures hide nobody and nothing). The public sees none."""
         if collection not in PIECES:
             return True
         if faction is None:
             return False
-        where = piece.get("location")
-        return any(
-            unit.get("owner") == faction and unit.get("location") == where
-            for unit in (state.get("units") or {}).values()
-        )
+        units = state.get("units") or {}
+        if collection == "units":
+            # The hook hands the record, not its id: the record is the state's own, found by identity.
+            unit_id = next((uid for uid, unit in units.items() if unit is piece), None)
+            if unit_id is not None:
+                return sight.faction_sees(game.rules, state, faction, unit_id)
+        return bool(sight.watchers(state, faction, piece.get("location")))
 
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         record = state["factions"].get(faction) or {}

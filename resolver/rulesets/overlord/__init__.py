@@ -101,9 +101,11 @@ class Overlord(Ruleset):
 
     def faction_view(self, game: Game, state: State, faction: str | None) -> State:
         """The fog of war's view, with each title whose holding unit the view does not show kept under
-        the faction that holds it (``public.veil_title_holders``)."""
+        the faction that holds it (``public.veil_title_holders``), and no unit pointing at a leader the
+        view does not show (``public.veil_hidden_leaders``)."""
         view = super().faction_view(game, state, faction)
         public.veil_title_holders(view)
+        public.veil_hidden_leaders(view)
         return view
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:

@@ -456,11 +456,12 @@ def units_present(game: Game, state: State, faction: str, loc: str) -> list[str]
     watchers = [units[uid] for uid in order if units[uid].get("owner") == faction]
     # The units with one of the faction's units directly under them, found in one pass over the state.
     led = {other.get("stack") for other in units.values() if other.get("owner") == faction}
+    shown = [uid for uid in order if seen(rules, state, faction, watchers, uid, led)]
+    leaders = set(shown)
     lines = []
-    for uid in order:
-        if not seen(rules, state, faction, watchers, uid, led):
-            continue
-        depth = sum(1 for leader in m.leader_chain(state, uid) if leader in units)
+    for uid in shown:
+        # Indented under the leaders the faction sees: a hidden leader shows neither itself nor a step.
+        depth = sum(1 for leader in m.leader_chain(state, uid) if leader in leaders)
         lines.append(f"{'    ' * (depth + 1)}- {unit_seen(game, state, faction, watchers, uid)}")
     return lines
 

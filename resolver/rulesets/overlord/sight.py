@@ -159,7 +159,8 @@ def faction_sees(
         return True
     if shows_itself(rules, state, unit):
         return True
-    return any(observation(rules, watcher) >= stealth(rules, unit) for watcher in present)
+    hidden = stealth(rules, unit)
+    return any(observation(rules, watcher) >= hidden for watcher in present)
 
 
 def factions_seeing(rules: Rules, state: State, unit_id: str) -> set[str]:

@@ -14,7 +14,7 @@ import pytest
 from resolver.core.events import visible
 from resolver.engine.ruleset import Game, get_ruleset
 from resolver.engine.turn import TurnResult
-from resolver.rulesets.overlord import guards, report, sight, stances
+from resolver.rulesets.overlord import bot, guards, report, sight, stances
 from resolver.rulesets.overlord.bot_plans import Plan
 
 from .support import game, month, start, unit_of
@@ -209,3 +209,23 @@ def test_men_seen_under_a_hidden_leader_do_not_give_it_away() -> None:
     assert line.startswith("    - "), line  # at the top level of the place's list, as a leader would be
     # Blue's own view still knows who leads its men.
     assert g.ruleset.faction_view(g, after, "blue")["units"][men]["stack"] == hero
+
+
+def test_a_band_attacks_a_weak_unit_it_sees_and_not_one_hidden_from_it() -> None:
+    """The bot reads the same rule: the outlaws' band leader writes ATTACK against a lone red leader beside
+    it, and nothing against the same leader with 2nd stealth (the band's leader observes nothing)."""
+
+    def band_orders(skills: dict[str, int]) -> list[str]:
+        g = game()
+        state = start(g)
+        band = unit_of(state, "outlaws", "ldr")
+        lone = unit_of(state, "red", "hero")
+        for uid, record in state["units"].items():
+            if record.get("stack") == lone:
+                state["units"][uid]["stack"] = None  # its men stay home: the leader stands alone
+        state["units"][lone].update(location=state["units"][band]["location"], skills=skills)
+        drafted = bot.orders_for(g, state, "outlaws")["orders"]
+        return [line for entry in drafted if entry["unit"] == band for line in entry["orders"]]
+
+    assert f"ATTACK {unit_of(start(game()), 'red', 'hero')}" in band_orders({})
+    assert not [line for line in band_orders(HIDDEN) if line.startswith("ATTACK")]

@@ -440,9 +440,20 @@ def test_the_same_unit_unhidden_is_seen_so_the_channels_were_open(campaign: Camp
     texts = _what_others_read(game, result, spy_faction)
     for channel in ("report", "view", "events"):
         assert SPY_NAME in texts[f"{watcher} {channel}"], channel
+    # Seen, but whose it is the watcher cannot tell (observation short of its stealth plus the margin):
+    # its view holds the unit with no owner, so its map counts no force of the spy's faction for it.
     view = game.ruleset.faction_view(game, result.state, watcher)
     where = result.state["units"][spy]["location"]
-    pieces = game.ruleset.map_pieces(game, view)
-    assert [p for p in pieces if p["location"] == where and p["owner"] == spy_faction]
+    assert view["units"][spy]["owner"] is None
+    assert not [
+        p for p in game.ruleset.map_pieces(game, view) if p["location"] == where and p["owner"] == spy_faction
+    ]
+    # Advertising, it is known: the view names its faction and the map counts it there.
+    result.state["units"][spy]["settings"] = {"advertise": True}
+    view = game.ruleset.faction_view(game, result.state, watcher)
+    assert view["units"][spy]["owner"] == spy_faction
+    assert [
+        p for p in game.ruleset.map_pieces(game, view) if p["location"] == where and p["owner"] == spy_faction
+    ]
     public = [text for where, text in texts.items() if where.startswith("public")]
     assert not [text for text in public if _named(spy, text) or SPY_NAME in text]

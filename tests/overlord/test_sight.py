@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from resolver.core.canonical import dump
 from resolver.core.events import visible
 from resolver.engine.ruleset import Game, get_ruleset
 from resolver.engine.turn import TurnResult
+from resolver.engine.validate import check_order_file
 from resolver.rulesets.overlord import bot, guards, report, sight, stances
 from resolver.rulesets.overlord.bot_plans import Plan
 
@@ -229,3 +231,32 @@ def test_a_band_attacks_a_weak_unit_it_sees_and_not_one_hidden_from_it() -> None
 
     assert f"ATTACK {unit_of(start(game()), 'red', 'hero')}" in band_orders({})
     assert not [line for line in band_orders(HIDDEN) if line.startswith("ATTACK")]
+
+
+def test_a_view_names_a_units_faction_only_when_the_report_does() -> None:
+    """Recognition (spec 1.7) read once: a unit seen because it announces itself, whose stealth the
+    reader's observation does not pass by the margin, stands in the reader's view with no owner, and the
+    report's line names no faction; orders naming it still check against that view."""
+    g = game()
+    state, red, hero, _ = _scene(g, settings={"announce": True})
+    after = month(g, state, sealed=True).state
+    view = g.ruleset.faction_view(g, after, "red")
+    assert view["units"][hero]["owner"] is None
+    line = next(text for text in dict(report.sections(g, after, "red", []))["Places"] if f"[{hero}]" in text)
+    assert "of blue" not in line
+    orders = [{"action": "unit", "unit": red, "orders": [f"ATTACK {hero}", f"GIVE {hero} coin 1"]}]
+    doc = {"campaign": g.campaign, "turn": int(view["turn"]), "faction": "red", "orders": orders}
+    checked = check_order_file(g, view, dump(doc), "orders/red.yaml")
+    assert checked.ok, [issue.format() for issue in checked.errors]
+    # Red's hero learns 3rd observation: 1 + 3 = 4 falls short of stealth 2 plus the margin of 3.
+    after["units"][red]["skills"].update({"rela": 15, "obse": 180})
+    assert g.ruleset.faction_view(g, after, "red")["units"][hero]["owner"] is None
+    # Advertising names it at once.
+    after["units"][hero]["settings"]["advertise"] = True
+    assert g.ruleset.faction_view(g, after, "red")["units"][hero]["owner"] == "blue"
+    line = next(text for text in dict(report.sections(g, after, "red", []))["Places"] if f"[{hero}]" in text)
+    assert "of blue" in line
+    # Without its stealth, 1 + 3 passes 0 by 4: known without advertising.
+    after["units"][hero]["settings"] = {"announce": True}
+    after["units"][hero]["skills"] = {}
+    assert g.ruleset.faction_view(g, after, "red")["units"][hero]["owner"] == "blue"

@@ -101,11 +101,16 @@ class Overlord(Ruleset):
 
     def faction_view(self, game: Game, state: State, faction: str | None) -> State:
         """The fog of war's view, with each title whose holding unit the view does not show kept under
-        the faction that holds it (``public.veil_title_holders``), and no unit pointing at a leader the
-        view does not show (``public.veil_hidden_leaders``)."""
+        the faction that holds it (``public.veil_title_holders``), no unit pointing at a leader the
+        view does not show (``public.veil_hidden_leaders``), and another faction's unit owned by no one
+        when the faction cannot tell whose it is (``public.veil_unknown_owners``)."""
         view = super().faction_view(game, state, faction)
         public.veil_title_holders(view)
         public.veil_hidden_leaders(view)
+        if faction is not None:
+            public.veil_unknown_owners(
+                view, faction, lambda unit_id: sight.faction_recognises(game.rules, state, faction, unit_id)
+            )
         return view
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:

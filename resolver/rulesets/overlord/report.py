@@ -485,17 +485,8 @@ on_guard = sight.on_guard  # the report's guards: a guard today, or a live guard
 def recognised(
     rules: Rules, state: State, faction: str, watchers: Sequence[Mapping[str, Any]], uid: str
 ) -> bool:
-    """Whether the faction knows whose unit this is: its own; one that advertises; a title holder or a
-    guard; or one whose stealth the faction's best observation here passes by the recognition margin."""
-    unit = state["units"][uid]
-    if unit.get("owner") == faction or unit.get("title") or on_guard(rules, unit):
-        return True
-    own = (state["factions"].get(unit.get("owner")) or {}).get("settings") or {}
-    if (unit.get("settings") or {}).get("advertise") or own.get("advertise"):
-        return True
-    margin = int(rules["report"]["recognition"])
-    hidden = sight.stealth(rules, unit)
-    return any(sight.observation(rules, watcher) >= hidden + margin for watcher in watchers)
+    """Whether the faction knows whose unit this is (``sight.faction_recognises``)."""
+    return sight.faction_recognises(rules, state, faction, uid, looking=watchers)
 
 
 def unit_seen(game: Game, state: State, faction: str, watchers: Sequence[Mapping[str, Any]], uid: str) -> str:

@@ -6,7 +6,9 @@ A unit sees another where its observation reaches the other's stealth, a travell
 movement chapter's ``moving_observation`` less, or where the other announces itself. A faction sees another
 faction's unit in a place where one of its own units there sees it, or where the unit shows itself: it
 guards, it uses a skill that draws coins from the place or harvests an item with weight there (the report
-chapter's ``shown_by_use``), or it is stacked directly under or over one of the faction's units.
+chapter's ``shown_by_use``), or it is stacked directly under or over one of the faction's units. It knows
+whose unit it is when the unit advertises, holds a title or guards, or when its best observation there
+passes the unit's stealth by the report chapter's ``recognition`` margin.
 
 This module sits below movement and guards (it imports only the stats, the burden's movement rules and the
 order language), so both can ask it without importing each other.
@@ -169,3 +171,24 @@ def factions_seeing(rules: Rules, state: State, unit_id: str) -> set[str]:
     where = units[unit_id].get("location")
     present = {str(u.get("owner")) for u in units.values() if u.get("location") == where}
     return {faction for faction in present if faction_sees(rules, state, faction, unit_id)}
+
+
+def advertises(state: State, unit: Unit) -> bool:
+    """ADVERTISE, set on the unit or on its whole faction: whoever sees it knows whose it is."""
+    faction = (state.get("factions") or {}).get(unit.get("owner")) or {}
+    own = (unit.get("settings") or {}).get("advertise")
+    return bool(own or (faction.get("settings") or {}).get("advertise"))
+
+
+def faction_recognises(
+    rules: Rules, state: State, faction: str, unit_id: str, looking: Iterable[Unit] | None = None
+) -> bool:
+    """Whether ``faction`` knows whose unit this is: its own; one that advertises; a title holder or a
+    guard; or one whose stealth its best observation in the place passes by the recognition margin.
+    ``looking``: the faction's units there, when the caller already has them."""
+    unit = (state.get("units") or {})[unit_id]
+    if unit.get("owner") == faction or unit.get("title") or on_guard(rules, unit) or advertises(state, unit):
+        return True
+    present = watchers(state, faction, unit.get("location")) if looking is None else looking
+    needed = stealth(rules, unit) + int(rules["report"]["recognition"])
+    return any(observation(rules, watcher) >= needed for watcher in present)

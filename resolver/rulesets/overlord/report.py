@@ -27,14 +27,12 @@ from . import (
     control,
     departures,
     economy,
-    guards,
     knowledge,
     learning,
-    movement,
+    sight,
     stances,
     stats,
     titles,
-    warfare,
 )
 from . import model as m
 from . import structures as kinds
@@ -565,11 +563,12 @@ def units_present(game: Game, state: State, faction: str, loc: str) -> list[str]
     watchers = [units[uid] for uid in order if units[uid].get("owner") == faction]
     # The units with one of the faction's units directly under them, found in one pass over the state.
     led = {other.get("stack") for other in units.values() if other.get("owner") == faction}
+    shown = [uid for uid in order if seen(rules, state, faction, watchers, uid, led)]
+    leaders = set(shown)
     lines = []
-    for uid in order:
-        if not seen(rules, state, faction, watchers, uid, led):
-            continue
-        depth = sum(1 for leader in m.leader_chain(state, uid) if leader in units)
+    for uid in shown:
+        # Indented under the leaders the faction sees: a hidden leader shows neither itself nor a step.
+        depth = sum(1 for leader in m.leader_chain(state, uid) if leader in leaders)
         lines.append(f"{'    ' * (depth + 1)}- {unit_seen(game, state, faction, watchers, uid)}")
     return lines
 
@@ -582,65 +581,19 @@ def seen(
     uid: str,
     led: Collection[Any] | None = None,
 ) -> bool:
-    """Spec 1.7: an own unit; one a watcher's observation reaches (ANNOUNCE shows it to all); a guard;
-    one stacked directly under an own unit or with an own unit directly under it. ``led``: the ``stack``
-    of every unit of the faction, when the caller asks of many units."""
-    units = state["units"]
-    unit = units[uid]
-    if unit.get("owner") == faction or _announces(state, unit) or on_guard(rules, unit):
-        return True
-    if unit.get("stack") in units and units[unit["stack"]].get("owner") == faction:
-        return True
-    if led is not None:
-        if uid in led:
-            return True
-    elif any(other.get("stack") == uid and other.get("owner") == faction for other in units.values()):
-        return True
-    return any(warfare.sees(rules, watcher, unit) for watcher in watchers)
+    """Spec 1.7, as ``sight.faction_sees`` reads it for every part of the ruleset. ``watchers``: the
+    faction's units at the place; ``led``: the ``stack`` of every unit of the faction."""
+    return sight.faction_sees(rules, state, faction, uid, looking=watchers, led=led)
 
 
-def on_guard(rules: Rules, unit: Mapping[str, Any]) -> bool:
-    """Guarding today, or keeping a guard order live at the head of its queue (a day's guard ends with the
-    day, so at the month's end the queue tells who guards)."""
-    if "guarding" not in rules:
-        return False
-    if guards.is_guarding(rules, unit):
-        return True
-    keywords = set(rules["guarding"]["orders"])
-    for text in unit.get("orders") or []:
-        words = str(text).lstrip("-").lstrip("+").lstrip("@").split()
-        if words and words[0].isdigit():
-            words = words[1:]
-        if words and words[0].upper().startswith("D") and words[0][1:].isdigit():
-            words = words[1:]
-        if not str(text).startswith("-") and words and words[0].upper() in keywords:
-            return True
-    return False
-
-
-def _announces(state: State, unit: Mapping[str, Any]) -> bool:
-    own = (state["factions"].get(unit.get("owner")) or {}).get("settings") or {}
-    return bool((unit.get("settings") or {}).get("announce") or own.get("announce"))
+on_guard = sight.on_guard  # the report's guards: a guard today, or a live guard order in the queue
 
 
 def recognised(
     rules: Rules, state: State, faction: str, watchers: Sequence[Mapping[str, Any]], uid: str
 ) -> bool:
-    """Whether the faction knows whose unit this is: its own; one that advertises; a title holder or a
-    guard; or one whose stealth the faction's best observation here passes by the recognition margin."""
-    unit = state["units"][uid]
-    if unit.get("owner") == faction or unit.get("title") or on_guard(rules, unit):
-        return True
-    own = (state["factions"].get(unit.get("owner")) or {}).get("settings") or {}
-    if (unit.get("settings") or {}).get("advertise") or own.get("advertise"):
-        return True
-    margin = int(rules["report"]["recognition"])
-    stealth = stats.unit_stats(rules, unit)["stealth"]
-    return any(
-        stats.unit_stats(rules, watcher)["observation"] + movement.observation_change(rules, watcher)
-        >= stealth + margin
-        for watcher in watchers
-    )
+    """Whether the faction knows whose unit this is (``sight.faction_recognises``)."""
+    return sight.faction_recognises(rules, state, faction, uid, looking=watchers)
 
 
 def unit_seen(game: Game, state: State, faction: str, watchers: Sequence[Mapping[str, Any]], uid: str) -> str:

@@ -21,7 +21,19 @@ from typing import Any
 
 from ...core.dice import Roll, roll_label
 from ...core.programs import Line, Result
-from . import battle, battle_lore, control, departures, guards, movement, stances, stats, structures, titles
+from . import (
+    battle,
+    battle_lore,
+    control,
+    departures,
+    guards,
+    movement,
+    sight,
+    stances,
+    stats,
+    structures,
+    titles,
+)
 from . import model as m
 from .battle import BattleResult, Fighter, Tactic
 from .battle_words import battle_lines, loss_words
@@ -156,16 +168,6 @@ def _stance(state: Mapping[str, Any], rules: Rules, holder: str, toward: str) ->
     return stances.stance(state, rules, holder, toward)
 
 
-def sees(rules: Rules, watcher: Mapping[str, Any], unit: Mapping[str, Any]) -> bool:
-    """A unit sees another where its observation reaches the other's stealth, or the other announces
-    itself."""
-    if (unit.get("settings") or {}).get("announce"):
-        return True
-    seen = stats.unit_stats(rules, unit)["stealth"]
-    looking = stats.unit_stats(rules, watcher)["observation"] + movement.observation_change(rules, watcher)
-    return looking >= seen
-
-
 def enemies_on_sight(month: Month) -> list[guards.BattleCall]:
     """Units not set to AVOID or DEFEND attack the units they see of a faction theirs holds Enemy: one battle
     a day for each such pair of factions in a place. When both hold the other Enemy, the newcomer attacks
@@ -197,7 +199,7 @@ def enemies_on_sight(month: Month) -> list[guards.BattleCall]:
                 hates.sort(key=lambda faction: -first[faction])
                 for attacking in hates:
                     other = b if attacking == a else a
-                    pair = _sighting(rules, units, here, attacking, other)
+                    pair = _sighting(rules, state, here, attacking, other)
                     if pair is not None:
                         called.append(guards.start_battle(month, pair[0], pair[1], "enemy"))
                         queued.add((location, frozenset((a, b))))
@@ -206,15 +208,19 @@ def enemies_on_sight(month: Month) -> list[guards.BattleCall]:
 
 
 def _sighting(
-    rules: Rules, units: Mapping[str, Any], here: Sequence[str], attacking: str, other: str
+    rules: Rules, state: Mapping[str, Any], here: Sequence[str], attacking: str, other: str
 ) -> tuple[str, str] | None:
+    units = state["units"]
     for uid in here:
         unit = units[uid]
         if unit["owner"] != attacking or unit.get("idle"):
             continue
         if str((unit.get("tactic") or {}).get("battle", "fight")).lower() in _rules(rules)["sight_keeps_out"]:
             continue
-        target = next((t for t in here if units[t]["owner"] == other and sees(rules, unit, units[t])), None)
+        seen = (
+            t for t in here if units[t]["owner"] == other and sight.unit_sees(rules, state, unit, units[t])
+        )
+        target = next(seen, None)
         if target is not None:
             return uid, target
     return None
@@ -233,7 +239,7 @@ def guard_arrival(month: Any, uid: str) -> None:
     if not guards.guards_at(state, rules, str(state["units"][uid]["location"])):
         return
     view = month if isinstance(month, Month) else Month(month.ctx, state)
-    found = guards.on_arrival(view, uid, sees=lambda watcher, unit: sees(rules, watcher, unit))
+    found = guards.on_arrival(view, uid)
     if found.outcome == "retreat":
         movement.turn_back(view, uid, "guard")
 

@@ -14,7 +14,8 @@ from resolver.core.events import Event
 from resolver.core.programs import Line, Program, Result, Timing, parse_line, run_day
 from resolver.core.world import Location, Route, World
 from resolver.engine.ruleset import get_ruleset
-from resolver.rulesets.overlord import burden, movement
+from resolver.rulesets.overlord import burden, movement, sight
+from resolver.rulesets.overlord import structures as kinds
 from resolver.rulesets.overlord.burden import MILLI, Burden, choose_leg, stack_burden, unit_burden
 from resolver.rulesets.overlord.language import Reading
 
@@ -530,13 +531,13 @@ def test_enter_needs_the_owner_friendly_and_leave_or_exit_take_no_time() -> None
     factions["red"]["stances"]["blue"] = "friendly"
     play(m, 2, 2)
     assert units["U2"]["structure"] == "B1"
-    assert movement.structure_owner(m.state, "B1") == "red"
+    assert kinds.owner_of(m.state, "B1") == "red"
 
 
 def test_the_observation_of_a_travelling_unit_counts_one_lower() -> None:
     r = rules()
-    assert movement.observation_change(r, unit("red", "ldr")) == 0
-    assert movement.observation_change(r, unit("red", "ldr", moving={"to": "L2"})) == -1
+    assert sight.observation_change(r, unit("red", "ldr")) == 0
+    assert sight.observation_change(r, unit("red", "ldr", moving={"to": "L2"})) == -1
 
 
 def test_every_number_is_rules_data() -> None:

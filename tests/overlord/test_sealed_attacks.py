@@ -17,19 +17,22 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 
 from resolver import workflow
 from resolver.core import canonical, roll_log
-from resolver.core.events import public_record
+from resolver.core.events import public_record, visible
 from resolver.core.phases import State
 from resolver.engine.absence import AbsentPolicy
 from resolver.engine.ruleset import Game
-from resolver.engine.turn import resolve_turn
+from resolver.engine.turn import TurnResult, resolve_turn
 from resolver.engine.validate import check_order_file
+from resolver.rulesets.overlord import report, stances
 from resolver.store import replay, sealing
 from resolver.store.resolution import order_commitments
 from resolver.store.store import PUBLIC_EVENTS, PUBLIC_STATE, Store
+from resolver.store.views import render_reports
 from tests.sealed.demos import sealed_site, with_key
 
 KIT = Path(__file__).resolve().parents[2]
@@ -330,3 +333,186 @@ def test_a_title_is_public_and_its_holding_unit_is_not(campaign: Campaign) -> No
     assert full[owner]["titles"] == seen[owner]["titles"] == 1
     assert "units" in full[owner] and "units" not in seen[owner]
     assert all(set(row) == set(seen[owner]) for row in seen.values())
+
+
+# -- how others regard you: told only across a contact ------------------------------------------------
+
+
+def _regards(lines: list[str]) -> list[str]:
+    """The lines of a report's faction section that tell how another faction regards the reader."""
+    return [line for line in lines if line.startswith("- Attitude of ") and " to you is " in line]
+
+
+def _unmet_stances_changed(game: Game, state: State, faction: str, met: list[str]) -> State:
+    """The state with every faction out of contact with ``faction`` holding it another stance."""
+    changed = copy.deepcopy(state)
+    for other in changed["factions"]:
+        if other != faction and other not in met:
+            held = stances.stance(state, game.rules, other, faction)
+            changed["factions"][other].setdefault("stances", {})[faction] = (
+                "enemy" if held != "enemy" else "ally"
+            )
+    return changed
+
+
+def test_a_report_tells_how_others_regard_the_faction_only_for_the_factions_in_contact(
+    campaign: Campaign,
+) -> None:
+    """Spec 1.6.3: a faction's sealed report names the stance toward it of each faction in contact, and
+    of no other: every month, changing the stances of all the others toward it changes nothing in it. The
+    sentence is in no public file."""
+    game = campaign.game
+    reports = contacts = 0
+    for r in campaign.replayed:
+        assert r.result is not None
+        state, events = r.result.state, [e.to_data() for e in r.result.events]
+        for faction in _players(campaign):
+            seen = visible(events, faction)
+            met = report.contacts(game.rules, state, faction)
+            sections = report.sections(game, state, faction, seen)
+            told = _regards(dict(sections)["Your faction"])
+            assert len(told) == len(met), (r.turn, faction, told, met)
+            changed = _unmet_stances_changed(game, state, faction, met)
+            assert report.sections(game, changed, faction, seen) == sections, (r.turn, faction)
+            reports += 1
+            contacts += len(met)
+    assert reports and contacts, "the demo's factions meet"
+    for path, text in campaign.texts.items():
+        assert " to you is " not in text, path
+    # Not vacuous: two players' units side by side are in contact, and each reads the other's stance.
+    state = copy.deepcopy(campaign.states[-1])
+    first, second = _players(campaign)[:2]
+    theirs = next(uid for uid, u in sorted(state["units"].items()) if u["owner"] == second)
+    mine = next(u for _, u in sorted(state["units"].items()) if u["owner"] == first)
+    state["units"][theirs].update(location=mine["location"], structure=mine.get("structure"), stack=None,
+                                  moving=None, settings={"announce": True})  # fmt: skip
+    mine.setdefault("settings", {})["announce"] = True
+    state["factions"][second].setdefault("stances", {})[first] = "hostile"
+    assert second in report.contacts(game.rules, state, first)
+    lines = dict(report.sections(game, state, first, []))["Your faction"]
+    assert f"- Attitude of {game.name_and_id(second)} to you is Hostile." in lines
+
+
+# -- a stealthy unit: seen by nobody but its own faction, through no channel -----------------------------
+
+SPY_NAME = "Quietfoot Veylan"  # a name no list of the rules data holds, so any sight of it is a leak
+
+
+def _spy_month(campaign: Campaign, hidden: bool) -> tuple[Game, State, str, str, str, TurnResult]:
+    """A month after the demo's last: a leader of one player faction slips into a place where another
+    player faction stands, and stays there. ``hidden``: with 3rd stealth, above every watcher's
+    observation there; else plainly. Returns the game, the state before, the spy, its faction, the
+    faction it watches, and the month resolved sealed."""
+    game = campaign.game
+    state = copy.deepcopy(campaign.states[-1])
+    units = state["units"]
+    players = _players_of(game, state)
+    watched = next(
+        (uid, u)
+        for uid, u in sorted(units.items())
+        if u["owner"] in players
+        and not u.get("moving")
+        and not u.get("structure")
+        and u["location"] in game.world
+        and game.world[u["location"]].parent
+    )
+    where, watcher = str(watched[1]["location"]), str(watched[1]["owner"])
+    spy_faction = next(f for f in players if f != watcher)
+    spy = next(
+        uid
+        for uid, u in sorted(units.items())
+        if u["owner"] == spy_faction and u["race"] in ("hero", "ldr") and not u.get("moving")
+    )
+    for other in units.values():
+        if other.get("stack") == spy:
+            other["stack"] = None  # its men stay where they stood
+    outer = game.world[where].parent
+    units[spy].update(name=SPY_NAME, location=outer, stack=None, structure=None, title=None, settings={})
+    units[spy]["skills"] = {"scou": 15, "stea": 450} if hidden else {}
+    state["factions"][spy_faction].setdefault("settings", {}).pop("announce", None)
+    for other in units.values():  # nobody else there spots beyond the manual's plain hero
+        if other["owner"] != spy_faction and other["location"] in (where, outer):
+            for tag in ("obse", "fowk"):
+                (other.get("skills") or {}).pop(tag, None)
+    order = {"action": "unit", "unit": spy, "orders": [f"MOVE {where}"]}
+    doc = {"campaign": game.campaign, "turn": int(state["turn"]), "faction": spy_faction, "orders": [order]}
+    files = {spy_faction: check_order_file(game, state, canonical.dump(doc), f"orders/{spy_faction}.yaml")}
+    assert files[spy_faction].ok, [issue.format() for issue in files[spy_faction].errors]
+    result = resolve_turn(game, state, files, sealed=True)
+    after = result.state
+    assert after["units"][spy]["location"] == where and not after["units"][spy].get("moving")
+    assert any(u["owner"] == watcher and u["location"] == where for u in after["units"].values())
+    return game, state, spy, spy_faction, watcher, result
+
+
+def _what_others_read(game: Game, result: TurnResult, spy_faction: str) -> dict[str, str]:
+    """Every text a faction other than the spy's, or the public, is given of the month: each faction's
+    report and sealed view, the events it saw, its map; the public state, events, map and profiles."""
+    templates = jinja2.Environment(loader=jinja2.FileSystemLoader(str(KIT / "templates")),
+                                   undefined=jinja2.StrictUndefined, keep_trailing_newline=True)  # fmt: skip
+    events = [e.to_data() for e in result.events]
+    reports = render_reports(templates, game, result, events)
+    everyone = game.ruleset.faction_view(game, result.state, None)
+    published = public_record(result.events)
+    texts = {
+        "public state": canonical.dump(everyone).decode(),
+        "public events": canonical.dump(published).decode(),
+        "public map": canonical.dump(game.ruleset.map_pieces(game, everyone)).decode(),
+        "public profiles": repr(
+            [game.ruleset.faction_sections(game, everyone, f, published) for f in game.factions]
+        ),
+    }
+    for faction in game.factions:
+        if faction == spy_faction:
+            continue
+        view = game.ruleset.faction_view(game, result.state, faction)
+        texts[f"{faction} report"] = reports[faction]
+        texts[f"{faction} view"] = canonical.dump(view).decode()
+        texts[f"{faction} events"] = canonical.dump(visible(events, faction)).decode()
+        texts[f"{faction} map"] = canonical.dump(game.ruleset.map_pieces(game, view)).decode()
+    return texts
+
+
+def test_a_stealthy_unit_leaks_through_no_report_view_event_map_or_public_page(campaign: Campaign) -> None:
+    game, _, spy, spy_faction, watcher, result = _spy_month(campaign, hidden=True)
+    texts = _what_others_read(game, result, spy_faction)
+    leaks = sorted(where for where, text in texts.items() if _named(spy, text) or SPY_NAME in text)
+    assert not leaks, leaks
+    # The watcher's map counts the spy's faction at the place without it (the spy stands there alone).
+    view = game.ruleset.faction_view(game, result.state, watcher)
+    where = result.state["units"][spy]["location"]
+    assert not [
+        p for p in game.ruleset.map_pieces(game, view) if p["location"] == where and p["owner"] == spy_faction
+    ]
+    # Its own faction knows it all: the report lists it there, its view holds it.
+    events = [e.to_data() for e in result.events]
+    templates = jinja2.Environment(loader=jinja2.FileSystemLoader(str(KIT / "templates")),
+                                   undefined=jinja2.StrictUndefined, keep_trailing_newline=True)  # fmt: skip
+    assert SPY_NAME in render_reports(templates, game, result, events)[spy_faction]
+    assert spy in game.ruleset.faction_view(game, result.state, spy_faction)["units"]
+
+
+def test_the_same_unit_unhidden_is_seen_so_the_channels_were_open(campaign: Campaign) -> None:
+    """Not vacuous: without its stealth the same unit, the same month, reaches the watcher's report, view,
+    events and map (but never the public's)."""
+    game, _, spy, spy_faction, watcher, result = _spy_month(campaign, hidden=False)
+    texts = _what_others_read(game, result, spy_faction)
+    for channel in ("report", "view", "events"):
+        assert SPY_NAME in texts[f"{watcher} {channel}"], channel
+    # Seen, but whose it is the watcher cannot tell (observation short of its stealth plus the margin):
+    # its view holds the unit with no owner, so its map counts no force of the spy's faction for it.
+    view = game.ruleset.faction_view(game, result.state, watcher)
+    where = result.state["units"][spy]["location"]
+    assert view["units"][spy]["owner"] is None
+    assert not [
+        p for p in game.ruleset.map_pieces(game, view) if p["location"] == where and p["owner"] == spy_faction
+    ]
+    # Advertising, it is known: the view names its faction and the map counts it there.
+    result.state["units"][spy]["settings"] = {"advertise": True}
+    view = game.ruleset.faction_view(game, result.state, watcher)
+    assert view["units"][spy]["owner"] == spy_faction
+    assert [
+        p for p in game.ruleset.map_pieces(game, view) if p["location"] == where and p["owner"] == spy_faction
+    ]
+    public = [text for where, text in texts.items() if where.startswith("public")]
+    assert not [text for text in public if _named(spy, text) or SPY_NAME in text]

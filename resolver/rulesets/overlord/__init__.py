@@ -14,8 +14,9 @@ from typing import Any, ClassVar
 
 from ...core.phases import PhaseFn, State
 from ...engine.ruleset import Game, MapMark, Ruleset
-from . import day, orders, public, report, siteview
+from . import day, orders, public, report, sight, siteview
 from . import model as m
+from . import spectators as spectators  # loaded for its hook: onlookers hear of each battle
 from .battle_story import battle_story
 from .month import OverlordMonth
 
@@ -59,17 +60,20 @@ class Overlord(Ruleset):
     def sees(
         self, game: Game, state: State, faction: str | None, collection: str, piece: Mapping[str, Any]
     ) -> bool:
-        """Another faction's unit or structure is seen only where one of the faction's own units stands
-        (a travelling unit counts where it stands in the state); the public sees none."""
+        """Another faction's unit is seen as the report lists it (spec 1.7, ``sight.faction_sees``: where one
+        of the faction's units stands and sees it, or it shows itself); a structure wherever one of the
+        faction's units stands (structures hide nobody and nothing). The public sees none."""
         if collection not in PIECES:
             return True
         if faction is None:
             return False
-        where = piece.get("location")
-        return any(
-            unit.get("owner") == faction and unit.get("location") == where
-            for unit in (state.get("units") or {}).values()
-        )
+        units = state.get("units") or {}
+        if collection == "units":
+            # The hook hands the record, not its id: the record is the state's own, found by identity.
+            unit_id = next((uid for uid, unit in units.items() if unit is piece), None)
+            if unit_id is not None:
+                return sight.faction_sees(game.rules, state, faction, unit_id)
+        return bool(sight.watchers(state, faction, piece.get("location")))
 
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         record = state["factions"].get(faction) or {}
@@ -98,9 +102,16 @@ class Overlord(Ruleset):
 
     def faction_view(self, game: Game, state: State, faction: str | None) -> State:
         """The fog of war's view, with each title whose holding unit the view does not show kept under
-        the faction that holds it (``public.veil_title_holders``)."""
+        the faction that holds it (``public.veil_title_holders``), no unit pointing at a leader the
+        view does not show (``public.veil_hidden_leaders``), and another faction's unit owned by no one
+        when the faction cannot tell whose it is (``public.veil_unknown_owners``)."""
         view = super().faction_view(game, state, faction)
         public.veil_title_holders(view)
+        public.veil_hidden_leaders(view)
+        if faction is not None:
+            public.veil_unknown_owners(
+                view, faction, lambda unit_id: sight.faction_recognises(game.rules, state, faction, unit_id)
+            )
         return view
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:

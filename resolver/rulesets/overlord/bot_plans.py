@@ -31,7 +31,7 @@ from ...core import world as core_world
 from ...core.phases import State
 from ...core.rng import Stream, stream
 from ...engine.ruleset import Game
-from . import executors, movement, npcs
+from . import executors, movement, npcs, sight
 from . import model as m
 
 Unit = dict[str, Any]
@@ -82,12 +82,13 @@ class Plan:
         return m.stack_of(self.state, unit_id)
 
     def others_at(self, location: str) -> list[str]:
-        """Stack leaders of other factions standing (not travelling) where a unit of ours stands."""
+        """Stack leaders of other factions standing (not travelling) where a unit of ours stands and that
+        the faction sees there (spec 1.7, as its report lists them)."""
         found = []
         for uid, unit in sorted(m.units(self.state).items()):
             if unit.get("owner") == self.faction or unit.get("location") != location or unit.get("moving"):
                 continue
-            if unit.get("stack") is None:
+            if unit.get("stack") is None and sight.faction_sees(self.rules, self.state, self.faction, uid):
                 found.append(uid)
         return found
 

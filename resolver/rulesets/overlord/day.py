@@ -22,6 +22,7 @@ from . import (
     orders,
     production,
     recruiting,
+    structures,
     title_orders,
     warfare,
     weather,
@@ -135,6 +136,8 @@ def battles(ctx: Context, state: State) -> State:
     month = Month(ctx, state)
     title_orders.end_of_day(month)
     warfare.fight_battles(month)
+    # Then each structure's record follows whoever holds it now (structures.py).
+    structures.hand_over(ctx, state, ctx.rules)
     _store(ctx, state)
     return state
 
@@ -176,6 +179,7 @@ def upkeep(ctx: Context, state: State) -> State:
 def loyalty(ctx: Context, state: State) -> State:
     # The units helper adds whole units given away and unstacked creatures going wild.
     title_orders.apply_oaths(ctx, state)
+    structures.hand_over(ctx, state, ctx.rules)  # a unit sworn to another faction takes its structure along
     return state
 
 
@@ -221,7 +225,8 @@ def learn(ctx: Context, state: State) -> State:
 
 # What a faction is told for itself alone in any campaign: papers, not news (its own battle report, the
 # knowledge it gained, the orders it wrote that could not run, what its units lost by setting out, which of
-# its units refused a battle for want of control points).
+# its units refused a battle for want of control points, the record of a unit it lost, why a tax collector
+# waits).
 FACTION_PAPERS = frozenset(
     {
         "battle_report",
@@ -230,7 +235,9 @@ FACTION_PAPERS = frozenset(
         "reshown",
         "line_failed",
         "work_lost",
-        "taxing_waits",
+        "unit_lost",  # a unit's record as it left the faction (departures.py)
+        "battle_watched",  # an onlooker's report of a battle: what its own units saw (spectators.py)
+        "taxing_waits",  # why a tax collector waits (taxing.py)
     }
 )
 

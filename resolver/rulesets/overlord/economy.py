@@ -15,8 +15,8 @@ from typing import Any
 
 from ...core.phases import State
 from ...core.programs import Line, Result
+from . import departures, production
 from . import model as m
-from . import production
 from .month import Context, Month
 
 COIN = "coin"
@@ -231,6 +231,7 @@ def _unpaid(ctx: Context, state: State, unit_id: str) -> None:
 def desert(ctx: Context, state: State, unit_id: str) -> None:
     """The unit leaves its faction: its figures join the population where it stands, whatever it carried
     is lost with it, and the units stacked under it move up to its own leader."""
+    departures.record(ctx, state, unit_id, departures.DESERTED)
     unit = state["units"].pop(unit_id)
     location = unit.get("location")
     if location is not None:

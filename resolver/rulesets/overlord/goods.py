@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.programs import Line, Result, drop_references, rewrite_ids
-from . import gates, stats, transfers
+from . import departures, gates, stats, transfers
 from .study import day_memory
 
 
@@ -213,6 +213,7 @@ def execute_disband(month: Any, unit_id: str, line: Line) -> tuple[Result, Line 
     state, rules = month.state, month.rules
     unit = state["units"][unit_id]
     _emit(month, "unit_disbanded", unit_id, figures=stats.figures_words(rules, unit, int(unit["figures"])))
+    departures.record(month.ctx, state, unit_id, departures.DISBANDED)
     transfers.disband(rules, state, unit_id)
     month.programs.pop(unit_id, None)
     drop_references(month.programs, unit_id)

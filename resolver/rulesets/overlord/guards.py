@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import stances, titles
+from . import sight, stances, titles
+from .sight import is_guarding  # the guard effect: sight reads it too, so it lives below both
 
 __all__ = [
     "Arrival",
@@ -86,11 +87,6 @@ def start_battle(month: Any, attacker: str, defender: str, trigger: str) -> Batt
 # --- who guards ----------------------------------------------------------------------------------
 
 
-def is_guarding(rules: Rules, unit: Mapping[str, Any]) -> bool:
-    effect = rules["guarding"]["effect"]
-    return int((unit.get("effects") or {}).get(effect, 0)) > 0 and not unit.get("moving")
-
-
 def working_figures(rules: Rules, unit: Mapping[str, Any]) -> int:
     """The figures a unit's full-day order works with: half, rounded down, while it guards."""
     figures = int(unit.get("figures", 0))
@@ -155,14 +151,6 @@ def stack_members(state: Mapping[str, Any], leader: str) -> list[str]:
     return found
 
 
-def _sees_plainly(rules: Rules, guard_unit: Mapping[str, Any], unit: Mapping[str, Any]) -> bool:
-    """The default sight: ANNOUNCE shows a unit; else the guard's observation level must reach the unit's
-    stealth level (the units chapter's stats replace this when wired)."""
-    if (unit.get("settings") or {}).get("announce"):
-        return True
-    return titles.skill_level(rules, guard_unit, "obse") >= titles.skill_level(rules, unit, "stea")
-
-
 def on_arrival(
     month: Any,
     stack: str,
@@ -183,7 +171,7 @@ def on_arrival(
     moving = leader.get("moving") or {}
     mode = mode or str(moving.get("mode", "walk"))
     order = (order or str(moving.get("order", "MOVE"))).upper()
-    sees = sees or (lambda g, u: _sees_plainly(rules, g, u))
+    sees = sees or (lambda g, u: sight.unit_sees(rules, state, g, u))
     modes = guard_modes or (lambda g: rules["guarding"]["modes"])
     location = str(leader["location"])
     members = stack_members(state, stack)

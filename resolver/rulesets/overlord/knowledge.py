@@ -89,6 +89,7 @@ def learn(rules: Rules, state: State, faction: str) -> tuple[list[str], list[tup
     if new_items or new_skills:
         merged = {**known_skills, **{tag: level for tag, _, level in new_skills}}
         record[KNOWLEDGE] = {
+            **(record.get(KNOWLEDGE) or {}),  # what else it keeps (the races a battle described)
             "items": sorted({*known_items, *new_items}),
             "skills": dict(sorted(merged.items())),
         }

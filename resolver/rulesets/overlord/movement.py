@@ -19,7 +19,8 @@ from ...core import programs as queues
 from ...core import world as core_world
 from ...core.programs import Line, Program, Result
 from ...core.world import World
-from . import labour, stances, stats
+from . import labour, sight, stances
+from . import structures as kinds
 from .burden import MODES, Leg, choose_leg, movement_rules, race_kind, skill_level, stack_burden
 
 
@@ -201,8 +202,10 @@ def _factions(state: Mapping[str, Any], uids: Iterable[str]) -> list[str]:
     return sorted({str(_units(state)[uid]["owner"]) for uid in uids})
 
 
-def _present_factions(state: Mapping[str, Any], loc: str | None) -> set[str]:
-    return {str(unit["owner"]) for unit in _units(state).values() if unit.get("location") == loc}
+def _onlookers(month: Month, uid: str) -> set[str]:
+    """The factions that see the unit (a stack's leader) where the state puts it (spec §1.7): a stealthy
+    unit's comings and goings reach only those whose observation finds it."""
+    return sight.factions_seeing(month.ctx.rules, month.state, uid)
 
 
 # ---------------------------------------------------------------- events
@@ -229,7 +232,8 @@ def _blocked(month: Month, uid: str, reason: str, **data: Any) -> None:
 
 
 def _tell(month: Month, kind: str, uid: str, others: Iterable[str] = (), **data: Any) -> None:
-    """An event of a unit seen by its own faction and every faction with a unit where it stands."""
+    """An event of a unit told to its own faction, the factions of the other units it names, and every
+    faction that sees it where it stands."""
     state = month.state
     unit = _units(state)[uid]
     loc = unit.get("location")
@@ -238,7 +242,7 @@ def _tell(month: Month, kind: str, uid: str, others: Iterable[str] = (), **data:
         kind,
         actors=[str(unit["owner"])],
         place=loc,
-        visible_to=sorted(set(_factions(state, involved)) | _present_factions(state, loc)),
+        visible_to=sorted(set(_factions(state, involved)) | _onlookers(month, uid)),
         unit=_name(state, uid),
         **data,
     )
@@ -321,7 +325,7 @@ def set_out(month: Month, uid: str, there: str, order: str, march: bool = False)
         "departs",
         actors=_factions(state, [uid]),
         place=here,
-        visible_to=sorted(set(_factions(state, travellers)) | _present_factions(state, here)),
+        visible_to=sorted(set(_factions(state, travellers)) | _onlookers(month, uid)),
         unit=_name(state, uid),
         followers=_figures(state, travellers[1:]),
         units=len(travellers) - 1,
@@ -429,7 +433,7 @@ def _arrive(month: Month, uid: str, members: list[str]) -> None:
         "arrives",
         actors=_factions(state, [uid]),
         place=trip["to"],
-        visible_to=sorted(set(_factions(state, members)) | _present_factions(state, trip["to"])),
+        visible_to=sorted(set(_factions(state, members)) | _onlookers(month, uid)),
         unit=_name(state, uid),
         followers=_figures(state, members[1:]),
         units=len(members) - 1,
@@ -502,11 +506,6 @@ def bar_entry(month: Month, uid: str) -> None:
         unit=_name(state, uid),
         destination=place_name(_world(month), trip["to"]),
     )
-
-
-def observation_change(rules: Mapping[str, Any], unit: Mapping[str, Any]) -> int:
-    """A travelling unit spots less: its observation counts this much lower (spec §1.7)."""
-    return int(movement_rules(rules).get("moving_observation", 0)) if unit.get("moving") else 0
 
 
 # ---------------------------------------------------------------- executors
@@ -669,20 +668,6 @@ def promote(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     return Result.FINISHED, None
 
 
-def structure_owner(state: Mapping[str, Any], structure: str) -> str | None:
-    """The faction that holds a structure: its first unit inside in report order, else its recorded
-    owner (house rule of spec §8.2 #27)."""
-    units = _units(state)
-    inside = sorted(
-        (u for u in units if units[u].get("structure") == structure and not units[u].get("moving")),
-        key=lambda u: (int(units[u].get("arrival", 0)), u),
-    )
-    if inside:
-        return str(units[inside[0]]["owner"])
-    owner = (state.get("structures") or {}).get(structure, {}).get("owner")
-    return None if owner is None else str(owner)
-
-
 def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
     """ENTER structure: into a finished structure here, if its owner's faction holds ours Friendly."""
     state, rules = month.state, month.ctx.rules
@@ -697,7 +682,7 @@ def enter(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:
         return Result.SKIPPED, None
     if unit.get("structure") == target:
         return Result.FINISHED, None
-    owner = structure_owner(state, target)
+    owner = kinds.door_keeper(rules, state, target)  # its owner, if the owner has anyone here to keep it
     refused = not stances.may(state, rules, str(unit["owner"]), owner, "enter")
     if refused and not _slips_in(month, uid, target, owner):
         _blocked(month, uid, "enter_refused", structure=record.get("name") or target)
@@ -717,13 +702,8 @@ def _slips_in(month: Month, uid: str, structure: str, owner: str | None) -> bool
     if margin is None:
         return False
     watchers = [u for u in units.values() if u.get("structure") == structure and u.get("owner") == owner]
-    best = max(
-        (stats.unit_stats(rules, u)["observation"] + observation_change(rules, u) for u in watchers),
-        default=0,
-    )
-    return all(
-        stats.unit_stats(rules, units[m])["stealth"] > best + int(margin) for m in substack(month.state, uid)
-    )
+    best = max((sight.observation(rules, u) for u in watchers), default=0)
+    return all(sight.stealth(rules, units[m]) > best + int(margin) for m in substack(month.state, uid))
 
 
 def leave(month: Month, uid: str, line: Line) -> tuple[Result, Line | None]:

@@ -20,7 +20,7 @@ from ...core.orders import Order, OrderFile
 from ...core.phases import State
 from ...core.programs import MAX_LINES, Line, Program, ProgramError, parse_line
 from ...engine.ruleset import Game
-from . import executors, knowledge, language
+from . import departures, executors, knowledge, language
 from . import model as m
 from .month import Context
 
@@ -276,9 +276,10 @@ def resign(ctx: Context, state: State, faction: str, heir: str) -> None:
     rules = ctx.rules
     creatures = CREATURES
     handed = {heir: 0, creatures: 0}
-    for unit in m.owned(state, faction).values():
+    for unit_id, unit in m.owned(state, faction).items():
         wild = str((rules["races"].get(unit.get("race")) or {}).get("kind")) == "creature"
         receiver = creatures if wild and creatures in state["factions"] else heir
+        departures.record(ctx, state, unit_id, departures.HANDED, heir=receiver)
         unit["owner"] = receiver
         handed[receiver] = handed.get(receiver, 0) + 1
     state["factions"][faction]["status"] = rules["report"]["resigned_status"]

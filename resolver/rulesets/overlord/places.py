@@ -409,5 +409,8 @@ def evolve_places(ctx: TurnContext[Any], state: State, places: Iterable[str] | N
     if drawn:
         # Every roll belongs to the event it decided: the places' month is one public event, so the
         # chronicle's dice and the compact log carry these rolls like any other.
-        ctx.emit("places_changed", rolls=drawn, before=people_before, after=people_after)
+        # A sealed campaign does not print the totals: they add up every place's people, which follow the
+        # figures present and the battles fought there, hidden things a reader could read back from them.
+        totals = {} if ctx.sealed else {"before": people_before, "after": people_after}
+        ctx.emit("places_changed", rolls=drawn, **totals)
     return state

@@ -389,6 +389,7 @@ def _build(
     target = unit.get("target")
     if not target:
         return Result.SKIPPED, 0
+    structures.spare_piece(month, unit_id, tag)  # a piece in hand its structure no longer needs comes back
     items = unit.get("items") or {}
     if str(target) in structures.types(rules):
         probe = {"type": str(target), "built": {}}

@@ -1,10 +1,12 @@
 """A faction's report of the month, laid out as the manual's (spec §1.6), with its fog of war (§1.7).
 
 The engine's report holds what the faction alone saw; these sections add the manual's blocks: the faction
-(fund, control points, stances), each of its units (what it is, holds, weighs and knows, what it may learn,
-its stats, upkeep and tactic, what it did day by day and the queue it keeps), its structures, one block per
-place where it had a unit (the climate, the economy, the market, the title, the ways out sorted by days,
-what happened there while it was there, the units it can see, the inner places), and what it learnt.
+(fund, control points, stances, and how the factions in contact with it regard it), each of its units
+(what it is, holds, weighs and knows, what it may learn, its stats, upkeep and tactic, what it did day by
+day and the queue it keeps), the units it lost during the month as they were when they left
+(``departures.py``), its structures, one block per place where it had a unit (the climate, the economy,
+the market, the title, the ways out sorted by days, what happened there while it was there, the units it
+can see, the inner places), and what it learnt.
 
 Only the state after the month and the events the faction saw are read, so nothing here tells a faction
 what it could not have seen: another faction's units appear only where its observation, their own showing
@@ -21,7 +23,18 @@ from typing import Any
 from ...core import world as geo
 from ...core.phases import State
 from ...engine.ruleset import Game
-from . import burden, control, economy, guards, knowledge, learning, movement, stances, stats, titles, warfare
+from . import (
+    burden,
+    control,
+    departures,
+    economy,
+    knowledge,
+    learning,
+    sight,
+    stances,
+    stats,
+    titles,
+)
 from . import model as m
 from . import structures as kinds
 from . import weather as skies
@@ -37,16 +50,24 @@ def sections(game: Game, state: State, faction: str, events: Sequence[Event]) ->
     mine = [
         uid for uid in m.report_order(state, list(game.world)) if state["units"][uid].get("owner") == faction
     ]
-    by_unit = _events_by_unit(state, events, set(mine))
-    found: list[Section] = [("Your faction", faction_lines(game, state, faction))]
+    # The units that left the faction this month (spec 1.6.5): fallen, deserted, disbanded, or gone over
+    # to another faction; a unit that came back to it is listed among its units only.
+    lost = {uid: event for uid, event in departures.lost_by(events, faction).items() if uid not in mine}
+    by_unit = _events_by_unit(state, events, set(mine) | set(lost))
+    found: list[Section] = [
+        ("Your faction", faction_lines(game, state, faction) + regard_lines(game, state, faction))
+    ]
     learnable: dict[Any, str] = {}  # what units of one race and the same skills may learn, worked out once
     found.append(
         ("Your units", [line for uid in mine for line in unit_lines(game, state, uid, by_unit, learnable)])
     )
+    if lost:
+        gone = [line for event in lost.values() for line in lost_lines(game, state, event, by_unit)]
+        found.append(("Units lost this month", gone))
     owned = structure_lines(game, state, faction)
     if owned:
         found.append(("Your structures", owned))
-    found.append(("Places", place_lines(game, state, faction, events, set(mine))))
+    found.append(("Places", place_lines(game, state, faction, events, set(mine), set(lost))))
     learnt = knowledge_lines(rules, events)
     if learnt:
         found.append(("Knowledge", learnt))
@@ -72,6 +93,47 @@ def faction_lines(game: Game, state: State, faction: str) -> list[str]:
     return [f"- {line}" for line in lines]
 
 
+def regard_lines(game: Game, state: State, faction: str) -> list[str]:
+    """How each faction in contact with this one regards it (spec 1.6.3), always shown (house rule
+    ``report``: the manual names no order to ask for it); of a faction out of contact nothing is said."""
+    rules = game.rules
+    met = contacts(rules, state, faction)
+    if not met:
+        return ["- No other faction is in contact with you, so how others regard you is not known."]
+    return [
+        f"- Attitude of {game.name_and_id(other)} to you is "
+        f"{stances.stance_name(rules, stances.stance(state, rules, other, faction))}."
+        for other in met
+    ]
+
+
+def contacts(rules: Rules, state: State, faction: str) -> list[str]:
+    """The factions in contact with this one at the month's end, in the state's order: at some place a
+    unit of each sees a unit of the other (``seen``: observation, a unit announcing itself, a guard, a
+    shared stack). Seeing without being seen is no contact: the unseen watcher learns nothing more."""
+    units = state["units"]
+    led: dict[str, set[Any]] = {}  # each faction's ``stack`` links, as ``seen`` reads them
+
+    def links(owner: str) -> set[Any]:
+        if owner not in led:
+            led[owner] = {u.get("stack") for u in units.values() if u.get("owner") == owner}
+        return led[owner]
+
+    found: set[str] = set()
+    for here in m.by_location(state).values():
+        mine = [uid for uid, unit in here.items() if unit.get("owner") == faction]
+        if not mine:
+            continue
+        watchers = [units[uid] for uid in mine]
+        for other in sorted({str(unit.get("owner")) for unit in here.values()} - {faction} - found):
+            theirs = [uid for uid, unit in here.items() if unit.get("owner") == other]
+            if any(seen(rules, state, faction, watchers, uid, links(faction)) for uid in theirs) and any(
+                seen(rules, state, other, [units[uid] for uid in theirs], uid, links(other)) for uid in mine
+            ):
+                found.add(other)
+    return [other for other in state["factions"] if other in found]
+
+
 # ---------------------------------------------------------------- the units
 
 
@@ -81,9 +143,12 @@ def unit_lines(
     uid: str,
     by_unit: Mapping[str, list[Event]],
     learnable: dict[Any, str] | None = None,
+    gone: bool = False,
 ) -> list[str]:
     """One unit's block: heading, then a line each for what it is, holds, weighs, knows and does.
-    ``learnable``: ``_may_learn``'s answers so far, kept by the caller across the faction's units."""
+    ``learnable``: ``_may_learn``'s answers so far, kept by the caller across the faction's units.
+    ``gone``: the unit left the faction this month; what it may learn, its upkeep and its queue are no
+    longer the faction's concern, so they are left out."""
     rules = game.rules
     unit = state["units"][uid]
     heading = f"### {unit.get('name') or 'A unit'} [{uid}], at {_place(game, unit.get('location'))}"
@@ -100,14 +165,15 @@ def unit_lines(
     lines.append(f"- Has: {_possessions(rules, unit, everything=True) or 'nothing'}.")
     lines.append(f"- {_burden_words(rules, state, uid)}")
     lines.append(f"- Skills: {_skills(rules, unit) or 'none'}.")
-    may = _may_learn(rules, unit, learnable)
+    may = "" if gone else _may_learn(rules, unit, learnable)
     if may:
         lines.append(f"- May learn: {may}.")
     shown = _stats(rules, unit)
     if shown:
         lines.append(f"- Stats: {shown}.")
-    season = str(game.calendar.date(int(state["turn"])).season)
-    lines.append(f"- Upkeep: {_coins(economy.upkeep_due(rules, unit, season)[0])} a month.")
+    if not gone:
+        season = str(game.calendar.date(int(state["turn"])).season)
+        lines.append(f"- Upkeep: {_coins(economy.upkeep_due(rules, unit, season)[0])} a month.")
     tactic = unit.get("tactic") or {}
     if tactic:
         words = [
@@ -119,11 +185,47 @@ def unit_lines(
         lines.append(f"- Tactic: {', '.join(words)}.")
     for event in by_unit.get(uid, []):
         lines.append(f"- {dated(game, event)}")
+    if gone:
+        return lines
     queue = unit.get("orders") or []
     lines.append(
         "- Orders: " + ("; ".join(f"`{text}`" for text in queue) if queue else "none (it works)") + "."
     )
     return lines
+
+
+def lost_lines(game: Game, state: State, event: Event, by_unit: Mapping[str, list[Event]]) -> list[str]:
+    """The block of a unit the faction lost this month, from its record as it stood when it left (the
+    event that told it): its heading says how and when it left, then what it was and what it did."""
+    data = event.get("data") or {}
+    uid = str(data.get("unit"))
+    # The unit as it was, in the state as it is: a fallen unit is gone from it, one that went over to
+    # another faction stands in it under its new owner.
+    then = {**state, "units": {**state["units"], uid: dict(data.get("record") or {})}}
+    lines = unit_lines(game, then, uid, by_unit, gone=True)
+    lines[1] += f"; {_fate_words(game, event)}"
+    return lines
+
+
+def _fate_words(game: Game, event: Event) -> str:
+    data = event.get("data") or {}
+    day = int(event.get("tick") or 0)
+    when = f"on day {day}" if day else "at the month's end"
+    heir = str(data.get("heir") or "")
+    if heir and heir not in game.factions:  # an NPC faction: the game knows it by its id alone
+        heir = f"{data.get('heir_name') or heir} [{heir}]"
+    elif heir:
+        heir = game.name_and_id(heir)
+    fate = data.get("fate")
+    if fate == departures.SLAIN:
+        return f"fell in battle {when}"
+    if fate == departures.DESERTED:
+        return f"deserted {when}"
+    if fate == departures.DISBANDED:
+        return f"disbanded {when}"
+    if fate == departures.SWORN:
+        return f"went over to {heir} {when}, as it swore to"
+    return f"handed to {heir} when the faction resigned"
 
 
 def _possessions(rules: Rules, unit: Mapping[str, Any], everything: bool) -> str:
@@ -214,7 +316,8 @@ def _events_by_unit(state: State, events: Sequence[Event], mine: set[str]) -> di
     found: dict[str, list[Event]] = {}
     for event in events:
         doer = doer_of(event)
-        if doer in mine:
+        # A unit's leaving is told in its block's heading, not again among its deeds.
+        if doer in mine and event.get("kind") != departures.LOST:
             found.setdefault(doer, []).append(event)
     return found
 
@@ -264,7 +367,7 @@ def doer_of(event: Event) -> str | None:
 def structure_lines(game: Game, state: State, faction: str) -> list[str]:
     lines = []
     for sid, record in sorted((state.get("structures") or {}).items(), key=lambda item: m._id_key(item)):
-        if record.get("owner") != faction:
+        if kinds.owner_of(state, sid) != faction:
             continue
         what = kinds.type_name(game.rules, str(record.get("type")))
         done = "" if record.get("complete") else ", unfinished"
@@ -277,23 +380,35 @@ def structure_lines(game: Game, state: State, faction: str) -> list[str]:
 # ---------------------------------------------------------------- places
 
 
-def presence(state: State, faction: str, events: Sequence[Event], mine: set[str]) -> set[str]:
+def presence(
+    state: State, faction: str, events: Sequence[Event], mine: set[str], former: Collection[str] = ()
+) -> set[str]:
     """Where the faction had a unit this month: where its units stand now, and every place one of its
-    units did something."""
+    units, or of the units it lost this month (``former``), did something."""
     places = {str(state["units"][uid].get("location")) for uid in mine}
-    places |= {str(event["place"]) for event in events if event.get("place") and doer_of(event) in mine}
+    doers = set(mine) | set(former)
+    places |= {str(event["place"]) for event in events if event.get("place") and doer_of(event) in doers}
     return places
 
 
-def place_lines(game: Game, state: State, faction: str, events: Sequence[Event], mine: set[str]) -> list[str]:
+def place_lines(
+    game: Game,
+    state: State,
+    faction: str,
+    events: Sequence[Event],
+    mine: set[str],
+    former: Collection[str] = (),
+) -> list[str]:
+    """One block a place where the faction had a unit this month. ``former``: the units it lost this
+    month, whose deeds are told under each of them, not again among a place's events."""
     world = game.world
     lines: list[str] = []
     # The faction's places are found once: asked per place, they cost a scan of every event each.
-    present = presence(state, faction, events, mine)
+    present = presence(state, faction, events, mine, former)
     # So is the weather the directions reckon with: it reads every territory of the world.
     sky = skies.weather_of(world, state.get("places") or {}, "now")
     for loc in [loc for loc in world if loc in present]:
-        lines += one_place(game, state, faction, loc, events, mine, sky)
+        lines += one_place(game, state, faction, loc, events, mine, sky, former)
     return lines
 
 
@@ -305,8 +420,10 @@ def one_place(
     events: Sequence[Event],
     mine: set[str],
     sky: Mapping[str, str] | None = None,
+    former: Collection[str] = (),
 ) -> list[str]:
     rules, world = game.rules, game.world
+    told = set(mine) | set(former)  # whose deeds are told under each unit instead
     here = world[loc]
     record = (state.get("places") or {}).get(loc) or {}
     identity = f"### {_place(game, loc)}, {_terrain(here.terrain)}"
@@ -349,7 +466,7 @@ def one_place(
     said = [
         event
         for event in events
-        if event.get("place") == loc and doer_of(event) not in mine and event.get("kind") not in _ELSEWHERE
+        if event.get("place") == loc and doer_of(event) not in told and event.get("kind") not in _ELSEWHERE
     ]
     if said:
         lines.append("- Events:")
@@ -461,11 +578,12 @@ def units_present(game: Game, state: State, faction: str, loc: str) -> list[str]
     watchers = [units[uid] for uid in order if units[uid].get("owner") == faction]
     # The units with one of the faction's units directly under them, found in one pass over the state.
     led = {other.get("stack") for other in units.values() if other.get("owner") == faction}
+    shown = [uid for uid in order if seen(rules, state, faction, watchers, uid, led)]
+    leaders = set(shown)
     lines = []
-    for uid in order:
-        if not seen(rules, state, faction, watchers, uid, led):
-            continue
-        depth = sum(1 for leader in m.leader_chain(state, uid) if leader in units)
+    for uid in shown:
+        # Indented under the leaders the faction sees: a hidden leader shows neither itself nor a step.
+        depth = sum(1 for leader in m.leader_chain(state, uid) if leader in leaders)
         lines.append(f"{'    ' * (depth + 1)}- {unit_seen(game, state, faction, watchers, uid)}")
     return lines
 
@@ -478,65 +596,19 @@ def seen(
     uid: str,
     led: Collection[Any] | None = None,
 ) -> bool:
-    """Spec 1.7: an own unit; one a watcher's observation reaches (ANNOUNCE shows it to all); a guard;
-    one stacked directly under an own unit or with an own unit directly under it. ``led``: the ``stack``
-    of every unit of the faction, when the caller asks of many units."""
-    units = state["units"]
-    unit = units[uid]
-    if unit.get("owner") == faction or _announces(state, unit) or on_guard(rules, unit):
-        return True
-    if unit.get("stack") in units and units[unit["stack"]].get("owner") == faction:
-        return True
-    if led is not None:
-        if uid in led:
-            return True
-    elif any(other.get("stack") == uid and other.get("owner") == faction for other in units.values()):
-        return True
-    return any(warfare.sees(rules, watcher, unit) for watcher in watchers)
+    """Spec 1.7, as ``sight.faction_sees`` reads it for every part of the ruleset. ``watchers``: the
+    faction's units at the place; ``led``: the ``stack`` of every unit of the faction."""
+    return sight.faction_sees(rules, state, faction, uid, looking=watchers, led=led)
 
 
-def on_guard(rules: Rules, unit: Mapping[str, Any]) -> bool:
-    """Guarding today, or keeping a guard order live at the head of its queue (a day's guard ends with the
-    day, so at the month's end the queue tells who guards)."""
-    if "guarding" not in rules:
-        return False
-    if guards.is_guarding(rules, unit):
-        return True
-    keywords = set(rules["guarding"]["orders"])
-    for text in unit.get("orders") or []:
-        words = str(text).lstrip("-").lstrip("+").lstrip("@").split()
-        if words and words[0].isdigit():
-            words = words[1:]
-        if words and words[0].upper().startswith("D") and words[0][1:].isdigit():
-            words = words[1:]
-        if not str(text).startswith("-") and words and words[0].upper() in keywords:
-            return True
-    return False
-
-
-def _announces(state: State, unit: Mapping[str, Any]) -> bool:
-    own = (state["factions"].get(unit.get("owner")) or {}).get("settings") or {}
-    return bool((unit.get("settings") or {}).get("announce") or own.get("announce"))
+on_guard = sight.on_guard  # the report's guards: a guard today, or a live guard order in the queue
 
 
 def recognised(
     rules: Rules, state: State, faction: str, watchers: Sequence[Mapping[str, Any]], uid: str
 ) -> bool:
-    """Whether the faction knows whose unit this is: its own; one that advertises; a title holder or a
-    guard; or one whose stealth the faction's best observation here passes by the recognition margin."""
-    unit = state["units"][uid]
-    if unit.get("owner") == faction or unit.get("title") or on_guard(rules, unit):
-        return True
-    own = (state["factions"].get(unit.get("owner")) or {}).get("settings") or {}
-    if (unit.get("settings") or {}).get("advertise") or own.get("advertise"):
-        return True
-    margin = int(rules["report"]["recognition"])
-    stealth = stats.unit_stats(rules, unit)["stealth"]
-    return any(
-        stats.unit_stats(rules, watcher)["observation"] + movement.observation_change(rules, watcher)
-        >= stealth + margin
-        for watcher in watchers
-    )
+    """Whether the faction knows whose unit this is (``sight.faction_recognises``)."""
+    return sight.faction_recognises(rules, state, faction, uid, looking=watchers)
 
 
 def unit_seen(game: Game, state: State, faction: str, watchers: Sequence[Mapping[str, Any]], uid: str) -> str:

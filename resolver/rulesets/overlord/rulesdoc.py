@@ -719,6 +719,26 @@ def warfare_blocks(rules: Rules) -> list[Block]:
     ]
 
 
+def battle_reports_blocks(rules: Rules) -> list[Block]:
+    """Who is told of a battle and how much (spectators.py, battle_lore.py)."""
+    reports = rules.get("battle_reports") or {}
+    watching = reports.get("spectators") or {}
+    lore = reports.get("lore") or {}
+    where = "standing in the place or passing through it" if watching.get("passing") else "standing there"
+    kinds = listed([str(flag) for flag in lore.get("skill_flags") or ()])
+    return [
+        "Each faction that fought gets its report of the battle: every round blow by blow, or with the "
+        "TERSE setting a summary of each round. A faction with units "
+        f"{where} that took no part watches: its short report names only the fighters its units could "
+        "see, their size and race (and their faction where it recognises them), which side won after how "
+        "many rounds, and the losses it saw.",
+        "A full report to a faction with a unit still standing ends with a description of each race, worn "
+        f"item and battle skill ({kinds} skills, those that raise a stat, and the skills of tactics, "
+        "strategy and fanaticism) used on either side that it has not had described before; each is "
+        "described once.",
+    ]
+
+
 def bands_blocks(rules: Rules) -> list[Block]:
     bands = [band for band in rules.get("npc_bands") or () if isinstance(band, Mapping)]
     if not bands:
@@ -906,10 +926,11 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter(
         "Combat",
-        ("combat", "warfare"),
+        ("combat", "warfare", "battle_reports"),
         joined(
             (None, ("combat",), combat_blocks),
             ("Who fights", ("warfare",), warfare_blocks),
+            ("Battle reports", ("battle_reports",), battle_reports_blocks),
         ),
     ),
 )

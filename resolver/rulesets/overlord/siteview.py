@@ -2,9 +2,9 @@
 faction's public profile.
 
 Everything here reads the state it is given, which for a sealed campaign is the public view: no unit of
-any faction is in it (a faction sees others' units only where its own stand, and the public stands
-nowhere), so the map then shows no unit and the standings count no figure. Titles are public (the manual
-shows a title's holder and the holder's faction to everyone), and so is the land a title owns; a title
+any faction is in it (a faction sees others' units only where its own stand and see them, and the public
+stands nowhere), so the map then shows no unit and the standings count no figure. Titles are public (the
+manual shows a title's holder and the holder's faction to everyone), and so is the land a title owns; a title
 record names its holder's faction for that reason (``titles.transfer`` keeps it), so a sealed site can
 tell whose a title is without seeing the unit that holds it.
 """

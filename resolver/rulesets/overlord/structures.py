@@ -153,10 +153,71 @@ def refusal(rules: Rules, terrain: str | None, unit: Mapping[str, Any]) -> str:
 
 
 def owner_unit(state: Mapping[str, Any], structure_id: str) -> str | None:
-    """The structure's owner unit: the first unit inside it in report order (spec §8.2 #27)."""
-    units = (state.get("units") or {}).items()
-    inside = [(int(u.get("arrival", 0)), uid) for uid, u in units if u.get("structure") == structure_id]
-    return min(inside)[1] if inside else None
+    """The unit that holds the structure: the first unit inside it in report order (spec §8.2 #27). A unit
+    on the road is not inside anything, whatever its record still says (house rule ``structures.ownership``).
+    """
+    inside = {
+        uid: unit
+        for uid, unit in (state.get("units") or {}).items()
+        if unit.get("structure") == structure_id and not unit.get("moving")
+    }
+    return m.in_report_order(inside)[0] if inside else None
+
+
+def owner_of(state: Mapping[str, Any], structure_id: str) -> str | None:
+    """The faction that owns the structure: the one reading every chapter uses (entering, CHRISTEN, control
+    points, ATTACK, the report). The faction of its owner unit; with nobody inside, its recorded owner (the
+    last faction that held it, or the one that began it)."""
+    holder = owner_unit(state, structure_id)
+    if holder is not None:
+        return str(state["units"][holder]["owner"])
+    owner = ((state.get("structures") or {}).get(structure_id) or {}).get("owner")
+    return None if owner is None else str(owner)
+
+
+def door_keeper(rules: Rules, state: Mapping[str, Any], structure_id: str) -> str | None:
+    """The faction whose stance decides who may ENTER: the owner, as long as one of its units stands in the
+    place (not on the road); with none there and ``structures.ownership.open_when_unkept``, nobody keeps
+    the door (None), so a faction that beat or outlasted the defenders can walk in and take it."""
+    owner = owner_of(state, structure_id)
+    if owner is None or not ((rules.get("structures") or {}).get("ownership") or {}).get("open_when_unkept"):
+        return owner
+    where = ((state.get("structures") or {}).get(structure_id) or {}).get("location")
+    present = any(
+        u.get("owner") == owner and u.get("location") == where and not u.get("moving")
+        for u in (state.get("units") or {}).values()
+    )
+    return owner if present else None
+
+
+def hand_over(ctx: Any, state: State, rules: Rules) -> list[str]:
+    """The day's end: each structure's record follows the faction that now holds it (``owner_of``), and the
+    new owner and the former one are told, with the control points that change hands. Returns the ids of the
+    structures that changed hands."""
+    factions = state.get("factions") or {}
+    # Only a structure someone stands in can change hands: an empty one keeps its record.
+    occupied = {u.get("structure") for u in (state.get("units") or {}).values() if u.get("structure")}
+    changed = []
+    for structure_id, record in sorted((state.get("structures") or {}).items(), key=m._id_key):
+        if structure_id not in occupied:
+            continue
+        former, holder = record.get("owner"), owner_of(state, structure_id)
+        if holder is None or holder == former:
+            continue
+        record["owner"] = holder
+        changed.append(structure_id)
+        points = int((types(rules).get(record.get("type")) or {}).get("control", 0))
+        ctx.emit(
+            "structure_taken",
+            actors=[holder],
+            place=record.get("location"),
+            visible_to=sorted({holder, str(former)} if former else {holder}),
+            structure=record.get("name") or type_name(rules, str(record.get("type"))),
+            structure_kind=type_name(rules, str(record.get("type"))),
+            former_name=str((factions.get(former) or {}).get("name") or "nobody") if former else "nobody",
+            control=points if record.get("complete") else 0,
+        )
+    return changed
 
 
 def unit_bonuses(rules: Rules, state: Mapping[str, Any], unit: Mapping[str, Any]) -> dict[str, int]:
@@ -168,12 +229,14 @@ def unit_bonuses(rules: Rules, state: Mapping[str, Any], unit: Mapping[str, Any]
 
 
 def control_points(rules: Rules, state: Mapping[str, Any], faction: str) -> int:
-    """The control points a faction's completed key structures add (the titles chapter's control check)."""
-    return sum(
-        int((types(rules).get(record.get("type")) or {}).get("control", 0))
-        for record in (state.get("structures") or {}).values()
-        if record.get("owner") == faction and record.get("complete")
-    )
+    """The control points a faction's completed key structures add (the titles chapter's control check): a
+    structure's points go to whoever owns it now, not to the faction that built it."""
+    points = 0
+    for structure_id, record in (state.get("structures") or {}).items():
+        worth = int((types(rules).get(record.get("type")) or {}).get("control", 0))
+        if worth and record.get("complete") and owner_of(state, structure_id) == faction:
+            points += worth
+    return points
 
 
 # ---- a day of building --------------------------------------------------------------------------------
@@ -190,10 +253,8 @@ def build_day(
     structure = state["structures"][structure_id]
     use = labour.use_of(rules, skill)
     per_piece = float(use["man_days"])
-    if structure.get("complete"):
-        return Result.FINISHED, 0, ""
-    needed = still_needed(rules, structure, skill)
-    if not needed:
+    spare_piece(month, unit_id, skill)  # a piece begun for a structure that no longer needs it
+    if structure.get("complete") or not still_needed(rules, structure, skill):
         return Result.FINISHED, 0, ""
     speed = 100.0
     if "build" in rules["production"]["tool_skills"]:
@@ -206,6 +267,8 @@ def build_day(
     laid = 0
     worked = False
     while work > labour.EPSILON and (limit is None or laid < limit):
+        if held.get("material"):
+            spare_piece(month, unit_id, skill)  # other builders may have laid the last of it since it began
         if not held.get("material"):
             needed = still_needed(rules, structure, skill)
             material = next((mat for mat in needed if int(items.get(mat, 0)) > 0), None)
@@ -238,6 +301,37 @@ def build_day(
     if structure.get("complete") or not still_needed(rules, structure, skill):
         return Result.FINISHED, laid, ""
     return Result.RAN, laid, ""
+
+
+def spare_piece(month: Any, unit_id: str, skill: str) -> None:
+    """A piece the unit has begun that its structure no longer needs (other builders laid the last of that
+    material first, or finished the structure) goes back into the unit's goods, and the unit is told; the
+    man-days already spent on it are lost (house rule ``structures.building.spare``)."""
+    rules, state = month.rules, month.state
+    unit = state["units"][unit_id]
+    held = (unit.get("progress") or {}).get(skill)
+    if not isinstance(held, dict) or held.get("kind") != "build" or not held.get("material"):
+        return
+    if held.get("location") != unit.get("location"):
+        return  # the unit moved: the piece was lost with the work (labour.progress)
+    material = str(held["material"])
+    structure = (state.get("structures") or {}).get(str(held.get("target")))
+    if (
+        structure is not None
+        and not structure.get("complete")
+        and material in still_needed(rules, structure, skill)
+    ):
+        return
+    items = unit.setdefault("items", {})
+    items[material] = int(items.get(material, 0)) + 1
+    held.update(material=None, work=0)
+    kind = type_name(rules, str((structure or {}).get("type")))
+    month.tell(
+        "building_spare",
+        unit_id,
+        structure=(structure or {}).get("name") or kind,
+        material=stats.item_name(rules, material),
+    )
 
 
 # ---- CHRISTEN -----------------------------------------------------------------------------------------

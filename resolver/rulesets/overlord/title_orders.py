@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.programs import Line, Result
-from . import control, gates, guards, press, stances, taxes, titles
+from . import control, departures, gates, guards, press, stances, structures, taxes, titles
 from .month import Month
 
 Outcome = tuple[Result, "Line | None"]
@@ -193,8 +193,7 @@ def attack(month: Month, unit_id: str, line: Line) -> Outcome:
     elif kind == "faction" and wanted in state["factions"]:
         target = next((uid for uid in here if state["units"][uid]["owner"] == wanted), None)
     elif kind == "structure" and wanted in (state.get("structures") or {}):
-        structure = state["structures"][wanted]
-        if structure.get("owner") == unit["owner"]:
+        if structures.owner_of(state, wanted) == unit["owner"]:
             return NEVER
         inside = [uid for uid in here if state["units"][uid].get("structure") == wanted]
         target = inside[0] if inside else None
@@ -231,6 +230,7 @@ def apply_oaths(ctx: Any, state: dict[str, Any]) -> None:
         faction = unit.pop("oath", None)
         if faction and faction in state["factions"]:
             old = unit["owner"]
+            departures.record(ctx, state, unit_id, departures.SWORN, heir=faction)
             unit["owner"] = faction
             if unit.get("title"):
                 titles.vacate(state, ctx.rules, unit["title"]["location"])

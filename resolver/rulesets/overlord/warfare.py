@@ -15,12 +15,25 @@ battle elsewhere never changes this one's dice.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...core.dice import Roll, roll_label
 from ...core.programs import Line, Result
-from . import battle, control, guards, movement, stances, stats, structures, titles
+from . import (
+    battle,
+    battle_lore,
+    control,
+    departures,
+    guards,
+    movement,
+    sight,
+    stances,
+    stats,
+    structures,
+    titles,
+)
 from . import model as m
 from .battle import BattleResult, Fighter, Tactic
 from .battle_words import battle_lines, loss_words
@@ -36,6 +49,23 @@ Rules = Mapping[str, Any]
 # battle can cut the place's optimum population (spec §7.3.13) where that chapter keeps it.
 AftermathHook = Callable[[Month, str, BattleResult], None]
 AFTERMATH_HOOKS: list[AftermathHook] = []
+
+
+@dataclasses.dataclass(frozen=True)
+class Fought:
+    """A battle as it was told: what the hooks that tell it to others (the onlookers' reports,
+    spectators.py) read. ``before``: every unit present as it stood before the battle."""
+
+    location: str
+    sides: Engagement
+    result: BattleResult
+    names: Mapping[str, str]
+    owners: Mapping[str, str]
+    before: Mapping[str, Mapping[str, Any]]
+
+
+# Hooks called after a battle is told to those who fought it, with the month and the battle.
+TOLD_HOOKS: list[Callable[[Month, Fought], None]] = []
 
 
 def _rules(rules: Rules) -> Mapping[str, Any]:
@@ -138,16 +168,6 @@ def _stance(state: Mapping[str, Any], rules: Rules, holder: str, toward: str) ->
     return stances.stance(state, rules, holder, toward)
 
 
-def sees(rules: Rules, watcher: Mapping[str, Any], unit: Mapping[str, Any]) -> bool:
-    """A unit sees another where its observation reaches the other's stealth, or the other announces
-    itself."""
-    if (unit.get("settings") or {}).get("announce"):
-        return True
-    seen = stats.unit_stats(rules, unit)["stealth"]
-    looking = stats.unit_stats(rules, watcher)["observation"] + movement.observation_change(rules, watcher)
-    return looking >= seen
-
-
 def enemies_on_sight(month: Month) -> list[guards.BattleCall]:
     """Units not set to AVOID or DEFEND attack the units they see of a faction theirs holds Enemy: one battle
     a day for each such pair of factions in a place. When both hold the other Enemy, the newcomer attacks
@@ -179,7 +199,7 @@ def enemies_on_sight(month: Month) -> list[guards.BattleCall]:
                 hates.sort(key=lambda faction: -first[faction])
                 for attacking in hates:
                     other = b if attacking == a else a
-                    pair = _sighting(rules, units, here, attacking, other)
+                    pair = _sighting(rules, state, here, attacking, other)
                     if pair is not None:
                         called.append(guards.start_battle(month, pair[0], pair[1], "enemy"))
                         queued.add((location, frozenset((a, b))))
@@ -188,15 +208,19 @@ def enemies_on_sight(month: Month) -> list[guards.BattleCall]:
 
 
 def _sighting(
-    rules: Rules, units: Mapping[str, Any], here: Sequence[str], attacking: str, other: str
+    rules: Rules, state: Mapping[str, Any], here: Sequence[str], attacking: str, other: str
 ) -> tuple[str, str] | None:
+    units = state["units"]
     for uid in here:
         unit = units[uid]
         if unit["owner"] != attacking or unit.get("idle"):
             continue
         if str((unit.get("tactic") or {}).get("battle", "fight")).lower() in _rules(rules)["sight_keeps_out"]:
             continue
-        target = next((t for t in here if units[t]["owner"] == other and sees(rules, unit, units[t])), None)
+        seen = (
+            t for t in here if units[t]["owner"] == other and sight.unit_sees(rules, state, unit, units[t])
+        )
+        target = next(seen, None)
         if target is not None:
             return uid, target
     return None
@@ -215,7 +239,7 @@ def guard_arrival(month: Any, uid: str) -> None:
     if not guards.guards_at(state, rules, str(state["units"][uid]["location"])):
         return
     view = month if isinstance(month, Month) else Month(month.ctx, state)
-    found = guards.on_arrival(view, uid, sees=lambda watcher, unit: sees(rules, watcher, unit))
+    found = guards.on_arrival(view, uid)
     if found.outcome == "retreat":
         movement.turn_back(view, uid, "guard")
 
@@ -402,6 +426,7 @@ def remove_unit(month: Month, uid: str) -> None:
     """A unit with no figure left is gone: those stacked directly under it join its own leader, or stand
     alone where it stood when it led the stack (spec §4.5); its queue goes with it."""
     units = month.state["units"]
+    departures.record(month.ctx, month.state, uid, departures.SLAIN)
     gone = units.pop(uid)
     above = gone.get("stack") if gone.get("stack") in units else None
     for other in units.values():
@@ -513,11 +538,15 @@ def _tell(
         for uid, outcome in sorted(result.units.items(), key=lambda item: (item[1].side, item[0]))
         if outcome.figures_lost
     ]
+    fought = sorted({owners[uid] for uid in (*sides.attackers, *sides.defenders)})
+    # In a sealed campaign only the factions in the battle read its sentence, with every fighter named:
+    # onlookers get their own report of what they could see (spectators.py, a house rule).
+    told = sorted({*fought, sides.attacking_faction, sides.defending_faction} & set(present))
     ctx.emit(
         "battle",
         actors=[sides.attacking_faction, sides.defending_faction],
         place=call.location,
-        visible_to=present if ctx.sealed else None,
+        visible_to=told if ctx.sealed else None,
         rolls=rolls,
         winner=winner,
         trigger=call.trigger,
@@ -532,12 +561,19 @@ def _tell(
         titles=list(changes["titles"]),
         loot=list(changes["loot"]),
     )
-    fought = sorted({owners[uid] for uid in (*sides.attackers, *sides.defenders)})
+    fighters = [before[uid] for uid in (*sides.attackers, *sides.defenders)]
     for faction in fought:
         terse = bool((state["factions"].get(faction, {}).get("settings") or {}).get("terse"))
         mine = [uid for uid in (*sides.attackers, *sides.defenders) if owners[uid] == faction]
         side = result.units[mine[0]].side if mine else None
         won = side is not None and side == result.winner
+        standing = any(not result.units[uid].destroyed for uid in mine if uid in result.units)
+        # A full report to a faction with a unit left standing describes what it met for the first time.
+        described = (
+            battle_lore.describe_new(rules, state["factions"][faction], fighters)
+            if standing and not terse and faction in state["factions"]
+            else []
+        )
         ctx.emit(
             "battle_report",
             actors=[faction],
@@ -546,4 +582,7 @@ def _tell(
             terse=terse,
             won=won,
             lines=battle_lines(rules, result, names, owners, before, state, terse=terse, winners_stats=won),
+            described=described,
         )
+    for hook in TOLD_HOOKS:
+        hook(month, Fought(call.location, sides, result, names, owners, before))

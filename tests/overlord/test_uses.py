@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
+from resolver.core.events import visible
 from resolver.core.programs import Result, parse_line
 from resolver.rulesets.overlord import production, report, structures
 
@@ -308,6 +309,36 @@ def test_a_month_of_teaching_is_one_event_with_the_days_and_the_students() -> No
     # The faction's report leads the line with its days, once.
     line = report.dated(g, event.to_data())
     assert line.startswith(f"Days 1 to 10 - {state['units'][hero]['name']} of ") and "day 1" not in line
+
+
+def test_the_report_says_a_month_of_teaching_once_with_its_days_for_one_s_own_and_another_s() -> None:
+    g = game()
+    state = start(g)
+    red_hero, red_men = unit_of(state, "red", "hero"), unit_of(state, "red", "man")
+    blue_hero, blue_men = unit_of(state, "blue", "hero"), unit_of(state, "blue", "man")
+    where = state["units"][red_hero]["location"]
+    for uid in (red_hero, blue_hero):
+        state["units"][uid]["skills"]["cmbt"] = g.rules["skills"]["cmbt"]["levels"][3]
+    for uid in (red_men, blue_men):
+        state["units"][uid]["items"]["coin"] = 5000
+    for uid in (blue_hero, blue_men):
+        state["units"][uid]["location"] = where  # blue's company teaches in red's place, in the open
+    orders = {
+        faction: [
+            {"action": "unit", "unit": hero, "orders": [f"5 TEACH {men} cmbt"]},
+            {"action": "unit", "unit": men, "orders": ["STUDY cmbt 3"]},
+        ]
+        for faction, hero, men in (("red", red_hero, red_men), ("blue", blue_hero, blue_men))
+    }
+    result = month(g, state, orders)
+    events = visible([e.to_data() for e in result.events], "red")
+    lines = [line for _, part in g.ruleset.report_sections(g, result.state, "red", events) for line in part]
+    taught = [line for line in lines if "teaches combat" in line]
+    for hero in (red_hero, blue_hero):
+        name = state["units"][hero]["name"]
+        assert len([line for line in taught if f"{name} of " in line]) == 1, taught
+    assert all(line.lstrip(" -").startswith("Days 1 to 5 - ") for line in taught), taught
+    assert not [line for line in lines if "Day 1 - On day 1" in line or "Day 1 - From day" in line]
 
 
 def test_the_teaching_sentence_reads_for_one_day_and_for_days_apart() -> None:

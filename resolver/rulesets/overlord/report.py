@@ -470,9 +470,7 @@ def one_place(
     ]
     if said:
         lines.append("- Events:")
-        lines += [
-            f"    - Day {event.get('tick') or 0} - {game.ruleset.describe(event, game)}" for event in said
-        ]
+        lines += [f"    - {dated(game, event)}" for event in said]  # its day said once
     if any(state["units"][uid].get("location") == loc for uid in mine):
         present = units_present(game, state, faction, loc)
         if present:

@@ -1,7 +1,7 @@
 """A sealed campaign's site in Chromium: it loads, no private text is anywhere in it, and axe-core finds no
 accessibility failure, on a phone or a laptop, on the pages of each ruleset's sealed demo that a sealed
 campaign words differently, nor on the first and the last page of every other kind (the open demos' sweep in
-test_accessibility checks every page of each ruleset's site)."""
+test_accessibility checks every page with a map as well)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ from .test_accessibility import (
     TOUCH,
     VIEWPORTS,
     describe,
+    in_order,
+    kind_ends,
     open_page,
     page_type,
     run_axe,
@@ -116,22 +118,13 @@ SEALED_WORDING = ("", "factions/", "chronicle/orders/", "play/", "play/templates
 FOG_TABLE = "Only its owner sees"  # a heading of the table of what a sealed campaign keeps secret
 
 
-def _in_order(path: str) -> list[Any]:
-    """A page's path with its numbers as numbers: turn 10 comes after turn 9."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path)]
-
-
 def sealed_sweep(public: Path, pages: list[str]) -> list[str]:
     """The pages the sealed sweep checks: those a sealed campaign words differently, and the first and the
     last page of each other kind (the first and last turn's chronicle, of the places...)."""
     chosen = {p for p in pages if p in SEALED_WORDING or p.startswith("factions/")}
     fog = {p for p in pages if p.endswith("/") and FOG_TABLE in (public / p / "index.html").read_text()}
     assert fog, "no page holds the table of what a sealed campaign keeps secret"
-    kinds: dict[str, list[str]] = {}
-    for path in sorted(pages, key=_in_order):
-        kinds.setdefault(page_type(path, pages), []).append(path)
-    ends = {end for same in kinds.values() for end in (same[0], same[-1])}
-    return sorted(chosen | fog | ends, key=_in_order)
+    return sorted(chosen | fog | kind_ends(pages), key=in_order)
 
 
 @pytest.fixture(scope="module", params=RULESETS)
@@ -150,7 +143,7 @@ def test_axe_finds_no_violation_on_any_page_of_a_sealed_site(
 ) -> None:
     """The pages a sealed campaign words differently (its standings, the sealed orders, the templates it
     does not publish, the charts of public numbers, what the seal keeps secret) are checked as the open ones
-    are, and so are the first and the last page of every other kind: the open sweep checks every page."""
+    are, and so are the first and the last page of every other kind: the open sweep checks every map too."""
     ruleset, base, public = sealed_demo_served
     every = site_pages(public)
     assert {"", "chronicle/orders/", "play/templates/", "factions/"} <= set(every)

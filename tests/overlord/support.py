@@ -57,3 +57,12 @@ def unit_of(state: dict[str, Any], faction: str, race: str) -> str:
 def read_line(rules: dict[str, Any], state: dict[str, Any], line: Line) -> language.Reading:
     """A line read as ``Month.read`` reads it, for the tests' stand-ins of the month."""
     return language.read(line, language.Vocabulary.from_rules(rules, state.get("factions") or {}))
+
+
+def give_title(state: dict[str, Any], holder: str) -> str:
+    """The holder's place's title, held by it (as a claim leaves it); returns the place."""
+    where = state["units"][holder]["location"]
+    title = state["places"][where]["title"]
+    title["holder"] = holder
+    state["units"][holder]["title"] = {"tag": title["tag"], "location": where}
+    return where

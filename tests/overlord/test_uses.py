@@ -16,7 +16,7 @@ from resolver.rulesets.overlord import production, report, structures
 from .production_support import day_end, events, run, unit
 from .production_support import month as production_month
 from .production_support import rules as production_rules
-from .support import game, month, order_file, read_line, start, unit_of
+from .support import game, give_title, month, order_file, read_line, start, unit_of
 
 DAYS = 30
 
@@ -145,19 +145,11 @@ def _collectors(g: Any, state: dict[str, Any], faction: str) -> str:
     return men
 
 
-def _own_title(state: dict[str, Any], holder: str) -> str:
-    where = state["units"][holder]["location"]
-    title = state["places"][where]["title"]
-    title["holder"] = holder
-    state["units"][holder]["title"] = {"tag": title["tag"], "location": where}
-    return where
-
-
 def test_a_tax_collector_under_its_own_title_takes_a_coin_a_figure_a_day_from_the_pool() -> None:
     g = game()
     state = start(g)
     hero = unit_of(state, "red", "hero")
-    where = _own_title(state, hero)
+    where = give_title(state, hero)
     men = _collectors(g, state, "red")
     figures, pool = state["units"][men]["figures"], state["places"][where]["taxes"]
     assert figures * DAYS < pool  # the pool lasts the month
@@ -188,7 +180,7 @@ def _autumn(g: Any, state: dict[str, Any]) -> bool:
 def test_a_coins_stop_ends_the_taxing_line_when_reached() -> None:
     g = game()
     state = start(g)
-    _own_title(state, unit_of(state, "red", "hero"))
+    give_title(state, unit_of(state, "red", "hero"))
     men = _collectors(g, state, "red")
     figures = state["units"][men]["figures"]
     goal = figures * 3 + 1  # three days and a bit of a fourth
@@ -233,7 +225,7 @@ def test_another_faction_s_collector_needs_the_owner_s_alliance() -> None:
     def play(red_toward_blue: str) -> tuple[list[Any], list[Any]]:
         g = game()
         state = start(g)
-        where = _own_title(state, unit_of(state, "red", "hero"))
+        where = give_title(state, unit_of(state, "red", "hero"))
         men = _collectors(g, state, "blue")
         state["units"][men].update(location=where, stack=None, structure=None)
         state["factions"]["red"]["stances"]["blue"] = red_toward_blue

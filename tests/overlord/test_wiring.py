@@ -16,7 +16,7 @@ from resolver.rulesets.overlord import control, goods, guards, places, productio
 from .production_support import day_end, run, unit
 from .production_support import month as production_month
 from .production_support import rules as production_rules
-from .support import game, month, start, unit_of
+from .support import game, give_title, month, start, unit_of
 from .titles_support import rules as titles_rules
 from .titles_support import state as titles_state
 from .titles_support import unit as titles_unit
@@ -105,21 +105,12 @@ def test_a_guard_produces_at_half_strength() -> None:
     assert "club" not in m.state["units"]["U1"]["items"]
 
 
-def _give_title(state: dict[str, Any], holder: str) -> str:
-    """The holder's place's title, held by it (as a claim leaves it)."""
-    where = state["units"][holder]["location"]
-    title = state["places"][where]["title"]
-    title["holder"] = holder
-    state["units"][holder]["title"] = {"tag": title["tag"], "location": where}
-    return where
-
-
 def test_the_land_owner_s_stance_gates_trading_and_recruiting() -> None:
     def play(red_toward_blue: str) -> tuple[dict[str, Any], int]:
         g = game()
         state = start(g)
         red, blue = unit_of(state, "red", "hero"), unit_of(state, "blue", "hero")
-        _give_title(state, red)
+        give_title(state, red)
         state["factions"]["red"]["stances"]["blue"] = red_toward_blue
         state["units"][blue]["items"]["coin"] = 2000
         orders = {

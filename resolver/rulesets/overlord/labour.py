@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+from ...core.programs import remove
 from . import guards, stats
 
 Rules = Mapping[str, Any]
@@ -153,3 +155,19 @@ def share(pool: int, demands: Mapping[str, float], order: Sequence[str] | None =
                 given[key] += 1
                 left -= 1
     return given
+
+
+def count_down(month: Any, unit_id: str, tag: str, done: int) -> None:
+    """A USE line with a stop count (products to make, coins to take) counts down by what the day's end
+    gave, and goes when done, the lines waiting on it moving up as the queue rules say."""
+    program = month.programs.get(unit_id)
+    if program is None:
+        return
+    for index, line in enumerate(program.lines):
+        if line.depth == 0 and line.keyword == "USE" and month.read(line).args.get("skill") == tag:
+            left = int(month.read(line).args["count"] or 0) - done
+            if left > 0:
+                program.lines[index] = replace(line, args=(line.args[0], str(left), *line.args[2:]))
+            else:
+                remove(program, line)
+            return

@@ -147,26 +147,7 @@ def harvest_day(month: Any) -> None:
             words = stats.items_words(rules, item, got)
             month.tell("harvested", unit_id, items=[words], skill=_skill_name(rules, claim["skill"]))
             if claim["limit"] is not None:
-                _count_down(month, unit_id, claim["skill"], got)
-
-
-def _count_down(month: Any, unit_id: str, tag: str, made: int) -> None:
-    """A harvest with a products stop: its line counts down by what the day's end gave, and goes when
-    done (releasing the lines that wait on it)."""
-    program = month.programs.get(unit_id)
-    if program is None:
-        return
-    for index, line in enumerate(program.lines):
-        if line.depth == 0 and line.keyword == "USE" and month.read(line).args.get("skill") == tag:
-            left = (_products(month, line) or 0) - made
-            if left > 0:
-                program.lines[index] = _with_count(line, left)
-                return
-            del program.lines[index]
-            while index < len(program.lines) and program.lines[index].depth > 0:
-                program.lines[index] = replace(program.lines[index], depth=program.lines[index].depth - 1)
-                index += 1
-            return
+                labour.count_down(month, unit_id, claim["skill"], got)
 
 
 # ---- produce -------------------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from ...core.programs import Line, Result
@@ -130,21 +129,4 @@ def taxing_day(month: Any) -> None:
             told["coins"] = int(told.get("coins", 0)) + got
             told.setdefault("skill", _skill_name(rules, claim["skill"]))
             if claim["limit"] is not None:
-                _count_down(month, unit_id, claim["skill"], got)
-
-
-def _count_down(month: Any, unit_id: str, tag: str, got: int) -> None:
-    """USE taxe with a coins stop: the line counts down by the coins received and goes when done, its
-    dependants moving up a level (as the queue does when a line is removed)."""
-    program = month.programs.get(unit_id)
-    for index, line in enumerate(program.lines if program is not None else ()):
-        if line.depth == 0 and line.keyword == "USE" and month.read(line).args.get("skill") == tag:
-            left = (_stop(month, line) or 0) - got
-            if left > 0:
-                program.lines[index] = replace(line, args=(line.args[0], str(left), *line.args[2:]))
-                return
-            del program.lines[index]
-            while index < len(program.lines) and program.lines[index].depth > 0:
-                program.lines[index] = replace(program.lines[index], depth=program.lines[index].depth - 1)
-                index += 1
-            return
+                labour.count_down(month, unit_id, claim["skill"], got)

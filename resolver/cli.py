@@ -475,7 +475,57 @@ def build_parser() -> Parser:
         "--out", type=Path, metavar="DIR", help="where to build the site (default: public/ in the campaign)"
     )
     p.add_argument("--no-build", action="store_true", help="write the pages and settings, skip mkdocs build")
+    add_player_commands(sub, root)
     return parser
+
+
+def add_player_commands(sub: Any, root: argparse.ArgumentParser) -> None:
+    """The GM's commands for the people behind the factions: absences and handovers."""
+    p = sub.add_parser(
+        "absence",
+        parents=[root],
+        help="list absences, or declare one for a faction (GM)",
+        description="Without FACTION: list every absence declared, by players in their order files "
+        "(absence: {from: N, to: M}) and by the GM. With FACTION and --from/--to: the GM declares the "
+        "faction away for those turns in campaign/absences.yaml (commit it); --cancel takes the GM's "
+        "declaration back. A faction away misses no turn; campaign/campaign.yaml's 'absences' setting "
+        "says what its forces do (hold, a stand-in bot, or a paused deadline when several are away).",
+    )
+    p.add_argument("faction", nargs="?", help="the faction concerned (leave out to list the absences)")
+    p.add_argument("--from", dest="first", type=int, metavar="TURN", help="the first turn away")
+    p.add_argument("--to", dest="last", type=int, metavar="TURN", help="the last turn away (included)")
+    p.add_argument("--cancel", action="store_true", help="take back the GM's declaration for FACTION")
+
+    p = sub.add_parser(
+        "handover",
+        parents=[root],
+        help="give a faction to a new player (GM)",
+        description="Replace a faction's player in campaign/players.yaml from the current turn on: the new "
+        "logins replace the old (and the old account ids are dropped), and the old player is recorded as "
+        "having played the turns before, for the faction's page. In a sealed campaign, give the new "
+        "player's public keys: they replace the faction's recipients, and the faction's newest view is "
+        "sealed again to them (needs the campaign key). The old player's earlier reports stay closed to "
+        "the new player unless you pass --reports. Commit campaign/ afterwards.",
+    )
+    p.add_argument("faction", help="the faction handed over")
+    p.add_argument("--login", action="append", required=True, metavar="LOGIN", help="the new player's login")
+    p.add_argument(
+        "--id", action="append", type=int, default=[], metavar="ID", help="their GitHub account id"
+    )
+    p.add_argument(
+        "--recipient",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="sealed campaigns: the new player's public key (the age1… line of campaign keygen)",
+    )
+    p.add_argument(
+        "--reports",
+        metavar="LIST",
+        help="sealed campaigns: the earlier reports the new player may read, e.g. 3,5-7 or 'all' "
+        "(default: none; they are the old player's private papers)",
+    )
+    key_option(p)
 
 
 # -- commands ------------------------------------------------------------------------------------------
@@ -1027,6 +1077,65 @@ def cmd_reseal(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_absence(args: argparse.Namespace) -> int:
+    from .store import absences
+
+    store = Store(args.root)
+    store.require()
+    declaring = args.first is not None or args.last is not None
+    if args.faction is None:
+        if declaring or args.cancel:
+            raise CampaignError(
+                "name the faction concerned", "campaign absence FACTION --from N --to M", code=2
+            )
+        listed = absences.declared(store)
+        turn = int(store.public_state()["turn"])
+        for entry in listed:
+            who = (
+                "declared by the GM" if entry.by == "gm" else f"declared with the orders of turn {entry.turn}"
+            )
+            now = " (away now)" if entry.absence.covers(turn) else ""
+            print(f"{entry.faction}: {entry.absence.describe()}, declared {who}{now}")
+        if not listed:
+            print("No absence is declared.")
+        return 0
+    if args.cancel:
+        if declaring:
+            raise CampaignError("--cancel takes no --from or --to", code=2)
+        if not absences.withdraw(store, args.faction):
+            print(f"The GM had declared no absence for {args.faction}; nothing changed.")
+            return 0
+        print(f"The GM's declaration for {args.faction} is taken back. Commit campaign/{absences.LEDGER}.")
+        return 0
+    if args.first is None or args.last is None:
+        raise CampaignError("an absence needs --from and --to", "for example --from 5 --to 6", code=2)
+    absence = absences.declare(store, args.faction, args.first, args.last)
+    print(f"{args.faction} is away for {absence.describe()}. Commit campaign/{absences.LEDGER}.")
+    return 0
+
+
+def cmd_handover(args: argparse.Namespace) -> int:
+    from .store.handover import hand_over
+
+    reports: list[int] | None = []
+    if args.reports is not None:
+        reports = None if args.reports.strip().lower() == "all" else parse_turns(args.reports)
+    done = hand_over(Store(args.root), args.faction, args.login, args.recipient, args.id, reports)
+    print(f"{args.faction} is played by {', '.join(args.login)} from turn {done.turn} on.")
+    if done.before is not None:
+        print(f"Recorded in campaign/players.yaml: {done.before.describe()}.")
+    if done.resealed is not None:
+        handed = (
+            format_turns(done.resealed.reports) if done.resealed.reports else "none of the earlier reports"
+        )
+        print(f"Sealed again to the new keys: the view of turn {done.resealed.view + 1}, and {handed}.")
+    for path in done.pending:
+        print(f"Note: {path} is on the branch already, written by the previous player; delete it if the new "
+              "player is to write this turn's orders.")  # fmt: skip
+    print("Commit campaign/ (players.yaml" + (f", {RESEALED_DIR}/" if done.resealed else "") + ").")
+    return 0
+
+
 def parse_turns(text: str) -> list[int]:
     """Turn numbers written as a list of numbers and ranges: ``3,5-7``."""
     turns: list[int] = []
@@ -1201,6 +1310,8 @@ def cmd_unseal(args: argparse.Namespace) -> int:
 COMMANDS = {
     "new": cmd_new,
     "check": cmd_check,
+    "absence": cmd_absence,
+    "handover": cmd_handover,
     "resolve": cmd_resolve,
     "verify": cmd_verify,
     "template": cmd_template,

@@ -13,6 +13,7 @@ The settings, as ``campaign new`` writes them::
       extend: {turn: 0, hours: 0}                  # more time for one turn only
       wait_for_gm: false                           # true: an early turn waits for orders/gm.yaml
     absent_players: {policy: hold, eliminate_after: 3}
+    absences: {policy: hold, pause_at: 2, pause_hours: 168}   # factions away by declaration
     circuit_breaker: {max_missing_share: 0.5}
 """
 
@@ -20,13 +21,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from ..core.issues import CampaignError
 from ..core.orders import GM
-from ..engine.absence import AbsentPolicy
+from ..engine.absence import PAUSE, AbsentPolicy, AwayPolicy
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 WHERE = "campaign/campaign.yaml"
@@ -76,6 +77,7 @@ class Settings:
     schedule: Schedule = field(default_factory=Schedule)
     absent: AbsentPolicy = field(default_factory=AbsentPolicy)
     max_missing_share: float = 0.5
+    away: AwayPolicy = field(default_factory=AwayPolicy)
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], where: str = WHERE) -> Settings:
@@ -84,6 +86,7 @@ class Settings:
             schedule=_schedule(config.get("schedule"), where),
             absent=AbsentPolicy.from_data(config.get("absent_players"), where),
             max_missing_share=_breaker(config.get("circuit_breaker"), where),
+            away=AwayPolicy.from_data(config.get("absences"), where),
         )
 
 
@@ -189,6 +192,15 @@ def deadline(schedule: Schedule, turn: int, opened_at: datetime) -> datetime:
     return base
 
 
+def paused_for_absences(settings: Settings, away: Iterable[str]) -> timedelta:
+    """How far the deadline moves back because factions are away: ``pause_hours`` when the campaign
+    pauses for absences and ``pause_at`` or more factions are away at once, else nothing."""
+    policy = settings.away
+    if policy.policy != PAUSE or len(set(away)) < policy.pause_at:
+        return timedelta(0)
+    return timedelta(hours=policy.pause_hours)
+
+
 @dataclass(frozen=True)
 class Due:
     due: bool
@@ -205,16 +217,41 @@ def due(
     now: datetime,
     active: Iterable[str],
     submitted: Iterable[str],
+    away: Iterable[str] = (),
 ) -> Due:
-    """Whether the turn should be resolved at ``now``, and why (or why not) in a sentence."""
+    """Whether the turn should be resolved at ``now``, and why (or why not) in a sentence. ``away``: the
+    factions declared away for the turn. The turn does not wait for them, unless the campaign pauses for
+    absences and enough are away: then the deadline moves back and the turn waits for everyone."""
     active = list(active)
-    sent = set(submitted)
-    missing = tuple(f for f in active if f not in sent)
+    away = sorted(set(away) & set(active) - set(submitted))
+    pause = paused_for_absences(settings, away)
+    awaited = active if pause else [f for f in active if f not in away]
+    decision = _judge(settings, turn, opened_at, now, active, awaited, set(submitted), pause)
+    if not away or settings.schedule.paused or not active:
+        return decision
+    if pause:
+        note = f"; the deadline moved back {hours(pause)} because {', '.join(away)} are away"
+    else:
+        note = f"; away by declaration, not waited for: {', '.join(away)}"
+    return replace(decision, reason=decision.reason + note)
+
+
+def _judge(
+    settings: Settings,
+    turn: int,
+    opened_at: datetime,
+    now: datetime,
+    active: list[str],
+    awaited: list[str],
+    sent: set[str],
+    pause: timedelta,
+) -> Due:
+    missing = tuple(f for f in awaited if f not in sent)
     if settings.schedule.paused:
         return Due(False, "the campaign is paused by the GM (schedule.paused in campaign/campaign.yaml)")
     if not active:
         return Due(False, "no faction is active any more: the campaign is over")
-    when = deadline(settings.schedule, turn, opened_at)
+    when = deadline(settings.schedule, turn, opened_at) + pause
     after = when + settings.schedule.grace
     if not missing:
         if GM in sent:

@@ -1006,10 +1006,22 @@ def cmd_demo(args: argparse.Namespace) -> int:
 SITE_MODULES = ("folium", "branca", "mkdocs", "material", "xstatic")
 
 
+def on_time_record_or_none(read: Any, root: Path) -> Any:
+    """The factions' on-time record from git, or None where the campaign is no git repository (the site
+    then leaves the record out rather than show everyone as never having sent orders)."""
+    import git
+
+    try:
+        return read(root)
+    except (git.GitError, ValueError):
+        return None
+
+
 def cmd_site(args: argparse.Namespace) -> int:
     total = len(Store(args.root).archived_turns())
     try:
         from .git.flow import opening_moments
+        from .git.reliability import on_time_record
         from .publish.site import build_site
 
         report = build_site(
@@ -1018,6 +1030,7 @@ def cmd_site(args: argparse.Namespace) -> int:
             run_mkdocs=not args.no_build,
             progress=lambda xs: _bar(xs, "replaying", total),
             opened_at=opening_moments(args.root),
+            on_time=on_time_record_or_none(on_time_record, args.root),
         )
     except ModuleNotFoundError as missing:
         if (missing.name or "").partition(".")[0] not in SITE_MODULES:
@@ -1086,14 +1099,12 @@ def cmd_absence(args: argparse.Namespace) -> int:
     if args.faction is None:
         if declaring or args.cancel:
             raise CampaignError(
-                "name the faction concerned", "campaign absence FACTION --from N --to M", code=2
+                "name the faction concerned", "for example: campaign absence red --from 5 --to 6", code=2
             )
         listed = absences.declared(store)
         turn = int(store.public_state()["turn"])
         for entry in listed:
-            who = (
-                "declared by the GM" if entry.by == "gm" else f"declared with the orders of turn {entry.turn}"
-            )
+            who = "by the GM" if entry.by == "gm" else f"with the orders of turn {entry.turn}"
             now = " (away now)" if entry.absence.covers(turn) else ""
             print(f"{entry.faction}: {entry.absence.describe()}, declared {who}{now}")
         if not listed:

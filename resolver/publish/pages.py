@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from ..core import factions as faction_records
 from ..core import fog, relations
+from ..core.absences import GM_DECLARED
 from ..core.events import GM_PHASE
 from ..core.fields import kind_words
 from ..core.issues import CampaignError
@@ -34,6 +35,10 @@ from ..engine.gm import actions as gm_actions
 from ..engine.steps import turn_table
 from ..engine.validate import check_order_file
 from ..store import schedule
+from ..store.absences import Declared
+from ..store.absences import declared as declared_absences
+from ..store.handover import stints
+from ..store.punctuality import Arrival, summarise
 from ..store.store import ENGINE_TEMPLATES, Store
 from . import plots, text
 from .headlines import headlines
@@ -148,9 +153,11 @@ class SitePages:
         welcome: str,
         address: str = "",
         opened_at: OpenedAt | None = None,
+        on_time: Mapping[str, list[Arrival]] | None = None,
     ) -> None:
         self.store = store
         self.opened_at = opened_at  # when a turn began (git's history), to date its deadline
+        self.on_time = on_time  # each faction's on-time record (git's history); None: no history to read
         # The published site's address: the GM's mkdocs.yml may set it (it wins over campaign.yaml's).
         self.address = address or site_url(history.config)
         self.history = history
@@ -832,6 +839,7 @@ class SitePages:
                 press=self.press_of(f),
                 chronicle_src=chronicle_src,
                 issue_src=issue_src,
+                **self.people_of(f, players.get(f)),
             )
         self.render(
             "factions-index.md.j2",
@@ -846,6 +854,37 @@ class SitePages:
         if len(factions) <= MAX_NAV_CHILDREN * 2:
             # MkDocs prints menu titles as HTML: a name chosen by a player is escaped first.
             self.nav.factions += [{html.escape(self.game.name_of(f)): faction_src(f)} for f in factions]
+
+    def people_of(self, faction: str, entry: Any) -> dict[str, Any]:
+        """Who plays the faction and how: the absences declared for it, who played which turns
+        (campaign handover), and its on-time record, when the site was built where git's history is."""
+        current = self.history.current_turn
+        away = [
+            {"text": d.absence.describe(), "now": d.absence.covers(current), "by_gm": d.by == GM_DECLARED}
+            for d in self._absences
+            if d.faction == faction and d.absence.last >= current
+        ]
+        record = (self.on_time or {}).get(faction, [])
+        return {
+            "absences": away,
+            "stints": [stint.describe() for stint in stints(entry)],
+            "on_time": summarise(record).describe() if self.on_time is not None else "",
+            "arrivals": [
+                {
+                    "turn": a.turn,
+                    "status": a.status,
+                    "deadline": a.deadline.strftime("%Y-%m-%d %H:%M UTC"),
+                    "arrived": a.arrived.strftime("%Y-%m-%d %H:%M UTC") if a.arrived else "–",
+                }
+                for a in reversed(record[-self.ARRIVALS :])
+            ],
+        }
+
+    ARRIVALS = 12  # the latest turns of a faction's on-time record listed on its page
+
+    @functools.cached_property
+    def _absences(self) -> list[Declared]:
+        return declared_absences(self.store)
 
     DEEDS = 12  # the latest public deeds listed on a faction's page
 

@@ -198,22 +198,16 @@ def test_the_turn_does_not_wait_for_a_faction_away_unless_the_campaign_pauses_fo
     tuesday = opened + timedelta(days=1)
     active = ["red", "blue", "green"]
     hold = schedule.Settings.from_config({})
-    decision = schedule.due(
-        hold, 2, opened, tuesday, ["red", "blue", "green"], ["red"], away=["blue", "green"]
-    )
+    decision = schedule.due(hold, 2, opened, tuesday, active, ["red"], away=["blue", "green"])
     assert decision.due and "not waited for: blue, green" in decision.reason
 
     pause = schedule.Settings.from_config({"absences": {"policy": "pause", "pause_at": 2, "pause_hours": 48}})
-    decision = schedule.due(
-        pause, 2, opened, tuesday, ["red", "blue", "green"], ["red"], away=["blue", "green"]
-    )
+    decision = schedule.due(pause, 2, opened, tuesday, active, ["red"], away=["blue", "green"])
     assert not decision.due and decision.missing == ("blue", "green")
     assert decision.deadline == datetime(2026, 3, 8, 18, 0, tzinfo=UTC)  # Friday 18:00 plus 48 hours
     assert "moved back 48 hours because blue, green are away" in decision.reason
     # One away is fewer than pause_at: the deadline stands and the one away is not waited for.
-    decision = schedule.due(
-        pause, 2, opened, tuesday, ["red", "blue", "green"], ["red", "green"], away=["blue"]
-    )
+    decision = schedule.due(pause, 2, opened, tuesday, active, ["red", "green"], away=["blue"])
     assert decision.due and decision.deadline == datetime(2026, 3, 6, 18, 0, tzinfo=UTC)
 
 

@@ -1136,9 +1136,8 @@ def cmd_handover(args: argparse.Namespace) -> int:
     if done.before is not None:
         print(f"Recorded in campaign/players.yaml: {done.before.describe()}.")
     if done.resealed is not None:
-        handed = (
-            format_turns(done.resealed.reports) if done.resealed.reports else "none of the earlier reports"
-        )
+        earlier = done.resealed.reports
+        handed = f"the reports of {format_turns(earlier)}" if earlier else "none of the earlier reports"
         print(f"Sealed again to the new keys: the view of turn {done.resealed.view + 1}, and {handed}.")
     for path in done.pending:
         print(f"Note: {path} is on the branch already, written by the previous player; delete it if the new "

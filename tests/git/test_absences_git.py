@@ -65,7 +65,7 @@ def test_the_on_time_record_comes_from_git_history_and_an_absence_is_not_waited_
     assert code.code == 0, code.err
     page = (world.ci / "site/factions/green/index.md").read_text(encoding="utf-8")
     assert "- Orders on time: 1 of 3 turns on time; 1 late; 1 no orders." in page
-    assert "<tr><th scope=\"row\">2</th><td>2026-03-13 18:00 UTC</td>" in page
+    assert '<tr><th scope="row">2</th><td>2026-03-13 18:00 UTC</td>' in page
     assert "late</td></tr>" in page
 
 

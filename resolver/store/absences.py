@@ -44,8 +44,12 @@ def gm_ledger(store: Store) -> dict[str, Absence]:
     path = store.campaign_dir / LEDGER
     if not path.is_file():
         return {}
-    data = canonical.read_yaml(path) or {}
-    where = store.display(path)
+    return read_ledger(canonical.read_yaml(path), store.display(path))
+
+
+def read_ledger(data: Any, where: str = f"campaign/{LEDGER}") -> dict[str, Absence]:
+    """The GM's declarations as written (the pull-request check reads them from git before a merge)."""
+    data = data or {}
     if not isinstance(data, dict):
         raise CampaignError(
             f"{where} must map factions to {{from: TURN, to: TURN}}", "see: campaign absence --help"

@@ -95,3 +95,16 @@ def test_a_faction_handed_to_a_new_login_takes_its_orders_from_them_only(world: 
     assert code.code == 0, code.err
     page = (gm / "site/factions/red/index.md").read_text(encoding="utf-8")
     assert "- Played by alice: turn 1; erin: turn 2 on." in page
+
+
+def test_the_absences_file_is_the_gms_and_is_checked_before_it_is_merged(world: Campaign) -> None:
+    wrong = {"campaign/absences.yaml": "red: {from: 3, to: 1}\n"}
+    refused = world.check(world.pull_request("dora", "gm-wrong", wrong))
+    said = refused.out + refused.err
+    assert refused.code != 0 and "campaign/absences.yaml: red: the absence ends (turn 1) before it begins" in said
+    right = {"campaign/absences.yaml": "red: {from: 1, to: 2}\n"}
+    accepted = world.check(world.pull_request("dora", "gm-right", right))
+    assert accepted.code == 0, accepted.out + accepted.err
+    # A player cannot declare an absence there, not even their own: their order file is the place.
+    by_player = world.check(world.pull_request("alice", "alice-away", right))
+    assert by_player.code != 0, by_player.out

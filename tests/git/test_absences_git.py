@@ -101,7 +101,8 @@ def test_the_absences_file_is_the_gms_and_is_checked_before_it_is_merged(world: 
     wrong = {"campaign/absences.yaml": "red: {from: 3, to: 1}\n"}
     refused = world.check(world.pull_request("dora", "gm-wrong", wrong))
     said = refused.out + refused.err
-    assert refused.code != 0 and "campaign/absences.yaml: red: the absence ends (turn 1) before it begins" in said
+    assert refused.code != 0
+    assert "campaign/absences.yaml: red: the absence ends (turn 1) before it begins" in said
     right = {"campaign/absences.yaml": "red: {from: 1, to: 2}\n"}
     accepted = world.check(world.pull_request("dora", "gm-right", right))
     assert accepted.code == 0, accepted.out + accepted.err

@@ -117,7 +117,8 @@ ENGINE_ROWS: dict[str, EngineStep] = {
     "absent": EngineStep(
         "Missing orders",
         "Factions whose orders did not arrive, or could not be used, are named; the campaign's policy for "
-        "absent players decides what they do this turn.",
+        "absent players decides what they do this turn. A faction that declared itself away misses no "
+        "turn; the policy for absences decides what it does.",
         missing_orders,
     ),
     "standing": EngineStep(

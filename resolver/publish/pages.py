@@ -263,7 +263,7 @@ class SitePages:
     def home(self) -> None:
         last = self.history.last
         current = self.history.current_turn
-        deadline, deadline_at = deadline_of(self.history.config, current, self.opened_at)
+        deadline, deadline_at = deadline_of(self.history.config, current, self.opened_at, self._away_now)
         self.render(
             "home.md.j2",
             "index.md",
@@ -886,6 +886,11 @@ class SitePages:
     def _absences(self) -> list[Declared]:
         return declared_absences(self.store)
 
+    @functools.cached_property
+    def _away_now(self) -> list[str]:
+        """The factions away at the current turn."""
+        return sorted({d.faction for d in self._absences if d.absence.covers(self.history.current_turn)})
+
     DEEDS = 12  # the latest public deeds listed on a faction's page
 
     @functools.cached_property
@@ -980,7 +985,7 @@ class SitePages:
 
     def _rule_unless_dated(self) -> dict[str, Any]:
         """The weekly rule for the reader's browser, unless the deadline is a date already."""
-        dated = deadline_of(self.history.config, self.history.current_turn, self.opened_at)[1]
+        dated = deadline_of(self.history.config, self.history.current_turn, self.opened_at, self._away_now)[1]
         return {} if dated else deadline_rule(self.history.config)
 
     def play(self) -> None:
@@ -1000,7 +1005,9 @@ class SitePages:
             "play/index.md",
             current=self.history.current_turn,
             current_date=game.calendar.date(self.history.current_turn).label,
-            deadline=next_deadline(self.history.config, self.history.current_turn, self.opened_at),
+            deadline=deadline_of(
+                self.history.config, self.history.current_turn, self.opened_at, self._away_now
+            )[0],
             deadline_rule=self._rule_unless_dated(),
             example_faction=active[0] if active else (game.factions[0] if game.factions else "faction"),
             example=_yaml_example(example) if example else "",
@@ -1031,9 +1038,10 @@ def next_deadline(config: Mapping[str, Any], turn: int, opened_at: OpenedAt | No
 
 
 def deadline_of(
-    config: Mapping[str, Any], turn: int, opened_at: OpenedAt | None = None
+    config: Mapping[str, Any], turn: int, opened_at: OpenedAt | None = None, away: Iterable[str] = ()
 ) -> tuple[str, dt.datetime | None]:
-    """The deadline in words (see ``next_deadline``) and, when it is a date, the moment itself."""
+    """The deadline in words (see ``next_deadline``) and, when it is a date, the moment itself; ``away``:
+    the factions away at the turn, which may move the deadline back (the ``absences`` setting)."""
     if "schedule" not in config:
         return "", None
     try:
@@ -1049,7 +1057,12 @@ def deadline_of(
         when = schedule.deadline(settings.schedule, turn, began)
     except (CampaignError, ValueError):
         return settings.schedule.describe(), None
-    return f"{schedule.stamp(when)}, then {schedule.hours(settings.schedule.grace)} of grace", when
+    pause = schedule.paused_for_absences(settings, away)
+    moved = f" (moved back {schedule.hours(pause)}: {len(set(away))} factions are away)" if pause else ""
+    return (
+        f"{schedule.stamp(when + pause)}{moved}, then {schedule.hours(settings.schedule.grace)} of grace",
+        when + pause,
+    )
 
 
 def deadline_rule(config: Mapping[str, Any]) -> dict[str, Any]:

@@ -3,6 +3,7 @@ for a faction away, and a faction handed to a new login (the pull-request check 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from resolver.core import canonical
@@ -109,3 +110,34 @@ def test_the_absences_file_is_the_gms_and_is_checked_before_it_is_merged(world: 
     # A player cannot declare an absence there, not even their own: their order file is the place.
     by_player = world.check(world.pull_request("alice", "alice-away", right))
     assert by_player.code != 0, by_player.out
+
+
+def test_a_campaign_that_pauses_for_absences_moves_the_deadline_back_and_waits(
+    make_world: Callable[..., Campaign],
+) -> None:
+    world = make_world(absences={"policy": "pause", "pause_at": 2, "pause_hours": 48})
+    gm = world.clone("dora")
+    world.sync(gm)
+    for faction in ("blue", "green"):
+        assert cli("absence", "--root", gm, faction, "--from", "1", "--to", "1").code == 0
+    world.commit(gm, "dora", "Blue and green are away for turn 1")
+    world.git(gm, "push", "--quiet", "origin", "HEAD:refs/heads/main")
+    world.submit("red")
+
+    moved = FRIDAY_DEADLINE + timedelta(hours=48)
+    early = world.resolve("--if-due", "--commit", now=FRIDAY_DEADLINE + timedelta(hours=2))
+    assert early.code == 0 and world.tags() == []
+    assert "no orders yet from blue, green" in early.out
+    assert "the deadline moved back 48 hours because blue, green are away" in early.out
+    world.sync(world.ci)
+    assert cli("site", "--root", world.ci, "--no-build").code == 0
+    pages = "".join(p.read_text(encoding="utf-8") for p in (world.ci / "site").rglob("*.md"))
+    assert "Sun 2026-03-08 18:00 UTC (moved back 48 hours: 2 factions are away), then 1 hour" in pages
+
+    done = world.resolve("--if-due", "--commit", now=moved + timedelta(hours=1, minutes=5))
+    assert done.code == 0 and world.tags() == ["turn-1"], done.out + done.err
+    turn = canonical.read_yaml(world.ci / "campaign/turns/0001/inputs.yaml")
+    assert turn["away"]["factions"] == ["blue", "green"] and turn["missing"] == []
+    record = on_time_record(world.ci)
+    assert record["red"][0].deadline == moved and record["red"][0].status == ON_TIME
+    assert [a.status for a in record["blue"]] == [AWAY]

@@ -160,6 +160,13 @@ def test_the_gm_declares_lists_and_takes_back_an_absence(run: Run, tmp_path: Pat
     code, out, _ = run("absence", "--root", root)
     assert out.splitlines() == ["green: turns 1 to 2, declared by the GM (away now)"]
     assert absences.is_away(Store(root), "green", 1)
+    # The site shows it: on the home page's list of who owes orders, and on the faction's page.
+    code, _, err = run("site", "--root", root, "--no-build")
+    assert code == 0, err
+    home = (root / "site/index.md").read_text(encoding="utf-8")
+    assert home.count(": away this turn, as declared</li>") == 1 and home.count(": not sent yet</li>") == 2
+    page = (root / "site/factions/green/index.md").read_text(encoding="utf-8")
+    assert "- **Away now**: turns 1 to 2, as the GM declared." in page
 
     # The GM's declaration counts at once: green, silent, is away in turn 1 and misses nothing.
     send(root, campaign, 1, "red")

@@ -304,7 +304,11 @@ class SitePages:
                     continue
                 if of.turn == current and of.faction in self.game.factions and path.stem == of.faction:
                     sent.add(of.faction)
-        return [{"faction": f, "sent": f in sent} for f in faction_records.awaited(state, self.game.factions)]
+        away = set(self._away_now)
+        return [
+            {"faction": f, "sent": f in sent, "away": f in away}
+            for f in faction_records.awaited(state, self.game.factions)
+        ]
 
     def standings_rows(self, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         return [{**row, "name": self.game.name_of(row["faction"])} for row in rows]

@@ -63,3 +63,26 @@ def test_an_open_campaign_takes_no_keys_and_a_handover_needs_a_login(run: Run, c
     code, _, err = run("handover", "--root", campaign, "purple", "--login", "erin")
     assert code == 2 and "unknown faction 'purple'" in err
     assert (campaign / "campaign/players.yaml").read_bytes() == before
+
+
+def test_a_late_joiners_first_player_is_recorded_from_the_turn_the_faction_joined(
+    run: Run, campaign: Path
+) -> None:
+    state = canonical.read_yaml(campaign / "campaign/state.yaml")
+    name = canonical.read_yaml(campaign / "campaign/campaign.yaml")["campaign"]
+    gm = f"campaign: {name}\nturn: {state['turn']}\nfaction: gm\norders:\n"
+    gm += "  - {action: add_faction, id: violet, name: The Violet March, color: '#7d3c98'}\n"
+    (campaign / "orders/gm.yaml").write_text(gm, encoding="utf-8")
+    listed = players(campaign)
+    listed["factions"]["violet"] = {"name": "The Violet March", "logins": ["vera"]}
+    canonical.write_yaml(campaign / "campaign/players.yaml", listed)
+    for _ in range(3):  # violet joins as turn 1 is resolved, and plays turns 2 and 3
+        code, out, err = run("resolve", "--root", campaign, "--force")
+        assert code == 0, out + err
+    code, out, err = run("handover", "--root", campaign, "violet", "--login", "wes")
+    assert code == 0, err
+    assert "Recorded in campaign/players.yaml: vera: turns 2 to 3." in out
+    code, _, err = run("site", "--root", campaign, "--no-build")
+    assert code == 0, err
+    page = (campaign / "site/factions/violet/index.md").read_text(encoding="utf-8")
+    assert "- Played by vera: turns 2 to 3; wes: turn 4 on." in page

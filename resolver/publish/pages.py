@@ -37,7 +37,7 @@ from ..engine.validate import check_order_file
 from ..store import schedule
 from ..store.absences import Declared
 from ..store.absences import declared as declared_absences
-from ..store.handover import stints
+from ..store.handover import first_turns, stints
 from ..store.punctuality import Arrival, summarise
 from ..store.store import ENGINE_TEMPLATES, Store
 from . import plots, text
@@ -871,7 +871,7 @@ class SitePages:
         record = (self.on_time or {}).get(faction, [])
         return {
             "absences": away,
-            "stints": [stint.describe() for stint in stints(entry)],
+            "stints": [stint.describe() for stint in stints(entry, self._first_turn(faction))],
             "on_time": summarise(record).describe() if self.on_time is not None else "",
             "arrivals": [
                 {
@@ -883,6 +883,13 @@ class SitePages:
                 for a in reversed(record[-self.ARRIVALS :])
             ],
         }
+
+    def _first_turn(self, faction: str) -> int:
+        return self._first_turns.get(faction, 1)
+
+    @functools.cached_property
+    def _first_turns(self) -> dict[str, int]:
+        return first_turns(self.store)
 
     ARRIVALS = 12  # the latest turns of a faction's on-time record listed on its page
 

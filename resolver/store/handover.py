@@ -22,7 +22,7 @@ from typing import Any
 from ..core import canonical
 from ..core.issues import CampaignError
 from . import keys, sealing
-from .store import Store
+from .store import Store, turn_dir_name
 
 PLAYERS = "players.yaml"
 
@@ -51,8 +51,9 @@ class HandedOver:
     pending: list[str] = field(default_factory=list)  # order files of the faction already on the branch
 
 
-def stints(info: Any) -> list[Stint]:
-    """Who played a faction, from its entry in players.yaml: the earlier stints, then the current one."""
+def stints(info: Any, first_turn: int = 1) -> list[Stint]:
+    """Who played a faction, from its entry in players.yaml: the earlier stints, then the current one.
+    ``first_turn``: the faction's first turn, when it joined late and no handover has said so yet."""
     info = info if isinstance(info, dict) else {}
     found = []
     for entry in info.get("played_by") or []:
@@ -60,10 +61,25 @@ def stints(info: Any) -> list[Stint]:
         first, last = entry.get("from"), entry.get("to")
         if isinstance(first, int) and isinstance(last, int):
             found.append(Stint(tuple(map(str, entry.get("logins") or [])), first, last))
-    since = info.get("since", 1)
+    since = info.get("since", first_turn)
     logins = tuple(map(str, info.get("logins") or []))
-    found.append(Stint(logins, since if isinstance(since, int) else 1, None))
+    found.append(Stint(logins, since if isinstance(since, int) else first_turn, None))
     return found
+
+
+def first_turns(store: Store) -> dict[str, int]:
+    """The first turn each faction played: the first archived turn whose inputs name it (a faction the GM
+    brought in joins the turn after), or the current turn for one that has played none yet."""
+    first: dict[str, int] = {}
+    for turn in store.archived_turns():
+        path = store.turns_dir / turn_dir_name(turn) / "inputs.yaml"
+        digests = ((canonical.read_yaml(path) if path.is_file() else None) or {}).get("order_digests") or {}
+        for faction in digests:
+            first.setdefault(str(faction), turn)
+    state = store.public_state()
+    for faction in state.get("factions") or {}:
+        first.setdefault(str(faction), int(state["turn"]))
+    return first
 
 
 def hand_over(
@@ -113,7 +129,7 @@ def hand_over(
         keys.check_gm_key(store, "campaign handover")  # refused before anything is written
     turn = int(store.public_state()["turn"])
     info = dict(entries[faction] or {})
-    current = stints(info)[-1]
+    current = stints(info, first_turns(store).get(faction, 1))[-1]
     ended = Stint(current.logins, current.first, turn - 1) if turn - 1 >= current.first else None
     if ended is not None:
         earlier = list(info.get("played_by") or [])

@@ -102,8 +102,10 @@ class NotifySettings:
     players: dict[str, Preference] = field(default_factory=dict)
 
 
-def _fail(located: Located, file: str, path: tuple[str | int, ...], message: str, hint: str) -> CampaignError:
-    line, col = located.pos(path)
+def _fail(
+    located: Located, file: str, path: tuple[str | int, ...], message: str, hint: str, *, key: bool = False
+) -> CampaignError:
+    line, col = located.pos(path, key=key)
     return CampaignError(f"{file}:{line}:{col}: {message}", hint)
 
 
@@ -132,6 +134,7 @@ def _mapping(
                 (*path, key),
                 f"unknown key '{key}' under '{path[-1]}'",
                 f"the keys are: {', '.join(keys)}",
+                key=True,
             )
     return value
 

@@ -21,6 +21,7 @@ import pytest
 
 from resolver.core import canonical
 from tests.git.gitsim import PLAYERS, Campaign, Result, cli
+from tests.git.test_merging_without_update_branch import runs_on_push
 
 from .server import REPOSITORY, Stand
 
@@ -241,3 +242,17 @@ def test_a_dry_run_sends_and_writes_nothing(stand: Stand, world: Campaign) -> No
     assert not (world.ci / "campaign" / "notifications.yaml").exists()
     assert "House Alder by Discord webhook 'red-discord': would be sent" in done.out
     assert "(dry run: nothing was sent or written)" in done.out
+
+
+def test_the_ledgers_commit_leaves_open_pull_requests_alone(stand: Stand, world: Campaign) -> None:
+    """A pull request opened before the ledger's commit still passes its check and merges, and the push
+    of the ledger does not start the gate reset, which would make every open pull request check again."""
+    pr = world.pull_request("carol", "green-orders", {"orders/green.yaml": world.bot_orders("green")})
+    before = world.git(world.ci, "rev-parse", "origin/main")
+    run(stand, world, "notify", "2026-03-02T10:00Z")
+    changed = world.git(world.ci, "diff", "--name-only", before, "origin/main").splitlines()
+    assert changed == [LEDGER]
+    assert not runs_on_push(changed)
+    checked = world.check(pr)
+    assert checked.code == 0, checked.out + checked.err
+    world.merge(pr)

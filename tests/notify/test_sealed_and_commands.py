@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 from pathlib import Path
+from textwrap import indent
 from unittest import mock
 
 import pytest
@@ -14,6 +16,7 @@ import yaml
 
 from resolver.cli import main
 from resolver.core import canonical
+from resolver.notify.settings import read_settings
 from tests.git.gitsim import cli
 from tests.git.sealedsim import sealed_campaign
 
@@ -96,3 +99,26 @@ def test_the_reminder_workflow_holds_no_key_and_installs_the_engine_alone() -> N
     assert announce["needs"] == ["resolve", "deploy"]
     assert announce["concurrency"]["group"] == "campaign-notify"
     assert any(step.get("run") == ".venv/bin/python -m resolver.cli notify" for step in announce["steps"])
+
+
+def test_the_readme_explains_notifications_with_settings_the_kit_accepts() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Notifications\n") : readme.index("## Open and sealed campaigns")]
+    blocks = re.findall(r"```yaml\n(.*?)```", section, re.DOTALL)
+    campaign, player, secret = blocks[0], blocks[1], blocks[2]
+    settings = read_settings(
+        f"name: The Salt Marches\n{campaign}".encode(), ("factions:\n" + indent(player, "  ")).encode()
+    )
+    assert settings.reminders == (24.0, 3.0)
+    assert [hook.channel for hook in settings.players["red"].webhooks] == [
+        "discord:red-discord",
+        "slack:red-slack",
+        "matrix:red-matrix",
+    ]
+    named = {hook.name for hook in settings.webhooks} | {
+        hook.name for hook in settings.players["red"].webhooks
+    }
+    assert named == set(re.findall(r"^([a-z-]+):", secret, re.MULTILINE))
+    for promise in ("CAMPAIGN_WEBHOOKS", "campaign/notifications.yaml", "quiet hours", "--dry-run"):
+        assert promise in section
+    assert "**remind.yml**" in readme and "[Notifications](#notifications)" in readme

@@ -28,7 +28,6 @@ from datetime import datetime
 from pathlib import Path
 
 from ..core import factions as faction_records
-from ..core.issues import CampaignError
 from ..store import schedule
 from ..store.store import Store
 from . import channels, messages
@@ -289,6 +288,4 @@ def run(
         return Report(
             [f"turn {found.turn}: the deadline has passed; nothing to send until the turn is resolved"]
         )
-    if found.turn < 1:
-        raise CampaignError("the campaign has no turn to announce")
     return Run(root, found, github=github_from_environment(environ), urls=urls, dry_run=dry_run).send(event)

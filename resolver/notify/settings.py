@@ -47,6 +47,8 @@ MENTIONS = {
     "slack": re.compile(r"[UW][A-Z0-9]{2,20}"),
     "matrix": re.compile(r"@[a-z0-9._=/+-]+:[A-Za-z0-9.-]+(:\d+)?"),
 }
+# A webhook's URL is its password: it travels over TLS, except to this machine (a test's stand-in server).
+LOOPBACK = ("http://127.0.0.1:", "http://127.0.0.1/", "http://localhost:", "http://localhost/")
 MAX_FILE = 1 << 20  # the kit writes these files; a megabyte is far beyond any real one
 
 
@@ -307,12 +309,14 @@ def webhook_urls(secret: str | None) -> dict[str, str]:
         located = None
     data = located.data if located is not None else None
     if not isinstance(data, Mapping) or not all(
-        isinstance(k, str) and isinstance(v, str) and v.startswith(("https://", "http://"))
+        isinstance(k, str) and isinstance(v, str) and v.startswith(("https://", *LOOPBACK))
         for k, v in data.items()
     ):
         raise CampaignError(
             f"the {WEBHOOKS_SECRET} secret is not a mapping of webhook names to URLs (its text is not shown, "
             "since it holds the URLs)",
-            "store it as lines 'name: https://…', one per webhook, e.g. red-discord: https://discord.com/api/webhooks/…",
+            "store it as lines 'name: https://…', one per webhook, e.g. red-discord: "
+            "https://discord.com/api/webhooks/…; every URL starts with https:// (plain http only to this "
+            "machine, for tests)",
         )
     return dict(data)

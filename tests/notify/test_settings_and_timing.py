@@ -114,6 +114,11 @@ def test_the_webhooks_secret_is_read_and_never_quoted() -> None:
         webhook_urls("https://hooks.slack.com/services/T000/B000/XXXXsecret")
     assert "XXXXsecret" not in raised.value.format()
     assert "is not a mapping of webhook names to URLs" in raised.value.message
+    # A URL in plain http would cross the network readable by anyone on the way; only this machine may.
+    with pytest.raises(CampaignError) as raised:
+        webhook_urls("red-discord: http://discord.com/api/webhooks/1/plainsecret\n")
+    assert "plainsecret" not in raised.value.format() and "https://" in raised.value.hint
+    assert webhook_urls("table: http://127.0.0.1:8123/hook\n") == {"table": "http://127.0.0.1:8123/hook"}
 
 
 DEADLINE = datetime(2026, 3, 6, 18, 0, tzinfo=UTC)

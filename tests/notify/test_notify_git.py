@@ -256,3 +256,27 @@ def test_the_ledgers_commit_leaves_open_pull_requests_alone(stand: Stand, world:
     checked = world.check(pr)
     assert checked.code == 0, checked.out + checked.err
     world.merge(pr)
+
+
+def test_news_in_a_players_quiet_hours_waits_for_the_morning(stand: Stand, world: Campaign) -> None:
+    """The turn opens at 00:30 in Paris: alice is named on the issue without a ping, and her Discord
+    stays silent; the first run after 07:00 there brings her the news, once."""
+    done = run(stand, world, "notify", "2026-03-02T23:30Z")
+    assert "House Alder is in their quiet hours; a later run sends it" in done.out
+    (issue,) = stand.to("/api/")
+    assert "- House Alder: Friday 6 March 2026, 19:00 CET on your clock" in issue.body["body"]
+    assert "@alice" not in issue.body["body"] and "@carol" in issue.body["body"]
+    assert stand.to("/hooks/red-discord/") == []
+
+    stand.requests.clear()
+    run(stand, world, "remind", "2026-03-03T05:59Z")  # 06:59 in Paris
+    assert stand.requests == []
+    run(stand, world, "remind", "2026-03-03T06:17Z")
+    comment, discord = stand.to("/api/") + stand.to("/hooks/red-discord/")
+    assert comment.path.endswith("/issues/42/comments")
+    assert comment.body["body"].startswith("**Git Test: turn 1 is open**")
+    assert "- House Alder @alice:" in comment.body["body"] and "@carol" not in comment.body["body"]
+    assert "turn 1 is open" in discord.body["content"]
+    stand.requests.clear()
+    run(stand, world, "remind", "2026-03-03T07:17Z")
+    assert stand.requests == []

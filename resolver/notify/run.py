@@ -49,7 +49,6 @@ class Situation:
     deadline: datetime | None
     settings: NotifySettings
     owing: list[Preference]  # whose orders are not on the branch, by name
-    sealed: bool = False
 
 
 @dataclass
@@ -90,7 +89,7 @@ def situation(root: Path, now: datetime, opened_at: datetime) -> Situation:
         name = str(state["factions"][faction].get("name") or faction)
         owing.append(settings.players.get(faction) or Preference(faction, name))
     owing.sort(key=lambda player: (player.name.casefold(), player.faction))  # as readers look for them
-    return Situation(settings.title, turn, now, deadline, settings, owing, store.sealed)
+    return Situation(settings.title, turn, now, deadline, settings, owing)
 
 
 def github_from_environment(environ: Mapping[str, str]) -> channels.GitHub | None:

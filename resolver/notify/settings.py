@@ -80,9 +80,6 @@ class Preference:
         found = ["github"] if self.github and self.logins and tracking_issue else []
         return found + [hook.channel for hook in self.webhooks]
 
-    def webhook(self, channel: str) -> Webhook | None:
-        return next((hook for hook in self.webhooks if hook.channel == channel), None)
-
     def is_quiet(self, moment: datetime) -> bool:
         """Whether ``moment`` falls in the player's quiet hours, read on their own clock."""
         if self.quiet is None:

@@ -476,6 +476,7 @@ def build_parser() -> Parser:
     )
     p.add_argument("--no-build", action="store_true", help="write the pages and settings, skip mkdocs build")
     add_player_commands(sub, root)
+    notify_parsers(sub, root)
     return parser
 
 
@@ -526,6 +527,44 @@ def add_player_commands(sub: Any, root: argparse.ArgumentParser) -> None:
         "(default: none; they are the old player's private papers)",
     )
     key_option(p)
+
+
+def notify_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
+    """``notify`` and ``remind``: turn news and reminders (resolver/notify; README "Notifications")."""
+    said = (
+        "Channels: an @mention on the turn's GitHub issue (with GITHUB_TOKEN and GITHUB_REPOSITORY, as in "
+        "a workflow) and the webhooks named in campaign/players.yaml and campaign/campaign.yaml, whose URLs "
+        "come from the CAMPAIGN_WEBHOOKS secret. What is sent is written in campaign/notifications.yaml, "
+        "and never sent twice; commit that file. A failed delivery is reported and the command still "
+        "exits 0."
+    )
+    for name, helps, description in (
+        (
+            "notify",
+            "announce the turn being played",
+            "Announce the current turn: open its GitHub tracking issue and tell the webhooks where to read "
+            "the chronicle, the deadline (each reader's own time where the channel allows) and who owes "
+            "orders. The resolve workflow runs it once a turn is pushed. ",
+        ),
+        (
+            "remind",
+            "remind the factions whose orders are not in",
+            "Remind each faction whose order file is not in the checkout (the main branch, in the workflow) "
+            "when a reminder's hour before the deadline has come (notifications.reminders in "
+            "campaign/campaign.yaml: 24 and 3 by default), once per reminder hour, never in a player's "
+            "quiet hours; between reminders, send what the announcement could not. A scheduled workflow "
+            "runs it every hour. ",
+        ),
+    ):
+        p = sub.add_parser(name, parents=[root], help=helps, description=description + said)
+        p.add_argument(
+            "--now",
+            metavar="WHEN",
+            help="the moment to judge by, ISO 8601 (default: the clock; for tests and rehearsals)",
+        )
+        p.add_argument(
+            "--dry-run", action="store_true", help="say what would be sent; send nothing, write nothing"
+        )
 
 
 # -- commands ------------------------------------------------------------------------------------------
@@ -1317,6 +1356,28 @@ def cmd_unseal(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_notify(args: argparse.Namespace) -> int:
+    """``campaign notify`` and ``campaign remind``: the clock is read here, the turn's opening from git."""
+    from datetime import UTC, datetime
+
+    from .git.flow import open_repo, turn_opened_at
+    from .notify.run import run
+    from .store.schedule import parse_moment
+
+    now = parse_moment(args.now) if args.now else datetime.now(UTC)
+    turn = int(Store(args.root).public_state()["turn"])
+    opened_at = turn_opened_at(open_repo(args.root), turn)
+    report = run(args.root, now, opened_at, remind=args.command == "remind", dry_run=args.dry_run)
+    for line in report.lines:
+        print(visible(line))
+    print(
+        f"{plural(report.sent, 'message')} sent, {report.failed} failed, {report.held} held for quiet hours"
+        + (" (dry run: nothing was sent or written)" if args.dry_run else "")
+        + "."
+    )
+    return 0
+
+
 COMMANDS = {
     "new": cmd_new,
     "check": cmd_check,
@@ -1337,6 +1398,8 @@ COMMANDS = {
     "reseal": cmd_reseal,
     "keygen": cmd_keygen,
     "doctor": cmd_doctor,
+    "notify": cmd_notify,
+    "remind": cmd_notify,
 }
 
 

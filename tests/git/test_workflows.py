@@ -18,7 +18,7 @@ from .gitsim import Campaign
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = REPO / ".github" / "workflows"
 BIN = Path(sys.executable).parent
-NAMES = ("orders-check.yml", "orders-gate-reset.yml", "resolve.yml")
+NAMES = ("orders-check.yml", "orders-gate-reset.yml", "remind.yml", "resolve.yml")
 USES = re.compile(r"^\s*(- )?uses:")
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
 
@@ -245,14 +245,18 @@ def test_the_job_that_holds_the_key_installs_the_engine_alone_from_hashes() -> N
     """Resolve from a hash-pinned environment with the engine alone: no unpinned package, no site tool,
     no build step in the job that holds the campaign key (and the bot token)."""
     flow = load("resolve.yml")
-    assert jobs_holding(flow, "CAMPAIGN_AGE_KEY") == jobs_holding(flow, "CAMPAIGN_BOT_TOKEN") == ["resolve"]
+    assert jobs_holding(flow, "CAMPAIGN_AGE_KEY") == ["resolve"]
+    # The announcement of the new turn pushes the notification ledger with the bot token too; it holds
+    # no key, and installs the engine alone from the same hashes (issue 25).
+    assert jobs_holding(flow, "CAMPAIGN_BOT_TOKEN") == ["resolve", "announce"]
+    for name in ("resolve", "announce"):
+        runs = [step.get("run", "") for step in flow["jobs"][name]["steps"]]
+        lines = [" ".join(line.split()) for run in runs for line in run.replace("\\\n", " ").splitlines()]
+        assert [line for line in lines if "pip install" in line] == [
+            ".venv/bin/python -m pip install --quiet --require-hashes --only-binary=:all: --no-deps "
+            "-r requirements/resolve.txt"
+        ]
     job = flow["jobs"]["resolve"]
-    runs = [step.get("run", "") for step in job["steps"]]
-    lines = [" ".join(line.split()) for run in runs for line in run.replace("\\\n", " ").splitlines()]
-    assert [line for line in lines if "pip install" in line] == [
-        ".venv/bin/python -m pip install --quiet --require-hashes --only-binary=:all: --no-deps "
-        "-r requirements/resolve.txt"
-    ]
     resolve = next(step for step in job["steps"] if step.get("id") == "resolve")
     assert '.venv/bin/python -m resolver.cli "${args[@]}"' in resolve["run"]
     text = yaml.safe_dump(job)

@@ -1,0 +1,67 @@
+"""The "Resolve turn" workflow, run as written through act: a scheduled run before the turn is due
+changes nothing and builds no site; once every faction's orders are merged, the next scheduled run
+resolves the turn, commits and tags it, pushes both to the (bare) origin with the bot token, builds
+the site from what it pushed, and publishes it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..git.gitsim import Campaign
+from .act import Rehearsal
+from .github_api import GitHub, Server
+
+BOT_TOKEN = "rehearsal-bot-token"
+
+
+def scheduled() -> dict[str, Any]:
+    """The schedule event as GitHub sends it, with the repository the workflow reads its default
+    branch from."""
+    return {
+        "schedule": "17 * * * *",
+        "repository": {
+            "name": "campaign",
+            "full_name": "example/campaign",
+            "owner": {"login": "example"},
+            "default_branch": "main",
+        },
+    }
+
+
+def test_a_due_turn_is_resolved_committed_tagged_pushed_and_published(
+    world: Campaign, rehearsal: Rehearsal, github: tuple[GitHub, Server]
+) -> None:
+    rehearsal.secrets = {"CAMPAIGN_BOT_TOKEN": BOT_TOKEN, "CAMPAIGN_AGE_KEY": ""}
+    start = world.git(world.origin, "rev-parse", "main")
+
+    # Nobody has sent orders and the deadline is days away: the run says so and does nothing.
+    run = rehearsal.act("resolve.yml", "schedule", scheduled())
+    assert run.code == 0, run.log
+    assert run.jobs == {"resolve": "success"}, run.log  # the site job's condition skips it, and deploy
+    said = run.printed("resolve")
+    assert "Turn 1 is not due: no orders yet from" in said, said
+    assert all(faction in said for faction in ("red", "blue", "green")), said
+    assert world.git(world.origin, "rev-parse", "main") == start
+
+    # Every faction's orders are merged: the next scheduled run resolves the turn.
+    for faction in ("red", "blue", "green"):
+        world.submit(faction)
+    merged = world.git(world.origin, "rev-parse", "main")
+    run = rehearsal.act("resolve.yml", "schedule", scheduled())
+    assert run.code == 0, run.log
+    assert run.jobs == {"resolve": "success", "site": "success", "deploy": "success"}, run.log
+
+    # The bot's commit and its tag are on origin, on top of what was merged.
+    assert world.git(world.origin, "log", "-1", "--format=%s", "main") == "Turn 1 resolved"
+    assert world.git(world.origin, "rev-parse", "main^") == merged
+    assert world.git(world.origin, "rev-parse", "turn-1^{commit}") == world.git(
+        world.origin, "rev-parse", "main"
+    )
+    assert BOT_TOKEN not in run.log  # the token is masked and never printed
+
+    # The site was built from the pushed turn and published.
+    index = (rehearsal.pages / "index.html").read_text(encoding="utf-8")
+    assert "The Salt Marches" in index
+    assert any(rehearsal.pages.rglob("*.html"))
+    chronicle = rehearsal.pages / "chronicle" / "turn-1" / "index.html"
+    assert chronicle.is_file(), sorted(p.name for p in rehearsal.pages.iterdir())

@@ -8,7 +8,8 @@ from typing import Any
 
 from ..git.gitsim import Campaign, PullRequest
 from .act import Rehearsal
-from .github_api import GitHub, PullRequest as ApiPullRequest, Server
+from .github_api import GitHub, Server
+from .github_api import PullRequest as ApiPullRequest
 
 MARKER = "<!-- campaign-kit:orders-check -->"
 NUMBER = 7

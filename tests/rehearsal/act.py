@@ -44,6 +44,18 @@ KIT = (
     ".gitignore",
 )
 TOKEN = "rehearsal-token"
+REPOSITORY = {
+    "name": "campaign",
+    "full_name": "example/campaign",
+    "owner": {"login": "example"},
+    "default_branch": "main",
+}
+
+
+def schedule_event(cron: str = "17 * * * *") -> dict[str, Any]:
+    """The schedule event as GitHub sends it, with the repository the workflows read the default branch
+    from (the kit's workflows check out ``github.event.repository.default_branch``)."""
+    return {"schedule": cron, "repository": REPOSITORY}
 
 
 def stand_ins(workflow: Path) -> list[str]:
@@ -143,9 +155,11 @@ class Rehearsal:
         payload: dict[str, Any],
         *,
         inputs: dict[str, str] | None = None,
+        variables: dict[str, str] | None = None,
         job: str | None = None,
     ) -> Run:
-        """Run ``workflow`` (a file of .github/workflows) for ``event`` with ``payload`` as its event."""
+        """Run ``workflow`` (a file of .github/workflows) for ``event`` with ``payload`` as its event;
+        ``inputs`` are a workflow_dispatch's, ``variables`` the repository's (``vars.NAME``)."""
         assert (WHEELHOUSE / ".complete").exists(), f"no wheelhouse in {WHEELHOUSE}: run make install"
         self.runs += 1
         run_dir = self.home / f"run-{self.runs}"
@@ -191,6 +205,8 @@ class Rehearsal:
             command += ["--env", f"{name}={value}"]
         for name, value in (inputs or {}).items():
             command += ["--input", f"{name}={value}"]
+        for name, value in (variables or {}).items():
+            command += ["--var", f"{name}={value}"]
         if job:
             command += ["--job", job]
         # The steps run with this PATH: the machine's, with node first and without this test's virtual

@@ -14,6 +14,7 @@ import yaml
 from ..git.gitsim import PLAYERS, Campaign, cli
 from .act import Rehearsal, copy_kit
 from .github_api import GitHub, Server
+from .webhooks import Webhooks
 
 
 @pytest.fixture(autouse=True)
@@ -60,3 +61,11 @@ def github() -> Iterator[tuple[GitHub, Server]]:
 @pytest.fixture
 def rehearsal(tmp_path: Path, world: Campaign, github: tuple[GitHub, Server]) -> Rehearsal:
     return Rehearsal(tmp_path / "act", world.origin, github[1].url)
+
+
+@pytest.fixture
+def webhooks() -> Iterator[Webhooks]:
+    """Chat webhooks on 127.0.0.1 (for the reminders' rehearsal): give ``webhooks.url("/discord")`` to
+    the workflow as its secret, then read ``webhooks.to("/discord")``."""
+    with Webhooks() as hooks:
+        yield hooks

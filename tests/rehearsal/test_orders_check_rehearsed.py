@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..git.gitsim import Campaign, PullRequest
-from .act import Rehearsal
+from .act import REPOSITORY, Rehearsal
 from .github_api import GitHub, Server
 from .github_api import PullRequest as ApiPullRequest
 
@@ -26,12 +26,7 @@ def opened(pr: PullRequest, action: str) -> dict[str, Any]:
             "base": {"ref": "main"},
             "user": {"login": pr.author, "id": 1001, "type": "User"},
         },
-        "repository": {
-            "name": "campaign",
-            "full_name": "example/campaign",
-            "owner": {"login": "example"},
-            "default_branch": "main",
-        },
+        "repository": REPOSITORY,
         "sender": {"login": pr.author},
     }
 

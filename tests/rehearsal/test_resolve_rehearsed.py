@@ -5,27 +5,11 @@ the site from what it pushed, and publishes it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..git.gitsim import Campaign
-from .act import Rehearsal
+from .act import Rehearsal, schedule_event
 from .github_api import GitHub, Server
 
 BOT_TOKEN = "rehearsal-bot-token"
-
-
-def scheduled() -> dict[str, Any]:
-    """The schedule event as GitHub sends it, with the repository the workflow reads its default
-    branch from."""
-    return {
-        "schedule": "17 * * * *",
-        "repository": {
-            "name": "campaign",
-            "full_name": "example/campaign",
-            "owner": {"login": "example"},
-            "default_branch": "main",
-        },
-    }
 
 
 def test_a_due_turn_is_resolved_committed_tagged_pushed_and_published(
@@ -35,7 +19,7 @@ def test_a_due_turn_is_resolved_committed_tagged_pushed_and_published(
     start = world.git(world.origin, "rev-parse", "main")
 
     # Nobody has sent orders and the deadline is days away: the run says so and does nothing.
-    run = rehearsal.act("resolve.yml", "schedule", scheduled())
+    run = rehearsal.act("resolve.yml", "schedule", schedule_event())
     assert run.code == 0, run.log
     assert run.jobs == {"resolve": "success"}, run.log  # the site job's condition skips it, and deploy
     said = run.printed("resolve")
@@ -47,7 +31,7 @@ def test_a_due_turn_is_resolved_committed_tagged_pushed_and_published(
     for faction in ("red", "blue", "green"):
         world.submit(faction)
     merged = world.git(world.origin, "rev-parse", "main")
-    run = rehearsal.act("resolve.yml", "schedule", scheduled())
+    run = rehearsal.act("resolve.yml", "schedule", schedule_event())
     assert run.code == 0, run.log
     assert run.jobs == {"resolve": "success", "site": "success", "deploy": "success"}, run.log
 

@@ -216,7 +216,8 @@ class Rehearsal:
         )
         done = subprocess.run(
             command, cwd=self.home, capture_output=True, text=True, timeout=600, check=False,
-            env={"PATH": path, "HOME": str(run_dir), "LANG": "C.UTF-8"},
+            # ACT_DISABLE_VERSION_CHECK: act would otherwise ask its makers' server for notices.
+            env={"PATH": path, "HOME": str(run_dir), "LANG": "C.UTF-8", "ACT_DISABLE_VERSION_CHECK": "1"},
         )  # fmt: skip
         lines = []
         for text in done.stdout.splitlines():

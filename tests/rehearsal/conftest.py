@@ -31,7 +31,7 @@ def fork_of_the_kit(base: Path, *, seed: int = 7, name: str = "The Salt Marches"
     """A campaign of three players (alice: red, bob: blue, carol: green) and a GM (dora) on a bare
     origin, whose main holds the kit's engine and workflows beside the campaign."""
     # act's runs read the wall clock (the resolve job decides by it), so the campaign starts two hours
-    # ago: its first deadline, the next Friday 18:00 UTC, is still ahead.
+    # ago with a deadline a week after that: whatever the day, the first deadline is still ahead.
     world = Campaign(base, clock=datetime.now(UTC).replace(microsecond=0) - timedelta(hours=2))
     base.mkdir(parents=True, exist_ok=True)
     world.git(base, "init", "--quiet", "--bare", "--initial-branch=main", str(world.origin))
@@ -41,6 +41,7 @@ def fork_of_the_kit(base: Path, *, seed: int = 7, name: str = "The Salt Marches"
     players.write_text(yaml.safe_dump(PLAYERS), encoding="utf-8")
     done = cli("new", "--root", gm, "--players", players, "--seed", str(seed), "--name", name)
     assert done.code == 0, done.err
+    world.set_settings(gm, {"schedule": {"deadline": {"days_after_resolution": 7}}})
     world.commit(gm, "dora", "Start the campaign")
     world.git(gm, "push", "--quiet", "origin", "HEAD:refs/heads/main")
     return world

@@ -115,6 +115,9 @@ class Rehearsal:
     origin: Path
     api_url: str
     secrets: dict[str, str] = field(default_factory=dict)
+    # act hides the secrets' values in its log, as GitHub does; unmasked, a test can see whether the
+    # workflow and the resolver themselves keep them out of it.
+    unmasked: bool = False
     runs: int = 0
 
     def __post_init__(self) -> None:
@@ -209,6 +212,8 @@ class Rehearsal:
             command += ["--var", f"{name}={value}"]
         if job:
             command += ["--job", job]
+        if self.unmasked:
+            command.append("--insecure-secrets")
         # The steps run with this PATH: the machine's, with node first and without this test's virtual
         # environment, as on a fresh runner. HOME is the run's own, so nothing lands in the user's.
         path = os.pathsep.join(

@@ -27,9 +27,12 @@ def quiet_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
         monkeypatch.delenv(name, raising=False)
 
 
-def fork_of_the_kit(base: Path, *, seed: int = 7, name: str = "The Salt Marches") -> Campaign:
+def fork_of_the_kit(
+    base: Path, *, seed: int = 7, name: str = "The Salt Marches", options: tuple[str, ...] = ()
+) -> Campaign:
     """A campaign of three players (alice: red, bob: blue, carol: green) and a GM (dora) on a bare
-    origin, whose main holds the kit's engine and workflows beside the campaign."""
+    origin, whose main holds the kit's engine and workflows beside the campaign; ``options`` go to
+    campaign new (--sealed, ...)."""
     # act's runs read the wall clock (the resolve job decides by it), so the campaign starts two hours
     # ago with a deadline a week after that: whatever the day, the first deadline is still ahead.
     world = Campaign(base, clock=datetime.now(UTC).replace(microsecond=0) - timedelta(hours=2))
@@ -39,7 +42,7 @@ def fork_of_the_kit(base: Path, *, seed: int = 7, name: str = "The Salt Marches"
     copy_kit(gm)
     players = base / "players.yaml"
     players.write_text(yaml.safe_dump(PLAYERS), encoding="utf-8")
-    done = cli("new", "--root", gm, "--players", players, "--seed", str(seed), "--name", name)
+    done = cli("new", "--root", gm, "--players", players, "--seed", str(seed), "--name", name, *options)
     assert done.code == 0, done.err
     world.set_settings(gm, {"schedule": {"deadline": {"days_after_resolution": 7}}})
     world.commit(gm, "dora", "Start the campaign")

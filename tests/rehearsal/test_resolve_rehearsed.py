@@ -5,8 +5,12 @@ the site from what it pushed, and publishes it."""
 
 from __future__ import annotations
 
+import base64
+from pathlib import Path
+
 from ..git.gitsim import Campaign
-from .act import Rehearsal, schedule_event
+from .act import REPOSITORY, Rehearsal, schedule_event
+from .conftest import fork_of_the_kit
 from .github_api import GitHub, Server
 
 BOT_TOKEN = "rehearsal-bot-token"
@@ -49,3 +53,31 @@ def test_a_due_turn_is_resolved_committed_tagged_pushed_and_published(
     assert any(rehearsal.pages.rglob("*.html"))
     chronicle = rehearsal.pages / "chronicle" / "turn-1" / "index.html"
     assert chronicle.is_file(), sorted(p.name for p in rehearsal.pages.iterdir())
+
+
+def test_a_sealed_turn_resolved_by_hand_uses_the_key_and_never_prints_it(
+    tmp_path: Path, github: tuple[GitHub, Server]
+) -> None:
+    """ "Run workflow" with now and force, in a sealed campaign: the resolve job reads the campaign key
+    from its secret, resolves and pushes the turn, and neither the key nor the bot token reaches the log."""
+    key_file = tmp_path / "campaign-key.txt"
+    world = fork_of_the_kit(
+        tmp_path / "game", options=("--sealed", "--beacon", "none", "--key-file", str(key_file))
+    )
+    key = key_file.read_text(encoding="utf-8").splitlines()[-1]
+    assert key.startswith("AGE-SECRET-KEY-")
+    rehearsal = Rehearsal(tmp_path / "act", world.origin, github[1].url)
+    rehearsal.secrets = {"CAMPAIGN_BOT_TOKEN": BOT_TOKEN, "CAMPAIGN_AGE_KEY": key}
+    rehearsal.unmasked = True  # act's own masking off: what stays out of the log, the workflow kept out
+    dispatch = {"inputs": {"now": "true", "force": "true"}, "repository": REPOSITORY}
+    run = rehearsal.act(
+        "resolve.yml", "workflow_dispatch", dispatch, inputs={"now": "true", "force": "true"}, job="resolve"
+    )
+    assert run.code == 0, run.log
+    assert run.jobs == {"resolve": "success"}, run.log
+    assert world.git(world.origin, "log", "-1", "--format=%s", "main") == "Turn 1 resolved"
+    assert world.git(world.origin, "tag", "--list") == "turn-1"
+    assert key not in run.log and key.lower() not in run.log.lower()
+    assert BOT_TOKEN not in run.log
+    header = base64.b64encode(f"x-access-token:{BOT_TOKEN}".encode()).decode()
+    assert header not in run.log  # nor the push's authorization header (act ignores ::add-mask:: here)

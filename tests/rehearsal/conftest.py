@@ -28,14 +28,19 @@ def quiet_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 
 
 def fork_of_the_kit(
-    base: Path, *, seed: int = 7, name: str = "The Salt Marches", options: tuple[str, ...] = ()
+    base: Path,
+    *,
+    seed: int = 7,
+    name: str = "The Salt Marches",
+    options: tuple[str, ...] = (),
+    started: timedelta = timedelta(hours=2),
 ) -> Campaign:
     """A campaign of three players (alice: red, bob: blue, carol: green) and a GM (dora) on a bare
     origin, whose main holds the kit's engine and workflows beside the campaign; ``options`` go to
     campaign new (--sealed, ...)."""
-    # act's runs read the wall clock (the resolve job decides by it), so the campaign starts two hours
-    # ago with a deadline a week after that: whatever the day, the first deadline is still ahead.
-    world = Campaign(base, clock=datetime.now(UTC).replace(microsecond=0) - timedelta(hours=2))
+    # act's runs read the wall clock (the resolve job decides by it), so the campaign starts ``started``
+    # ago with a deadline a week after that: by default, whatever the day, the deadline is still ahead.
+    world = Campaign(base, clock=datetime.now(UTC).replace(microsecond=0) - started)
     base.mkdir(parents=True, exist_ok=True)
     world.git(base, "init", "--quiet", "--bare", "--initial-branch=main", str(world.origin))
     gm = world.clone("dora")

@@ -6,6 +6,7 @@ the site from what it pushed, and publishes it."""
 from __future__ import annotations
 
 import base64
+from datetime import timedelta
 from pathlib import Path
 
 from ..git.gitsim import Campaign
@@ -81,3 +82,20 @@ def test_a_sealed_turn_resolved_by_hand_uses_the_key_and_never_prints_it(
     assert BOT_TOKEN not in run.log
     header = base64.b64encode(f"x-access-token:{BOT_TOKEN}".encode()).decode()
     assert header not in run.log  # nor the push's authorization header (act ignores ::add-mask:: here)
+
+
+def test_a_deadline_most_factions_missed_fails_the_run_so_the_gm_notices(
+    tmp_path: Path, github: tuple[GitHub, Server]
+) -> None:
+    """The campaign began eight days ago with a week's deadline and nobody sent orders: the scheduled run
+    trips the circuit breaker, fails, pushes nothing and builds no site."""
+    world = fork_of_the_kit(tmp_path / "game", started=timedelta(days=8))
+    start = world.git(world.origin, "rev-parse", "main")
+    rehearsal = Rehearsal(tmp_path / "act", world.origin, github[1].url)
+    rehearsal.secrets = {"CAMPAIGN_BOT_TOKEN": BOT_TOKEN, "CAMPAIGN_AGE_KEY": ""}
+    run = rehearsal.act("resolve.yml", "schedule", schedule_event())
+    assert run.code != 0
+    assert run.jobs == {"resolve": "failure"}, run.log
+    assert "circuit breaker" in run.log, run.log
+    assert world.git(world.origin, "rev-parse", "main") == start
+    assert world.git(world.origin, "tag", "--list") == ""

@@ -1086,6 +1086,8 @@ def deadline_rule(config: Mapping[str, Any]) -> dict[str, Any]:
         return {}
     if settings is None or settings.schedule.paused or settings.schedule.weekday is None:
         return {}
+    if settings.schedule.zone_name != "UTC":
+        return {}  # the browser's rule counts in UTC; a zone with daylight saving time keeps the words
     rule = settings.schedule
     return {
         "weekday": rule.weekday,

@@ -8,6 +8,7 @@ The settings, as ``campaign new`` writes them::
 
     schedule:
       deadline: {weekday: friday, time: "18:00"}   # or {days_after_resolution: 7}
+      time_zone: Europe/Paris                      # optional (UTC): the zone of the weekday and time
       grace_hours: 1                               # late orders are still taken for this long
       paused: false                                # true: nothing resolves until the GM unpauses
       extend: {turn: 0, hours: 0}                  # more time for one turn only
@@ -22,8 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..core.issues import CampaignError
 from ..core.orders import GM
@@ -63,10 +65,17 @@ class Schedule:
     extend_turn: int = 0
     extend: timedelta = timedelta(0)
     wait_for_gm: bool = False  # a turn all factions have sent waits for orders/gm.yaml until the deadline
+    # The zone the weekday and time are read in: "Friday 18:00" in Europe/Paris stays 18:00 in Paris
+    # through daylight saving time, so its moment in UTC moves by an hour twice a year.
+    zone: tzinfo = UTC
+
+    @property
+    def zone_name(self) -> str:
+        return "UTC" if self.zone is UTC else str(self.zone)
 
     def describe(self) -> str:
         if self.weekday is not None:
-            when = f"every {WEEKDAYS[self.weekday].capitalize()} at {self.at:%H:%M} UTC"
+            when = f"every {WEEKDAYS[self.weekday].capitalize()} at {self.at:%H:%M} {self.zone_name}"
         else:
             when = f"{self.days} day(s) after the previous turn was resolved"
         return f"{when}, then {hours(self.grace)} of grace"
@@ -111,7 +120,9 @@ def _number(value: Any, name: str, where: str, *, minimum: float = 0) -> float:
 
 
 def _schedule(data: Any, where: str) -> Schedule:
-    data = _mapping(data, "schedule", where, ("deadline", "grace_hours", "paused", "extend", "wait_for_gm"))
+    data = _mapping(
+        data, "schedule", where, ("deadline", "time_zone", "grace_hours", "paused", "extend", "wait_for_gm")
+    )
     deadline = _mapping(
         data.get("deadline"), "schedule.deadline", where, ("weekday", "time", "days_after_resolution")
     )
@@ -148,7 +159,21 @@ def _schedule(data: Any, where: str) -> Schedule:
         extend_turn=extend_turn,
         extend=timedelta(hours=_number(extend.get("hours", 0), "schedule.extend.hours", where)),
         wait_for_gm=wait_for_gm,
+        zone=_zone(data.get("time_zone", "UTC"), where),
     )
+
+
+def _zone(value: Any, where: str) -> tzinfo:
+    """An IANA time zone name (Europe/Paris, America/New_York), or UTC."""
+    fix = "write an IANA time zone name such as Europe/Paris, America/New_York or UTC"
+    if not isinstance(value, str) or not value.strip():
+        raise CampaignError(f"{where}: 'schedule.time_zone' must be a time zone name, not {value!r}", fix)
+    if value.strip().upper() in ("UTC", "Z", "ETC/UTC"):
+        return UTC
+    try:
+        return ZoneInfo(value.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise CampaignError(f"{where}: unknown time zone {value!r} in 'schedule.time_zone'", fix) from None
 
 
 def _time(value: Any, where: str) -> time:
@@ -156,7 +181,7 @@ def _time(value: Any, where: str) -> time:
     match = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", value) if isinstance(value, str) else None
     if not match:
         raise CampaignError(
-            f"{where}: 'schedule.deadline.time' must be a UTC time such as \"18:00\", not {value!r}",
+            f"{where}: 'schedule.deadline.time' must be a time such as \"18:00\", not {value!r}",
             'put the time in quotes: time: "18:00"',
         )
     return time(int(match.group(1)), int(match.group(2)))
@@ -177,16 +202,21 @@ def _breaker(data: Any, where: str) -> float:
 
 
 def deadline(schedule: Schedule, turn: int, opened_at: datetime) -> datetime:
-    """The deadline players are told for the turn that began at ``opened_at``, extension included."""
-    opened_at = opened_at.astimezone(UTC)
+    """The deadline players are told for the turn that began at ``opened_at``, extension included, in
+    UTC. The weekday, the time and a number of days are counted on the campaign's own clock
+    (``schedule.time_zone``): seven days after a resolution at 20:00 in Paris is 20:00 in Paris, daylight
+    saving time or not. On the night a clock jumps forward, a time it skips falls an hour later."""
+    local = opened_at.astimezone(schedule.zone)
     if schedule.weekday is None:
-        base = opened_at + timedelta(days=schedule.days or 0)
+        base = local + timedelta(days=schedule.days or 0)  # wall-clock days in the zone
     else:
         # The first such weekday and time strictly after the turn began.
-        day = opened_at.date() + timedelta(days=(schedule.weekday - opened_at.weekday()) % 7)
-        base = datetime.combine(day, schedule.at, tzinfo=UTC)
-        if base <= opened_at:
-            base += timedelta(days=7)
+        day = local.date() + timedelta(days=(schedule.weekday - local.weekday()) % 7)
+        base = datetime.combine(day, schedule.at, tzinfo=schedule.zone)
+        if base.astimezone(UTC) <= opened_at.astimezone(UTC):
+            base = datetime.combine(day + timedelta(days=7), schedule.at, tzinfo=schedule.zone)
+    # A time the clock skipped (fold 0) is read with the offset before the jump: an hour later.
+    base = base.astimezone(UTC)
     if schedule.extend_turn == turn:
         base += schedule.extend
     return base

@@ -19,6 +19,7 @@ from resolver.core import canonical
 from resolver.notify.settings import read_settings
 from tests.git.gitsim import cli
 from tests.git.sealedsim import sealed_campaign
+from tests.git.test_workflows import ENGINE_INSTALL, install_lines
 
 from .server import REPOSITORY, Stand
 
@@ -90,10 +91,8 @@ def test_the_reminder_workflow_holds_no_key_and_installs_the_engine_alone() -> N
         "GITHUB_TOKEN": "${{ github.token }}",
         "CAMPAIGN_WEBHOOKS": "${{ secrets.CAMPAIGN_WEBHOOKS }}",
     }
-    installs = [line.strip() for step in job["steps"] for line in step.get("run", "").splitlines()]
-    assert [line for line in installs if "pip install" in line] == [
-        ".venv/bin/python -m pip install --quiet --require-hashes --only-binary=:all: --no-deps \\"
-    ]
+    installs = [line for step in job["steps"] for line in install_lines(step.get("run", ""))]
+    assert installs == [ENGINE_INSTALL]
     resolve = yaml.safe_load((REPO / ".github" / "workflows" / "resolve.yml").read_text())
     announce = resolve["jobs"]["announce"]
     assert announce["needs"] == ["resolve", "deploy"]

@@ -12,7 +12,7 @@ ROOT   ?= .
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-$(STAMP): pyproject.toml tools/editor/package-lock.json tools/axe/package-lock.json
+$(STAMP): pyproject.toml tools/editor/package-lock.json tools/axe/package-lock.json tools/form/package-lock.json
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || \
 	  { echo "needs Python 3.11 or newer: install it or run make PYTHON=/path/to/python3.11"; exit 2; }
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,7 @@ $(STAMP): pyproject.toml tools/editor/package-lock.json tools/axe/package-lock.j
 	$(BIN)/python -m pip install --quiet -e '.[site,dev]'
 	$(BIN)/npm ci --prefix tools/editor --no-audit --no-fund --silent
 	$(BIN)/npm ci --prefix tools/axe --no-audit --no-fund --silent
+	$(BIN)/npm ci --prefix tools/form --no-audit --no-fund --silent
 	@touch $(STAMP)
 
 install: $(STAMP)  ## create .venv and install the project with its site and dev tools

@@ -186,6 +186,40 @@
     result.appendChild(next);
   }
 
+  // JSON Editor keeps the fields of every kind of order a row has shown, hidden, with the same ids: a
+  // label would then name a hidden field, and the one shown would have none. Only the field shown keeps
+  // the id (the others keep it in data-ck-id, and get it back when they are shown again).
+  function oneIdEach() {
+    var groups = {};
+    holder.querySelectorAll("[id], [data-ck-id]").forEach(function (element) {
+      var id = element.getAttribute("data-ck-id") || element.id;
+      (groups[id] = groups[id] || []).push(element);
+    });
+    Object.keys(groups).forEach(function (id) {
+      var same = groups[id];
+      if (same.length === 1) {
+        same[0].id = id;
+        return;
+      }
+      var shown = same.filter(function (element) {
+        return element.getClientRects().length > 0;
+      });
+      var keeper = shown[0] || same[0];
+      same.forEach(function (element) {
+        element.setAttribute("data-ck-id", id);
+        if (element === keeper) element.id = id;
+        else element.removeAttribute("id");
+      });
+    });
+    // Their labels too: a hidden label would name the field shown, or leave it nameless.
+    holder.querySelectorAll("label[for], label[data-ck-for]").forEach(function (label) {
+      var target = label.getAttribute("data-ck-for") || label.htmlFor;
+      label.setAttribute("data-ck-for", target);
+      if (label.getClientRects().length > 0) label.htmlFor = target;
+      else label.removeAttribute("for");
+    });
+  }
+
   function start(schema, template) {
     var data = box.dataset;
     var editor = new window.JSONEditor(holder, {
@@ -204,7 +238,11 @@
       use_name_attributes: true,
       keep_oneof_values: false,
     });
+    editor.on("change", function () {
+      window.setTimeout(oneIdEach, 0);
+    });
     editor.on("ready", function () {
+      oneIdEach();
       checkButton.hidden = false;
       say("The form holds your current template. Add orders, then check them.");
       box.setAttribute("data-ready", "true");

@@ -40,6 +40,8 @@ from .test_accessibility import TOUCH, VIEWPORTS, run_axe
 REPOSITORY = "https://github.com/example/campaign"
 SEALED_BY_DEFAULT = {"usurper", "overlord"}
 HEADLINE = "Banners over the ford"
+# Text that YAML 1.1, which the engine's reader follows, would read as something else unless quoted.
+RUMOURS = ["no", "0777", "2024-13-45", "1e3", "~", "yes: #1"]
 URL_LIMIT = 8000  # as in orders-form.js
 
 
@@ -120,7 +122,8 @@ def field(tab: Any, path: str) -> Any:
 
 
 def opt_in(tab: Any, path: str) -> None:
-    box = tab.locator(f'.json-editor-opt-in[id="{path}-opt-in"], .json-editor-opt-in[data-ck-id="{path}-opt-in"]')
+    ids = f'[id="{path}-opt-in"], .json-editor-opt-in[data-ck-id="{path}-opt-in"]'
+    box = tab.locator(f".json-editor-opt-in{ids}")
     box = box.filter(visible=True)
     if box.count() and not box.is_checked():
         box.check()
@@ -163,6 +166,13 @@ def add_press(tab: Any, headline: str) -> None:
     opt_in(tab, "root[press]")
     add_row(tab, "root.press")
     type_value(tab, "root[press][0][headline]", headline)
+
+
+def add_rumours(tab: Any, rumours: list[str]) -> None:
+    opt_in(tab, "root[rumors]")
+    for i, rumour in enumerate(rumours):
+        add_row(tab, "root.rumors")
+        type_value(tab, f"root[rumors][{i}]", rumour)
 
 
 def check_orders(tab: Any) -> str:
@@ -210,12 +220,21 @@ def test_the_form_writes_orders_the_check_accepts(browser: Any, form_site: FormS
         if order is not None:
             fill_order(tab, order)
         add_press(tab, HEADLINE)
+        add_rumours(tab, RUMOURS)
         written = check_orders(tab)
         send_link = tab.locator("a.ck-form-send").get_attribute("href")
     # The file is the template's with the order and the article, nothing else.
-    expected = {**template, "orders": [order] if order else [], "press": [{"headline": HEADLINE}]}
+    expected = {
+        **template,
+        "orders": [order] if order else [],
+        "press": [{"headline": HEADLINE}],
+        "rumors": RUMOURS,
+    }
     assert as_text(yaml.safe_load(written)) == as_text(expected)
-    assert written.startswith(f'campaign: {template["campaign"]}\n') or written.startswith("campaign: ")
+    # Text stays text, exactly, as PyYAML (YAML 1.1, as the engine's reader) reads it back.
+    read = yaml.safe_load(written)
+    assert read["rumors"] == RUMOURS and read["press"] == [{"headline": HEADLINE}]
+    assert written.startswith(f"campaign: {template['campaign']}\n") or written.startswith("campaign: ")
     # The prefilled new-file link: GitHub's page for a new file on main, with this name and this text.
     address = urllib.parse.urlsplit(send_link)
     assert f"{address.scheme}://{address.netloc}{address.path}" == f"{REPOSITORY}/new/main"
@@ -236,10 +255,7 @@ def test_orders_too_long_for_a_link_go_through_the_issue_form(browser: Any, form
         add_press(tab, HEADLINE)
         opt_in(tab, "root[press][0][body]")
         type_value(tab, "root[press][0][body]", article.strip())
-        opt_in(tab, "root[rumors]")
-        for i in range(10):
-            add_row(tab, "root.rumors")
-            type_value(tab, f"root[rumors][{i}]", rumour.strip())
+        add_rumours(tab, [rumour.strip()] * 10)
         written = check_orders(tab)
         assert tab.locator("a.ck-form-send").count() == 0
         issue_link = tab.locator("a.ck-form-issue").get_attribute("href")

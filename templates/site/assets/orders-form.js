@@ -106,9 +106,17 @@
   }
 
   function orderYaml(value) {
-    // lineWidth -1: no folded lines; noRefs: never anchors or aliases, which the check refuses. js-yaml
-    // quotes any text an older YAML reader would take for something else ("yes", "1e3").
-    return window.jsyaml.dump(prune(value), { lineWidth: -1, noRefs: true, quotingType: '"' });
+    // lineWidth -1: no folded lines; noRefs: never anchors or aliases, which the check refuses. Every text
+    // is quoted, as in the templates' examples: the engine reads YAML 1.1, where "no" is false, "0777" a
+    // number and "2024-13-45" a date that does not exist (refused), and a quoted text is text in any YAML.
+    // The YAML 1.1 schema quotes the keys it would read as something else.
+    return window.jsyaml.dump(prune(value), {
+      lineWidth: -1,
+      noRefs: true,
+      quoteStyle: "double",
+      forceQuotes: true,
+      schema: window.jsyaml.YAML11_SCHEMA,
+    });
   }
 
   function describe(error) {

@@ -223,6 +223,7 @@ def test_the_form_writes_orders_the_check_accepts(browser: Any, form_site: FormS
         add_rumours(tab, RUMOURS)
         written = check_orders(tab)
         send_link = tab.locator("a.ck-form-send").get_attribute("href")
+        instead = tab.locator("a.ck-form-issue-instead").get_attribute("href")
     # The file is the template's with the order and the article, nothing else.
     expected = {
         **template,
@@ -241,6 +242,7 @@ def test_the_form_writes_orders_the_check_accepts(browser: Any, form_site: FormS
     query = urllib.parse.parse_qs(address.query)
     assert query == {"filename": [f"orders/{faction}.yaml"], "value": [written]}
     assert len(send_link) <= URL_LIMIT
+    assert instead == f"{REPOSITORY}/issues/new?template=orders.yml"  # when the file is taken
     # The same text through the issue route: a branch the check accepts, as the workflow runs it.
     follow_issue_route(form_site, faction, written, issue=100 + RULESETS.index(form_site.ruleset))
 

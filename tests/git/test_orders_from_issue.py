@@ -141,3 +141,16 @@ def test_the_issue_form_has_the_heading_the_command_reads() -> None:
     workflow = yaml.safe_load((REPO / ".github/workflows/orders-from-issue.yml").read_text(encoding="utf-8"))
     assert "orders" in workflow["jobs"]["write"]["if"]  # the label the form sets
     assert workflow["jobs"]["write"]["permissions"] == {"contents": "read"}
+
+
+def test_orders_already_on_main_are_replaced_through_an_issue(world: Campaign) -> None:
+    """GitHub's new-file link cannot replace a file: a player whose orders are on main already sends the
+    changed ones through the issue form, and the branch changes that file."""
+    world.submit("red")
+    changed = world.template("red").decode()  # the player takes everything back: the faction holds
+    done, folder = send(world, issue_body(changed), "alice", issue=12)
+    assert done.code == 0, done.err
+    made = outputs(folder)
+    assert world.git(world.ci, "diff", "--name-status", "HEAD", made["commit"]) == "M\torders/red.yaml"
+    checked = world.check(PullRequest(made["branch"], "alice", made["commit"]), base="HEAD")
+    assert checked.code == 0, checked.out

@@ -174,6 +174,14 @@
         ". GitHub shows the file, ready to commit; choose \"Propose new file\" and then \"Create pull " +
           "request\". The Orders check answers there."
       );
+      if (data.issue) {
+        // GitHub's new-file page refuses a name that is taken: orders already sent this turn.
+        next.append(
+          " If GitHub says the file exists already (you sent orders this turn), copy the text above into ",
+          link("the Orders issue form", data.issue, "ck-form-issue-instead"),
+          " instead."
+        );
+      }
       say("Your orders are ready to send as a pull request.");
     } else if (data.issue) {
       next.append(

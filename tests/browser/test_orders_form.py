@@ -235,7 +235,11 @@ def test_the_form_writes_orders_the_check_accepts(browser: Any, form_site: FormS
     # Text stays text, exactly, as PyYAML (YAML 1.1, as the engine's reader) reads it back.
     read = yaml.safe_load(written)
     assert read["rumors"] == RUMOURS and read["press"] == [{"headline": HEADLINE}]
-    assert written.startswith(f"campaign: {template['campaign']}\n") or written.startswith("campaign: ")
+    # In the template's order, each order's action first, every text quoted.
+    head = f'campaign: "{template["campaign"]}"\nturn: {template["turn"]}\nfaction: "{faction}"\norders:'
+    assert written.startswith(head), written
+    if order is not None:
+        assert f'\n  - action: "{order["action"]}"\n' in written, written
     # The prefilled new-file link: GitHub's page for a new file on main, with this name and this text.
     address = urllib.parse.urlsplit(send_link)
     assert f"{address.scheme}://{address.netloc}{address.path}" == f"{REPOSITORY}/new/main"

@@ -105,6 +105,23 @@
     return out;
   }
 
+  // The file's parts in the template's order (campaign, turn, faction, orders...), and each order's action
+  // first, as a player writes them; the schema lists its properties alphabetically.
+  function inOrder(value, template) {
+    var out = {};
+    Object.keys(template || {})
+      .concat(Object.keys(value))
+      .forEach(function (key) {
+        if (key in value && !(key in out)) out[key] = value[key];
+      });
+    if (Array.isArray(out.orders)) {
+      out.orders = out.orders.map(function (order) {
+        return order && typeof order === "object" ? Object.assign({ action: order.action }, order) : order;
+      });
+    }
+    return out;
+  }
+
   function orderYaml(value) {
     // lineWidth -1: no folded lines; noRefs: never anchors or aliases, which the check refuses. Every text
     // is quoted, as in the templates' examples: the engine reads YAML 1.1, where "no" is false, "0777" a
@@ -227,6 +244,7 @@
         else element.removeAttribute("id");
       });
     });
+    nameControls();
     // Their labels too: a hidden label would name the field shown, or leave it nameless.
     holder.querySelectorAll("label[for], label[data-ck-for]").forEach(function (label) {
       var target = label.getAttribute("data-ck-for") || label.htmlFor;
@@ -236,11 +254,31 @@
     });
   }
 
+  // JSON Editor names some controls for screen readers by their place in the data ("root[press]-opt-in",
+  // "root[orders][0] switcher"); they get words instead: "Include press", "Action of order 1".
+  function nameControls() {
+    holder.querySelectorAll("label").forEach(function (label) {
+      var text = label.textContent;
+      var parts = (text.match(/\[([^\]]+)\]/g) || []).map(function (part) {
+        return part.slice(1, -1);
+      });
+      if (!parts.length) return;
+      var last = parts[parts.length - 1];
+      if (/-opt-in$/.test(text)) {
+        label.textContent = "Include " + last.replace(/_/g, " ");
+      } else if (/ switcher$/.test(text)) {
+        var place = /^\d+$/.test(last) ? parts[parts.length - 2] + " " + (Number(last) + 1) : last;
+        label.textContent = "Kind of " + place.replace(/^orders /, "order ").replace(/_/g, " ");
+      }
+    });
+  }
+
   function start(schema, template) {
     var data = box.dataset;
+    var initial = window.jsyaml.load(template) || {};
     var editor = new window.JSONEditor(holder, {
       schema: playerSchema(schema, data.faction),
-      startval: window.jsyaml.load(template) || {},
+      startval: initial,
       theme: "html",
       iconlib: null,
       disable_edit_json: true,
@@ -266,7 +304,7 @@
     checkButton.addEventListener("click", function () {
       var errors = editor.validate();
       if (errors.length) return showErrors(errors);
-      showYaml(orderYaml(editor.getValue()));
+      showYaml(orderYaml(inOrder(editor.getValue(), initial)));
     });
   }
 

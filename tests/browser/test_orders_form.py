@@ -82,13 +82,27 @@ def form_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
             yield FormSite(ruleset, world, base)
 
 
-def fillable(order: dict[str, Any]) -> bool:
-    """An order the test can type field by field: text, numbers, yes/no and lists of those."""
+def plain(value: Any) -> bool:
+    return isinstance(value, str | int | bool)
 
-    def plain(value: Any) -> bool:
-        return isinstance(value, str | int | bool)
 
-    return all(plain(v) or (isinstance(v, list) and v and all(map(plain, v))) for v in order.values())
+def typeable(value: Any) -> bool:
+    """A value the test types field by field: text, a number, yes or no, a list of those, or a record of
+    those under keys the player names (goods to buy)."""
+    if isinstance(value, list):
+        return bool(value) and all(map(plain, value))
+    if isinstance(value, dict):
+        return bool(value) and all(map(plain, value.values()))
+    return plain(value)
+
+
+def variants(order: dict[str, Any]) -> list[dict[str, Any]]:
+    """The order as the bot gave it, else without the fields the test cannot type (an outfit's sets
+    handed to named units), when what is left still makes an order."""
+    if all(map(typeable, order.values())):
+        return [order]
+    kept = {k: v for k, v in order.items() if typeable(v)}
+    return [kept] if len(kept) > 1 else []
 
 
 def stands_alone(world: Campaign, faction: str, order: dict[str, Any]) -> bool:
@@ -109,8 +123,8 @@ def chosen_order(world: Campaign) -> tuple[str, dict[str, Any] | None]:
     give no order: the form then sends an article)."""
     for faction in ("red", "blue", "green"):
         orders = yaml.safe_load(world.bot_orders(faction)).get("orders") or []
-        for order in orders:
-            if fillable(order) and stands_alone(world, faction, order):
+        for order in (v for o in orders for v in variants(o)):
+            if stands_alone(world, faction, order):
                 return faction, order
     return "red", None
 
@@ -146,6 +160,17 @@ def add_row(tab: Any, schema_path: str) -> None:
     holder.locator("button.json-editor-btn-add").filter(visible=True).last.click()
 
 
+def add_key(tab: Any, schema_path: str, key: str) -> None:
+    """Name a key of a record (JSON Editor's "Object Properties" box), and close the box."""
+    holder = tab.locator(f'[data-schemapath="{schema_path}"]').filter(visible=True).first
+    toggle = holder.locator("button.json-editor-btntype-properties").first
+    toggle.click()
+    holder.locator("input.property-selector-input").first.fill(key)
+    holder.locator(".je-modal button.json-editor-btntype-add").first.click()
+    if holder.locator("input.property-selector-input").first.is_visible():
+        toggle.click()
+
+
 def fill_order(tab: Any, order: dict[str, Any]) -> None:
     add_row(tab, "root.orders")
     tab.locator('[id="root[orders][0]switcher"]').select_option(label=order["action"])
@@ -158,6 +183,10 @@ def fill_order(tab: Any, order: dict[str, Any]) -> None:
             for i, item in enumerate(value):
                 add_row(tab, f"root.orders.0.{name}")
                 type_value(tab, f"{path}[{i}]", item)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                add_key(tab, f"root.orders.0.{name}", key)
+                type_value(tab, f"{path}[{key}]", item)
         else:
             type_value(tab, path, value)
 

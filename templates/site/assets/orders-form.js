@@ -66,6 +66,10 @@
       out[key] = simplify(node[key]);
     });
     if (Array.isArray(out.type) && out.type.indexOf("string") >= 0) out.type = "string";
+    if (out.type === "object" && !out.properties && out.additionalProperties !== false) {
+      // A record of free keys (goods to buy, units to equip): the player names each key.
+      out.options = Object.assign({ disable_properties: false }, out.options);
+    }
     if ("const" in out && !out.type) {
       // A fixed value (an order's action, the campaign): set, and not shown, since the choice of the
       // action above the order already says it.

@@ -14,6 +14,10 @@
  *
  * Both libraries are served by the site itself (assets/campaign/vendor/form/): nothing loads from outside.
  * A sealed campaign gets no form yet: its orders must be sealed in the browser first (see the README).
+ * The seam for it is showYaml: a sealed variant seals the YAML there instead of linking it, padded to the
+ * one size of a sealed order file as `campaign seal` pads it (resolver/store/sealing.py), which no
+ * address and no issue body can carry (about 90 KB armoured): it offers the file to download and GitHub's
+ * upload page (OWNER/REPO/upload/main/orders) instead.
  */
 (function () {
   "use strict";

@@ -57,6 +57,7 @@
       if (copy.properties[name]) copy.properties[name].options = { hidden: true };
     });
     copy.title = "Orders";
+    copy.description = "Your orders, articles and rumours for this turn; each field says what it takes.";
     return simplify(copy);
   }
 
@@ -69,6 +70,13 @@
     Object.keys(node).forEach(function (key) {
       out[key] = simplify(node[key]);
     });
+    if (out.properties && typeof out.properties === "object") {
+      // A field's label is its name in the file, in words ("retreat at losses").
+      Object.keys(out.properties).forEach(function (name) {
+        var field = out.properties[name];
+        if (field && typeof field === "object" && !field.title) field.title = name.replace(/_/g, " ");
+      });
+    }
     if (Array.isArray(out.type) && out.type.indexOf("string") >= 0) out.type = "string";
     if (out.type === "object" && !out.properties && out.additionalProperties !== false) {
       // A record of free keys (goods to buy, units to equip): the player names each key.

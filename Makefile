@@ -13,7 +13,7 @@ help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 $(STAMP): pyproject.toml tools/editor/package-lock.json tools/axe/package-lock.json tools/act/package-lock.json \
-          requirements/resolve.txt requirements/site.txt
+          tools/form/package-lock.json requirements/resolve.txt requirements/site.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || \
 	  { echo "needs Python 3.11 or newer: install it or run make PYTHON=/path/to/python3.11"; exit 2; }
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,7 @@ $(STAMP): pyproject.toml tools/editor/package-lock.json tools/axe/package-lock.j
 	$(BIN)/npm ci --prefix tools/editor --no-audit --no-fund --silent
 	$(BIN)/npm ci --prefix tools/axe --no-audit --no-fund --silent
 	$(BIN)/npm ci --prefix tools/act --no-audit --no-fund --silent
+	$(BIN)/npm ci --prefix tools/form --no-audit --no-fund --silent
 	@# The lock files' wheels, hashes checked, for the workflow rehearsals (tests/rehearsal), whose pip
 	@# installs from here and never from the index.
 	$(BIN)/python -m pip download --quiet --require-hashes --only-binary=:all: --no-deps \

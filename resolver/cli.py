@@ -440,6 +440,32 @@ def build_parser() -> Parser:
     )
 
     p = sub.add_parser(
+        "orders-from-issue",
+        parents=[root],
+        help="turn an Orders issue into a branch with the order file (CI)",
+        description="Read the body of an issue made with the campaign's Orders issue form, and write "
+        "its orders as orders/<faction>.yaml in one commit on the branch orders-from-issue-N, on top of "
+        "the current commit and authored by the issue's author; the work tree is left as it is. Refuses "
+        "orders for a faction the author does not play. The orders-from-issue workflow runs it, then "
+        "checks the branch as any pull request (campaign check --pr).",
+    )
+    p.add_argument("--body", type=Path, metavar="FILE", required=True, help="the issue's body, as a file")
+    p.add_argument("--issue", type=int, metavar="N", required=True, help="the issue's number")
+    p.add_argument("--author", metavar="LOGIN", required=True, help="the issue author's GitHub login")
+    p.add_argument(
+        "--author-id", type=int, metavar="ID", help="the author's numeric GitHub account id (see check --pr)"
+    )
+    p.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="append branch=, faction= and commit= lines here (the workflow passes $GITHUB_OUTPUT)",
+    )
+    p.add_argument(
+        "--comment", type=Path, metavar="FILE", help="on a refusal, write the issue's comment here"
+    )
+
+    p = sub.add_parser(
         "demo",
         parents=[root],
         help="watch bots play a campaign",
@@ -973,6 +999,27 @@ def cmd_template(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_orders_from_issue(args: argparse.Namespace) -> int:
+    from .git.fromissue import make_branch, refusal_comment
+
+    try:
+        body = args.body.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CampaignError(f"cannot read {args.body}: {error}", code=2) from None
+    try:
+        made = make_branch(args.root, body, args.issue, args.author, args.author_id)
+    except CampaignError as error:
+        if args.comment:
+            args.comment.parent.mkdir(parents=True, exist_ok=True)
+            args.comment.write_text(refusal_comment(error, args.issue), encoding="utf-8")
+        raise
+    if args.output:
+        with args.output.open("a", encoding="utf-8") as out:
+            out.write(f"branch={made.branch}\nfaction={made.faction}\ncommit={made.commit}\n")
+    print(f"Wrote orders/{made.faction}.yaml on the branch {made.branch} ({made.commit[:12]})")
+    return 0
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     store = Store(args.root)
     store.require()
@@ -1387,6 +1434,7 @@ COMMANDS = {
     "verify": cmd_verify,
     "template": cmd_template,
     "schema": cmd_schema,
+    "orders-from-issue": cmd_orders_from_issue,
     "demo": cmd_demo,
     "site": cmd_site,
     "view": cmd_view,

@@ -219,6 +219,12 @@ def _players(raw: bytes | None) -> tuple[dict[str, Member], Member]:
     return factions, _member(data.get("gm"), "gm")
 
 
+def faction_members(raw: bytes | None) -> tuple[dict[str, Member], Member]:
+    """Who may write each faction's orders, and the GM's, from players.yaml's bytes (for the issue route,
+    fromissue, which refuses orders for a faction their sender does not play before any branch is made)."""
+    return _players(raw)
+
+
 # -- the check ---------------------------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ import html
 import json
 import posixpath
 import re
+import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,7 @@ from .layout import ASSETS, FEED
 from .maps import leaflet_files, world_map_html
 from .turntable import turn_sequence_markdown
 
+ORDERS_FORM = "orders-form.js"  # the faction pages' "Send orders" form (see send_orders_form)
 ON_DEMAND = "on-demand.js"  # loads the search index and the maps only when the reader wants them
 MAP_PAGE = "map/world.html"
 SITE_TEMPLATES = ENGINE_TEMPLATES / "site"
@@ -255,6 +257,10 @@ class SitePages:
             self.files[f"{ASSETS}/{name}"] = self._asset(name)
         for name, data in leaflet_files().items():
             self.files[f"{ASSETS}/vendor/leaflet/{name}"] = data
+        if not self.history.sealed:  # the "Send orders" form of the faction pages: open campaigns only
+            self.files[f"{ASSETS}/{ORDERS_FORM}"] = self._asset(ORDERS_FORM)
+            for path in sorted((SITE_TEMPLATES / "assets" / "vendor" / "form").iterdir()):
+                self.files[f"{ASSETS}/vendor/form/{path.name}"] = path.read_bytes()
 
     def _asset(self, name: str) -> bytes:
         own = self.store.root / "templates" / "site" / "assets" / name
@@ -793,6 +799,7 @@ class SitePages:
         current = {r["faction"]: r for r in self.history.standings()}
         rank = {f: i + 1 for i, f in enumerate(current)}
         latest = self.pieces_by_owner(self.history.last)
+        awaited = set(faction_records.awaited(self.history.state, factions))
         all_events = [{**e, "turn": rec.turn} for rec in self.history.turns for e in rec.events]
         for f in factions:
             own = []
@@ -844,6 +851,7 @@ class SitePages:
                 chronicle_src=chronicle_src,
                 issue_src=issue_src,
                 **self.people_of(f, players.get(f)),
+                send_orders=self.send_orders_form(f) if f in awaited else None,
             )
         self.render(
             "factions-index.md.j2",
@@ -992,6 +1000,22 @@ class SitePages:
         overrides = [(path, value) for path, value in flatten(self.game.house_rules)]
         self.render("rules-house.md.j2", "rules/house-rules.md", notes=notes, overrides=overrides)
 
+    def send_orders_form(self, faction: str) -> dict[str, Any] | None:
+        """What a faction page's "Send orders" form needs: the schema and the template it starts from (both
+        published by ``play``) and where on GitHub the orders go. None in a sealed campaign, whose orders
+        must be sealed in the browser before they leave it, which the form cannot do yet."""
+        if self.history.sealed:
+            return None
+        return {
+            "turn": self.history.current_turn,
+            "schema": "play/orders.schema.json",
+            "template": f"play/templates/{faction}.yaml",
+            "file": f"orders/{faction}.yaml",
+            "vendor": f"{ASSETS}/vendor/form/",
+            "script": f"{ASSETS}/{ORDERS_FORM}",
+            **send_orders_links(self.history.config),
+        }
+
     # -- how to play --------------------------------------------------------------------------------------
 
     def _rule_unless_dated(self) -> dict[str, Any]:
@@ -1115,6 +1139,23 @@ def repository_links(config: Mapping[str, Any]) -> dict[str, str]:
         links["pull_request"] = f"{repository}/compare"
     return links
 
+
+def send_orders_links(config: Mapping[str, Any]) -> dict[str, str]:
+    """Where the "Send orders" form sends a player, on a campaign hosted on GitHub (else nowhere: the form
+    then only shows the file): GitHub's page for a new file on the default branch, which the form fills
+    through its address, and the campaign's "Orders" issue form (.github/ISSUE_TEMPLATE/orders.yml)."""
+    repository = repository_links(config).get("repository", "")
+    host = repository.split("/")[2].lower() if repository else ""
+    if host != "github.com" or repository.count("/") != 4:
+        return {"new_file": "", "issue": ""}
+    return {
+        "new_file": f"{repository}/new/{urllib.parse.quote(DEFAULT_BRANCH)}",
+        "issue": f"{repository}/issues/new?template={ORDERS_ISSUE_FORM}",
+    }
+
+
+DEFAULT_BRANCH = "main"  # where orders go, as the README and the workflows say
+ORDERS_ISSUE_FORM = "orders.yml"  # in .github/ISSUE_TEMPLATE/: the campaign's issue form for orders
 
 _WEB_ADDRESS = re.compile(r"https?://[A-Za-z0-9.-]+(?::\d+)?(?:/[A-Za-z0-9._~%!$&'*+,;=:@/-]*)?")
 

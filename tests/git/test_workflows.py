@@ -18,7 +18,7 @@ from .gitsim import Campaign
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = REPO / ".github" / "workflows"
 BIN = Path(sys.executable).parent
-NAMES = ("orders-check.yml", "orders-gate-reset.yml", "remind.yml", "resolve.yml")
+NAMES = ("orders-check.yml", "orders-from-issue.yml", "orders-gate-reset.yml", "remind.yml", "resolve.yml")
 USES = re.compile(r"^\s*(- )?uses:")
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
 
@@ -151,13 +151,23 @@ def test_no_step_checks_out_installs_or_runs_the_pull_request() -> None:
     assert '--root . --base HEAD --head "$HEAD_SHA"' in run
     assert '--author "$AUTHOR" --author-id "$AUTHOR_ID"' in run
     env = next(s["env"] for s in steps(flow) if CHECK in s.get("run", ""))
-    assert env["AUTHOR_ID"] == "${{ github.event.pull_request.user.id }}"
+    # The pull request's author, or, for one the workflow orders-from-issue.yml opened from an Orders
+    # issue (as github-actions[bot], from a branch of this repository), the issue's author.
+    assert env["AUTHOR"] == "${{ steps.player.outputs.login || github.event.pull_request.user.login }}"
+    assert env["AUTHOR_ID"] == "${{ steps.player.outputs.id || github.event.pull_request.user.id }}"
+    player = next(s for s in steps(flow) if s.get("id") == "player")
+    for condition in (
+        "github.event.pull_request.user.login == 'github-actions[bot]'",
+        "github.event.pull_request.head.repo.full_name == github.repository",
+        "startsWith(github.event.pull_request.head.ref, 'orders-from-issue-')",
+    ):
+        assert condition in player["if"]
 
 
 def test_only_the_report_job_may_write_and_it_runs_nothing_of_the_pull_request() -> None:
     flow = load("orders-check.yml")
     check, report = flow["jobs"]["check"], flow["jobs"]["report"]
-    assert check["permissions"] == {"contents": "read"}
+    assert check["permissions"] == {"contents": "read", "issues": "read"}
     assert report["permissions"] == {"statuses": "write", "pull-requests": "write"}
     assert report["needs"] == "check" and report["if"] == "${{ !cancelled() }}"
     assert not any("run" in step for step in report["steps"])

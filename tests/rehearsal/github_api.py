@@ -47,6 +47,7 @@ class GitHub:
     pulls: list[PullRequest] = field(default_factory=list)
     comments: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # issue number -> comments
     statuses: list[dict[str, Any]] = field(default_factory=list)
+    issues: list[dict[str, Any]] = field(default_factory=list)  # the turns' tracking issues, in order
     requests: list[Request] = field(default_factory=list)
     unexpected: list[Request] = field(default_factory=list)
     _next_id: int = 1000
@@ -66,6 +67,10 @@ class GitHub:
             return 201, self.create_comment(int(match.group(1)), request.body["body"])
         if request.method == "PATCH" and (match := re.fullmatch(rf"{base}/issues/comments/(\d+)", path)):
             return self.update_comment(int(match.group(1)), request.body["body"])
+        if request.method == "POST" and path == f"{base}/issues":
+            return 201, self.create_issue(request.body)
+        if request.method == "PATCH" and (match := re.fullmatch(rf"{base}/issues/(\d+)", path)):
+            return self.update_issue(int(match.group(1)), request.body)
         if request.method == "GET" and path == f"{base}/pulls":
             state, head_base = request.query.get("state", ["open"])[0], request.query.get("base", [None])[0]
             listed = [p for p in self.pulls if state == "open" and head_base in (None, p.base)]
@@ -89,6 +94,20 @@ class GitHub:
         }
         self.statuses.append(status)
         return status
+
+    def create_issue(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A new issue, numbered after the pull requests and issues before it, as GitHub numbers both."""
+        number = 1 + max([p.number for p in self.pulls] + [i["number"] for i in self.issues], default=0)
+        issue = {"number": number, "title": body["title"], "body": body.get("body", ""), "state": "open"}
+        self.issues.append(issue)
+        return issue
+
+    def update_issue(self, number: int, body: dict[str, Any]) -> tuple[int, Any]:
+        for issue in self.issues:
+            if issue["number"] == number:
+                issue.update({key: body[key] for key in ("state", "title", "body") if key in body})
+                return 200, issue
+        return 404, {"message": "Not Found"}
 
     def create_comment(self, number: int, text: str) -> dict[str, Any]:
         comment = {"id": self.new_id(), "body": text, "user": BOT, "issue_number": number}

@@ -38,14 +38,29 @@ def test_a_due_turn_is_resolved_committed_tagged_pushed_and_published(
     merged = world.git(world.origin, "rev-parse", "main")
     run = rehearsal.act("resolve.yml", "schedule", schedule_event())
     assert run.code == 0, run.log
-    assert run.jobs == {"resolve": "success", "site": "success", "deploy": "success"}, run.log
+    assert run.jobs == {
+        "resolve": "success",
+        "site": "success",
+        "deploy": "success",
+        "announce": "success",
+    }, run.log
 
-    # The bot's commit and its tag are on origin, on top of what was merged.
-    assert world.git(world.origin, "log", "-1", "--format=%s", "main") == "Turn 1 resolved"
-    assert world.git(world.origin, "rev-parse", "main^") == merged
+    # The bot's commit and its tag are on origin, on top of what was merged; the announcement's ledger
+    # is committed after them.
+    assert world.git(world.origin, "log", "-2", "--format=%s", "main").splitlines() == [
+        "Notifications sent",
+        "Turn 1 resolved",
+    ]
+    assert world.git(world.origin, "rev-parse", "main~2") == merged
     assert world.git(world.origin, "rev-parse", "turn-1^{commit}") == world.git(
-        world.origin, "rev-parse", "main"
+        world.origin, "rev-parse", "main^"
     )
+    # The new turn was announced on its tracking issue (the webhooks of issue 25 have their own tests).
+    github_api, _ = github
+    assert [issue["state"] for issue in github_api.issues] == ["open"], github_api.issues
+    announced = github_api.issues[0]["body"]
+    assert "turn 2 is open" in announced
+    assert all(f"@{login}" in announced for login in ("alice", "Bob", "carol")), announced
     assert BOT_TOKEN not in run.log  # the token is masked and never printed
 
     # The site was built from the pushed turn and published.

@@ -185,7 +185,9 @@ def order(power: str, text: str) -> Order:
         if " - " in right:
             origin, _, destination = right.partition(" - ")
             supported_kind, supported = _kind_and_place(origin)
-            return Support(power, _province(at), _province(supported), place(destination), kind, supported_kind)
+            return Support(
+                power, _province(at), _province(supported), place(destination), kind, supported_kind
+            )
         supported_kind, supported = _kind_and_place(right)
         return Support(power, _province(at), _province(supported), None, kind, supported_kind)
     if " Convoys " in text:

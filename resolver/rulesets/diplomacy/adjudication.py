@@ -60,7 +60,9 @@ def adjudicate(board: Geography, units: Sequence[Unit], orders: Sequence[Order])
 class _Phase:
     """The decisions of one phase, keyed by the province of the unit that makes them (one order a unit)."""
 
-    def __init__(self, board: Geography, position: Position, active: dict[str, Hold | Move | Support | Convoy]) -> None:
+    def __init__(
+        self, board: Geography, position: Position, active: dict[str, Hold | Move | Support | Convoy]
+    ) -> None:
         self.board = board
         self.units = position.at
         self.orders = active
@@ -68,7 +70,9 @@ class _Phase:
         self.into: dict[str, list[str]] = {}  # a province -> the origins of the moves into it
         self.by_convoy: set[str] = set()  # origins of the moves that go by sea
         self.route: dict[str, frozenset[str]] = {}  # a convoyed move's origin -> the fleets that can carry it
-        self.supporters: dict[str, list[str]] = {}  # a supported province -> its supporters whose order matches
+        self.supporters: dict[
+            str, list[str]
+        ] = {}  # a supported province -> its supporters whose order matches
         self.support_target: dict[str, str] = {}  # a supporter -> the province it supports into
         self.void: set[str] = set()  # supports and convoys whose unit did not order what they back
         self._read_moves()
@@ -93,7 +97,9 @@ class _Phase:
             unit = self.units[origin]
             destination = board.province(order.destination)
             if unit.kind == "army" and (
-                order.via_convoy or not board.adjacent("army", unit.location, destination) or self._own_convoy(origin)
+                order.via_convoy
+                or not board.adjacent("army", unit.location, destination)
+                or self._own_convoy(origin)
             ):
                 # By sea: the army cannot walk there, or it says "via convoy", or a fleet of its own power is
                 # ordered to convoy it there. An army next to its destination goes by land otherwise, even if
@@ -152,7 +158,9 @@ class _Phase:
             if not isinstance(order, Convoy):
                 continue
             army = board.province(order.army)
-            if army in self.by_convoy and board.province(self.target[army]) == board.province(order.destination):
+            if army in self.by_convoy and board.province(self.target[army]) == board.province(
+                order.destination
+            ):
                 carriers.setdefault(army, set()).add(fleet)
             else:
                 self.void.add(fleet)
@@ -308,7 +316,9 @@ class _Phase:
             if board.reaches("fleet", fleet, destination):
                 return True
             reached.add(fleet)
-            frontier.extend(other for other in sorted(fleets - reached) if board.reaches("fleet", fleet, other))
+            frontier.extend(
+                other for other in sorted(fleets - reached) if board.reaches("fleet", fleet, other)
+            )
         return False
 
     def _head_to_head(self, origin: str) -> str | None:
@@ -332,9 +342,8 @@ class _Phase:
             return 0
         destination = self.board.province(self.target[origin])
         occupant = self.units.get(destination)
-        if (
-            occupant is None
-            or (destination in self.target and self._head_to_head(origin) is None and self.resolve(destination))
+        if occupant is None or (
+            destination in self.target and self._head_to_head(origin) is None and self.resolve(destination)
         ):
             return 1 + self._supports(origin)
         if occupant.power == self.units[origin].power:
@@ -362,7 +371,9 @@ class _Phase:
 
     # The result
 
-    def outcome(self, units: Sequence[Unit], orders: Sequence[Order], found: Sequence[Problem | None]) -> MovementOutcome:
+    def outcome(
+        self, units: Sequence[Unit], orders: Sequence[Order], found: Sequence[Problem | None]
+    ) -> MovementOutcome:
         board = self.board
         moved = {origin for origin in self.target if self.resolution[origin]}
         dislodged: dict[str, tuple[Unit, str]] = {}
@@ -397,7 +408,9 @@ class _Phase:
             convoyed=frozenset(origin for origin in moved if origin in self.by_convoy),
         )
 
-    def _resolution(self, order: Order, trouble: Problem | None, dislodged: dict[str, tuple[Unit, str]]) -> Resolution:
+    def _resolution(
+        self, order: Order, trouble: Problem | None, dislodged: dict[str, tuple[Unit, str]]
+    ) -> Resolution:
         if trouble is not None or not isinstance(order, (Hold, Move, Support, Convoy)):
             return Resolution(order, False, "illegal")
         province = self.board.province(order.unit)

@@ -107,7 +107,9 @@ def problem(
     position = context.get("position") or Position(board, units)
     if phase != "movement":
         if isinstance(order, (Hold, Move, Support, Convoy)):
-            return Problem(WRONG_PHASE, f"Units hold, move, support and convoy only in a movement phase, not in {phase}.")
+            return Problem(
+                WRONG_PHASE, f"Units hold, move, support and convoy only in a movement phase, not in {phase}."
+            )
         return None
     return _movement_problem(position, order)
 
@@ -134,7 +136,8 @@ def problems(
                 unit = position.at[board.province(order.unit)]
                 found[index] = Problem(
                     TWO_ORDERS,
-                    f"The {unit.kind} in {board.name(unit.location)} was given {len(given)} different orders; "
+                    f"The {unit.kind} in {board.name(unit.location)} was given {len(given)} different "
+                    "orders; "
                     "it holds. Keep one order for it.",
                 )
     return tuple(found)
@@ -196,7 +199,10 @@ def move_target(board: Geography, unit: Unit, destination: str) -> str | Problem
     province = board.province(destination)
     here = board.name(unit.location)
     if province == board.province(unit.location):
-        return Problem(SAME_PLACE, f"The {unit.kind} in {here} is ordered to move to {board.name(province)}, where it stands.")
+        return Problem(
+            SAME_PLACE,
+            f"The {unit.kind} in {here} is ordered to move to {board.name(province)}, where it stands.",
+        )
     kind = board.kind(province)
     if unit.kind == "army":
         if kind == "sea":
@@ -208,9 +214,7 @@ def move_target(board: Geography, unit: Unit, destination: str) -> str | Problem
         # A coast written for an army's destination means nothing and is dropped (DATC 4.B.6, choice b).
         if board.adjacent("army", unit.location, province):
             return province
-        return Problem(
-            NOT_ADJACENT, f"The army in {here} cannot reach {board.name(province)} in one move."
-        )
+        return Problem(NOT_ADJACENT, f"The army in {here} cannot reach {board.name(province)} in one move.")
     if kind == "land":
         return Problem(FLEET_INLAND, f"A fleet cannot move to {board.name(province)}: it is inland.")
     coasts = board.coasts(province)
@@ -225,7 +229,9 @@ def move_target(board: Geography, unit: Unit, destination: str) -> str | Problem
         # A coast the fleet cannot reach makes the order illegal, even where another coast is reachable:
         # the order is precise, and precisely wrong (DATC 4.B.3, choice b).
         other = f"; it can reach {board.name(reachable[0])}" if reachable else ""
-        return Problem(COAST_UNREACHABLE, f"The fleet in {here} cannot reach {board.name(destination)}{other}.")
+        return Problem(
+            COAST_UNREACHABLE, f"The fleet in {here} cannot reach {board.name(destination)}{other}."
+        )
     if len(reachable) == 1:
         # One coast within reach: the move goes there (DATC 4.B.2, choice a).
         return reachable[0]
@@ -242,7 +248,9 @@ def move_target(board: Geography, unit: Unit, destination: str) -> str | Problem
 def _move_problem(position: Position, unit: Unit, order: Move) -> Problem | None:
     board = position.board
     if unit.kind == "fleet" and order.via_convoy:
-        return Problem(FLEET_CONVOYED, f"Only armies are convoyed; the unit in {board.name(unit.location)} is a fleet.")
+        return Problem(
+            FLEET_CONVOYED, f"Only armies are convoyed; the unit in {board.name(unit.location)} is a fleet."
+        )
     if unit.kind == "army" and (order.via_convoy or not _army_adjacent(board, unit, order.destination)):
         return _convoyed_move_problem(position, unit, board.province(order.destination))
     target = move_target(board, unit, order.destination)
@@ -260,7 +268,10 @@ def _convoyed_move_problem(position: Position, unit: Unit, destination: str) -> 
     board = position.board
     here = board.name(unit.location)
     if destination == board.province(unit.location):
-        return Problem(SAME_PLACE, f"The army in {here} is ordered to move to {board.name(destination)}, where it stands.")
+        return Problem(
+            SAME_PLACE,
+            f"The army in {here} is ordered to move to {board.name(destination)}, where it stands.",
+        )
     kind = board.kind(destination)
     if kind == "sea":
         return Problem(
@@ -306,7 +317,9 @@ def _chain(board: Geography, fleets: frozenset[str], start: str) -> frozenset[st
     return frozenset(reached)
 
 
-def fleets_on_routes(board: Geography, fleets: frozenset[str], origin: str, destination: str) -> frozenset[str]:
+def fleets_on_routes(
+    board: Geography, fleets: frozenset[str], origin: str, destination: str
+) -> frozenset[str]:
     """The seas of ``fleets`` that lie on some convoy route from ``origin`` to ``destination`` no shorter
     route runs through: each fleet of such a route is needed by it. A fleet ordered to convoy that no such
     route needs is illegal (DATC 4.E.1 and 6.G.19: the order could never matter)."""
@@ -315,7 +328,9 @@ def fleets_on_routes(board: Geography, fleets: frozenset[str], origin: str, dest
     # search extends a chain only while it keeps that property, which keeps it small on any real board.
     found: set[str] = set()
     seas = sorted(fleets)
-    touches = {sea: {other for other in seas if other != sea and board.reaches("fleet", sea, other)} for sea in seas}
+    touches = {
+        sea: {other for other in seas if other != sea and board.reaches("fleet", sea, other)} for sea in seas
+    }
 
     def extend(chain: list[str]) -> None:
         last = chain[-1]
@@ -347,7 +362,8 @@ def _support_problem(position: Position, unit: Unit, order: Support) -> Problem 
     if supported is None:
         return Problem(
             SUPPORT_OF_NOTHING,
-            f"The {unit.kind} in {here} supports a unit in {_place_name(board, order.supported)}, but there is none.",
+            f"The {unit.kind} in {here} supports a unit in {_place_name(board, order.supported)}, "
+            "but there is none.",
         )
     if supported is unit:
         return Problem(SUPPORT_OWN_PLACE, f"The {unit.kind} in {here} cannot support itself.")
@@ -365,7 +381,8 @@ def _support_problem(position: Position, unit: Unit, order: Support) -> Problem 
         # A unit cannot move to where it stands, so it cannot support a move there (DATC 6.D.34).
         return Problem(
             SUPPORT_OWN_PLACE,
-            f"The {unit.kind} in {here} cannot support a move into {board.name(target)}, where it stands itself.",
+            f"The {unit.kind} in {here} cannot support a move into {board.name(target)}, "
+            "where it stands itself.",
         )
     if not board.reaches(unit.kind, unit.location, target):
         # The supporter must be able to reach the province; the coast does not matter (DATC 6.B.4).
@@ -384,7 +401,9 @@ def _support_problem(position: Position, unit: Unit, order: Support) -> Problem 
     return None
 
 
-def _supported_move_problem(position: Position, supporter: Unit, supported: Unit, destination: str) -> str | None:
+def _supported_move_problem(
+    position: Position, supporter: Unit, supported: Unit, destination: str
+) -> str | None:
     """Why ``supported`` could not move to ``destination`` (a support of an impossible move is illegal:
     DATC 6.D.22 to 6.D.24), or None."""
     board = position.board
@@ -397,9 +416,10 @@ def _supported_move_problem(position: Position, supporter: Unit, supported: Unit
         # A move only a convoy makes possible: the supporter itself cannot be one of the convoying fleets, as
         # it supports instead (DATC 6.D.31).
         fleets = position.fleets_at_sea - {board.province(supporter.location)}
-        if board.kind(province) == "coast" and board.kind(board.province(supported.location)) == "coast":
-            if convoy_possible(board, fleets, board.province(supported.location), province):
-                return None
+        origin = board.province(supported.location)
+        coastal = board.kind(province) == "coast" and board.kind(origin) == "coast"
+        if coastal and convoy_possible(board, fleets, origin, province):
+            return None
         return f"no convoy could carry it to {board.name(province)}."
     target = move_target(board, supported, destination)
     if isinstance(target, Problem):
@@ -422,25 +442,32 @@ def _convoy_problem(position: Position, unit: Unit, order: Convoy) -> Problem | 
     sea = board.province(unit.location)
     if board.kind(sea) != "sea":
         return Problem(
-            CONVOY_FROM_COAST, f"The fleet in {here} is on a coast; only a fleet at sea can convoy (DATC 6.F.1)."
+            CONVOY_FROM_COAST,
+            f"The fleet in {here} is on a coast; only a fleet at sea can convoy (DATC 6.F.1).",
         )
     army = position.unit(order.army)
     if army is None:
         return Problem(
-            CONVOY_OF_NOTHING, f"The fleet in {here} convoys a unit in {_place_name(board, order.army)}, but there is none."
+            CONVOY_OF_NOTHING,
+            f"The fleet in {here} convoys a unit in {_place_name(board, order.army)}, but there is none.",
         )
     if army.kind != "army":
-        return Problem(CONVOY_OF_FLEET, f"Only armies are convoyed; the unit in {board.name(army.location)} is a fleet.")
+        return Problem(
+            CONVOY_OF_FLEET, f"Only armies are convoyed; the unit in {board.name(army.location)} is a fleet."
+        )
     origin = board.province(army.location)
     destination = board.province(order.destination)
     if origin == destination:
         return Problem(
-            SAME_PLACE, f"The army in {board.name(origin)} cannot be convoyed to {board.name(destination)}, where it stands."
+            SAME_PLACE,
+            f"The army in {board.name(origin)} cannot be convoyed to {board.name(destination)}, "
+            "where it stands.",
         )
     if board.kind(destination) != "coast" or board.kind(origin) != "coast":
         return Problem(
             CONVOY_NOT_NEEDED,
-            f"The fleet in {here} cannot convoy the army in {board.name(origin)} to {board.name(destination)}: "
+            f"The fleet in {here} cannot convoy the army in {board.name(origin)} to "
+            f"{board.name(destination)}: "
             "a convoy carries an army from one coast to another.",
         )
     if sea not in fleets_on_routes(board, position.fleets_at_sea, origin, destination):

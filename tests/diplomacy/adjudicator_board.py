@@ -44,6 +44,17 @@ PROVINCES: dict[str, tuple[str, str]] = {
     "ven": ("Venice", "coast"), "wal": ("Wales", "coast"), "yor": ("Yorkshire", "coast"),
 }  # fmt: skip
 
+HOME_CENTRES = {
+    "austria": ("bud", "tri", "vie"),
+    "england": ("edi", "lon", "lvp"),
+    "france": ("bre", "mar", "par"),
+    "germany": ("ber", "kie", "mun"),
+    "italy": ("nap", "rom", "ven"),
+    "russia": ("mos", "sev", "stp", "war"),
+    "turkey": ("ank", "con", "smy"),
+}
+NEUTRAL_CENTRES = ("bel", "bul", "den", "gre", "hol", "nwy", "por", "rum", "ser", "spa", "swe", "tun")
+
 SPLIT_COASTS = {"bul": ("bul/ec", "bul/sc"), "spa": ("spa/nc", "spa/sc"), "stp": ("stp/nc", "stp/sc")}
 COAST_NAMES = {"nc": "north coast", "sc": "south coast", "ec": "east coast"}
 
@@ -93,6 +104,13 @@ class TestBoard:
     __test__ = False  # not a test class, whatever its name
 
     powers: tuple[str, ...] = ("austria", "england", "france", "germany", "italy", "russia", "turkey")
+
+    @property
+    def supply_centres(self) -> frozenset[str]:
+        return frozenset(NEUTRAL_CENTRES).union(*HOME_CENTRES.values())
+
+    def home_centres(self, power: str) -> tuple[str, ...]:
+        return HOME_CENTRES[power]
 
     def power_name(self, power: str) -> str:
         return power.capitalize()

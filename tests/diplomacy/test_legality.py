@@ -10,7 +10,17 @@ import pytest
 
 from resolver.rulesets.diplomacy import legality
 from resolver.rulesets.diplomacy.legality import Problem, problem, problems
-from resolver.rulesets.diplomacy.pieces import Build, Hold, Move, Unit
+from resolver.rulesets.diplomacy.pieces import (
+    Build,
+    Disband,
+    Hold,
+    Move,
+    MovementOutcome,
+    Order,
+    Retreat,
+    Unit,
+    Waive,
+)
 from tests.diplomacy.adjudicator_board import order, test_board, unit
 
 BOARD = test_board()
@@ -262,7 +272,7 @@ def test_orders_of_other_phases_are_refused_in_a_movement_phase() -> None:
     placed = [Unit("france", "army", "par")]
     found = problem(BOARD, placed, Build("france", "army", "par"), "movement")
     assert found is not None and found.rule == legality.WRONG_PHASE
-    found = problem(BOARD, placed, Move("france", "par", "bur"), "retreat")
+    found = problem(BOARD, placed, Move("france", "par", "bur"), "retreat", movement=_after_movement())
     assert found is not None and found.rule == legality.WRONG_PHASE
 
 
@@ -293,3 +303,138 @@ def test_every_message_names_places_in_full_never_by_abbreviation(text: str) -> 
     assert found is not None
     for abbreviation in ("par", "eng", "mun", "hol", "ruh"):
         assert f" {abbreviation} " not in f" {found.message} ".lower().replace(".", " ").replace(",", " ")
+
+
+# Retreats: judged against the movement phase before them
+
+
+def _after_movement() -> MovementOutcome:
+    """Germany's army in Burgundy was dislodged by the French army from Paris, over land; its army in
+    Holland by an English army convoyed from Belgium, next door; a standoff left Picardy empty."""
+    return MovementOutcome(
+        resolutions=(),
+        units=(Unit("france", "army", "bur"), Unit("england", "army", "hol"), Unit("germany", "army", "ruh")),
+        dislodged={
+            "bur": (Unit("germany", "army", "bur"), "par"),
+            "hol": (Unit("germany", "army", "hol"), "bel"),
+        },
+        contested=frozenset({"pic"}),
+        convoyed=frozenset({"bel"}),
+    )
+
+
+def retreat_check(text: str, power: str = "germany") -> Problem | None:
+    return problem(BOARD, [], _retreat_order(power, text), "retreat", movement=_after_movement())
+
+
+def _retreat_order(power: str, text: str) -> Retreat | Disband:
+    words = order(power, text)
+    if isinstance(words, Move):
+        return Retreat(power, words.unit, words.destination, words.kind)
+    return Disband(power, words.unit)
+
+
+def test_a_dislodged_unit_may_retreat_to_an_empty_neighbour() -> None:
+    assert retreat_check("A Burgundy - Marseilles") is None
+    assert problem(BOARD, [], Disband("germany", "bur"), "retreat", movement=_after_movement()) is None
+
+
+def test_a_retreat_may_not_go_where_the_attacker_came_from_over_land() -> None:
+    found = retreat_check("A Burgundy - Paris")
+    assert found is not None and found.rule == legality.RETREAT_TO_ATTACKER
+    assert "Paris" in found.message and "Burgundy" in found.message
+
+
+def test_a_unit_dislodged_by_a_convoyed_army_may_retreat_to_its_starting_place() -> None:
+    """DATC 4.A.5, choice b (the 2023 rules; DATC 6.H.11)."""
+    assert retreat_check("A Holland - Belgium") is None
+
+
+def test_a_retreat_may_not_go_to_an_occupied_or_contested_place_nor_by_convoy() -> None:
+    found = retreat_check("A Burgundy - Ruhr")
+    assert found is not None and found.rule == legality.RETREAT_OCCUPIED
+    found = retreat_check("A Burgundy - Picardy")
+    assert found is not None and found.rule == legality.RETREAT_CONTESTED
+    assert "standoff" in found.message
+    found = retreat_check("A Holland - Yorkshire")
+    assert found is not None and found.rule == legality.NOT_ADJACENT
+
+
+def test_only_dislodged_units_of_ones_own_retreat() -> None:
+    found = retreat_check("A Ruhr - Kiel")
+    assert found is not None and found.rule == legality.NOT_DISLODGED
+    found = retreat_check("A Burgundy - Marseilles", power="france")
+    assert found is not None and found.rule == legality.NOT_YOURS
+    found = problem(BOARD, [], Hold("germany", "bur"), "retreat", movement=_after_movement())
+    assert found is not None and found.rule == legality.WRONG_PHASE
+
+
+# Adjustments: builds on owned, vacant home centres; removals when units outnumber centres
+
+OWNERS = {
+    "par": "france",
+    "bre": "france",
+    "mar": "france",
+    "spa": "france",
+    "bel": "france",
+    "ber": "germany",
+}
+
+
+def adjustment_problems(units: list[Unit], *orders: Order) -> list[str | None]:
+    found = problems(BOARD, units, list(orders), "adjustment", owners=OWNERS)
+    return [each.rule if each else None for each in found]
+
+
+def test_a_build_goes_on_an_owned_vacant_home_centre() -> None:
+    units = [Unit("france", "army", "bur")]
+    assert adjustment_problems(units, Build("france", "army", "par"), Build("france", "fleet", "bre")) == [
+        None,
+        None,
+    ]
+
+
+def test_a_build_elsewhere_is_refused_with_the_reason() -> None:
+    units = [Unit("france", "army", "par")]
+    assert adjustment_problems(
+        units,
+        Build("france", "army", "par"),  # occupied
+        Build("france", "army", "spa"),  # owned, but not a home centre
+        Build("france", "army", "mun"),  # neither
+        Build("germany", "army", "kie"),  # home, but not owned now
+    ) == [legality.OCCUPIED, legality.NOT_HOME, legality.NOT_HOME, legality.NOT_OWNED]
+
+
+def test_a_fleet_cannot_be_built_inland_and_needs_its_coast_on_a_split_coast() -> None:
+    """DATC 4.C.4 (the build fails) and 4.B.7 (6.B.14)."""
+    assert adjustment_problems([], Build("france", "fleet", "par")) == [legality.FLEET_INLAND]
+    owners = {"stp": "russia"}
+    found = problems(BOARD, [], [Build("russia", "fleet", "stp")], "adjustment", owners=owners)
+    assert found[0] is not None and found[0].rule == legality.COAST_NEEDED
+    assert "St Petersburg (north coast)" in found[0].message
+    assert problems(BOARD, [], [Build("russia", "fleet", "stp/nc")], "adjustment", owners=owners) == (None,)
+
+
+def test_builds_beyond_the_count_are_refused_the_first_ones_count() -> None:
+    """DATC 4.D.4 and 4.D.5, choice b. France holds five centres and has three units: two builds."""
+    units = [Unit("france", "army", "bur"), Unit("france", "army", "gas"), Unit("france", "fleet", "mao")]
+    assert adjustment_problems(
+        units,
+        Build("france", "army", "par"),
+        Build("france", "fleet", "mar"),
+        Build("france", "fleet", "bre"),
+        Build("france", "army", "mar"),
+    ) == [None, None, legality.TOO_MANY, legality.TWO_ORDERS]
+
+
+def test_removals_only_when_units_outnumber_centres() -> None:
+    units = [Unit("germany", "army", "mun"), Unit("germany", "army", "kie"), Unit("germany", "fleet", "bal")]
+    assert adjustment_problems(
+        units, Disband("germany", "mun"), Disband("germany", "kie"), Disband("germany", "bal")
+    ) == [None, None, legality.TOO_MANY]
+    assert adjustment_problems([Unit("france", "army", "bur")], Disband("france", "bur")) == [
+        legality.NO_REMOVALS
+    ]
+    assert adjustment_problems(units, Build("germany", "army", "ber")) == [legality.NO_BUILDS]
+    assert adjustment_problems(units, Waive("germany")) == [legality.NO_BUILDS]
+    assert adjustment_problems([], Waive("france")) == [None]

@@ -1081,3 +1081,12 @@ def _random_orders(chooser: random.Random, unit: Unit, units: list[Unit]) -> lis
             Move(other.power, there, chooser.choice(coasts)),
         ]
     return [Hold(unit.power, here)]
+
+
+def test_every_disputed_point_settled_is_named_with_its_datc_issue() -> None:
+    from resolver.rulesets.diplomacy.adjudication import CHOICES
+
+    issues = [issue for issue, _, _ in CHOICES]
+    assert len(issues) == len(set(issues))
+    for issue, question, answer in CHOICES:
+        assert issue.startswith("4.") and question and answer.endswith(".")

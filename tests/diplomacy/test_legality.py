@@ -438,3 +438,13 @@ def test_removals_only_when_units_outnumber_centres() -> None:
     assert adjustment_problems(units, Build("germany", "army", "ber")) == [legality.NO_BUILDS]
     assert adjustment_problems(units, Waive("germany")) == [legality.NO_BUILDS]
     assert adjustment_problems([], Waive("france")) == [None]
+
+
+def test_a_unit_kind_written_wrong_is_noted_but_not_refused() -> None:
+    placed = [unit("france", "A Paris"), unit("france", "F Brest")]
+    written = order("france", "F Paris Supports A Brest")
+    assert problem(BOARD, placed, written, "movement") is None
+    said = legality.notes(BOARD, placed, written)
+    assert len(said) == 2
+    assert "Paris is an army, not a fleet" in said[0] and "Brest is a fleet, not an army" in said[1]
+    assert legality.notes(BOARD, placed, order("france", "A Paris - Burgundy")) == ()

@@ -40,6 +40,66 @@ from resolver.rulesets.diplomacy.pieces import (
 )
 
 
+# The disputed points of the rules this checker and adjudicator settle, with the DATC issue (chapter 4) each
+# follows, for the rules page: (issue, the question, the answer here). The DATC's preference every time.
+CHOICES: tuple[tuple[str, str, str], ...] = (
+    ("4.A.1", "A convoy with several routes loses one", "The army still goes while any route is unbroken."),
+    (
+        "4.A.2",
+        "A convoy paradox",
+        "The Szykman rule: the convoying fleets caught in the paradox hold, and the army neither moves nor "
+        "cuts support.",
+    ),
+    (
+        "4.A.3",
+        "An army next to its destination with a convoy offered",
+        'It goes by sea only if its order says "via convoy" or a fleet of its own power is ordered to '
+        "convoy it; then a broken convoy leaves it where it is, with no fall back to the land route.",
+    ),
+    (
+        "4.A.4",
+        "A convoyed army attacks a unit supporting an attack on the army's own province",
+        "The support is not cut: the army attacks from where it started.",
+    ),
+    (
+        "4.A.5",
+        "Retreat after being dislodged by a convoyed army",
+        "The unit may retreat to the province the army set out from.",
+    ),
+    (
+        "4.A.7",
+        "A unit dislodged by a convoyed army it was moving against",
+        "No head-to-head battle took place, so it can still bounce a third unit.",
+    ),
+    ("4.B.1", "A fleet order to a split coast with both coasts in reach and none named", "Illegal."),
+    ("4.B.2", "The same with only one coast in reach", "The fleet goes to that coast."),
+    (
+        "4.B.3",
+        "A fleet order naming a coast it cannot reach",
+        "Illegal, even if the other coast is in reach.",
+    ),
+    (
+        "4.B.4",
+        "A support naming no coast for a fleet's move to a split coast",
+        "Allowed, for any power's fleet; a coast named must be the fleet's.",
+    ),
+    ("4.B.5", "The wrong coast written for the ordered fleet", "Ignored: the province names the unit."),
+    ("4.B.6", "A coast written for an army, or a coast that does not exist", "Ignored."),
+    ("4.B.7", "A fleet built on a split coast without a coast", "The build fails."),
+    ("4.C.1, 4.C.2", "A unit kind missing or wrong in an order", "The order is followed."),
+    ("4.C.4", "A fleet ordered built inland", "The build fails; no army is built instead."),
+    ("4.C.5, 4.C.6", "The nationality of a supported unit missing or wrong", "The support stands."),
+    ("4.D.3", "Two different orders for one unit", "Both are refused and the unit holds."),
+    ("4.D.4, 4.D.5, 4.D.6", "Too many builds or removals", "The first legal ones written count."),
+    (
+        "4.E.1",
+        "An illegal order",
+        "It is ignored: the unit holds and may be supported in holding. A move that needs a convoy is "
+        "legal when fleets now at sea could make one; a convoy order by a fleet no route would need is not.",
+    ),
+)
+
+
 def adjudicate(board: Geography, units: Sequence[Unit], orders: Sequence[Order]) -> MovementOutcome:
     """Resolve one movement phase: ``units`` is the position before it, ``orders`` every order given.
 

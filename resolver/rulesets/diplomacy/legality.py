@@ -168,6 +168,25 @@ def problems(
     return tuple(found)
 
 
+def notes(board: Geography, units: Sequence[Unit], order: Order) -> tuple[str, ...]:
+    """Harmless slips in a legal order of a movement phase, worth telling the player though the order is
+    followed: a unit kind written wrong, for the unit ordered or the one supported or convoyed (DATC 4.C.2,
+    choice b: the province names the unit)."""
+    position = Position(board, units)
+    found = []
+    written = [(getattr(order, "unit", None), getattr(order, "kind", None))]
+    if isinstance(order, Support):
+        written.append((order.supported, order.supported_kind))
+    for province, kind in written:
+        unit = position.unit(province) if province else None
+        if unit is not None and kind is not None and kind != unit.kind:
+            found.append(
+                f"The unit in {board.name(unit.location)} is {'an army' if unit.kind == 'army' else 'a fleet'}, "
+                f"not {'an army' if kind == 'army' else 'a fleet'}; the order is read for it all the same."
+            )
+    return tuple(found)
+
+
 def _plain(order: Order) -> Order:
     """The order without the unit kinds written in it, which do not change its meaning (DATC 4.C.1, 4.C.2):
     "A Paris - Burgundy" and "Paris - Burgundy" are the same order, not two."""

@@ -39,7 +39,6 @@ from resolver.rulesets.diplomacy.pieces import (
     Unit,
 )
 
-
 # The disputed points of the rules this checker and adjudicator settle, with the DATC issue (chapter 4) each
 # follows, for the rules page: (issue, the question, the answer here). The DATC's preference every time.
 CHOICES: tuple[tuple[str, str, str], ...] = (

@@ -180,9 +180,10 @@ def notes(board: Geography, units: Sequence[Unit], order: Order) -> tuple[str, .
     for province, kind in written:
         unit = position.unit(province) if province else None
         if unit is not None and kind is not None and kind != unit.kind:
+            article = {"army": "an army", "fleet": "a fleet"}
             found.append(
-                f"The unit in {board.name(unit.location)} is {'an army' if unit.kind == 'army' else 'a fleet'}, "
-                f"not {'an army' if kind == 'army' else 'a fleet'}; the order is read for it all the same."
+                f"The unit in {board.name(unit.location)} is {article[unit.kind]}, not {article[kind]}; "
+                "the order is read for it all the same."
             )
     return tuple(found)
 

@@ -89,7 +89,7 @@ class _Reader:
     def column(self) -> int:
         if self.at < len(self.tokens):
             return self.tokens[self.at].start + 1
-        return len(self.text.rstrip()) + 2 if self.text.strip() else 1
+        return len(self.text.rstrip()) + 1 if self.text.strip() else 1
 
     def done(self) -> bool:
         return self.at >= len(self.tokens)
@@ -143,8 +143,26 @@ class _Reader:
             except UnknownPlace:
                 continue
             self.at = stop
+            self.no_coast_left(first)
             return location
         raise self._unknown(first, last)
+
+    def no_coast_left(self, first: _Token) -> None:
+        """After a place, a bracket or a slash the board did not read is a coast it does not know: say so
+        there, rather than call the bracket an order."""
+        if self.word() not in {"(", "/"}:
+            return
+        stop = self.at + 1
+        while stop < len(self.tokens) and self.tokens[stop - 1].text != ")" and not self.ends_name(stop):
+            stop += 1
+            if self.tokens[self.at].text == "/":
+                break
+        span = self.text[first.start : self.tokens[stop - 1].start + len(self.tokens[stop - 1].text)]
+        try:
+            self.board.lookup(span)
+        except UnknownPlace as unknown:
+            fix = f"did you mean {_either(unknown.names)}?" if unknown.names else "leave out the coast"
+            raise NotationError(self.column(), unknown.problem, fix) from None
 
     def ends_name(self, index: int) -> bool:
         """Whether the token at ``index`` cannot be part of the place before it: an arrow, or a hyphen

@@ -160,13 +160,18 @@ def audit(cases: list[Case]) -> list[str]:
             elif {power: list(texts) for power, texts in actual[index].items()} != orders:
                 problems.append(f"{case.case}: phase {index + 1} orders differ from the document's")
     known = {case.case for case in cases}
-    problems.extend(f"{path.stem}: not a case of the document" for path in FIXTURES.glob("*.yaml")
-                    if path.stem not in known)
+    problems.extend(
+        f"{path.stem}: not a case of the document"
+        for path in FIXTURES.glob("*.yaml")
+        if path.stem not in known
+    )
     return problems
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("command", choices=("skeleton", "audit"))
     parser.add_argument("document", type=Path, help="the DATC, version 3.0, as HTML")
     arguments = parser.parse_args(argv)

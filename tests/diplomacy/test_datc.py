@@ -28,10 +28,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from resolver.rulesets.diplomacy import legality
 from resolver.rulesets.diplomacy.adjudication import adjudicate
 from resolver.rulesets.diplomacy.adjustments import adjudicate_adjustments
 from resolver.rulesets.diplomacy.board import Board, standard_board
+from resolver.rulesets.diplomacy.legality import problem
 from resolver.rulesets.diplomacy.notation import NotationError, read_order
 from resolver.rulesets.diplomacy.pieces import MovementOutcome, Order, Resolution, Unit
 from resolver.rulesets.diplomacy.retreats import adjudicate_retreats
@@ -77,7 +77,7 @@ class PhaseRun:
             except NotationError:
                 self.actual[index] = "illegal"
                 continue
-            if legality.problem(board, units, order, phase.kind, **context) is not None:
+            if problem(board, units, order, phase.kind, **context) is not None:
                 self.actual[index] = "illegal"
                 continue
             self.legal.append((index, order))

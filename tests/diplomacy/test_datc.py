@@ -18,8 +18,9 @@ each phase the runner:
 What the outcome of an order means (the fixtures were written to this): a move, retreat, build or removal
 succeeds when it happens; a hold succeeds unless the unit is dislodged; a support succeeds when it is given
 (not cut, not void for want of the matching order, its unit not dislodged) whether or not the move it helps
-gets through; a convoy succeeds when its fleet is not dislodged and the army it names moved by sea along a
-route that held, whether or not the army then bounced.
+gets through; a convoy succeeds in the same sense, when it is given: the army it names goes by sea to that
+place, the fleet is not dislodged and no convoy paradox stops it (the Szykman rule), whether or not the
+chain of fleets as a whole holds or the army then bounces.
 """
 
 from __future__ import annotations

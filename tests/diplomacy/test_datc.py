@@ -34,7 +34,7 @@ from resolver.rulesets.diplomacy.adjustments import adjudicate_adjustments
 from resolver.rulesets.diplomacy.board import Board, standard_board
 from resolver.rulesets.diplomacy.legality import problem
 from resolver.rulesets.diplomacy.notation import NotationError, read_order
-from resolver.rulesets.diplomacy.pieces import MovementOutcome, Order, Resolution, Unit
+from resolver.rulesets.diplomacy.pieces import Disband, MovementOutcome, Order, Resolution, Unit
 from resolver.rulesets.diplomacy.retreats import adjudicate_retreats
 from tests.diplomacy.datc_cases import Case, ExpectedOrder, Phase, load_cases
 
@@ -87,10 +87,15 @@ class PhaseRun:
     def orders(self) -> list[Order]:
         return [order for _, order in self.legal]
 
-    def take(self, resolutions: Sequence[Resolution]) -> dict[int, str]:
-        """The adjudicator answers one resolution for each order given, in the order given."""
-        assert len(resolutions) == len(self.legal), "one resolution for each order given"
-        for (index, order), resolution in zip(self.legal, resolutions, strict=True):
+    def take(self, resolutions: Sequence[Resolution], disbanded: bool = False) -> dict[int, str]:
+        """The adjudicator answers one resolution for each order given, in the order given. A retreat phase
+        then adds one disband for each dislodged unit left without an order (``disbanded``): those are the
+        rules' doing, not an order's, and the position after the phase shows them."""
+        given = resolutions[: len(self.legal)]
+        assert len(given) == len(self.legal), "one resolution for each order given"
+        for extra in resolutions[len(self.legal) :]:
+            assert disbanded and isinstance(extra.order, Disband) and extra.succeeded, f"unasked {extra}"
+        for (index, order), resolution in zip(self.legal, given, strict=True):
             assert resolution.order == order, f"resolution {resolution} is not for {order}"
             self.actual[index] = outcome_of(resolution)
         return self.actual
@@ -142,7 +147,7 @@ def run_case(case: Case) -> list[str]:
             dislodged = tuple(unit for unit, _ in movement.dislodged.values())
             run = PhaseRun(board, phase, dislodged, movement=movement)
             outcome = adjudicate_retreats(board, movement, run.orders)
-            problems += check_orders(case, number, phase, run.take(outcome.resolutions))
+            problems += check_orders(case, number, phase, run.take(outcome.resolutions, disbanded=True))
             problems += check_units_after(board, case, number, phase, outcome.units)
         else:
             units = read_units(board, phase.units)

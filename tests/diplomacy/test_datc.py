@@ -21,6 +21,12 @@ succeeds when it happens; a hold succeeds unless the unit is dislodged; a suppor
 gets through; a convoy succeeds in the same sense, when it is given: the army it names goes by sea to that
 place, the fleet is not dislodged and no convoy paradox stops it (the Szykman rule), whether or not the
 chain of fleets as a whole holds or the army then bounces.
+
+``illegal`` is kept for what the checker refuses before adjudication (or the adjudicator finds it may not
+follow at all: an order in the wrong phase, for a unit that is not there or not the writer's). A retreat
+to a place the unit may not go and a build where the power may not build are ``fails``, as the DATC words
+them ("build fails", "the unit is disbanded") and as ``pieces.REASONS`` has them ("no retreat", "no
+build"): the retreat and adjustment modules judge them with the whole phase in view.
 """
 
 from __future__ import annotations
@@ -88,9 +94,10 @@ class PhaseRun:
         return [order for _, order in self.legal]
 
     def take(self, resolutions: Sequence[Resolution], disbanded: bool = False) -> dict[int, str]:
-        """The adjudicator answers one resolution for each order given, in the order given. A retreat phase
-        then adds one disband for each dislodged unit left without an order (``disbanded``): those are the
-        rules' doing, not an order's, and the position after the phase shows them."""
+        """The adjudicator answers one resolution for each order given, in the order given. A retreat or
+        adjustment phase then adds one disband for each unit the rules remove (``disbanded``): a dislodged
+        unit left without an order, a unit lost to civil disorder. Those are no order's outcome; the
+        fixtures check them through the position after the phase."""
         given = resolutions[: len(self.legal)]
         assert len(given) == len(self.legal), "one resolution for each order given"
         for extra in resolutions[len(self.legal) :]:
@@ -158,7 +165,7 @@ def run_case(case: Case) -> list[str]:
             }
             run = PhaseRun(board, phase, units, owners=owners)
             outcome = adjudicate_adjustments(board, units, owners, run.orders)
-            problems += check_orders(case, number, phase, run.take(outcome.resolutions))
+            problems += check_orders(case, number, phase, run.take(outcome.resolutions, disbanded=True))
             problems += check_units_after(board, case, number, phase, outcome.units)
     return problems
 

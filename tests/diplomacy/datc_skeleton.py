@@ -9,7 +9,8 @@ This script only ever produces the mechanical part:
     python tests/diplomacy/datc_skeleton.py skeleton DATC_v3_0.html   # writes a skeleton for each case
                                                                        # with no fixture yet (outcomes TODO)
     python tests/diplomacy/datc_skeleton.py audit DATC_v3_0.html      # every fixture's orders, phase by
-                                                                       # phase, against the document's
+                                                                       # phase, against the document's, and
+                                                                       # a note for each position set by hand
 
 It never overwrites a fixture: the hand-written outcomes are the valuable part. The audit is how a reader
 checks that no order was lost or altered on the way from the document into a fixture. The document is not
@@ -142,11 +143,11 @@ def fixture_orders(path: Path) -> list[dict[str, list[str]]]:
     return phases
 
 
-def audit(cases: list[Case]) -> list[str]:
+def audit(cases: list[Case], directory: Path = FIXTURES) -> list[str]:
     """The differences between the fixtures' orders and the document's, one line each; empty if none."""
     problems = []
     for case in cases:
-        path = FIXTURES / f"{case.case}.yaml"
+        path = directory / f"{case.case}.yaml"
         if not path.exists():
             problems.append(f"{case.case}: no fixture")
             continue
@@ -162,10 +163,33 @@ def audit(cases: list[Case]) -> list[str]:
     known = {case.case for case in cases}
     problems.extend(
         f"{path.stem}: not a case of the document"
-        for path in FIXTURES.glob("*.yaml")
+        for path in directory.glob("*.yaml")
         if path.stem not in known
     )
     return problems
+
+
+def positions_set_by_hand(cases: list[Case], directory: Path = FIXTURES) -> list[str]:
+    """The movement phases whose units are not simply the units the orders name: the document's text puts
+    a unit elsewhere (a fleet on the other coast, a unit of another power) or misspells a province. Not
+    differences, but the places a reader auditing the fixtures should look at by hand."""
+    notes = []
+    for case in cases:
+        path = directory / f"{case.case}.yaml"
+        if not path.exists():
+            continue
+        phases = yaml.safe_load(path.read_text(encoding="utf-8"))["phases"]
+        for index, block in enumerate(case.blocks):
+            if index >= len(phases) or phases[index]["phase"] != "movement":
+                continue
+            derived = {
+                power: [unit for unit in map(unit_of, orders) if unit]
+                for power, orders in block.orders.items()
+            }
+            written = {power: list(units) for power, units in (phases[index].get("units") or {}).items()}
+            if {power: units for power, units in written.items() if units} != derived:
+                notes.append(f"{case.case}: phase {index + 1} position set by hand: {written}")
+    return notes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,19 +198,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("command", choices=("skeleton", "audit"))
     parser.add_argument("document", type=Path, help="the DATC, version 3.0, as HTML")
+    parser.add_argument(
+        "--fixtures", type=Path, default=FIXTURES, help="the fixtures' directory (default: %(default)s)"
+    )
     arguments = parser.parse_args(argv)
     cases = read_document(arguments.document)
+    directory = arguments.fixtures
     if arguments.command == "skeleton":
-        FIXTURES.mkdir(exist_ok=True)
+        directory.mkdir(exist_ok=True)
         written = 0
         for case in cases:
-            path = FIXTURES / f"{case.case}.yaml"
+            path = directory / f"{case.case}.yaml"
             if not path.exists():
                 path.write_text(skeleton(case), encoding="utf-8")
                 written += 1
         print(f"{len(cases)} cases in the document; {written} skeletons written")
         return 0
-    problems = audit(cases)
+    for note in positions_set_by_hand(cases, directory):
+        print(f"note: {note}")
+    problems = audit(cases, directory)
     for problem in problems:
         print(problem)
     print(f"{len(cases)} cases in the document; {len(problems)} differences")

@@ -22,11 +22,12 @@ gets through; a convoy succeeds in the same sense, when it is given: the army it
 place, the fleet is not dislodged and no convoy paradox stops it (the Szykman rule), whether or not the
 chain of fleets as a whole holds or the army then bounces.
 
-``illegal`` is kept for what the checker refuses before adjudication (or the adjudicator finds it may not
-follow at all: an order in the wrong phase, for a unit that is not there or not the writer's). A retreat
-to a place the unit may not go and a build where the power may not build are ``fails``, as the DATC words
-them ("build fails", "the unit is disbanded") and as ``pieces.REASONS`` has them ("no retreat", "no
-build"): the retreat and adjustment modules judge them with the whole phase in view.
+``illegal`` follows the DATC's definition (issue 4.E.1): an order that could not be valid whatever the
+other orders are, because of the position alone. The checker refuses it and names the rule: a move out of
+reach, a retreat to the attacker's province, to a standoff or out of reach, a build on a centre that is
+not an owned, empty home centre, an order in the wrong phase or for a unit that is not there. An order that
+fails only because of the other orders is ``fails``: a bounce, a cut support, two retreats to one place, a
+build or removal beyond the power's count (the adjustment module takes them one by one, DATC 4.D.4-6).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ PROVINCES: dict[str, tuple[str, str]] = {
     "bar": ("Barents Sea", "sea"), "bla": ("Black Sea", "sea"), "bot": ("Gulf of Bothnia", "sea"),
     "eas": ("Eastern Mediterranean", "sea"), "eng": ("English Channel", "sea"),
     "hel": ("Helgoland Bight", "sea"), "ion": ("Ionian Sea", "sea"), "iri": ("Irish Sea", "sea"),
-    "lyo": ("Gulf of Lyon", "sea"), "mao": ("Mid-Atlantic Ocean", "sea"),
+    "gol": ("Gulf of Lyon", "sea"), "mao": ("Mid-Atlantic Ocean", "sea"),
     "nao": ("North Atlantic Ocean", "sea"), "nth": ("North Sea", "sea"), "nwg": ("Norwegian Sea", "sea"),
     "ska": ("Skagerrak", "sea"), "tys": ("Tyrrhenian Sea", "sea"), "wes": ("Western Mediterranean", "sea"),
     "alb": ("Albania", "coast"), "ank": ("Ankara", "coast"), "apu": ("Apulia", "coast"),
@@ -78,7 +78,7 @@ bal-ber bal-bot bal-den bal-kie bal-lvn bal-pru bal-swe bar-nwg bar-nwy bar-stp/
 bla-ank bla-arm bla-bul/ec bla-con bla-rum bla-sev bot-fin bot-lvn bot-stp/sc bot-swe
 eas-ion eas-smy eas-syr eng-bel eng-bre eng-iri eng-lon eng-mao eng-nth eng-pic eng-wal
 hel-den hel-hol hel-kie hel-nth ion-alb ion-apu ion-gre ion-nap ion-tun ion-tys
-iri-lvp iri-mao iri-nao iri-wal lyo-mar lyo-pie lyo-spa/sc lyo-tus lyo-tys lyo-wes
+iri-lvp iri-mao iri-nao iri-wal gol-mar gol-pie gol-spa/sc gol-tus gol-tys gol-wes
 mao-bre mao-gas mao-naf mao-nao mao-por mao-spa/nc mao-spa/sc mao-wes nao-cly nao-lvp nao-nwg
 nth-bel nth-den nth-edi nth-hol nth-lon nth-nwg nth-nwy nth-ska nth-yor nwg-cly nwg-edi nwg-nwy
 ska-den ska-nwy ska-swe tys-nap tys-rom tys-tun tys-tus tys-wes wes-naf wes-spa/sc wes-tun

@@ -266,7 +266,7 @@ def test_a_support_is_cut_from_the_other_coast() -> None:
 def test_the_coast_written_for_the_ordered_fleet_is_ignored() -> None:
     """DATC 6.B.10: the fleet is on the south coast; the order says north; the move is tried."""
     outcome = play({"france": ["F Spain(nc) - Gulf of Lyon"]}, units={"france": ["F Spain(sc)"]})
-    assert outcome.units == (Unit("france", "fleet", "lyo"),)
+    assert outcome.units == (Unit("france", "fleet", "gol"),)
 
 
 def test_a_fleet_cannot_change_coast_by_being_ordered_from_the_other() -> None:
@@ -1090,3 +1090,38 @@ def test_every_disputed_point_settled_is_named_with_its_datc_issue() -> None:
     assert len(issues) == len(set(issues))
     for issue, question, answer in CHOICES:
         assert issue.startswith("4.") and question and answer.endswith(".")
+
+
+def test_the_stand_in_board_of_these_tests_is_the_real_map() -> None:
+    """These tests use their own copy of the map so they stand alone; it must say what ``board`` says."""
+    from resolver.rulesets.diplomacy.board import standard_board
+    from tests.diplomacy.adjudicator_board import PROVINCES, SPLIT_COASTS
+
+    real = standard_board()
+    assert set(real.provinces) == set(PROVINCES)
+    assert real.supply_centres == BOARD.supply_centres
+    locations = [*PROVINCES, *itertools.chain.from_iterable(SPLIT_COASTS.values())]
+    for province in PROVINCES:
+        assert (real.kind(province), real.coasts(province)) == (BOARD.kind(province), BOARD.coasts(province))
+    for power in real.powers:
+        assert (real.power_name(power), real.home_centres(power)) == (
+            BOARD.power_name(power),
+            BOARD.home_centres(power),
+        )
+    for origin, destination in itertools.product(locations, locations):
+        assert real.name(origin) == BOARD.name(origin)
+        stands = {"army": "/" not in origin, "fleet": origin not in SPLIT_COASTS}
+        if BOARD.kind(BOARD.province(origin)) == "land":
+            stands["fleet"] = False
+        if BOARD.kind(BOARD.province(origin)) == "sea":
+            stands["army"] = False
+        for kind in ("army", "fleet"):
+            if not stands[kind]:
+                continue
+            assert real.adjacent(kind, origin, destination) == BOARD.adjacent(kind, origin, destination), (
+                kind,
+                origin,
+                destination,
+            )
+            if destination in PROVINCES:
+                assert real.reaches(kind, origin, destination) == BOARD.reaches(kind, origin, destination)

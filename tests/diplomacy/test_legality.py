@@ -448,3 +448,15 @@ def test_a_unit_kind_written_wrong_is_noted_but_not_refused() -> None:
     assert len(said) == 2
     assert "Paris is an army, not a fleet" in said[0] and "Brest is a fleet, not an army" in said[1]
     assert legality.notes(BOARD, placed, order("france", "A Paris - Burgundy")) == ()
+
+
+def test_a_place_not_on_the_map_is_named_as_such_rather_than_failing() -> None:
+    placed = [Unit("france", "army", "par")]
+    for written in (
+        Move("france", "par", "atlantis"),
+        Hold("france", "atlantis"),
+        Build("france", "army", "xyz"),
+    ):
+        phase = "adjustment" if isinstance(written, Build) else "movement"
+        found = problem(BOARD, placed, written, phase, owners={})  # type: ignore[arg-type]
+        assert found is not None and found.rule == legality.UNKNOWN_PLACE

@@ -1,4 +1,5 @@
-"""The rules an order of a movement phase can break, each named with a message a player can act on.
+"""The rules an order can break, each named with a message a player can act on: chiefly the orders of a
+movement phase, and also those of retreats and adjustments as far as one order on its own can break them.
 
 An order is *legal* when, knowing the position but none of the other orders, it could be carried out: the
 unit is there and belongs to the writer, the place it moves to or supports is within its reach, and a move
@@ -79,6 +80,7 @@ CONVOY_OF_FLEET = "convoy of a fleet"
 CONVOY_OF_NOTHING = "convoy of an empty place"
 CONVOY_NOT_NEEDED = "fleet on no convoy route"
 TWO_ORDERS = "two orders for one unit"
+UNKNOWN_PLACE = "no such place"
 NOT_DISLODGED = "not dislodged"
 RETREAT_TO_ATTACKER = "retreat to the attacker's place"
 RETREAT_OCCUPIED = "retreat to an occupied place"
@@ -118,6 +120,9 @@ def problem(
     before: who was dislodged, by whom, where the standoffs were); in an adjustment phase, ``owners`` (supply
     centre -> power). Counting rules (too many builds or removals for a power) are judged over the whole
     set by ``problems``."""
+    unknown = _unknown_place(board, order)
+    if unknown is not None:
+        return unknown
     if phase == "retreat":
         if "movement" not in context:
             raise TypeError("a retreat phase is judged against the movement before it: pass movement=")
@@ -196,6 +201,20 @@ def _plain(order: Order) -> Order:
     if isinstance(order, (Hold, Move, Convoy, Retreat, Disband)):
         return dataclasses.replace(order, kind=None)
     return order
+
+
+def _unknown_place(board: Geography, order: Order) -> Problem | None:
+    """A place id the board does not know (the notation never makes one; an order built another way
+    might), so that no rule below trips over it."""
+    for field in ("unit", "destination", "supported", "army", "location"):
+        place = getattr(order, field, None)
+        if place is None:
+            continue
+        try:
+            board.name(place)
+        except (KeyError, ValueError):
+            return Problem(UNKNOWN_PLACE, f"There is no place {place!r} on the map.")
+    return None
 
 
 def _movement_problem(position: Position, order: Order) -> Problem | None:

@@ -1125,3 +1125,14 @@ def test_the_stand_in_board_of_these_tests_is_the_real_map() -> None:
             )
             if destination in PROVINCES:
                 assert real.reaches(kind, origin, destination) == BOARD.reaches(kind, origin, destination)
+
+
+def test_a_coast_written_in_a_support_for_an_army_is_ignored() -> None:
+    """DATC 4.B.6: a coast means nothing to an army, in its own move or in a support of it."""
+    outcome = play(
+        {
+            "france": ["A Gascony - Spain", "A Marseilles Supports A Gascony - Spain(nc)"],
+            "italy": ["A Portugal - Spain"],
+        }
+    )
+    assert verdicts(outcome) == ["succeeds", "succeeds", "fails: bounced"]

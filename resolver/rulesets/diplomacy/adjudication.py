@@ -201,8 +201,12 @@ class _Phase:
                     isinstance(backed, Move)
                     and board.province(self.target[supported]) == destination
                     # A coast named in the support must be the coast the fleet goes to; a support naming no
-                    # coast backs the move to either (DATC 4.B.4, 6.B.9, 6.B.15).
-                    and (order.destination == destination or order.destination == self.target[supported])
+                    # coast backs the move to either (DATC 4.B.4, 6.B.9, 6.B.15). For an army a coast means
+                    # nothing and is not compared (DATC 4.B.6).
+                    and (
+                        self.units[supported].kind == "army"
+                        or order.destination in (destination, self.target[supported])
+                    )
                 )
                 self.support_target[supporter] = destination
             if matches:

@@ -129,9 +129,8 @@ class _Phase:
         self.into: dict[str, list[str]] = {}  # a province -> the origins of the moves into it
         self.by_convoy: set[str] = set()  # origins of the moves that go by sea
         self.route: dict[str, frozenset[str]] = {}  # a convoyed move's origin -> the fleets that can carry it
-        self.supporters: dict[
-            str, list[str]
-        ] = {}  # a supported province -> its supporters whose order matches
+        # a supported province -> its supporters whose order matches what the supported unit does
+        self.supporters: dict[str, list[str]] = {}
         self.support_target: dict[str, str] = {}  # a supporter -> the province it supports into
         self.void: set[str] = set()  # supports and convoys whose unit did not order what they back
         self._read_moves()

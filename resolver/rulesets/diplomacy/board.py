@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core import canonical
+from ...core.words import series
 from .pieces import Unit, UnitKind
 
 MAP_FILE = Path(__file__).parent / "rules" / "map.yaml"
@@ -37,14 +38,8 @@ class UnknownPlace(ValueError):
         self.suggestions = suggestions
         self.names = names or suggestions
         self.problem = problem or f"no place called {text.strip()!r} on the map"
-        hint = f"; did you mean {_either(self.names)}?" if self.names else ""
+        hint = f"; did you mean {series(list(self.names), 'or')}?" if self.names else ""
         super().__init__(self.problem + hint)
-
-
-def _either(names: tuple[str, ...]) -> str:
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def normal(text: str) -> str:

@@ -44,9 +44,13 @@ class UnknownPlace(ValueError):
 
 def normal(text: str) -> str:
     """A name reduced to what tells it apart: lower case, dots dropped, hyphens and underscores read as
-    spaces, one space between words (``St. Petersburg`` and ``st petersburg`` read alike)."""
+    spaces, one space between words, a leading "the" dropped (``St. Petersburg`` and ``st petersburg``
+    read alike, and so do ``the Baltic Sea`` and ``Baltic Sea``)."""
     text = text.casefold().replace(".", " ").replace("-", " ").replace("_", " ").replace("'", "")
-    return " ".join(text.split())
+    words = text.split()
+    if len(words) > 1 and words[0] == "the":  # "the North Sea", as the DATC writes a place in its prose
+        words = words[1:]
+    return " ".join(words)
 
 
 # Every way of naming a coast the reader accepts, to its code. A coast the province does not have, or a

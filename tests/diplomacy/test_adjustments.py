@@ -3,7 +3,7 @@ for a power that orders too few (civil disorder, the DATC's 6.J by the 2023 rule
 
 from __future__ import annotations
 
-from resolver.rulesets.diplomacy.adjustments import adjudicate_adjustments
+from resolver.rulesets.diplomacy.adjustments import adjudicate_adjustments, adjustment_problem
 from resolver.rulesets.diplomacy.board import standard_board
 from resolver.rulesets.diplomacy.notation import read_order, read_unit
 from resolver.rulesets.diplomacy.pieces import Disband, Hold, Unit
@@ -45,7 +45,7 @@ def test_builds_beyond_the_count_fail_and_the_first_legal_ones_stand():
         {"germany": [*GERMANY_HOMES, "den"]},
         [("germany", "Build A Warsaw"), ("germany", "Build A Kiel"), ("germany", "Build A Munich")],
     )
-    assert outcomes(phase) == [(False, "no build"), (True, ""), (False, "no build")]
+    assert outcomes(phase) == [(False, "illegal"), (True, ""), (False, "no build")]
     assert Unit("germany", "army", "kie") in phase.units and len(phase.units) == 4
 
 
@@ -53,33 +53,33 @@ def test_a_fleet_cannot_be_built_inland():
     # DATC 6.I.2.
     russia = {"russia": ["A Ukraine", "A Livonia", "F Sevastopol"]}
     phase = adjust(russia, {"russia": ["mos", "stp", "war", "sev"]}, [("russia", "Build F Moscow")])
-    assert outcomes(phase) == [(False, "no build")]
+    assert outcomes(phase) == [(False, "illegal")]
 
 
 def test_the_centre_must_be_empty():
     # DATC 6.I.3.
     phase = adjust({"germany": ["A Berlin"]}, {"germany": ["ber", "kie"]}, [("germany", "Build A Berlin")])
-    assert outcomes(phase) == [(False, "no build")]
+    assert outcomes(phase) == [(False, "illegal")]
 
 
 def test_both_coasts_must_be_empty():
     # DATC 6.I.4: a fleet on St Petersburg's south coast blocks a build on its north coast.
     phase = adjust({"russia": ["F St Petersburg(sc)"]}, {"russia": ["stp", "mos"]},
                    [("russia", "Build A St Petersburg(nc)")])  # fmt: skip
-    assert outcomes(phase) == [(False, "no build")]
+    assert outcomes(phase) == [(False, "illegal")]
 
 
 def test_a_home_centre_another_power_owns_cannot_be_built_on():
     # DATC 6.I.5: Russia took Berlin and left it; Germany has centres enough but not Berlin.
     phase = adjust({"germany": ["A Holland"]}, {"germany": ["kie", "mun"], "russia": ["ber"]},
                    [("germany", "Build A Berlin")])  # fmt: skip
-    assert outcomes(phase) == [(False, "no build")]
+    assert outcomes(phase) == [(False, "illegal")]
 
 
 def test_an_owned_centre_that_is_no_home_cannot_be_built_on():
     # DATC 6.I.6.
     phase = adjust({"germany": ["A Berlin"]}, {"germany": ["ber", "war"]}, [("germany", "Build A Warsaw")])
-    assert outcomes(phase) == [(False, "no build")]
+    assert outcomes(phase) == [(False, "illegal")]
 
 
 def test_only_one_build_in_a_centre():
@@ -94,7 +94,7 @@ def test_a_fleet_on_a_province_of_two_coasts_needs_its_coast():
     phase = adjust(
         {"russia": ["A Ukraine"]}, {"russia": ["stp", "mos"]}, [("russia", "Build F St Petersburg")]
     )
-    assert outcomes(phase) == [(False, "no build")]
+    assert outcomes(phase) == [(False, "illegal")]
     phase = adjust(
         {"russia": ["A Ukraine"]}, {"russia": ["stp", "mos"]}, [("russia", "Build F St Petersburg(nc)")]
     )
@@ -118,11 +118,11 @@ def test_a_waiver_uses_a_build_and_builds_not_ordered_are_lost():
     )
 
 
-def test_a_waiver_or_a_build_the_power_is_not_owed_fails():
+def test_a_waiver_or_a_build_by_a_power_owed_none_is_illegal():
     phase = adjust(
         {"france": ["A Picardy"]}, {"france": ["par"]}, [("france", "Waive"), ("france", "Build A Paris")]
     )
-    assert outcomes(phase) == [(False, "void"), (False, "no build")]
+    assert outcomes(phase) == [(False, "illegal"), (False, "illegal")]
 
 
 def test_too_many_removals_are_taken_one_by_one():
@@ -223,3 +223,53 @@ def test_a_power_with_no_centre_left_loses_every_unit():
 def test_a_removal_resolution_names_the_unit_removed_by_the_rules():
     phase = adjust({"russia": ["A Livonia", "A Sweden"]}, {"russia": ["stp"]})
     assert phase.resolutions[0].order == Disband("russia", "swe", "army") and phase.resolutions[0].succeeded
+
+
+def test_a_waiver_beyond_the_count_fails():
+    orders = [("germany", "Waive"), ("germany", "Waive")]
+    assert outcomes(adjust({"germany": ["A Kiel", "A Berlin"]}, {"germany": GERMANY_HOMES}, orders)) == [
+        (True, ""),
+        (False, "void"),
+    ]
+
+
+def problem_of(units, centres, power, text):
+    position = [read_unit(BOARD, owner, unit) for owner, texts in units.items() for unit in texts]
+    owners = {centre: owner for owner, owned in centres.items() for centre in owned}
+    return adjustment_problem(BOARD, position, owners, read_order(BOARD, power, text, "adjustment"))
+
+
+def test_the_checker_is_told_the_rule_and_the_places_in_full():
+    germany = {"germany": ["A Holland"]}
+    assert problem_of(germany, {"germany": ["kie", "mun", "war"]}, "germany", "Build A Warsaw") == (
+        "not a home centre",
+        "Warsaw is not a home centre of Germany, which builds only in Berlin, Kiel and Munich.",
+    )
+    assert problem_of(
+        germany, {"germany": ["kie", "mun"], "russia": ["ber"]}, "germany", "Build A Berlin"
+    ) == (
+        "not owned",
+        "Germany does not own Berlin now: a power builds only on home centres it holds.",
+    )
+    assert problem_of({"russia": []}, {"russia": ["stp"]}, "russia", "Build F St Petersburg")[1] == (
+        "Name the coast for a fleet built in St Petersburg: "
+        "St Petersburg (north coast) or St Petersburg (south coast)."
+    )
+    assert problem_of({"russia": []}, {"russia": ["mos"]}, "russia", "Build F Moscow")[0] == "fleet inland"
+    assert problem_of({"germany": ["A Berlin"]}, {"germany": ["ber", "kie"]}, "germany", "Build A Berlin")[
+        0
+    ] == ("occupied")
+    assert problem_of(germany, {"germany": ["kie"]}, "germany", "Waive")[0] == "no builds due"
+    assert problem_of(germany, {"germany": ["kie"]}, "germany", "Remove A Holland") == (
+        "no removals due",
+        "Germany need not remove a unit this winter: it has a supply centre for each.",
+    )
+    assert problem_of(germany, {}, "germany", "Remove F Gulf of Lyon") == (
+        "no unit",
+        "No unit stands in Gulf of Lyon.",
+    )
+    assert problem_of(germany, {}, "france", "Remove A Holland") == (
+        "not yours",
+        "The army in Holland is Germany's.",
+    )
+    assert problem_of(germany, {"germany": ["kie", "ber"]}, "germany", "Build A Berlin") is None

@@ -193,7 +193,7 @@ def test_every_province_reads_by_its_abbreviation_and_its_name_in_any_case():
         ("St. Petersburg (north coast)", "stp/nc"), ("Spain (south coast)", "spa/sc"), ("Spain nc", "spa/nc"),
         ("spa (nc)", "spa/nc"), ("Spain, north coast", "spa/nc"), ("bul/ec", "bul/ec"),
         ("Mid Atlantic", "mao"), ("MID-ATLANTIC OCEAN", "mao"), ("Gulf of Lions", "gol"),
-        ("Heligoland Bight", "hel"), ("nrg", "nwg"), ("lyo", "gol"),
+        ("Heligoland Bight", "hel"), ("nrg", "nwg"), ("lyo", "gol"), ("the Baltic Sea", "bal"),
     ],
 )  # fmt: skip
 def test_a_place_reads_in_the_forms_players_write(text, location):

@@ -7,31 +7,28 @@ from __future__ import annotations
 from resolver.rulesets.diplomacy.board import standard_board
 from resolver.rulesets.diplomacy.notation import read_order, read_unit
 from resolver.rulesets.diplomacy.pieces import (
-    Convoy,
     Disband,
-    Move,
     MovementOutcome,
     PhaseOutcome,
     Resolution,
     Retreat,
     Unit,
 )
-from resolver.rulesets.diplomacy.retreats import adjudicate_retreats
+from resolver.rulesets.diplomacy.retreats import adjudicate_retreats, retreat_problem
 
 BOARD = standard_board()
 
 
-def after_movement(units, dislodged, contested=(), moves=()):
+def after_movement(units, dislodged, contested=(), convoyed=()):
     """A movement's outcome: ``units`` {power: ["A Vienna", ...]} still standing, ``dislodged``
-    {"power: A Vienna": attacker's origin}, ``moves`` the orders that succeeded (for convoy questions)."""
+    {"power: A Vienna": attacker's origin}, ``convoyed`` the provinces armies left by convoy."""
     standing = tuple(read_unit(BOARD, power, text) for power, texts in units.items() for text in texts)
     fallen = {}
     for key, origin in dislodged.items():
         power, text = key.split(": ")
         unit = read_unit(BOARD, power, text)
         fallen[BOARD.province(unit.location)] = (unit, origin)
-    resolutions = tuple(Resolution(order, True) for order in moves)
-    return MovementOutcome(resolutions, standing, fallen, frozenset(contested))
+    return MovementOutcome((), standing, fallen, frozenset(contested), frozenset(convoyed))
 
 
 def retreat(movement, orders) -> PhaseOutcome:
@@ -54,7 +51,7 @@ def test_a_unit_may_not_retreat_to_where_its_attacker_came_from():
     # DATC 6.H.5: the fleet in Ankara, dislodged from the Black Sea, may not go back there.
     movement = after_movement({"russia": ["F Constantinople", "F Ankara"]}, {"turkey: F Ankara": "bla"})
     phase = retreat(movement, [("turkey", "F Ankara - Black Sea")])
-    assert outcomes(phase) == [(False, "no retreat")]
+    assert outcomes(phase) == [(False, "illegal"), (True, "")]
     assert Unit("turkey", "fleet", "bla") not in phase.units
 
 
@@ -66,13 +63,13 @@ def test_a_unit_may_not_retreat_to_a_province_left_empty_by_a_standoff():
         contested={"boh"},
     )
     phase = retreat(movement, [("italy", "A Vienna - Bohemia")])
-    assert outcomes(phase) == [(False, "no retreat")]
+    assert outcomes(phase) == [(False, "illegal"), (True, "")]
     assert len(phase.units) == 4
 
 
 def test_a_unit_may_not_retreat_to_an_occupied_province():
     movement = after_movement({"austria": ["A Vienna", "A Galicia"]}, {"italy: A Bohemia": "vie"})
-    assert outcomes(retreat(movement, [("italy", "A Bohemia - Galicia")])) == [(False, "no retreat")]
+    assert outcomes(retreat(movement, [("italy", "A Bohemia - Galicia")])) == [(False, "illegal"), (True, "")]
 
 
 def test_two_retreats_to_one_place_both_fail_and_both_units_are_disbanded():
@@ -138,12 +135,8 @@ def test_no_supports_or_convoys_in_a_retreat_and_only_dislodged_units_are_ordere
             ("england", "F North Sea - Norwegian Sea"),
         ],
     )
-    assert outcomes(phase) == [
-        (False, "no retreat"),
-        (False, "illegal"),
-        (False, "illegal"),
-        (False, "illegal"),
-    ]
+    assert outcomes(phase) == [(False, "illegal")] * 4 + [(True, "")]
+    assert phase.resolutions[4].order == Disband("england", "hol", "army")
     assert not any(unit.power == "england" and unit.kind == "army" for unit in phase.units)
 
 
@@ -161,7 +154,8 @@ def test_a_retreat_refused_for_the_attackers_origin_leaves_that_place_open_to_an
         {"england: A Kiel": "ber", "germany: A Prussia": "war"},
     )
     phase = retreat(movement, [("england", "A Kiel - Berlin"), ("germany", "A Prussia - Berlin")])
-    assert outcomes(phase) == [(False, "no retreat"), (True, "")]
+    assert outcomes(phase) == [(False, "illegal"), (True, ""), (True, "")]
+    assert phase.resolutions[2].order == Disband("england", "kie", "army")
     assert Unit("germany", "army", "ber") in phase.units
 
 
@@ -171,7 +165,7 @@ def test_no_coastal_crawl_to_the_other_coast_of_the_attackers_province():
         {"france": ["F Portugal", "F Mid-Atlantic Ocean"]}, {"england: F Portugal": "spa"}
     )
     phase = retreat(movement, [("england", "F Portugal - Spain(nc)")])
-    assert outcomes(phase) == [(False, "no retreat")]
+    assert outcomes(phase) == [(False, "illegal"), (True, "")]
 
 
 def test_a_contested_coast_closes_the_whole_province():
@@ -182,7 +176,8 @@ def test_a_contested_coast_closes_the_whole_province():
         contested={"spa"},
     )
     assert outcomes(retreat(movement, [("france", "F Western Mediterranean - Spain(sc)")])) == [
-        (False, "no retreat")
+        (False, "illegal"),
+        (True, ""),
     ]
 
 
@@ -192,37 +187,24 @@ def test_a_fleet_retreats_coast_exact_and_an_unnamed_coast_means_the_only_one_it
     assert outcomes(phase) == [(True, "")]
     assert Unit("england", "fleet", "spa/nc") in phase.units
     movement = after_movement({"france": ["A Brest"]}, {"england: F Gascony": "bre"})
-    assert outcomes(retreat(movement, [("england", "F Gascony - Spain(sc)")])) == [(False, "no retreat")]
+    assert outcomes(retreat(movement, [("england", "F Gascony - Spain(sc)")]))[0] == (False, "illegal")
 
 
 def test_an_army_dislodged_by_a_convoy_from_next_door_may_retreat_to_where_it_came_from():
     # DATC 6.H.11 and the 2023 rulebook: the attacker went by sea and never crossed that border.
-    convoyed = Move("france", "gas", "mar", "army", via_convoy=True)
     movement = after_movement(
         {"france": ["A Marseilles", "A Burgundy", "F Mid-Atlantic Ocean"]},
         {"italy: A Marseilles": "gas"},
-        moves=[convoyed],
+        convoyed={"gas"},
     )
     phase = retreat(movement, [("italy", "A Marseilles - Gascony")])
     assert outcomes(phase) == [(True, "")]
     assert Unit("italy", "army", "gas") in phase.units
 
 
-def test_a_convoy_by_a_fleet_of_its_own_power_counts_as_going_by_sea():
-    moves = [Move("france", "gas", "mar", "army"), Convoy("france", "gol", "gas", "mar", "fleet")]
-    movement = after_movement(
-        {"france": ["A Marseilles", "F Gulf of Lyon"]}, {"italy: A Marseilles": "gas"}, moves=moves
-    )
-    assert outcomes(retreat(movement, [("italy", "A Marseilles - Gascony")])) == [(True, "")]
-
-
 def test_an_attacker_that_walked_closes_the_border_it_crossed():
-    movement = after_movement(
-        {"france": ["A Marseilles"]},
-        {"italy: A Marseilles": "gas"},
-        moves=[Move("france", "gas", "mar", "army")],
-    )
-    assert outcomes(retreat(movement, [("italy", "A Marseilles - Gascony")])) == [(False, "no retreat")]
+    movement = after_movement({"france": ["A Marseilles"]}, {"italy: A Marseilles": "gas"}, convoyed={"bel"})
+    assert outcomes(retreat(movement, [("italy", "A Marseilles - Gascony")]))[0] == (False, "illegal")
 
 
 def test_two_different_orders_for_one_unit_are_both_refused_and_the_unit_disbanded():
@@ -243,3 +225,39 @@ def test_the_same_order_twice_is_followed_once():
 def test_a_retreat_is_a_retreat_order_written_in_the_retreat_phase():
     order = read_order(BOARD, "italy", "A Tyrolia - Piedmont", "retreat")
     assert order == Retreat("italy", "tyr", "pie", "army")
+
+
+def test_the_checker_is_told_the_rule_and_the_places_in_full():
+    movement = after_movement(
+        {"russia": ["F Black Sea", "F Constantinople"], "austria": ["A Armenia"]},
+        {"turkey: F Ankara": "bla"},
+        contested={"smy"},
+    )
+
+    def problem(power, text):
+        return retreat_problem(BOARD, movement, read_order(BOARD, power, text, "retreat"))
+
+    assert problem("turkey", "F Ankara - Black Sea") == (
+        "occupied",
+        "The fleet dislodged from Ankara cannot retreat to Black Sea: a unit stands there.",
+    )
+    assert problem("turkey", "F Ankara - Smyrna") == (
+        "out of reach",
+        "The fleet dislodged from Ankara cannot reach Smyrna in one move.",
+    )
+    assert problem("russia", "F Ankara Disband") == (
+        "not yours",
+        "The fleet dislodged from Ankara is Turkey's to order.",
+    )
+    assert problem("russia", "F Black Sea - Rumania")[0] == "not dislodged"
+    assert problem("turkey", "F Ankara Hold")[0] == "not a retreat order"
+    assert problem("turkey", "F Ankara Disband") is None
+    empty = after_movement({"russia": ["F Constantinople"]}, {"turkey: F Ankara": "bla"})
+    assert retreat_problem(BOARD, empty, Retreat("turkey", "ank", "bla")) == (
+        "attacker's origin",
+        "The fleet dislodged from Ankara cannot retreat to Black Sea, where its attacker came from.",
+    )
+    standoff = after_movement(
+        {"russia": ["F Constantinople"]}, {"turkey: F Ankara": "con"}, contested={"bla"}
+    )
+    assert retreat_problem(BOARD, standoff, Retreat("turkey", "ank", "bla"))[0] == "standoff"

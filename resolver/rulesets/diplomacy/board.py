@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core import canonical
+from ...core.words import series
 from .pieces import Unit, UnitKind
 
 MAP_FILE = Path(__file__).parent / "rules" / "map.yaml"
@@ -37,21 +38,19 @@ class UnknownPlace(ValueError):
         self.suggestions = suggestions
         self.names = names or suggestions
         self.problem = problem or f"no place called {text.strip()!r} on the map"
-        hint = f"; did you mean {_either(self.names)}?" if self.names else ""
+        hint = f"; did you mean {series(list(self.names), 'or')}?" if self.names else ""
         super().__init__(self.problem + hint)
-
-
-def _either(names: tuple[str, ...]) -> str:
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def normal(text: str) -> str:
     """A name reduced to what tells it apart: lower case, dots dropped, hyphens and underscores read as
-    spaces, one space between words (``St. Petersburg`` and ``st petersburg`` read alike)."""
+    spaces, one space between words, a leading "the" dropped (``St. Petersburg`` and ``st petersburg``
+    read alike, and so do ``the Baltic Sea`` and ``Baltic Sea``)."""
     text = text.casefold().replace(".", " ").replace("-", " ").replace("_", " ").replace("'", "")
-    return " ".join(text.split())
+    words = text.split()
+    if len(words) > 1 and words[0] == "the":  # "the North Sea", as the DATC writes a place in its prose
+        words = words[1:]
+    return " ".join(words)
 
 
 # Every way of naming a coast the reader accepts, to its code. A coast the province does not have, or a

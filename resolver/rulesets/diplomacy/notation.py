@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...core.words import series
 from .board import Board, UnknownPlace
 from .pieces import (
     Build,
@@ -161,7 +162,11 @@ class _Reader:
         try:
             self.board.lookup(span)
         except UnknownPlace as unknown:
-            fix = f"did you mean {_either(unknown.names)}?" if unknown.names else "leave out the coast"
+            fix = (
+                f"did you mean {series(list(unknown.names), 'or')}?"
+                if unknown.names
+                else "leave out the coast"
+            )
             raise NotationError(self.column(), unknown.problem, fix) from None
 
     def ends_name(self, index: int) -> bool:
@@ -188,7 +193,7 @@ class _Reader:
         except UnknownPlace as unknown:
             if unknown.names:
                 return NotationError(
-                    first.start + 1, unknown.problem, f"did you mean {_either(unknown.names)}?"
+                    first.start + 1, unknown.problem, f"did you mean {series(list(unknown.names), 'or')}?"
                 )
             return NotationError(
                 first.start + 1, unknown.problem, "write a province's name or its three-letter abbreviation"
@@ -196,8 +201,8 @@ class _Reader:
         return NotationError(first.start + 1, f"cannot read {span!r} as a place", "write one place here")
 
 
-def _either(names: tuple[str, ...]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+def _did_you_mean(unknown: UnknownPlace) -> str:
+    return "did you mean " + series(list(unknown.names), "or") + "?"
 
 
 def read_order(board: Board, power: str, text: str, phase: PhaseKind) -> Order:

@@ -6,6 +6,10 @@ province its attacker came from. The one exception is the 2023 rulebook's (DATC 
 attacker that came by convoy did not cross that border, so the unit may retreat to where the attacker
 started. Two or more retreats to one province all fail and those units are disbanded; a dislodged unit
 given no order, or no order it may follow, is disbanded too.
+
+An order that breaks one of these rules is illegal whatever the other orders say (the DATC's sense of the
+word, 4.E.1): ``retreat_problem`` names the rule and says it in words, for the checker to refuse it with.
+Two retreats to one place are each legal, and fail together (``no retreat``).
 """
 
 from __future__ import annotations
@@ -13,94 +17,110 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .board import Board
-from .pieces import (
-    Convoy,
-    Disband,
-    Move,
-    MovementOutcome,
-    Order,
-    PhaseOutcome,
-    Resolution,
-    Retreat,
-    Unit,
-)
+from .pieces import Disband, MovementOutcome, Order, PhaseOutcome, Resolution, Retreat, Unit
+
+# The rules a retreat-phase order can break, as the short fixed phrases a program may test for.
+NOT_A_RETREAT = "not a retreat order"
+NOT_DISLODGED = "not dislodged"
+NOT_YOURS = "not yours"
+OUT_OF_REACH = "out of reach"
+OCCUPIED = "occupied"
+STANDOFF = "standoff"
+ATTACKER = "attacker's origin"
 
 
 def adjudicate_retreats(board: Board, movement: MovementOutcome, orders: Sequence[Order]) -> PhaseOutcome:
     """The retreats of the phase after ``movement``. ``resolutions`` holds one entry for each order, in
-    the order given, then one ``Disband`` (succeeded) for each dislodged unit that had no order, in the
-    order of ``movement.dislodged``. ``units`` is the units after the movement, then the units that
-    retreated, in the order of their orders."""
-    occupied = {board.province(unit.location) for unit in movement.units}
+    the order given, then one ``Disband`` (succeeded) for each dislodged unit the rules disband for want
+    of an order it may follow, in the order of ``movement.dislodged``. ``units`` is the units after the
+    movement, then the units that retreated, in the order of their orders.
+
+    Reasons: ``illegal`` for an order ``retreat_problem`` refuses, and for both of two different orders to
+    one unit (DATC 4.D.3, choice c: neither is followed, so the unit is disbanded); ``no retreat`` for
+    retreats to one province that fail together."""
     verdicts: list[Resolution | None] = [None] * len(orders)
-    chosen: dict[str, int] = {}  # the dislodged unit's province -> the index of its one order
-    destinations: dict[int, str] = {}  # the index of a retreat that may go -> its location
-
-    # First, each order on its own: is it an order a dislodged unit of that power may follow?
+    chosen: dict[str, int] = {}  # a dislodged unit's province -> the index of its one order, -1 if refused
     for index, order in enumerate(orders):
-        if not isinstance(order, (Retreat, Disband)) or order.unit not in movement.dislodged:
+        if retreat_problem(board, movement, order) is not None:
             verdicts[index] = Resolution(order, False, "illegal")
             continue
-        unit, attacker_origin = movement.dislodged[order.unit]
-        if order.power != unit.power:
-            verdicts[index] = Resolution(order, False, "illegal")
+        assert isinstance(order, (Retreat, Disband))
+        earlier = chosen.get(order.unit)
+        if earlier is None:
+            chosen[order.unit] = index
             continue
-        if isinstance(order, Retreat):
+        # The same order twice is one order; two different orders cancel each other.
+        verdicts[index] = Resolution(order, False, "illegal")
+        if earlier >= 0 and orders[earlier] != order:
+            verdicts[earlier] = Resolution(orders[earlier], False, "illegal")
+            chosen[order.unit] = -1
+
+    destinations: dict[int, str] = {}  # the index of a retreat still standing -> where the unit would go
+    for index in chosen.values():
+        order = orders[index] if index >= 0 else None
+        if isinstance(order, Retreat) and verdicts[index] is None:
+            unit = movement.dislodged[order.unit][0]
             destination = retreat_location(board, unit, order.destination)
-            allowed = destination is not None and board.province(destination) not in (
-                occupied | set(movement.contested)
-            )
-            if allowed and board.province(order.destination) == attacker_origin:
-                allowed = _came_by_convoy(board, movement, order.unit, attacker_origin)
-            if not allowed or destination is None:
-                verdicts[index] = Resolution(order, False, "no retreat")
-                continue
+            assert destination is not None  # retreat_problem checked it
             destinations[index] = destination
-        # Two different orders for one unit (DATC 4.D.3, choice c): neither is followed, and as a unit
-        # without an order the dislodged unit is disbanded. The same order twice is one order.
-        if order.unit in chosen:
-            earlier = chosen[order.unit]
-            if earlier >= 0 and orders[earlier] != order:
-                verdicts[earlier] = Resolution(orders[earlier], False, "illegal")
-                destinations.pop(earlier, None)
-                chosen[order.unit] = -1
-            verdicts[index] = Resolution(order, False, "illegal")
-            destinations.pop(index, None)
-            continue
-        chosen[order.unit] = index
+    arrivals: dict[str, int] = {}
+    for destination in destinations.values():
+        arrivals[board.province(destination)] = arrivals.get(board.province(destination), 0) + 1
 
-    # Then the retreats together: two or more to the same province all fail.
-    arrivals: dict[str, list[int]] = {}
-    for index, destination in destinations.items():
-        arrivals.setdefault(board.province(destination), []).append(index)
     retreated: list[Unit] = []
+    gone: set[str] = set()  # dislodged units whose own order accounts for them
     for index, order in enumerate(orders):
-        if verdicts[index] is not None:
+        if verdicts[index] is not None or not isinstance(order, (Retreat, Disband)):
             continue
-        if isinstance(order, Disband):
-            verdicts[index] = Resolution(order, True)
-            continue
-        destination = destinations[index]
-        if len(arrivals[board.province(destination)]) > 1:
+        gone.add(order.unit)
+        if index in destinations and arrivals[board.province(destinations[index])] > 1:
             verdicts[index] = Resolution(order, False, "no retreat")
             continue
         verdicts[index] = Resolution(order, True)
-        unit = movement.dislodged[order.unit][0]
-        retreated.append(Unit(unit.power, unit.kind, destination))
+        if index in destinations:
+            unit = movement.dislodged[order.unit][0]
+            retreated.append(Unit(unit.power, unit.kind, destinations[index]))
 
     resolutions = [verdict for verdict in verdicts if verdict is not None]
-    # A unit whose retreat succeeded, whose disband was followed, or whose retreat failed on its merits
-    # is accounted for by its own order; every other dislodged unit is disbanded by the rules.
-    accounted = {
-        resolution.order.unit
-        for resolution in resolutions
-        if isinstance(resolution.order, (Retreat, Disband))
-        and (resolution.succeeded or resolution.reason == "no retreat")
-    }
     for province, (unit, _) in movement.dislodged.items():
-        if province not in accounted:
+        if province not in gone:
             resolutions.append(Resolution(Disband(unit.power, province, unit.kind), True))
     return PhaseOutcome(tuple(resolutions), (*movement.units, *retreated))
+
+
+def retreat_problem(board: Board, movement: MovementOutcome, order: Order) -> tuple[str, str] | None:
+    """The rule the order breaks in the retreat phase after ``movement``, as (rule, message in full
+    names), or None when it is legal."""
+    if not isinstance(order, (Retreat, Disband)):
+        return (
+            NOT_A_RETREAT,
+            "In a retreat phase a dislodged unit retreats or disbands; no other order is taken.",
+        )
+    if order.unit not in movement.dislodged:
+        return (
+            NOT_DISLODGED,
+            f"No unit was dislodged from {board.name(order.unit)}: only dislodged units retreat.",
+        )
+    unit, attacker_origin = movement.dislodged[order.unit]
+    the_unit = f"The {unit.kind} dislodged from {board.name(unit.location)}"
+    if order.power != unit.power:
+        return NOT_YOURS, f"{the_unit} is {board.power_name(unit.power)}'s to order."
+    if isinstance(order, Disband):
+        return None
+    destination = retreat_location(board, unit, order.destination)
+    if destination is None:
+        return OUT_OF_REACH, f"{the_unit} cannot reach {board.name(order.destination)} in one move" + (
+            " (an army retreats over land only)." if unit.kind == "army" else "."
+        )
+    province = board.province(destination)
+    place = board.name(province)
+    if any(board.province(other.location) == province for other in movement.units):
+        return OCCUPIED, f"{the_unit} cannot retreat to {place}: a unit stands there."
+    if province in movement.contested:
+        return STANDOFF, f"{the_unit} cannot retreat to {place}, left empty by a standoff this turn."
+    if province == attacker_origin and attacker_origin not in movement.convoyed:
+        return ATTACKER, f"{the_unit} cannot retreat to {place}, where its attacker came from."
+    return None
 
 
 def retreat_location(board: Board, unit: Unit, destination: str) -> str | None:
@@ -118,33 +138,3 @@ def retreat_location(board: Board, unit: Unit, destination: str) -> str | None:
         ]
         return reachable[0] if len(reachable) == 1 else None
     return destination if board.adjacent("fleet", unit.location, destination) else None
-
-
-def _came_by_convoy(board: Board, movement: MovementOutcome, province: str, origin: str) -> bool:
-    """Whether the army that dislodged the unit in ``province`` came from ``origin`` by sea. It did when
-    its move said "via convoy", when it could not have walked there, or when a fleet of its own power was
-    ordered, legally, to convoy it there (the 2023 rulebook's reading of a convoy to a neighbour)."""
-    moves = [
-        resolution.order
-        for resolution in movement.resolutions
-        if isinstance(resolution.order, Move)
-        and resolution.succeeded
-        and resolution.order.unit == origin
-        and board.province(resolution.order.destination) == province
-    ]
-    if not moves:
-        return False
-    move = moves[0]
-    attacker = next((unit for unit in movement.units if board.province(unit.location) == province), None)
-    if attacker is not None and attacker.kind != "army":
-        return False
-    if move.via_convoy or not board.adjacent("army", origin, province):
-        return True
-    return any(
-        isinstance(resolution.order, Convoy)
-        and resolution.reason != "illegal"
-        and resolution.order.power == move.power
-        and resolution.order.army == origin
-        and board.province(resolution.order.destination) == province
-        for resolution in movement.resolutions
-    )

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from resolver.rulesets.diplomacy import legality
+from resolver.rulesets.diplomacy import adjustments, legality, retreats
+from resolver.rulesets.diplomacy.board import standard_board
 from resolver.rulesets.diplomacy.legality import Problem, problem, problems
 from resolver.rulesets.diplomacy.pieces import (
     Build,
@@ -273,7 +274,7 @@ def test_orders_of_other_phases_are_refused_in_a_movement_phase() -> None:
     found = problem(BOARD, placed, Build("france", "army", "par"), "movement")
     assert found is not None and found.rule == legality.WRONG_PHASE
     found = problem(BOARD, placed, Move("france", "par", "bur"), "retreat", movement=_after_movement())
-    assert found is not None and found.rule == legality.WRONG_PHASE
+    assert found is not None and found.rule == retreats.NOT_A_RETREAT
 
 
 def test_two_different_orders_for_one_unit_are_both_refused_but_a_repeat_is_not() -> None:
@@ -305,7 +306,8 @@ def test_every_message_names_places_in_full_never_by_abbreviation(text: str) -> 
         assert f" {abbreviation} " not in f" {found.message} ".lower().replace(".", " ").replace(",", " ")
 
 
-# Retreats: judged against the movement phase before them
+# Retreats and adjustments: ``problem`` judges them by the rules of the retreat and adjustment modules, so
+# the checker and the adjudication of those phases never disagree.
 
 
 def _after_movement() -> MovementOutcome:
@@ -323,121 +325,50 @@ def _after_movement() -> MovementOutcome:
     )
 
 
-def retreat_check(text: str, power: str = "germany") -> Problem | None:
-    return problem(BOARD, [], _retreat_order(power, text), "retreat", movement=_after_movement())
+def retreat_rule(power: str, unit_at: str, destination: str | None) -> str | None:
+    written = Disband(power, unit_at) if destination is None else Retreat(power, unit_at, destination)
+    found = problem(standard_board(), [], written, "retreat", movement=_after_movement())
+    return found.rule if found else None
 
 
-def _retreat_order(power: str, text: str) -> Retreat | Disband:
-    words = order(power, text)
-    if isinstance(words, Move):
-        return Retreat(power, words.unit, words.destination, words.kind)
-    return Disband(power, words.unit)
+def test_retreats_are_judged_by_the_retreat_rules() -> None:
+    assert retreat_rule("germany", "bur", "mar") is None
+    assert retreat_rule("germany", "bur", None) is None
+    assert retreat_rule("germany", "bur", "par") == retreats.ATTACKER
+    assert retreat_rule("germany", "hol", "bel") is None  # its attacker came by convoy (DATC 4.A.5)
+    assert retreat_rule("germany", "bur", "ruh") == retreats.OCCUPIED
+    assert retreat_rule("germany", "bur", "pic") == retreats.STANDOFF
+    assert retreat_rule("germany", "hol", "yor") == retreats.OUT_OF_REACH
+    assert retreat_rule("germany", "ruh", "kie") == retreats.NOT_DISLODGED
+    assert retreat_rule("france", "bur", "mar") == retreats.NOT_YOURS
+    found = problem(standard_board(), [], Hold("germany", "bur"), "retreat", movement=_after_movement())
+    assert found is not None and "retreat" in found.message
 
 
-def test_a_dislodged_unit_may_retreat_to_an_empty_neighbour() -> None:
-    assert retreat_check("A Burgundy - Marseilles") is None
-    assert problem(BOARD, [], Disband("germany", "bur"), "retreat", movement=_after_movement()) is None
-
-
-def test_a_retreat_may_not_go_where_the_attacker_came_from_over_land() -> None:
-    found = retreat_check("A Burgundy - Paris")
-    assert found is not None and found.rule == legality.RETREAT_TO_ATTACKER
-    assert "Paris" in found.message and "Burgundy" in found.message
-
-
-def test_a_unit_dislodged_by_a_convoyed_army_may_retreat_to_its_starting_place() -> None:
-    """DATC 4.A.5, choice b (the 2023 rules; DATC 6.H.11)."""
-    assert retreat_check("A Holland - Belgium") is None
-
-
-def test_a_retreat_may_not_go_to_an_occupied_or_contested_place_nor_by_convoy() -> None:
-    found = retreat_check("A Burgundy - Ruhr")
-    assert found is not None and found.rule == legality.RETREAT_OCCUPIED
-    found = retreat_check("A Burgundy - Picardy")
-    assert found is not None and found.rule == legality.RETREAT_CONTESTED
-    assert "standoff" in found.message
-    found = retreat_check("A Holland - Yorkshire")
-    assert found is not None and found.rule == legality.NOT_ADJACENT
-
-
-def test_only_dislodged_units_of_ones_own_retreat() -> None:
-    found = retreat_check("A Ruhr - Kiel")
-    assert found is not None and found.rule == legality.NOT_DISLODGED
-    found = retreat_check("A Burgundy - Marseilles", power="france")
-    assert found is not None and found.rule == legality.NOT_YOURS
-    found = problem(BOARD, [], Hold("germany", "bur"), "retreat", movement=_after_movement())
-    assert found is not None and found.rule == legality.WRONG_PHASE
-
-
-# Adjustments: builds on owned, vacant home centres; removals when units outnumber centres
-
-OWNERS = {
-    "par": "france",
-    "bre": "france",
-    "mar": "france",
-    "spa": "france",
-    "bel": "france",
-    "ber": "germany",
-}
-
-
-def adjustment_problems(units: list[Unit], *orders: Order) -> list[str | None]:
-    found = problems(BOARD, units, list(orders), "adjustment", owners=OWNERS)
-    return [each.rule if each else None for each in found]
-
-
-def test_a_build_goes_on_an_owned_vacant_home_centre() -> None:
-    units = [Unit("france", "army", "bur")]
-    assert adjustment_problems(units, Build("france", "army", "par"), Build("france", "fleet", "bre")) == [
-        None,
-        None,
-    ]
-
-
-def test_a_build_elsewhere_is_refused_with_the_reason() -> None:
+def test_adjustments_are_judged_by_the_adjustment_rules() -> None:
+    board = standard_board()
+    owners = {"par": "france", "bre": "france", "mar": "france", "ber": "germany"}
     units = [Unit("france", "army", "par")]
-    assert adjustment_problems(
-        units,
-        Build("france", "army", "par"),  # occupied
-        Build("france", "army", "spa"),  # owned, but not a home centre
-        Build("france", "army", "mun"),  # neither
-        Build("germany", "army", "kie"),  # home, but not owned now
-    ) == [legality.OCCUPIED, legality.NOT_HOME, legality.NOT_HOME, legality.NOT_OWNED]
+
+    def rule(order: Order) -> str | None:
+        found = problem(board, units, order, "adjustment", owners=owners)
+        return found.rule if found else None
+
+    assert rule(Build("france", "fleet", "bre")) is None
+    assert rule(Build("france", "army", "par")) == adjustments.OCCUPIED
+    assert rule(Build("france", "fleet", "mar")) is None
+    assert rule(Build("germany", "army", "kie")) == adjustments.NOT_OWNED
+    assert rule(Build("italy", "army", "rom")) == adjustments.NO_BUILDS_DUE
+    assert rule(Move("france", "par", "bur")) == adjustments.NOT_AN_ADJUSTMENT
+    found = problems(board, units, [Build("france", "army", "mun")], "adjustment", owners=owners)
+    assert found[0] is not None and found[0].rule == adjustments.NOT_A_HOME and "Munich" in found[0].message
 
 
-def test_a_fleet_cannot_be_built_inland_and_needs_its_coast_on_a_split_coast() -> None:
-    """DATC 4.C.4 (the build fails) and 4.B.7 (6.B.14)."""
-    assert adjustment_problems([], Build("france", "fleet", "par")) == [legality.FLEET_INLAND]
-    owners = {"stp": "russia"}
-    found = problems(BOARD, [], [Build("russia", "fleet", "stp")], "adjustment", owners=owners)
-    assert found[0] is not None and found[0].rule == legality.COAST_NEEDED
-    assert "St Petersburg (north coast)" in found[0].message
-    assert problems(BOARD, [], [Build("russia", "fleet", "stp/nc")], "adjustment", owners=owners) == (None,)
-
-
-def test_builds_beyond_the_count_are_refused_the_first_ones_count() -> None:
-    """DATC 4.D.4 and 4.D.5, choice b. France holds five centres and has three units: two builds."""
-    units = [Unit("france", "army", "bur"), Unit("france", "army", "gas"), Unit("france", "fleet", "mao")]
-    assert adjustment_problems(
-        units,
-        Build("france", "army", "par"),
-        Build("france", "fleet", "mar"),
-        Build("france", "fleet", "bre"),
-        Build("france", "army", "mar"),
-    ) == [None, None, legality.TOO_MANY, legality.TWO_ORDERS]
-
-
-def test_removals_only_when_units_outnumber_centres() -> None:
-    units = [Unit("germany", "army", "mun"), Unit("germany", "army", "kie"), Unit("germany", "fleet", "bal")]
-    assert adjustment_problems(
-        units, Disband("germany", "mun"), Disband("germany", "kie"), Disband("germany", "bal")
-    ) == [None, None, legality.TOO_MANY]
-    assert adjustment_problems([Unit("france", "army", "bur")], Disband("france", "bur")) == [
-        legality.NO_REMOVALS
-    ]
-    assert adjustment_problems(units, Build("germany", "army", "ber")) == [legality.NO_BUILDS]
-    assert adjustment_problems(units, Waive("germany")) == [legality.NO_BUILDS]
-    assert adjustment_problems([], Waive("france")) == [None]
+def test_each_phase_asks_for_what_it_is_judged_against() -> None:
+    with pytest.raises(TypeError, match="movement="):
+        problem(BOARD, [], Disband("germany", "bur"), "retreat")
+    with pytest.raises(TypeError, match="owners="):
+        problem(BOARD, [], Waive("germany"), "adjustment")
 
 
 def test_a_unit_kind_written_wrong_is_noted_but_not_refused() -> None:

@@ -1,5 +1,6 @@
 """The rules an order can break, each named with a message a player can act on: chiefly the orders of a
-movement phase, and also those of retreats and adjustments as far as one order on its own can break them.
+movement phase here; those of retreats and adjustments by the rules of their own modules, through the same
+``problem``.
 
 An order is *legal* when, knowing the position but none of the other orders, it could be carried out: the
 unit is there and belongs to the writer, the place it moves to or supports is within its reach, and a move
@@ -15,17 +16,17 @@ its DATC issue number (chapter 4).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from resolver.rulesets.diplomacy.adjustments import adjustment_problem
 from resolver.rulesets.diplomacy.pieces import (
     Build,
     Convoy,
     Disband,
     Hold,
     Move,
-    MovementOutcome,
     Order,
     PhaseKind,
     Retreat,
@@ -34,6 +35,7 @@ from resolver.rulesets.diplomacy.pieces import (
     UnitKind,
     Waive,
 )
+from resolver.rulesets.diplomacy.retreats import retreat_problem
 
 
 class Geography(Protocol):
@@ -81,16 +83,6 @@ CONVOY_OF_NOTHING = "convoy of an empty place"
 CONVOY_NOT_NEEDED = "fleet on no convoy route"
 TWO_ORDERS = "two orders for one unit"
 UNKNOWN_PLACE = "no such place"
-NOT_DISLODGED = "not dislodged"
-RETREAT_TO_ATTACKER = "retreat to the attacker's place"
-RETREAT_OCCUPIED = "retreat to an occupied place"
-RETREAT_CONTESTED = "retreat to a standoff"
-NOT_HOME = "not a home centre"
-NOT_OWNED = "centre not owned"
-OCCUPIED = "centre occupied"
-NO_BUILDS = "no builds due"
-NO_REMOVALS = "no removals due"
-TOO_MANY = "more adjustments than due"
 
 
 class Position:
@@ -117,20 +109,23 @@ def problem(
 
     ``context`` by phase: in a movement phase, optionally ``position`` (a ``Position`` of the same units,
     built once for many orders); in a retreat phase, ``movement`` (the ``MovementOutcome`` of the phase
-    before: who was dislodged, by whom, where the standoffs were); in an adjustment phase, ``owners`` (supply
-    centre -> power). Counting rules (too many builds or removals for a power) are judged over the whole
-    set by ``problems``."""
+    before: who was dislodged, by whom, where the standoffs were), judged by ``retreats.retreat_problem``;
+    in an adjustment phase, ``owners`` (supply centre -> power), judged by
+    ``adjustments.adjustment_problem``."""
     unknown = _unknown_place(board, order)
     if unknown is not None:
         return unknown
     if phase == "retreat":
         if "movement" not in context:
             raise TypeError("a retreat phase is judged against the movement before it: pass movement=")
-        return _retreat_problem(board, order, context["movement"])
+        # One set of retreat rules, the retreat module's: the same the retreat phase is adjudicated by.
+        found = retreat_problem(board, context["movement"], order)  # type: ignore[arg-type]
+        return Problem(*found) if found else None
     if phase == "adjustment":
         if "owners" not in context:
             raise TypeError("an adjustment phase is judged against the centres held: pass owners=")
-        return _adjustment_problem(board, units, order, context["owners"])
+        found = adjustment_problem(board, units, context["owners"], order)  # type: ignore[arg-type]
+        return Problem(*found) if found else None
     position = context.get("position") or Position(board, units)
     return _movement_problem(position, order)
 
@@ -142,33 +137,29 @@ def problems(
     phase: PhaseKind = "movement",
     **context: Any,
 ) -> tuple[Problem | None, ...]:
-    """The problem of each order of a phase, in the order given, judging the set as well as each order.
-
-    Movement: a unit given two different legal orders holds, and both orders are refused (DATC 4.D.3,
-    choice c: neither is known to be the one meant, and a unit that holds can still be supported). The same
-    order written twice is one order. Retreat: a unit given two different orders is disbanded, both
-    refused (no rulebook says which to follow). Adjustment: the first legal builds or removals up to the
-    power's count are used and the rest refused (DATC 4.D.4 and 4.D.6, choice b), as is a second build in
-    one province (4.D.5, choice b)."""
+    """The problem of each order of a phase, in the order given (``problem`` for each, with its
+    ``context``), and in a movement phase the set judged too: a unit given two different legal orders
+    holds, and both orders are refused (DATC 4.D.3, choice c: neither is known to be the one meant, and a
+    unit that holds can still be supported). The same order written twice is one order. In a retreat or an
+    adjustment phase what fails only because of other orders (two retreats to one place, builds beyond the
+    count) is the adjudication's to decide, not the checker's."""
     if phase == "movement":
         context.setdefault("position", Position(board, units))
     found = [problem(board, units, order, phase, **context) for order in orders]
-    if phase == "adjustment":
-        return _counted(board, units, orders, found, context["owners"])
-    kinds = (Hold, Move, Support, Convoy) if phase == "movement" else (Retreat, Disband)
+    if phase != "movement":
+        return tuple(found)
     by_unit: dict[str, set[Order]] = {}
     for order, trouble in zip(orders, found, strict=True):
-        if trouble is None and isinstance(order, kinds):
+        if trouble is None and isinstance(order, (Hold, Move, Support, Convoy)):
             by_unit.setdefault(board.province(order.unit), set()).add(_plain(order))
     for index, order in enumerate(orders):
-        if found[index] is None and isinstance(order, kinds):
+        if found[index] is None and isinstance(order, (Hold, Move, Support, Convoy)):
             given = by_unit[board.province(order.unit)]
             if len(given) > 1:
-                what = "holds" if phase == "movement" else "is disbanded"
                 found[index] = Problem(
                     TWO_ORDERS,
                     f"The unit in {board.name(board.province(order.unit))} was given {len(given)} different "
-                    f"orders, so it {what}. Keep one order for it.",
+                    "orders, so it holds. Keep one order for it.",
                 )
     return tuple(found)
 
@@ -198,7 +189,7 @@ def _plain(order: Order) -> Order:
     "A Paris - Burgundy" and "Paris - Burgundy" are the same order, not two."""
     if isinstance(order, Support):
         return Support(order.power, order.unit, order.supported, order.destination)
-    if isinstance(order, (Hold, Move, Convoy, Retreat, Disband)):
+    if isinstance(order, (Hold, Move, Convoy)):
         return dataclasses.replace(order, kind=None)
     return order
 
@@ -541,159 +532,3 @@ def _convoy_problem(position: Position, unit: Unit, order: Convoy) -> Problem | 
             f"{board.name(destination)}, so its convoy could never carry it.",
         )
     return None
-
-
-# Retreats
-
-
-def _retreat_problem(board: Geography, order: Order, movement: MovementOutcome) -> Problem | None:
-    if not isinstance(order, (Retreat, Disband)):
-        return Problem(
-            WRONG_PHASE, "In a retreat phase a dislodged unit retreats or disbands; no other order is given."
-        )
-    province = board.province(order.unit)
-    if province not in movement.dislodged:
-        return Problem(
-            NOT_DISLODGED,
-            f"No unit was dislodged in {_place_name(board, province)}: "
-            "only dislodged units retreat or disband.",
-        )
-    unit, attacker = movement.dislodged[province]
-    if unit.power != order.power:
-        return Problem(
-            NOT_YOURS,
-            f"The {unit.kind} dislodged in {board.name(province)} belongs to {board.power_name(unit.power)}; "
-            f"{board.power_name(order.power)} can order only its own units.",
-        )
-    if isinstance(order, Disband):
-        return None
-    target = move_target(board, unit, order.destination)
-    if isinstance(target, Problem):
-        return target  # a retreat is a move of one step, by the same rules of reach and coasts
-    destination = board.province(target)
-    if destination == attacker and attacker not in movement.convoyed:
-        # A unit dislodged by an attack over land may not retreat to where the attacker came from; one
-        # dislodged by a convoyed army may (2023 rules; DATC 4.A.5, choice b).
-        return Problem(
-            RETREAT_TO_ATTACKER,
-            f"The {unit.kind} dislodged in {board.name(province)} cannot retreat to "
-            f"{board.name(destination)}, "
-            "where its attacker came from.",
-        )
-    if any(board.province(other.location) == destination for other in movement.units):
-        return Problem(
-            RETREAT_OCCUPIED,
-            f"The {unit.kind} dislodged in {board.name(province)} cannot retreat to "
-            f"{board.name(destination)}: "
-            "a unit stands there.",
-        )
-    if destination in movement.contested:
-        return Problem(
-            RETREAT_CONTESTED,
-            f"The {unit.kind} dislodged in {board.name(province)} cannot retreat to "
-            f"{board.name(destination)}: "
-            "it was left empty by a standoff.",
-        )
-    return None
-
-
-# Adjustments
-
-
-def _due(units: Sequence[Unit], owners: Mapping[str, str], power: str) -> int:
-    """Builds due to ``power`` (positive) or removals (negative): its centres less its units."""
-    return sum(1 for owner in owners.values() if owner == power) - sum(
-        1 for unit in units if unit.power == power
-    )
-
-
-def _adjustment_problem(
-    board: Geography, units: Sequence[Unit], order: Order, owners: Mapping[str, str]
-) -> Problem | None:
-    if isinstance(order, Disband):
-        unit = next(
-            (each for each in units if board.province(each.location) == board.province(order.unit)), None
-        )
-        if unit is None:
-            return Problem(NO_UNIT, f"There is no unit in {_place_name(board, order.unit)} to remove.")
-        if unit.power != order.power:
-            return Problem(
-                NOT_YOURS,
-                f"The {unit.kind} in {board.name(unit.location)} belongs to {board.power_name(unit.power)}; "
-                f"{board.power_name(order.power)} can remove only its own units.",
-            )
-        if _due(units, owners, order.power) >= 0:
-            return Problem(
-                NO_REMOVALS,
-                f"{board.power_name(order.power)} has as many supply centres as units or more, "
-                "so removes none.",
-            )
-        return None
-    if isinstance(order, Waive):
-        if _due(units, owners, order.power) <= 0:
-            return Problem(NO_BUILDS, f"{board.power_name(order.power)} has no build to waive.")
-        return None
-    if not isinstance(order, Build):
-        return Problem(
-            WRONG_PHASE,
-            "In an adjustment phase a power builds, waives a build or removes a unit; nothing else.",
-        )
-    province = board.province(order.location)
-    name = _place_name(board, province)
-    if province not in board.home_centres(order.power):
-        return Problem(NOT_HOME, f"{name} is not a home supply centre of {board.power_name(order.power)}.")
-    if owners.get(province) != order.power:
-        return Problem(
-            NOT_OWNED, f"{board.power_name(order.power)} does not hold {name} now, so cannot build there."
-        )
-    if any(board.province(unit.location) == province for unit in units):
-        return Problem(OCCUPIED, f"A unit stands in {name}: build only in a vacant home centre.")
-    if order.kind == "fleet":
-        if board.kind(province) == "land":
-            # Not turned into an army: the player may have wanted a fleet elsewhere (DATC 4.C.4, choice a).
-            return Problem(FLEET_INLAND, f"A fleet cannot be built in {name}: it is inland.")
-        coasts = board.coasts(province)
-        if coasts and order.location not in coasts:
-            # DATC 4.B.7: the coast must be named.
-            names = " or ".join(board.name(coast) for coast in coasts)
-            return Problem(COAST_NEEDED, f"A fleet built in {name} needs its coast: {names}.")
-    if _due(units, owners, order.power) <= 0:
-        return Problem(
-            NO_BUILDS,
-            f"{board.power_name(order.power)} has no more supply centres than units, so builds nothing.",
-        )
-    return None
-
-
-def _counted(
-    board: Geography,
-    units: Sequence[Unit],
-    orders: Sequence[Order],
-    found: list[Problem | None],
-    owners: Mapping[str, str],
-) -> tuple[Problem | None, ...]:
-    """Refuse the adjustments beyond a power's count, and a second order for one place: the first legal
-    ones are used, in the order written (DATC 4.D.4, 4.D.5 and 4.D.6, choice b)."""
-    used: dict[str, int] = {}
-    places: set[str] = set()
-    for index, order in enumerate(orders):
-        if found[index] is not None or not isinstance(order, (Build, Waive, Disband)):
-            continue
-        if isinstance(order, (Build, Disband)):
-            place = board.province(order.location if isinstance(order, Build) else order.unit)
-            if place in places:
-                found[index] = Problem(
-                    TWO_ORDERS, f"{board.name(place)} already has an adjustment order; the first one counts."
-                )
-                continue
-            places.add(place)
-        allowed = abs(_due(units, owners, order.power))
-        used[order.power] = used.get(order.power, 0) + 1
-        if used[order.power] > allowed:
-            what = "builds" if isinstance(order, (Build, Waive)) else "removals"
-            found[index] = Problem(
-                TOO_MANY,
-                f"{board.power_name(order.power)} has {allowed} {what} due; "
-                f"the first {allowed} written count.",
-            )
-    return tuple(found)

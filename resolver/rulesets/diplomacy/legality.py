@@ -464,7 +464,7 @@ def _supported_move_problem(
     board = position.board
     province = board.province(destination)
     if province == board.province(supported.location):
-        return f"it already stands in {board.name(province)} (DATC 6.A.5)."
+        return f"it already stands in {board.name(province)}."
     if supported.kind == "army":
         if board.kind(province) != "sea" and board.adjacent("army", supported.location, province):
             return None
@@ -498,7 +498,7 @@ def _convoy_problem(position: Position, unit: Unit, order: Convoy) -> Problem | 
     if board.kind(sea) != "sea":
         return Problem(
             CONVOY_FROM_COAST,
-            f"The fleet in {here} is on a coast; only a fleet at sea can convoy (DATC 6.F.1).",
+            f"The fleet in {here} is on a coast; only a fleet at sea can convoy.",
         )
     army = position.unit(order.army)
     if army is None:

@@ -306,6 +306,32 @@ def test_every_message_names_places_in_full_never_by_abbreviation(text: str) -> 
         assert f" {abbreviation} " not in f" {found.message} ".lower().replace(".", " ").replace(",", " ")
 
 
+def test_no_message_speaks_of_the_test_suite_or_of_ids() -> None:
+    """Every movement rule's message, as a player reads it: no DATC numbers, no rule ids, no place ids."""
+    cases = [
+        (
+            "turkey",
+            "F Constantinople Convoys A Greece - Sevastopol",
+            "turkey: A Greece",
+            "turkey: F Constantinople",
+        ),
+        (
+            "england",
+            "A Liverpool Supports A Yorkshire - Yorkshire",
+            "england: A Liverpool",
+            "england: A Yorkshire",
+        ),
+        ("germany", "A Yorkshire - Holland", "germany: A Yorkshire"),
+        ("france", "F Portugal - Spain", "france: F Portugal"),
+        ("italy", "F Rome Supports A Apulia - Venice", "italy: F Rome", "italy: A Apulia"),
+    ]
+    for power, text, *units in cases:
+        found = check(power, text, *units)
+        assert found is not None
+        assert "DATC" not in found.message and found.rule not in found.message
+        assert "/" not in found.message and found.message.endswith(".")
+
+
 # Retreats and adjustments: ``problem`` judges them by the rules of the retreat and adjustment modules, so
 # the checker and the adjudication of those phases never disagree.
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from resolver.rulesets.diplomacy.adjudication import adjudicate
 from resolver.rulesets.diplomacy.pieces import Hold, Move, MovementOutcome, Unit
 from tests.diplomacy.adjudicator_board import situation, test_board
@@ -1136,3 +1138,9 @@ def test_a_coast_written_in_a_support_for_an_army_is_ignored() -> None:
         }
     )
     assert verdicts(outcome) == ["succeeds", "succeeds", "fails: bounced"]
+
+
+def test_a_position_with_two_units_in_one_province_is_refused_not_judged() -> None:
+    units = [Unit("france", "army", "par"), Unit("germany", "army", "par")]
+    with pytest.raises(ValueError, match="two units stand in Paris"):
+        adjudicate(BOARD, units, [])

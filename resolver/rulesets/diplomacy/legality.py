@@ -91,7 +91,13 @@ class Position:
 
     def __init__(self, board: Geography, units: Iterable[Unit]) -> None:
         self.board = board
-        self.at: dict[str, Unit] = {board.province(unit.location): unit for unit in units}
+        self.at: dict[str, Unit] = {}
+        for unit in units:
+            province = board.province(unit.location)
+            if province in self.at:
+                # Not a player's mistake but a broken state: say so rather than judge a board that cannot be.
+                raise ValueError(f"two units stand in {board.name(province)}: {self.at[province]} and {unit}")
+            self.at[province] = unit
         self.fleets_at_sea = frozenset(
             province
             for province, unit in self.at.items()

@@ -1144,3 +1144,18 @@ def test_a_position_with_two_units_in_one_province_is_refused_not_judged() -> No
     units = [Unit("france", "army", "par"), Unit("germany", "army", "par")]
     with pytest.raises(ValueError, match="two units stand in Paris"):
         adjudicate(BOARD, units, [])
+
+
+def test_the_loser_of_a_head_to_head_leaves_no_standoff_behind() -> None:
+    """DATC 6.H.9: Berlin, left by the German army and attacked only by the beaten Russian army, stays open
+    for a retreat; a real standoff (two equal moves) does not."""
+    outcome = play(
+        {
+            "england": ["F Helgoland Bight - Kiel", "F Denmark Supports F Helgoland Bight - Kiel"],
+            "germany": ["A Berlin - Prussia", "F Kiel Hold", "A Silesia Supports A Berlin - Prussia"],
+            "russia": ["A Prussia - Berlin"],
+        }
+    )
+    assert set(outcome.dislodged) == {"kie", "pru"}
+    assert outcome.contested == frozenset()
+    assert outcome.dislodged["pru"] == (Unit("russia", "army", "pru"), "ber")

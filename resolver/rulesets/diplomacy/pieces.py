@@ -120,6 +120,7 @@ REASONS = (
     "dislodged",  # the unit was dislodged (its support or convoy fails with it)
     "no convoy",  # a convoyed move found no unbroken chain of fleets
     "void",  # a support or convoy whose supported or convoyed unit did something else
+    "paradox",  # a convoy caught in a convoy paradox: by the Szykman rule the fleet holds instead
     "no retreat",  # a retreat to a place it may not go, or two retreats to the same place
     "no build",  # a build beyond the power's count, on an occupied or foreign centre
 )
@@ -132,6 +133,9 @@ class MovementOutcome:
     # province -> (the dislodged unit, the province its attacker came from)
     dislodged: dict[str, tuple[Unit, str]]
     contested: frozenset[str]  # provinces left empty by a standoff: nobody may retreat there
+    # the provinces armies left by convoy this phase: a unit one of them dislodged may retreat to where it
+    # came from (2023 rules; DATC 4.A.5, choice b), which a unit dislodged over land may not
+    convoyed: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

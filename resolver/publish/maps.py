@@ -55,6 +55,10 @@ TERRAIN_COLORS = {
     "river": "#b7d4ee",  # lighter than open water: land that a river runs through
     "ocean": "#9ec5e8",
     "lake": "#aed0ee",
+    # A board game's provinces by kind (diplomacy): seas, provinces on the sea, provinces inland.
+    "sea": "#9ec5e8",
+    "coast": "#ece4bf",
+    "land": "#dccf9f",
     # Inner places (a city inside its hex): darker than any land, so the small disc stands out.
     "city": "#8c5a4a",
     "village": "#a8836a",

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 _LEAVES = (str, int, float, type(None))  # what ``entity_names`` need not look into
 
 # ids of the rulesets that ship with the engine
-RULESETS = ("nations", "factions", "seasons", "usurper", "overlord")
+RULESETS = ("nations", "factions", "seasons", "usurper", "overlord", "diplomacy")
 
 
 RULES_FOLDER = "rules"  # a ruleset of many tables may part its rules data into files, one per chapter

@@ -22,8 +22,9 @@ class Diplomacy(Ruleset):
     id = "diplomacy"
     title = "Diplomacy"
     summary = (
-        "Seven great powers of 1901 Europe bargain, ally and betray in turn; every order is written in secret "
-        "and all are carried out at once, with no dice. The first power to hold 18 supply centres wins."
+        "Seven great powers of 1901 Europe bargain, ally and betray in turn; every order is written in "
+        "secret and all are carried out at once, with no dice. The first power to hold 18 supply centres "
+        "wins."
     )
     source = "The standard rules of Diplomacy (2023 rulebook), adjudicated as the DATC v3.0 reads them"
     demo_turns = 10

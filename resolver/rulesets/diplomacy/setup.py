@@ -59,7 +59,8 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     state: State = {"turn": 1, "factions": {}, "units": {}, "centres": {}}
     for power, setup in playing.items():
         name = setup.name if setup.name and setup.name != power else board.power_name(power)
-        colour = setup.color if setup.color and not setup.color.startswith("#888") else colours[power]["color"]
+        generic = not setup.color or setup.color.startswith("#888")
+        colour = colours[power]["color"] if generic else setup.color
         state["factions"][power] = new_faction(power, name, str(colour), counters={})
     start = rules["start"]
     for unit in board.starting_units():

@@ -11,10 +11,11 @@ year). ``model`` reads the campaign's state, ``phases`` plays a turn, ``setup`` 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ...core.phases import State
-from ...engine.ruleset import Game, Ruleset
+from ...engine.ruleset import FactionSetup, Game, Ruleset
 from . import model as m
 
 
@@ -28,6 +29,14 @@ class Diplomacy(Ruleset):
     )
     source = "The standard rules of Diplomacy (2023 rulebook), adjudicated as the DATC v3.0 reads them"
     demo_turns = 10
+
+    def fixed_factions(self, rules: Mapping[str, Any]) -> tuple[FactionSetup, ...]:
+        """The seven powers, in the map's order, named and coloured as the rules data says."""
+        board = m.board()
+        return tuple(
+            FactionSetup(power, board.power_name(power), str(rules["powers"][power]["color"]))
+            for power in board.powers
+        )
 
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         """The phase, and the power's own centres and units, in words."""

@@ -46,6 +46,9 @@ def _unit(record: Mapping[str, Any]) -> Unit:
     return Unit(str(record["owner"]), kind, str(record["location"]))
 
 
+unit_of = _unit  # a unit record of the state read as the adjudicator's Unit
+
+
 def unit_records(state: State) -> dict[str, dict[str, Any]]:
     return state.setdefault("units", {})
 
@@ -97,6 +100,12 @@ def movement_outcome(state: State) -> MovementOutcome | None:
     provinces armies left by convoy. None in any other phase."""
     if phase_kind(state) != "retreat":
         return None
+    return retreat_position(state)
+
+
+def retreat_position(state: State) -> MovementOutcome:
+    """What the retreats read of the state as a movement left it (``movement_outcome`` without asking
+    which phase is next: the movement turn reads it to find where its dislodged units may go)."""
     dislodged = {
         str(province): (_unit(record), str(record["attacker_from"]))
         for province, record in sorted((state.get("dislodged") or {}).items())
@@ -121,3 +130,27 @@ def centre_count(state: State, power: str) -> int:
 
 def unit_count(state: State, power: str) -> int:
     return sum(1 for record in (state.get("units") or {}).values() if record["owner"] == power)
+
+
+def phase_label(rules: Mapping[str, Any], phase: Mapping[str, Any]) -> str:
+    """The turn's label, "Spring 1901 retreats", from the rules data's table of phases."""
+    row = next(
+        row for row in rules["phases"] if row["season"] == phase["season"] and row["kind"] == phase["kind"]
+    )
+    return str(row["label"]).format(year=phase["year"])
+
+
+def record_date(rules: Mapping[str, Any], state: State, turn: int) -> None:
+    """Write the date of ``turn``, the phase ``state.phase`` says it plays, into the state's ``dates``
+    (turn 1 first), which the engine's calendar reads for the turn's label."""
+    dates = state.setdefault("dates", [])
+    phase = state["phase"]
+    entry = {
+        "year": int(phase["year"]),
+        "season": str(phase["season"]).capitalize(),
+        "label": phase_label(rules, phase),
+    }
+    del dates[turn - 1 :]
+    while len(dates) < turn - 1:
+        dates.append(None)
+    dates.append(entry)

@@ -73,6 +73,7 @@ def initial_state(world: World, rules: Rules, factions: list[FactionSetup], seed
     state["dislodged"] = {}
     state["contested"] = []
     state["convoyed"] = []
+    m.record_date(rules, state, 1)
     return state
 
 
@@ -111,4 +112,5 @@ def fill_state(rules: Rules, partial: State, factions: list[str]) -> State:
     state.setdefault("dislodged", {})
     state.setdefault("contested", [])
     state.setdefault("convoyed", [])
+    m.record_date(rules, state, int(state["turn"]))
     return state

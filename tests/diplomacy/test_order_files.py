@@ -9,10 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 import jinja2
+import jsonschema
 import pytest
 import yaml
 
 from resolver.core.orders import Order as Written
+from resolver.core.orders import order_file_schema
+from resolver.engine import gm
 from resolver.engine.ruleset import Game, get_ruleset
 from resolver.engine.validate import check_order_file
 from resolver.rulesets.diplomacy import orders
@@ -453,3 +456,25 @@ def test_the_reader_leaves_out_what_it_cannot_read() -> None:
         Written(2, "order", {"action": "order", "order": "A PAR - NOWHERE"}),
     ]
     assert orders.read_orders(GAME, state(), "france", written) == [Move("france", "par", "bur", "army")]
+
+
+def test_the_schema_takes_both_forms() -> None:
+    schema = order_file_schema("Diplomacy", "test", POWERS, GAME.actions, gm.actions(GAME))
+    written = [
+        "A PAR - BUR",
+        {"unit": "A MAR", "support": "A PAR - BUR"},
+        {"unit": "F NTH", "convoy": "A LON - NWY"},
+        {"unit": "A VIE", "hold": True},
+        {"unit": "A LON", "move": "NWY", "via_convoy": True},
+        {"build": "F STP/NC"},
+        {"remove": "A PAR"},
+        {"waive": True},
+        {"order": "A PAR H"},
+        {"action": "move", "unit": "A PAR", "move": "BUR"},
+    ]
+    jsonschema.validate({"campaign": "test", "turn": 1, "faction": "france", "orders": written}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(
+            {"campaign": "test", "turn": 1, "faction": "france", "orders": [{"unit": "A PAR", "go": "BUR"}]},
+            schema,
+        )

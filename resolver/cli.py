@@ -649,7 +649,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.players:
         factions, players = workflow.factions_from_players(args.players)
     else:
-        factions, players = workflow.default_factions(args.factions, args.seed), None
+        factions, players = workflow.ruleset_factions(args.ruleset, args.factions, args.seed), None
     if workflow.Store(args.root).exists() and not args.force:
         workflow.new_campaign(args.root, args.ruleset, args.seed, factions)  # refuses, naming the campaign
     # A ruleset whose game kept its secrets (usurper's hidden lairs) makes a sealed campaign unless the GM
@@ -1042,7 +1042,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.turns < 1:
         raise CampaignError("--turns must be at least 1", code=2)
     workflow.prepare_demo_folder(root)
-    factions = workflow.default_factions(args.factions, args.seed)
+    factions = workflow.ruleset_factions(args.ruleset, args.factions, args.seed)
     key, players = None, None
     if args.sealed:  # the demo's keys follow from its seed: a sealed demo plays the same game each time
         key = workflow.write_demo_key(root / DEMO_KEY, args.seed, "campaign")

@@ -88,6 +88,14 @@ def default_factions(count: int, seed: int, most: int = 200) -> list[FactionSetu
     return setups
 
 
+def ruleset_factions(ruleset_id: str, count: int, seed: int) -> list[FactionSetup]:
+    """The factions of a new campaign without a players file: the ruleset's own where its sides are fixed
+    (``Ruleset.fixed_factions``), else ``count`` with generated names."""
+    ruleset = get_ruleset(ruleset_id)
+    fixed = ruleset.fixed_factions(ruleset.default_rules())
+    return list(fixed) if fixed else default_factions(count, seed)
+
+
 def factions_from_players(path: Path) -> tuple[list[FactionSetup], dict[str, Any]]:
     try:
         data = canonical.read_yaml(path)

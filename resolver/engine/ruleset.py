@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 _LEAVES = (str, int, float, type(None))  # what ``entity_names`` need not look into
 
 # ids of the rulesets that ship with the engine
-RULESETS = ("nations", "factions", "seasons", "usurper", "overlord")
+RULESETS = ("nations", "factions", "seasons", "usurper", "overlord", "diplomacy")
 
 
 RULES_FOLDER = "rules"  # a ruleset of many tables may part its rules data into files, one per chapter
@@ -129,6 +129,9 @@ class Game:
     # in a sealed one a seed derived from the campaign key (sealing.setup_seed), so no player can rebuild
     # them from the public seed.
     setup_seed: int | None = None
+    # The dates the state recorded turn by turn (its ``dates``), for a ruleset whose turns are not a fixed
+    # share of the year: ``calendar`` reads them before counting periods.
+    dates: tuple[Any, ...] = ()
 
     @property
     def hidden_seed(self) -> int:
@@ -136,7 +139,7 @@ class Game:
 
     @cached_property
     def calendar(self) -> Calendar:
-        return Calendar.from_rules(self.rules["calendar"])
+        return Calendar.from_rules(self.rules["calendar"]).with_recorded(self.dates)
 
     @cached_property
     def phases(self) -> tuple[Row, ...]:
@@ -629,6 +632,12 @@ class Ruleset:
         self, world: World, rules: Mapping[str, Any], factions: list[FactionSetup], seed: int
     ) -> State:
         return self.module("setup").initial_state(world, rules, factions, seed)
+
+    def fixed_factions(self, rules: Mapping[str, Any]) -> tuple[FactionSetup, ...]:
+        """The factions every campaign of this ruleset has, for a game whose sides are fixed (Diplomacy's
+        seven powers); ``campaign new`` and ``campaign demo`` make them without a players file. By default
+        none: a campaign has as many factions as asked, with generated names."""
+        return ()
 
     def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
         """A whole state from a hand-written part of one (a scenario fixture): each faction and each piece

@@ -547,7 +547,8 @@ def _kind_to_build(
     if by_land < by_sea:
         return "army"
     if by_sea < by_land:
-        return "fleet" if fleets <= weights.most_fleets_per_army * armies else "army"
+        # Counting the army it may build as one it has, so a power of fleets alone still builds a few.
+        return "fleet" if fleets <= weights.most_fleets_per_army * (armies + 1) else "army"
     return "fleet" if fleets < armies else "army"
 
 

@@ -357,7 +357,7 @@ def test_the_bots_order_files_pass_the_players_checker_and_resolve_through_the_e
             written = [o for o in bot.orders_for(game, state, power)["orders"]]
             assert all(isinstance(text, str) for text in written)  # the notation, as a player writes it
         state = resolve_turn(game, state, files).state
-    assert "movement" in kinds and "adjustment" in kinds
+    assert kinds == {"movement", "retreat", "adjustment"}
     grown = [
         power for power in game.factions if m.centre_count(state, power) > len(BOARD.home_centres(power))
     ]

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..core import canonical, relations
-from ..core.calendar import Calendar
+from ..core.calendar import Calendar, GameDate
 from ..core.fields import ActionSpec, NamesOf
 from ..core.fog import Fog
 from ..core.houserules import PHASE_TABLE, Limits, check_house_rules
@@ -140,6 +140,11 @@ class Game:
     @cached_property
     def calendar(self) -> Calendar:
         return Calendar.from_rules(self.rules["calendar"]).with_recorded(self.dates)
+
+    def date_in(self, state: Mapping[str, Any], turn: int) -> GameDate:
+        """The date of ``turn`` as ``state`` records it (a later state than the game's, which knows the
+        date of the turn that follows a resolved one), else by the calendar's count."""
+        return self.calendar.with_recorded(state.get("dates") or self.dates).date(turn)
 
     @cached_property
     def phases(self) -> tuple[Row, ...]:

@@ -38,6 +38,19 @@ class Diplomacy(Ruleset):
             for power in board.powers
         )
 
+    def _text_context(self, event: Mapping[str, Any], game: Game) -> dict[str, Any]:
+        """The event texts' words for the board: ``where`` names a place ("St Petersburg (south coast)"),
+        ``adjective`` a power ("French"), so no sentence shows a province's id."""
+        board = m.board(game)
+
+        def where(location: Any) -> str:
+            return board.name(str(location)) if location and board.is_location(str(location)) else ""
+
+        def adjective(power: Any) -> str:
+            return board.power_adjective(str(power)) if power in board.powers else str(power)
+
+        return {**super()._text_context(event, game), "where": where, "adjective": adjective}
+
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         """The phase, and the power's own centres and units, in words."""
         board = m.board(game)

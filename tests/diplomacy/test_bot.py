@@ -260,6 +260,19 @@ def test_a_move_into_a_contested_centre_is_supported_not_doubled():
     assert Unit("germany", "army", "bel") in outcome.units
 
 
+def test_an_enemy_unit_on_a_centre_it_outnumbers_is_attacked_with_support():
+    units = position({"germany": ["A Kiel", "A Munich"], "russia": ["A Berlin"]})
+    owners = {**home_owners(), "ber": "russia", "hol": "germany", "den": "germany", "bel": "germany"}
+    orders = orders_for_power(BOARD, units, owners, "germany", "movement", season="spring")
+    moves = [order for order in orders if isinstance(order, Move)]
+    assert [move.destination for move in moves] == ["ber"]
+    assert any(
+        isinstance(o, Support) and o.supported == moves[0].unit and o.destination == "ber" for o in orders
+    )
+    outcome = adjudicate(BOARD, units, [*orders, Hold("russia", "ber", "army")])
+    assert "ber" in outcome.dislodged
+
+
 def test_a_threatened_home_centre_is_kept_and_an_empty_one_covered():
     units = position(
         {"germany": ["A Munich", "A Ruhr"], "austria": ["A Tyrolia"], "england": ["F Baltic Sea"]}

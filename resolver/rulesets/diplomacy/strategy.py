@@ -227,9 +227,21 @@ class _Movement:
         if not staying:
             # Other powers' units that could move there too: the move may bounce.
             score -= weights.per_contender * self.threats.get(province, 0)
-        if enemy_there:
+        if enemy_there and not self._outnumbers(unit, province):
             score -= weights.occupied
         return score, purpose
+
+    def _outnumbers(self, attacker: Unit, province: str) -> bool:
+        """Whether its other units that could support a move into ``province`` outnumber the enemy units
+        that could support the one standing there: then an attack is worth making (the supports are given
+        after the plan, by units with nothing better to do, so it may still bounce)."""
+        board = self.board
+        helpers = sum(
+            1
+            for here, unit in self.mine.items()
+            if unit is not attacker and here != province and board.reaches(unit.kind, unit.location, province)
+        )
+        return min(helpers, self.weights.supports_per_attack) > self.threats.get(province, 0)
 
     def _defend(self) -> float:
         return self.weights.defend_autumn if self.season == "autumn" else self.weights.defend_spring
@@ -346,7 +358,8 @@ class _Movement:
 
     def _supports(self, plan: dict[str, _Option | Convoy], claimed: dict[str, str]) -> dict[str, Order]:
         """The orders of the plan, with units that would only hold or edge closer turned to supports: first
-        of its moves into contested provinces, best first; then of its threatened units holding."""
+        of its moves into contested provinces to take or cover a centre, best first; then of its threatened
+        units holding."""
         board = self.board
         given: dict[str, Order] = {
             unit: entry if isinstance(entry, Convoy) else entry.order for unit, entry in plan.items()
@@ -368,7 +381,7 @@ class _Movement:
                 for entry in plan.values()
                 if isinstance(entry, _Option)
                 and isinstance(entry.order, Move)
-                and entry.purpose == "centre"
+                and entry.purpose in ("centre", "defend")
                 and entry.province not in self.mine
                 and (self.threats.get(entry.province) or self.position.unit(entry.province) is not None)
             ),

@@ -13,7 +13,8 @@ home centres (the kind its home's surroundings call for) or removes the units fa
 Deterministic: every choice between equal options is broken by stable identities (the unit's province and
 where it would go), or, when a ``seed`` is given, by a hash of the seed with those identities, so two
 campaigns may differ while one position always gives the same orders. No global random, no clock. A
-unit's order depends only on the units a few provinces around it: nothing in the scoring looks further.
+unit's order depends on the units a few provinces around it, and on the rest of the board only through
+which centres are still to take (the nearest one it heads for): a unit added far away changes nothing.
 
 Every order is checked with ``legality.problem`` before it is returned; one the checker refuses (none
 should be) is replaced by a hold, so the bot never writes an illegal order.

@@ -50,6 +50,10 @@ def units_at(root: Path) -> dict[str, tuple[str, str]]:
     return {record["location"]: (record["owner"], record["kind"]) for record in state(root)["units"].values()}
 
 
+def missed_after_turn(root: Path) -> dict[str, int]:
+    return {power: record["missed_turns"] for power, record in state(root)["factions"].items()}
+
+
 def events_of(root: Path, turn: int, kind: str) -> list[dict]:
     return [event for event in archived_events(root) if event["turn"] == turn and event["kind"] == kind]
 
@@ -145,12 +149,15 @@ def test_a_year_of_turns_spring_autumn_winter_builds_then_a_retreat(root: Path, 
     assert state(root)["phase"] == {"year": 1902, "season": "spring", "kind": "retreat"}
     assert "Next: turn 5 (Spring 1902 retreats)" in out
 
+    missed_before = missed_after_turn(root)
     out = play(run, root, {"france": ["A MUN - BUR"]})
     assert "== Turn 5: Spring 1902 retreats ==" in out
+    assert "No orders arrived" not in out  # only France had a unit to retreat: nobody else was awaited
     assert "The French army in Munich retreated to Burgundy." in out
     assert units_at(root)["bur"] == ("france", "army")
     assert state(root)["dislodged"] == {}
     assert "Next: turn 6 (Autumn 1902)" in out
+    assert missed_after_turn(root) == missed_before  # nobody without a dislodged unit missed the retreats
 
 
 def test_a_dislodged_unit_given_no_retreat_is_disbanded(root: Path, run: Run) -> None:

@@ -18,7 +18,7 @@ from resolver.store import absences, schedule
 from resolver.store.store import Store
 
 Run = Callable[..., tuple[int, str, str]]
-SEALED_BY_DEFAULT = ("usurper", "overlord")
+SEALED_BY_DEFAULT = ("usurper", "overlord", "diplomacy")
 
 
 def new_campaign(run: Run, root: Path, ruleset: str = "nations", **settings: object) -> str:

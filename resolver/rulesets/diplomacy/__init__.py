@@ -12,7 +12,7 @@ year). ``model`` reads the campaign's state, ``phases`` plays a turn, ``setup`` 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ...core.phases import State
 from ...engine.ruleset import FactionSetup, Game, MapMark, Ruleset
@@ -30,6 +30,45 @@ class Diplomacy(Ruleset):
     )
     source = "The standard rules of Diplomacy (2023 rulebook), adjudicated as the DATC v3.0 reads them"
     demo_turns = 10
+    # What a GM places and removes (a correction of the board): a unit, kept in the state's ``units``.
+    entity_kinds: ClassVar[Mapping[str, str]] = {"unit": "units"}
+
+    def check_entity(self, kind: str, data: Mapping[str, Any], game: Game, state: State) -> list[str]:
+        """What makes a unit the GM places unplayable: an owner that is not a power of the campaign, a kind
+        that is neither army nor fleet, a place not on the board or not one for that kind, or a province
+        another unit stands in."""
+        board = m.board(game)
+        problems = []
+        if data.get("owner") not in state["factions"]:
+            problems.append(f"owner must be one of the powers: {', '.join(sorted(state['factions']))}")
+        if data.get("kind") not in ("army", "fleet"):
+            problems.append("kind must be army or fleet")
+        location = str(data.get("location", ""))
+        if not board.is_location(location):
+            problems.append(
+                f"location {location!r} is no place on the board; write a province id such as 'par'"
+            )
+        elif data.get("kind") == "army" and (board.kind(location) == "sea" or board.coast(location)):
+            problems.append(f"an army cannot stand in {board.name(location)}")
+        elif data.get("kind") == "fleet" and (
+            board.kind(location) == "land" or (board.coasts(location) and not board.coast(location))
+        ):
+            problems.append(
+                f"a fleet cannot stand in {board.name(location)}; name a coast where there are two"
+            )
+        elif m.unit_id_at(state, board.province(location)) is not None:
+            problems.append(f"a unit stands in {board.name(board.province(location))} already")
+        return problems
+
+    def placed_example(
+        self, game: Game, state: State, kind: str, piece_id: str, piece: Mapping[str, Any]
+    ) -> tuple[str, dict[str, Any]] | None:
+        """An army of the piece's power in the first empty inland or coastal province."""
+        board = m.board(game)
+        taken = {board.province(unit.location) for unit in m.units(state)}
+        free = next(p for p in board.provinces if board.kind(p) != "sea" and p not in taken)
+        owner = str(piece["owner"])
+        return f"{owner}-gm1", {"owner": owner, "kind": "army", "location": free}
 
     def fixed_factions(self, rules: Mapping[str, Any]) -> tuple[FactionSetup, ...]:
         """The seven powers, in the map's order, named and coloured as the rules data says."""

@@ -138,7 +138,9 @@ def build_parser() -> Parser:
         "--seed", type=int, default=1, help="campaign seed: world, names and every roll derive from it"
     )
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--factions", type=int, default=4, metavar="K", help="number of factions (default: 4)")
+    who.add_argument(
+        "--factions", type=int, metavar="K", help="number of factions (default: 4; diplomacy: its 7 powers)"
+    )
     who.add_argument(
         "--players",
         type=Path,
@@ -482,7 +484,9 @@ def build_parser() -> Parser:
         "Victory Points)",
     )
     p.add_argument("--seed", type=int, default=1, help="campaign seed (default: 1)")
-    p.add_argument("--factions", type=int, default=4, metavar="K", help="number of factions (default: 4)")
+    p.add_argument(
+        "--factions", type=int, metavar="K", help="number of factions (default: 4; diplomacy: its 7 powers)"
+    )
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument(
         "--sealed",

@@ -73,6 +73,9 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "campaign"
 
 
+DEFAULT_FACTIONS = 4  # how many factions a campaign has when not told, where the ruleset's sides are free
+
+
 def default_factions(count: int, seed: int, most: int = 200) -> list[FactionSetup]:
     """``count`` factions with generated names; ``most`` is the command line's limit (the benchmark
     goes beyond it)."""
@@ -88,12 +91,21 @@ def default_factions(count: int, seed: int, most: int = 200) -> list[FactionSetu
     return setups
 
 
-def ruleset_factions(ruleset_id: str, count: int, seed: int) -> list[FactionSetup]:
-    """The factions of a new campaign without a players file: the ruleset's own where its sides are fixed
-    (``Ruleset.fixed_factions``), else ``count`` with generated names."""
+def ruleset_factions(ruleset_id: str, count: int | None, seed: int) -> list[FactionSetup]:
+    """The factions of a new campaign without a players file: where the ruleset's sides are fixed
+    (``Ruleset.fixed_factions``) all of them, or the first ``count``; else ``count`` (4 unless given) with
+    generated names."""
     ruleset = get_ruleset(ruleset_id)
     fixed = ruleset.fixed_factions(ruleset.default_rules())
-    return list(fixed) if fixed else default_factions(count, seed)
+    if not fixed:
+        return default_factions(count or DEFAULT_FACTIONS, seed)
+    if count is not None and not 1 <= count <= len(fixed):
+        raise CampaignError(
+            f"a {ruleset.title} campaign has 1 to {len(fixed)} factions, not {count}",
+            f"leave out --factions for all {len(fixed)}",
+            code=2,
+        )
+    return list(fixed[:count] if count else fixed)
 
 
 def _fitted_factions(

@@ -4,6 +4,7 @@ after the autumn, winter builds, a dislodged unit's retreat, and the same inputs
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,6 +12,10 @@ import pytest
 
 from resolver.core import canonical
 from resolver.engine.ruleset import get_ruleset
+from resolver.engine.turn import resolve_turn
+from resolver.engine.validate import check_order_file
+from resolver.rulesets.diplomacy import model as m
+from resolver.store.store import Store
 from tests.conftest import archived_events, tree_bytes
 
 Run = Callable[..., tuple[int, str, str]]
@@ -184,14 +189,33 @@ def test_a_phase_nobody_has_a_choice_in_is_no_turn(root: Path, run: Run) -> None
     assert len(holds) == 22 and all(e["data"]["assumed"] and e["data"]["order_type"] == "hold" for e in holds)
 
 
-def test_an_illegal_order_that_reaches_the_resolver_holds_and_the_others_stand(root: Path, run: Run) -> None:
-    """The checker refuses an order the rules forbid, naming the rule; a file the GM forces through is
-    resolved anyway: that unit holds and the power's other orders are carried out."""
+def test_an_illegal_order_is_refused_naming_the_rule_and_if_forced_through_its_unit_holds(
+    root: Path, run: Run
+) -> None:
+    """The checker refuses an order the rules forbid, naming the rule and the places; a file that reaches
+    the resolver anyway (the GM forced it) is resolved: that unit holds and the power's other orders stand."""
     text = f"campaign: {CAMPAIGN}\nturn: 1\nfaction: france\norders:\n  - A PAR - MUN\n  - F BRE - MAO\n"
     (root / "orders" / "france.yaml").write_text(text, encoding="utf-8")
-    code, out, err = run("check", "--root", root)
+    code, out, _ = run("check", "--root", root)
     assert code != 0
-    assert "Munich" in out + err and "PAR" not in (out + err).replace("A PAR - MUN", "")
+    assert "orders/france.yaml:5:" in out and "Munich" in out and "rule: not adjacent" in out
+
+    store = Store(root)
+    state_before = store.state()
+    game = store.game(state_before)
+    checked = check_order_file(game, state_before, text.encode(), "orders/france.yaml")
+    assert not checked.ok
+    result = resolve_turn(game, state_before, {"france": dataclasses.replace(checked, issues=[])})
+    orders = {
+        e.data["unit"]: e.data for e in result.events if e.kind == "order" and e.data["power"] == "france"
+    }
+    assert orders["par"]["result"] == "illegal" and "Munich" in orders["par"]["reason"]
+    assert orders["bre"]["result"] == "succeeded"
+    assert {unit.location for unit in m.units(result.state) if unit.power == "france"} == {
+        "par",
+        "mao",
+        "mar",
+    }
 
 
 def test_the_same_orders_give_the_same_bytes(tmp_path: Path, run: Run) -> None:

@@ -710,7 +710,9 @@ class Ruleset:
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         """What stands on the map, for the site's maps: one mapping per piece with
         ``kind`` (e.g. settlement, army), ``location`` (a location id), ``owner`` (a faction id or None),
-        ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker)."""
+        ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker); and
+        optionally ``point``, the (x, y) inside its location where it stands when alone there (a fleet on one
+        of a province's two coasts), instead of the location's centre."""
         raise NotImplementedError
 
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:

@@ -195,6 +195,9 @@ def map_data(history: History) -> dict[str, Any]:
                     area_index.get(str(p.get("area") or ""), -1),
                 ]
             )
+            point = p.get("point")
+            if point is not None:  # where in its location the piece stands (a fleet on one of two coasts)
+                rows[-1].append(_latlng((float(point[0]), float(point[1]))))
         pieces.append(rows)
     places = []
     inner = []  # [tile index, its parent's tile index] of each location inside another

@@ -16,7 +16,7 @@ import pytest
 from resolver.engine.ruleset import MapMark
 from resolver.publish.history import load_history
 from resolver.publish.maps import map_data
-from resolver.rulesets.diplomacy import mapview
+from resolver.rulesets.diplomacy import geometry, mapview
 from resolver.store.store import Store
 
 Run = Callable[..., tuple[int, str, str]]
@@ -157,7 +157,9 @@ def test_pieces_are_the_units_with_their_coast_in_words_and_centres_are_held(roo
         "label": "F",
         "detail": "Russian fleet in St Petersburg (south coast)",
         "size": 1,
+        "point": list(geometry.coast_points()["stp/sc"]),  # it stands by its coast, not in the middle
     }
+    assert all("point" not in p for p in pieces if p is not fleet)
     assert all(p["location"] in game.world for p in pieces)
     holders = mapview.map_holders(game, state)
     assert len(holders) == 34 and holders["par"] == "france" and holders["bel"] is None
@@ -212,3 +214,7 @@ def test_a_played_turn_reaches_the_sites_map_with_every_order_and_its_outcome(ro
     # The units after the turn: the French army in Burgundy, the German one still in Munich.
     pieces = {(data["labels"].get(p[0], p[0]), data["kinds"][p[1]]) for p in data["pieces"][1]}
     assert ("Burgundy", "army") in pieces and ("Munich", "army") in pieces
+    # The fleet of the south coast, gone to the Gulf of Bothnia, stood by its coast before the turn.
+    before = {p[0]: p for p in data["pieces"][0]}
+    x, y = geometry.coast_points()["stp/sc"]
+    assert before["stp"][7] == [y, x] and len(before["mos"]) == 7

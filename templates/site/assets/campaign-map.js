@@ -550,7 +550,7 @@
       }
       var at = data.locations[p[0]];
       if (p[6] >= 0) at = areas[p[6]][3][0];
-      if (count === 1) return { at: [at], gap: Infinity };
+      if (count === 1) return { at: [p[7] || at], gap: Infinity }; // a piece alone stands at its own point
       var radius = unit * 0.3;
       var list = [];
       for (var k = 0; k < count; k++) {
@@ -844,6 +844,7 @@
     }
 
     function standsAt(p) {
+      if (p[7]) return p[7];
       return p[6] >= 0 ? areas[p[6]][3][0] : data.locations[p[0]];
     }
 

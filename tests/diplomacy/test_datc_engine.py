@@ -1,6 +1,6 @@
-"""The DATC's 164 test cases (chapter 6, version 3.0) through the engine, as a campaign plays them: the issue's
-done-when. ``test_datc.py`` runs the same fixtures through the pure adjudicators; this one goes the way a
-player's orders go.
+"""The DATC's 164 test cases (chapter 6, version 3.0) through the engine, as a campaign plays them: the
+issue's done-when. ``test_datc.py`` runs the same fixtures through the pure adjudicators; this one goes the
+way a player's orders go.
 
 For each phase of a case the runner:
 
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -139,7 +138,7 @@ def run_phase(
     by_power: dict[str, list[dict[str, Any]]] = {}
     for event in given:
         by_power.setdefault(_data(event)["power"], []).append(event)
-    for power, order_number, text, outcome in expected:
+    for power, _number, text, outcome in expected:
         readable = _readable(board, power, text, phase.kind)
         if not readable:  # never reaches the adjudicator: the checker's refusal is its outcome
             if outcome != "illegal":
@@ -205,6 +204,3 @@ def test_datc_case_through_the_engine(case: Case) -> None:
 
 def test_every_case_is_run() -> None:
     assert len(CASES) == 164
-
-
-_ = Sequence

@@ -400,6 +400,7 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
         try:
             read.append((written, read_one(board, power, written, phase)))
         except Unreadable as bad:
+            of.echo[written.number] = "".join(piece.text for piece in _line(written))  # as written
             of.error_in_text(written, bad.field, bad.index, bad.problem, bad.fix)
     context = _context(state, phase)
     found = list(legality.problems(board, units, [order for _, order in read], phase, **context))
@@ -407,10 +408,11 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
         _two_orders_for_one_unit(board, read, found)
     for (written, order), problem in zip(read, found, strict=True):
         field = _field_of(written)
+        # Echoed as understood even when refused, so the player sees the reading the rule was judged on.
+        of.echo[written.number] = echo(board, units, order, phase, context)
         if problem is not None:
             of.error(written, field, problem.message, f"{_fix(problem.rule, phase)} (rule: {problem.rule})")
             continue
-        of.echo[written.number] = echo(board, units, order, phase, context)
         if phase == "movement":
             for note in legality.notes(board, units, order):
                 of.warn(written, field, note, "write the unit's letter as it stands on the board")

@@ -173,11 +173,8 @@ def test_each_split_coast_has_a_point_inside_its_province_on_its_own_side() -> N
     assert geometry.point_of("par") == WORLD["par"].center
 
 
-def test_the_34_supply_centres_are_marked_as_places() -> None:
-    marked = {province for province in BOARD.provinces if WORLD[province].place}
-    assert marked == set(BOARD.supply_centres)
-    assert len(marked) == 34
-    assert WORLD["par"].place == "Paris"
+def test_every_province_is_named_on_the_map() -> None:
+    assert all(WORLD[province].place == BOARD.name(province) for province in BOARD.provinces)
 
 
 def test_a_drawing_that_misses_a_province_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,9 +17,12 @@ from resolver.engine.ruleset import MapMark
 from resolver.publish.history import load_history
 from resolver.publish.maps import map_data
 from resolver.rulesets.diplomacy import geometry, mapview
+from resolver.rulesets.diplomacy.board import standard_board
 from resolver.store.store import Store
 
 Run = Callable[..., tuple[int, str, str]]
+BOARD = standard_board()
+SUPPLY_CENTRE_NAMES = {BOARD.name(centre) for centre in BOARD.supply_centres}
 CAMPAIGN = "map-test"
 
 
@@ -214,6 +217,11 @@ def test_a_played_turn_reaches_the_sites_map_with_every_order_and_its_outcome(ro
     # The units after the turn: the French army in Burgundy, the German one still in Munich.
     pieces = {(data["labels"].get(p[0], p[0]), data["kinds"][p[1]]) for p in data["pieces"][1]}
     assert ("Burgundy", "army") in pieces and ("Munich", "army") in pieces
+    # Every province is named; the 34 supply centres, and only they, have a ring, which the legend names.
+    assert len(data["places"]) == 75
+    ringed = {place[0] for place in data["places"] if len(place) > 4 and place[4]}
+    assert ringed == SUPPLY_CENTRE_NAMES and len(ringed) == 34
+    assert data["markedPlaces"] == "Supply centre"
     # The fleet of the south coast, gone to the Gulf of Bothnia, stood by its coast before the turn.
     before = {p[0]: p for p in data["pieces"][0]}
     x, y = geometry.coast_points()["stp/sc"]

@@ -71,6 +71,11 @@ def map_holders(game: Game, state: State) -> dict[str, str | None]:
     return dict(m.centres(state))
 
 
+def map_marked_places(game: Game) -> frozenset[str]:
+    """The 34 supply centres: the map rings their names, as the board marks them."""
+    return m.board(game).supply_centres
+
+
 def map_events(game: Game, events: Sequence[Mapping[str, Any]], describe: Describe) -> list[MapMark]:
     """The turn's orders as arrows and rings, from its ``order`` events alone, then the dislodged and
     disbanded units and the centres that changed hands, each with the chronicle's sentence."""

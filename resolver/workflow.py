@@ -96,6 +96,32 @@ def ruleset_factions(ruleset_id: str, count: int, seed: int) -> list[FactionSetu
     return list(fixed) if fixed else default_factions(count, seed)
 
 
+def _fitted_factions(
+    ruleset: Ruleset, rules: dict[str, Any], factions: list[FactionSetup], players: dict[str, Any] | None
+) -> tuple[list[FactionSetup], dict[str, Any] | None]:
+    """The factions (and the players' entries) of a campaign of a ruleset whose sides are fixed
+    (``Ruleset.fixed_factions``): factions named by other ids (generated ones) become its first sides in
+    order, as many as asked, each keeping its players' entry (logins, keys)."""
+    fixed = ruleset.fixed_factions(rules)
+    known = {setup.id for setup in fixed}
+    if not fixed or all(setup.id in known for setup in factions):
+        return factions, players
+    if len(factions) > len(fixed):
+        raise CampaignError(
+            f"a {ruleset.title} campaign has at most {len(fixed)} factions, not {len(factions)}",
+            f"name at most {len(fixed)}: {', '.join(setup.id for setup in fixed)}",
+            code=2,
+        )
+    sides = list(fixed[: len(factions)])
+    if players is not None:
+        entries = players.get("factions") or {}
+        renamed = {
+            side.id: entries[old.id] for old, side in zip(factions, sides, strict=True) if old.id in entries
+        }
+        players = {**players, "factions": renamed}
+    return sides, players
+
+
 def factions_from_players(path: Path) -> tuple[list[FactionSetup], dict[str, Any]]:
     try:
         data = canonical.read_yaml(path)
@@ -158,6 +184,7 @@ def new_campaign(
             )
         store.reset()
     rules = ruleset.default_rules()
+    factions, players = _fitted_factions(ruleset, rules, factions, players)
     title = name or f"{ruleset.title} campaign {seed}"
     world = ruleset.generate_world(seed, rules, len(factions))
     # The world and the names are public; a sealed campaign's hidden starting positions come from its key.

@@ -661,6 +661,12 @@ class Ruleset:
     ) -> State:
         return self.module("setup").initial_state(world, rules, factions, seed)
 
+    def awaits(self, game: Game, state: State, faction: str) -> bool:
+        """Whether this turn needs orders from ``faction``: a game whose turns give only some players a
+        choice (Diplomacy's retreats and adjustments) says no for the others, who then miss no turn. By
+        default every active faction is awaited."""
+        return True
+
     def fixed_factions(self, rules: Mapping[str, Any]) -> tuple[FactionSetup, ...]:
         """The factions every campaign of this ruleset has, for a game whose sides are fixed (Diplomacy's
         seven powers); ``campaign new`` and ``campaign demo`` make them without a players file. By default

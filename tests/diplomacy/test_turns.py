@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from resolver.core import canonical
+from resolver.engine.ruleset import get_ruleset
 from tests.conftest import archived_events, tree_bytes
 
 Run = Callable[..., tuple[int, str, str]]
@@ -47,6 +48,10 @@ def play(run: Run, root: Path, orders: dict[str, list[str]]) -> str:
 
 def units_at(root: Path) -> dict[str, tuple[str, str]]:
     return {record["location"]: (record["owner"], record["kind"]) for record in state(root)["units"].values()}
+
+
+def missed_after_turn(root: Path) -> dict[str, int]:
+    return {power: record["missed_turns"] for power, record in state(root)["factions"].items()}
 
 
 def events_of(root: Path, turn: int, kind: str) -> list[dict]:
@@ -144,12 +149,15 @@ def test_a_year_of_turns_spring_autumn_winter_builds_then_a_retreat(root: Path, 
     assert state(root)["phase"] == {"year": 1902, "season": "spring", "kind": "retreat"}
     assert "Next: turn 5 (Spring 1902 retreats)" in out
 
+    missed_before = missed_after_turn(root)
     out = play(run, root, {"france": ["A MUN - BUR"]})
     assert "== Turn 5: Spring 1902 retreats ==" in out
+    assert "No orders arrived" not in out  # only France had a unit to retreat: nobody else was awaited
     assert "The French army in Munich retreated to Burgundy." in out
     assert units_at(root)["bur"] == ("france", "army")
     assert state(root)["dislodged"] == {}
     assert "Next: turn 6 (Autumn 1902)" in out
+    assert missed_after_turn(root) == missed_before  # nobody without a dislodged unit missed the retreats
 
 
 def test_a_dislodged_unit_given_no_retreat_is_disbanded(root: Path, run: Run) -> None:
@@ -195,3 +203,44 @@ def test_the_same_orders_give_the_same_bytes(tmp_path: Path, run: Run) -> None:
         play(run, folder, {"france": ["A MUN - BUR"]})
         trees.append(tree_bytes(folder / "campaign"))
     assert trees[0] == trees[1]
+
+
+def test_a_campaign_is_sealed_unless_asked_open_and_its_factions_are_the_seven_powers(
+    tmp_path: Path, run: Run
+) -> None:
+    code, out, err = run("new", "--ruleset", "diplomacy", "--root", tmp_path / "refused")
+    assert code == 2
+    assert "a Diplomacy campaign is sealed by default" in out + err and "--open" in out + err
+    assert not (tmp_path / "refused" / "campaign").exists()
+    key = tmp_path / "campaign.key"
+    code, out, err = run("new", "--ruleset", "diplomacy", "--root", tmp_path / "sealed", "--key-file", key)
+    assert code == 0, err
+    config = canonical.read_yaml(tmp_path / "sealed" / "campaign" / "campaign.yaml")
+    assert config["sealed"] is True
+    assert "7 factions: austria (Austria), england (England), france (France)" in out
+
+
+def test_the_rules_pages_come_from_the_data_and_name_every_datc_choice() -> None:
+    from resolver.rulesets.diplomacy import rulesdoc
+    from resolver.rulesets.diplomacy.adjudication import CHOICES
+
+    rules = get_ruleset("diplomacy").default_rules()
+    rules["victory"]["centres"] = 17  # a house rule: the pages follow it
+    text = rulesdoc.introduction(rules)
+    sections = rulesdoc.sections(rules)
+    tables = [block for section in sections for block in section.blocks if not isinstance(block, str)]
+    words = text + " ".join(
+        block for section in sections for block in section.blocks if isinstance(block, str)
+    )
+    assert "hold 17 of the 34 supply centres" in text
+    assert "75 provinces: 14 inland, 42 on the coast and 19 at sea" in words
+    choices = next(table for table in tables if table.caption == "Choices")
+    assert [row[0] for row in choices.rows] == [issue for issue, _, _ in CHOICES]
+    phases = next(table for table in tables if table.caption == "The phases of a year")
+    assert [row[0] for row in phases.rows] == [
+        "Spring 1901",
+        "Spring 1901 retreats",
+        "Autumn 1901",
+        "Autumn 1901 retreats",
+        "Winter 1901",
+    ]

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...core.phases import State
 from ...engine.ruleset import FactionSetup, Game, MapMark, Ruleset
-from . import mapview
+from . import mapview, phases
 from . import model as m
 
 
@@ -52,6 +52,11 @@ class Diplomacy(Ruleset):
             return board.power_adjective(str(power)) if power in board.powers else str(power)
 
         return {**super()._text_context(event, game), "where": where, "adjective": adjective}
+
+    def awaits(self, game: Game, state: State, faction: str) -> bool:
+        """A power is awaited in a movement when it has a unit, in the retreats when one of its units was
+        dislodged, in the winter when it has a build it can make or a unit to remove."""
+        return phases.has_choice(m.board(game), state, m.phase_kind(state), faction)
 
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         """The phase, and the power's own centres and units, in words."""

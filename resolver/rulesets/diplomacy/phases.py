@@ -389,18 +389,24 @@ def next_phase(ctx: Context, state: State) -> State:
 
 
 def _has_choice(board: Board, state: State, kind: str) -> bool:
+    """Whether anyone has a choice in a phase of that kind, in this state (else it is no turn)."""
+    return kind == "movement" or any(
+        has_choice(board, state, kind, power)
+        for power in board.powers
+        if power in state["factions"]  # type: ignore[arg-type]
+    )
+
+
+def has_choice(board: Board, state: State, kind: str, power: str) -> bool:
+    """Whether ``power`` has anything to decide in a phase of that kind: a unit to order in a movement, a
+    dislodged unit in the retreats, a build it can make or a unit to remove in the winter."""
     if kind == "movement":
-        return True
+        return any(unit.power == power for unit in m.units(state))
     if kind == "retreat":
-        return bool(state.get("dislodged"))
+        return any(record["owner"] == power for record in (state.get("dislodged") or {}).values())
     units, owners = m.units(state), m.owners(state)
-    for power in board.powers:
-        if power not in state["factions"]:
-            continue
-        owed = balance(units, owners, power)
-        if owed < 0 or (owed > 0 and build_sites(board, units, owners, power)):
-            return True
-    return False
+    owed = balance(units, owners, power)
+    return owed < 0 or (owed > 0 and bool(build_sites(board, units, owners, power)))
 
 
 def _take_centres(ctx: Context, state: State, board: Board) -> None:

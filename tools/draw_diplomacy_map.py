@@ -38,6 +38,18 @@ HEADER = """\
 
 
 def main(force: bool) -> int:
+    text, problems = draw()
+    for problem in problems:
+        print(problem)
+    if problems and not force:
+        return 1
+    OUT.write_text(text)
+    print(f"wrote {OUT.relative_to(ROOT)}")
+    return 0
+
+
+def draw() -> tuple[str, list[str]]:
+    """The drawing as the text of geometry.yaml, and every border it gets wrong against the board."""
     data = yaml.safe_load(SEEDS.read_text())
     step = float(data["cell"])
     width, height = int(data["width"] / step), int(data["height"] / step)
@@ -55,10 +67,6 @@ def main(force: bool) -> int:
     _drop_fragments(owner, width, height)
     board = standard_board()
     problems = _check(owner, width, height, board)
-    for problem in problems:
-        print(problem)
-    if problems and not force:
-        return 1
     provinces = {}
     vertices = _smoothed_vertices(owner, width, height)
     for province in board.provinces:
@@ -85,9 +93,7 @@ def main(force: bool) -> int:
         provinces[province] = entry
     out = {"sheet": {"width": data["width"], "height": data["height"]}, "provinces": provinces}
     text = yaml.safe_dump(out, sort_keys=False, default_flow_style=None, width=100000)
-    OUT.write_text(HEADER + text)
-    print(f"wrote {OUT.relative_to(ROOT)}")
-    return 0
+    return HEADER + text, problems
 
 
 def _around(col: int, row: int):

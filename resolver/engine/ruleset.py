@@ -293,6 +293,7 @@ class Ruleset:
     rules_chapters: ClassVar[bool] = False  # the site gives each rules section a page of its own
     can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
     turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
+    marked_place_name: ClassVar[str] = "Marked place"  # the legend's words for map_marked_places
     place_kinds: ClassVar[tuple[str, ...]] = ()  # map piece kinds that are places (a page each on the site)
     # Event kinds the chronicle tells under a heading of their own, not their step's: kind -> heading. For
     # what a step does on the side (a Marshal's attributes rolled as the recruiting rolls are counted).
@@ -716,7 +717,9 @@ class Ruleset:
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         """What stands on the map, for the site's maps: one mapping per piece with
         ``kind`` (e.g. settlement, army), ``location`` (a location id), ``owner`` (a faction id or None),
-        ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker)."""
+        ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker); and
+        optionally ``point``, the (x, y) inside its location where it stands when alone there (a fleet on one
+        of a province's two coasts), instead of the location's centre."""
         raise NotImplementedError
 
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
@@ -733,6 +736,12 @@ class Ruleset:
         """Who holds each location of the world, for a ruleset whose locations are held (provinces): the
         map tints each one in its holder's colour and draws its border. By default none."""
         return {}
+
+    def map_marked_places(self, game: Game) -> frozenset[str]:
+        """Locations whose name the map marks with a small ring above it, for places that matter more than
+        the others and never change (a board game's supply centres); ``marked_place_name`` says what the
+        ring means in the legend. By default none."""
+        return frozenset()
 
     def map_areas(self, game: Game, state: State) -> list[dict[str, Any]]:
         """Places inside the world's locations that the map draws as parts of them: one mapping per area

@@ -195,12 +195,18 @@ def map_data(history: History) -> dict[str, Any]:
                     area_index.get(str(p.get("area") or ""), -1),
                 ]
             )
+            point = p.get("point")
+            if point is not None:  # where in its location the piece stands (a fleet on one of two coasts)
+                rows[-1].append(_latlng((float(point[0]), float(point[1]))))
         pieces.append(rows)
     places = []
     inner = []  # [tile index, its parent's tile index] of each location inside another
+    marked = game.ruleset.map_marked_places(game)
     for loc in world.locations.values():
         if loc.place:
             places.append([loc.place, loc.center[1], loc.center[0], loc.label != loc.place])
+            if loc.id in marked:  # a ring beside its name (only marked places carry the flag)
+                places[-1].append(True)
         elif loc.parent is not None and loc.parent in tile_index:
             # A place inside a hex: its disc is a tile; its name stands beside it, as a settlement's does.
             places.append([loc.label, loc.center[1], loc.center[0], True])
@@ -226,6 +232,8 @@ def map_data(history: History) -> dict[str, Any]:
     if columns:  # the grid's names sit outside it: the first view shows them too
         xmin, ymax = xmin - 2 * AXIS_MARGIN, ymax + 2 * AXIS_MARGIN
     drawn: dict[str, Any] = {"inner": inner} if inner else {}  # only a world with inner places has it
+    if marked:
+        drawn["markedPlaces"] = game.ruleset.marked_place_name
     return {
         **drawn,
         "bounds": [[ymin, xmin], [ymax, xmax]],

@@ -30,6 +30,7 @@ class Diplomacy(Ruleset):
     )
     source = "The standard rules of Diplomacy (2023 rulebook), adjudicated as the DATC v3.0 reads them"
     demo_turns = 10
+    marked_place_name = "Supply centre"
     # What a GM places and removes (a correction of the board): a unit, kept in the state's ``units``.
     entity_kinds: ClassVar[Mapping[str, str]] = {"unit": "units"}
 
@@ -130,6 +131,9 @@ class Diplomacy(Ruleset):
 
     def map_holders(self, game: Game, state: State) -> dict[str, str | None]:
         return mapview.map_holders(game, state)
+
+    def map_marked_places(self, game: Game) -> frozenset[str]:
+        return mapview.map_marked_places(game)
 
     def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
         return mapview.map_events(game, events, lambda event: self.describe(event, game))

@@ -58,8 +58,9 @@ def point_of(location: str) -> Point:
 
 def standard_world(board: Board) -> World:
     """The board as a province world for the site's maps: one location per province, in the board's order,
-    with its name, kind (land, coast or sea, as the terrain), label point, outline and neighbours. A
-    supply centre carries its name as a place, so the map marks it."""
+    with its name, kind (land, coast or sea, as the terrain), label point, outline and neighbours. Every
+    province carries its name as a place, so the map writes it, as the board does (the ruleset's
+    ``map_marked_places`` adds the supply centres' rings)."""
     width, height = sheet_size()
     provinces = _drawing()["provinces"]
     missing = [province for province in board.provinces if province not in provinces]
@@ -76,6 +77,6 @@ def standard_world(board: Board) -> World:
             polygon=outline(province),
             neighbours=board.neighbours(province),
             coords=(0, index),
-            place=name if province in board.supply_centres else None,
+            place=name,
         )
     return World("province", 0, width, height, locations)

@@ -4,8 +4,8 @@ its power's colour, each supply centre tinted by its owner, and each order of th
 helps (or at the unit it helps hold), a hold as a ring round the unit. What became of the order picks the
 line: solid when it succeeded, dashed and crossed out when it failed, dotted grey and crossed out when it
 broke a rule. A dislodged unit, a unit built and a unit disbanded get a mark; so does a centre changing
-hands. Pieces stand at their province's label point (the world's centre of it): a fleet on a split coast
-is named with its coast in words."""
+hands. Pieces stand at their province's label point (the world's centre of it), but a fleet on one of two
+coasts stands at that coast's point (``geometry.coast_points``) and is named with its coast in words."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 
 from ...core.phases import State
 from ...engine.ruleset import Game, MapMark
+from . import geometry
 from . import model as m
 from .board import Board
 
@@ -52,7 +53,7 @@ def _piece(board: Board, record: Mapping[str, Any], waiting: bool) -> dict[str, 
     detail = f"{board.power_adjective(power)} {UNIT_WORDS[kind]} in {board.name(location)}"
     if waiting:
         detail += ", dislodged: it must retreat or be disbanded"
-    return {
+    piece: dict[str, Any] = {
         "kind": kind,
         "location": board.province(location),
         "owner": power,
@@ -60,11 +61,19 @@ def _piece(board: Board, record: Mapping[str, Any], waiting: bool) -> dict[str, 
         "detail": detail,
         "size": 1,
     }
+    if board.coast(location):  # a fleet on one of two coasts stands by that coast
+        piece["point"] = list(geometry.point_of(location))
+    return piece
 
 
 def map_holders(game: Game, state: State) -> dict[str, str | None]:
     """Each supply centre and its owner (None: neutral); the other provinces are nobody's to hold."""
     return dict(m.centres(state))
+
+
+def map_marked_places(game: Game) -> frozenset[str]:
+    """The 34 supply centres: the map rings their names, as the board marks them."""
+    return m.board(game).supply_centres
 
 
 def map_events(game: Game, events: Sequence[Mapping[str, Any]], describe: Describe) -> list[MapMark]:

@@ -296,6 +296,13 @@
             item(tint, "Tint and edge: the province's holder");
             item(node("span", "cm-swatch cm-unheld"), "No tint: held by nobody");
           }
+          if (data.places.some(function (p) { return p[4]; })) {
+            var centre = node("span", "cm-key");
+            centre.innerHTML =
+              '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true"' +
+              ' focusable="false"><circle cx="6" cy="6" r="4" fill="#fffdf6" stroke="#3b352f" stroke-width="2"/></svg>';
+            item(centre, data.markedPlaces || "Marked place");
+          }
           var lit = node("span", "cm-swatch cm-lit");
           item(lit, "Changed in the turn shown");
           box.appendChild(list);
@@ -448,6 +455,24 @@
         offset: p[3] ? [3, 0] : [0, -18],
       });
       placeLayer.addLayer(dot);
+      if (p[4]) {
+        // A marked place (a supply centre): a small ring just above its name, where no piece stands.
+        var ring = L.marker([p[1], p[2]], {
+          icon: L.divIcon({
+            className: "cm-place-ring",
+            html:
+              '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true"' +
+              ' focusable="false"><circle cx="6" cy="6" r="4" fill="#fffdf6" stroke="#3b352f" stroke-width="2"/></svg>',
+            iconSize: [12, 12],
+            iconAnchor: [6, 38],
+          }),
+          interactive: false,
+          keyboard: false,
+          zIndexOffset: -3000,
+        });
+        placeLayer.addLayer(ring);
+        ring.getElement().setAttribute("aria-hidden", "true");
+      }
     });
 
     // Holders: each held province tinted and edged in its holder's colour, for the turn shown. Drawn
@@ -550,7 +575,7 @@
       }
       var at = data.locations[p[0]];
       if (p[6] >= 0) at = areas[p[6]][3][0];
-      if (count === 1) return { at: [at], gap: Infinity };
+      if (count === 1) return { at: [p[7] || at], gap: Infinity }; // a piece alone stands at its own point
       var radius = unit * 0.3;
       var list = [];
       for (var k = 0; k < count; k++) {
@@ -844,6 +869,7 @@
     }
 
     function standsAt(p) {
+      if (p[7]) return p[7];
       return p[6] >= 0 ? areas[p[6]][3][0] : data.locations[p[0]];
     }
 

@@ -863,7 +863,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     print(
         f"Turn {result.turn} resolved; archived in campaign/turns/{result.turn:04d}/. "
         f"Next: turn {result.turn + 1}"
-        f" ({game.calendar.date(result.turn + 1).label})."
+        f" ({game.date_in(result.state, result.turn + 1).label})."
     )
     return 0
 

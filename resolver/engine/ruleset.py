@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..core import canonical, relations
-from ..core.calendar import Calendar
+from ..core.calendar import Calendar, GameDate
 from ..core.fields import ActionSpec, NamesOf
 from ..core.fog import Fog
 from ..core.houserules import PHASE_TABLE, Limits, check_house_rules
@@ -141,6 +141,11 @@ class Game:
     def calendar(self) -> Calendar:
         return Calendar.from_rules(self.rules["calendar"]).with_recorded(self.dates)
 
+    def date_in(self, state: Mapping[str, Any], turn: int) -> GameDate:
+        """The date of ``turn`` as ``state`` records it (a later state than the game's, which knows the
+        date of the turn that follows a resolved one), else by the calendar's count."""
+        return self.calendar.with_recorded(state.get("dates") or self.dates).date(turn)
+
     @cached_property
     def phases(self) -> tuple[Row, ...]:
         """The turn table as the rules data declares it: the ruleset's phases and repeated blocks, and
@@ -225,27 +230,49 @@ def filled_state(
     return state
 
 
-MARK_KINDS = ("march", "battle", "siege", "capture", "raid", "raze", "founded", "change")
+MARK_KINDS = (
+    "march", "battle", "siege", "capture", "raid", "raze", "founded", "change",
+    # A board game's orders (diplomacy): a support or a convoy is an arrow at another move or unit, a hold
+    # a ring round the unit; a dislodged, built or disbanded unit a mark.
+    "support", "convoy", "hold", "dislodged", "build", "disband",
+)  # fmt: skip
+# Kinds drawn as lines over the map rather than as a mark beside a place: their sentence joins what stands
+# at the end of the line, as a march's does.
+DRAWN_KINDS = ("march", "support", "convoy", "hold")
+# What became of an order a mark draws: the map draws a succeeded one solid, a failed one dashed and
+# crossed out, an illegal one dotted grey and crossed out. None: the mark tells no outcome (as before).
+MARK_OUTCOMES = ("succeeded", "failed", "illegal")
 
 
 @dataclass(frozen=True)
 class MapMark:
     """Something that happened in a turn, drawn on the site's map over that turn's pieces.
 
-    ``kind`` is one of ``MARK_KINDS``: a march is an arrow along ``path``; the others are a mark on the
-    last place of ``path`` (a battle, a siege, a capture, a raid, a razing, a new settlement or holding,
-    and "change" for anything else that changed there). ``path`` holds location ids of the world, or ids
-    of the ruleset's ``map_areas``. ``owner`` is the faction whose colour it takes (None: unknown), and
-    ``text`` the sentence a reader sees on it."""
+    ``kind`` is one of ``MARK_KINDS``: a march is an arrow along ``path``; a support or a convoy is an arrow
+    from the first place of ``path`` to the middle of the step from its second place to its third (the move
+    it helps), or to its second place when ``path`` has two (a unit it helps hold); a hold is a ring round
+    the one place of ``path``; the others are a mark on the last place of ``path`` (a battle, a siege, a
+    capture, a raid, a razing, a new settlement or holding, a unit dislodged, built or disbanded, and
+    "change" for anything else that changed there). ``path`` holds location ids of the world, or ids of the
+    ruleset's ``map_areas``. ``owner`` is the faction whose colour it takes (None: unknown), ``text`` the
+    sentence a reader sees on it, and ``outcome`` (one of ``MARK_OUTCOMES``, or None) what became of the
+    order it draws."""
 
     kind: str
     path: tuple[str, ...]
     owner: str | None
     text: str
+    outcome: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in MARK_KINDS or not self.path:
             raise ValueError(f"a map mark needs a kind from {', '.join(MARK_KINDS)} and a place")
+        if self.outcome is not None and self.outcome not in MARK_OUTCOMES:
+            raise ValueError(f"a map mark's outcome is one of {', '.join(MARK_OUTCOMES)} or None")
+        if self.kind in ("support", "convoy") and len(self.path) not in (2, 3):
+            raise ValueError(
+                f"a {self.kind} mark names its unit, the unit it helps and maybe where that goes"
+            )
 
 
 class Ruleset:

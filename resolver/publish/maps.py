@@ -32,7 +32,7 @@ from branca.element import Element, Figure, MacroElement
 from jinja2 import Template
 
 from ..core.world import AXIS_MARGIN, Part, World, axis_labels, split_province
-from ..engine.ruleset import MARK_KINDS
+from ..engine.ruleset import DRAWN_KINDS, MARK_KINDS
 from .history import History
 
 
@@ -55,6 +55,10 @@ TERRAIN_COLORS = {
     "river": "#b7d4ee",  # lighter than open water: land that a river runs through
     "ocean": "#9ec5e8",
     "lake": "#aed0ee",
+    # A board game's provinces by kind (diplomacy): seas, provinces on the sea, provinces inland.
+    "sea": "#9ec5e8",
+    "coast": "#ece4bf",
+    "land": "#dccf9f",
     # Inner places (a city inside its hex): darker than any land, so the small disc stands out.
     "city": "#8c5a4a",
     "village": "#a8836a",
@@ -152,7 +156,10 @@ def map_data(history: History) -> dict[str, Any]:
             path = [at for at in map(spot, mark.path) if at is not None]
             if path:
                 owner = faction_index.get(mark.owner, -1)
-                turn_marks.append([MARK_KINDS.index(mark.kind), path, owner, sid(mark.text)])
+                row = [MARK_KINDS.index(mark.kind), path, owner, sid(mark.text)]
+                if mark.outcome is not None:  # only a mark that tells an outcome carries one
+                    row.append(mark.outcome)
+                turn_marks.append(row)
         marks.append(turn_marks)
 
     # Who holds each tile, turn by turn: a faction's index, -1 for nobody; no list at all when the
@@ -225,6 +232,7 @@ def map_data(history: History) -> dict[str, Any]:
         "axes": [[name, *_latlng(at)] for name, at in (*columns, *row_names)],
         "areas": areas,
         "markKinds": list(MARK_KINDS),
+        "drawnKinds": list(DRAWN_KINDS),
         "marks": marks,
         "cell": cell_size(world),
         "world": world.kind,

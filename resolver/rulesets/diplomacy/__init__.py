@@ -11,11 +11,12 @@ year). ``model`` reads the campaign's state, ``phases`` plays a turn, ``setup`` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.phases import State
-from ...engine.ruleset import FactionSetup, Game, Ruleset
+from ...engine.ruleset import FactionSetup, Game, MapMark, Ruleset
+from . import mapview
 from . import model as m
 
 
@@ -37,6 +38,19 @@ class Diplomacy(Ruleset):
             FactionSetup(power, board.power_name(power), str(rules["powers"][power]["color"]))
             for power in board.powers
         )
+
+    def _text_context(self, event: Mapping[str, Any], game: Game) -> dict[str, Any]:
+        """The event texts' words for the board: ``where`` names a place ("St Petersburg (south coast)"),
+        ``adjective`` a power ("French"), so no sentence shows a province's id."""
+        board = m.board(game)
+
+        def where(location: Any) -> str:
+            return board.name(str(location)) if location and board.is_location(str(location)) else ""
+
+        def adjective(power: Any) -> str:
+            return board.power_adjective(str(power)) if power in board.powers else str(power)
+
+        return {**super()._text_context(event, game), "where": where, "adjective": adjective}
 
     def status_lines(self, game: Game, state: State, faction: str) -> list[str]:
         """The phase, and the power's own centres and units, in words."""
@@ -68,27 +82,13 @@ class Diplomacy(Ruleset):
         return sorted(rows, key=lambda row: (-row["centres"], -row["units"], row["faction"]))
 
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
-        board = m.board(game)
-        pieces = []
-        for unit_id, record in sorted((state.get("units") or {}).items()):
-            kind = "army" if record["kind"] == "army" else "fleet"
-            pieces.append(
-                {
-                    "kind": kind,
-                    "location": board.province(str(record["location"])),
-                    "owner": record["owner"],
-                    "label": "A" if kind == "army" else "F",
-                    "detail": f"{board.power_adjective(record['owner'])} {kind} in "
-                    f"{board.name(str(record['location']))}",
-                    "size": 1,
-                    "id": unit_id,
-                }
-            )
-        return pieces
+        return mapview.map_pieces(game, state)
 
     def map_holders(self, game: Game, state: State) -> dict[str, str | None]:
-        """Each supply centre is tinted in its owner's colour."""
-        return dict(m.centres(state))
+        return mapview.map_holders(game, state)
+
+    def map_events(self, game: Game, events: Sequence[Mapping[str, Any]]) -> list[MapMark]:
+        return mapview.map_events(game, events, lambda event: self.describe(event, game))
 
 
 RULESET = Diplomacy()

@@ -11,16 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...core.orders import OrderFile
 from ...core.phases import State
 from ...engine.context import TurnContext
-from ...engine.ruleset import Game
 from . import model as m
 from .adjudication import adjudicate
 from .adjustments import adjudicate_adjustments, balance
 from .board import Board
 from .legality import problems
-from .notation import NotationError, read_order, write_order
+from .notation import write_order
+from .orders import read_orders
 from .pieces import (
     Build,
     Convoy,
@@ -56,45 +55,6 @@ ORDER_TYPES: dict[type, str] = {
 # --- reading the orders ---------------------------------------------------------------------------
 
 
-def read_orders(game: Game, state: State, faction: str, order_file: OrderFile) -> list[Order]:
-    """The pieces' orders one power's accepted file gives in this phase, in the order written. An order
-    the notation cannot read was refused by the checker; if one reaches the resolver anyway it is left
-    out, so its unit is treated as given no order (it holds, or a dislodged one disbands)."""
-    board = m.board(game)
-    kind = m.phase_kind(state)
-    found: list[Order] = []
-    for order in order_file.orders:
-        text = _order_text(order.args)
-        if text is None:
-            continue
-        try:
-            found.append(read_order(board, faction, text, kind))
-        except NotationError:
-            continue
-    return found
-
-
-def _order_text(args: Mapping[str, Any]) -> str | None:
-    """The order in notation: the text itself, or the form of fields joined into the same words."""
-    for key in ("order", "text"):
-        if isinstance(args.get(key), str):
-            return str(args[key])
-    unit = args.get("unit")
-    if isinstance(unit, str):
-        for key, word in (("move", "-"), ("support", "S"), ("convoy", "C"), ("retreat", "-")):
-            if isinstance(args.get(key), str):
-                return f"{unit} {word} {args[key]}"
-        if args.get("hold") or ("hold" not in args and len(args) == 1):
-            return f"{unit} H"
-        if args.get("disband"):
-            return f"{unit} DISBAND"
-    if isinstance(args.get("build"), str):
-        return f"BUILD {args['build']}"
-    if args.get("waive"):
-        return "WAIVE"
-    return None
-
-
 def given_orders(ctx: Context, state: State) -> list[Order]:
     """Every power's orders, the powers in the board's order and each power's in its file's order."""
     board = m.board(ctx.game)
@@ -102,7 +62,7 @@ def given_orders(ctx: Context, state: State) -> list[Order]:
     for power in board.powers:
         order_file = ctx.orders.get(power)
         if order_file is not None and power in state["factions"]:
-            orders += read_orders(ctx.game, state, power, order_file)
+            orders += read_orders(ctx.game, state, power, order_file.orders)
     return orders
 
 
@@ -110,11 +70,21 @@ def given_orders(ctx: Context, state: State) -> list[Order]:
 
 
 def _emit_order(
-    ctx: Context, board: Board, resolution: Resolution, reason: str | None, assumed: bool, phase: PhaseKind
+    ctx: Context,
+    board: Board,
+    resolution: Resolution,
+    reason: str | None,
+    assumed: bool,
+    phase: PhaseKind,
+    standing: Mapping[str, Unit],
 ) -> None:
+    """One ``order`` event. ``standing``: the units the phase's orders name, by province, so the event
+    gives the unit's own place and kind (a fleet's coast) whatever the order wrote."""
     order = resolution.order
     unit_kind = getattr(order, "kind", None)
     unit = getattr(order, "unit", None)
+    if unit in standing:
+        unit_kind, unit = standing[unit].kind, standing[unit].location
     destination = getattr(order, "destination", None)
     if isinstance(order, Build):
         unit, destination = None, order.location
@@ -147,6 +117,10 @@ def _emit_order(
         assumed=assumed,
         order=write_order(board, order),
     )
+
+
+def _by_province(board: Board, units: Sequence[Unit]) -> dict[str, Unit]:
+    return {board.province(unit.location): unit for unit in units}
 
 
 def _reason(ctx: Context, resolution: Resolution, problem: str | None) -> str | None:
@@ -184,7 +158,8 @@ def movement(ctx: Context, state: State) -> State:
     for index, resolution in enumerate(outcome.resolutions):
         given = index < len(orders)
         problem = found[index].message if given and found[index] is not None else None
-        _emit_order(ctx, board, resolution, _reason(ctx, resolution, problem), not given, "movement")
+        reason = _reason(ctx, resolution, problem)
+        _emit_order(ctx, board, resolution, reason, not given, "movement", _by_province(board, units))
     _apply_movement(ctx, state, board, ids, units, outcome)
     return state
 
@@ -261,11 +236,12 @@ def retreats(ctx: Context, state: State) -> State:
     orders = given_orders(ctx, state)
     outcome = adjudicate_retreats(board, before, orders)
     dislodged = dict(state.get("dislodged") or {})
+    dislodged_units = {province: unit for province, (unit, _) in before.dislodged.items()}
     for index, resolution in enumerate(outcome.resolutions):
         given = index < len(orders)
         found = retreat_problem(board, before, resolution.order) if given else None
         reason = _reason(ctx, resolution, found[1] if found else None)
-        _emit_order(ctx, board, resolution, reason, not given, "retreat")
+        _emit_order(ctx, board, resolution, reason, not given, "retreat", dislodged_units)
         order = resolution.order
         if not resolution.succeeded and given:
             continue
@@ -325,7 +301,8 @@ def adjustments(ctx: Context, state: State) -> State:
     for index, resolution in enumerate(outcome.resolutions):
         given = index < len(orders)
         problem = found[index].message if given and found[index] is not None else None
-        _emit_order(ctx, board, resolution, _reason(ctx, resolution, problem), not given, "adjustment")
+        reason = _reason(ctx, resolution, problem)
+        _emit_order(ctx, board, resolution, reason, not given, "adjustment", _by_province(board, units))
         order = resolution.order
         if not resolution.succeeded:
             continue
@@ -360,7 +337,7 @@ def adjustments(ctx: Context, state: State) -> State:
             continue
         unused = min(balance(units, owners, power), len(build_sites(board, units, owners, power)))
         for _ in range(unused - used.get(power, 0)):
-            _emit_order(ctx, board, Resolution(Waive(power), True), None, True, "adjustment")
+            _emit_order(ctx, board, Resolution(Waive(power), True), None, True, "adjustment", {})
     return state
 
 

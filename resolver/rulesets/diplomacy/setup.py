@@ -9,33 +9,17 @@ from typing import Any
 
 from ...core.factions import new_faction, next_id
 from ...core.phases import State
-from ...core.world import Location, World
+from ...core.world import World
 from ...engine.ruleset import FactionSetup, fill_factions
 from . import model as m
+from .geometry import standard_world
 
 Rules = Mapping[str, Any]
 
 
 def generate_world(seed: int, rules: Rules, factions: int) -> World:
-    """The standard map, the same for every seed. Until the drawn map lands (``geometry.py``), each
-    province is a square on a grid, in the map file's order, joined to its neighbours."""
-    board = m.board()
-    columns = 10
-    locations: dict[str, Location] = {}
-    for index, province in enumerate(board.provinces):
-        col, row = index % columns, index // columns
-        x, y = col * 10.0, row * 10.0
-        locations[province] = Location(
-            id=province,
-            label=board.name(province),
-            terrain=board.kind(province),
-            center=(x + 5.0, y + 5.0),
-            polygon=((x, y), (x + 10.0, y), (x + 10.0, y + 10.0), (x, y + 10.0)),
-            neighbours=tuple(board.neighbours(province)),
-            coords=(0, index),
-        )
-    rows = (len(board.provinces) + columns - 1) // columns
-    return World("province", 0, columns * 10, rows * 10, locations)
+    """The standard map, drawn (``geometry.py``), the same for every seed."""
+    return standard_world(m.board())
 
 
 def powers_for(factions: list[FactionSetup]) -> dict[str, FactionSetup]:

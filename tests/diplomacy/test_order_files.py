@@ -322,6 +322,19 @@ def test_two_orders_for_one_dislodged_unit_are_refused() -> None:
     assert "Serbia" in of.errors[0].message
 
 
+def test_a_second_order_for_one_province_in_winter_is_warned_as_failing() -> None:
+    position = winter(
+        {"r1": unit("russia", "army", "war")}, {"mos": "russia", "stp": "russia", "war": "russia"}
+    )
+    of = check("  - Build A STP\n  - Build F STP/NC\n  - Build A MOS\n  - Build A MOS\n", position, "russia")
+    assert of.ok and [issue.line for issue in of.warnings] == [6, 8]
+    assert "order 1 already builds in or removes from St Petersburg" in of.warnings[0].message
+    assert orders.read_orders(GAME, position, "russia", of.orders)[:2] == [
+        Build("russia", "army", "stp"),
+        Build("russia", "fleet", "stp/nc"),
+    ]
+
+
 def test_builds_beyond_the_count_are_warned() -> None:
     position = winter({"r1": unit("russia", "army", "mos")}, {"mos": "russia", "stp": "russia"})
     of = check("  - Build F STP/NC\n  - Waive\n", position, "russia")

@@ -404,7 +404,7 @@ def check_orders(game: Game, state: State, of: OrderFile) -> None:
             of.error_in_text(written, bad.field, bad.index, bad.problem, bad.fix)
     context = _context(state, phase)
     found = list(legality.problems(board, units, [order for _, order in read], phase, **context))
-    if phase != "movement":
+    if phase == "retreat":
         _two_orders_for_one_unit(board, read, found)
     for (written, order), problem in zip(read, found, strict=True):
         field = _field_of(written)
@@ -430,8 +430,8 @@ def _field_of(written: Written) -> str:
 def _two_orders_for_one_unit(
     board: Board, read: Sequence[tuple[Written, Order]], found: list[legality.Problem | None]
 ) -> None:
-    """In a retreat or adjustment phase, two orders for one unit (or two builds in one province): both
-    refused, as in a movement phase, since neither is known to be the one meant."""
+    """In a retreat phase, two different orders for one dislodged unit: both refused, as the retreat
+    adjudication ignores both (DATC 4.D.3, choice c); the same order twice is one order."""
     by_unit: dict[str, list[int]] = {}
     for index, (_, order) in enumerate(read):
         key = _unit_key(board, order)
@@ -443,8 +443,8 @@ def _two_orders_for_one_unit(
         for index in indices:
             found[index] = legality.Problem(
                 TWO_ORDERS_HERE,
-                f"{board.name(province)} is given {len(indices)} different orders; one order a unit "
-                "(one build a province).",
+                f"The unit dislodged from {board.name(province)} is given {len(indices)} different orders, "
+                "so neither would be followed and it would be disbanded.",
             )
 
 
@@ -457,15 +457,31 @@ def _count_adjustments(
     read: Sequence[tuple[Written, Order]],
     found: Sequence[legality.Problem | None],
 ) -> None:
-    """More builds (with waivers) or removals than the power is due: the later ones will fail, so say it."""
+    """Adjustment orders are taken one by one and the first legal ones count (DATC 4.D.4 to 4.D.6): a
+    second order for one province, or orders beyond the builds or removals due, will fail. Warned, not
+    refused, since the earlier orders stand."""
+    seen: dict[str, int] = {}
+    counted: list[Written] = []  # the legal orders that use up a build or a removal, if any is left
+    for (written, order), problem in zip(read, found, strict=True):
+        key = _unit_key(board, order)
+        if problem is not None:
+            continue
+        if key is None or key not in seen:
+            counted.append(written)
+        if key is None:
+            continue
+        if key in seen:
+            of.warn(
+                written,
+                _field_of(written),
+                f"order {seen[key]} already builds in or removes from {board.name(key)}: this one will fail",
+                "remove this order",
+            )
+        else:
+            seen[key] = written.number
     owed = sum(1 for owner in owners.values() if owner == power) - sum(1 for u in units if u.power == power)
-    given = [
-        (written, order)
-        for (written, order), problem in zip(read, found, strict=True)
-        if problem is None and isinstance(order, (Build, Waive, Disband))
-    ]
     due = abs(owed)
-    for written, _ in given[due:]:
+    for written in counted[due:]:
         what = "build" if owed > 0 else "removal"
         of.warn(
             written,

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from ...core.phases import State
 from ...engine.ruleset import FactionSetup, Game, MapMark, Ruleset
-from . import mapview, phases
+from . import mapview, orders, phases
 from . import model as m
 
 
@@ -110,7 +110,15 @@ class Diplomacy(Ruleset):
             f"{m.season(state).capitalize()} {m.year(state)}, {m.phase_kind(state)}.",
             f"Supply centres ({len(owned)}): {', '.join(owned) or 'none'}.",
             f"Units ({len(units)}): {', '.join(units) or 'none'}.",
+            *orders.unit_lines(game, state, faction),
         ]
+
+    def orderable(self, game: Game, state: State, faction: str) -> list[str]:
+        return orders.orderable(game, state, faction)
+
+    def order_examples(self, game: Game, state: State, faction: str) -> list[dict[str, Any]]:
+        """The template's examples name the power's own units, in this phase's orders."""
+        return orders.order_examples(game, state, faction)
 
     def standings(self, game: Game, state: State) -> list[dict[str, Any]]:
         """The powers by supply centres held, then units, then name."""

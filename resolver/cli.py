@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import itertools
 import json
 import os
 import sys
@@ -1042,10 +1043,9 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     root = args.root or workflow.demo_root(Path("."), args.ruleset)
-    if args.turns is None:
-        args.turns = get_ruleset(args.ruleset).demo_turns
-    if args.turns < 1:
+    if args.turns is not None and args.turns < 1:
         raise CampaignError("--turns must be at least 1", code=2)
+    ruleset = get_ruleset(args.ruleset)
     workflow.prepare_demo_folder(root)
     factions = workflow.ruleset_factions(args.ruleset, args.factions, args.seed)
     key, players = None, None
@@ -1057,14 +1057,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
         root, args.ruleset, args.seed, factions, name=f"Demo of {args.ruleset}", key=key, sealed=args.sealed,
         players=players, beacon_name="test" if args.sealed else None,
     )  # fmt: skip
-    print(
-        f"Demo: {len(factions)} bot factions play {args.turns} turns of {game.ruleset.title} "
-        f"(seed {args.seed}) "
-        f"in {root}"
-    )
+    length = plural(args.turns, "turn") if args.turns is not None else ruleset.demo_length()
+    print(f"Demo: {len(factions)} bot factions play {length} of {game.ruleset.title} (seed {args.seed}) "
+          f"in {root}")  # fmt: skip
     kinds: dict[str, int] = {}  # the events the turns' lines told, of each kind: the summary counts no other
-    for _ in _bar(range(args.turns), "resolving"):
+    played = 0
+    for _ in _bar(itertools.count(), "resolving", args.turns):
+        told = args.turns is not None
+        if played == args.turns or (not told and ruleset.demo_over(game, Store(root).state(), played)):
+            break
         game, result = workflow.play_bot_turn(root)
+        played += 1
         events = printed_events(root, result)
         lines = turn_lines(game, events) if args.quiet else print_turn(game, result.turn, events, _bar_write)
         for e in (told for line in lines for told in line.told):
@@ -1079,15 +1082,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(visible(f"  {row['name']} ({row['faction']}, {row['status']}): {numbers}"))
     # The most frequent first; ties in the order of their words.
     tallies = sorted(kinds.items(), key=lambda item: (-item[1], game.ruleset.tally(item[0], item[1])))
-    print(
-        f"In {plural(args.turns, 'turn')}: " + ", ".join(game.ruleset.tally(k, n) for k, n in tallies) + "."
-    )
+    print(f"In {plural(played, 'turn')}: " + ", ".join(game.ruleset.tally(k, n) for k, n in tallies) + ".")
     if args.sealed:
         print(f"The sealed campaign is in {root}, its key in {root / DEMO_KEY}; replay it with: "
               f"campaign verify --root {root} --key-file {root / DEMO_KEY}")  # fmt: skip
         keys = root / workflow.DEMO_PLAYER_KEYS
-        print(f"Each faction's player key is in {keys}/; read red's view with: "
-              f"campaign view --root {root} --identity {keys / 'red.txt'}")  # fmt: skip
+        first = factions[0].id  # a faction of this campaign: red, or a power in Diplomacy
+        print(f"Each faction's player key is in {keys}/; read {first}'s view with: "
+              f"campaign view --root {root} --identity {keys / f'{first}.txt'}")  # fmt: skip
     else:
         print(f"The campaign is in {root}; replay it with: campaign verify --root {root}")
     return 0

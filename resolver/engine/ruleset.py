@@ -289,7 +289,7 @@ class Ruleset:
     summary: ClassVar[str] = ""
     source: ClassVar[str] = ""  # the game the rules come from
     entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
-    demo_turns: ClassVar[int] = 8  # how many turns ``campaign demo`` plays unless told
+    demo_turns: ClassVar[int] = 8  # how many turns ``campaign demo`` plays unless told (see demo_over)
     rules_chapters: ClassVar[bool] = False  # the site gives each rules section a page of its own
     can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
     turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
@@ -672,6 +672,16 @@ class Ruleset:
         seven powers); ``campaign new`` and ``campaign demo`` make them without a players file. By default
         none: a campaign has as many factions as asked, with generated names."""
         return ()
+
+    def demo_length(self) -> str:
+        """How long ``campaign demo`` plays when not told, in words for its first line ("8 turns")."""
+        return plural(self.demo_turns, "turn")
+
+    def demo_over(self, game: Game, state: State, played: int) -> bool:
+        """Whether ``campaign demo``, not told how many turns to play, has played enough: ``played`` turns
+        are resolved and ``state`` is the state after the last. A ruleset whose turns are no fixed share of
+        its year (one turn a phase, empty phases skipped) may stop at a date instead."""
+        return played >= self.demo_turns
 
     def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
         """A whole state from a hand-written part of one (a scenario fixture): each faction and each piece

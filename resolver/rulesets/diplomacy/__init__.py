@@ -29,7 +29,10 @@ class Diplomacy(Ruleset):
         "wins."
     )
     source = "The standard rules of Diplomacy (2023 rulebook), adjudicated as the DATC v3.0 reads them"
-    demo_turns = 10
+    # ``campaign demo`` plays two years of the game, spring 1901 to the winter of 1902, however many turns
+    # that takes (a year is two to five turns: empty phases are skipped). ``demo_turns`` is only a floor.
+    demo_years = 2
+    demo_turns = 1
     marked_place_name = "Supply centre"
     # What a GM places and removes (a correction of the board): a unit, kept in the state's ``units``.
     entity_kinds: ClassVar[Mapping[str, str]] = {"unit": "units"}
@@ -70,6 +73,14 @@ class Diplomacy(Ruleset):
         free = next(p for p in board.provinces if board.kind(p) != "sea" and p not in taken)
         owner = str(piece["owner"])
         return f"{owner}-gm1", {"owner": owner, "kind": "army", "location": free}
+
+    def demo_length(self) -> str:
+        return f"{self.demo_years} years"
+
+    def demo_over(self, game: Game, state: State, played: int) -> bool:
+        """Two years played: the next phase is in the third year of the game."""
+        third_year = int(game.rules["start"]["year"]) + self.demo_years
+        return played >= self.demo_turns and m.year(state) >= third_year
 
     def fixed_factions(self, rules: Mapping[str, Any]) -> tuple[FactionSetup, ...]:
         """The seven powers, in the map's order, named and coloured as the rules data says."""

@@ -3,9 +3,10 @@ its power's colour, each supply centre tinted by its owner, and each order of th
 ``order`` event: a move or a retreat as an arrow, a support or a convoy as a thin arrow at the move it
 helps (or at the unit it helps hold), a hold as a ring round the unit. What became of the order picks the
 line: solid when it succeeded, dashed and crossed out when it failed, dotted grey and crossed out when it
-broke a rule. A dislodged unit, a unit built and a unit disbanded get a mark; so does a centre changing
-hands. Pieces stand at their province's label point (the world's centre of it), but a fleet on one of two
-coasts stands at that coast's point (``geometry.coast_points``) and is named with its coast in words."""
+broke a rule. A battle (a bounce or a dislodgement), a dislodged unit, a unit built and a unit disbanded
+get a mark; so does a centre changing hands. Pieces stand at their province's label point (the world's
+centre of it), but a fleet on one of two coasts stands at that coast's point (``geometry.coast_points``)
+and is named with its coast in words."""
 
 from __future__ import annotations
 
@@ -32,7 +33,13 @@ ORDER_MARKS = {
     "build": "build",
 }
 # Other events that stand on the map: event kind -> mark kind. ``built`` is drawn from its build order.
-EVENT_MARKS = {"dislodged": "dislodged", "disbanded": "disband", "centre_changed": "capture"}
+# A battle (a bounce, a dislodgement) is marked where it was fought.
+EVENT_MARKS = {
+    "battle": "battle",
+    "dislodged": "dislodged",
+    "disbanded": "disband",
+    "centre_changed": "capture",
+}
 UNIT_WORDS = {"army": "army", "fleet": "fleet"}
 
 
@@ -129,8 +136,10 @@ def _order_mark(board: Board, data: Mapping[str, Any], text: str) -> MapMark | N
 
 
 def _event_mark(board: Board, kind: str, data: Mapping[str, Any], text: str) -> MapMark | None:
-    place = _province(board, data.get("province") if kind == "centre_changed" else data.get("unit"))
+    where = data.get("province") if kind in ("centre_changed", "battle") else data.get("unit")
+    place = _province(board, where)
     if place is None:
         return None
-    power = str(data["power"]) if data.get("power") else None
+    owner = data.get("winner") if kind == "battle" else data.get("power")  # a battle: its winner's colour
+    power = str(owner) if owner else None
     return MapMark(EVENT_MARKS[kind], (place,), power, text)

@@ -160,8 +160,63 @@ def movement(ctx: Context, state: State) -> State:
         problem = found[index].message if given and found[index] is not None else None
         reason = _reason(ctx, resolution, problem)
         _emit_order(ctx, board, resolution, reason, not given, "movement", _by_province(board, units))
+    _battles(ctx, board, units, outcome)
     _apply_movement(ctx, state, board, ids, units, outcome)
     return state
+
+
+def _battles(ctx: Context, board: Board, units: Sequence[Unit], outcome: MovementOutcome) -> None:
+    """One public ``battle`` event for each province two powers fought over this movement: a move into it
+    bounced (off a unit that stayed, or off another move) or dislodged the unit there. A move that walked
+    into a province nobody else wanted is no battle, and nor is a power bouncing off its own unit.
+    ``result`` says how the attack ended: ``dislodged`` (the unit there was driven out), ``won`` (one move
+    beat the others into the province), ``held`` (the unit there stood) or ``standoff`` (every move into
+    the province bounced and it stays empty)."""
+    standing = {board.province(unit.location): unit for unit in units}
+    moved_away = {
+        board.province(resolution.order.unit)
+        for resolution in outcome.resolutions
+        if isinstance(resolution.order, Move) and resolution.succeeded
+    }
+    tried: dict[str, list[Resolution]] = {}
+    for resolution in outcome.resolutions:
+        order = resolution.order
+        if isinstance(order, Move) and (resolution.succeeded or resolution.reason == "bounced"):
+            tried.setdefault(board.province(order.destination), []).append(resolution)
+    rank = {power: index for index, power in enumerate(board.powers)}
+    for province in sorted(tried):
+        moves = tried[province]
+        winners = [resolution.order.power for resolution in moves if resolution.succeeded]
+        bounced = [resolution.order.power for resolution in moves if not resolution.succeeded]
+        defender = standing.get(province) if province not in moved_away else None
+        if province in outcome.dislodged:
+            defender = outcome.dislodged[province][0]
+            result = "dislodged"
+        elif winners and bounced:
+            result = "won"
+        elif winners:
+            continue  # it walked in: nobody stood there or tried to
+        else:
+            result = "held" if defender is not None else "standoff"
+        attackers = sorted(set(winners + bounced), key=rank.__getitem__)
+        sides = set(attackers) | ({defender.power} if defender is not None else set())
+        if len(sides) < 2:
+            continue  # a power's units got in each other's way: no fight
+        winner = winners[0] if winners else defender.power if result == "held" and defender else None
+        losers = sorted(sides - {winner}, key=rank.__getitem__)
+        ctx.emit(
+            "battle",
+            actors=[*([winner] if winner else []), *losers],
+            place=province,
+            province=province,
+            result=result,
+            winner=winner,
+            losers=losers,
+            attackers=attackers,
+            defender=defender.power if defender is not None else None,
+            defender_kind=defender.kind if defender is not None else None,
+            defender_unit=defender.location if defender is not None else None,
+        )
 
 
 def _apply_movement(

@@ -482,7 +482,7 @@ def build_parser() -> Parser:
         "--turns",
         type=int,
         help="turns to play (default: the ruleset's, 8; usurper's is 12: three months and a count of "
-        "Victory Points)",
+        "Victory Points; diplomacy plays two years, spring 1901 to winter 1902)",
     )
     p.add_argument("--seed", type=int, default=1, help="campaign seed (default: 1)")
     p.add_argument(

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.phases import State
+from ...core.words import number_word
 from ...engine.ruleset import FactionSetup, Game, MapMark, Ruleset
 from . import mapview, orders, phases
 from . import model as m
@@ -75,7 +76,7 @@ class Diplomacy(Ruleset):
         return f"{owner}-gm1", {"owner": owner, "kind": "army", "location": free}
 
     def demo_length(self) -> str:
-        return f"{self.demo_years} years"
+        return f"{number_word(self.demo_years)} years"
 
     def demo_over(self, game: Game, state: State, played: int) -> bool:
         """Two years played: the next phase is in the third year of the game."""

@@ -61,7 +61,8 @@ def order_files(root: Path, faction: str, secret: str) -> list[Path]:
             **data,
             "orders": [{"action": first_action(root), "to": secret, "plan": secret}],
         },
-        "order": {**data, "orders": [pasted(first_order(root, faction), secret)]},
+        # Under the faction's own file name, so that the check reads the order itself.
+        faction: {**data, "orders": [pasted(first_order(root, faction), secret)]},
         "press": {**data, "press": [{"headline": secret, "body": f"A note: {secret}"}], "rumors": [secret]},
     }
     paths = []

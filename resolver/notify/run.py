@@ -47,6 +47,7 @@ from .ledger import FAILED, SENT, Entry, Ledger, stamp
 from .settings import WEBHOOKS_SECRET, NotifySettings, Preference, Webhook, read_settings, webhook_urls
 
 OPENED = "opened"
+REMINDER = "reminder "  # the event "reminder 24h": 24 hours before the deadline
 GITHUB = "github"
 KIND_NAMES = {"discord": "Discord", "slack": "Slack", "matrix": "Matrix"}
 
@@ -81,7 +82,7 @@ def reminder_due(settings: NotifySettings, deadline: datetime | None, now: datet
     if deadline is None or now >= deadline:
         return ""
     due = [hours for hours in settings.reminders if deadline.timestamp() - hours * 3600 <= now.timestamp()]
-    return f"reminder {min(due):g}h" if due else ""
+    return f"{REMINDER}{min(due):g}h" if due else ""
 
 
 def situation(root: Path, now: datetime, opened_at: datetime) -> Situation:
@@ -180,7 +181,18 @@ class Run:
         )
 
     def _pending(self, event: str, faction: str, channel: str) -> bool:
-        return not self.ledger.done(self.found.turn, event, faction, channel)
+        return not self.ledger.done(self.found.turn, event, faction, channel, since=self._since(event))
+
+    def _since(self, event: str) -> str:
+        """The earliest moment a reminder sent counts for the current deadline: twice its lead before
+        it. When the deadline moved back further after a reminder went (the absences paused it, the GM
+        extended it by days), that reminder is owed again at its hour before the new deadline; an hour's
+        extension does not send a second one."""
+        deadline = self.found.deadline
+        if deadline is None or not event.startswith(REMINDER):
+            return ""
+        lead = float(event.removeprefix(REMINDER).removesuffix("h"))
+        return stamp(deadline - timedelta(hours=2 * lead))
 
     def _record(self, event: str, faction: str, channel: str, ok: bool, detail: str) -> None:
         who = self._name(faction)

@@ -264,3 +264,35 @@ def test_a_sealed_campaign_mutes_those_away_without_its_key_and_says_nothing_els
     assert "left alone: House Crane" in done.out and "green" not in done.out
     entries = canonical.read_yaml(world.ci / LEDGER)["sent"]
     assert [(e["event"], e.get("faction")) for e in entries] == [("opened", "blue")]
+
+
+def test_a_pause_that_begins_mid_turn_moves_the_reminders_with_the_deadline(
+    stand: Stand, tmp_path: Path
+) -> None:
+    """red is away from the start; the 24-hour reminder goes to Bob, carol and the table. Then the GM
+    declares green away too: two away, the deadline moves back a week, and Bob (the only one who still
+    owes orders) is reminded again a day before the new deadline, once."""
+    world = make(tmp_path, absences={"policy": "pause", "pause_at": 2, "pause_hours": 168})
+    away(world, "red", 1, 1)
+    run(stand, world, "notify", "2026-03-02T10:00Z")
+    assert stand.to("/api/")[0].body["title"] == "Turn 1: orders due Fri 2026-03-06 18:00 UTC"
+    run(stand, world, "remind", "2026-03-05T20:30Z")
+    first = [(e["event"], e.get("faction", ""), e["channel"]) for e in ledger(world)["sent"]]
+    assert ("reminder 24h", "blue", "slack:blue-slack") in first
+    assert ("reminder 24h", "green", "github") in first
+
+    away(world, "green", 1, 1)
+    stand.requests.clear()
+    run(stand, world, "remind", "2026-03-06T15:30Z")  # the old deadline's 3-hour mark: no longer a reminder
+    assert stand.requests == []
+    run(stand, world, "remind", "2026-03-12T18:30Z")
+    (slack,) = stand.to("/hooks/blue-slack/")
+    assert "|Fri 2026-03-13 18:00 UTC>, in 23h 30m." in slack.body["text"]
+    assert "The deadline moved back 168 hours because 2 factions are away" in slack.body["text"]
+    assert sorted(r.path.split("/")[2] for r in stand.to("/hooks/")) == ["blue-slack", "table"]
+    stand.requests.clear()
+    run(stand, world, "remind", "2026-03-12T19:30Z")
+    assert stand.requests == []
+    sent = [(e["event"], e.get("faction", ""), e["channel"]) for e in ledger(world)["sent"]]
+    assert sent.count(("reminder 24h", "blue", "slack:blue-slack")) == 2
+    assert sent.count(("reminder 24h", "green", "github")) == 1  # green is away now: not again

@@ -577,6 +577,7 @@ def notify_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
             "remind",
             "remind the factions whose orders are not in",
             "Remind each faction whose order file is not in the checkout (the main branch, in the workflow) "
+            "and that is not away by declaration (campaign absence), "
             "when a reminder's hour before the deadline has come (notifications.reminders in "
             "campaign/campaign.yaml: 24 and 3 by default), once per reminder hour, never in a player's "
             "quiet hours; between reminders, send what the announcement could not. A scheduled workflow "

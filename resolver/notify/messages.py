@@ -108,7 +108,7 @@ def moved_words(news: News) -> str:
         return ""
     return (
         f"The deadline moved back {hours(news.moved)} because {plural(len(news.away), 'faction')} "
-        "are away (the campaign pauses for absences)."
+        f"{'is' if len(news.away) == 1 else 'are'} away (the campaign pauses for absences)."
     )
 
 

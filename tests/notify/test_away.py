@@ -296,3 +296,25 @@ def test_a_pause_that_begins_mid_turn_moves_the_reminders_with_the_deadline(
     sent = [(e["event"], e.get("faction", ""), e["channel"]) for e in ledger(world)["sent"]]
     assert sent.count(("reminder 24h", "blue", "slack:blue-slack")) == 2
     assert sent.count(("reminder 24h", "green", "github")) == 1  # green is away now: not again
+
+
+def test_the_words_for_those_away_follow_the_count_and_the_policy() -> None:
+    from datetime import timedelta
+
+    from resolver.notify import messages
+
+    def news(away: tuple[str, ...], policy: str, moved: float) -> messages.News:
+        at = datetime(2026, 3, 2, tzinfo=UTC)
+        return messages.News("T", 1, "opened", at, at, "", (), away, policy, timedelta(hours=moved))
+
+    one = news(("House Alder",), "pause", 48)
+    assert messages.moved_words(one) == (
+        "The deadline moved back 48 hours because 1 faction is away (the campaign pauses for absences)."
+    )
+    assert messages.names(one) == "nobody: every faction that is not away has sent its orders"
+    assert messages.away_words(news(("A", "B"), "stand_in", 0)) == (
+        "Away, as declared: A, B. They owe no orders and are not reminded; the ruleset's bot plays for them."
+    )
+    assert messages.moved_words(news(("A", "B"), "hold", 0)) == ""
+    assert messages.away_words(news((), "hold", 0)) == ""
+    assert messages.names(news((), "hold", 0)) == "nobody: every faction's orders are in"

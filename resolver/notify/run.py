@@ -15,8 +15,9 @@ What a run sends, for the current turn:
   failed) is sent instead, so no news waits for the next turn.
 
 Nothing reaches a player in their quiet hours: it waits for a later run, until the deadline. A reminder
-goes once per reminder hour at most (the ledger's key is turn, event, faction and channel); when a run
-finds two reminder hours passed, the later one alone is sent.
+goes once per reminder hour at most (the ledger's key is turn, event, faction and channel), unless the
+deadline moved back by more than twice its hours since it went; when a run finds two reminder hours
+passed, the later one alone is sent.
 
 Who owes orders follows what the resolver will do with the turn (``store.schedule.due``, as the resolve
 workflow asks it): a faction declared away at the turn (``store.absences``: the GM's ledger and the players'

@@ -400,9 +400,10 @@ def build_parser() -> Parser:
         help="check a campaign's set-up and say what to fix",
         description="Check what can be checked locally, without network: every recipient in "
         "campaign/players.yaml, the committed ignore files of a sealed campaign, the key file's "
-        "permissions, that the key is the campaign's and made its dice commitment, and that "
-        ".github/workflows holds the kit's workflows. One line per check; exit 1 if any check finds a "
-        "problem (warnings do not count).",
+        "permissions, that the key is the campaign's and made its dice commitment, that "
+        ".github/workflows holds the kit's workflows, and the notification settings (with "
+        "CAMPAIGN_WEBHOOKS in the environment, that it names every webhook used). One line per check; "
+        "exit 1 if any check finds a problem (warnings do not count).",
     )
     p.add_argument(
         "--key-file",
@@ -576,6 +577,7 @@ def notify_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
             "remind",
             "remind the factions whose orders are not in",
             "Remind each faction whose order file is not in the checkout (the main branch, in the workflow) "
+            "and that is not away by declaration (campaign absence), "
             "when a reminder's hour before the deadline has come (notifications.reminders in "
             "campaign/campaign.yaml: 24 and 3 by default), once per reminder hour, never in a player's "
             "quiet hours; between reminders, send what the announcement could not. A scheduled workflow "

@@ -1,0 +1,135 @@
+"""The "Remind players" workflow (remind.yml), run as written through act: at the 24-hour reminder, the
+factions whose orders are not on main are mentioned on the turn's tracking issue and on their own
+webhooks, the table's room hears who is awaited, and nobody else is told anything; a webhook that
+answers 500 is written in the ledger as failed and the job still succeeds; the ledger is committed and
+pushed to main; a second run in the same hour sends nothing.
+
+The campaign starts on Monday 2 March 2026 with its deadline on Friday 6 March, 18:00 UTC, and both
+runs are told it is Thursday 5 March, 22:00 UTC (CAMPAIGN_NOTIFY_NOW, through act's --env:
+the workflow file has no --now), 20 hours before the deadline. alice (red) has her orders merged;
+Bob (blue) and carol (green) have not.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import yaml
+
+from ..git.gitsim import PLAYERS
+from .act import Rehearsal, schedule_event
+from .conftest import fork_of_the_kit
+from .github_api import GitHub, Server
+from .webhooks import Webhooks
+
+LEDGER = "campaign/notifications.yaml"
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+NOW = "2026-03-05T22:00Z"  # 20 hours before the deadline: the 24-hour reminder is due, the 3-hour one not
+BOT_TOKEN = "rehearsal-bot-token"
+ROSTER = copy.deepcopy(PLAYERS)
+ROSTER["factions"]["red"]["notify"] = {
+    "webhooks": [{"kind": "discord", "webhook": "red-discord", "mention": "312345678901234567"}]
+}
+ROSTER["factions"]["blue"]["notify"] = {
+    "webhooks": [{"kind": "slack", "webhook": "blue-slack", "mention": "U024BE7LH"}]
+}
+ROSTER["factions"]["green"]["notify"] = {
+    "timezone": "America/New_York",
+    "webhooks": [{"kind": "discord", "webhook": "green-discord", "mention": "498765432109876543"}],
+}
+SETTINGS = {
+    "schedule": {"deadline": {"weekday": "friday", "time": "18:00"}},
+    "notifications": {"reminders": [24, 3], "webhooks": [{"kind": "matrix", "webhook": "table"}]},
+}
+HOOKS = ("red-discord", "blue-slack", "green-discord", "table")
+
+
+def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
+    tmp_path: Path, github: tuple[GitHub, Server], webhooks: Webhooks
+) -> None:
+    world = fork_of_the_kit(tmp_path / "game", clock=START, roster=ROSTER, settings=SETTINGS)
+    world.submit("red")  # alice's orders are merged into main; Bob's and carol's are not
+    api, server = github
+    webhooks.failing = {"/green-discord": 500}  # carol's Discord answers with a server error
+    secret = "".join(f"{name}: {webhooks.url('/' + name)}\n" for name in HOOKS)
+    rehearsal = Rehearsal(tmp_path / "act", world.origin, server.url)
+    rehearsal.secrets = {"CAMPAIGN_WEBHOOKS": secret, "CAMPAIGN_BOT_TOKEN": BOT_TOKEN}
+    rehearsal.unmasked = True  # act's masking off: what stays out of the log, the workflow kept out
+    rehearsal.env = {"CAMPAIGN_NOTIFY_NOW": NOW}
+    before = world.git(world.origin, "rev-parse", "main")
+
+    run = rehearsal.act("remind.yml", "schedule", schedule_event("43 * * * *"))
+    assert run.code == 0, run.log  # the failed webhook does not fail the job
+    assert run.jobs == {"remind": "success"}, run.log
+    said = run.printed("remind")
+    assert "turn 1, reminder 24h: House Crane by Discord webhook 'green-discord': failed (HTTP 500)" in said
+    assert "4 messages sent, 1 failed, 0 held for quiet hours." in said, said
+
+    # GitHub: the turn had no issue yet, so the run opens it (the turn's news, nobody @mentioned) and
+    # mentions the two factions that owe orders in a comment; alice is neither mentioned nor named.
+    assert api.unexpected == [], api.unexpected
+    assert [(r.method, r.path) for r in api.requests] == [
+        ("POST", "/repos/example/campaign/issues"),
+        ("POST", "/repos/example/campaign/issues/1/comments"),
+    ]
+    (issue,) = api.issues
+    assert issue["title"] == "Turn 1: orders due Fri 2026-03-06 18:00 UTC"
+    assert "@" not in issue["body"], issue["body"]
+    (comment,) = api.comments[1]
+    text = comment["body"]
+    assert "**The Salt Marches: turn 1 reminder**" in text
+    assert "- House Brook @Bob\n" in text, text
+    assert "- House Crane @carol: Friday 6 March 2026, 13:00 EST on your clock\n" in text, text
+    assert sorted(re.findall(r"@[A-Za-z0-9-]+", text)) == ["@Bob", "@carol"], text
+    assert "Alder" not in issue["body"] + text and "alice" not in issue["body"] + text
+
+    # The webhooks: each owing faction's own, with its member pinged; the table's room with who is
+    # awaited; red's Discord hears nothing.
+    assert webhooks.to("/red-discord") == []
+    (slack,) = webhooks.to("/blue-slack")
+    assert slack["text"].startswith("<@U024BE7LH> *The Salt Marches: turn 1 reminder*"), slack
+    assert "The orders of House Brook for turn 1 are not on the main branch yet." in slack["text"]
+    (discord,) = webhooks.to("/green-discord")  # delivered, and answered 500
+    assert discord["content"].startswith("<@498765432109876543> **The Salt Marches: turn 1 reminder**")
+    assert discord["allowed_mentions"] == {"parse": [], "users": ["498765432109876543"]}
+    (table,) = webhooks.to("/table")
+    assert "Orders awaited from: House Brook, House Crane." in table["text"], table
+
+    # The ledger is committed on top of main and pushed to the origin, the failure in it, no URL.
+    assert world.git(world.origin, "log", "-1", "--format=%s", "main") == "Notifications sent"
+    assert world.git(world.origin, "rev-parse", "main^") == before
+    pushed = world.git(world.origin, "show", f"main:{LEDGER}")
+    ledger = yaml.safe_load(pushed)
+    assert ledger["issues"] == {1: 1}
+    assert {
+        (e.get("faction", ""), e["channel"], e["status"], e.get("detail", "")) for e in ledger["sent"]
+    } == {
+        ("blue", "github", "sent", "issue #1"),
+        ("green", "github", "sent", "issue #1"),
+        ("blue", "slack:blue-slack", "sent", "HTTP 204"),
+        ("green", "discord:green-discord", "failed", "HTTP 500"),
+        ("", "matrix:table", "sent", "HTTP 204"),
+    }
+    assert {(e["turn"], e["event"], e["at"]) for e in ledger["sent"]} == {
+        (1, "reminder 24h", "2026-03-05T22:00:00Z")
+    }
+    assert "127.0.0.1" not in pushed
+
+    # Neither the webhooks' URLs nor the bot token reach the log, act's masking off.
+    port = webhooks.url("/").removesuffix("/")
+    assert port not in run.log and BOT_TOKEN not in run.log
+
+    # The next run in the same hour finds everything in the ledger: nothing is sent, nothing pushed.
+    head = world.git(world.origin, "rev-parse", "main")
+    deliveries, requests = len(webhooks.deliveries), len(api.requests)
+    again = rehearsal.act("remind.yml", "schedule", schedule_event("43 * * * *"))
+    assert again.code == 0, again.log
+    assert again.jobs == {"remind": "success"}, again.log
+    said = again.printed("remind")
+    assert "turn 1, reminder 24h: nothing to send; everything due was sent before" in said, said
+    assert "0 messages sent, 0 failed" in said and "nothing was sent; the ledger is unchanged" in said
+    assert len(webhooks.deliveries) == deliveries and len(api.requests) == requests
+    assert world.git(world.origin, "rev-parse", "main") == head

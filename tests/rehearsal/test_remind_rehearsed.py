@@ -38,13 +38,16 @@ ROSTER["factions"]["blue"]["notify"] = {
 }
 ROSTER["factions"]["green"]["notify"] = {
     "timezone": "America/New_York",
-    "webhooks": [{"kind": "discord", "webhook": "green-discord", "mention": "498765432109876543"}],
+    "webhooks": [
+        {"kind": "discord", "webhook": "green-discord", "mention": "498765432109876543"},
+        {"kind": "matrix", "webhook": "green-matrix", "mention": "@carol:example.org"},
+    ],
 }
 SETTINGS = {
     "schedule": {"deadline": {"weekday": "friday", "time": "18:00"}},
     "notifications": {"reminders": [24, 3], "webhooks": [{"kind": "matrix", "webhook": "table"}]},
 }
-HOOKS = ("red-discord", "blue-slack", "green-discord", "table")
+HOOKS = ("red-discord", "blue-slack", "green-discord", "green-matrix", "table")
 
 
 def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
@@ -53,7 +56,8 @@ def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
     world = fork_of_the_kit(tmp_path / "game", clock=START, roster=ROSTER, settings=SETTINGS)
     world.submit("red")  # alice's orders are merged into main; Bob's and carol's are not
     api, server = github
-    webhooks.failing = {"/green-discord": 500}  # carol's Discord answers with a server error
+    webhooks.failing = {"/green-discord": 500}  # carol's Discord answers with a server error,
+    webhooks.garbled = {"/green-matrix"}  # and her Matrix bridge with something that is not HTTP
     secret = "".join(f"{name}: {webhooks.url('/' + name)}\n" for name in HOOKS)
     rehearsal = Rehearsal(tmp_path / "act", world.origin, server.url)
     rehearsal.secrets = {"CAMPAIGN_WEBHOOKS": secret, "CAMPAIGN_BOT_TOKEN": BOT_TOKEN}
@@ -66,7 +70,8 @@ def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
     assert run.jobs == {"remind": "success"}, run.log
     said = run.printed("remind")
     assert "turn 1, reminder 24h: House Crane by Discord webhook 'green-discord': failed (HTTP 500)" in said
-    assert "4 messages sent, 1 failed, 0 held for quiet hours." in said, said
+    assert "House Crane by Matrix webhook 'green-matrix': failed (not an HTTP answer)" in said, said
+    assert "4 messages sent, 2 failed, 0 held for quiet hours." in said, said
 
     # GitHub: the turn had no issue yet, so the run opens it (the turn's news, nobody @mentioned) and
     # mentions the two factions that owe orders in a comment; alice is neither mentioned nor named.
@@ -95,6 +100,8 @@ def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
     (discord,) = webhooks.to("/green-discord")  # delivered, and answered 500
     assert discord["content"].startswith("<@498765432109876543> **The Salt Marches: turn 1 reminder**")
     assert discord["allowed_mentions"] == {"parse": [], "users": ["498765432109876543"]}
+    (matrix,) = webhooks.to("/green-matrix")  # delivered, and answered with what is not HTTP
+    assert matrix["text"].startswith("@carol:example.org: The Salt Marches: turn 1 reminder"), matrix
     (table,) = webhooks.to("/table")
     assert "Orders awaited from: House Brook, House Crane." in table["text"], table
 
@@ -111,6 +118,7 @@ def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
         ("green", "github", "sent", "issue #1"),
         ("blue", "slack:blue-slack", "sent", "HTTP 204"),
         ("green", "discord:green-discord", "failed", "HTTP 500"),
+        ("green", "matrix:green-matrix", "failed", "not an HTTP answer"),
         ("", "matrix:table", "sent", "HTTP 204"),
     }
     assert {(e["turn"], e["event"], e["at"]) for e in ledger["sent"]} == {

@@ -141,3 +141,14 @@ def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
     assert "0 messages sent, 0 failed" in said and "nothing was sent; the ledger is unchanged" in said
     assert len(webhooks.deliveries) == deliveries and len(api.requests) == requests
     assert world.git(world.origin, "rev-parse", "main") == head
+
+
+def test_the_ledger_is_pushed_even_when_the_sending_step_failed() -> None:
+    """A run that sent some messages and then failed has them in its ledger: the commit step runs all
+    the same (unless the run was cancelled), or the next run would send them again."""
+    workflows = Path(__file__).resolve().parents[2] / ".github" / "workflows"
+    for name, job in (("remind.yml", "remind"), ("resolve.yml", "announce")):
+        steps = yaml.safe_load((workflows / name).read_text(encoding="utf-8"))["jobs"][job]["steps"]
+        (push,) = [step for step in steps if step.get("name") == "Commit and push what was sent"]
+        assert push.get("if") == "${{ !cancelled() }}", (name, push.get("if"))
+        assert steps[-1] is push  # and nothing after it that a failure would skip

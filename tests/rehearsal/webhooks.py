@@ -2,8 +2,9 @@
 
 Each POST is recorded with its path and JSON body; a path listed in ``failing`` answers with that status
 instead, and one listed in ``garbled`` answers bytes that are not HTTP at all (a proxy's error page, a
-port that is not a web server), so a test can show that a webhook that fails does not fail the run. The address is meant to be
-given to the workflow as a secret (``Rehearsal.secrets``), as the real URLs are.
+port that is not a web server), so a test can show that a webhook that fails does not fail the run.
+The address is meant to be given to the workflow as a secret (``Rehearsal.secrets``), as the real URLs
+are.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ Bob (blue) and carol (green) have not.
 
 from __future__ import annotations
 
+import base64
 import copy
 import re
 from datetime import UTC, datetime
@@ -129,6 +130,8 @@ def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
     # Neither the webhooks' URLs nor the bot token reach the log, act's masking off.
     port = webhooks.url("/").removesuffix("/")
     assert port not in run.log and BOT_TOKEN not in run.log
+    header = base64.b64encode(f"x-access-token:{BOT_TOKEN}".encode()).decode()
+    assert header not in run.log  # nor the push's authorization header
 
     # The next run in the same hour finds everything in the ledger: nothing is sent, nothing pushed.
     head = world.git(world.origin, "rev-parse", "main")

@@ -1418,8 +1418,16 @@ def cmd_notify(args: argparse.Namespace) -> int:
     from .notify.run import run
     from .store.schedule import parse_moment
 
-    when = args.now or os.environ.get(NOTIFY_NOW_VARIABLE, "")
-    now = parse_moment(when) if when else datetime.now(UTC)
+    told = os.environ.get(NOTIFY_NOW_VARIABLE, "")
+    if args.now or not told:
+        now = parse_moment(args.now) if args.now else datetime.now(UTC)
+    else:
+        try:
+            now = parse_moment(told)
+        except CampaignError as error:
+            raise CampaignError(
+                f"{NOTIFY_NOW_VARIABLE}: {error.message}", f"{error.hint}, or unset it to use the clock", 2
+            ) from None
     turn = int(Store(args.root).public_state()["turn"])
     opened_at = turn_opened_at(open_repo(args.root), turn)
     report = run(args.root, now, opened_at, remind=args.command == "remind", dry_run=args.dry_run)

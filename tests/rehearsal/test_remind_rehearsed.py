@@ -1,11 +1,12 @@
 """The "Remind players" workflow (remind.yml), run as written through act: at the 24-hour reminder, the
 factions whose orders are not on main are mentioned on the turn's tracking issue and on their own
 webhooks, the table's room hears who is awaited, and nobody else is told anything; a webhook that
-answers 500 is written in the ledger as failed and the job still succeeds; the ledger is committed and
-pushed to main; a second run in the same hour sends nothing.
+answers 500 (or with bytes that are not HTTP) is written in the ledger as failed and the job still
+succeeds; the ledger is committed and pushed to main; a second run in the same hour sends nothing; once
+another faction's orders are merged, the 3-hour reminder goes to the one faction still owing.
 
-The campaign starts on Monday 2 March 2026 with its deadline on Friday 6 March, 18:00 UTC, and both
-runs are told it is Thursday 5 March, 22:00 UTC (CAMPAIGN_NOTIFY_NOW, through act's --env:
+The campaign starts on Monday 2 March 2026 with its deadline on Friday 6 March, 18:00 UTC, and the
+first two runs are told it is Thursday 5 March, 22:00 UTC (CAMPAIGN_NOTIFY_NOW, through act's --env:
 the workflow file has no --now), 20 hours before the deadline. alice (red) has her orders merged;
 Bob (blue) and carol (green) have not.
 """
@@ -144,6 +145,36 @@ def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
     assert "0 messages sent, 0 failed" in said and "nothing was sent; the ledger is unchanged" in said
     assert len(webhooks.deliveries) == deliveries and len(api.requests) == requests
     assert world.git(world.origin, "rev-parse", "main") == head
+
+    # Bob's orders are merged. At the 3-hour reminder carol alone still owes orders, and she alone is
+    # reminded (on the same issue, and again on both her webhooks: a new reminder is a new message).
+    world.submit("blue")
+    rehearsal.env = {"CAMPAIGN_NOTIFY_NOW": "2026-03-06T15:30Z"}
+    webhooks.deliveries.clear()
+    api.requests.clear()
+    third = rehearsal.act("remind.yml", "schedule", schedule_event("43 * * * *"))
+    assert third.code == 0, third.log
+    assert third.jobs == {"remind": "success"}, third.log
+    assert [(r.method, r.path) for r in api.requests] == [
+        ("POST", "/repos/example/campaign/issues/1/comments")
+    ]
+    text = api.comments[1][-1]["body"]
+    assert "**The Salt Marches: turn 1 reminder**" in text and "in 2h 30m" in text, text
+    assert re.findall(r"@[A-Za-z0-9-]+", text) == ["@carol"] and "Brook" not in text, text
+    assert sorted(d.path for d in webhooks.deliveries) == ["/green-discord", "/green-matrix", "/table"]
+    (table,) = webhooks.to("/table")
+    assert "Orders awaited from: House Crane." in table["text"], table
+    ledger = yaml.safe_load(world.git(world.origin, "show", f"main:{LEDGER}"))
+    assert {
+        (e.get("faction", ""), e["channel"], e["status"])
+        for e in ledger["sent"]
+        if e["event"] == "reminder 3h"
+    } == {
+        ("green", "github", "sent"),
+        ("green", "discord:green-discord", "failed"),
+        ("green", "matrix:green-matrix", "failed"),
+        ("", "matrix:table", "sent"),
+    }
 
 
 def test_the_ledger_is_pushed_even_when_the_sending_step_failed() -> None:

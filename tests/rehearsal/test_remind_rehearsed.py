@@ -177,12 +177,36 @@ def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
     }
 
 
-def test_the_ledger_is_pushed_even_when_the_sending_step_failed() -> None:
+def test_without_the_bot_token_nothing_is_sent_that_could_not_be_recorded(
+    tmp_path: Path, github: tuple[GitHub, Server], webhooks: Webhooks
+) -> None:
+    """A fork whose GM has not set CAMPAIGN_BOT_TOKEN yet: the ledger could not be pushed, so every hourly
+    run would open another tracking issue and ping everyone again. The run fails, says what to set, and
+    sends nothing."""
+    world = fork_of_the_kit(tmp_path / "game", clock=START, roster=ROSTER, settings=SETTINGS)
+    api, server = github
+    rehearsal = Rehearsal(tmp_path / "act", world.origin, server.url)
+    rehearsal.secrets = {"CAMPAIGN_WEBHOOKS": "".join(f"{n}: {webhooks.url('/' + n)}\n" for n in HOOKS)}
+    rehearsal.env = {"CAMPAIGN_NOTIFY_NOW": NOW}
+    before = world.git(world.origin, "rev-parse", "main")
+    run = rehearsal.act("remind.yml", "schedule", schedule_event("43 * * * *"))
+    assert run.code != 0
+    assert run.jobs == {"remind": "failure"}, run.log
+    assert "the CAMPAIGN_BOT_TOKEN secret is not set, so the record of what is sent could not be" in run.log
+    assert api.requests == [] and webhooks.deliveries == []
+    assert world.git(world.origin, "rev-parse", "main") == before
+
+
+def test_the_ledger_is_pushed_after_a_failure_and_no_turn_is_announced_before_it_is_pushed() -> None:
     """A run that sent some messages and then failed has them in its ledger: the commit step runs all
-    the same (unless the run was cancelled), or the next run would send them again."""
+    the same (unless the run was cancelled), or the next run would send them again. And the announce
+    job runs only once the resolve job pushed the turn."""
     workflows = Path(__file__).resolve().parents[2] / ".github" / "workflows"
     for name, job in (("remind.yml", "remind"), ("resolve.yml", "announce")):
         steps = yaml.safe_load((workflows / name).read_text(encoding="utf-8"))["jobs"][job]["steps"]
         (push,) = [step for step in steps if step.get("name") == "Commit and push what was sent"]
         assert push.get("if") == "${{ !cancelled() }}", (name, push.get("if"))
         assert steps[-1] is push  # and nothing after it that a failure would skip
+    # The announcement waits for the turn to be pushed: a resolve job whose push failed announces nothing.
+    resolve = yaml.safe_load((workflows / "resolve.yml").read_text(encoding="utf-8"))
+    assert "needs.resolve.result == 'success'" in resolve["jobs"]["announce"]["if"]

@@ -175,6 +175,7 @@ def test_a_reminder_run_mentions_exactly_the_factions_that_owe_orders_once(
         ("green", "matrix:green-matrix", "failed"),
         ("", "matrix:table", "sent"),
     }
+    assert api.unexpected == [], api.unexpected  # the stand-in knew every call the three runs made
 
 
 def test_without_the_bot_token_nothing_is_sent_that_could_not_be_recorded(

@@ -556,6 +556,11 @@ def add_player_commands(sub: Any, root: argparse.ArgumentParser) -> None:
     key_option(p)
 
 
+# The moment ``notify`` and ``remind`` judge by when --now is not given: a rehearsal runs the workflow
+# file as written (no --now in it) and sets this through act's --env. Nothing in the kit sets it.
+NOTIFY_NOW_VARIABLE = "CAMPAIGN_NOTIFY_NOW"
+
+
 def notify_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
     """``notify`` and ``remind``: turn news and reminders (resolver/notify; README "Notifications")."""
     said = (
@@ -588,7 +593,9 @@ def notify_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--now",
             metavar="WHEN",
-            help="the moment to judge by, ISO 8601 (default: the clock; for tests and rehearsals)",
+            help="the moment to judge by, ISO 8601 (default: the environment variable "
+            f"{NOTIFY_NOW_VARIABLE} when set, which is how the rehearsals of the workflows fix the time "
+            "through act; else the clock)",
         )
         p.add_argument(
             "--dry-run", action="store_true", help="say what would be sent; send nothing, write nothing"
@@ -1413,7 +1420,16 @@ def cmd_notify(args: argparse.Namespace) -> int:
     from .notify.run import run
     from .store.schedule import parse_moment
 
-    now = parse_moment(args.now) if args.now else datetime.now(UTC)
+    told = os.environ.get(NOTIFY_NOW_VARIABLE, "")
+    if args.now or not told:
+        now = parse_moment(args.now) if args.now else datetime.now(UTC)
+    else:
+        try:
+            now = parse_moment(told)
+        except CampaignError as error:
+            raise CampaignError(
+                f"{NOTIFY_NOW_VARIABLE}: {error.message}", f"{error.hint}, or unset it to use the clock", 2
+            ) from None
     turn = int(Store(args.root).public_state()["turn"])
     opened_at = turn_opened_at(open_repo(args.root), turn)
     report = run(args.root, now, opened_at, remind=args.command == "remind", dry_run=args.dry_run)

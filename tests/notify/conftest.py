@@ -18,6 +18,7 @@ def quiet_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GITHUB_TOKEN", "CAMPAIGN_WEBHOOKS"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("CAMPAIGN_NOTIFY_NOW", raising=False)  # the moment comes from each test's --now
 
 
 @pytest.fixture

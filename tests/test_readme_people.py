@@ -396,3 +396,68 @@ def test_each_row_of_the_commands_table_names_options_the_command_has(command: s
         for option in required:
             assert option in usage, (name, option)
         assert "examples" in helped or "example (" in helped  # each shows how it is typed
+
+
+# -- For players who do not use git (open campaigns) ---------------------------------------------------
+
+
+def issue_body(orders: str) -> str:
+    """The body GitHub writes for the Orders issue form: the text area's label as a heading, then the
+    answer in a fenced block (the form renders it as YAML)."""
+    return f"### Orders\n\n```yaml\n{orders.rstrip()}\n```\n"
+
+
+def test_an_issue_of_orders_becomes_a_branch_as_the_readme_says(shell, tmp_path: Path) -> None:
+    without_git = section("## For players who do not use git")
+    setting = code_spans(without_git, "repository:")
+    assert setting == ["repository: https://github.com/OWNER/REPO"]
+    table = section("## Running a campaign (GM)")
+    row = next(line for line in table.splitlines() if line.startswith("| `campaign orders-from-issue "))
+    command = re.sub(r" \[[^]]*\]", "", row.split("`")[1])  # the options in brackets are optional
+    assert command == "campaign orders-from-issue --body FILE --issue N --author LOGIN"
+
+    root = new_campaign(shell, tmp_path)
+    with (root / "campaign/campaign.yaml").open("a", encoding="utf-8") as config:
+        config.write(setting[0] + "\n")
+    shell("git add --all && git commit --quiet -m 'Name the repository'", root)
+    # "each player's faction page on the site ends with a Send orders form" that leads to GitHub.
+    shell("campaign site --no-build", root)
+    page = (root / "site/factions/red/index.md").read_text(encoding="utf-8")
+    assert 'data-new-file="https://github.com/OWNER/REPO/new/main"' in page
+    assert 'data-issue="https://github.com/OWNER/REPO/issues/new?template=orders.yml"' in page
+    assert (REPO / ".github/ISSUE_TEMPLATE/orders.yml").is_file()
+    assert "**Send orders**" in without_git
+
+    # Bob pastes red's orders: "refuses (with a comment on the issue saying why) orders for a faction
+    # the author does not play", and nothing is written.
+    head = shell("git rev-parse HEAD", root).stdout.strip()
+    (tmp_path / "issue.md").write_text(issue_body(bot_orders(root, "red").decode()), encoding="utf-8")
+    placeholders = {"FILE": "../issue.md", "N": "7", "LOGIN": "bob"}
+    typed = re.sub(r"\b(FILE|N|LOGIN)\b", lambda m: placeholders[m.group(1)], command)
+    refused = shell(f"{typed} --comment ../refusal.md", root, ok=False)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    said = (tmp_path / "refusal.md").read_text(encoding="utf-8")
+    assert "bob" in said and "red" in said
+    assert shell("git branch --list orders-from-issue-7", root).stdout == ""
+    assert shell("git rev-parse HEAD", root).stdout.strip() == head
+
+    # "Editing the issue moves the branch": bob pastes his own faction's orders into the same issue.
+    blue = bot_orders(root, "blue").decode()
+    (tmp_path / "issue.md").write_text(issue_body(blue), encoding="utf-8")
+    done = shell(typed, root)
+    assert "orders-from-issue-7" in done.stdout
+    branch = "orders-from-issue-7"
+    assert shell(f"git show {branch}:orders/blue.yaml", root).stdout == blue
+    assert shell(f"git log -1 --format=%an {branch}", root).stdout.strip() == "bob"
+    assert shell(f"git rev-parse {branch}^", root).stdout.strip() == head
+    assert shell("git status --porcelain", root).stdout == ""  # "the work tree untouched"
+    assert not (root / "orders/blue.yaml").exists()
+    # Then the same check as any pull request, as the workflow runs it.
+    commit = shell(f"git rev-parse {branch}", root).stdout.strip()
+    assert shell(f"campaign check --pr --base HEAD --head {commit} --author bob", root).returncode == 0
+
+    # "An issue holds at most 65,536 characters; an order file, 64 KiB": a longer paste is refused.
+    (tmp_path / "issue.md").write_text(issue_body(blue + "#" * 70_000), encoding="utf-8")
+    too_long = shell(typed.replace("--issue 7", "--issue 8"), root, ok=False)
+    assert too_long.returncode == 1 and "fix: " in too_long.stderr
+    assert shell("git branch --list orders-from-issue-8", root).stdout == ""

@@ -73,6 +73,21 @@ class Parser(argparse.ArgumentParser):
                 return dict(action.choices)
         return {}
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.words = [str(word) for word in (sys.argv[1:] if args is None else args)]
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        """A required option missing because its name was mistyped (--logins for --login) is named as the
+        typo it is, with the nearest known option, rather than as missing."""
+        if message.startswith("the following arguments are required"):
+            known = [option for action in self._actions for option in action.option_strings]
+            for word in getattr(self, "words", []):
+                name = word.partition("=")[0]
+                if name.startswith("--") and not any(option.startswith(name) for option in known):
+                    self.unknown([word])
+        super().error(message)
+
     def unknown(self, words: Sequence[str]) -> NoReturn:
         word = words[0]
         known = [option for action in self._actions for option in action.option_strings]
@@ -1068,7 +1083,12 @@ def cmd_orders_from_issue(args: argparse.Namespace) -> int:
     try:
         body = args.body.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise CampaignError(f"cannot read {args.body}: {error}", code=2) from None
+        why = error.strerror if isinstance(error, OSError) and error.strerror else "it is not UTF-8 text"
+        raise CampaignError(
+            f"cannot read the issue's body from {args.body}: {why}",
+            "write the body into that file first (the workflow does it from the event's issue.body)",
+            code=2,
+        ) from None
     try:
         made = make_branch(args.root, body, args.issue, args.author, args.author_id)
     except CampaignError as error:

@@ -461,3 +461,33 @@ def test_an_issue_of_orders_becomes_a_branch_as_the_readme_says(shell, tmp_path:
     too_long = shell(typed.replace("--issue 7", "--issue 8"), root, ok=False)
     assert too_long.returncode == 1 and "fix: " in too_long.stderr
     assert shell("git branch --list orders-from-issue-8", root).stdout == ""
+
+
+# -- Typed wrong ----------------------------------------------------------------------------------------
+
+TYPOS = {
+    "campaign absence red --form 5 --to 7": "did you mean --from?",
+    "campaign absence red --from five --to 7": "argument --from: invalid int value: 'five'",
+    "campaign absence purple --from 5 --to 7": "unknown faction 'purple'",
+    "campaign handover red": "the following arguments are required: --login",
+    "campaign handover red --logins erin": "did you mean --login?",
+    "campaign handover purple --login erin": "purple",
+    "campaign handover red --login erin --reports all": "--reports",
+    "campaign remind --now tomorrow": "'tomorrow' is not a date and time",
+    "campaign notify --dry-run --now 2026-13-01": "is not a date and time",
+    "campaign orders-from-issue --body nowhere.md --issue 3 --author alice": "nowhere.md",
+}
+
+
+def test_a_gm_who_types_a_command_wrong_is_told_how_and_nothing_changes(shell, tmp_path: Path) -> None:
+    root = new_campaign(shell, tmp_path)
+    before = {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and ".git" not in p.parts}
+    for line, said in TYPOS.items():
+        done = shell(line, root, ok=False)
+        assert done.returncode in (1, 2), line
+        assert said in done.stderr, (line, done.stderr)
+        assert "Traceback" not in done.stderr and done.stdout == "", line
+        assert "fix: " in done.stderr or "usage: campaign" in done.stderr, line
+    after = {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and ".git" not in p.parts}
+    assert after == before
+    assert shell("git status --porcelain", root).stdout == ""

@@ -116,6 +116,13 @@ def hand_over(
             "leave out --recipient",
             code=2,
         )
+    reports = None if reports is None else list(reports)  # read twice below
+    if (reports is None or reports) and not store.sealed:
+        raise CampaignError(
+            "this campaign is open: every report is public already, so there are none to hand over",
+            "leave out --reports",
+            code=2,
+        )
     for number, text in enumerate(recipients):
         try:
             sealing.recipient(text)

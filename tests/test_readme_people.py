@@ -427,6 +427,10 @@ def test_an_issue_of_orders_becomes_a_branch_as_the_readme_says(shell, tmp_path:
     assert 'data-issue="https://github.com/OWNER/REPO/issues/new?template=orders.yml"' in page
     assert (REPO / ".github/ISSUE_TEMPLATE/orders.yml").is_file()
     assert "**Send orders**" in without_git
+    # "when the whole address fits in 8,000 characters": the form's own limit.
+    limit = re.search(r"fits in ([\d,]+) characters", without_git)
+    script = (REPO / "templates/site/assets/orders-form.js").read_text(encoding="utf-8")
+    assert limit is not None and f"var URL_LIMIT = {limit.group(1).replace(',', '')};" in script
 
     # Bob pastes red's orders: "refuses (with a comment on the issue saying why) orders for a faction
     # the author does not play", and nothing is written.

@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from ..core import factions as faction_records
 from ..core import fog, relations
-from ..core.absences import GM_DECLARED
+from ..core.absences import GM_DECLARED, Absence
 from ..core.events import GM_PHASE
 from ..core.fields import kind_words
 from ..core.issues import CampaignError
@@ -36,7 +36,7 @@ from ..engine.gm import actions as gm_actions
 from ..engine.steps import turn_table
 from ..engine.validate import check_order_file
 from ..store import schedule
-from ..store.absences import Declared
+from ..store.absences import Declared, turns_away
 from ..store.absences import declared as declared_absences
 from ..store.handover import first_turns, stints
 from ..store.punctuality import Arrival, summarise
@@ -59,6 +59,26 @@ LATEST_ISSUES = 10  # the newspaper's front page shows this many issues, newest 
 
 
 MISSING = "missing"  # the chronicle's section for the factions whose orders did not arrive
+AWAY_EVENT = "orders_away"  # the event of the factions away by declaration, told in that section too
+
+
+# What a faction's forces did while it was away, by the policy in force (a faction page's "Was away").
+AWAY_POLICY_WORDS = {
+    "hold": "its forces held",
+    "pause": "its forces held",
+    "stand_in": "the bot played in its place",
+}
+
+
+def spans_of(turns: Iterable[tuple[int, str]]) -> list[tuple[Absence, str]]:
+    """Turns away as spans of consecutive turns under one policy: [(2, hold), (3, hold)] -> turns 2 to 3."""
+    spans: list[tuple[Absence, str]] = []
+    for turn, policy in sorted(turns):
+        if spans and spans[-1][0].last == turn - 1 and spans[-1][1] == policy:
+            spans[-1] = (Absence(spans[-1][0].first, turn), policy)
+        else:
+            spans.append((Absence(turn, turn), policy))
+    return spans
 
 
 def section_of(event: Mapping[str, Any], headings: Mapping[str, str] | None = None) -> str:
@@ -441,12 +461,15 @@ class SitePages:
             groups.append((index, [e]))
         days = tick_of(rec.events, tick_names)
         sections: dict[tuple[int, str], list[dict[str, Any]]] = {}
+        kinds: dict[tuple[int, str], set[str]] = {}  # the kinds of event each section tells
         for index, events in groups:
             first = events[0]
             sentence = ruleset.describe_group(events, self.game)
             if sentence in in_brief:
                 continue
-            paragraphs = sections.setdefault((days(first), section_of(first, headings)), [])
+            key = (days(first), section_of(first, headings))
+            paragraphs = sections.setdefault(key, [])
+            kinds.setdefault(key, set()).update(str(e["kind"]) for e in events)
             lead = (first.get("actors") or [None])[0]
             story = rec.stories.get(index, [])
             # A group whose events each rolled (a nation's winter tests) shows all their dice in one box.
@@ -470,6 +493,9 @@ class SitePages:
         told: list[dict[str, Any]] = []
         for (tick, phase), paragraphs in sections.items():
             title = titles.get(phase, words(phase) or "Events")
+            if phase == MISSING and AWAY_EVENT in kinds[(tick, phase)]:
+                # A faction away by declaration sent nothing on purpose: its orders are not "missing".
+                title = "Away, as declared" if kinds[(tick, phase)] == {AWAY_EVENT} else "Missing and away"
             if not tick:
                 told.append({"title": title, "paragraphs": paragraphs, "level": 2})
                 continue
@@ -876,9 +902,16 @@ class SitePages:
             for d in self._absences
             if d.faction == faction and d.absence.last >= current
         ]
+        shown = [d.absence for d in self._absences if d.faction == faction and d.absence.last >= current]
+        was_away = [
+            {"text": span.describe(), "then": AWAY_POLICY_WORDS.get(policy, AWAY_POLICY_WORDS["hold"])}
+            for span, policy in spans_of(self._turns_away.get(faction, []))
+            if not any(shown_span.covers(span.last) for shown_span in shown)
+        ]
         record = (self.on_time or {}).get(faction, [])
         return {
             "absences": away,
+            "was_away": was_away,
             "stints": [stint.describe() for stint in stints(entry, self._first_turn(faction))],
             "on_time": summarise(record).describe() if self.on_time is not None else "",
             "arrivals": [
@@ -900,6 +933,10 @@ class SitePages:
         return first_turns(self.store)
 
     ARRIVALS = 12  # the latest turns of a faction's on-time record listed on its page
+
+    @functools.cached_property
+    def _turns_away(self) -> dict[str, list[tuple[int, str]]]:
+        return turns_away(self.store)
 
     @functools.cached_property
     def _absences(self) -> list[Declared]:

@@ -1,0 +1,359 @@
+"""Orders of spec §2.11 that no other module runs as a player writes them: each test sends the line in an
+order file (the real checker reads it), resolves whole months through the engine's turn, and checks what
+the player relies on (the goods moved, the title passed, the skill gone, the waiting condition firing on
+its day).
+
+The start (``support.start``) puts a red hero with fifty red men stacked under it, and a blue hero with
+fifty blue men, in the same city; each test adds to that state only what its order needs.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from .support import game, give_title, month, start, unit_of
+
+DAYS = 30  # days in a month (rules.yaml: ticks)
+
+
+def _unit(state: dict[str, Any], like: str, race: str, **fields: Any) -> str:
+    """A new unit of ``like``'s faction beside it, as a recruit would leave it; returns its id."""
+    uid = f"U{state['next_ids']['unit']}"
+    state["next_ids"]["unit"] += 1
+    record = copy.deepcopy(state["units"][like])
+    record.update(race=race, stack=None, items={}, equipped={}, skills={}, orders=[], title=None)
+    record["name"] = f"Unit {uid[1:]}"
+    record["arrival"] = max(int(u.get("arrival", 0)) for u in state["units"].values()) + 1
+    record.update(fields)
+    state["units"][uid] = record
+    return uid
+
+
+def _ticks(result: Any, kind: str, faction: str | None = None) -> list[int]:
+    return [e.tick for e in result.events if e.kind == kind and (faction is None or faction in e.actors)]
+
+
+def _named(result: Any, unit_id: str) -> list[int]:
+    return [e.tick for e in result.events if e.kind == "unit_named" and e.data.get("unit") == unit_id]
+
+
+def _unit_orders(unit_id: str, *lines: str) -> dict[str, Any]:
+    return {"action": "unit", "unit": unit_id, "orders": list(lines)}
+
+
+# ---------------------------------------------------------------- titles: BESTOW, YIELD, CANCEL
+
+
+def test_bestow_waits_for_its_day_then_hands_the_title_to_a_leader_standing_there() -> None:
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    where = give_title(state, hero)
+    heir = _unit(state, hero, "ldr")
+    result = month(g, state, {"red": [_unit_orders(hero, "DAY 3", f"-BESTOW {heir}")]})
+    after = result.state
+    assert after["places"][where]["title"]["holder"] == heir
+    assert after["units"][heir]["title"] == {"tag": state["places"][where]["title"]["tag"], "location": where}
+    assert after["units"][hero]["title"] is None
+    assert _ticks(result, "title_bestowed", "red") == [3] and after["units"][hero]["orders"] == []
+
+
+def test_bestow_to_a_unit_that_may_not_hold_a_title_waits_in_the_queue() -> None:
+    g = game()
+    state = start(g)
+    hero, men = unit_of(state, "red", "hero"), unit_of(state, "red", "man")
+    where = give_title(state, hero)
+    result = month(g, state, {"red": [_unit_orders(hero, f"BESTOW {men}")]})
+    assert result.state["places"][where]["title"]["holder"] == hero
+    assert result.state["units"][hero]["orders"] == [f"BESTOW {men}"] and not _ticks(result, "title_bestowed")
+
+
+def test_yield_on_its_day_leaves_the_title_vacant() -> None:
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    where = give_title(state, hero)
+    result = month(g, state, {"red": [_unit_orders(hero, "D4 YIELD")]})
+    assert result.state["places"][where]["title"]["holder"] is None
+    assert result.state["units"][hero]["title"] is None
+    assert _ticks(result, "title_yielded", "red") == [4] and result.state["units"][hero]["orders"] == []
+
+
+def _baron_and_sheriff(g: Any, state: dict[str, Any]) -> tuple[str, str, str]:
+    """Red's hero holds a barony on the city; blue's hero holds a sheriff's title on the territory around
+    it, and both stand in that territory: (red hero, blue hero, the territory)."""
+    red, blue = unit_of(state, "red", "hero"), unit_of(state, "blue", "hero")
+    city = state["units"][red]["location"]
+    land = g.world.locations[city].parent
+    state["places"][city]["title"] = {"tag": "barn", "holder": red}
+    state["units"][red]["title"] = {"tag": "barn", "location": city}
+    state["places"].setdefault(land, {})["title"] = {"tag": "shrf", "holder": blue}
+    state["units"][blue]["title"] = {"tag": "shrf", "location": land}
+    for hero in (red, blue):
+        state["units"][hero].update(location=land, stack=None)
+    for men in (unit_of(state, "red", "man"), unit_of(state, "blue", "man")):
+        state["units"][men].update(location=land)
+    return red, blue, land
+
+
+def test_a_baron_cancels_a_sheriff_in_range_once_it_knows_more_combat() -> None:
+    g = game()
+    state = start(g)
+    red, blue, land = _baron_and_sheriff(g, state)
+    skill = g.rules["title_rules"]["cancel_skill"]
+    state["units"][red]["skills"][skill] = 20
+    state["units"][blue]["skills"][skill] = 20
+    line = f"CANCEL shrf {land}"
+    # As experienced as the sheriff: the line waits.
+    first = month(g, state, {"red": [_unit_orders(red, line)]})
+    assert first.state["places"][land]["title"]["holder"] == blue
+    assert first.state["units"][red]["orders"] == [line] and not _ticks(first, "title_cancelled")
+    # A day more of combat than the sheriff: the title falls vacant on day 1 of the next month.
+    state = first.state
+    state["units"][red]["skills"][skill] = 21
+    second = month(g, state, {})
+    assert second.state["places"][land]["title"]["holder"] is None
+    assert second.state["units"][blue]["title"] is None
+    assert _ticks(second, "title_cancelled", "red") == [1] and second.state["units"][red]["orders"] == []
+
+
+# ---------------------------------------------------------------- goods: DROP, SWAP, MERGE
+
+
+def test_drop_all_but_a_number_kept_puts_the_rest_on_the_ground() -> None:
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    where = state["units"][hero]["location"]
+    state["units"][hero]["items"]["iron"] = 100
+    state["places"][where].pop("ground", None)
+    result = month(g, state, {"red": [_unit_orders(hero, "DROP iron 0 30")]})
+    after = result.state
+    assert after["units"][hero]["items"]["iron"] == 30
+    assert after["places"][where]["ground"] == {"iron": 70}
+    assert _ticks(result, "goods_dropped", "red") == [1] and after["units"][hero]["orders"] == []
+
+
+def test_a_repeated_drop_of_a_number_empties_the_unit_a_day_at_a_time_then_waits() -> None:
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    where = state["units"][hero]["location"]
+    state["units"][hero]["items"]["iron"] = 25
+    state["places"][where].pop("ground", None)
+    result = month(g, state, {"red": [_unit_orders(hero, "@DROP iron 10")]})
+    # Ten a day while it holds ten or more; then what is left (five) on day 3; then nothing to drop.
+    assert result.state["places"][where]["ground"] == {"iron": 25}
+    assert "iron" not in result.state["units"][hero]["items"]
+    assert result.state["units"][hero]["orders"] == ["@DROP iron 10"]
+
+
+def _swap_goods(state: dict[str, Any]) -> tuple[str, str]:
+    red, blue = unit_of(state, "red", "hero"), unit_of(state, "blue", "hero")
+    state["units"][red]["items"]["iron"] = 100
+    state["units"][blue]["items"]["wood"] = 12
+    return red, blue
+
+
+def test_swap_exchanges_only_when_both_sides_order_the_mirror_line() -> None:
+    g = game()
+    state = start(g)
+    red, blue = _swap_goods(state)
+    offer = f"SWAP {blue} 50 iron 10 wood"
+    # Red alone: nothing moves and the line waits, whatever the stances.
+    alone = month(g, state, {"red": [_unit_orders(red, offer)]})
+    assert (
+        alone.state["units"][red]["items"]["iron"] == 100
+        and alone.state["units"][blue]["items"]["wood"] == 12
+    )
+    assert alone.state["units"][red]["orders"] == [offer]
+    # Blue answers with a line that is not the mirror (nine wood): still nothing.
+    state = alone.state
+    wrong = month(g, state, {"blue": [_unit_orders(blue, f"SWAP {red} 9 wood 50 iron")]})
+    assert wrong.state["units"][red]["items"]["iron"] == 100 and not _ticks(wrong, "goods_swapped")
+    # The mirror line: both sides change on day 1 and both lines are done.
+    state = wrong.state
+    both = month(g, state, {"blue": [_unit_orders(blue, f"SWAP {red} 10 wood 50 iron")]})
+    units = both.state["units"]
+    assert units[red]["items"]["iron"] == 50 and units[red]["items"]["wood"] == 10
+    assert units[blue]["items"]["iron"] == 50 and units[blue]["items"]["wood"] == 2
+    assert _ticks(both, "goods_swapped") == [1]
+    assert units[red]["orders"] == [] and units[blue]["orders"] == []
+
+
+def test_swap_of_goods_one_side_lacks_waits_until_it_has_them() -> None:
+    g = game()
+    state = start(g)
+    red, blue = _swap_goods(state)
+    state["units"][blue]["items"]["wood"] = 4
+    orders = {
+        "red": [_unit_orders(red, f"SWAP {blue} 50 iron 10 wood")],
+        "blue": [_unit_orders(blue, f"SWAP {red} 10 wood 50 iron")],
+    }
+    result = month(g, state, orders)
+    assert (
+        result.state["units"][red]["items"]["iron"] == 100
+        and result.state["units"][blue]["items"]["wood"] == 4
+    )
+    assert result.state["units"][red]["orders"] == [f"SWAP {blue} 50 iron 10 wood"]
+
+
+def test_merge_moves_figures_and_leaves_the_goods_behind() -> None:
+    g = game()
+    state = start(g)
+    hero, men = unit_of(state, "red", "hero"), unit_of(state, "red", "man")
+    others = _unit(state, men, "man", figures=10, stack=hero)
+    state["units"][men]["items"]["iron"] = 40
+    result = month(g, state, {"red": [_unit_orders(men, f"MERGE {others} 20")]})
+    units = result.state["units"]
+    assert units[men]["figures"] == 30 and units[others]["figures"] == 30
+    assert units[men]["items"]["iron"] == 40 and "iron" not in units[others]["items"]
+    assert _ticks(result, "units_merged", "red") == [1]
+
+
+def test_merging_every_figure_leaves_a_stockpile_with_an_empty_queue() -> None:
+    g = game()
+    state = start(g)
+    hero, men = unit_of(state, "red", "hero"), unit_of(state, "red", "man")
+    others = _unit(state, men, "man", figures=10, stack=hero)
+    state["units"][men]["items"]["iron"] = 40
+    result = month(g, state, {"red": [_unit_orders(men, f"MERGE {others} 50", "@STUDY cmbt")]})
+    units = result.state["units"]
+    assert units[others]["figures"] == 60 and units[men]["figures"] == 0
+    assert units[men]["items"]["iron"] == 40 and units[men]["orders"] == []
+
+
+def test_merge_zero_moves_every_figure_and_every_possession() -> None:
+    g = game()
+    state = start(g)
+    hero, men = unit_of(state, "red", "hero"), unit_of(state, "red", "man")
+    others = _unit(state, men, "man", figures=10, stack=hero)
+    state["units"][men]["items"]["iron"] = 40
+    result = month(g, state, {"red": [_unit_orders(men, f"MERGE {others} 0")]})
+    units = result.state["units"]
+    assert units[others]["figures"] == 60 and units[men]["figures"] == 0
+    assert units[others]["items"]["iron"] >= 40 - 0 and "iron" not in units[men]["items"]
+
+
+def test_merge_into_another_faction_s_unit_waits() -> None:
+    g = game()
+    state = start(g)
+    men, blue_men = unit_of(state, "red", "man"), unit_of(state, "blue", "man")
+    result = month(g, state, {"red": [_unit_orders(men, f"MERGE {blue_men} 10")]})
+    assert result.state["units"][men]["figures"] == 50 and result.state["units"][blue_men]["figures"] == 50
+    assert result.state["units"][men]["orders"] == [f"MERGE {blue_men} 10"]
+
+
+# ---------------------------------------------------------------- skills: FORGET
+
+
+def test_forget_drops_the_skill_and_every_skill_built_on_it_and_frees_the_line_below() -> None:
+    g = game()
+    state = start(g)
+    men = unit_of(state, "red", "man")
+    first = g.rules["skills"]["cmbt"]["levels"][0]
+    state["units"][men]["skills"] = {"cmbt": first, "blde": first, "scou": first}
+    result = month(g, state, {"red": [_unit_orders(men, "DAY 2", "-FORGET cmbt", '--NAME "Unlearned"')]})
+    after = result.state["units"][men]
+    assert "cmbt" not in after["skills"] and "blde" not in after["skills"]
+    assert after["skills"]["scou"] == first
+    assert _ticks(result, "skills_forgotten", "red") == [2] and _named(result, men) == [2]
+    assert after["orders"] == []
+
+
+def test_forget_of_a_skill_the_unit_does_not_know_is_dropped_and_releases_its_dependants() -> None:
+    g = game()
+    state = start(g)
+    men = unit_of(state, "red", "man")
+    result = month(g, state, {"red": [_unit_orders(men, "FORGET blde", '-NAME "Never Knew"')]})
+    assert _named(result, men) == [1] and result.state["units"][men]["orders"] == []
+    assert [e.tick for e in result.events if e.kind == "line_failed" and e.actors == ["red"]] == [1]
+
+
+# ---------------------------------------------------------------- stacks as conditions: LEADER, LEADING
+
+
+def test_leader_and_leading_are_true_inside_one_stack_and_free_their_dependants() -> None:
+    g = game()
+    state = start(g)
+    hero, men = unit_of(state, "red", "hero"), unit_of(state, "red", "man")
+    orders = {
+        "red": [
+            _unit_orders(hero, f"LEADING {men}", '-NAME "Head of the Column"'),
+            _unit_orders(men, f"LEADER {hero}", '-NAME "The Column"'),
+        ]
+    }
+    result = month(g, state, orders)
+    assert _named(result, hero) == [1] and _named(result, men) == [1]
+    assert result.state["units"][hero]["name"] == "Head of the Column"
+    assert result.state["units"][hero]["orders"] == [] and result.state["units"][men]["orders"] == []
+
+
+def test_leader_and_leading_wait_while_the_units_are_in_two_stacks() -> None:
+    g = game()
+    state = start(g)
+    red, blue_men = unit_of(state, "red", "hero"), unit_of(state, "blue", "man")
+    orders = {
+        "red": [_unit_orders(red, f"LEADING {blue_men}", '-NAME "Never"')],
+        "blue": [_unit_orders(blue_men, f"LEADER {red}", '-NAME "Never Either"')],
+    }
+    result = month(g, state, orders)
+    assert _named(result, red) == [] and _named(result, blue_men) == []
+    assert result.state["units"][red]["orders"] == [f"LEADING {blue_men}", "-NAME Never"]
+
+
+def test_leader_is_true_for_a_leader_two_levels_up_and_follows_an_unstacking() -> None:
+    g = game()
+    state = start(g)
+    hero, men = unit_of(state, "red", "hero"), unit_of(state, "red", "man")
+    captain = _unit(state, hero, "ldr", stack=hero)
+    state["units"][men]["stack"] = captain
+    orders = {
+        "red": [
+            _unit_orders(men, f"LEADER {hero}", '-NAME "Far Below"'),
+            _unit_orders(captain, "DAY 5", "-UNSTACK"),
+        ]
+    }
+    result = month(g, state, orders)
+    assert _named(result, men) == [1]
+    # After the captain unstacks on day 5 (taking the men), the hero leads neither.
+    assert result.state["units"][captain]["stack"] is None and result.state["units"][men]["stack"] == captain
+
+
+# ---------------------------------------------------------------- guarding: PATROL
+
+
+@pytest.mark.parametrize("keyword", ["PATROL", "GUARD"])
+def test_patrol_guards_where_the_faction_holds_a_title_and_halves_the_day_s_study(keyword: str) -> None:
+    g = game()
+    state = start(g)
+    hero, men = unit_of(state, "red", "hero"), unit_of(state, "red", "man")
+    blue_men = unit_of(state, "blue", "man")
+    give_title(state, hero)
+    first = g.rules["skills"]["cmbt"]["levels"][0]
+    for uid in (men, blue_men):
+        state["units"][uid]["skills"]["cmbt"] = first
+        state["units"][uid]["items"]["coin"] = 5000
+    orders = {
+        "red": [_unit_orders(men, f"@{keyword}", "@STUDY cmbt")],
+        "blue": [_unit_orders(blue_men, "@STUDY cmbt")],
+    }
+    result = month(g, state, orders)
+    units = result.state["units"]
+    assert units[blue_men]["skills"]["cmbt"] == first + DAYS
+    assert units[men]["skills"]["cmbt"] == pytest.approx(first + DAYS / 2)
+    assert units[men]["orders"] == [f"@{keyword}", "@STUDY cmbt"]
+
+
+def test_patrol_without_a_title_of_the_faction_there_waits_and_the_unit_studies_in_full() -> None:
+    g = game()
+    state = start(g)
+    men = unit_of(state, "red", "man")
+    first = g.rules["skills"]["cmbt"]["levels"][0]
+    state["units"][men]["skills"]["cmbt"] = first
+    state["units"][men]["items"]["coin"] = 5000
+    result = month(g, state, {"red": [_unit_orders(men, "@PATROL", "@STUDY cmbt")]})
+    assert result.state["units"][men]["skills"]["cmbt"] == first + DAYS

@@ -551,3 +551,72 @@ def test_retreat_as_the_month_s_first_order_walks_back_as_long_as_the_trip_took(
     back = [e for e in second.events if e.kind == "turns_back"]
     assert [(e.tick, e.data["days"]) for e in back] == [(1, walked)]
     assert _ticks(second, "arrives", "red") == [1 + walked]
+
+
+# ---------------------------------------------------------------- structures: BUILD, ENTER, EXIT; PILLAGE
+
+
+def test_build_starts_a_structure_under_a_new_id_and_lays_material_for_its_days() -> None:
+    g = game()
+    state = start(g)
+    men = unit_of(state, "red", "man")
+    land = g.world.locations[state["units"][men]["location"]].parent
+    state["units"][men].update(location=land, stack=None, skills={"buil": 15, "carp": 15}, items={"wood": 40})
+    state["units"][unit_of(state, "red", "hero")]["location"] = land
+    before = set(state.get("structures") or {})
+    result = month(g, state, {"red": [_unit_orders(men, "3 BUILD carp barr rednB01")]})
+    (new,) = set(result.state["structures"]) - before
+    built = result.state["structures"][new]
+    assert built["type"] == "barr" and built["owner"] == "red" and built["location"] == land
+    # Fifty carpenters at first level lay a piece of wood per ten man-days: five a day for three days.
+    assert built["built"] == {"wood": 15} and result.state["units"][men]["items"]["wood"] == 25
+    assert result.state["units"][men]["orders"] == []
+
+
+def _keep(state: dict[str, Any], where: str, owner: str) -> str:
+    state.setdefault("structures", {})["B1"] = {
+        "owner": owner, "name": "Red Keep", "type": "fort", "location": where, "complete": True, "built": {},
+    }  # fmt: skip
+    state["next_ids"]["structure"] = 2
+    return "B1"
+
+
+def test_enter_then_exit_take_no_time_and_leave_the_unit_outside() -> None:
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    keep = _keep(state, state["units"][hero]["location"], "red")
+    result = month(
+        g, state, {"red": [_unit_orders(hero, f"ENTER {keep}", f"AT {keep}", "-EXIT", "-NAME Out")]}
+    )
+    assert _ticks(result, "enters", "red") == [1] and _ticks(result, "leaves", "red") == [1]
+    assert result.state["units"][hero]["structure"] is None and _named(result, hero) == [1]
+
+
+def test_pillage_takes_a_coin_a_day_for_each_armed_figure_from_the_tax_pool() -> None:
+    g = game()
+    state = start(g)
+    men = unit_of(state, "red", "man")
+    where = state["units"][men]["location"]
+    rule = g.rules["taxation"]["pillage"]
+    state["units"][men].update(skills={"cmbt": 15, "blde": 15}, items={"swrd": 50}, equipped={"swrd": 50})
+    state["places"][where]["taxes"] = 1000
+    state["factions"]["imperials"]["stances"]["red"] = "ally"  # the emperor's land: its owner must allow it
+    result = month(g, state, {"red": [_unit_orders(men, "3 PILLAGE")]})
+    # Three days (the counter) of fifty armed figures at the base rate (first combat earns no more).
+    pillaged = [(e.tick, e.data["taken"]) for e in result.events if e.kind == "pillaged"]
+    assert pillaged == [(day, 50 * rule["rate"]) for day in (1, 2, 3)]
+    assert result.state["units"][men]["orders"] == []
+
+
+# ---------------------------------------------------------------- faction orders: PASSWORD
+
+
+def test_password_is_read_as_a_faction_order_and_changes_nothing_in_the_state() -> None:
+    g = game()
+    state = start(g)
+    before = copy.deepcopy(state["factions"]["red"])
+    result = month(g, state, {"red": [{"action": "faction", "orders": ["PASSWORD swordfish"]}]})
+    after = result.state["factions"]["red"]
+    assert "swordfish" not in repr(after) and after.get("settings") == before.get("settings")
+    assert after["name"] == before["name"]

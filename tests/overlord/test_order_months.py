@@ -620,3 +620,36 @@ def test_password_is_read_as_a_faction_order_and_changes_nothing_in_the_state() 
     after = result.state["factions"]["red"]
     assert "swordfish" not in repr(after) and after.get("settings") == before.get("settings")
     assert after["name"] == before["name"]
+
+
+# ---------------------------------------------------------------- EQUIP, SKILL
+
+
+def test_equip_waits_for_the_skill_then_arms_as_many_figures_as_there_are_swords() -> None:
+    g = game()
+    state = start(g)
+    men = unit_of(state, "red", "man")
+    state["units"][men].update(items={"swrd": 30, "coin": 5000}, skills={"cmbt": 15})
+    orders = {"red": [_unit_orders(men, "SKILL blde 1", "+@STUDY blde", "-EQUIP swrd")]}
+    result = month(g, state, orders)
+    after = result.state["units"][men]
+    first = g.rules["skills"]["blde"]["levels"][0]
+    # Blades reached at the end of day 15; SKILL fires on day 16, the study line goes and EQUIP runs.
+    assert after["skills"]["blde"] == first and after["equipped"] == {"swrd": 30}
+    assert _ticks(result, "equipped", "red") == [first + 1] and after["orders"] == []
+
+
+def test_skill_in_days_or_in_levels() -> None:
+    g = game()
+    state = start(g)
+    red, blue = unit_of(state, "red", "man"), unit_of(state, "blue", "man")
+    for uid in (red, blue):
+        state["units"][uid]["items"]["coin"] = 5000
+    orders = {
+        "red": [_unit_orders(red, "SKILL cmbt 10 DAYS", "-NAME Ten", "+@STUDY cmbt")],
+        "blue": [_unit_orders(blue, "SKILL cmbt 2", "-NAME Never", "+@STUDY cmbt")],
+    }
+    result = month(g, state, orders)
+    assert _named(result, red) == [11]
+    # Thirty days are not 2nd combat (45 days): blue's condition never holds and it studies all month.
+    assert _named(result, blue) == [] and result.state["units"][blue]["skills"]["cmbt"] == DAYS

@@ -1,5 +1,6 @@
 """Numbers of the minimum core (spec §9.2) that no other module showed at work: the faction fund a new
-faction starts with, the daily price of studying each costly skill, and the days each level takes.
+faction starts with, the daily price of studying each costly skill, the days each level takes, the
+initiative of a parry and of a flyer, and the hundred rounds that end any battle.
 ``test_scope.CORE`` maps every number of §9.2 to the test that proves it; these are the ones it lacked."""
 
 from __future__ import annotations
@@ -7,11 +8,15 @@ from __future__ import annotations
 import copy
 
 import pytest
+import yaml
 
 from resolver.rulesets.overlord import learning, stats
+from resolver.rulesets.overlord.battle import Fighter, fight
 from resolver.rulesets.overlord.learning import STUDIED
 
 from .support import game, start
+from .test_battle import RULES_FILE as BATTLE_RULES
+from .test_battle import SURE_BLOWS, Dice, brutes, sheep
 from .units_support import rules, unit
 
 
@@ -53,3 +58,40 @@ def test_each_level_takes_the_core_s_days_of_experience(tag: str, level: int, da
     r = rules()
     assert stats.skill_level(r, unit(skills={tag: days - 1}), tag) == level - 1
     assert stats.skill_level(r, unit(skills={tag: days}), tag) == level
+
+
+# ---------------------------------------------------------------- combat: PARRY and flyers first, 100 rounds
+
+
+def _combat() -> dict:
+    return yaml.safe_load(BATTLE_RULES.read_text(encoding="utf-8"))
+
+
+def _order_of_round_one(fighters: list[Fighter], data: dict) -> list[tuple[str, str]]:
+    result = fight(fighters, data, Dice(force={**SURE_BLOWS, "*/morale": 1}), "t1/d1/L1/b9")
+    return [(action["unit"], action["kind"]) for action in result.summaries[0].actions]
+
+
+def test_a_parry_comes_two_initiative_earlier_and_a_flyer_strikes_two_earlier() -> None:
+    data = _combat()
+    assert (
+        data["combat"]["actions"]["parry"]["initiative"] == 2 and data["combat"]["flying"]["initiative"] == 2
+    )
+    # A brute at initiative 1 strikes first against sheep at 0 and kills all three in its blow.
+    assert _order_of_round_one([brutes(figures=3, initiative=1), sheep(figures=3, melee=5)], data) == [
+        ("U10", "melee")
+    ]
+    # COMBAT PARRY: the sheep's parry at 0 + 2 comes before the brute's blow at 1.
+    parrying = sheep(figures=3, melee=5, actions=("parry",))
+    assert _order_of_round_one([brutes(figures=3, initiative=1), parrying], data)[0] == ("U20", "parry")
+    # Flying sheep strike at 0 + 2, before the brute, and kill it first.
+    flying = sheep(figures=3, melee=5, flying=True)
+    assert _order_of_round_one([brutes(figures=3, initiative=1), flying], data) == [("U20", "melee")]
+
+
+def test_a_battle_ends_after_its_hundredth_round_whatever_else() -> None:
+    data = _combat()
+    assert data["combat"]["max_rounds"] == 100
+    tough = [brutes(figures=2, life=10_000), sheep(figures=2, melee=5, life=10_000)]
+    result = fight(tough, data, Dice(force={**SURE_BLOWS, "*/morale": 1}), "t1/d1/L1/b9")
+    assert (result.end, result.winner, result.rounds) == ("rounds", None, 100)

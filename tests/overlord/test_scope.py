@@ -865,3 +865,34 @@ def test_the_core_table_covers_every_part_of_section_9_2() -> None:
     }  # fmt: skip
     subjects = " ".join(row.subject for row in CORE)
     assert all(words in subjects for words in parts.values())
+
+
+# ---------------------------------------------------------------- the rest of the first "done when"
+
+DONE_WHEN: list[Row] = [
+    Row(
+        "a whole month's execution sequence",
+        "test_month_sequence",
+        "test_a_month_runs_the_turn_table_in_order_with_each_day_s_steps_in_theirs",
+    ),
+    Row(
+        "a market auction with partial fills",
+        "test_markets",
+        "test_a_partial_fill_leaves_the_remainder_in_the_queue_and_the_buyer_pays_its_bid",
+    ),
+    Row(
+        "a market auction: two buyers for a short supply",
+        "test_markets",
+        "test_two_buyers_outbid_each_other_for_a_short_supply",
+    ),
+    Row(
+        "a battle",
+        "test_warfare",
+        "test_an_attack_has_a_winner_and_its_losses_loot_and_experience_go_into_the_state",
+    ),
+]
+
+
+@pytest.mark.parametrize("row", DONE_WHEN, ids=lambda row: row.subject)
+def test_each_done_when_row_s_test_exists(row: Row) -> None:
+    _test(row)

@@ -1,6 +1,6 @@
 """Numbers of the minimum core (spec §9.2) that no other module showed at work: the faction fund a new
 faction starts with, the daily price of studying each costly skill, the days each level takes, the
-initiative of a parry and of a flyer, and the hundred rounds that end any battle.
+initiative of a parry and of a flyer, the hundred rounds that end any battle, and a storm at sea.
 ``test_scope.CORE`` maps every number of §9.2 to the test that proves it; these are the ones it lacked."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import copy
 import pytest
 import yaml
 
+from resolver.core.world import travel_days
 from resolver.rulesets.overlord import learning, stats
 from resolver.rulesets.overlord.battle import Fighter, fight
 from resolver.rulesets.overlord.learning import STUDIED
@@ -17,6 +18,7 @@ from resolver.rulesets.overlord.learning import STUDIED
 from .support import game, start
 from .test_battle import RULES_FILE as BATTLE_RULES
 from .test_battle import SURE_BLOWS, Dice, brutes, sheep
+from .test_world import sample_world
 from .units_support import rules, unit
 
 
@@ -95,3 +97,13 @@ def test_a_battle_ends_after_its_hundredth_round_whatever_else() -> None:
     tough = [brutes(figures=2, life=10_000), sheep(figures=2, melee=5, life=10_000)]
     result = fight(tough, data, Dice(force={**SURE_BLOWS, "*/morale": 1}), "t1/d1/L1/b9")
     assert (result.end, result.winner, result.rounds) == ("rounds", None, 100)
+
+
+# ---------------------------------------------------------------- sailing weather
+
+
+def test_wind_takes_a_quarter_and_a_storm_a_tenth_off_a_sailing_leg_rounded_up() -> None:
+    world = sample_world()
+    # The manual's coast-to-coast leg of 18 days (twice the 9 days' walk).
+    days = {sky: travel_days(world, "L216", "L214", "sail", sky) for sky in ("fair", "wind", "storm", "rain")}
+    assert days == {"fair": 18, "wind": 14, "storm": 17, "rain": 18}  # 13.5 and 16.2 rounded up

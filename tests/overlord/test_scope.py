@@ -443,7 +443,11 @@ CORE: list[Row] = [
         "test_the_specs_travel_examples",
         "travel.walk_weather",
     ),
-    Row("sailing weather: wind -25 %, storm -10 %", "test_world", "test_the_specs_travel_examples"),
+    Row(
+        "sailing weather: wind -25 %, storm -10 %",
+        CN,
+        "test_wind_takes_a_quarter_and_a_storm_a_tenth_off_a_sailing_leg_rounded_up",
+    ),
     Row(
         "overload t x (1 + 3 x excess), rounded up",
         "test_movement",

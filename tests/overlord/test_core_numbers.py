@@ -13,7 +13,7 @@ import yaml
 from resolver.core.world import travel_days
 from resolver.rulesets.overlord import learning, stats
 from resolver.rulesets.overlord.battle import Fighter, fight
-from resolver.rulesets.overlord.learning import STUDIED
+from resolver.rulesets.overlord.learning import STUDIED, Teaching
 
 from .support import game, start
 from .test_battle import RULES_FILE as BATTLE_RULES
@@ -107,3 +107,17 @@ def test_wind_takes_a_quarter_and_a_storm_a_tenth_off_a_sailing_leg_rounded_up()
     # The manual's coast-to-coast leg of 18 days (twice the 9 days' walk).
     days = {sky: travel_days(world, "L216", "L214", "sail", sky) for sky in ("fair", "wind", "storm", "rain")}
     assert days == {"fair": 18, "wind": 14, "storm": 17, "rain": 18}  # 13.5 and 16.2 rounded up
+
+
+# ---------------------------------------------------------------- TEACH: fifty figures, no dilution beyond
+
+
+def test_a_teacher_doubles_the_speed_of_a_unit_of_more_than_fifty_figures_undiluted() -> None:
+    """House rule study.bonuses.teach_figures: the manual's pro-rating above fifty figures was not in its
+    alpha server (spec §8.1 #10), so sixty followers taught learn as fast as ten."""
+    r = rules()
+    assert r["study"]["bonuses"]["teach_figures"] == 50
+    for figures in (10, 50, 60):
+        men = unit(figures=figures, items={"coin": 1000}, skills={"cmbt": 15})
+        day = learning.study_day(r, men, "cmbt", None, fund=0, in_city=False, teacher=Teaching("U1", 3))
+        assert day.outcome == STUDIED and day.taught and day.gained == 2, figures

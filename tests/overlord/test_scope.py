@@ -9,14 +9,19 @@ shows it at work; where the ruleset decided otherwise or filled a gap, the row n
 (``rules/*.yaml`` ``house_rules:``) and a test of that decision.
 
 A row fails when its test is renamed or deleted (tests are found by importing their module, not by reading
-text), and the order table fails when the language gains a keyword without a row.
+text), an order's row also when its test's code (parsed, comments left out) writes no line of that order,
+and the order table fails when the language gains a keyword without a row.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
 import importlib
+import inspect
+import re
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -124,7 +129,10 @@ ORDERS: dict[str, tuple[str, str]] = {
     "USE": ("test_production", "test_a_whole_month_of_the_ruleset_runs_use_from_a_queue"),
     "WAIT": ("test_month", "test_a_month_runs_thirty_days_and_stamps_each_event_with_its_day"),
     "WITHDRAW": ("test_month", "test_withdraw_works_only_in_a_city_and_takes_from_the_fund"),
-    "WORK": ("test_month", "test_work_pays_the_place_wage_for_the_days_worked_and_upkeep_is_drawn_in_order"),
+    "WORK": (
+        "test_month",
+        "test_wages_of_a_unit_that_left_are_lost_and_winter_doubles_upkeep_paid_from_the_fund",
+    ),
     "YIELD": (OM, "test_yield_on_its_day_leaves_the_title_vacant"),
 }
 
@@ -146,13 +154,30 @@ def test_every_faction_order_of_the_language_has_a_row_and_no_row_names_a_keywor
     assert sorted(FACTION_ORDERS) == sorted(language.FACTION_TABLE)
 
 
+# A line's prefixes before its keyword: dashes, '+', '@' or a counter, a day gate.
+PREFIX = re.compile(r"^[-+@]*\s*(?:\d+\s+)?(?:D\d+\s+)?")
+
+
+def _keywords_written(test: Callable[..., object]) -> set[str]:
+    """The first word of every string the test's code holds (its source parsed, so comments never
+    count): the keywords of the lines it writes, f-strings included."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(test)))
+    words = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = PREFIX.sub("", node.value.strip())
+            words.add(text.split(" ", 1)[0].upper() if text else "")
+    return words
+
+
 @pytest.mark.parametrize(
     "row",
     [Row(k, *v) for k, v in ORDERS.items()] + [Row(f"faction {k}", *v) for k, v in FACTION_ORDERS.items()],
     ids=lambda row: row.subject,
 )
-def test_each_order_s_test_exists(row: Row) -> None:
-    _test(row)
+def test_each_order_s_test_exists_and_writes_a_line_of_that_order(row: Row) -> None:
+    keyword = row.subject.removeprefix("faction ")
+    assert keyword in _keywords_written(_test(row)), f"{row.test} writes no {keyword} line"
 
 
 # ---------------------------------------------------------------- (b) prefixes and stop conditions

@@ -159,12 +159,13 @@ PREFIX = re.compile(r"^[-+@]*\s*(?:\d+\s+)?(?:D\d+\s+)?")
 
 
 def _keywords_written(test: Callable[..., object]) -> set[str]:
-    """The first word of every string the test's code holds (its source parsed, so comments never
-    count): the keywords of the lines it writes, f-strings included."""
+    """The first word of every string the test's code holds (its source parsed, so neither comments nor
+    its docstring count): the keywords of the lines it writes, f-strings included."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(test)))
+    docstring = ast.get_docstring(tree.body[0], clean=False) if tree.body else None
     words = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value != docstring:
             text = PREFIX.sub("", node.value.strip())
             words.add(text.split(" ", 1)[0].upper() if text else "")
     return words

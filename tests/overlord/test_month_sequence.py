@@ -10,8 +10,9 @@ from typing import Any
 
 from resolver.core.orders import Article
 from resolver.engine.turn import resolve_turn
+from resolver.rulesets.overlord import control
 
-from .support import game, give_title, order_file, start, unit_of
+from .support import game, give_title, month, order_file, start, unit_of
 
 # The engine's own phases around the ruleset's turn table: missing order files first, the press last.
 ENGINE = ("gm", "press")
@@ -88,3 +89,24 @@ def test_a_month_runs_the_turn_table_in_order_with_each_day_s_steps_in_theirs() 
     assert first["oath_sworn"] == ("orders", 4)  # the recruit of day 3 takes its first order on day 4
     assert first["loyalty_changed"] == ("loyalty", 0)
     assert first["knowledge_gained"] == ("knowledge", 0)
+
+
+def test_the_control_check_counts_the_recruits_of_day_one() -> None:
+    """Spec §2.13: the control check comes after the whole of day 1 (step 3, between day 1 and days 2-30),
+    so a unit recruited on day 1 counts: here it takes red one point over what it may command."""
+    g = game()
+    data = copy.deepcopy(g.rules)
+    probe = start(g)
+    data["control_points"]["base"] = control.required(probe, g.rules, "red")  # red exactly at its limit
+    g = game(rules=data)
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    state["units"][hero]["items"]["coin"] = 1000
+    orders = {"red": [{"action": "unit", "unit": hero, "orders": ["RECRUIT rednU01 1 man 0"]}]}
+    result = month(g, state, orders)
+    red = [e for e in result.events if e.actors == ["red"]]
+    recruited = [(e.phase, e.tick) for e in red if e.kind == "recruited"]
+    checked = [(e.phase, e.tick, e.data["missing"]) for e in red if e.kind == "control_exceeded"]
+    assert recruited == [("recruits", 1)] and checked == [("control", 1, 1)]
+    kinds = [e.kind for e in red]
+    assert kinds.index("recruited") < kinds.index("control_exceeded")

@@ -422,7 +422,9 @@ CORE: list[Row] = [
         "test_nothing_is_bought_on_a_day_that_is_no_market_day",
     ),
     Row(
-        "control check after day 1", "test_control", "test_day_one_check_idles_each_unit_with_missing_percent"
+        "control check after day 1",
+        "test_month_sequence",
+        "test_the_control_check_counts_the_recruits_of_day_one",
     ),
     # Movement
     Row(

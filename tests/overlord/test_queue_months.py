@@ -184,3 +184,16 @@ def test_naming_a_unit_replaces_its_queue_and_an_empty_list_clears_it() -> None:
     assert first.state["units"][hero]["orders"] == ["D29 DAY 30", "-NAME Late"]
     second = month(g, first.state, {"red": [_orders(hero, "@WORK"), _orders(men)]})
     assert second.state["units"][hero]["orders"] == ["@WORK"] and second.state["units"][men]["orders"] == []
+
+
+def test_a_repeated_buy_bids_again_on_every_market_day() -> None:
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    where = state["units"][hero]["location"]
+    days = state["places"][where]["market"]["days"]
+    state["units"][hero]["items"]["coin"] = 1000
+    result = month(g, state, {"red": [_orders(hero, "@BUY 1 swrd 200")]})
+    bought = [e.tick for e in result.events if e.kind == "bought" and e.actors == ["red"]]
+    assert bought == days and result.state["units"][hero]["items"]["swrd"] == 1 + len(days)
+    assert result.state["units"][hero]["orders"] == ["@BUY 1 swrd 200"]

@@ -634,6 +634,7 @@ CORE: list[Row] = [
     ),
     # Buy / sell
     Row("leaders only trade", "test_markets", "test_only_leaders_trade"),
+    Row("'@BUY': a bid again on every market day", QM, "test_a_repeated_buy_bids_again_on_every_market_day"),
     Row(
         "coins in hand; n = 0 buys as many as they pay for",
         "test_markets",

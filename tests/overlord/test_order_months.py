@@ -313,14 +313,18 @@ def test_leader_is_true_for_a_leader_two_levels_up_and_follows_an_unstacking() -
     state["units"][men]["stack"] = captain
     orders = {
         "red": [
-            _unit_orders(men, f"LEADER {hero}", '-NAME "Far Below"'),
+            _unit_orders(
+                men, f"LEADER {hero}", '-NAME "Far Below"', "DAY 6", f"-LEADER {hero}", "--NAME Still"
+            ),
             _unit_orders(captain, "DAY 5", "-UNSTACK"),
         ]
     }
     result = month(g, state, orders)
     assert _named(result, men) == [1]
-    # After the captain unstacks on day 5 (taking the men), the hero leads neither.
+    # After the captain unstacks on day 5 (taking the men), the hero leads neither: the LEADER line freed
+    # on day 6 waits for the rest of the month.
     assert result.state["units"][captain]["stack"] is None and result.state["units"][men]["stack"] == captain
+    assert result.state["units"][men]["orders"] == [f"LEADER {hero}", "-NAME Still"]
 
 
 # ---------------------------------------------------------------- guarding: PATROL

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .support import game, month, start, unit_of
+from .support import game, month, order_file, start, unit_of
 
 DAYS = 30  # days in a month (rules.yaml: ticks)
 
@@ -197,3 +197,16 @@ def test_a_repeated_buy_bids_again_on_every_market_day() -> None:
     bought = [e.tick for e in result.events if e.kind == "bought" and e.actors == ["red"]]
     assert bought == days and result.state["units"][hero]["items"]["swrd"] == 1 + len(days)
     assert result.state["units"][hero]["orders"] == ["@BUY 1 swrd 200"]
+
+
+def test_a_queue_holds_fifty_lines_and_the_checker_refuses_a_fifty_first() -> None:
+    g = game()
+    state = start(g)
+    hero = unit_of(state, "red", "hero")
+    lines = [f"D{day} DAY {day + 1}" for day in range(1, 26)] * 2  # fifty lines that never fire
+    too_many = order_file(g, state, "red", [_orders(hero, *lines, "WAIT 3")])
+    assert not too_many.ok
+    (error,) = too_many.errors
+    assert "at most 50" in error.format() and "remove the orders beyond the fiftieth" in error.format()
+    result = month(g, state, {"red": [_orders(hero, *lines)]})
+    assert result.state["units"][hero]["orders"] == lines

@@ -358,9 +358,9 @@ STOPS: list[tuple[str, str, str]] = [
         "test_work_pays_the_place_wage_for_the_days_worked_and_upkeep_is_drawn_in_order",
     ),
     (
-        "fifty lines at most",
-        "tests.test_programs",
-        "test_a_program_keeps_fifty_lines_and_says_how_many_it_dropped",
+        "fifty lines at most: the checker refuses the fifty-first",
+        QM,
+        "test_a_queue_holds_fifty_lines_and_the_checker_refuses_a_fifty_first",
     ),
     (
         "a temporary id: rewritten when the unit is made",

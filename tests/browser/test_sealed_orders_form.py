@@ -47,14 +47,18 @@ from .test_orders_form import (
     REPOSITORY,
     RUMOURS,
     add_press,
+    add_row,
     add_rumours,
     as_text,
     fill_order,
+    opt_in,
     quiet_git,
+    type_value,
     variants,
 )
 
 FACTION = "red"
+STANZA_OF = {"age": "X25519", "ed25519": "ssh-ed25519", "rsa": "ssh-rsa"}  # red's keys: their age stanzas
 
 
 @dataclass
@@ -106,7 +110,9 @@ def sealed_site(
     key_file = folder / "campaign-key.txt"
     with quiet_git(folder):
         options = ("--ruleset", ruleset, "--sealed", "--key-file", str(key_file))
-        world = Campaign.create(folder / "git", settings={"repository": REPOSITORY}, roster=roster, options=options)
+        world = Campaign.create(
+            folder / "git", settings={"repository": REPOSITORY}, roster=roster, options=options
+        )
         world.sync(world.ci)
         site_root = folder / "site-build"
         world.git(folder, "clone", "--quiet", str(world.origin), str(site_root))
@@ -213,7 +219,12 @@ def test_the_sealed_form_seals_orders_the_check_accepts(
     assert all(r.startswith(f"GET {site.base}") and r.endswith(" ") for r in requests), requests
     assert not any(RUMOURS[-1] in r or HEADLINE.split()[0] in r for r in requests)
     # The text is this turn's order file: the template's heading, the order, the article, the rumours.
-    expected = {**heading, "orders": [order] if order else [], "press": [{"headline": HEADLINE}], "rumors": RUMOURS}
+    expected = {
+        **heading,
+        "orders": [order] if order else [],
+        "press": [{"headline": HEADLINE}],
+        "rumors": RUMOURS,
+    }
     assert as_text(yaml.safe_load(written)) == as_text(expected)
     assert check_plain(site, written)[0] == 0, check_plain(site, written)[1]
     # The file opens with the campaign key, and with each of red's own keys, to exactly that text.
@@ -226,7 +237,9 @@ def test_the_sealed_form_seals_orders_the_check_accepts(
     assert sealing.is_padded_order_file(sealed)
     assert len(sealed) == len(cli_sealed(site, written))
     header = [stanza.kind for stanza in sealing.read_header(sealed)]
-    assert sorted(header) == sorted(["X25519", "X25519", *(["ssh-ed25519", "ssh-rsa"] if site.identities.get("rsa") else [])])
+    assert sorted(header) == sorted(
+        ["X25519", "X25519", *(["ssh-ed25519", "ssh-rsa"] if site.identities.get("rsa") else [])]
+    )
     # GitHub's upload page for the orders folder, and the steps that follow it.
     assert upload == f"{REPOSITORY}/upload/main/orders"
     assert "Create a new branch for this commit and start a pull request" in steps
@@ -243,7 +256,9 @@ def test_the_page_publishes_the_recipients_campaign_seal_uses(sealed_site: Seale
     """The recipients on red's page are Store.recipients([red]), as `campaign seal` takes them (the campaign
     key, then red's own keys), and the sealing rules are sealing's own; an open site serves no age."""
     page = (sealed_site.public / "factions" / FACTION / "index.html").read_text(encoding="utf-8")
-    attributes = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', page[page.index('id="ck-send-orders"') :].split(">")[0]))
+    attributes = dict(
+        re.findall(r'data-([a-z-]+)="([^"]*)"', page[page.index('id="ck-send-orders"') :].split(">")[0])
+    )
     with campaign_key(sealed_site):
         wanted = Store(sealed_site.world.ci).recipients([FACTION])
     assert json.loads(html.unescape(attributes["recipients"])) == wanted
@@ -256,3 +271,78 @@ def test_the_page_publishes_the_recipients_campaign_seal_uses(sealed_site: Seale
     # No faction's template is published (it would show positions), and the page links none.
     assert not list((sealed_site.public / "play/templates").glob("*.yaml"))
     assert "play/templates/" not in page
+
+
+# What follows is the same code in every ruleset: nations' campaign serves.
+@pytest.mark.parametrize("sealed_site", ["nations"], indirect=True)
+def test_the_form_starts_from_a_file_of_the_players(
+    browser: Any, sealed_site: SealedFormSite, tmp_path: Path
+) -> None:
+    """A file picked on the player's machine (orders kept from an earlier turn) fills the form, set to this
+    turn; one of another faction is refused and changes nothing."""
+    site = sealed_site
+    heading = yaml.safe_load(template(site))
+    order = chosen_order(site, heading)
+    kept = {**heading, "turn": heading["turn"] + 3, "orders": [order] if order else [], "rumors": RUMOURS}
+    mine = tmp_path / f"{FACTION}.yaml"
+    mine.write_text(yaml.safe_dump(kept, sort_keys=False), encoding="utf-8")
+    theirs = tmp_path / "blue.yaml"
+    theirs.write_text(yaml.safe_dump({**heading, "faction": "blue"}, sort_keys=False), encoding="utf-8")
+    with watched_tab(browser) as (tab, _):
+        open_sealed_form(tab, site)
+        picker = tab.get_by_label("Start from a file of yours (optional)")
+        picker.set_input_files(str(theirs))
+        refused = tab.locator(".ck-form-status")
+        refused.filter(has_text="holds the orders of blue").wait_for()
+        picker.set_input_files(str(mine))
+        tab.locator(".ck-form-status").filter(has_text=f"set to turn {heading['turn']}").wait_for()
+        written, sealed, _ = seal_and_download(tab)
+    assert as_text(yaml.safe_load(written)) == as_text({**kept, "turn": heading["turn"]})
+    campaign_secret = sealing.read_key_text(site.key_file.read_text(encoding="utf-8"))
+    assert sealing.decrypt_with_key(sealed, campaign_secret) == written.encode()
+    assert check_plain(site, written)[0] == 0
+
+
+@pytest.mark.parametrize("sealed_site", ["nations"], indirect=True)
+def test_the_form_says_why_it_cannot_seal(browser: Any, sealed_site: SealedFormSite) -> None:
+    """Orders over the order cap are not sealed (the resolver would refuse them), nor orders for a
+    recipient the form cannot seal to; the player is told why and offered no file."""
+    with watched_tab(browser) as (tab, _):
+        open_sealed_form(tab, sealed_site)
+        # Six articles of 4,000 characters, the schema's most, in a script of three bytes a character: within
+        # the schema, past the order cap of 64 KiB.
+        opt_in(tab, "root[press]")
+        for i in range(6):
+            add_row(tab, "root.press")
+            type_value(tab, f"root[press][{i}][headline]", HEADLINE)
+            opt_in(tab, f"root[press][{i}][body]")
+            type_value(tab, f"root[press][{i}][body]", "語" * 4000)
+        tab.locator(".ck-form-check").click()
+        too_long = tab.locator(".ck-form-seal-error").inner_text()
+        assert tab.locator("a.ck-form-download").count() == 0
+        # A key of a kind age does not take (an ECDSA SSH key), as a hand-edited players file could hold.
+        tab.locator("#ck-send-orders").evaluate(
+            """box => { box.dataset.recipients = JSON.stringify(
+                 [JSON.parse(box.dataset.recipients)[0], "ecdsa-sha2-nistp256 AAAAE2VjZHNh"]); }"""
+        )
+        for i in range(6):
+            type_value(tab, f"root[press][{i}][body]", "Short.")
+        tab.locator(".ck-form-check").click()
+        tab.locator(".ck-form-seal-error").filter(has_text="Key 2").wait_for()
+        wrong_key = tab.locator(".ck-form-seal-error").inner_text()
+        assert tab.locator("a.ck-form-download").count() == 0
+    assert "at most 65536" in too_long and "Shorten" in too_long, too_long
+    assert "not one the form can seal to" in wrong_key and "campaign doctor" in wrong_key, wrong_key
+
+
+@pytest.mark.parametrize("sealed_site", ["nations"], indirect=True)
+def test_axe_finds_no_violation_on_the_sealed_form_on_a_laptop(
+    browser: Any, sealed_site: SealedFormSite, axe_source: str
+) -> None:
+    with watched_tab(browser, *VIEWPORTS["laptop"], touch=TOUCH["laptop"]) as (tab, _):
+        open_sealed_form(tab, sealed_site)
+        found = run_axe(tab, axe_source)
+        add_press(tab, HEADLINE)
+        seal_and_download(tab)
+        found += run_axe(tab, axe_source)
+    assert not findings(found), "\n".join(findings(found)[:40])

@@ -89,3 +89,7 @@ def test_each_players_page_carries_the_form_and_what_it_loads(site: DemoSite) ->
             assert (page.parent / found).resolve().is_file(), f"{page}: {found}"
         assert f'data-template="../../play/templates/{faction}.yaml"' in html
         assert '<script src="../../assets/campaign/orders-form.js"></script>' in html
+        assert "age.js" not in html and 'data-sealed="true"' not in html
+    # age, which seals a sealed campaign's orders in the browser, is not served where nothing is sealed.
+    assert not (public / "assets/campaign/vendor/form/age.js").exists()
+    assert (public / "assets/campaign/vendor/form/jsoneditor.js").is_file()

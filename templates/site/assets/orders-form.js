@@ -540,7 +540,8 @@
         var data = box.dataset;
         var read;
         try {
-          read = window.jsyaml.load(raw);
+          // As the engine reads it (PyYAML, YAML 1.1): "1e3" unquoted is text there, a number in YAML 1.2.
+          read = window.jsyaml.load(raw, { schema: window.jsyaml.YAML11_SCHEMA });
         } catch (error) {
           return say(file.name + " is not YAML the form can read (" + error.message.split("\n")[0] + ").");
         }

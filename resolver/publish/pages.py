@@ -1036,6 +1036,7 @@ class SitePages:
             "recipients": json.dumps(self.store.recipients([faction])),
             "sealing": json.dumps(sealing_rules()),
             "upload": upload_link(self.history.config),
+            "fork": fork_link(self.history.config),
             "new_file": "",
             "issue": "",
         }
@@ -1186,6 +1187,14 @@ def upload_link(config: Mapping[str, Any]) -> str:
         return ""
     repository = repository_links(config)["repository"]
     return f"{repository}/upload/{urllib.parse.quote(DEFAULT_BRANCH)}/orders"
+
+
+def fork_link(config: Mapping[str, Any]) -> str:
+    """GitHub's page that forks the campaign's repository: a player who cannot push to it uploads the
+    sealed file into their fork (GitHub's upload page takes files only from those who can push)."""
+    if not send_orders_links(config)["new_file"]:
+        return ""
+    return f"{repository_links(config)['repository']}/fork"
 
 
 def sealing_rules() -> dict[str, Any]:

@@ -212,7 +212,14 @@ def test_the_sealed_form_seals_orders_the_check_accepts(
         add_rumours(tab, RUMOURS)
         written, sealed, name = seal_and_download(tab)
         upload = tab.locator("a.ck-form-upload").get_attribute("href")
+        fork = tab.locator("a.ck-form-fork").get_attribute("href")
         steps = tab.locator(".ck-form-steps").inner_text()
+        words = {
+            "button": tab.locator(".ck-form-check").inner_text(),
+            "download": tab.locator("a.ck-form-download").inner_text(),
+            "upload": tab.locator("a.ck-form-upload").inner_text(),
+            "fork": tab.locator("a.ck-form-fork").inner_text(),
+        }
         found += run_axe(tab, axe_source)
     assert not findings(found), "\n".join(findings(found)[:40])
     # The plain orders stayed in the page: the only requests after it loaded fetched the site's own files.
@@ -240,8 +247,16 @@ def test_the_sealed_form_seals_orders_the_check_accepts(
     assert sorted(header) == sorted(
         ["X25519", "X25519", *(["ssh-ed25519", "ssh-rsa"] if site.identities.get("rsa") else [])]
     )
-    # GitHub's upload page for the orders folder, and the steps that follow it.
-    assert upload == f"{REPOSITORY}/upload/main/orders"
+    # GitHub's upload page for the orders folder, its fork page, and the steps, in the README's words.
+    assert upload == f"{REPOSITORY}/upload/main/orders" and fork == f"{REPOSITORY}/fork"
+    assert words == {
+        "button": "Check and seal the orders",
+        "download": f"Download the sealed file {FACTION}.yaml.age",
+        "upload": "Open GitHub's upload page for the orders folder",
+        "fork": "fork the campaign's repository",
+    }
+    said = ('"Sync fork"', '"Add file", then "Upload files"', '"Propose changes"', '"Create pull request"')
+    assert all(phrase in steps for phrase in said), steps
     assert "Create a new branch for this commit and start a pull request" in steps
     # Uploaded on a branch of the player's, as GitHub's upload page commits it: the check, keyless, accepts.
     world = site.world

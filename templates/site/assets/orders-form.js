@@ -507,14 +507,21 @@
     step(download, " (" + armoured.length.toLocaleString("en") + " bytes: every sealed order file has this " +
       "length, whatever it holds). Keep its name, " + name + ": the check refuses any other.");
     if (data.upload) {
+      // GitHub's upload page takes files only from those who can push to the repository; anyone else
+      // uploads into a fork of their own, from which the pull request goes to the campaign.
       step(
         link("Open GitHub's upload page for the orders folder", data.upload, "ck-form-upload"),
-        " and drop the file there (or choose it with \"choose your files\")."
+        " if the GM lets you push to the campaign's repository. Otherwise, ",
+        link("fork the campaign's repository", data.fork, "ck-form-fork"),
+        " (once; GitHub keeps your fork), and on your fork press \"Sync fork\", then \"Update branch\" if " +
+          "GitHub offers it (the check refuses a branch made before this turn began); open its orders " +
+          "folder and choose \"Add file\", then \"Upload files\"."
       );
       step(
-        "Under \"Commit changes\", choose \"Create a new branch for this commit and start a pull request\", " +
-          "then \"Propose changes\" and \"Create pull request\". If you cannot push to the campaign's " +
-          "repository, GitHub puts the file in a fork of yours and offers the pull request the same way."
+        "Drop the file there, or pick it with \"choose your files\". Under \"Commit changes\", choose " +
+          "\"Create a new branch for this commit and start a pull request\", then \"Propose changes\". On " +
+          "the next page, check that the pull request goes to the campaign's repository and main, and press " +
+          "\"Create pull request\"."
       );
       step(
         "The Orders check answers on the pull request. It has no key: it checks that the file is sealed, is " +

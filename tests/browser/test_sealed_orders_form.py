@@ -233,6 +233,9 @@ def test_the_sealed_form_seals_orders_the_check_accepts(
         "rumors": RUMOURS,
     }
     assert as_text(yaml.safe_load(written)) == as_text(expected)
+    assert written.startswith(
+        f'campaign: "{heading["campaign"]}"\nturn: {heading["turn"]}\nfaction: "{FACTION}"\n'
+    )
     assert check_plain(site, written)[0] == 0, check_plain(site, written)[1]
     # The file opens with the campaign key, and with each of red's own keys, to exactly that text.
     campaign_secret = sealing.read_key_text(site.key_file.read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from resolver.publish.pages import send_orders_links
+from resolver.publish.pages import fork_link, send_orders_links, upload_link
 
 from .demo import DemoSite
 
@@ -72,6 +72,13 @@ def test_the_links_go_to_github_only() -> None:
     # Another host has neither GitHub's new-file page nor its issue forms; nothing unsafe passes either.
     for repository in ("https://gitlab.com/a/b", "javascript:alert(1)", "https://github.com/a", ""):
         assert send_orders_links({"repository": repository}) == {"new_file": "", "issue": ""}
+        assert upload_link({"repository": repository}) == fork_link({"repository": repository}) == ""
+
+
+def test_a_sealed_campaigns_form_sends_to_the_upload_page_or_a_fork() -> None:
+    config = {"repository": "https://github.com/someone/a-campaign"}
+    assert upload_link(config) == "https://github.com/someone/a-campaign/upload/main/orders"
+    assert fork_link(config) == "https://github.com/someone/a-campaign/fork"
 
 
 def test_each_players_page_carries_the_form_and_what_it_loads(site: DemoSite) -> None:

@@ -368,9 +368,9 @@
   function recipientFor(line, index) {
     var text = String(line).trim();
     var kind = text.split(/\s+/)[0];
-    if (/^age1[02-9ac-hj-np-z]+$/.test(text) && text.indexOf("age1pq") !== 0 && text.indexOf("age1tag") !== 0) {
-      return text;
-    }
+    // An X25519 key: "age1" and bech32 data, which holds no "1" (age's other kinds, age1pq1… and
+    // age1tag1…, do: the campaign's tools take none of them).
+    if (/^age1[02-9ac-hj-np-z]+$/.test(text)) return text;
     if (kind === "ssh-ed25519") return sshEd25519(text);
     if (kind === "ssh-rsa") return sshRsa(text);
     throw problem(
@@ -428,7 +428,8 @@
   function base64url(bytes) {
     var start = 0;
     while (start < bytes.length - 1 && bytes[start] === 0) start += 1; // an mpint's leading zero
-    return window.campaignAge.base64nopad.encode(bytes.subarray(start)).replace(/\+/g, "-").replace(/\//g, "_");
+    var plain = window.campaignAge.base64nopad.encode(bytes.subarray(start));
+    return plain.replace(/\+/g, "-").replace(/\//g, "_");
   }
 
   function sshRsa(text) {
@@ -469,7 +470,9 @@
         offerSealed(yaml, armoured);
       })
       .catch(function (error) {
-        var words = error.forPlayer ? error.message : "The form could not seal the orders (" + error.message + ").";
+        var words = error.forPlayer
+          ? error.message
+          : "The form could not seal the orders (" + error.message + ").";
         var line = document.createElement("p");
         line.className = "ck-form-seal-error";
         line.textContent = words;
@@ -520,16 +523,21 @@
       step(
         "Drop the file there, or pick it with \"choose your files\". Under \"Commit changes\", choose " +
           "\"Create a new branch for this commit and start a pull request\", then \"Propose changes\". On " +
-          "the next page, check that the pull request goes to the campaign's repository and main, and press " +
-          "\"Create pull request\"."
+          "the next page, check that the pull request goes to the campaign's repository and main, and " +
+          "press \"Create pull request\"."
       );
       step(
-        "The Orders check answers on the pull request. It has no key: it checks that the file is sealed, is " +
-          "yours and has the right length, not what it says; the resolver opens it with the campaign's key " +
-          "at the deadline. To change your orders before then, seal new ones here and upload them the same way."
+        "The Orders check answers on the pull request. It has no key: it checks that the file is sealed, " +
+          "is yours and has the right length, not what it says; the resolver opens it with the campaign's " +
+          "key at the deadline. To change your orders before then, seal new ones here and upload them the " +
+          "same way."
       );
     } else {
-      step("This campaign names no GitHub repository: give the file to your GM, or commit it as " + data.file + ".");
+      step(
+        "This campaign names no GitHub repository: give the file to your GM, or commit it as " +
+          data.file +
+          "."
+      );
     }
     result.append(intro, text, steps);
     say("Your orders are sealed: download the file, then upload it to GitHub.");

@@ -58,6 +58,22 @@ from .test_orders_form import (
 )
 
 FACTION = "red"
+# What the page says, which the README's "For players who do not use git" quotes (see the last test).
+PAGE_WORDS = {
+    "button": "Check and seal the orders",
+    "download": f"Download the sealed file {FACTION}.yaml.age",
+    "upload": "Open GitHub's upload page for the orders folder",
+    "fork": "fork the campaign's repository",
+}
+STEP_WORDS = (
+    '"Sync fork"',
+    '"Update branch"',
+    '"Add file", then "Upload files"',
+    '"Create a new branch for this commit and start a pull request"',
+    '"Propose changes"',
+    '"Create pull request"',
+)
+START_LABEL = "Start from a file of yours (optional)"
 STANZA_OF = {"age": "X25519", "ed25519": "ssh-ed25519", "rsa": "ssh-rsa"}  # red's keys: their age stanzas
 
 
@@ -252,15 +268,8 @@ def test_the_sealed_form_seals_orders_the_check_accepts(
     )
     # GitHub's upload page for the orders folder, its fork page, and the steps, in the README's words.
     assert upload == f"{REPOSITORY}/upload/main/orders" and fork == f"{REPOSITORY}/fork"
-    assert words == {
-        "button": "Check and seal the orders",
-        "download": f"Download the sealed file {FACTION}.yaml.age",
-        "upload": "Open GitHub's upload page for the orders folder",
-        "fork": "fork the campaign's repository",
-    }
-    said = ('"Sync fork"', '"Add file", then "Upload files"', '"Propose changes"', '"Create pull request"')
-    assert all(phrase in steps for phrase in said), steps
-    assert "Create a new branch for this commit and start a pull request" in steps
+    assert words == PAGE_WORDS
+    assert all(phrase in steps for phrase in STEP_WORDS), steps
     # Uploaded on a branch of the player's, as GitHub's upload page commits it: the check, keyless, accepts.
     world = site.world
     with quiet_git(world.base):
@@ -308,7 +317,7 @@ def test_the_form_starts_from_a_file_of_the_players(
     theirs.write_text(yaml.safe_dump({**heading, "faction": "blue"}, sort_keys=False), encoding="utf-8")
     with watched_tab(browser) as (tab, _):
         open_sealed_form(tab, site)
-        picker = tab.get_by_label("Start from a file of yours (optional)")
+        picker = tab.get_by_label(START_LABEL)
         picker.set_input_files(str(theirs))
         refused = tab.locator(".ck-form-status")
         refused.filter(has_text="holds the orders of blue").wait_for()
@@ -364,3 +373,12 @@ def test_axe_finds_no_violation_on_the_sealed_form_on_a_laptop(
         seal_and_download(tab)
         found += run_axe(tab, axe_source)
     assert not findings(found), "\n".join(findings(found)[:40])
+
+
+def test_the_readme_quotes_the_page() -> None:
+    """The README's steps for a sealed campaign use the page's own words, which the browser tests read."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## For players who do not use git") :]
+    section = " ".join(section[: section.index("\n## ")].split())  # lines joined, as they are read
+    for phrase in [*PAGE_WORDS.values(), *STEP_WORDS, START_LABEL]:
+        assert phrase in section, phrase

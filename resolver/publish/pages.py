@@ -32,10 +32,11 @@ from ..core.issues import CampaignError
 from ..core.phases import Block
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
 from ..core.stillness import holding_still
+from ..core.yamlsafe import MAX_BYTES
 from ..engine.gm import actions as gm_actions
 from ..engine.steps import turn_table
 from ..engine.validate import check_order_file
-from ..store import schedule
+from ..store import schedule, sealing
 from ..store.absences import Declared, turns_away
 from ..store.absences import declared as declared_absences
 from ..store.handover import first_turns, stints
@@ -277,9 +278,11 @@ class SitePages:
             self.files[f"{ASSETS}/{name}"] = self._asset(name)
         for name, data in leaflet_files().items():
             self.files[f"{ASSETS}/vendor/leaflet/{name}"] = data
-        if not self.history.sealed:  # the "Send orders" form of the faction pages: open campaigns only
-            self.files[f"{ASSETS}/{ORDERS_FORM}"] = self._asset(ORDERS_FORM)
-            for path in sorted((SITE_TEMPLATES / "assets" / "vendor" / "form").iterdir()):
+        # The "Send orders" form of the faction pages; age (age.js and the licences of what it bundles) only
+        # where the form seals the orders, in a sealed campaign.
+        self.files[f"{ASSETS}/{ORDERS_FORM}"] = self._asset(ORDERS_FORM)
+        for path in sorted((SITE_TEMPLATES / "assets" / "vendor" / "form").iterdir()):
+            if self.history.sealed or path.name not in SEALING_ONLY:
                 self.files[f"{ASSETS}/vendor/form/{path.name}"] = path.read_bytes()
 
     def _asset(self, name: str) -> bytes:
@@ -1038,19 +1041,41 @@ class SitePages:
         self.render("rules-house.md.j2", "rules/house-rules.md", notes=notes, overrides=overrides)
 
     def send_orders_form(self, faction: str) -> dict[str, Any] | None:
-        """What a faction page's "Send orders" form needs: the schema and the template it starts from (both
-        published by ``play``) and where on GitHub the orders go. None in a sealed campaign, whose orders
-        must be sealed in the browser before they leave it, which the form cannot do yet."""
-        if self.history.sealed:
-            return None
-        return {
+        """What a faction page's "Send orders" form needs: the schema (published by ``play``), where the
+        form starts, and where on GitHub the orders go.
+
+        An open campaign's form starts from the faction's template (published by ``play``) and sends the
+        plain file by a prefilled link or the issue form. A sealed campaign publishes no template (it
+        shows positions), so its form starts from the schema with this turn's heading; it seals the file
+        in the browser exactly as ``campaign seal`` does (``sealing`` below: the same recipients, padding
+        and length), and the player uploads the sealed file to GitHub. The recipients are public keys, as
+        in ``campaign/players.yaml``; the page publishes nothing else of the faction."""
+        common = {
             "turn": self.history.current_turn,
+            "campaign": self.game.campaign,
             "schema": "play/orders.schema.json",
-            "template": f"play/templates/{faction}.yaml",
-            "file": f"orders/{faction}.yaml",
             "vendor": f"{ASSETS}/vendor/form/",
             "script": f"{ASSETS}/{ORDERS_FORM}",
-            **send_orders_links(self.history.config),
+        }
+        if not self.history.sealed:
+            return {
+                **common,
+                "sealed": False,
+                "template": f"play/templates/{faction}.yaml",
+                "file": f"orders/{faction}.yaml",
+                **send_orders_links(self.history.config),
+            }
+        return {
+            **common,
+            "sealed": True,
+            "template": "",
+            "file": f"orders/{faction}.yaml{sealing.SUFFIX}",
+            "recipients": json.dumps(self.store.recipients([faction])),
+            "sealing": json.dumps(sealing_rules()),
+            "upload": upload_link(self.history.config),
+            "fork": fork_link(self.history.config),
+            "new_file": "",
+            "issue": "",
         }
 
     # -- how to play --------------------------------------------------------------------------------------
@@ -1191,7 +1216,52 @@ def send_orders_links(config: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
+def upload_link(config: Mapping[str, Any]) -> str:
+    """GitHub's page for uploading files into the campaign's orders/ folder on the default branch, where a
+    sealed campaign's form sends the player with the sealed file (too long for any address or issue);
+    empty when the campaign is not on github.com."""
+    if not send_orders_links(config)["new_file"]:
+        return ""
+    repository = repository_links(config)["repository"]
+    return f"{repository}/upload/{urllib.parse.quote(DEFAULT_BRANCH)}/orders"
+
+
+def fork_link(config: Mapping[str, Any]) -> str:
+    """GitHub's page that forks the campaign's repository: a player who cannot push to it uploads the
+    sealed file into their fork (GitHub's upload page takes files only from those who can push)."""
+    if not send_orders_links(config)["new_file"]:
+        return ""
+    return f"{repository_links(config)['repository']}/fork"
+
+
+def sealing_rules() -> dict[str, Any]:
+    """How ``campaign seal`` shapes a sealed order file, for the form that seals in the browser: the text
+    framed by ``PAD_MAGIC`` and its length, zero bytes up to ``ORDER_FILE_SIZE``, the order cap, and the
+    room the armoured file keeps for age's random "grease" stanza (filled with line breaks), so that a
+    sealed file from the browser has the one length the pull-request check accepts
+    (``sealing.is_padded_order_file``). Read from ``sealing`` itself, so they cannot part."""
+    return {
+        "magic": sealing.PAD_MAGIC.decode("ascii"),
+        "size": sealing.ORDER_FILE_SIZE,
+        "max_bytes": MAX_BYTES,
+        "grease_room": sealing.GREASE_ROOM,
+        "recipient_types": list(sealing.RECIPIENT_TYPES),
+    }
+
+
 DEFAULT_BRANCH = "main"  # where orders go, as the README and the workflows say
+# The form's files that only a sealed campaign's site serves: age and the licences of what its bundle holds.
+SEALING_ONLY = frozenset(
+    {
+        "age.js",
+        "age-encryption.LICENSE.txt",
+        "noble-ciphers.LICENSE.txt",
+        "noble-curves.LICENSE.txt",
+        "noble-hashes.LICENSE.txt",
+        "noble-post-quantum.LICENSE.txt",
+        "scure-base.LICENSE.txt",
+    }
+)
 ORDERS_ISSUE_FORM = "orders.yml"  # in .github/ISSUE_TEMPLATE/: the campaign's issue form for orders
 
 _WEB_ADDRESS = re.compile(r"https?://[A-Za-z0-9.-]+(?::\d+)?(?:/[A-Za-z0-9._~%!$&'*+,;=:@/-]*)?")

@@ -20,7 +20,6 @@ import dataclasses
 import functools
 import importlib
 import inspect
-import re
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +27,7 @@ from typing import NamedTuple
 
 import pytest
 
-from resolver.core.programs import Line, parse_line
+from resolver.core.programs import Line, ProgramError, parse_line
 from resolver.engine.ruleset import rules_data
 from resolver.rulesets.overlord import language
 
@@ -154,8 +153,12 @@ def test_every_faction_order_of_the_language_has_a_row_and_no_row_names_a_keywor
     assert sorted(FACTION_ORDERS) == sorted(language.FACTION_TABLE)
 
 
-# A line's prefixes before its keyword: dashes, '+', '@' or a counter, a day gate.
-PREFIX = re.compile(r"^[-+@]*\s*(?:\d+\s+)?(?:D\d+\s+)?")
+def _keyword(text: str) -> str:
+    """The keyword of a queue line as the engine reads it, prefixes and all; "" for any other string."""
+    try:
+        return parse_line(text).keyword.upper()
+    except ProgramError:
+        return ""
 
 
 def _keywords_written(test: Callable[..., object]) -> set[str]:
@@ -166,8 +169,7 @@ def _keywords_written(test: Callable[..., object]) -> set[str]:
     words = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value != docstring:
-            text = PREFIX.sub("", node.value.strip())
-            words.add(text.split(" ", 1)[0].upper() if text else "")
+            words.add(_keyword(node.value))
     return words
 
 

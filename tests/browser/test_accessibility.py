@@ -96,9 +96,8 @@ def sweep(pages: list[str], viewport: str) -> list[str]:
 
 
 def open_page(tab: Any, url: str) -> None:
-    """Load a page and every frame in it, then wait for it to settle as a reader sees it. A map's frame
-    loads once scrolled near; it is told to load now instead, since scrolling would hide the theme's tabs
-    and scrolling back fade them in, a second of transitions per page."""
+    """Load a page and every frame in it. A map's frame loads once scrolled near; it is told to load now
+    instead, since scrolling would hide the theme's tabs and scrolling back fade them in."""
     response = tab.goto(url, wait_until="load")
     assert response is not None and response.status == 200, url
     tab.evaluate(EAGER)
@@ -106,10 +105,6 @@ def open_page(tab: Any, url: str) -> None:
         frame = frame_element.element_handle().content_frame()
         assert frame is not None, url
         frame.wait_for_function("location.href !== 'about:blank' && document.readyState === 'complete'")
-    # axe reads colours as they are drawn: it waits for every transition of the page and of its maps (their
-    # marks fade in) to end, two frames after the last change, which lets that change start its own.
-    for frame in tab.frames:
-        frame.evaluate(SETTLED)
 
 
 # The hand-off on-demand.js makes when a map's frame scrolls near (test_site_in_chromium scrolls to it).
@@ -131,6 +126,11 @@ def run_axe(tab: Any, source: str) -> list[dict[str, Any]]:
     for frame in tab.frames:
         if frame.evaluate("typeof axe === 'undefined'"):
             frame.add_script_tag(content=source)
+    # axe reads colours as they are drawn: it waits for every transition of the page and of its frames (a
+    # button just pressed, the tabs, a map's marks fading in) to end, two frames after the last change,
+    # which lets that change start its own.
+    for frame in tab.frames:
+        frame.evaluate(SETTLED)
     return tab.evaluate("options => axe.run(document, options).then(found => found.violations)", AXE_OPTIONS)
 
 

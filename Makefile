@@ -12,7 +12,8 @@ ROOT   ?= .
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-$(STAMP): pyproject.toml tools/editor/package-lock.json tools/axe/package-lock.json
+$(STAMP): pyproject.toml tools/editor/package-lock.json tools/axe/package-lock.json tools/act/package-lock.json \
+          tools/form/package-lock.json requirements/resolve.txt requirements/site.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || \
 	  { echo "needs Python 3.11 or newer: install it or run make PYTHON=/path/to/python3.11"; exit 2; }
 	$(PYTHON) -m venv $(VENV)
@@ -20,9 +21,15 @@ $(STAMP): pyproject.toml tools/editor/package-lock.json tools/axe/package-lock.j
 	$(BIN)/python -m pip install --quiet -e '.[site,dev]'
 	$(BIN)/npm ci --prefix tools/editor --no-audit --no-fund --silent
 	$(BIN)/npm ci --prefix tools/axe --no-audit --no-fund --silent
-	@touch $(STAMP)
+	$(BIN)/npm ci --prefix tools/act --no-audit --no-fund --silent
+	$(BIN)/npm ci --prefix tools/form --no-audit --no-fund --silent
+	@# The lock files' wheels, hashes checked, for the workflow rehearsals (tests/rehearsal), whose pip
+	@# installs from here and never from the index.
+	$(BIN)/python -m pip download --quiet --require-hashes --only-binary=:all: --no-deps \
+	  --dest $(VENV)/wheelhouse -r requirements/resolve.txt -r requirements/site.txt
+	@touch $(VENV)/wheelhouse/.complete $(STAMP)
 
-install: $(STAMP)  ## create .venv and install the project with its site and dev tools
+install: $(STAMP)  ## create .venv and install the project with its site and dev tools, and the CI lock files' wheels
 
 demo: $(STAMP)  ## bots play 8 turns of a 4-nation campaign in .demo/nations, print them, build its site
 	$(BIN)/campaign demo --ruleset nations --turns 8 --seed 1 --factions 4
@@ -55,7 +62,7 @@ bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; che
 	$(BIN)/python -m resolver.bench.usurper
 	$(BIN)/python -m resolver.bench.overlord
 
-lock: $(STAMP)  ## write requirements/resolve.txt (the resolve job's hash-pinned engine) from requirements/resolve.in; needs the network
+lock: $(STAMP)  ## write requirements/*.txt (the workflows' hash-pinned packages) from requirements/*.in; needs the network
 	$(BIN)/python tools/lock-resolve
 
 clean:  ## remove the virtual environment, the demo and build outputs

@@ -73,6 +73,21 @@ class Parser(argparse.ArgumentParser):
                 return dict(action.choices)
         return {}
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.words = [str(word) for word in (sys.argv[1:] if args is None else args)]
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        """A required option missing because its name was mistyped (--logins for --login) is named as the
+        typo it is, with the nearest known option, rather than as missing."""
+        if message.startswith("the following arguments are required"):
+            known = [option for action in self._actions for option in action.option_strings]
+            for word in getattr(self, "words", []):
+                name = word.partition("=")[0]
+                if name.startswith("--") and not any(option.startswith(name) for option in known):
+                    self.unknown([word])
+        super().error(message)
+
     def unknown(self, words: Sequence[str]) -> NoReturn:
         word = words[0]
         known = [option for action in self._actions for option in action.option_strings]
@@ -80,6 +95,56 @@ class Parser(argparse.ArgumentParser):
         close = difflib.get_close_matches(word.partition("=")[0], known, n=1)
         kind = "option" if word.startswith("-") else "argument"
         self.error(f"unknown {kind} '{word}'" + (f" (did you mean {close[0]}?)" if close else ""))
+
+
+class ExamplesFormatter(argparse.HelpFormatter):
+    """Wraps a command's description to the terminal, and prints a text written with line breaks (the
+    examples after the options) as it is written, so that the commands in it line up."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+ABSENCE_EXAMPLES = """\
+examples, in the campaign's folder:
+  campaign absence                        list every absence, declared by players or by the GM
+  campaign absence red --from 5 --to 7    red is away for turns 5, 6 and 7
+  campaign absence red --cancel           take the GM's declaration for red back
+then commit the ledger: git add campaign/absences.yaml && git commit -m "red is away for turns 5 to 7"
+
+A player declares their own absence in their order file instead, beside that turn's orders:
+  absence: {from: 5, to: 7}
+"""
+
+HANDOVER_EXAMPLES = """\
+examples, in the campaign's folder:
+  campaign handover red --login erin                  an open campaign
+  campaign handover red --login erin --id 583231      ... and erin's GitHub account id, for the check
+  campaign handover red --login erin --recipient age1… --key-file ../campaign-key.txt
+                                                      a sealed campaign: erin's public key, the GM's key
+  campaign handover red --login erin --recipient age1… --reports all --key-file ../campaign-key.txt
+                                                      ... and every earlier report of red's for erin too
+then commit: git add campaign && git commit -m "erin plays red"
+"""
+
+ISSUE_EXAMPLES = """\
+example (the workflow "Orders from an issue" runs it; you need not):
+  campaign orders-from-issue --body issue.md --issue 12 --author alice --author-id 583231 \\
+      --output "$GITHUB_OUTPUT" --comment refusal.md
+"""
+
+
+def notices_examples(name: str) -> str:
+    """The examples of ``campaign notify`` or ``campaign remind``."""
+    return f"""\
+examples, in the campaign's folder:
+  campaign {name} --dry-run                            what a run now would send; sends nothing
+  campaign {name} --dry-run --now 2026-03-26T15:00Z    ... judged at that moment (UTC)
+  GITHUB_TOKEN=… GITHUB_REPOSITORY=OWNER/REPO campaign {name}    what the workflow runs
+then commit what was sent: git add campaign/notifications.yaml && git commit -m "Notifications"
+"""
 
 
 def _root_parent() -> argparse.ArgumentParser:
@@ -400,9 +465,10 @@ def build_parser() -> Parser:
         help="check a campaign's set-up and say what to fix",
         description="Check what can be checked locally, without network: every recipient in "
         "campaign/players.yaml, the committed ignore files of a sealed campaign, the key file's "
-        "permissions, that the key is the campaign's and made its dice commitment, and that "
-        ".github/workflows holds the kit's workflows. One line per check; exit 1 if any check finds a "
-        "problem (warnings do not count).",
+        "permissions, that the key is the campaign's and made its dice commitment, that "
+        ".github/workflows holds the kit's workflows, and the notification settings (with "
+        "CAMPAIGN_WEBHOOKS in the environment, that it names every webhook used). One line per check; "
+        "exit 1 if any check finds a problem (warnings do not count).",
     )
     p.add_argument(
         "--key-file",
@@ -437,6 +503,34 @@ def build_parser() -> Parser:
         type=Path,
         metavar="FILE",
         help="where to write it (default: orders/orders.schema.json; '-' for standard output)",
+    )
+
+    p = sub.add_parser(
+        "orders-from-issue",
+        parents=[root],
+        help="turn an Orders issue into a branch with the order file (CI)",
+        epilog=ISSUE_EXAMPLES,
+        formatter_class=ExamplesFormatter,
+        description="Read the body of an issue made with the campaign's Orders issue form, and write "
+        "its orders as orders/<faction>.yaml in one commit on the branch orders-from-issue-N, on top of "
+        "the current commit and authored by the issue's author; the work tree is left as it is. Refuses "
+        "orders for a faction the author does not play. The orders-from-issue workflow runs it, then "
+        "checks the branch as any pull request (campaign check --pr).",
+    )
+    p.add_argument("--body", type=Path, metavar="FILE", required=True, help="the issue's body, as a file")
+    p.add_argument("--issue", type=int, metavar="N", required=True, help="the issue's number")
+    p.add_argument("--author", metavar="LOGIN", required=True, help="the issue author's GitHub login")
+    p.add_argument(
+        "--author-id", type=int, metavar="ID", help="the author's numeric GitHub account id (see check --pr)"
+    )
+    p.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="append branch=, faction= and commit= lines here (the workflow passes $GITHUB_OUTPUT)",
+    )
+    p.add_argument(
+        "--comment", type=Path, metavar="FILE", help="on a refusal, write the issue's comment here"
     )
 
     p = sub.add_parser(
@@ -475,7 +569,115 @@ def build_parser() -> Parser:
         "--out", type=Path, metavar="DIR", help="where to build the site (default: public/ in the campaign)"
     )
     p.add_argument("--no-build", action="store_true", help="write the pages and settings, skip mkdocs build")
+    add_player_commands(sub, root)
+    notify_parsers(sub, root)
     return parser
+
+
+def add_player_commands(sub: Any, root: argparse.ArgumentParser) -> None:
+    """The GM's commands for the people behind the factions: absences and handovers."""
+    p = sub.add_parser(
+        "absence",
+        parents=[root],
+        help="list absences, or declare one for a faction (GM)",
+        epilog=ABSENCE_EXAMPLES,
+        formatter_class=ExamplesFormatter,
+        description="Without FACTION: list every absence declared, by players in their order files "
+        "(absence: {from: N, to: M}) and by the GM. With FACTION and --from/--to: the GM declares the "
+        "faction away for those turns in campaign/absences.yaml (commit it); --cancel takes the GM's "
+        "declaration back. A faction away misses no turn; campaign/campaign.yaml's 'absences' setting "
+        "says what its forces do (hold, a stand-in bot, or a paused deadline when several are away).",
+    )
+    p.add_argument("faction", nargs="?", help="the faction concerned (leave out to list the absences)")
+    p.add_argument("--from", dest="first", type=int, metavar="TURN", help="the first turn away")
+    p.add_argument("--to", dest="last", type=int, metavar="TURN", help="the last turn away (included)")
+    p.add_argument("--cancel", action="store_true", help="take back the GM's declaration for FACTION")
+
+    p = sub.add_parser(
+        "handover",
+        parents=[root],
+        help="give a faction to a new player (GM)",
+        epilog=HANDOVER_EXAMPLES,
+        formatter_class=ExamplesFormatter,
+        description="Replace a faction's player in campaign/players.yaml from the current turn on: the new "
+        "logins replace the old (and the old account ids are dropped), and the old player is recorded as "
+        "having played the turns before, for the faction's page. In a sealed campaign, give the new "
+        "player's public keys: they replace the faction's recipients, and the faction's newest view is "
+        "sealed again to them (needs the campaign key). The old player's earlier reports stay closed to "
+        "the new player unless you pass --reports. Commit campaign/ afterwards.",
+    )
+    p.add_argument("faction", help="the faction handed over")
+    p.add_argument("--login", action="append", required=True, metavar="LOGIN", help="the new player's login")
+    p.add_argument(
+        "--id", action="append", type=int, default=[], metavar="ID", help="their GitHub account id"
+    )
+    p.add_argument(
+        "--recipient",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="sealed campaigns: the new player's public key (the age1… line of campaign keygen)",
+    )
+    p.add_argument(
+        "--reports",
+        metavar="LIST",
+        help="sealed campaigns: the earlier reports the new player may read, e.g. 3,5-7 or 'all' "
+        "(default: none; they are the old player's private papers)",
+    )
+    key_option(p)
+
+
+# The moment ``notify`` and ``remind`` judge by when --now is not given: a rehearsal runs the workflow
+# file as written (no --now in it) and sets this through act's --env. Nothing in the kit sets it.
+NOTIFY_NOW_VARIABLE = "CAMPAIGN_NOTIFY_NOW"
+
+
+def notify_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
+    """``notify`` and ``remind``: turn news and reminders (resolver/notify; README "Notifications")."""
+    said = (
+        "Channels: an @mention on the turn's GitHub issue (with GITHUB_TOKEN and GITHUB_REPOSITORY, as in "
+        "a workflow) and the webhooks named in campaign/players.yaml and campaign/campaign.yaml, whose URLs "
+        "come from the CAMPAIGN_WEBHOOKS secret. What is sent is written in campaign/notifications.yaml, "
+        "and never sent twice; commit that file. A failed delivery is reported and the command still "
+        "exits 0."
+    )
+    for name, helps, description in (
+        (
+            "notify",
+            "announce the turn being played",
+            "Announce the current turn: open its GitHub tracking issue and tell the webhooks where to read "
+            "the chronicle, the deadline (each reader's own time where the channel allows) and who owes "
+            "orders. The resolve workflow runs it once a turn is pushed. ",
+        ),
+        (
+            "remind",
+            "remind the factions whose orders are not in",
+            "Remind each faction whose order file is not in the checkout (the main branch, in the workflow) "
+            "and that is not away by declaration (campaign absence), "
+            "when a reminder's hour before the deadline has come (notifications.reminders in "
+            "campaign/campaign.yaml: 24 and 3 by default), once per reminder hour, never in a player's "
+            "quiet hours; between reminders, send what the announcement could not. A scheduled workflow "
+            "runs it every hour. ",
+        ),
+    ):
+        p = sub.add_parser(
+            name,
+            parents=[root],
+            help=helps,
+            description=description + said,
+            epilog=notices_examples(name),
+            formatter_class=ExamplesFormatter,
+        )
+        p.add_argument(
+            "--now",
+            metavar="WHEN",
+            help="the moment to judge by, ISO 8601 (default: the environment variable "
+            f"{NOTIFY_NOW_VARIABLE} when set, which is how the rehearsals of the workflows fix the time "
+            "through act; else the clock)",
+        )
+        p.add_argument(
+            "--dry-run", action="store_true", help="say what would be sent; send nothing, write nothing"
+        )
 
 
 # -- commands ------------------------------------------------------------------------------------------
@@ -884,6 +1086,32 @@ def cmd_template(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_orders_from_issue(args: argparse.Namespace) -> int:
+    from .git.fromissue import make_branch, refusal_comment
+
+    try:
+        body = args.body.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        why = error.strerror if isinstance(error, OSError) and error.strerror else "it is not UTF-8 text"
+        raise CampaignError(
+            f"cannot read the issue's body from {args.body}: {why}",
+            "write the body into that file first (the workflow does it from the event's issue.body)",
+            code=2,
+        ) from None
+    try:
+        made = make_branch(args.root, body, args.issue, args.author, args.author_id)
+    except CampaignError as error:
+        if args.comment:
+            args.comment.parent.mkdir(parents=True, exist_ok=True)
+            args.comment.write_text(refusal_comment(error, args.issue), encoding="utf-8")
+        raise
+    if args.output:
+        with args.output.open("a", encoding="utf-8") as out:
+            out.write(f"branch={made.branch}\nfaction={made.faction}\ncommit={made.commit}\n")
+    print(f"Wrote orders/{made.faction}.yaml on the branch {made.branch} ({made.commit[:12]})")
+    return 0
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     store = Store(args.root)
     store.require()
@@ -956,10 +1184,22 @@ def cmd_demo(args: argparse.Namespace) -> int:
 SITE_MODULES = ("folium", "branca", "mkdocs", "material", "xstatic")
 
 
+def on_time_record_or_none(read: Any, root: Path) -> Any:
+    """The factions' on-time record from git, or None where the campaign is no git repository (the site
+    then leaves the record out rather than show everyone as never having sent orders)."""
+    import git
+
+    try:
+        return read(root)
+    except (git.GitError, ValueError):
+        return None
+
+
 def cmd_site(args: argparse.Namespace) -> int:
     total = len(Store(args.root).archived_turns())
     try:
         from .git.flow import opening_moments
+        from .git.reliability import on_time_record
         from .publish.site import build_site
 
         report = build_site(
@@ -968,6 +1208,7 @@ def cmd_site(args: argparse.Namespace) -> int:
             run_mkdocs=not args.no_build,
             progress=lambda xs: _bar(xs, "replaying", total),
             opened_at=opening_moments(args.root),
+            on_time=on_time_record_or_none(on_time_record, args.root),
         )
     except ModuleNotFoundError as missing:
         if (missing.name or "").partition(".")[0] not in SITE_MODULES:
@@ -1024,6 +1265,85 @@ def cmd_reseal(args: argparse.Namespace) -> int:
     for path in done.files:
         print(f"  {path}")
     print(f"Commit them (git add campaign/{RESEALED_DIR}); the new player then runs campaign view.")
+    return 0
+
+
+def cmd_absence(args: argparse.Namespace) -> int:
+    from .store import absences
+
+    store = Store(args.root)
+    store.require()
+    declaring = args.first is not None or args.last is not None
+    if args.faction is None:
+        if declaring or args.cancel:
+            raise CampaignError(
+                "name the faction concerned", "for example: campaign absence red --from 5 --to 6", code=2
+            )
+        listed = absences.declared(store)
+        turn = int(store.public_state()["turn"])
+        for entry in listed:
+            who = "by the GM" if entry.by == "gm" else f"with the orders of turn {entry.turn}"
+            now = " (away now)" if entry.absence.covers(turn) else ""
+            print(f"{entry.faction}: {entry.absence.describe()}, declared {who}{now}")
+        if not listed:
+            print("No absence is declared.")
+        return 0
+    state = store.public_state()
+    turn = int(state["turn"])
+    if args.faction not in state["factions"]:
+        known = ", ".join(sorted(state["factions"]))
+        raise CampaignError(f"unknown faction '{args.faction}'", f"factions: {known}", code=2)
+    example = f"campaign absence {args.faction} --from {turn + 1} --to {turn + 2}"
+    if args.cancel:
+        if declaring:
+            raise CampaignError(
+                "--cancel takes no --from or --to",
+                f"to take the absence back: campaign absence {args.faction} --cancel; to change its turns, "
+                f"declare it again: {example}",
+                code=2,
+            )
+        ledger = f"campaign/{absences.LEDGER}"
+        if absences.withdraw(store, args.faction):
+            print(f"The GM's declaration for {args.faction} is taken back. Commit {ledger}.")
+        else:
+            print(f"The GM had declared no absence for {args.faction}; nothing changed.")
+        # The player's own declaration is theirs: only their orders take it back.
+        for entry in absences.player_declarations(store).values():
+            if entry.faction == args.faction and entry.absence.last >= turn:
+                print(
+                    f"{args.faction}'s player declared {entry.absence.describe()} in their orders; that "
+                    "stays until they send absence: {} with their orders."
+                )
+        return 0
+    if args.first is None or args.last is None:
+        raise CampaignError(
+            "an absence needs --from and --to",
+            f"for example: {example} (or --cancel to take the GM's declaration back)",
+            code=2,
+        )
+    absence = absences.declare(store, args.faction, args.first, args.last)
+    print(f"{args.faction} is away for {absence.describe()}. Commit campaign/{absences.LEDGER}.")
+    return 0
+
+
+def cmd_handover(args: argparse.Namespace) -> int:
+    from .store.handover import hand_over
+
+    reports: list[int] | None = []
+    if args.reports is not None:
+        reports = None if args.reports.strip().lower() == "all" else parse_turns(args.reports)
+    done = hand_over(Store(args.root), args.faction, args.login, args.recipient, args.id, reports)
+    print(f"{args.faction} is played by {', '.join(args.login)} from turn {done.turn} on.")
+    if done.before is not None:
+        print(f"Recorded in campaign/players.yaml: {done.before.describe()}.")
+    if done.resealed is not None:
+        earlier = done.resealed.reports
+        handed = f"the reports of {format_turns(earlier)}" if earlier else "none of the earlier reports"
+        print(f"Sealed again to the new keys: the view of turn {done.resealed.view + 1}, and {handed}.")
+    for path in done.pending:
+        print(f"Note: {path} is on the branch already, written by the previous player; delete it if the new "
+              "player is to write this turn's orders.")  # fmt: skip
+    print("Commit campaign/ (players.yaml" + (f", {RESEALED_DIR}/" if done.resealed else "") + ").")
     return 0
 
 
@@ -1198,13 +1518,47 @@ def cmd_unseal(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_notify(args: argparse.Namespace) -> int:
+    """``campaign notify`` and ``campaign remind``: the clock is read here, the turn's opening from git."""
+    from datetime import UTC, datetime
+
+    from .git.flow import open_repo, turn_opened_at
+    from .notify.run import run
+    from .store.schedule import parse_moment
+
+    told = os.environ.get(NOTIFY_NOW_VARIABLE, "")
+    if args.now or not told:
+        now = parse_moment(args.now) if args.now else datetime.now(UTC)
+    else:
+        try:
+            now = parse_moment(told)
+        except CampaignError as error:
+            raise CampaignError(
+                f"{NOTIFY_NOW_VARIABLE}: {error.message}", f"{error.hint}, or unset it to use the clock", 2
+            ) from None
+    turn = int(Store(args.root).public_state()["turn"])
+    opened_at = turn_opened_at(open_repo(args.root), turn)
+    report = run(args.root, now, opened_at, remind=args.command == "remind", dry_run=args.dry_run)
+    for line in report.lines:
+        print(visible(line))
+    print(
+        f"{plural(report.sent, 'message')} sent, {report.failed} failed, {report.held} held for quiet hours"
+        + (" (dry run: nothing was sent or written)" if args.dry_run else "")
+        + "."
+    )
+    return 0
+
+
 COMMANDS = {
     "new": cmd_new,
     "check": cmd_check,
+    "absence": cmd_absence,
+    "handover": cmd_handover,
     "resolve": cmd_resolve,
     "verify": cmd_verify,
     "template": cmd_template,
     "schema": cmd_schema,
+    "orders-from-issue": cmd_orders_from_issue,
     "demo": cmd_demo,
     "site": cmd_site,
     "view": cmd_view,
@@ -1216,6 +1570,8 @@ COMMANDS = {
     "reseal": cmd_reseal,
     "keygen": cmd_keygen,
     "doctor": cmd_doctor,
+    "notify": cmd_notify,
+    "remind": cmd_notify,
 }
 
 

@@ -181,6 +181,8 @@ def new_campaign(
             roster["factions"][f.id]["profile"] = str(given["profile"])
         if given.get("ids"):  # GitHub account ids: the pull-request check trusts them over logins
             roster["factions"][f.id]["ids"] = list(given["ids"])
+        if given.get("notify"):  # how the player wants turn news and reminders (resolver/notify/settings)
+            roster["factions"][f.id]["notify"] = given["notify"]
         if given.get("recipients"):  # age or SSH public keys: what a sealed campaign encrypts to
             for number, text in enumerate(given["recipients"]):
                 sealing.recipient(text, f"players: {f.id}: recipients[{number}]")

@@ -30,8 +30,9 @@ MAY_IMPORT = {
     "store": {"core", "engine", FACE},
     "publish": {"core", "engine", "store", FACE},
     "git": {"core", "engine", "store", FACE},
-    COMMANDS: {"core", "engine", "rulesets", "store", "publish", "git", FACE},
-    "bench": {"core", "engine", "rulesets", "store", "publish", "git", COMMANDS, FACE},
+    "notify": {"core", "engine", "store", FACE},  # turn news and reminders (issue 25); it knows no git
+    COMMANDS: {"core", "engine", "rulesets", "store", "publish", "git", "notify", FACE},
+    "bench": {"core", "engine", "rulesets", "store", "publish", "git", "notify", COMMANDS, FACE},
     FACE: set(),
 }
 TOP_LEVEL_COMMANDS = {"resolver.cli", "resolver.workflow", "resolver.doctor"}

@@ -14,6 +14,7 @@ An order file is ``orders/<faction>.yaml``::
         body: ...
     rumors:
       - Someone saw blue scouts near the marsh.
+    absence: {from: 5, to: 6}   # optional: away for turns 5 and 6 (see core.absences)
 
 A ruleset may declare standing sections (``core.standing``), e.g. ``policies:``, which an order file
 may hold beside ``orders``; they stay in force until the faction writes them again.
@@ -29,7 +30,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import absences
 from . import text as player_text
+from .absences import Absence
 from .canonical import digest
 from .fields import (
     ActionSpec,
@@ -47,7 +50,7 @@ from .standing import StandingSection, describe
 from .words import series
 from .yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, refused_character_issue
 
-ENVELOPE_KEYS = ("campaign", "turn", "faction", "orders", "press", "rumors")
+ENVELOPE_KEYS = ("campaign", "turn", "faction", "orders", "press", "rumors", "absence")
 # The limits of one order file, the same in every ruleset (the README lists them). The counts keep
 # a file's cost to check and resolve bounded; the lengths keep the newspaper readable.
 ORDERS_PER_FILE = 500
@@ -99,6 +102,9 @@ class OrderFile:
     actions_written: dict[int, str] = field(default_factory=dict)  # order number -> action, as written
     checked: bool = False  # the orders were checked against the state (the envelope was right)
     standing: dict[str, dict[str, Any]] = field(default_factory=dict)  # standing sections the file holds
+    # The absence the file declares (None with absence_declared: it takes back an earlier one).
+    absence: Absence | None = None
+    absence_declared: bool = False
 
     @property
     def digest(self) -> str:
@@ -165,8 +171,20 @@ class OrderFile:
         """What would happen to the file's orders, counted (accepted, rejected and why), and for a file
         that gives none, that sending it only holds."""
         name = self.path.rsplit("/", 1)[-1]
-        note = self.holding_note()
-        return f"{name}: {self.counts()}" + (f". {note}" if note else "")
+        notes = [note for note in (self.holding_note(), self.absence_note()) if note]
+        return f"{name}: {self.counts()}" + "".join(f". {note}" for note in notes)
+
+    def absence_note(self) -> str:
+        """What the file's ``absence`` line does, so that a player sees it was read (it is no order, and
+        "0 orders accepted" alone would not say so)."""
+        if not self.absence_declared or self.errors:
+            return ""
+        if self.absence is None:
+            return "It takes back your absence: you are expected from now on"
+        return (
+            f"It declares your faction away for {self.absence.describe()}; everyone sees it once this "
+            "turn is resolved"
+        )
 
     def holding_note(self) -> str:
         """For a file without errors that gives no order, what sending it does: "0 orders accepted" alone
@@ -319,6 +337,7 @@ def parse_order_file(
         of.written.append(Order(number=i + 1, action=action, args=values))
         of.orders.append(of.written[-1])
     _check_press(of, data, checker)
+    _check_absence(of, data, checker, expect)
     _check_standing(of, data, checker, standing)
     of.issues.extend(checker.issues)
     # Orders with field errors are dropped above; a file with any error is rejected as a whole
@@ -421,6 +440,30 @@ def _check_press(of: OrderFile, data: dict, checker: FieldChecker) -> None:
         of.rumors.append(rumor.strip())
 
 
+def _check_absence(of: OrderFile, data: dict, checker: FieldChecker, expect: Expectation) -> None:
+    """The absence a faction declares for turns to come; the GM declares one with campaign absence."""
+    if "absence" not in data:
+        return
+    if data.get("faction") == GM:
+        checker.error(
+            ("absence",),
+            "the GM's file declares no absence",
+            "declare a faction's absence with: campaign absence FACTION --from TURN --to TURN",
+            key=True,
+        )
+        return
+    declared = {} if data["absence"] is None else data["absence"]
+    found = absences.problem(declared, expect.turn)
+    if found is not None:
+        key, message, hint = found
+        checker.error(
+            ("absence", key) if key else ("absence",), message, hint, key=key not in ("", "from", "to")
+        )
+        return
+    of.absence = absences.read(declared)
+    of.absence_declared = True
+
+
 def _check_standing(
     of: OrderFile, data: dict, checker: FieldChecker, sections: Mapping[str, StandingSection]
 ) -> None:
@@ -516,6 +559,16 @@ def order_file_schema(
                 "description": "Anonymous rumours for the newspaper.",
                 "maxItems": RUMORS_PER_FILE,
                 "items": {"type": "string", "maxLength": RUMOR_MAX},
+            },
+            "absence": {
+                "type": ["object", "null"],
+                "description": "Turns you will be away, e.g. {from: 5, to: 6}; {} takes an absence back.",
+                "additionalProperties": False,
+                "properties": {
+                    "from": {"type": "integer", "minimum": 1},
+                    "to": {"type": "integer", "minimum": 1},
+                },
+                "dependencies": {"from": ["to"], "to": ["from"]},
             },
         },
         "if": {"properties": {"faction": {"const": GM}}},

@@ -20,7 +20,7 @@ from ..core.events import GM_PHASE
 from ..core.orders import OrderFile
 from ..core.phases import Block, Phase, PhaseFn, State, Step, place_engine_steps
 from . import gm
-from .absence import AbsentPolicy, apply_policy
+from .absence import STAND_IN, AbsentPolicy, AwayPolicy, apply_policy
 from .context import TurnContext
 from .ruleset import Game
 
@@ -37,6 +37,8 @@ class TurnInputs:
     stand_ins: Mapping[str, OrderFile] = field(default_factory=dict)
     bots: Collection[str] = ()
     rumors: Sequence[str] = ()
+    away: Sequence[str] = ()  # factions away by declaration, without orders: they miss no turn
+    away_policy: AwayPolicy = field(default_factory=AwayPolicy)
 
 
 def gm_rulings(ctx: TurnContext, state: State, inputs: TurnInputs) -> State:
@@ -65,6 +67,10 @@ def missing_orders(ctx: TurnContext, state: State, inputs: TurnInputs) -> State:
             ctx.emit("orders_unusable", actors=unusable, **extra)
         for f in missing:
             state["factions"][f]["missed_turns"] = state["factions"][f].get("missed_turns", 0) + 1
+    if inputs.away:
+        # Told apart from missing orders: an absence said in advance is no failing of the player's.
+        stood_in = {"policy": STAND_IN} if inputs.away_policy.policy == STAND_IN else {}
+        ctx.emit("orders_away", actors=list(inputs.away), **stood_in)
     for f in ctx.orders:
         if f not in inputs.bots:
             state["factions"][f]["missed_turns"] = 0
@@ -111,7 +117,8 @@ ENGINE_ROWS: dict[str, EngineStep] = {
     "absent": EngineStep(
         "Missing orders",
         "Factions whose orders did not arrive, or could not be used, are named; the campaign's policy for "
-        "absent players decides what they do this turn.",
+        "absent players decides what they do this turn. A faction that declared itself away misses no "
+        "turn; the policy for absences decides what it does.",
         missing_orders,
     ),
     "standing": EngineStep(

@@ -8,18 +8,19 @@ state, the events and the roll log. Everything else is a shell around it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import canonical
 from ..core import factions as faction_records
+from ..core.absences import Absence
 from ..core.dice import Dice, Roll, TurnSeed
 from ..core.events import Event, keep_concealed_unnamed
 from ..core.orders import GM, OrderFile
 from ..core.phases import State
 from ..core.rng import Stream, derive_key
-from .absence import AbsentPolicy, stand_in_orders
+from .absence import AbsentPolicy, AwayPolicy, away_stand_ins, stand_in_orders
 from .bots import bot_order_file
 from .context import TurnContext
 from .ruleset import Game
@@ -42,6 +43,10 @@ class TurnResult:
     stand_ins: dict[str, OrderFile] = field(default_factory=dict)  # bot orders written for absent factions
     npc_orders: dict[str, OrderFile] = field(default_factory=dict)  # the bot's orders for NPC factions
     refused: list[str] = field(default_factory=list)  # factions whose sealed file could not be used
+    away: list[str] = field(default_factory=list)  # factions away by declaration that sent no orders
+    away_policy: AwayPolicy = field(default_factory=AwayPolicy)
+    # The absences this turn's order files declare (None: the file takes an earlier one back).
+    declared: dict[str, Absence | None] = field(default_factory=dict)
 
     def events_data(self) -> dict[str, Any]:
         """The events with the rolls that decided them; a roll that decided no event is listed apart,
@@ -81,6 +86,8 @@ def resolve_turn(
     refused: Mapping[str, str] | None = None,
     commitments: Mapping[str, str] | None = None,
     sealed: bool = False,
+    away: Collection[str] = (),
+    away_policy: AwayPolicy | None = None,
 ) -> TurnResult:
     """Resolve one turn. ``rumors`` are the turn's rumours when the files were archived without them
     (a replay); by default they are read from the files. ``salt`` is the turn's secret part of the
@@ -89,15 +96,22 @@ def resolve_turn(
     else hears that their orders could not be used, never why. ``sealed``: the turn is a sealed
     campaign's (see ``TurnContext.sealed``). ``commitments`` stand for the order files' digests in the
     turn seed: a sealed campaign publishes keyed commitments instead of digests, which would let anyone
-    confirm a guessed file."""
+    confirm a guessed file. ``away``: the factions declared away for this turn (``core.absences``); one
+    of them without orders misses no turn, and ``away_policy`` says what its forces do."""
     turn = int(state["turn"])
     bad = [f.path for f in files.values() if not f.ok]
     if bad:
         raise ValueError(f"resolve_turn needs validated orders; rejected: {bad}")
-    missing = [f for f in faction_records.awaited(state, game.factions) if f not in files]
+    silent = [f for f in faction_records.awaited(state, game.factions) if f not in files]
+    away_now = [f for f in silent if f in away]
+    missing = [f for f in silent if f not in away_now]
     policy = absent or AbsentPolicy()
+    away_rule = away_policy or AwayPolicy()
     # Stand-in orders derive from the state alone, so they stay out of the turn seed like absent files.
-    stand_ins = stand_in_orders(game, state, missing, policy)
+    stand_ins = {
+        **stand_in_orders(game, state, missing, policy),
+        **away_stand_ins(game, state, away_now, away_rule),
+    }
     # NPC factions are the bot's every turn: never missing, never in the turn seed.
     npc_orders = {f: bot_order_file(game, state, f) for f in faction_records.npcs(state, game.factions)}
     bots = {**stand_ins, **npc_orders}
@@ -123,7 +137,7 @@ def resolve_turn(
     )
     state = canonical.plain_copy(state)
     concealed_before = copy.deepcopy(game.ruleset.concealed_pieces(state)) if sealed else {}
-    inputs = TurnInputs(refused or {}, missing, policy, stand_ins, bots, rumors)
+    inputs = TurnInputs(refused or {}, missing, policy, stand_ins, bots, rumors, away_now, away_rule)
     state = run_table(ctx, state, turn_table(game, inputs))
     if sealed:
         # A piece concealed now, or concealed when the turn began and gone since, was never seen.
@@ -133,5 +147,6 @@ def resolve_turn(
     state["turn"] = turn + 1
     return TurnResult(
         turn, state, ctx.events, list(ctx.dice.log), seed, order, missing, policy, stand_ins, npc_orders,
-        sorted(f for f in missing if f in (refused or {})),
+        sorted(f for f in missing if f in (refused or {})), away_now, away_rule,
+        {f: of.absence for f, of in sorted(files.items()) if of.absence_declared},
     )  # fmt: skip

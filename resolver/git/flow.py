@@ -33,6 +33,7 @@ from ..core.orders import GM
 from ..engine.ruleset import Game
 from ..engine.turn import TurnResult, seeded_posting_order
 from ..store import beacon, schedule, sealing
+from ..store.absences import away_at
 from ..store.resolution import Rejected, TurnMovedOn, expect_next_turn, resolve
 from ..store.store import Store, checkpoint, environment_error, turn_dir_name
 
@@ -50,7 +51,9 @@ def open_repo(root: Path) -> git.Repo:
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         raise CampaignError(
             f"{root.resolve()} is not the top folder of a git repository",
-            "the git flow (--if-due, --commit, --pr) runs in a clone of the campaign repository",
+            # Said to whoever reached this: resolve's git options, check --pr, notify and remind.
+            "this reads git's history: run it in a clone of the campaign repository (git clone URL), "
+            "or git init and commit the campaign first",
             code=2,
         ) from None
     if repo.bare or Path(repo.working_tree_dir or "").resolve() != root.resolve():
@@ -260,6 +263,8 @@ def commit_message(game: Game, result: TurnResult) -> str:
         lines.append(f"No orders from: {', '.join(silent)} ({result.absent.describe()}).")
     if result.refused:
         lines.append(f"Sealed orders that could not be used: {', '.join(result.refused)}.")
+    if result.away:
+        lines.append(f"Away, as declared: {', '.join(result.away)} ({result.away_policy.describe()}).")
     lines.append(f"Turn seed: {result.seed.hex}")
     return "\n".join(lines) + "\n"
 
@@ -496,7 +501,8 @@ def _run_resolution(
         active = faction_records.awaited(state, game.factions)  # NPC factions are the bot's: never waited for
         suffix = ".yaml.age" if store.sealed else ".yaml"
         submitted = {p.name.removesuffix(suffix) for p in store.submitted_paths()}
-        decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted)
+        away = away_at(store, turn)  # declared absences: not waited for, and no trip of the breaker
+        decision = schedule.due(settings, turn, turn_opened_at(repo, turn), now, active, submitted, away)
         waiting = beacon_wait(store, turn, now)
         if if_due and decision.due and waiting:
             return Outcome(False, f"Turn {turn} is due ({decision.reason}), but {waiting}", turn, notes=notes)
@@ -518,7 +524,7 @@ def _run_resolution(
                     refused, "wait for the deadline, or resolve anyway with --force (the workflow's 'force')"
                 )
             notes.append(f"Turn {turn} is resolved before it is due, at the GM's request.")
-        missing = len([f for f in active if f not in submitted])
+        missing = len([f for f in active if f not in submitted and f not in away])
         if schedule.breaker_trips(settings, len(active), missing):
             if not force:
                 raise CampaignError(

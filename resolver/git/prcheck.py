@@ -65,7 +65,7 @@ from ..core.text import hide_secrets
 from ..core.yamlsafe import MAX_BYTES, Located, YamlRejected, load_player_yaml, yaml_error_text
 from ..engine.ruleset import Game
 from ..engine.validate import check_order_file
-from ..store import sealing
+from ..store import absences, sealing
 from ..store.schedule import Settings
 from ..store.store import Store
 from .flow import open_repo
@@ -219,6 +219,12 @@ def _players(raw: bytes | None) -> tuple[dict[str, Member], Member]:
     return factions, _member(data.get("gm"), "gm")
 
 
+def faction_members(raw: bytes | None) -> tuple[dict[str, Member], Member]:
+    """Who may write each faction's orders, and the GM's, from players.yaml's bytes (for the issue route,
+    fromissue, which refuses orders for a faction their sender does not play before any branch is made)."""
+    return _players(raw)
+
+
 # -- the check ---------------------------------------------------------------------------------------
 
 
@@ -293,12 +299,11 @@ def check_pull_request(
             game = store.game(state)
             if any(c.path == "campaign/campaign.yaml" and c.status != "D" for c in campaign):
                 Settings.from_config(store.config())
+            if any(c.path == f"campaign/{absences.LEDGER}" and c.status != "D" for c in campaign):
+                absences.read_ledger(canonical.load(_read(merged, f"campaign/{absences.LEDGER}") or b""))
         except CampaignError as error:
-            where = (
-                "campaign/campaign.yaml"
-                if error.message.startswith("campaign/campaign.yaml")
-                else "campaign/"
-            )
+            named = ("campaign/campaign.yaml", f"campaign/{absences.LEDGER}")
+            where = next((path for path in named if error.message.startswith(path)), "campaign/")
             report.problems.append(Issue("error", error.message, error.hint, where))
             return report
         except (yaml.YAMLError, KeyError, TypeError, ValueError, AttributeError) as error:

@@ -14,6 +14,7 @@ import html
 import json
 import posixpath
 import re
+import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,16 +25,22 @@ from markupsafe import Markup
 
 from ..core import factions as faction_records
 from ..core import fog, relations
+from ..core.absences import GM_DECLARED, Absence
 from ..core.events import GM_PHASE
 from ..core.fields import kind_words
 from ..core.issues import CampaignError
 from ..core.phases import Block
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
 from ..core.stillness import holding_still
+from ..core.yamlsafe import MAX_BYTES
 from ..engine.gm import actions as gm_actions
 from ..engine.steps import turn_table
 from ..engine.validate import check_order_file
-from ..store import schedule
+from ..store import schedule, sealing
+from ..store.absences import Declared, turns_away
+from ..store.absences import declared as declared_absences
+from ..store.handover import first_turns, stints
+from ..store.punctuality import Arrival, summarise
 from ..store.store import ENGINE_TEMPLATES, Store
 from . import plots, text
 from .headlines import headlines
@@ -42,6 +49,7 @@ from .layout import ASSETS, FEED
 from .maps import leaflet_files, world_map_html
 from .turntable import turn_sequence_markdown
 
+ORDERS_FORM = "orders-form.js"  # the faction pages' "Send orders" form (see send_orders_form)
 ON_DEMAND = "on-demand.js"  # loads the search index and the maps only when the reader wants them
 MAP_PAGE = "map/world.html"
 SITE_TEMPLATES = ENGINE_TEMPLATES / "site"
@@ -52,6 +60,26 @@ LATEST_ISSUES = 10  # the newspaper's front page shows this many issues, newest 
 
 
 MISSING = "missing"  # the chronicle's section for the factions whose orders did not arrive
+AWAY_EVENT = "orders_away"  # the event of the factions away by declaration, told in that section too
+
+
+# What a faction's forces did while it was away, by the policy in force (a faction page's "Was away").
+AWAY_POLICY_WORDS = {
+    "hold": "its forces held",
+    "pause": "its forces held",
+    "stand_in": "the bot played in its place",
+}
+
+
+def spans_of(turns: Iterable[tuple[int, str]]) -> list[tuple[Absence, str]]:
+    """Turns away as spans of consecutive turns under one policy: [(2, hold), (3, hold)] -> turns 2 to 3."""
+    spans: list[tuple[Absence, str]] = []
+    for turn, policy in sorted(turns):
+        if spans and spans[-1][0].last == turn - 1 and spans[-1][1] == policy:
+            spans[-1] = (Absence(spans[-1][0].first, turn), policy)
+        else:
+            spans.append((Absence(turn, turn), policy))
+    return spans
 
 
 def section_of(event: Mapping[str, Any], headings: Mapping[str, str] | None = None) -> str:
@@ -148,9 +176,11 @@ class SitePages:
         welcome: str,
         address: str = "",
         opened_at: OpenedAt | None = None,
+        on_time: Mapping[str, list[Arrival]] | None = None,
     ) -> None:
         self.store = store
         self.opened_at = opened_at  # when a turn began (git's history), to date its deadline
+        self.on_time = on_time  # each faction's on-time record (git's history); None: no history to read
         # The published site's address: the GM's mkdocs.yml may set it (it wins over campaign.yaml's).
         self.address = address or site_url(history.config)
         self.history = history
@@ -248,6 +278,12 @@ class SitePages:
             self.files[f"{ASSETS}/{name}"] = self._asset(name)
         for name, data in leaflet_files().items():
             self.files[f"{ASSETS}/vendor/leaflet/{name}"] = data
+        # The "Send orders" form of the faction pages; age (age.js and the licences of what it bundles) only
+        # where the form seals the orders, in a sealed campaign.
+        self.files[f"{ASSETS}/{ORDERS_FORM}"] = self._asset(ORDERS_FORM)
+        for path in sorted((SITE_TEMPLATES / "assets" / "vendor" / "form").iterdir()):
+            if self.history.sealed or path.name not in SEALING_ONLY:
+                self.files[f"{ASSETS}/vendor/form/{path.name}"] = path.read_bytes()
 
     def _asset(self, name: str) -> bytes:
         own = self.store.root / "templates" / "site" / "assets" / name
@@ -256,7 +292,7 @@ class SitePages:
     def home(self) -> None:
         last = self.history.last
         current = self.history.current_turn
-        deadline, deadline_at = deadline_of(self.history.config, current, self.opened_at)
+        deadline, deadline_at = deadline_of(self.history.config, current, self.opened_at, self._away_now)
         self.render(
             "home.md.j2",
             "index.md",
@@ -297,7 +333,11 @@ class SitePages:
                     continue
                 if of.turn == current and of.faction in self.game.factions and path.stem == of.faction:
                     sent.add(of.faction)
-        return [{"faction": f, "sent": f in sent} for f in faction_records.awaited(state, self.game.factions)]
+        away = set(self._away_now)
+        return [
+            {"faction": f, "sent": f in sent, "away": f in away}
+            for f in faction_records.awaited(state, self.game.factions)
+        ]
 
     def standings_rows(self, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         return [{**row, "name": self.game.name_of(row["faction"])} for row in rows]
@@ -424,12 +464,15 @@ class SitePages:
             groups.append((index, [e]))
         days = tick_of(rec.events, tick_names)
         sections: dict[tuple[int, str], list[dict[str, Any]]] = {}
+        kinds: dict[tuple[int, str], set[str]] = {}  # the kinds of event each section tells
         for index, events in groups:
             first = events[0]
             sentence = ruleset.describe_group(events, self.game)
             if sentence in in_brief:
                 continue
-            paragraphs = sections.setdefault((days(first), section_of(first, headings)), [])
+            key = (days(first), section_of(first, headings))
+            paragraphs = sections.setdefault(key, [])
+            kinds.setdefault(key, set()).update(str(e["kind"]) for e in events)
             lead = (first.get("actors") or [None])[0]
             story = rec.stories.get(index, [])
             # A group whose events each rolled (a nation's winter tests) shows all their dice in one box.
@@ -453,6 +496,9 @@ class SitePages:
         told: list[dict[str, Any]] = []
         for (tick, phase), paragraphs in sections.items():
             title = titles.get(phase, words(phase) or "Events")
+            if phase == MISSING and AWAY_EVENT in kinds[(tick, phase)]:
+                # A faction away by declaration sent nothing on purpose: its orders are not "missing".
+                title = "Away, as declared" if kinds[(tick, phase)] == {AWAY_EVENT} else "Missing and away"
             if not tick:
                 told.append({"title": title, "paragraphs": paragraphs, "level": 2})
                 continue
@@ -782,6 +828,7 @@ class SitePages:
         current = {r["faction"]: r for r in self.history.standings()}
         rank = {f: i + 1 for i, f in enumerate(current)}
         latest = self.pieces_by_owner(self.history.last)
+        awaited = set(faction_records.awaited(self.history.state, factions))
         all_events = [{**e, "turn": rec.turn} for rec in self.history.turns for e in rec.events]
         for f in factions:
             own = []
@@ -832,6 +879,8 @@ class SitePages:
                 press=self.press_of(f),
                 chronicle_src=chronicle_src,
                 issue_src=issue_src,
+                **self.people_of(f, players.get(f)),
+                send_orders=self.send_orders_form(f) if f in awaited else None,
             )
         self.render(
             "factions-index.md.j2",
@@ -846,6 +895,60 @@ class SitePages:
         if len(factions) <= MAX_NAV_CHILDREN * 2:
             # MkDocs prints menu titles as HTML: a name chosen by a player is escaped first.
             self.nav.factions += [{html.escape(self.game.name_of(f)): faction_src(f)} for f in factions]
+
+    def people_of(self, faction: str, entry: Any) -> dict[str, Any]:
+        """Who plays the faction and how: the absences declared for it, who played which turns
+        (campaign handover), and its on-time record, when the site was built where git's history is."""
+        current = self.history.current_turn
+        away = [
+            {"text": d.absence.describe(), "now": d.absence.covers(current), "by_gm": d.by == GM_DECLARED}
+            for d in self._absences
+            if d.faction == faction and d.absence.last >= current
+        ]
+        shown = [d.absence for d in self._absences if d.faction == faction and d.absence.last >= current]
+        was_away = [
+            {"text": span.describe(), "then": AWAY_POLICY_WORDS.get(policy, AWAY_POLICY_WORDS["hold"])}
+            for span, policy in spans_of(self._turns_away.get(faction, []))
+            if not any(shown_span.covers(span.last) for shown_span in shown)
+        ]
+        record = (self.on_time or {}).get(faction, [])
+        return {
+            "absences": away,
+            "was_away": was_away,
+            "stints": [stint.describe() for stint in stints(entry, self._first_turn(faction))],
+            "on_time": summarise(record).describe() if self.on_time is not None else "",
+            "arrivals": [
+                {
+                    "turn": a.turn,
+                    "status": a.status,
+                    "deadline": a.deadline.strftime("%Y-%m-%d %H:%M UTC"),
+                    "arrived": a.arrived.strftime("%Y-%m-%d %H:%M UTC") if a.arrived else "–",
+                }
+                for a in reversed(record[-self.ARRIVALS :])
+            ],
+        }
+
+    def _first_turn(self, faction: str) -> int:
+        return self._first_turns.get(faction, 1)
+
+    @functools.cached_property
+    def _first_turns(self) -> dict[str, int]:
+        return first_turns(self.store)
+
+    ARRIVALS = 12  # the latest turns of a faction's on-time record listed on its page
+
+    @functools.cached_property
+    def _turns_away(self) -> dict[str, list[tuple[int, str]]]:
+        return turns_away(self.store)
+
+    @functools.cached_property
+    def _absences(self) -> list[Declared]:
+        return declared_absences(self.store)
+
+    @functools.cached_property
+    def _away_now(self) -> list[str]:
+        """The factions away at the current turn."""
+        return sorted({d.faction for d in self._absences if d.absence.covers(self.history.current_turn)})
 
     DEEDS = 12  # the latest public deeds listed on a faction's page
 
@@ -937,11 +1040,49 @@ class SitePages:
         overrides = [(path, value) for path, value in flatten(self.game.house_rules)]
         self.render("rules-house.md.j2", "rules/house-rules.md", notes=notes, overrides=overrides)
 
+    def send_orders_form(self, faction: str) -> dict[str, Any] | None:
+        """What a faction page's "Send orders" form needs: the schema (published by ``play``), where the
+        form starts, and where on GitHub the orders go.
+
+        An open campaign's form starts from the faction's template (published by ``play``) and sends the
+        plain file by a prefilled link or the issue form. A sealed campaign publishes no template (it
+        shows positions), so its form starts from the schema with this turn's heading; it seals the file
+        in the browser exactly as ``campaign seal`` does (``sealing`` below: the same recipients, padding
+        and length), and the player uploads the sealed file to GitHub. The recipients are public keys, as
+        in ``campaign/players.yaml``; the page publishes nothing else of the faction."""
+        common = {
+            "turn": self.history.current_turn,
+            "campaign": self.game.campaign,
+            "schema": "play/orders.schema.json",
+            "vendor": f"{ASSETS}/vendor/form/",
+            "script": f"{ASSETS}/{ORDERS_FORM}",
+        }
+        if not self.history.sealed:
+            return {
+                **common,
+                "sealed": False,
+                "template": f"play/templates/{faction}.yaml",
+                "file": f"orders/{faction}.yaml",
+                **send_orders_links(self.history.config),
+            }
+        return {
+            **common,
+            "sealed": True,
+            "template": "",
+            "file": f"orders/{faction}.yaml{sealing.SUFFIX}",
+            "recipients": json.dumps(self.store.recipients([faction])),
+            "sealing": json.dumps(sealing_rules()),
+            "upload": upload_link(self.history.config),
+            "fork": fork_link(self.history.config),
+            "new_file": "",
+            "issue": "",
+        }
+
     # -- how to play --------------------------------------------------------------------------------------
 
     def _rule_unless_dated(self) -> dict[str, Any]:
         """The weekly rule for the reader's browser, unless the deadline is a date already."""
-        dated = deadline_of(self.history.config, self.history.current_turn, self.opened_at)[1]
+        dated = deadline_of(self.history.config, self.history.current_turn, self.opened_at, self._away_now)[1]
         return {} if dated else deadline_rule(self.history.config)
 
     def play(self) -> None:
@@ -961,7 +1102,9 @@ class SitePages:
             "play/index.md",
             current=self.history.current_turn,
             current_date=game.calendar.date(self.history.current_turn).label,
-            deadline=next_deadline(self.history.config, self.history.current_turn, self.opened_at),
+            deadline=deadline_of(
+                self.history.config, self.history.current_turn, self.opened_at, self._away_now
+            )[0],
             deadline_rule=self._rule_unless_dated(),
             example_faction=active[0] if active else (game.factions[0] if game.factions else "faction"),
             example=_yaml_example(example) if example else "",
@@ -992,9 +1135,10 @@ def next_deadline(config: Mapping[str, Any], turn: int, opened_at: OpenedAt | No
 
 
 def deadline_of(
-    config: Mapping[str, Any], turn: int, opened_at: OpenedAt | None = None
+    config: Mapping[str, Any], turn: int, opened_at: OpenedAt | None = None, away: Iterable[str] = ()
 ) -> tuple[str, dt.datetime | None]:
-    """The deadline in words (see ``next_deadline``) and, when it is a date, the moment itself."""
+    """The deadline in words (see ``next_deadline``) and, when it is a date, the moment itself; ``away``:
+    the factions away at the turn, which may move the deadline back (the ``absences`` setting)."""
     if "schedule" not in config:
         return "", None
     try:
@@ -1010,7 +1154,12 @@ def deadline_of(
         when = schedule.deadline(settings.schedule, turn, began)
     except (CampaignError, ValueError):
         return settings.schedule.describe(), None
-    return f"{schedule.stamp(when)}, then {schedule.hours(settings.schedule.grace)} of grace", when
+    pause = schedule.paused_for_absences(settings, away)
+    moved = f" (moved back {schedule.hours(pause)}: {len(set(away))} factions are away)" if pause else ""
+    return (
+        f"{schedule.stamp(when + pause)}{moved}, then {schedule.hours(settings.schedule.grace)} of grace",
+        when + pause,
+    )
 
 
 def deadline_rule(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -1023,6 +1172,8 @@ def deadline_rule(config: Mapping[str, Any]) -> dict[str, Any]:
         return {}
     if settings is None or settings.schedule.paused or settings.schedule.weekday is None:
         return {}
+    if settings.schedule.zone_name != "UTC":
+        return {}  # the browser's rule counts in UTC; a zone with daylight saving time keeps the words
     rule = settings.schedule
     return {
         "weekday": rule.weekday,
@@ -1050,6 +1201,68 @@ def repository_links(config: Mapping[str, Any]) -> dict[str, str]:
         links["pull_request"] = f"{repository}/compare"
     return links
 
+
+def send_orders_links(config: Mapping[str, Any]) -> dict[str, str]:
+    """Where the "Send orders" form sends a player, on a campaign hosted on GitHub (else nowhere: the form
+    then only shows the file): GitHub's page for a new file on the default branch, which the form fills
+    through its address, and the campaign's "Orders" issue form (.github/ISSUE_TEMPLATE/orders.yml)."""
+    repository = repository_links(config).get("repository", "")
+    host = repository.split("/")[2].lower() if repository else ""
+    if host != "github.com" or repository.count("/") != 4:
+        return {"new_file": "", "issue": ""}
+    return {
+        "new_file": f"{repository}/new/{urllib.parse.quote(DEFAULT_BRANCH)}",
+        "issue": f"{repository}/issues/new?template={ORDERS_ISSUE_FORM}",
+    }
+
+
+def upload_link(config: Mapping[str, Any]) -> str:
+    """GitHub's page for uploading files into the campaign's orders/ folder on the default branch, where a
+    sealed campaign's form sends the player with the sealed file (too long for any address or issue);
+    empty when the campaign is not on github.com."""
+    if not send_orders_links(config)["new_file"]:
+        return ""
+    repository = repository_links(config)["repository"]
+    return f"{repository}/upload/{urllib.parse.quote(DEFAULT_BRANCH)}/orders"
+
+
+def fork_link(config: Mapping[str, Any]) -> str:
+    """GitHub's page that forks the campaign's repository: a player who cannot push to it uploads the
+    sealed file into their fork (GitHub's upload page takes files only from those who can push)."""
+    if not send_orders_links(config)["new_file"]:
+        return ""
+    return f"{repository_links(config)['repository']}/fork"
+
+
+def sealing_rules() -> dict[str, Any]:
+    """How ``campaign seal`` shapes a sealed order file, for the form that seals in the browser: the text
+    framed by ``PAD_MAGIC`` and its length, zero bytes up to ``ORDER_FILE_SIZE``, the order cap, and the
+    room the armoured file keeps for age's random "grease" stanza (filled with line breaks), so that a
+    sealed file from the browser has the one length the pull-request check accepts
+    (``sealing.is_padded_order_file``). Read from ``sealing`` itself, so they cannot part."""
+    return {
+        "magic": sealing.PAD_MAGIC.decode("ascii"),
+        "size": sealing.ORDER_FILE_SIZE,
+        "max_bytes": MAX_BYTES,
+        "grease_room": sealing.GREASE_ROOM,
+        "recipient_types": list(sealing.RECIPIENT_TYPES),
+    }
+
+
+DEFAULT_BRANCH = "main"  # where orders go, as the README and the workflows say
+# The form's files that only a sealed campaign's site serves: age and the licences of what its bundle holds.
+SEALING_ONLY = frozenset(
+    {
+        "age.js",
+        "age-encryption.LICENSE.txt",
+        "noble-ciphers.LICENSE.txt",
+        "noble-curves.LICENSE.txt",
+        "noble-hashes.LICENSE.txt",
+        "noble-post-quantum.LICENSE.txt",
+        "scure-base.LICENSE.txt",
+    }
+)
+ORDERS_ISSUE_FORM = "orders.yml"  # in .github/ISSUE_TEMPLATE/: the campaign's issue form for orders
 
 _WEB_ADDRESS = re.compile(r"https?://[A-Za-z0-9.-]+(?::\d+)?(?:/[A-Za-z0-9._~%!$&'*+,;=:@/-]*)?")
 

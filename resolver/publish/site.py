@@ -22,7 +22,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 
 from ..core.issues import CampaignError
+from ..store.punctuality import Arrival
 from ..store.store import Store
 from .history import History, load_history
 from .layout import (
@@ -68,9 +69,11 @@ def build_site(
     strict: bool = True,
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda xs: xs,
     opened_at: OpenedAt | None = None,
+    on_time: Mapping[str, list[Arrival]] | None = None,
 ) -> SiteReport:
     """Write the site's pages into the campaign's docs folder and build it. ``opened_at`` tells when a
-    turn began (the command layer reads it from git), so the pages can date the current deadline."""
+    turn began (the command layer reads it from git), so the pages can date the current deadline;
+    ``on_time`` is each faction's on-time record, read from git's history too."""
     store = Store(root)
     store.require()
     docs = root / DOCS_DIR
@@ -82,7 +85,12 @@ def build_site(
     start = time.perf_counter()
     adopt_legacy_index(docs)
     pages = SitePages(
-        store, history, _welcome(read_welcome(docs)), address=own_site_url(root), opened_at=opened_at
+        store,
+        history,
+        _welcome(read_welcome(docs)),
+        address=own_site_url(root),
+        opened_at=opened_at,
+        on_time=on_time,
     )
     files = pages.build()
     stray = undeclared(list(files))

@@ -400,6 +400,12 @@ def reseal_faction(store: Store, faction: str, turns: Iterable[int] | None = Non
     return written
 
 
+def check_gm_key(store: Store, command: str) -> str:
+    """The campaign key, refused with the fix when it is missing or not this campaign's: for a command
+    that must know it holds the key before it writes anything."""
+    return _gm_key(store, command)
+
+
 def _gm_key(store: Store, command: str) -> str:
     key = sealing.campaign_key()
     if key is None:

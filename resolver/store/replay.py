@@ -19,7 +19,7 @@ from ..core.orders import OrderFile
 from ..core.phases import State
 from ..core.stillness import holding_still
 from ..core.yamlsafe import yaml_error_text
-from ..engine.absence import AbsentPolicy
+from ..engine.absence import AbsentPolicy, AwayPolicy
 from ..engine.ruleset import Game
 from ..engine.turn import TurnResult, resolve_turn
 from ..engine.validate import check_order_file
@@ -37,6 +37,7 @@ from .store import (
     SEALED_FORMAT,
     STAGING,
     Store,
+    declared_absences,
     input_digests,
     receipt,
     sealed_digests,
@@ -213,8 +214,11 @@ def replay_turn(
     if problems:
         return Replayed(turn, state, None, problems, notes, files, game)
     absent = AbsentPolicy.from_data(inputs.get("absent_players"), f"{where}/inputs.yaml")
+    away = inputs.get("away") or {}  # who was away by declaration, and the policy then in force
+    away_policy = AwayPolicy.from_data(away.get("policy"), f"{where}/inputs.yaml")
     result = resolve_turn(
         game, state, files, list(inputs["posting_order"]), absent=absent, rumors=rumors,
+        away=list(away.get("factions") or []), away_policy=away_policy,
         salt=str(inputs.get("salt") or ""), refused=archived.get("refused") or {},
         commitments=order_commitments(commit, files),
         sealed=(folder / f"{ORDERS_FILE}{sealing.SUFFIX}").is_file(),  # a campaign may be sealed mid-game
@@ -223,6 +227,8 @@ def replay_turn(
         problems.append(f"{where}/inputs.yaml: the order digests differ from the archived orders and rumours")
     if result.seed.hex != inputs.get("turn_seed"):
         problems.append("the turn seed differs")
+    if (inputs.get("absences") or {}) != declared_absences(result.declared):
+        problems.append(f"{where}/inputs.yaml: the absences it records differ from those the orders declare")
     bots = secret_files(store, folder / "bot-orders", ".yaml")
     if bots != {f: of.raw for f, of in result.stand_ins.items()}:
         problems.append("the bot's replayed orders for absent factions differ from bot-orders/")

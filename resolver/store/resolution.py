@@ -19,6 +19,7 @@ from ..engine.ruleset import Game
 from ..engine.turn import TurnResult, resolve_turn, turn_rumors
 from ..engine.validate import check_order_file
 from . import beacon, sealing
+from .absences import away_at
 from .schedule import Settings
 from .store import (
     Store,
@@ -178,14 +179,16 @@ def resolve(
                 raise Rejected(files)
         salt, salt_inputs = dice_salt(store, game, key, int(state["turn"]), now or datetime.now(UTC))
         entries, as_read, rumors = seal(game, state, files)
-        absent = Settings.from_config(store.config()).absent
+        settings = Settings.from_config(store.config())
+        absent = settings.absent
+        away = away_at(store, int(state["turn"]))  # public declarations: a replay reads them from inputs
         if need_orders:  # last of the refusals: a broken setting or order file is the one to fix first
             refuse_a_turn_without_orders(store, game, state)
         commit = store.commitments(int(state["turn"]))
         result = resolve_turn(
             game, state, as_read, posting_order, forced_rolls, absent=absent, rumors=rumors,
             salt=salt, refused=refused, sealed=store.sealed,
-            commitments=order_commitments(commit, as_read),
+            commitments=order_commitments(commit, as_read), away=away, away_policy=settings.away,
         )  # fmt: skip
         store.archive(
             game,

@@ -8,11 +8,13 @@ The settings, as ``campaign new`` writes them::
 
     schedule:
       deadline: {weekday: friday, time: "18:00"}   # or {days_after_resolution: 7}
+      time_zone: Europe/Paris                      # optional (UTC): the zone of the weekday and time
       grace_hours: 1                               # late orders are still taken for this long
       paused: false                                # true: nothing resolves until the GM unpauses
       extend: {turn: 0, hours: 0}                  # more time for one turn only
       wait_for_gm: false                           # true: an early turn waits for orders/gm.yaml
     absent_players: {policy: hold, eliminate_after: 3}
+    absences: {policy: hold, pause_at: 2, pause_hours: 168}   # factions away by declaration
     circuit_breaker: {max_missing_share: 0.5}
 """
 
@@ -20,13 +22,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, time, timedelta
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..core.issues import CampaignError
 from ..core.orders import GM
-from ..engine.absence import AbsentPolicy
+from ..engine.absence import PAUSE, AbsentPolicy, AwayPolicy
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 WHERE = "campaign/campaign.yaml"
@@ -62,10 +65,17 @@ class Schedule:
     extend_turn: int = 0
     extend: timedelta = timedelta(0)
     wait_for_gm: bool = False  # a turn all factions have sent waits for orders/gm.yaml until the deadline
+    # The zone the weekday and time are read in: "Friday 18:00" in Europe/Paris stays 18:00 in Paris
+    # through daylight saving time, so its moment in UTC moves by an hour twice a year.
+    zone: tzinfo = UTC
+
+    @property
+    def zone_name(self) -> str:
+        return "UTC" if self.zone is UTC else str(self.zone)
 
     def describe(self) -> str:
         if self.weekday is not None:
-            when = f"every {WEEKDAYS[self.weekday].capitalize()} at {self.at:%H:%M} UTC"
+            when = f"every {WEEKDAYS[self.weekday].capitalize()} at {self.at:%H:%M} {self.zone_name}"
         else:
             when = f"{self.days} day(s) after the previous turn was resolved"
         return f"{when}, then {hours(self.grace)} of grace"
@@ -76,6 +86,7 @@ class Settings:
     schedule: Schedule = field(default_factory=Schedule)
     absent: AbsentPolicy = field(default_factory=AbsentPolicy)
     max_missing_share: float = 0.5
+    away: AwayPolicy = field(default_factory=AwayPolicy)
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], where: str = WHERE) -> Settings:
@@ -84,6 +95,7 @@ class Settings:
             schedule=_schedule(config.get("schedule"), where),
             absent=AbsentPolicy.from_data(config.get("absent_players"), where),
             max_missing_share=_breaker(config.get("circuit_breaker"), where),
+            away=AwayPolicy.from_data(config.get("absences"), where),
         )
 
 
@@ -108,7 +120,9 @@ def _number(value: Any, name: str, where: str, *, minimum: float = 0) -> float:
 
 
 def _schedule(data: Any, where: str) -> Schedule:
-    data = _mapping(data, "schedule", where, ("deadline", "grace_hours", "paused", "extend", "wait_for_gm"))
+    data = _mapping(
+        data, "schedule", where, ("deadline", "time_zone", "grace_hours", "paused", "extend", "wait_for_gm")
+    )
     deadline = _mapping(
         data.get("deadline"), "schedule.deadline", where, ("weekday", "time", "days_after_resolution")
     )
@@ -145,7 +159,21 @@ def _schedule(data: Any, where: str) -> Schedule:
         extend_turn=extend_turn,
         extend=timedelta(hours=_number(extend.get("hours", 0), "schedule.extend.hours", where)),
         wait_for_gm=wait_for_gm,
+        zone=_zone(data.get("time_zone", "UTC"), where),
     )
+
+
+def _zone(value: Any, where: str) -> tzinfo:
+    """An IANA time zone name (Europe/Paris, America/New_York), or UTC."""
+    fix = "write an IANA time zone name such as Europe/Paris, America/New_York or UTC"
+    if not isinstance(value, str) or not value.strip():
+        raise CampaignError(f"{where}: 'schedule.time_zone' must be a time zone name, not {value!r}", fix)
+    if value.strip().upper() in ("UTC", "Z", "ETC/UTC"):
+        return UTC
+    try:
+        return ZoneInfo(value.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise CampaignError(f"{where}: unknown time zone {value!r} in 'schedule.time_zone'", fix) from None
 
 
 def _time(value: Any, where: str) -> time:
@@ -153,7 +181,7 @@ def _time(value: Any, where: str) -> time:
     match = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", value) if isinstance(value, str) else None
     if not match:
         raise CampaignError(
-            f"{where}: 'schedule.deadline.time' must be a UTC time such as \"18:00\", not {value!r}",
+            f"{where}: 'schedule.deadline.time' must be a time such as \"18:00\", not {value!r}",
             'put the time in quotes: time: "18:00"',
         )
     return time(int(match.group(1)), int(match.group(2)))
@@ -174,19 +202,33 @@ def _breaker(data: Any, where: str) -> float:
 
 
 def deadline(schedule: Schedule, turn: int, opened_at: datetime) -> datetime:
-    """The deadline players are told for the turn that began at ``opened_at``, extension included."""
-    opened_at = opened_at.astimezone(UTC)
+    """The deadline players are told for the turn that began at ``opened_at``, extension included, in
+    UTC. The weekday, the time and a number of days are counted on the campaign's own clock
+    (``schedule.time_zone``): seven days after a resolution at 20:00 in Paris is 20:00 in Paris, daylight
+    saving time or not. On the night a clock jumps forward, a time it skips falls an hour later."""
+    local = opened_at.astimezone(schedule.zone)
     if schedule.weekday is None:
-        base = opened_at + timedelta(days=schedule.days or 0)
+        base = local + timedelta(days=schedule.days or 0)  # wall-clock days in the zone
     else:
         # The first such weekday and time strictly after the turn began.
-        day = opened_at.date() + timedelta(days=(schedule.weekday - opened_at.weekday()) % 7)
-        base = datetime.combine(day, schedule.at, tzinfo=UTC)
-        if base <= opened_at:
-            base += timedelta(days=7)
+        day = local.date() + timedelta(days=(schedule.weekday - local.weekday()) % 7)
+        base = datetime.combine(day, schedule.at, tzinfo=schedule.zone)
+        if base.astimezone(UTC) <= opened_at.astimezone(UTC):
+            base = datetime.combine(day + timedelta(days=7), schedule.at, tzinfo=schedule.zone)
+    # A time the clock skipped (fold 0) is read with the offset before the jump: an hour later.
+    base = base.astimezone(UTC)
     if schedule.extend_turn == turn:
         base += schedule.extend
     return base
+
+
+def paused_for_absences(settings: Settings, away: Iterable[str]) -> timedelta:
+    """How far the deadline moves back because factions are away: ``pause_hours`` when the campaign
+    pauses for absences and ``pause_at`` or more factions are away at once, else nothing."""
+    policy = settings.away
+    if policy.policy != PAUSE or len(set(away)) < policy.pause_at:
+        return timedelta(0)
+    return timedelta(hours=policy.pause_hours)
 
 
 @dataclass(frozen=True)
@@ -205,16 +247,41 @@ def due(
     now: datetime,
     active: Iterable[str],
     submitted: Iterable[str],
+    away: Iterable[str] = (),
 ) -> Due:
-    """Whether the turn should be resolved at ``now``, and why (or why not) in a sentence."""
+    """Whether the turn should be resolved at ``now``, and why (or why not) in a sentence. ``away``: the
+    factions declared away for the turn. The turn does not wait for them, unless the campaign pauses for
+    absences and enough are away: then the deadline moves back and the turn waits for everyone."""
     active = list(active)
-    sent = set(submitted)
-    missing = tuple(f for f in active if f not in sent)
+    away = sorted(set(away) & set(active) - set(submitted))
+    pause = paused_for_absences(settings, away)
+    awaited = active if pause else [f for f in active if f not in away]
+    decision = _judge(settings, turn, opened_at, now, active, awaited, set(submitted), pause)
+    if not away or settings.schedule.paused or not active:
+        return decision
+    if pause:
+        note = f"; the deadline moved back {hours(pause)} because {', '.join(away)} are away"
+    else:
+        note = f"; away by declaration, not waited for: {', '.join(away)}"
+    return replace(decision, reason=decision.reason + note)
+
+
+def _judge(
+    settings: Settings,
+    turn: int,
+    opened_at: datetime,
+    now: datetime,
+    active: list[str],
+    awaited: list[str],
+    sent: set[str],
+    pause: timedelta,
+) -> Due:
+    missing = tuple(f for f in awaited if f not in sent)
     if settings.schedule.paused:
         return Due(False, "the campaign is paused by the GM (schedule.paused in campaign/campaign.yaml)")
     if not active:
         return Due(False, "no faction is active any more: the campaign is over")
-    when = deadline(settings.schedule, turn, opened_at)
+    when = deadline(settings.schedule, turn, opened_at) + pause
     after = when + settings.schedule.grace
     if not missing:
         if GM in sent:

@@ -32,6 +32,7 @@ import yaml
 from .. import __version__
 from ..core import canonical, roll_log
 from ..core import factions as faction_records
+from ..core.absences import Absence
 from ..core.events import public_record
 from ..core.fields import ids_in
 from ..core.houserules import RULES_FILE, HouseRulesRejected, merge_rules
@@ -188,6 +189,11 @@ def _unwritten_file(path: Path) -> CampaignError:
             f"disk full: git could not write {path} ({free // 1024} KiB free on its disk)", hint
         )
     return CampaignError(f"git could not write {path}: the disk or the folder refused it", hint)
+
+
+def declared_absences(declared: Mapping[str, Absence | None]) -> dict[str, dict[str, int]]:
+    """The absences a turn's files declared, as inputs.yaml records them ({} for one taken back)."""
+    return {faction: absence.to_data() if absence else {} for faction, absence in sorted(declared.items())}
 
 
 def input_digests(inputs: dict[str, Any]) -> dict[str, str]:
@@ -831,6 +837,15 @@ class Store:
                 "posting_order": result.posting_order,
                 "missing": result.missing,
                 "absent_players": result.absent.to_data(),
+                # Absences are public (the site shows them, reminders skip them): what the files declared,
+                # and who was away with the policy applied. Written only when there is any, so archives
+                # from before absences keep their bytes.
+                **({"absences": declared_absences(result.declared)} if result.declared else {}),
+                **(
+                    {"away": {"factions": list(result.away), "policy": result.away_policy.to_data()}}
+                    if result.away
+                    else {}
+                ),
                 "house_rules": game.house_rules,
                 "world_digest": game.world.digest,
                 "state_before_digest": commit("*", before_raw),

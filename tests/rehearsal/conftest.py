@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from ..git.gitsim import PLAYERS, Campaign, cli
+from ..git.gitsim import PLAYERS, Campaign, cli, forget_git_configuration
 from .act import Rehearsal, copy_kit
 from .github_api import GitHub, Server
 from .webhooks import Webhooks
@@ -20,12 +20,7 @@ from .webhooks import Webhooks
 
 @pytest.fixture(autouse=True)
 def quiet_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    empty = tmp_path_factory.getbasetemp() / "gitconfig"
-    empty.touch()
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        monkeypatch.delenv(name, raising=False)
+    forget_git_configuration(tmp_path_factory.getbasetemp(), monkeypatch)
 
 
 def fork_of_the_kit(

@@ -74,6 +74,21 @@ class Parser(argparse.ArgumentParser):
                 return dict(action.choices)
         return {}
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.words = [str(word) for word in (sys.argv[1:] if args is None else args)]
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        """A required option missing because its name was mistyped (--logins for --login) is named as the
+        typo it is, with the nearest known option, rather than as missing."""
+        if message.startswith("the following arguments are required"):
+            known = [option for action in self._actions for option in action.option_strings]
+            for word in getattr(self, "words", []):
+                name = word.partition("=")[0]
+                if name.startswith("--") and not any(option.startswith(name) for option in known):
+                    self.unknown([word])
+        super().error(message)
+
     def unknown(self, words: Sequence[str]) -> NoReturn:
         word = words[0]
         known = [option for action in self._actions for option in action.option_strings]
@@ -81,6 +96,56 @@ class Parser(argparse.ArgumentParser):
         close = difflib.get_close_matches(word.partition("=")[0], known, n=1)
         kind = "option" if word.startswith("-") else "argument"
         self.error(f"unknown {kind} '{word}'" + (f" (did you mean {close[0]}?)" if close else ""))
+
+
+class ExamplesFormatter(argparse.HelpFormatter):
+    """Wraps a command's description to the terminal, and prints a text written with line breaks (the
+    examples after the options) as it is written, so that the commands in it line up."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+ABSENCE_EXAMPLES = """\
+examples, in the campaign's folder:
+  campaign absence                        list every absence, declared by players or by the GM
+  campaign absence red --from 5 --to 7    red is away for turns 5, 6 and 7
+  campaign absence red --cancel           take the GM's declaration for red back
+then commit the ledger: git add campaign/absences.yaml && git commit -m "red is away for turns 5 to 7"
+
+A player declares their own absence in their order file instead, beside that turn's orders:
+  absence: {from: 5, to: 7}
+"""
+
+HANDOVER_EXAMPLES = """\
+examples, in the campaign's folder:
+  campaign handover red --login erin                  an open campaign
+  campaign handover red --login erin --id 583231      ... and erin's GitHub account id, for the check
+  campaign handover red --login erin --recipient age1… --key-file ../campaign-key.txt
+                                                      a sealed campaign: erin's public key, the GM's key
+  campaign handover red --login erin --recipient age1… --reports all --key-file ../campaign-key.txt
+                                                      ... and every earlier report of red's for erin too
+then commit: git add campaign && git commit -m "erin plays red"
+"""
+
+ISSUE_EXAMPLES = """\
+example (the workflow "Orders from an issue" runs it; you need not):
+  campaign orders-from-issue --body issue.md --issue 12 --author alice --author-id 583231 \\
+      --output "$GITHUB_OUTPUT" --comment refusal.md
+"""
+
+
+def notices_examples(name: str) -> str:
+    """The examples of ``campaign notify`` or ``campaign remind``."""
+    return f"""\
+examples, in the campaign's folder:
+  campaign {name} --dry-run                            what a run now would send; sends nothing
+  campaign {name} --dry-run --now 2026-03-26T15:00Z    ... judged at that moment (UTC)
+  GITHUB_TOKEN=… GITHUB_REPOSITORY=OWNER/REPO campaign {name}    what the workflow runs
+then commit what was sent: git add campaign/notifications.yaml && git commit -m "Notifications"
+"""
 
 
 def _root_parent() -> argparse.ArgumentParser:
@@ -404,9 +469,10 @@ def build_parser() -> Parser:
         help="check a campaign's set-up and say what to fix",
         description="Check what can be checked locally, without network: every recipient in "
         "campaign/players.yaml, the committed ignore files of a sealed campaign, the key file's "
-        "permissions, that the key is the campaign's and made its dice commitment, and that "
-        ".github/workflows holds the kit's workflows. One line per check; exit 1 if any check finds a "
-        "problem (warnings do not count).",
+        "permissions, that the key is the campaign's and made its dice commitment, that "
+        ".github/workflows holds the kit's workflows, and the notification settings (with "
+        "CAMPAIGN_WEBHOOKS in the environment, that it names every webhook used). One line per check; "
+        "exit 1 if any check finds a problem (warnings do not count).",
     )
     p.add_argument(
         "--key-file",
@@ -447,6 +513,8 @@ def build_parser() -> Parser:
         "orders-from-issue",
         parents=[root],
         help="turn an Orders issue into a branch with the order file (CI)",
+        epilog=ISSUE_EXAMPLES,
+        formatter_class=ExamplesFormatter,
         description="Read the body of an issue made with the campaign's Orders issue form, and write "
         "its orders as orders/<faction>.yaml in one commit on the branch orders-from-issue-N, on top of "
         "the current commit and authored by the issue's author; the work tree is left as it is. Refuses "
@@ -518,6 +586,8 @@ def add_player_commands(sub: Any, root: argparse.ArgumentParser) -> None:
         "absence",
         parents=[root],
         help="list absences, or declare one for a faction (GM)",
+        epilog=ABSENCE_EXAMPLES,
+        formatter_class=ExamplesFormatter,
         description="Without FACTION: list every absence declared, by players in their order files "
         "(absence: {from: N, to: M}) and by the GM. With FACTION and --from/--to: the GM declares the "
         "faction away for those turns in campaign/absences.yaml (commit it); --cancel takes the GM's "
@@ -533,6 +603,8 @@ def add_player_commands(sub: Any, root: argparse.ArgumentParser) -> None:
         "handover",
         parents=[root],
         help="give a faction to a new player (GM)",
+        epilog=HANDOVER_EXAMPLES,
+        formatter_class=ExamplesFormatter,
         description="Replace a faction's player in campaign/players.yaml from the current turn on: the new "
         "logins replace the old (and the old account ids are dropped), and the old player is recorded as "
         "having played the turns before, for the faction's page. In a sealed campaign, give the new "
@@ -561,6 +633,11 @@ def add_player_commands(sub: Any, root: argparse.ArgumentParser) -> None:
     key_option(p)
 
 
+# The moment ``notify`` and ``remind`` judge by when --now is not given: a rehearsal runs the workflow
+# file as written (no --now in it) and sets this through act's --env. Nothing in the kit sets it.
+NOTIFY_NOW_VARIABLE = "CAMPAIGN_NOTIFY_NOW"
+
+
 def notify_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
     """``notify`` and ``remind``: turn news and reminders (resolver/notify; README "Notifications")."""
     said = (
@@ -582,17 +659,27 @@ def notify_parsers(sub: Any, root: argparse.ArgumentParser) -> None:
             "remind",
             "remind the factions whose orders are not in",
             "Remind each faction whose order file is not in the checkout (the main branch, in the workflow) "
+            "and that is not away by declaration (campaign absence), "
             "when a reminder's hour before the deadline has come (notifications.reminders in "
             "campaign/campaign.yaml: 24 and 3 by default), once per reminder hour, never in a player's "
             "quiet hours; between reminders, send what the announcement could not. A scheduled workflow "
             "runs it every hour. ",
         ),
     ):
-        p = sub.add_parser(name, parents=[root], help=helps, description=description + said)
+        p = sub.add_parser(
+            name,
+            parents=[root],
+            help=helps,
+            description=description + said,
+            epilog=notices_examples(name),
+            formatter_class=ExamplesFormatter,
+        )
         p.add_argument(
             "--now",
             metavar="WHEN",
-            help="the moment to judge by, ISO 8601 (default: the clock; for tests and rehearsals)",
+            help="the moment to judge by, ISO 8601 (default: the environment variable "
+            f"{NOTIFY_NOW_VARIABLE} when set, which is how the rehearsals of the workflows fix the time "
+            "through act; else the clock)",
         )
         p.add_argument(
             "--dry-run", action="store_true", help="say what would be sent; send nothing, write nothing"
@@ -1011,7 +1098,12 @@ def cmd_orders_from_issue(args: argparse.Namespace) -> int:
     try:
         body = args.body.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise CampaignError(f"cannot read {args.body}: {error}", code=2) from None
+        why = error.strerror if isinstance(error, OSError) and error.strerror else "it is not UTF-8 text"
+        raise CampaignError(
+            f"cannot read the issue's body from {args.body}: {why}",
+            "write the body into that file first (the workflow does it from the event's issue.body)",
+            code=2,
+        ) from None
     try:
         made = make_branch(args.root, body, args.issue, args.author, args.author_id)
     except CampaignError as error:
@@ -1203,16 +1295,39 @@ def cmd_absence(args: argparse.Namespace) -> int:
         if not listed:
             print("No absence is declared.")
         return 0
+    state = store.public_state()
+    turn = int(state["turn"])
+    if args.faction not in state["factions"]:
+        known = ", ".join(sorted(state["factions"]))
+        raise CampaignError(f"unknown faction '{args.faction}'", f"factions: {known}", code=2)
+    example = f"campaign absence {args.faction} --from {turn + 1} --to {turn + 2}"
     if args.cancel:
         if declaring:
-            raise CampaignError("--cancel takes no --from or --to", code=2)
-        if not absences.withdraw(store, args.faction):
+            raise CampaignError(
+                "--cancel takes no --from or --to",
+                f"to take the absence back: campaign absence {args.faction} --cancel; to change its turns, "
+                f"declare it again: {example}",
+                code=2,
+            )
+        ledger = f"campaign/{absences.LEDGER}"
+        if absences.withdraw(store, args.faction):
+            print(f"The GM's declaration for {args.faction} is taken back. Commit {ledger}.")
+        else:
             print(f"The GM had declared no absence for {args.faction}; nothing changed.")
-            return 0
-        print(f"The GM's declaration for {args.faction} is taken back. Commit campaign/{absences.LEDGER}.")
+        # The player's own declaration is theirs: only their orders take it back.
+        for entry in absences.player_declarations(store).values():
+            if entry.faction == args.faction and entry.absence.last >= turn:
+                print(
+                    f"{args.faction}'s player declared {entry.absence.describe()} in their orders; that "
+                    "stays until they send absence: {} with their orders."
+                )
         return 0
     if args.first is None or args.last is None:
-        raise CampaignError("an absence needs --from and --to", "for example --from 5 --to 6", code=2)
+        raise CampaignError(
+            "an absence needs --from and --to",
+            f"for example: {example} (or --cancel to take the GM's declaration back)",
+            code=2,
+        )
     absence = absences.declare(store, args.faction, args.first, args.last)
     print(f"{args.faction} is away for {absence.describe()}. Commit campaign/{absences.LEDGER}.")
     return 0
@@ -1418,7 +1533,16 @@ def cmd_notify(args: argparse.Namespace) -> int:
     from .notify.run import run
     from .store.schedule import parse_moment
 
-    now = parse_moment(args.now) if args.now else datetime.now(UTC)
+    told = os.environ.get(NOTIFY_NOW_VARIABLE, "")
+    if args.now or not told:
+        now = parse_moment(args.now) if args.now else datetime.now(UTC)
+    else:
+        try:
+            now = parse_moment(told)
+        except CampaignError as error:
+            raise CampaignError(
+                f"{NOTIFY_NOW_VARIABLE}: {error.message}", f"{error.hint}, or unset it to use the clock", 2
+            ) from None
     turn = int(Store(args.root).public_state()["turn"])
     opened_at = turn_opened_at(open_repo(args.root), turn)
     report = run(args.root, now, opened_at, remind=args.command == "remind", dry_run=args.dry_run)

@@ -14,8 +14,9 @@ them identical to the kit repository's ``.github/workflows``.
 
 from __future__ import annotations
 
+import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -24,8 +25,11 @@ import git
 import yaml
 
 from .core.issues import CampaignError
+from .core.yamlsafe import Located, load_player_yaml
 from .git.flow import open_repo
+from .notify import settings as notify_settings
 from .store import beacon, sealing
+from .store import schedule as schedule_settings
 from .store.store import Store
 
 Status = Literal["ok", "warning", "problem", "skipped"]
@@ -54,6 +58,7 @@ def examine(store: Store, key_file: Path | None) -> list[Finding]:
     findings += check_key(store, key)
     findings += check_beacon(store)
     findings += check_workflows(store.root)
+    findings += check_notifications(store, os.environ)
     return findings
 
 
@@ -552,3 +557,219 @@ def _first_difference(kit: Any, theirs: Any, where: str = "") -> str:
 
 def _path(where: str, key: Any) -> str:
     return f"{where}.{key}" if where else str(key)
+
+
+# -- notifications -------------------------------------------------------------------------------------
+
+REMIND_WORKFLOW = "remind.yml"
+HOURS_A_WEEK = 7 * 24
+
+
+def check_notifications(store: Store, environ: Mapping[str, str]) -> list[Finding]:
+    """``notifications:`` in campaign.yaml and each faction's ``notify:`` in players.yaml read as the
+    notify run reads them (a mistake is a problem, at its file, line and column), then what would make
+    them useless: webhooks or reminders with no remind.yml to send them, a faction no channel reaches,
+    quiet hours read in UTC for want of a time zone, a reminder earlier than the turn opens, a webhook
+    two factions share. With ``CAMPAIGN_WEBHOOKS`` in the environment, every webhook named has its entry
+    there (its URLs are never printed)."""
+    name = "notifications"
+    config_path, players_path = store.campaign_dir / "campaign.yaml", store.campaign_dir / "players.yaml"
+    config_raw = config_path.read_bytes()
+    players_raw = players_path.read_bytes() if players_path.is_file() else b"{}"
+    try:
+        wanted = notify_settings.read_settings(config_raw, players_raw)
+    except CampaignError as error:
+        return [Finding(name, "problem", error.message, error.hint)]
+    config = load_player_yaml(config_raw, notify_settings.CAMPAIGN_FILE, notify_settings.MAX_FILE)
+    players = load_player_yaml(players_raw, notify_settings.PLAYERS_FILE, notify_settings.MAX_FILE)
+    named = _webhooks_named(config, players)
+    found = _remind_workflow(store, wanted, config, named)
+    found += _unreachable(wanted, players)
+    found += _quiet_in_utc(wanted, players)
+    found += _early_reminders(store, wanted, config)
+    found += _shared_webhooks(named)
+    found += _secret(environ, named)
+    if not any(f.status in ("problem", "warning") for f in found):
+        leads = ", ".join(f"{hours:g} h" for hours in wanted.reminders) or "none"
+        hooks = sorted({hook for hook, _, _ in named})
+        where = f"; webhooks: {', '.join(hooks)}" if hooks else "; no webhooks"
+        issue = "a tracking issue per turn" if wanted.tracking_issue else "no tracking issue"
+        found.append(Finding(name, "ok", f"reminders {leads} before the deadline, {issue}{where}"))
+    return found
+
+
+def _at(located: Located, path: tuple[str | int, ...], *, key: bool = False) -> str:
+    line, col = located.pos(path, key=key)
+    return f"{line}:{col}"
+
+
+def _notify_of(players: Located, faction: str) -> Mapping[str, Any]:
+    """A faction's ``notify:`` as written (read_settings has checked its shape already)."""
+    factions = players.data.get("factions") if isinstance(players.data, dict) else None
+    info = factions.get(faction) if isinstance(factions, dict) else None
+    notify = info.get("notify") if isinstance(info, dict) else None
+    return notify if isinstance(notify, dict) else {}
+
+
+def _webhooks_named(config: Located, players: Located) -> list[tuple[str, str, str]]:
+    """Every webhook name in use: (name, who uses it in words, file:line:col of the name)."""
+    found = []
+    section = config.data.get("notifications") if isinstance(config.data, dict) else None
+    for number, hook in enumerate((section or {}).get("webhooks") or []):
+        place = (
+            f"{notify_settings.CAMPAIGN_FILE}:{_at(config, ('notifications', 'webhooks', number, 'webhook'))}"
+        )
+        found.append((str(hook["webhook"]), "the table", place))
+    factions = players.data.get("factions") if isinstance(players.data, dict) else None
+    for faction, info in (factions or {}).items() if isinstance(factions, dict) else ():
+        for number, hook in enumerate(_notify_of(players, faction).get("webhooks") or []):
+            path = ("factions", faction, "notify", "webhooks", number, "webhook")
+            place = f"{notify_settings.PLAYERS_FILE}:{_at(players, path)}"
+            found.append((str(hook["webhook"]), str((info or {}).get("name") or faction), place))
+    return found
+
+
+def _remind_workflow(
+    store: Store, wanted: notify_settings.NotifySettings, config: Located, named: list[tuple[str, str, str]]
+) -> list[Finding]:
+    if (store.root / WORKFLOWS / REMIND_WORKFLOW).is_file():
+        return []
+    reference = kit_workflows().get(REMIND_WORKFLOW)
+    fix = f"copy the kit's: cp {reference} {WORKFLOWS}/" if reference else "copy remind.yml from the kit"
+    missing = f"{WORKFLOWS / REMIND_WORKFLOW} is missing"
+    if named:
+        hook, who, place = named[0]
+        return [
+            Finding(
+                "notifications",
+                "warning",
+                f"{place}: webhook '{hook}' ({who}) is named, but {missing}: no reminder will reach it, "
+                "nor any news held back by quiet hours",
+                fix,
+            )
+        ]
+    if wanted.reminders and wanted.tracking_issue:
+        return [
+            Finding(
+                "notifications",
+                "warning",
+                f"{notify_settings.CAMPAIGN_FILE}:{_at(config, ('notifications', 'reminders'))}: reminders "
+                f"{', '.join(f'{h:g} h' for h in wanted.reminders)} before the deadline are set (or left "
+                f"at the default), but {missing}: none will be sent",
+                f"{fix}; or write reminders: [] under notifications: to send none",
+            )
+        ]
+    return []
+
+
+def _unreachable(wanted: notify_settings.NotifySettings, players: Located) -> list[Finding]:
+    found = []
+    for faction, player in sorted(wanted.players.items()):
+        if player.channels(wanted.tracking_issue):
+            continue
+        place = f"{notify_settings.PLAYERS_FILE}:{_at(players, ('factions', faction), key=True)}"
+        if not wanted.tracking_issue:
+            why = "the tracking issue is off (notifications.tracking_issue) and it names no webhook"
+        elif not player.github:
+            why = "it asked for no GitHub mention (notify.github: false) and names no webhook"
+        else:
+            why = "it has no login to @mention and names no webhook"
+        found.append(
+            Finding(
+                "notifications",
+                "warning",
+                f"{place}: {player.name} hears of no turn and no reminder: {why}",
+                "add its player's login under logins, or a webhook under notify: webhooks:",
+            )
+        )
+    return found
+
+
+def _quiet_in_utc(wanted: notify_settings.NotifySettings, players: Located) -> list[Finding]:
+    found = []
+    for faction, player in sorted(wanted.players.items()):
+        if player.quiet is None or player.zone != "UTC":
+            continue
+        notify = ("factions", faction, "notify")
+        if _notify_of(players, faction).get("timezone") is not None:
+            continue  # UTC chosen on purpose
+        start, end = player.quiet
+        found.append(
+            Finding(
+                "notifications",
+                "warning",
+                f"{notify_settings.PLAYERS_FILE}:{_at(players, (*notify, 'quiet_hours'))}: {player.name}'s "
+                f"quiet hours {start:%H:%M}-{end:%H:%M} are read in UTC, since no timezone is given",
+                "add timezone: with the player's zone under notify:, e.g. timezone: Europe/Paris "
+                "(or timezone: UTC, if UTC is meant)",
+            )
+        )
+    return found
+
+
+def _early_reminders(store: Store, wanted: notify_settings.NotifySettings, config: Located) -> list[Finding]:
+    """A reminder longer before the deadline than a turn lasts is due the moment the turn opens."""
+    try:
+        plan = schedule_settings.Settings.from_config(store.config()).schedule
+    except CampaignError:
+        return []  # the resolve says what is wrong with the schedule; not a notification matter
+    longest = HOURS_A_WEEK if plan.weekday is not None else (plan.days or 0) * 24
+    early = [hours for hours in wanted.reminders if hours >= longest]
+    if not early or not longest:
+        return []
+    return [
+        Finding(
+            "notifications",
+            "warning",
+            f"{notify_settings.CAMPAIGN_FILE}:{_at(config, ('notifications', 'reminders'))}: a reminder "
+            f"{early[0]:g} hours before the deadline comes before the turn opens (a turn lasts at most "
+            f"{longest} hours here), so it would go with the announcement",
+            f"choose hours under {longest}, for example reminders: [24, 3]",
+        )
+    ]
+
+
+def _shared_webhooks(named: list[tuple[str, str, str]]) -> list[Finding]:
+    users: dict[str, list[tuple[str, str]]] = {}
+    for hook, who, place in named:
+        users.setdefault(hook, []).append((who, place))
+    found = []
+    for hook, uses in sorted(users.items()):
+        whom = sorted({who for who, _ in uses})
+        if len(whom) < 2:
+            continue
+        found.append(
+            Finding(
+                "notifications",
+                "warning",
+                f"{uses[-1][1]}: webhook '{hook}' is named by {' and '.join(whom)}: each of them reads "
+                "the others' reminders there, and the room gets the news once for each",
+                "give each player their own webhook name (and URL), unless they share that room on purpose",
+            )
+        )
+    return found
+
+
+def _secret(environ: Mapping[str, str], named: list[tuple[str, str, str]]) -> list[Finding]:
+    """The secret itself lives on GitHub; a GM who exports it locally can have its names checked."""
+    text = environ.get(notify_settings.WEBHOOKS_SECRET)
+    if not text or not named:
+        return []
+    try:
+        urls = notify_settings.webhook_urls(text)
+    except CampaignError as error:
+        return [Finding("notifications", "problem", error.message, error.hint)]
+    first: dict[str, tuple[str, str]] = {}
+    for hook, who, place in named:
+        first.setdefault(hook, (who, place))
+    return [
+        Finding(
+            "notifications",
+            "problem",
+            f"{place}: webhook '{hook}' ({who}) has no entry in the {notify_settings.WEBHOOKS_SECRET} secret",
+            f"add a line '{hook}: https://…' to the {notify_settings.WEBHOOKS_SECRET} secret "
+            "(Settings → Secrets and variables → Actions)",
+        )
+        for hook, (who, place) in first.items()
+        if hook not in urls
+    ]

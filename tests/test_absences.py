@@ -234,3 +234,38 @@ def test_a_wrong_absences_setting_is_refused_with_the_fix(setting: dict, message
     with pytest.raises(Exception) as refused:
         schedule.Settings.from_config({"absences": setting})
     assert message in str(refused.value)
+
+
+@pytest.mark.parametrize("policy", ["hold", "stand_in", "pause"])
+def test_the_reminders_owe_what_the_resolver_waits_for_and_tell_its_deadline(
+    run: Run, tmp_path: Path, policy: str
+) -> None:
+    """``campaign remind`` reads who is away from the same public record as the resolve (no key, no
+    clock), reminds none of them whatever the policy, and tells the deadline ``schedule.due`` holds the
+    turn to: a week later under 'pause' with two away."""
+    from resolver.notify.run import situation
+
+    root = tmp_path / policy
+    campaign = new_campaign(run, root, absences={"policy": policy, "pause_at": 2, "pause_hours": 168})
+    for faction in ("blue", "green"):
+        code, _, err = run("absence", "--root", root, faction, "--from", "1", "--to", "1")
+        assert code == 0, err
+    opened, now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC), datetime(2026, 3, 3, 9, 0, tzinfo=UTC)
+    found = situation(root, now, opened)
+    assert [p.faction for p in found.owing] == ["red"]
+    assert [p.faction for p in found.away] == ["blue", "green"]
+    store = Store(root)
+    settings = schedule.Settings.from_config(store.config())
+    awaited = sorted(store.public_state()["factions"])
+    decision = schedule.due(settings, 1, opened, now, awaited, [], absences.away_at(store, 1))
+    assert found.deadline == decision.deadline
+    moved = timedelta(hours=168) if policy == "pause" else timedelta(0)
+    assert found.moved == moved
+    assert found.deadline == datetime(2026, 3, 6, 18, 0, tzinfo=UTC) + moved
+
+    # Once red's orders are in, nobody owes any: under hold and stand_in the turn is due at once.
+    send(root, campaign, 1, "red")
+    assert situation(root, now, opened).owing == []
+    assert schedule.due(settings, 1, opened, now, awaited, ["red"], ["blue", "green"]).due is (
+        policy != "pause"
+    )

@@ -190,8 +190,20 @@ class OrderFile:
         """What would happen to the file's orders, counted (accepted, rejected and why), and for a file
         that gives none, that sending it only holds."""
         name = self.path.rsplit("/", 1)[-1]
-        note = self.holding_note()
-        return f"{name}: {self.counts()}" + (f". {note}" if note else "")
+        notes = [note for note in (self.holding_note(), self.absence_note()) if note]
+        return f"{name}: {self.counts()}" + "".join(f". {note}" for note in notes)
+
+    def absence_note(self) -> str:
+        """What the file's ``absence`` line does, so that a player sees it was read (it is no order, and
+        "0 orders accepted" alone would not say so)."""
+        if not self.absence_declared or self.errors:
+            return ""
+        if self.absence is None:
+            return "It takes back your absence: you are expected from now on"
+        return (
+            f"It declares your faction away for {self.absence.describe()}; everyone sees it once this "
+            "turn is resolved"
+        )
 
     def holding_note(self) -> str:
         """For a file without errors that gives no order, what sending it does: "0 orders accepted" alone

@@ -51,7 +51,9 @@ def open_repo(root: Path) -> git.Repo:
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         raise CampaignError(
             f"{root.resolve()} is not the top folder of a git repository",
-            "the git flow (--if-due, --commit, --pr) runs in a clone of the campaign repository",
+            # Said to whoever reached this: resolve's git options, check --pr, notify and remind.
+            "this reads git's history: run it in a clone of the campaign repository (git clone URL), "
+            "or git init and commit the campaign first",
             code=2,
         ) from None
     if repo.bare or Path(repo.working_tree_dir or "").resolve() != root.resolve():

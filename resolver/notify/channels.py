@@ -1,12 +1,14 @@
 """The deliveries themselves: JSON over HTTPS to GitHub's REST API and to webhooks, with the standard library.
 
-Every failure comes back as a short outcome (``HTTP 404``, ``no answer within 10 s``) instead of an
-exception: a webhook that fails must not fail the turn. No outcome ever quotes a URL or what the service
+Every failure comes back as a short outcome (``HTTP 404``, ``no answer within 10 s``, ``not an HTTP
+answer``, ``not a valid URL``) instead of an exception: a webhook that fails must not fail the turn, nor
+lose the ledger of what the run had sent before it. No outcome ever quotes a URL or what the service
 answered: a webhook's URL is its password, and an answer may echo it.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.request
@@ -26,18 +28,23 @@ class Answer:
 
 def post(url: str, payload: Any, headers: dict[str, str] | None = None, method: str = "POST") -> Answer:
     """Send ``payload`` as JSON; the answer's JSON when there is one."""
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(payload).encode(),
-        method=method,
-        headers={"Content-Type": "application/json", "User-Agent": "campaign-kit-notify", **(headers or {})},
-    )
+    data = json.dumps(payload).encode()
+    headers = {"Content-Type": "application/json", "User-Agent": "campaign-kit-notify", **(headers or {})}
     try:
+        request = urllib.request.Request(url, data=data, method=method, headers=headers)
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
             raw = response.read(1 << 20)
             status = response.status
     except urllib.error.HTTPError as error:
         return Answer(False, f"HTTP {error.code}")
+    except (http.client.InvalidURL, ValueError):
+        # A URL the secret holds but no request can be made of ("https://[::1", a space in the path). The
+        # error's message may quote the path, which holds a webhook's token: it never reaches a log.
+        return Answer(False, "not a valid URL")
+    except http.client.HTTPException:
+        # Bytes that are not HTTP (a port that is no web server, a broken proxy): a failed delivery like
+        # any other, not a crash that would lose the ledger of what this run had already sent.
+        return Answer(False, "not an HTTP answer")
     except TimeoutError:
         return Answer(False, f"no answer within {TIMEOUT:g} s")
     except urllib.error.URLError as error:

@@ -74,10 +74,12 @@ class Ledger:
         ]
         self.issues = {int(turn): int(number) for turn, number in (data.get("issues") or {}).items()}
 
-    def done(self, turn: int, event: str, faction: str, channel: str) -> bool:
-        """Whether this was already attempted. A failed webhook counts: a service that took the message
-        but answered badly must not get it twice, and the turn goes on without it."""
-        return (turn, event, faction, channel) in {entry.key for entry in self.entries}
+    def done(self, turn: int, event: str, faction: str, channel: str, *, since: str = "") -> bool:
+        """Whether this was already attempted (at ``since`` or later, an ISO moment in UTC, when given).
+        A failed webhook counts: a service that took the message but answered badly must not get it
+        twice, and the turn goes on without it."""
+        key = (turn, event, faction, channel)
+        return any(entry.key == key and entry.at >= since for entry in self.entries)
 
     def record(self, entry: Entry) -> None:
         self.entries.append(entry)

@@ -9,11 +9,12 @@ handed in, so the same inputs give the same words.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from ..core.words import plural
-from ..store.schedule import span, stamp
+from ..engine.absence import STAND_IN
+from ..store.schedule import hours, span, stamp
 from .settings import Preference
 
 
@@ -28,6 +29,10 @@ class News:
     deadline: datetime | None  # None while the GM has paused the campaign
     site_url: str
     owing: tuple[Preference, ...]  # whose orders are not on the branch, in the campaign's order
+    away: tuple[str, ...] = ()  # the names of the factions declared away, which owe nothing
+    away_policy: str = "hold"  # what becomes of their forces: hold, stand_in or pause
+    moved: timedelta = timedelta(0)  # how far the absences moved the deadline back
+    paused: bool = False  # the GM has paused the campaign: there is no deadline
 
     @property
     def chronicle(self) -> str:
@@ -77,8 +82,37 @@ def time_left(news: News) -> str:
     return "" if news.deadline is None else f", in {span(news.deadline - news.now)}"
 
 
-def names(owing: tuple[Preference, ...]) -> str:
-    return ", ".join(p.name for p in owing) if owing else "nobody: every faction's orders are in"
+def all_in(news: News) -> str:
+    """What is true when nobody owes orders: those away have none to send."""
+    if news.away:
+        return "every faction that is not away has sent its orders"
+    return "every faction's orders are in"
+
+
+def names(news: News) -> str:
+    return ", ".join(p.name for p in news.owing) if news.owing else f"nobody: {all_in(news)}"
+
+
+def away_words(news: News) -> str:
+    """Who is away, by name, and what becomes of their forces: what the site's home page says too, so
+    nothing here is news to anyone (in a sealed campaign as well: absences are published there)."""
+    if not news.away:
+        return ""
+    fate = "the ruleset's bot plays for them" if news.away_policy == STAND_IN else "their forces hold"
+    return f"Away, as declared: {', '.join(news.away)}. They owe no orders and are not reminded; {fate}."
+
+
+def moved_words(news: News) -> str:
+    """Why the deadline is later than the schedule says (the ``pause`` policy for absences)."""
+    if not news.moved:
+        return ""
+    return (
+        f"The deadline moved back {hours(news.moved)} because {plural(len(news.away), 'faction')} "
+        f"{'is' if len(news.away) == 1 else 'are'} away (the campaign pauses for absences)."
+    )
+
+
+PAUSED = "The deadline is paused: the GM has paused the campaign, and no reminder goes out until it resumes."
 
 
 def headline(news: News) -> str:
@@ -96,7 +130,7 @@ def body(news: News, deadline: str, *, reader: Preference | None = None) -> str:
             lines.append(f"Turn {news.turn - 1} is resolved; read what happened in the chronicle{where}.")
         elif news.chronicle:
             lines.append(f"The campaign's site: {news.chronicle}")
-        lines.append(f"Orders for turn {news.turn} are due by {deadline}.")
+        lines.append(PAUSED if news.paused else f"Orders for turn {news.turn} are due by {deadline}.")
     elif reader is not None:
         lines.append(
             f"The orders of {reader.name} for turn {news.turn} are not on the main branch yet. "
@@ -104,8 +138,10 @@ def body(news: News, deadline: str, *, reader: Preference | None = None) -> str:
         )
     else:
         lines.append(f"The deadline of turn {news.turn} is {deadline}{time_left(news)}.")
+    lines += [words for words in (moved_words(news),) if words]
     if reader is None:
-        lines.append(f"Orders awaited from: {names(news.owing)}.")
+        lines += [words for words in (away_words(news),) if words]
+        lines.append(f"Orders awaited from: {names(news)}.")  # the last line: github() lists them instead
     return "\n".join(lines)
 
 
@@ -157,7 +193,7 @@ def github(news: News, mentioned: dict[str, bool]) -> str:
             *github_mentions(news, mentioned),
         ]
     else:
-        text.append("Every faction's orders are in.")
+        text.append(f"{all_in(news)[0].upper()}{all_in(news)[1:]}.")
     text += ["", f"<!-- campaign-kit:notify turn={news.turn} event={news.event.replace(' ', '-')} -->"]
     return "\n".join(text) + "\n"
 

@@ -15,8 +15,19 @@ What a run sends, for the current turn:
   failed) is sent instead, so no news waits for the next turn.
 
 Nothing reaches a player in their quiet hours: it waits for a later run, until the deadline. A reminder
-goes once per reminder hour at most (the ledger's key is turn, event, faction and channel); when a run
-finds two reminder hours passed, the later one alone is sent.
+goes once per reminder hour at most (the ledger's key is turn, event, faction and channel), unless the
+deadline moved back by more than twice its hours since it went; when a run finds two reminder hours
+passed, the later one alone is sent.
+
+Who owes orders follows what the resolver will do with the turn (``store.schedule.due``, as the resolve
+workflow asks it): a faction declared away at the turn (``store.absences``: the GM's ledger and the players'
+declarations, both public) owes nothing, whatever the campaign's policy for absences (its forces hold, or
+the ruleset's bot plays them). It is neither reminded nor @mentioned, and the ledger records nothing for
+it, so a faction whose absence is taken back before the deadline hears the news and its reminders like
+any other. The announcement names those away, in words, because the site already shows them and the
+others may wonder why a faction is not awaited. Under the ``pause`` policy, when enough factions are
+away, the deadline moves back as the resolver moves it, and the reminders count back from the moved one.
+While the GM has paused the campaign (``schedule.paused``) there is no deadline, and no reminder.
 """
 
 from __future__ import annotations
@@ -24,17 +35,20 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..core import factions as faction_records
+from ..engine.absence import AwayPolicy
 from ..store import schedule
+from ..store.absences import away_at
 from ..store.store import Store
 from . import channels, messages
 from .ledger import FAILED, SENT, Entry, Ledger, stamp
 from .settings import WEBHOOKS_SECRET, NotifySettings, Preference, Webhook, read_settings, webhook_urls
 
 OPENED = "opened"
+REMINDER = "reminder "  # the event "reminder 24h": 24 hours before the deadline
 GITHUB = "github"
 KIND_NAMES = {"discord": "Discord", "slack": "Slack", "matrix": "Matrix"}
 
@@ -48,7 +62,11 @@ class Situation:
     now: datetime
     deadline: datetime | None
     settings: NotifySettings
-    owing: list[Preference]  # whose orders are not on the branch, by name
+    owing: list[Preference]  # whose orders are not on the branch, by name; never a faction away
+    away: list[Preference] = field(default_factory=list)  # declared away, without orders: not reminded
+    away_policy: AwayPolicy = field(default_factory=AwayPolicy)
+    paused: bool = False  # the GM has paused the campaign: no deadline, no reminder
+    moved: timedelta = timedelta(0)  # how far the absences moved the deadline back (policy 'pause')
 
 
 @dataclass
@@ -65,7 +83,7 @@ def reminder_due(settings: NotifySettings, deadline: datetime | None, now: datet
     if deadline is None or now >= deadline:
         return ""
     due = [hours for hours in settings.reminders if deadline.timestamp() - hours * 3600 <= now.timestamp()]
-    return f"reminder {min(due):g}h" if due else ""
+    return f"{REMINDER}{min(due):g}h" if due else ""
 
 
 def situation(root: Path, now: datetime, opened_at: datetime) -> Situation:
@@ -81,15 +99,34 @@ def situation(root: Path, now: datetime, opened_at: datetime) -> Situation:
     suffix = ".yaml.age" if store.sealed else ".yaml"
     submitted = {path.name.removesuffix(suffix) for path in store.submitted_paths()}
     plan = schedule.Settings.from_config(store.config())
-    deadline = None if plan.schedule.paused else schedule.deadline(plan.schedule, turn, opened_at)
-    owing = []
-    for faction in awaited:
-        if faction in submitted:
-            continue
+    # The public record of absences (no key needed). A faction away that sent orders anyway plays them,
+    # and is not counted away: the resolve workflow counts it the same way (schedule.due).
+    declared_away = set(away_at(store, turn))
+    away = [f for f in awaited if f in declared_away and f not in submitted]
+    # The deadline the resolve workflow will hold the turn to, moved back when the absences pause it.
+    deadline = schedule.due(plan, turn, opened_at, now, awaited, submitted, away).deadline
+    moved = schedule.paused_for_absences(plan, away) if deadline is not None else timedelta(0)
+
+    def preference(faction: str) -> Preference:
         name = str(state["factions"][faction].get("name") or faction)
-        owing.append(settings.players.get(faction) or Preference(faction, name))
-    owing.sort(key=lambda player: (player.name.casefold(), player.faction))  # as readers look for them
-    return Situation(settings.title, turn, now, deadline, settings, owing)
+        return settings.players.get(faction) or Preference(faction, name)
+
+    def by_name(players: list[Preference]) -> list[Preference]:
+        return sorted(players, key=lambda player: (player.name.casefold(), player.faction))
+
+    owing = by_name([preference(f) for f in awaited if f not in submitted and f not in away])
+    return Situation(
+        settings.title,
+        turn,
+        now,
+        deadline,
+        settings,
+        owing,
+        away=by_name([preference(f) for f in away]),
+        away_policy=plan.away,
+        paused=plan.schedule.paused,
+        moved=moved,
+    )
 
 
 def github_from_environment(environ: Mapping[str, str]) -> channels.GitHub | None:
@@ -130,10 +167,33 @@ class Run:
 
     def _news(self, event: str) -> messages.News:
         f = self.found
-        return messages.News(f.title, f.turn, event, f.now, f.deadline, f.settings.site_url, tuple(f.owing))
+        return messages.News(
+            f.title,
+            f.turn,
+            event,
+            f.now,
+            f.deadline,
+            f.settings.site_url,
+            tuple(f.owing),
+            away=tuple(player.name for player in f.away),
+            away_policy=f.away_policy.policy,
+            moved=f.moved,
+            paused=f.paused,
+        )
 
     def _pending(self, event: str, faction: str, channel: str) -> bool:
-        return not self.ledger.done(self.found.turn, event, faction, channel)
+        return not self.ledger.done(self.found.turn, event, faction, channel, since=self._since(event))
+
+    def _since(self, event: str) -> str:
+        """The earliest moment a reminder sent counts for the current deadline: twice its lead before
+        it. When the deadline moved back further after a reminder went (the absences paused it, the GM
+        extended it by days), that reminder is owed again at its hour before the new deadline; an hour's
+        extension does not send a second one."""
+        deadline = self.found.deadline
+        if deadline is None or not event.startswith(REMINDER):
+            return ""
+        lead = float(event.removeprefix(REMINDER).removesuffix("h"))
+        return stamp(deadline - timedelta(hours=2 * lead))
 
     def _record(self, event: str, faction: str, channel: str, ok: bool, detail: str) -> None:
         who = self._name(faction)
@@ -182,6 +242,10 @@ class Run:
             self.report.lines.append(
                 f"turn {f.turn}, {event}: nothing to send; everything due was sent before"
             )
+        if f.away:
+            # Nothing is recorded for them: should an absence be taken back, the next run reaches them.
+            names = ", ".join(player.name for player in f.away)
+            self.report.lines.append(f"turn {f.turn}, {event}: away, as declared, and left alone: {names}")
         return self.report
 
     def _webhook(self, event: str, hook: Webhook, reader: Preference | None) -> None:
@@ -277,11 +341,17 @@ def run(
     environ = os.environ if environ is None else environ
     found = situation(root, now, opened_at)
     urls = webhook_urls(environ.get(WEBHOOKS_SECRET))
+    away = tuple(player.name for player in found.away)
+    # Said in the run's log (the Actions log), never sent: who was left alone, and why.
+    muted = f" (away, as declared, and not reminded: {', '.join(away)})" if away else ""
+    if remind and found.paused:
+        return Report([f"turn {found.turn}: the GM has paused the campaign; no reminder until it resumes"])
     event = OPENED
     if remind:
         reminder = reminder_due(found.settings, found.deadline, now)
         if reminder and not found.owing:
-            return Report([f"turn {found.turn}, {reminder}: every faction's orders are in; no reminder"])
+            everyone = messages.all_in(messages.News("", found.turn, reminder, now, None, "", (), away=away))
+            return Report([f"turn {found.turn}, {reminder}: {everyone}; no reminder{muted}"])
         event = reminder or OPENED
     if found.deadline is not None and now >= found.deadline and event == OPENED and remind:
         return Report(

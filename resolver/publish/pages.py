@@ -25,18 +25,19 @@ from markupsafe import Markup
 
 from ..core import factions as faction_records
 from ..core import fog, relations
-from ..core.absences import GM_DECLARED
+from ..core.absences import GM_DECLARED, Absence
 from ..core.events import GM_PHASE
 from ..core.fields import kind_words
 from ..core.issues import CampaignError
 from ..core.phases import Block
 from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, words
 from ..core.stillness import holding_still
+from ..core.yamlsafe import MAX_BYTES
 from ..engine.gm import actions as gm_actions
 from ..engine.steps import turn_table
 from ..engine.validate import check_order_file
-from ..store import schedule
-from ..store.absences import Declared
+from ..store import schedule, sealing
+from ..store.absences import Declared, turns_away
 from ..store.absences import declared as declared_absences
 from ..store.handover import first_turns, stints
 from ..store.punctuality import Arrival, summarise
@@ -59,6 +60,26 @@ LATEST_ISSUES = 10  # the newspaper's front page shows this many issues, newest 
 
 
 MISSING = "missing"  # the chronicle's section for the factions whose orders did not arrive
+AWAY_EVENT = "orders_away"  # the event of the factions away by declaration, told in that section too
+
+
+# What a faction's forces did while it was away, by the policy in force (a faction page's "Was away").
+AWAY_POLICY_WORDS = {
+    "hold": "its forces held",
+    "pause": "its forces held",
+    "stand_in": "the bot played in its place",
+}
+
+
+def spans_of(turns: Iterable[tuple[int, str]]) -> list[tuple[Absence, str]]:
+    """Turns away as spans of consecutive turns under one policy: [(2, hold), (3, hold)] -> turns 2 to 3."""
+    spans: list[tuple[Absence, str]] = []
+    for turn, policy in sorted(turns):
+        if spans and spans[-1][0].last == turn - 1 and spans[-1][1] == policy:
+            spans[-1] = (Absence(spans[-1][0].first, turn), policy)
+        else:
+            spans.append((Absence(turn, turn), policy))
+    return spans
 
 
 def section_of(event: Mapping[str, Any], headings: Mapping[str, str] | None = None) -> str:
@@ -266,9 +287,11 @@ class SitePages:
             self.files[f"{ASSETS}/{name}"] = self._asset(name)
         for name, data in leaflet_files().items():
             self.files[f"{ASSETS}/vendor/leaflet/{name}"] = data
-        if not self.history.sealed:  # the "Send orders" form of the faction pages: open campaigns only
-            self.files[f"{ASSETS}/{ORDERS_FORM}"] = self._asset(ORDERS_FORM)
-            for path in sorted((SITE_TEMPLATES / "assets" / "vendor" / "form").iterdir()):
+        # The "Send orders" form of the faction pages; age (age.js and the licences of what it bundles) only
+        # where the form seals the orders, in a sealed campaign.
+        self.files[f"{ASSETS}/{ORDERS_FORM}"] = self._asset(ORDERS_FORM)
+        for path in sorted((SITE_TEMPLATES / "assets" / "vendor" / "form").iterdir()):
+            if self.history.sealed or path.name not in SEALING_ONLY:
                 self.files[f"{ASSETS}/vendor/form/{path.name}"] = path.read_bytes()
 
     def _asset(self, name: str) -> bytes:
@@ -450,12 +473,15 @@ class SitePages:
             groups.append((index, [e]))
         days = tick_of(rec.events, tick_names)
         sections: dict[tuple[int, str], list[dict[str, Any]]] = {}
+        kinds: dict[tuple[int, str], set[str]] = {}  # the kinds of event each section tells
         for index, events in groups:
             first = events[0]
             sentence = ruleset.describe_group(events, self.game)
             if sentence in in_brief:
                 continue
-            paragraphs = sections.setdefault((days(first), section_of(first, headings)), [])
+            key = (days(first), section_of(first, headings))
+            paragraphs = sections.setdefault(key, [])
+            kinds.setdefault(key, set()).update(str(e["kind"]) for e in events)
             lead = (first.get("actors") or [None])[0]
             story = rec.stories.get(index, [])
             # A group whose events each rolled (a nation's winter tests) shows all their dice in one box.
@@ -480,6 +506,9 @@ class SitePages:
         told: list[dict[str, Any]] = []
         for (tick, phase), paragraphs in sections.items():
             title = titles.get(phase, words(phase) or "Events")
+            if phase == MISSING and AWAY_EVENT in kinds[(tick, phase)]:
+                # A faction away by declaration sent nothing on purpose: its orders are not "missing".
+                title = "Away, as declared" if kinds[(tick, phase)] == {AWAY_EVENT} else "Missing and away"
             if not tick:
                 told.append({"title": title, "paragraphs": paragraphs, "level": 2})
                 continue
@@ -886,9 +915,16 @@ class SitePages:
             for d in self._absences
             if d.faction == faction and d.absence.last >= current
         ]
+        shown = [d.absence for d in self._absences if d.faction == faction and d.absence.last >= current]
+        was_away = [
+            {"text": span.describe(), "then": AWAY_POLICY_WORDS.get(policy, AWAY_POLICY_WORDS["hold"])}
+            for span, policy in spans_of(self._turns_away.get(faction, []))
+            if not any(shown_span.covers(span.last) for shown_span in shown)
+        ]
         record = (self.on_time or {}).get(faction, [])
         return {
             "absences": away,
+            "was_away": was_away,
             "stints": [stint.describe() for stint in stints(entry, self._first_turn(faction))],
             "on_time": summarise(record).describe() if self.on_time is not None else "",
             "arrivals": [
@@ -910,6 +946,10 @@ class SitePages:
         return first_turns(self.store)
 
     ARRIVALS = 12  # the latest turns of a faction's on-time record listed on its page
+
+    @functools.cached_property
+    def _turns_away(self) -> dict[str, list[tuple[int, str]]]:
+        return turns_away(self.store)
 
     @functools.cached_property
     def _absences(self) -> list[Declared]:
@@ -1011,19 +1051,41 @@ class SitePages:
         self.render("rules-house.md.j2", "rules/house-rules.md", notes=notes, overrides=overrides)
 
     def send_orders_form(self, faction: str) -> dict[str, Any] | None:
-        """What a faction page's "Send orders" form needs: the schema and the template it starts from (both
-        published by ``play``) and where on GitHub the orders go. None in a sealed campaign, whose orders
-        must be sealed in the browser before they leave it, which the form cannot do yet."""
-        if self.history.sealed:
-            return None
-        return {
+        """What a faction page's "Send orders" form needs: the schema (published by ``play``), where the
+        form starts, and where on GitHub the orders go.
+
+        An open campaign's form starts from the faction's template (published by ``play``) and sends the
+        plain file by a prefilled link or the issue form. A sealed campaign publishes no template (it
+        shows positions), so its form starts from the schema with this turn's heading; it seals the file
+        in the browser exactly as ``campaign seal`` does (``sealing`` below: the same recipients, padding
+        and length), and the player uploads the sealed file to GitHub. The recipients are public keys, as
+        in ``campaign/players.yaml``; the page publishes nothing else of the faction."""
+        common = {
             "turn": self.history.current_turn,
+            "campaign": self.game.campaign,
             "schema": "play/orders.schema.json",
-            "template": f"play/templates/{faction}.yaml",
-            "file": f"orders/{faction}.yaml",
             "vendor": f"{ASSETS}/vendor/form/",
             "script": f"{ASSETS}/{ORDERS_FORM}",
-            **send_orders_links(self.history.config),
+        }
+        if not self.history.sealed:
+            return {
+                **common,
+                "sealed": False,
+                "template": f"play/templates/{faction}.yaml",
+                "file": f"orders/{faction}.yaml",
+                **send_orders_links(self.history.config),
+            }
+        return {
+            **common,
+            "sealed": True,
+            "template": "",
+            "file": f"orders/{faction}.yaml{sealing.SUFFIX}",
+            "recipients": json.dumps(self.store.recipients([faction])),
+            "sealing": json.dumps(sealing_rules()),
+            "upload": upload_link(self.history.config),
+            "fork": fork_link(self.history.config),
+            "new_file": "",
+            "issue": "",
         }
 
     # -- how to play --------------------------------------------------------------------------------------
@@ -1164,7 +1226,52 @@ def send_orders_links(config: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
+def upload_link(config: Mapping[str, Any]) -> str:
+    """GitHub's page for uploading files into the campaign's orders/ folder on the default branch, where a
+    sealed campaign's form sends the player with the sealed file (too long for any address or issue);
+    empty when the campaign is not on github.com."""
+    if not send_orders_links(config)["new_file"]:
+        return ""
+    repository = repository_links(config)["repository"]
+    return f"{repository}/upload/{urllib.parse.quote(DEFAULT_BRANCH)}/orders"
+
+
+def fork_link(config: Mapping[str, Any]) -> str:
+    """GitHub's page that forks the campaign's repository: a player who cannot push to it uploads the
+    sealed file into their fork (GitHub's upload page takes files only from those who can push)."""
+    if not send_orders_links(config)["new_file"]:
+        return ""
+    return f"{repository_links(config)['repository']}/fork"
+
+
+def sealing_rules() -> dict[str, Any]:
+    """How ``campaign seal`` shapes a sealed order file, for the form that seals in the browser: the text
+    framed by ``PAD_MAGIC`` and its length, zero bytes up to ``ORDER_FILE_SIZE``, the order cap, and the
+    room the armoured file keeps for age's random "grease" stanza (filled with line breaks), so that a
+    sealed file from the browser has the one length the pull-request check accepts
+    (``sealing.is_padded_order_file``). Read from ``sealing`` itself, so they cannot part."""
+    return {
+        "magic": sealing.PAD_MAGIC.decode("ascii"),
+        "size": sealing.ORDER_FILE_SIZE,
+        "max_bytes": MAX_BYTES,
+        "grease_room": sealing.GREASE_ROOM,
+        "recipient_types": list(sealing.RECIPIENT_TYPES),
+    }
+
+
 DEFAULT_BRANCH = "main"  # where orders go, as the README and the workflows say
+# The form's files that only a sealed campaign's site serves: age and the licences of what its bundle holds.
+SEALING_ONLY = frozenset(
+    {
+        "age.js",
+        "age-encryption.LICENSE.txt",
+        "noble-ciphers.LICENSE.txt",
+        "noble-curves.LICENSE.txt",
+        "noble-hashes.LICENSE.txt",
+        "noble-post-quantum.LICENSE.txt",
+        "scure-base.LICENSE.txt",
+    }
+)
 ORDERS_ISSUE_FORM = "orders.yml"  # in .github/ISSUE_TEMPLATE/: the campaign's issue form for orders
 
 _WEB_ADDRESS = re.compile(r"https?://[A-Za-z0-9.-]+(?::\d+)?(?:/[A-Za-z0-9._~%!$&'*+,;=:@/-]*)?")

@@ -96,6 +96,20 @@ def away_at(store: Store, turn: int) -> list[str]:
     return absences.away(by_faction, turn)
 
 
+def turns_away(store: Store) -> dict[str, list[tuple[int, str]]]:
+    """Each faction's resolved turns spent away, with the policy its forces followed then (``hold``,
+    ``stand_in`` or ``pause``), as each turn's ``inputs.yaml`` recorded them: what happened, whatever
+    the declarations say now."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for turn in store.archived_turns():
+        path = store.turns_dir / turn_dir_name(turn) / "inputs.yaml"
+        away = ((canonical.read_yaml(path) if path.is_file() else {}) or {}).get("away") or {}
+        policy = str((away.get("policy") or {}).get("policy") or "hold")
+        for faction in away.get("factions") or ():
+            found.setdefault(str(faction), []).append((turn, policy))
+    return found
+
+
 def is_away(store: Store, faction: str, turn: int) -> bool:
     """Whether ``faction`` is away at ``turn``: the question the reminders ask before writing to a player."""
     return faction in away_at(store, turn)
@@ -108,9 +122,16 @@ def declare(store: Store, faction: str, first: int, last: int) -> Absence:
     known = sorted(state["factions"])
     if faction not in known:
         raise CampaignError(f"unknown faction '{faction}'", f"factions: {', '.join(known)}", code=2)
-    found = absences.problem({"from": first, "to": last}, int(state["turn"]))
+    turn = int(state["turn"])
+    found = absences.problem({"from": first, "to": last}, turn)
     if found is not None:
-        hint = f"give turns from {state['turn']} on, at most {absences.LONGEST_ABSENCE} of them, --from first"
+        # The problem's own fix speaks of the order file's keys; the GM typed options.
+        if first < turn:
+            hint = f"give --from {turn} or later (turn {turn} is the one being played)"
+        elif last < first:
+            hint = "give the first turn to --from and the last to --to"
+        else:
+            hint = f"give --to {first + absences.LONGEST_ABSENCE - 1} or earlier, and declare again later"
         raise CampaignError(found[1], hint, code=2)
     ledger = gm_ledger(store)
     ledger[faction] = Absence(first, last)

@@ -34,7 +34,7 @@ class Stint:
     last: int | None  # None: playing still
 
     def describe(self) -> str:
-        who = ", ".join(self.logins) or "nobody listed"
+        who = ", ".join(self.logins) or "a player whose login was not recorded"
         if self.last is None:
             return f"{who}: turn {self.first} on"
         if self.first == self.last:
@@ -116,12 +116,21 @@ def hand_over(
             "leave out --recipient",
             code=2,
         )
+    reports = None if reports is None else list(reports)  # read twice below
+    if (reports is None or reports) and not store.sealed:
+        raise CampaignError(
+            "this campaign is open: every report is public already, so there are none to hand over",
+            "leave out --reports",
+            code=2,
+        )
     for number, text in enumerate(recipients):
         try:
             sealing.recipient(text)
         except CampaignError:  # the text is not repeated: it may be a secret key pasted by mistake
             raise CampaignError(
-                f"--recipient {number + 1} is not a public key",
+                # "--recipient 1" would read as if 1 had been typed: say which one in words.
+                "the value given to --recipient is not a public key"
+                + (f" (the one in place {number + 1})" if len(recipients) > 1 else ""),
                 "give the age1… line campaign keygen prints, or an SSH public key",
                 code=2,
             ) from None

@@ -8,11 +8,15 @@ whatever its impact (the moderate ones too: unnamed landmarks, a frame without a
 heading). Each page type is photographed at each size into the artifacts folder
 (``$PYTEST_ARTIFACTS``, or tests/artifacts/), with every violation axe found, whatever its impact.
 
-Which pages, at both sizes (``sweep``): every page of the chronicle, the newspaper's turns, the maps and the
-rules, since each turn's map holds other marks and pieces and each turn's or chapter's text other headings
-and tables, so one page of a type does not stand for the others; of the kinds filled from one record through
-one template, without a map (a place, a faction, its press, the orders of a turn), the first and the last.
-The tables of every page are measured in test_tables_fit, whose text varies page by page.
+Which pages (``sweep``). On the phone, every page of the chronicle, the newspaper's turns, the maps and
+the rules, since each turn's map holds other marks and pieces and each turn's or chapter's text other
+headings and tables, so one page of a type does not stand for the others; of the kinds filled from one
+record through one template, without a map (a place, a faction, its press, the orders of a turn), the first
+and the last. The phone is the harder reader: a narrow column, a touch screen, the navigation in a drawer.
+On the laptop, the first and the last page of every kind: the width moves the navigation, the tables and
+the maps, while the names, roles and colours a page gives its content are the same at any width, and the
+phone's sweep has read them on every page. The tables of every page are measured at both sizes in
+test_tables_fit, whose text varies page by page.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Served, watched_tab
+from .conftest import Served, serve, watched_tab
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("PYTEST_ARTIFACTS") or ROOT / "tests/artifacts")
@@ -81,30 +85,52 @@ def kind_ends(pages: list[str]) -> set[str]:
 ONE_RECORD_KINDS = ("places/", "factions/", "newspaper/factions/", "chronicle/orders/")
 
 
-def sweep(pages: list[str]) -> list[str]:
-    """The pages the open sweep checks: every page but those of a one-record kind between its ends."""
+def sweep(pages: list[str], viewport: str) -> list[str]:
+    """The pages the open sweep checks: on the laptop, the first and the last of each kind; on the phone,
+    every page but those of a one-record kind between its ends."""
     ends = kind_ends(pages)
+    if viewport == "laptop":
+        return sorted(ends, key=in_order)
     sampled = [p for p in pages if p.startswith(ONE_RECORD_KINDS) and p not in ONE_RECORD_KINDS]
     return sorted((set(pages) - set(sampled)) | (set(sampled) & ends), key=in_order)
 
 
 def open_page(tab: Any, url: str) -> None:
-    """Load a page and every frame in it (maps may load only once scrolled into view)."""
+    """Load a page and every frame in it. A map's frame loads once scrolled near; it is told to load now
+    instead, since scrolling would hide the theme's tabs and scrolling back fade them in."""
     response = tab.goto(url, wait_until="load")
     assert response is not None and response.status == 200, url
+    tab.evaluate(EAGER)
     for frame_element in tab.locator("iframe").all():
-        frame_element.scroll_into_view_if_needed()
         frame = frame_element.element_handle().content_frame()
         assert frame is not None, url
         frame.wait_for_function("location.href !== 'about:blank' && document.readyState === 'complete'")
-    tab.evaluate("window.scrollTo(0, 0)")
+
+
+# The hand-off on-demand.js makes when a map's frame scrolls near (test_site_in_chromium scrolls to it).
+EAGER = """() => document.querySelectorAll("iframe.ck-map[data-src]").forEach(frame => {
+    frame.src = frame.getAttribute("data-src");
+    frame.removeAttribute("data-src");
+})"""
+SETTLED = """async () => {
+    await new Promise(next => requestAnimationFrame(() => requestAnimationFrame(next)));
+    const ending = document.getAnimations().filter(a => isFinite(a.effect?.getComputedTiming().endTime));
+    await Promise.all(ending.map(a => a.finished.catch(() => null)));
+}"""
 
 
 def run_axe(tab: Any, source: str) -> list[dict[str, Any]]:
-    """axe-core's violations on the page and in its frames: each frame gets its own copy of axe, and the
-    top frame's run collects theirs (a frame's findings then carry a target of two selectors)."""
+    """axe-core's violations on the page and in its frames: each frame gets its own copy of axe (unless
+    the tab already runs it in every frame, see watched_tab), and the top frame's run collects theirs (a
+    frame's findings then carry a target of two selectors)."""
     for frame in tab.frames:
-        frame.add_script_tag(content=source)
+        if frame.evaluate("typeof axe === 'undefined'"):
+            frame.add_script_tag(content=source)
+    # axe reads colours as they are drawn: it waits for every transition of the page and of its frames (a
+    # button just pressed, the tabs, a map's marks fading in) to end, two frames after the last change,
+    # which lets that change start its own.
+    for frame in tab.frames:
+        frame.evaluate(SETTLED)
     return tab.evaluate("options => axe.run(document, options).then(found => found.violations)", AXE_OPTIONS)
 
 
@@ -121,14 +147,14 @@ def test_axe_finds_no_violation_on_any_page(
     browser: Any, demo_served: Served, axe_source: str, viewport: str
 ) -> None:
     every = site_pages(demo_served.folder)
-    pages = sweep(every)
+    pages = sweep(every, viewport)
     assert len(every) > 20 and len(pages) > 20, pages
     folder = ARTIFACTS / f"{demo_served.site.root.name}-{viewport}"
     folder.mkdir(parents=True, exist_ok=True)
     counts: Counter[str] = Counter()  # "rule-id impact": how many elements
     findings: list[str] = []
     photographed: set[str] = set()
-    with watched_tab(browser, *VIEWPORTS[viewport], touch=TOUCH[viewport]) as (tab, _):
+    with watched_tab(browser, *VIEWPORTS[viewport], touch=TOUCH[viewport], axe=axe_source) as (tab, _):
         for path in pages:
             open_page(tab, demo_served.base + path)
             for violation in run_axe(tab, axe_source):
@@ -145,3 +171,26 @@ def test_axe_finds_no_violation_on_any_page(
     report = {"pages": len(pages), "of": len(every), "counts": counted, "findings": findings}
     (folder / "axe.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     assert not findings, f"{len(findings)} violations:\n" + "\n".join(findings[:60])
+
+
+@pytest.mark.parametrize("in_every_frame", [True, False], ids=["run-in-every-frame", "sent-per-frame"])
+def test_axe_reads_inside_a_pages_frames(
+    browser: Any, axe_source: str, tmp_path: Path, in_every_frame: bool
+) -> None:
+    """The sweeps are only as good as their instrument: a nameless button inside a page's frame (where the
+    maps live) is reported, with the frame and the button as its target, whichever way the tab gets axe."""
+    (tmp_path / "inner.html").write_text(
+        '<!doctype html><html lang="en"><title>Inner</title>'
+        '<main aria-label="Inside the frame"><h1>Inner</h1><button></button></main>'
+    )
+    (tmp_path / "index.html").write_text(
+        '<!doctype html><html lang="en"><title>Outer</title>'
+        '<main aria-label="The page"><h1>Outer</h1><iframe src="inner.html" title="A frame"></iframe></main>'
+    )
+    axe = axe_source if in_every_frame else None
+    with serve(tmp_path) as base, watched_tab(browser, axe=axe) as (tab, _):
+        open_page(tab, base)
+        found = run_axe(tab, axe_source)
+    targets = [node["target"] for violation in found for node in violation["nodes"]]
+    assert [violation["id"] for violation in found] == ["button-name"], found
+    assert len(targets) == 1 and len(targets[0]) == 2 and "iframe" in targets[0][0], targets

@@ -13,14 +13,14 @@ orders". The YAML the form shows is then followed the two GitHub ways:
   `campaign check --pr` on it, as the workflow checks it, accepts it.
 
 Orders too long for a link send the player to the issue form instead. axe-core finds no violation on the
-form, filled and checked, on a phone (touch) and on a laptop.
+form, filled and checked, on a phone (touch) and on a laptop. A sealed campaign's form, which seals in the
+browser, is tested in test_sealed_orders_form.py.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -334,19 +334,3 @@ def test_axe_finds_no_violation_on_the_form(
         for node in v["nodes"]
     ]
     assert not findings, "\n".join(findings[:40])
-
-
-def test_a_sealed_campaign_has_no_form_yet(tmp_path: Path) -> None:
-    """Plain orders must not leave a sealed campaign's players' machines: until the form seals in the
-    browser, its faction pages carry no form and its site no form scripts."""
-    with quiet_git(tmp_path):
-        key = str(tmp_path / "campaign-key.txt")
-        world = Campaign.create(
-            tmp_path / "git", settings={"repository": REPOSITORY}, options=("--sealed", "--key-file", key)
-        )
-        site_root = world.clone("dora")
-        assert cli("site", "--root", site_root).code == 0
-    page = (site_root / "public/factions/red/index.html").read_text(encoding="utf-8")
-    assert "ck-send-orders" not in page and "jsoneditor" not in page
-    assert not (site_root / "public/assets/campaign/vendor/form").exists()
-    assert os.path.exists(site_root / "public/factions/red/index.html")

@@ -11,17 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from .gitsim import Campaign
+from .gitsim import Campaign, forget_git_configuration
 
 
 @pytest.fixture(autouse=True)
 def quiet_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    empty = tmp_path_factory.getbasetemp() / "gitconfig"
-    empty.touch()
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        monkeypatch.delenv(name, raising=False)
+    forget_git_configuration(tmp_path_factory.getbasetemp(), monkeypatch)
 
 
 @pytest.fixture

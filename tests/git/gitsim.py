@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import pytest
 import yaml
 
 from resolver.cli import main
@@ -40,6 +41,18 @@ PLAYERS: dict[str, Any] = {
     },
 }
 LOGIN_OF = {"red": "alice", "blue": "bob", "green": "carol", "gm": "dora"}
+
+
+def forget_git_configuration(base: Path, environment: pytest.MonkeyPatch, *also_unset: str) -> None:
+    """git reads no configuration of the machine's user, and no variable points it at another repository:
+    the tests see git as it comes. ``also_unset`` names more variables to clear (a token, a secret) that
+    a developer's shell may hold."""
+    empty = base / "gitconfig"
+    empty.touch()
+    environment.setenv("GIT_CONFIG_GLOBAL", str(empty))
+    environment.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", *also_unset):
+        environment.delenv(name, raising=False)
 
 
 @dataclass

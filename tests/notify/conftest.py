@@ -6,18 +6,15 @@ from collections.abc import Iterator
 
 import pytest
 
+from ..git.gitsim import forget_git_configuration
 from .server import Stand, serving
 
 
 @pytest.fixture(autouse=True)
 def quiet_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """git reads no configuration of the machine's user, as in tests/git."""
-    empty = tmp_path_factory.getbasetemp() / "gitconfig"
-    empty.touch()
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GITHUB_TOKEN", "CAMPAIGN_WEBHOOKS"):
-        monkeypatch.delenv(name, raising=False)
+    forget_git_configuration(tmp_path_factory.getbasetemp(), monkeypatch, "GITHUB_TOKEN", "CAMPAIGN_WEBHOOKS")
+    monkeypatch.delenv("CAMPAIGN_NOTIFY_NOW", raising=False)  # the moment comes from each test's --now
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from resolver.cli import main
 from resolver.core import canonical
 from resolver.notify.settings import read_settings
 from tests.git.gitsim import cli
-from tests.git.sealedsim import sealed_campaign
+from tests.git.sealedsim import merge_sealed_orders, sealed_campaign
 from tests.git.test_workflows import ENGINE_INSTALL, install_lines
 
 from .server import REPOSITORY, Stand
@@ -28,13 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_a_sealed_campaign_is_reminded_without_its_key(tmp_path: Path, stand: Stand) -> None:
     _, world = sealed_campaign(tmp_path)
-    gm = world.clone("dora")
-    world.sync(gm)
-    # red's sealed order file is on main; its contents are nobody's business here.
-    (gm / "orders" / "red.yaml.age").write_bytes(b"age-encryption.org/v1\n(sealed)\n")
-    world.commit(gm, "dora", "Merge red's sealed orders")
-    world.git(gm, "push", "--quiet", "origin", "HEAD:refs/heads/main")
-    world.sync(world.ci)
+    merge_sealed_orders(world, "red")
     env = {
         "GITHUB_TOKEN": "ghs_test-token",
         "GITHUB_REPOSITORY": REPOSITORY,

@@ -66,3 +66,13 @@ def give_title(state: dict[str, Any], holder: str) -> str:
     title["holder"] = holder
     state["units"][holder]["title"] = {"tag": title["tag"], "location": where}
     return where
+
+
+def unit_orders(unit_id: str, *lines: str) -> dict[str, Any]:
+    """The order-file action that gives a unit its queue, one line a string, as a player writes it."""
+    return {"action": "unit", "unit": unit_id, "orders": list(lines)}
+
+
+def named_on(result: TurnResult, unit_id: str) -> list[int]:
+    """The days of the month on which a NAME line of the unit ran."""
+    return [e.tick for e in result.events if e.kind == "unit_named" and e.data.get("unit") == unit_id]

@@ -115,6 +115,8 @@ class Rehearsal:
     origin: Path
     api_url: str
     secrets: dict[str, str] = field(default_factory=dict)
+    # More variables for every step (act's --env), e.g. the moment a notification run is told it is.
+    env: dict[str, str] = field(default_factory=dict)
     # act hides the secrets' values in its log, as GitHub does; unmasked, a test can see whether the
     # workflow and the resolver themselves keep them out of it.
     unmasked: bool = False
@@ -187,6 +189,7 @@ class Rehearsal:
             # git reads no configuration of this machine's user.
             "GIT_CONFIG_GLOBAL": str(empty),
             "GIT_CONFIG_NOSYSTEM": "1",
+            **self.env,
         }
         command = [
             str(ACT), event,

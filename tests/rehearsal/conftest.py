@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
-from ..git.gitsim import PLAYERS, Campaign, cli
+from ..git.gitsim import PLAYERS, Campaign, cli, forget_git_configuration
 from .act import Rehearsal, copy_kit
 from .github_api import GitHub, Server
 from .webhooks import Webhooks
@@ -19,12 +20,7 @@ from .webhooks import Webhooks
 
 @pytest.fixture(autouse=True)
 def quiet_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    empty = tmp_path_factory.getbasetemp() / "gitconfig"
-    empty.touch()
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        monkeypatch.delenv(name, raising=False)
+    forget_git_configuration(tmp_path_factory.getbasetemp(), monkeypatch)
 
 
 def fork_of_the_kit(
@@ -34,22 +30,26 @@ def fork_of_the_kit(
     name: str = "The Salt Marches",
     options: tuple[str, ...] = (),
     started: timedelta = timedelta(hours=2),
+    clock: datetime | None = None,
+    roster: dict[str, Any] | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> Campaign:
     """A campaign of three players (alice: red, bob: blue, carol: green) and a GM (dora) on a bare
     origin, whose main holds the kit's engine and workflows beside the campaign; ``options`` go to
-    campaign new (--sealed, ...)."""
+    campaign new (--sealed, ...), ``roster`` replaces the players file, ``settings`` are merged into
+    campaign.yaml. ``clock`` fixes when it starts, for a run told the time (the reminders')."""
     # act's runs read the wall clock (the resolve job decides by it), so the campaign starts ``started``
     # ago with a deadline a week after that: by default, whatever the day, the deadline is still ahead.
-    world = Campaign(base, clock=datetime.now(UTC).replace(microsecond=0) - started)
+    world = Campaign(base, clock=clock or datetime.now(UTC).replace(microsecond=0) - started)
     base.mkdir(parents=True, exist_ok=True)
     world.git(base, "init", "--quiet", "--bare", "--initial-branch=main", str(world.origin))
     gm = world.clone("dora")
     copy_kit(gm)
     players = base / "players.yaml"
-    players.write_text(yaml.safe_dump(PLAYERS), encoding="utf-8")
+    players.write_text(yaml.safe_dump(roster or PLAYERS), encoding="utf-8")
     done = cli("new", "--root", gm, "--players", players, "--seed", str(seed), "--name", name, *options)
     assert done.code == 0, done.err
-    world.set_settings(gm, {"schedule": {"deadline": {"days_after_resolution": 7}}})
+    world.set_settings(gm, {"schedule": {"deadline": {"days_after_resolution": 7}}, **(settings or {})})
     world.commit(gm, "dora", "Start the campaign")
     world.git(gm, "push", "--quiet", "origin", "HEAD:refs/heads/main")
     return world

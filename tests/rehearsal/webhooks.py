@@ -1,8 +1,10 @@
 """A stand-in for chat webhooks (Discord, Slack, Matrix) on 127.0.0.1, for the reminder rehearsal.
 
 Each POST is recorded with its path and JSON body; a path listed in ``failing`` answers with that status
-instead, so a test can show that a webhook that fails does not fail the run. The address is meant to be
-given to the workflow as a secret (``Rehearsal.secrets``), as the real URLs are.
+instead, and one listed in ``garbled`` answers bytes that are not HTTP at all (a proxy's error page, a
+port that is not a web server), so a test can show that a webhook that fails does not fail the run.
+The address is meant to be given to the workflow as a secret (``Rehearsal.secrets``), as the real URLs
+are.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class Delivery:
 class Webhooks:
     deliveries: list[Delivery] = field(default_factory=list)
     failing: dict[str, int] = field(default_factory=dict)  # path -> the status it answers
+    garbled: set[str] = field(default_factory=set)  # paths whose answer is not HTTP
 
     def __post_init__(self) -> None:
         hooks = self
@@ -43,6 +46,11 @@ class Webhooks:
                 with lock:
                     hooks.deliveries.append(Delivery(self.path, body))
                     status = hooks.failing.get(self.path, 204)
+                    garbled = self.path in hooks.garbled
+                if garbled:
+                    self.wfile.write(b"this is not HTTP\r\n\r\n")
+                    self.close_connection = True
+                    return
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()

@@ -19,7 +19,15 @@ from .sealed_play import run
 
 REPO = Path(__file__).resolve().parents[2]
 KIT_WORKFLOWS = REPO / "resolver" / "github_workflows"  # the copies the package ships
-CHECKS = ("recipients", "ignore files", "key file", "campaign key", "dice beacon", "workflows")
+CHECKS = (
+    "recipients",
+    "ignore files",
+    "key file",
+    "campaign key",
+    "dice beacon",
+    "workflows",
+    "notifications",
+)
 
 
 def git(root: Path, *args: str) -> str:

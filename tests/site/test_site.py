@@ -223,3 +223,100 @@ def test_every_page_has_one_title_and_headings_in_order(site: DemoSite) -> None:
         assert levels[:1] == [1] and levels.count(1) == 1, (page, levels)
         for before, after in zip(levels, levels[1:], strict=False):
             assert after <= before + 1, (page, levels)
+
+
+def its_players(page: str) -> str:
+    """The "Its players" section of a faction page's Markdown."""
+    return page.split("## Its players\n", 1)[1].split("\n## ", 1)[0].split("<details", 1)[0]
+
+
+WHAT_THEY_DID = {"hold": "its forces held", "stand_in": "the bot played in its place", "pause": "its forces held"}
+
+
+@pytest.mark.parametrize("policy", ["hold", "stand_in", "pause"])
+def test_a_faction_away_and_one_handed_over_read_in_words(tmp_path: Path, policy: str) -> None:
+    """Issue 25: the faction pages say who was away when and what became of its forces, and who played
+    which turns; the chronicle heads an absence as such, not as missing orders; no id reaches the text."""
+    from resolver.core import canonical
+    from resolver.engine.bots import bot_order_file
+
+    root = tmp_path / policy
+    assert main(["new", "--root", str(root), "--seed", "2", "--factions", "3", "--open"]) == 0
+    players = canonical.read_yaml(root / "campaign/players.yaml")
+    for faction, login in (("red", "alice"), ("blue", "bob"), ("green", "carol")):
+        players["factions"][faction]["logins"] = [login]
+    canonical.write_yaml(root / "campaign/players.yaml", players)
+    config = canonical.read_yaml(root / "campaign/campaign.yaml")
+    canonical.write_yaml(root / "campaign/campaign.yaml", {**config, "absences": {"policy": policy}})
+
+    def turn(*sending: str, extra: bytes = b"") -> None:
+        store = Store(root)
+        state = store.state()
+        for faction in sending:
+            raw = bot_order_file(store.game(state), state, faction).raw
+            (root / f"orders/{faction}.yaml").write_bytes(raw + (extra if faction == "red" else b""))
+        assert main(["resolve", "--root", str(root), "--force"]) == 0
+
+    turn("red", "blue", "green", extra=b"absence: {from: 2, to: 3}\n")
+    assert main(["handover", "--root", str(root), "green", "--login", "erin"]) == 0
+    if policy == "pause":  # two away at once: the deadline moves back and both are waited for
+        assert main(["absence", "--root", str(root), "blue", "--from", "2", "--to", "2"]) == 0
+        turn("green")
+    else:
+        turn("blue", "green")
+    turn("blue", "green")
+    assert main(["absence", "--root", str(root), "blue", "--from", "4", "--to", "5"]) == 0
+    assert main(["site", "--root", str(root), "--no-build"]) == 0
+
+    def page(path: str) -> str:
+        return (root / "site" / path).read_text(encoding="utf-8")
+
+    red = its_players(page("factions/red/index.md"))
+    assert red.strip() == f"- Was away: turns 2 to 3, as declared; {WHAT_THEY_DID[policy]}."
+    blue = its_players(page("factions/blue/index.md")).strip().splitlines()
+    assert blue[-1] == "- **Away now**: turns 4 to 5, as the GM declared."
+    assert blue[:-1] == (["- Was away: turn 2, as declared; its forces held."] if policy == "pause" else [])
+    green = its_players(page("factions/green/index.md"))
+    assert green.strip() == "- Played by carol: turn 1; erin: turn 2 on."
+    for section in (red, "\n".join(blue), green):
+        assert not re.search(r"\b(red|blue|green)\b", section), section  # names and logins, never ids
+
+    chronicle = page("chronicle/turn-2.md")
+    assert "## Away, as declared\n" in chronicle and "## Missing orders" not in chronicle
+    store = Store(root)
+    red_name = store.game(store.state()).name_of("red")
+    assert (f"{red_name} is away" if policy != "pause" else f"{red_name} are away") in chronicle
+    if policy == "stand_in":
+        assert "the bot plays in its place" in chronicle
+    assert "away this turn, as declared" in page("index.md")
+
+
+def test_a_sealed_sites_absences_and_handovers_say_only_what_is_public(tmp_path: Path) -> None:
+    """In a sealed campaign the absence and the handover are public; the faction pages say them in the
+    same words, read from public files alone, and nothing of the orders or the keys comes with them."""
+    from resolver.core import canonical
+    from resolver.store import sealing
+    from resolver.workflow import DEMO_KEY
+
+    root = tmp_path / "sealed"
+    assert main(["demo", "--sealed", "--turns", "1", "--root", str(root), "--quiet"]) == 0
+    key = str(root / DEMO_KEY)
+    secret, public = sealing.new_key()
+    assert main(["absence", "--root", str(root), "red", "--from", "2", "--to", "3"]) == 0
+    assert main(["handover", "--root", str(root), "blue", "--login", "erin", "--recipient", public,
+                 "--key-file", key]) == 0  # fmt: skip
+    for _ in range(2):
+        assert main(["resolve", "--root", str(root), "--force", "--key-file", key]) == 0
+    assert main(["site", "--root", str(root), "--no-build"]) == 0
+    site = root / "site"
+    red = its_players((site / "factions/red/index.md").read_text(encoding="utf-8"))
+    assert red.strip() == "- Was away: turns 2 to 3, as declared; its forces held."
+    blue = its_players((site / "factions/blue/index.md").read_text(encoding="utf-8"))
+    assert blue.strip() == "- Played by a player whose login was not recorded: turn 1; erin: turn 2 on."
+    everything = "".join(p.read_text(encoding="utf-8") for p in site.rglob("*.md"))
+    assert "AGE-SECRET-KEY" not in everything and secret not in everything
+    # The site takes the absences from the public record: the turns' inputs, never a sealed file.
+    inputs = canonical.read_yaml(root / "campaign/turns/0002/inputs.yaml")
+    assert inputs["away"]["factions"] == ["red"]
+    orders_page = (site / "chronicle/orders/index.md").read_text(encoding="utf-8")
+    assert "sealed" in orders_page

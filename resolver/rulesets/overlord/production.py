@@ -429,10 +429,21 @@ def structures_day(month: Any) -> None:
     """The day's end: structures begun under temporary ids take their permanent ids in every queue and
     every unit's target (spec §2.9)."""
     for temporary, created in labour.day_memory(month).pop("renamed", []):
+        _name_by_id(month.programs, temporary)
         rewrite_ids(month.programs, temporary, created)
         for unit in month.state["units"].values():
             if unit.get("target") == temporary:
                 unit["target"] = created
+
+
+def _name_by_id(programs: Any, temporary: str) -> None:
+    """The line that began a structure (BUILD carp barr rednB01) goes on naming it by its id alone (BUILD
+    carp rednB01, then BUILD carp B1): once begun, the type has said what it had to, and a type followed by
+    a permanent id is no line the checker reads, so the rest of a counted BUILD would be dropped."""
+    for program in programs.values():
+        for index, line in enumerate(program.lines):
+            if line.keyword == "BUILD" and line.args[2:3] == (temporary,):
+                program.lines[index] = replace(line, args=(line.args[0], *line.args[2:]))
 
 
 def production_day(month: Any) -> None:

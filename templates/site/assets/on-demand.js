@@ -62,7 +62,9 @@
   function maps() {
     var frames = document.querySelectorAll("iframe.ck-map[data-src]");
     function load(frame) {
-      frame.src = frame.getAttribute("data-src");
+      var address = frame.getAttribute("data-src");
+      if (address === null) return; // loaded already (a script that reads the page may load every map)
+      frame.src = address;
       frame.removeAttribute("data-src");
     }
     if (!("IntersectionObserver" in window)) return frames.forEach(load);

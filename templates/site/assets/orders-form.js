@@ -12,12 +12,18 @@
  * - otherwise the YAML to copy into the campaign's "Orders" issue form, which a workflow turns into a
  *   pull request under the player's name (.github/workflows/orders-from-issue.yml).
  *
- * Both libraries are served by the site itself (assets/campaign/vendor/form/): nothing loads from outside.
- * A sealed campaign gets no form yet: its orders must be sealed in the browser first (see the README).
- * The seam for it is showYaml: a sealed variant seals the YAML there instead of linking it, padded to the
- * one size of a sealed order file as `campaign seal` pads it (resolver/store/sealing.py), which no
- * address and no issue body can carry (about 90 KB armoured): it offers the file to download and GitHub's
- * upload page (OWNER/REPO/upload/main/orders) instead.
+ * In a sealed campaign (data-sealed="true") the plain orders never leave the page. The form starts from
+ * the schema with this turn's heading (a sealed campaign publishes no template: it shows positions), or
+ * from a file the player picks on their own machine (read here, sent nowhere); it checks the orders the
+ * same way, then seals the YAML with age (vendor/form/age.js) exactly as `campaign seal` seals a file
+ * (resolver/store/sealing.py, whose rules the page carries in data-sealing): the text framed by PAD_MAGIC
+ * and its length, zero bytes up to ORDER_FILE_SIZE, sealed to the campaign key and the faction's own
+ * recipients (data-recipients: Store.recipients), armoured, and followed by line breaks up to the one
+ * length its recipients give, with the room age's random "grease" stanza may take. No address and no
+ * issue body can carry such a file (about 90 KB): the form offers it for download and links GitHub's
+ * upload page for the orders folder, from which the player opens the pull request.
+ *
+ * The libraries are served by the site itself (assets/campaign/vendor/form/): nothing loads from outside.
  */
 (function () {
   "use strict";
@@ -32,6 +38,7 @@
   var holder = box.querySelector(".ck-form-editor");
   var checkButton = box.querySelector(".ck-form-check");
   var result = box.querySelector(".ck-form-result");
+  var sealed = box.dataset.sealed === "true";
 
   function say(text) {
     status.textContent = text;
@@ -39,6 +46,10 @@
 
   if (!window.JSONEditor || !window.jsyaml || !window.fetch) {
     say("This browser cannot show the form; write your order file from the template instead.");
+    return;
+  }
+  if (sealed && !(window.campaignAge && window.crypto && window.crypto.subtle && window.TextEncoder)) {
+    say("This browser cannot seal orders; seal them with campaign seal instead (see the README).");
     return;
   }
 
@@ -289,6 +300,286 @@
     });
   }
 
+  // -- sealing, in a sealed campaign -------------------------------------------------------------------
+
+  var ARMOR_BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----";
+  var ARMOR_END = "-----END AGE ENCRYPTED FILE-----";
+
+  function problem(text) {
+    var error = new Error(text);
+    error.forPlayer = true;
+    return error;
+  }
+
+  // The file as `campaign seal` writes it: sealing.pad(text, ORDER_FILE_SIZE), encrypted to every
+  // recipient, armoured, then line breaks up to sealing._target_length.
+  function seal(yaml, rules, recipients) {
+    var age = window.campaignAge;
+    var data = new TextEncoder().encode(yaml);
+    if (data.length > rules.max_bytes) {
+      throw problem(
+        "These orders take " + data.length + " bytes; an order file may take at most " + rules.max_bytes +
+          ". Shorten the press or the rumours."
+      );
+    }
+    var head = new TextEncoder().encode(rules.magic + data.length + "\n");
+    var padded = new Uint8Array(rules.size); // zero bytes after the text
+    padded.set(head, 0);
+    padded.set(data, head.length);
+    var encrypter = new age.Encrypter();
+    return Promise.all(recipients.map(recipientFor)).then(function (parsed) {
+      parsed.forEach(function (recipient) {
+        encrypter.addRecipient(recipient);
+      });
+      return encrypter.encrypt(padded).then(function (binary) {
+        var armoured = age.armor.encode(binary);
+        var target = armouredLength(binary.length - greaseLength(binary, rules) + rules.grease_room);
+        if (armoured.length > target) throw problem("age wrote a header longer than the room kept for it.");
+        return armoured + "\n".repeat(target - armoured.length);
+      });
+    });
+  }
+
+  // sealing.armoured_length: base64 in lines of 64 between the BEGIN and END lines.
+  function armouredLength(binaryLength) {
+    var characters = 4 * Math.ceil(binaryLength / 3);
+    var lines = Math.ceil(characters / 64);
+    return ARMOR_BEGIN.length + 1 + characters + lines + ARMOR_END.length + 1;
+  }
+
+  // sealing._grease_length: the bytes of the header's stanzas of no recipient type.
+  function greaseLength(binary, rules) {
+    var text = new TextDecoder("latin1").decode(binary.subarray(0, Math.min(binary.length, 65536)));
+    var header = text.slice(0, text.indexOf("\n---") + 1);
+    var total = 0;
+    header
+      .split("\n-> ")
+      .slice(1)
+      .forEach(function (stanza) {
+        var kind = stanza.split("\n")[0].split(" ")[0];
+        if (rules.recipient_types.indexOf(kind) < 0) total += stanza.length + 4;
+      });
+    return total;
+  }
+
+  // A recipient as age-encryption takes it: an age1… key as it is; the SSH keys age also seals to
+  // (ssh-ed25519, ssh-rsa), which age-encryption does not, as the age specification wraps the file key
+  // for them (C2SP age: the ssh-ed25519 and ssh-rsa recipient types), with its own primitives.
+  function recipientFor(line, index) {
+    var text = String(line).trim();
+    var kind = text.split(/\s+/)[0];
+    // An X25519 key: "age1" and bech32 data, which holds no "1" (age's other kinds, age1pq1… and
+    // age1tag1…, do: the campaign's tools take none of them).
+    if (/^age1[02-9ac-hj-np-z]+$/.test(text)) return text;
+    if (kind === "ssh-ed25519") return sshEd25519(text);
+    if (kind === "ssh-rsa") return sshRsa(text);
+    throw problem(
+      "Key " + (index + 1) + " of your faction's recipients is not one the form can seal to. Ask the GM " +
+        "to check campaign/players.yaml (campaign doctor says which key is wrong)."
+    );
+  }
+
+  var SSH_ED25519_LABEL = "age-encryption.org/v1/ssh-ed25519";
+  var SSH_RSA_LABEL = "age-encryption.org/v1/ssh-rsa";
+
+  // The key's wire form (the base64 word of the .pub line), and its fields: a string each.
+  function sshFields(text) {
+    var blob = window.campaignAge.base64.decode(text.split(/\s+/)[1]);
+    var fields = [];
+    var at = 0;
+    while (at + 4 <= blob.length) {
+      var size = ((blob[at] << 24) | (blob[at + 1] << 16) | (blob[at + 2] << 8) | blob[at + 3]) >>> 0;
+      fields.push(blob.subarray(at + 4, at + 4 + size));
+      at += 4 + size;
+    }
+    return { blob: blob, fields: fields };
+  }
+
+  // The first four bytes of the key's SHA-256, which its stanza names (sealing.ssh_tag).
+  function sshTag(blob) {
+    var age = window.campaignAge;
+    return age.base64nopad.encode(age.sha256(blob).subarray(0, 4));
+  }
+
+  function utf8(text) {
+    return new TextEncoder().encode(text);
+  }
+
+  function sshEd25519(text) {
+    var age = window.campaignAge;
+    var key = sshFields(text);
+    var theirs = age.ed25519.utils.toMontgomery(key.fields[1]);
+    var tweak = age.hkdf(age.sha256, new Uint8Array(0), key.blob, utf8(SSH_ED25519_LABEL), 32);
+    return {
+      wrapFileKey: function (fileKey) {
+        var ephemeral = window.crypto.getRandomValues(new Uint8Array(32));
+        var ours = age.x25519.scalarMultBase(ephemeral);
+        var shared = age.x25519.scalarMult(tweak, age.x25519.scalarMult(ephemeral, theirs));
+        var salt = new Uint8Array(64);
+        salt.set(ours, 0);
+        salt.set(theirs, 32);
+        var wrapping = age.hkdf(age.sha256, shared, salt, utf8(SSH_ED25519_LABEL), 32);
+        var body = age.chacha20poly1305(wrapping, new Uint8Array(12)).encrypt(fileKey);
+        return [new age.Stanza(["ssh-ed25519", sshTag(key.blob), age.base64nopad.encode(ours)], body)];
+      },
+    };
+  }
+
+  function base64url(bytes) {
+    var start = 0;
+    while (start < bytes.length - 1 && bytes[start] === 0) start += 1; // an mpint's leading zero
+    var plain = window.campaignAge.base64nopad.encode(bytes.subarray(start));
+    return plain.replace(/\+/g, "-").replace(/\//g, "_");
+  }
+
+  function sshRsa(text) {
+    var age = window.campaignAge;
+    var key = sshFields(text);
+    var jwk = { kty: "RSA", e: base64url(key.fields[1]), n: base64url(key.fields[2]), alg: "RSA-OAEP-256" };
+    return window.crypto.subtle
+      .importKey("jwk", jwk, { name: "RSA-OAEP", hash: "SHA-256" }, false, ["encrypt"])
+      .then(function (publicKey) {
+        return {
+          wrapFileKey: function (fileKey) {
+            return window.crypto.subtle
+              .encrypt({ name: "RSA-OAEP", label: utf8(SSH_RSA_LABEL) }, publicKey, fileKey)
+              .then(function (body) {
+                return [new age.Stanza(["ssh-rsa", sshTag(key.blob)], new Uint8Array(body))];
+              });
+          },
+        };
+      });
+  }
+
+  var downloadAddress = null; // the sealed file's blob: address, given back when a new one is made
+
+  function sealAndOffer(yaml) {
+    var data = box.dataset;
+    var rules = JSON.parse(data.sealing);
+    var recipients = JSON.parse(data.recipients);
+    result.replaceChildren();
+    say("Sealing your orders…");
+    var sealing;
+    try {
+      sealing = seal(yaml, rules, recipients);
+    } catch (error) {
+      sealing = Promise.reject(error);
+    }
+    sealing
+      .then(function (armoured) {
+        offerSealed(yaml, armoured);
+      })
+      .catch(function (error) {
+        var words = error.forPlayer
+          ? error.message
+          : "The form could not seal the orders (" + error.message + ").";
+        var line = document.createElement("p");
+        line.className = "ck-form-seal-error";
+        line.textContent = words;
+        result.replaceChildren(line);
+        say(words);
+      });
+  }
+
+  function offerSealed(yaml, armoured) {
+    var data = box.dataset;
+    var name = data.file.split("/").pop();
+    if (downloadAddress) URL.revokeObjectURL(downloadAddress);
+    downloadAddress = URL.createObjectURL(new Blob([armoured], { type: "application/octet-stream" }));
+    result.replaceChildren();
+    var intro = document.createElement("p");
+    intro.id = "ck-form-yaml-label";
+    intro.textContent =
+      "Your orders fit the rules' form and are sealed, here in your browser, for the campaign's key and " +
+      "your faction's keys. The sealed file holds this text, which only they can read:";
+    var text = document.createElement("textarea");
+    text.className = "ck-form-yaml";
+    text.readOnly = true;
+    text.rows = Math.min(24, yaml.split("\n").length + 1);
+    text.value = yaml;
+    text.setAttribute("aria-labelledby", intro.id);
+    var steps = document.createElement("ol");
+    steps.className = "ck-form-steps";
+    function step() {
+      var item = document.createElement("li");
+      item.append.apply(item, arguments);
+      steps.appendChild(item);
+    }
+    var download = link("Download the sealed file " + name, downloadAddress, "ck-form-download");
+    download.download = name;
+    step(download, " (" + armoured.length.toLocaleString("en") + " bytes: every sealed order file has this " +
+      "length, whatever it holds). Keep its name, " + name + ": the check refuses any other.");
+    if (data.upload) {
+      // GitHub's upload page takes files only from those who can push to the repository; anyone else
+      // uploads into a fork of their own, from which the pull request goes to the campaign.
+      step(
+        link("Open GitHub's upload page for the orders folder", data.upload, "ck-form-upload"),
+        " if the GM lets you push to the campaign's repository. Otherwise, ",
+        link("fork the campaign's repository", data.fork, "ck-form-fork"),
+        " (once; GitHub keeps your fork), and on your fork press \"Sync fork\", then \"Update branch\" if " +
+          "GitHub offers it (the check refuses a branch made before this turn began); open its orders " +
+          "folder and choose \"Add file\", then \"Upload files\"."
+      );
+      step(
+        "Drop the file there, or pick it with \"choose your files\". Under \"Commit changes\", choose " +
+          "\"Create a new branch for this commit and start a pull request\", then \"Propose changes\". On " +
+          "the next page, check that the pull request goes to the campaign's repository and main, and " +
+          "press \"Create pull request\"."
+      );
+      step(
+        "The Orders check answers on the pull request. It has no key: it checks that the file is sealed, " +
+          "is yours and has the right length, not what it says; the resolver opens it with the campaign's " +
+          "key at the deadline. To change your orders before then, seal new ones here and upload them the " +
+          "same way."
+      );
+    } else {
+      step(
+        "This campaign names no GitHub repository: give the file to your GM, or commit it as " +
+          data.file +
+          "."
+      );
+    }
+    result.append(intro, text, steps);
+    say("Your orders are sealed: download the file, then upload it to GitHub.");
+  }
+
+  // Start from a file of the player's (a template `campaign template` wrote, or orders kept from an earlier
+  // turn): read in the browser and never sent. It is set to this campaign, turn and faction.
+  function startFromFile(editor) {
+    var input = box.querySelector(".ck-form-start");
+    if (!input) return;
+    input.addEventListener("change", function () {
+      var file = input.files && input.files[0];
+      if (!file) return;
+      file.text().then(function (raw) {
+        var data = box.dataset;
+        var read;
+        try {
+          // As the engine reads it (PyYAML, YAML 1.1): "1e3" unquoted is text there, a number in YAML 1.2.
+          read = window.jsyaml.load(raw, { schema: window.jsyaml.YAML11_SCHEMA });
+        } catch (error) {
+          return say(file.name + " is not YAML the form can read (" + error.message.split("\n")[0] + ").");
+        }
+        if (!read || typeof read !== "object" || Array.isArray(read)) {
+          return say(file.name + " holds no order file: it should start with campaign:, turn: and faction:.");
+        }
+        if (read.faction !== undefined && String(read.faction) !== data.faction) {
+          return say(file.name + " holds the orders of " + read.faction + ", not of " + data.faction + ".");
+        }
+        var was = read.turn;
+        read.campaign = data.campaign;
+        read.turn = Number(data.turn);
+        read.faction = data.faction;
+        editor.setValue(read);
+        window.setTimeout(oneIdEach, 0);
+        say(
+          "The form holds " + file.name + (was !== undefined && Number(was) !== read.turn ? ", set to turn " +
+            read.turn + " (it was for turn " + was + ")" : "") + ". Check the orders before you seal them."
+        );
+      });
+    });
+  }
+
   function start(schema, template) {
     var data = box.dataset;
     var initial = window.jsyaml.load(template) || {};
@@ -314,14 +605,21 @@
     editor.on("ready", function () {
       oneIdEach();
       checkButton.hidden = false;
-      say("The form holds your current template. Add orders, then check them.");
+      say(
+        sealed
+          ? "The form holds this turn's empty order file. Add orders, then check and seal them."
+          : "The form holds your current template. Add orders, then check them."
+      );
       box.setAttribute("data-ready", "true");
     });
     checkButton.addEventListener("click", function () {
       var errors = editor.validate();
       if (errors.length) return showErrors(errors);
-      showYaml(orderYaml(inOrder(editor.getValue(), initial)));
+      var yaml = orderYaml(inOrder(editor.getValue(), initial));
+      if (sealed) sealAndOffer(yaml);
+      else showYaml(yaml);
     });
+    if (sealed) startFromFile(editor);
   }
 
   function text(response) {
@@ -329,7 +627,22 @@
     return response.text();
   }
 
-  Promise.all([fetch(box.dataset.schema).then(text), fetch(box.dataset.template).then(text)])
+  // A sealed campaign's form starts from what every order file of this turn begins with, as
+  // `campaign template` writes it, without the comments (they would show positions).
+  function heading() {
+    var data = box.dataset;
+    return window.jsyaml.dump({
+      campaign: data.campaign,
+      turn: Number(data.turn),
+      faction: data.faction,
+      orders: [],
+      press: [],
+      rumors: [],
+    });
+  }
+
+  var template = sealed ? Promise.resolve(heading()) : fetch(box.dataset.template).then(text);
+  Promise.all([fetch(box.dataset.schema).then(text), template])
     .then(function (found) {
       start(JSON.parse(found[0]), found[1]);
     })

@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ROOT   ?= .
 
-.PHONY: help install demo test lint format site serve bench lock clean
+.PHONY: help install demo test datc lint format site serve bench lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -41,6 +41,9 @@ test: $(STAMP)  ## ruff, then the whole test suite on every core (installs Chrom
 	tools/install-chromium
 	$(BIN)/ruff check resolver tests
 	$(BIN)/python -m pytest -q -n auto --dist loadscope
+
+datc: $(STAMP)  ## the 164 cases of the Diplomacy Adjudicator Test Cases, through the real checker and resolver
+	$(BIN)/python -m pytest -q tests/diplomacy/test_datc_engine.py
 
 lint: $(STAMP)  ## ruff only
 	$(BIN)/ruff check resolver tests

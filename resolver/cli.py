@@ -761,10 +761,14 @@ def cmd_new(args: argparse.Namespace) -> int:
     )  # fmt: skip
     print(f"Created '{game.name}' ({game.ruleset.title}, seed {game.seed}) in {args.root.resolve()}")
     print(f"  {len(game.factions)} factions: {', '.join(f'{f} ({game.name_of(f)})' for f in game.factions)}")
-    print(
-        f"  world: {game.world.kind} grid {game.world.width}×{game.world.height}; turn 1 is "
-        f"{game.calendar.date(1).label}"
+    # A map of provinces is drawn on a canvas whose size says nothing of the game: count its places.
+    world = game.world
+    shape = (
+        f"{len(world)} places"
+        if world.kind == "province"
+        else f"{world.kind} grid {world.width}×{world.height}"
     )
+    print(f"  world: {shape}; turn 1 is {game.calendar.date(1).label}")
     if args.sealed_by_default:
         print(f"  sealed, as every {game.ruleset.title} campaign is unless made with --open")
     if args.sealed:

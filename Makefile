@@ -59,11 +59,12 @@ site: $(STAMP)  ## write the site's pages into site/ and build it into public/ (
 serve: site  ## build the site, then serve it on http://127.0.0.1:8000 (ROOT=DIR as for site)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -f $(ROOT)/mkdocs.yml --dev-addr 127.0.0.1:8000
 
-bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; check on hostile files; the site at 50 and 500 turns; a year of usurper; an overlord month at 500 units
+bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; check on hostile files; the site at 50 and 500 turns; a year of usurper; an overlord month at 500 units; a year of Diplomacy's 7 powers
 	$(BIN)/python -m resolver.bench
 	$(BIN)/python -m resolver.bench.site
 	$(BIN)/python -m resolver.bench.usurper
 	$(BIN)/python -m resolver.bench.overlord
+	$(BIN)/python -m resolver.bench.diplomacy
 
 lock: $(STAMP)  ## write requirements/*.txt (the workflows' hash-pinned packages) from requirements/*.in; needs the network
 	$(BIN)/python tools/lock-resolve

@@ -309,17 +309,25 @@ def prepare_demo_folder(root: Path) -> None:
     (root / DEMO_MARKER).write_text("Scratch campaign made by `campaign demo`; safe to delete.\n")
 
 
-def play_bot_turn(root: Path, factions: Iterable[str] | None = None) -> tuple[Game, TurnResult]:
-    """Write bot orders for the given factions (every active one by default), then resolve."""
+def write_bot_orders(root: Path, factions: Iterable[str] | None = None) -> int:
+    """Write bot orders for the given factions (every awaited one by default) into orders/, sealed as a
+    player's campaign would seal them in a sealed campaign; returns how many orders they give."""
     store = Store(root)
     state = store.state()
     game = store.game(state)
-    chosen = faction_records.awaited(state, factions if factions is not None else game.factions)
-    for faction in chosen:
+    count = 0
+    for faction in faction_records.awaited(state, factions if factions is not None else game.factions):
         of = bot_order_file(game, state, faction)
+        count += len(of.orders)
         if store.sealed:  # as a player's campaign seal would: to the campaign and the faction
             raw = sealing.encrypt(of.raw, store.recipients([faction]), sealing.ORDER_FILE_SIZE)
             canonical.write_atomic(store.orders_dir / f"{faction}.yaml{sealing.SUFFIX}", raw)
         else:
             canonical.write_atomic(store.orders_dir / f"{faction}.yaml", of.raw)
+    return count
+
+
+def play_bot_turn(root: Path, factions: Iterable[str] | None = None) -> tuple[Game, TurnResult]:
+    """Write bot orders for the given factions (every awaited one by default), then resolve."""
+    write_bot_orders(root, factions)
     return resolve(root)

@@ -194,8 +194,8 @@ def build_parser() -> Parser:
         parents=[root],
         help="create a fresh campaign",
         description="Create a campaign: world, factions, starting state, order templates. "
-        "Refuses to overwrite a campaign unless --force is given. A usurper or diplomacy campaign is sealed "
-        "by default: give it --key-file FILE (or --show-key), or --open for an open one.",
+        "Refuses to overwrite a campaign unless --force is given. A usurper, overlord or diplomacy campaign "
+        "is sealed by default: give it --key-file FILE (or --show-key), or --open for an open one.",
     )
     p.add_argument(
         "--ruleset", default="nations", choices=RULESETS, help="the game to play (default: nations)"
@@ -225,13 +225,14 @@ def build_parser() -> Parser:
     openness.add_argument(
         "--sealed",
         action="store_true",
-        help="a sealed campaign (needs --key-file or --show-key); usurper's and diplomacy's campaigns are "
-        "sealed by default",
+        help="a sealed campaign (needs --key-file or --show-key); usurper's, overlord's and diplomacy's "
+        "campaigns are sealed by default",
     )
     openness.add_argument(
         "--open",
         action="store_true",
-        help="an open campaign, for a ruleset whose campaigns are sealed by default (usurper, diplomacy)",
+        help="an open campaign, for a ruleset whose campaigns are sealed by default (usurper, overlord, "
+        "diplomacy)",
     )
     keys.add_argument(
         "--key-file",

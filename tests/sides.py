@@ -15,6 +15,7 @@ from typing import Any
 
 from resolver import workflow
 from resolver.core import canonical
+from resolver.engine.ruleset import get_ruleset
 
 
 def sides(ruleset: str, count: int) -> list[str]:
@@ -23,6 +24,17 @@ def sides(ruleset: str, count: int) -> list[str]:
     order where they are fixed (austria, england, france... in Diplomacy). A players file written with
     them keeps its names and colours in every ruleset."""
     return [setup.id for setup in workflow.ruleset_factions(ruleset, count, seed=1)]
+
+
+def sealed_by_default(ruleset: str) -> bool:
+    """Whether ``campaign new`` makes a ``ruleset`` campaign sealed unless told --open (its rules data's
+    ``sealed_by_default``)."""
+    return bool(get_ruleset(ruleset).default_rules().get("sealed_by_default"))
+
+
+def open_options(ruleset: str) -> list[str]:
+    """What ``campaign new`` needs to make an open campaign of ``ruleset``: --open where it would seal."""
+    return ["--open"] if sealed_by_default(ruleset) else []
 
 
 def players_file(root: Path) -> dict[str, Any]:

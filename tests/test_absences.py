@@ -17,14 +17,13 @@ from resolver.engine.ruleset import RULESETS
 from resolver.store import absences, schedule
 from resolver.store.store import Store
 
-from .sides import sides
+from .sides import open_options, sides
 
 Run = Callable[..., tuple[int, str, str]]
-SEALED_BY_DEFAULT = ("usurper", "overlord", "diplomacy")
 
 
 def new_campaign(run: Run, root: Path, ruleset: str = "nations", **settings: object) -> str:
-    extra = ["--open"] if ruleset in SEALED_BY_DEFAULT else []
+    extra = open_options(ruleset)
     code, _, err = run("new", "--root", root, "--ruleset", ruleset, "--factions", "3", "--seed", "2", *extra)
     assert code == 0, err
     if settings:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from .scheduling import scope_of
 
-SWEEP = "tests/browser/test_accessibility.py::test_axe_finds_no_violation_on_any_page"
+SWEEP = "tests/browser/test_accessibility.py::test_no_page_has_an_accessibility_violation"
 
 
 def test_a_browser_sweep_is_grouped_by_module_and_ruleset() -> None:
     assert scope_of(f"{SWEEP}[nations-phone]") == "tests/browser/test_accessibility.py::nations"
     assert scope_of(f"{SWEEP}[nations-laptop]") == scope_of(f"{SWEEP}[nations-phone]")
     assert scope_of(f"{SWEEP}[diplomacy-phone]") == "tests/browser/test_accessibility.py::diplomacy"
-    other = "tests/browser/test_tables_fit.py::test_every_table_fits_the_page_without_scrolling_sideways"
+    other = "tests/browser/test_hostile_names.py::test_no_hostile_text_runs_on_any_page"
     assert scope_of(f"{other}[nations-phone]") != scope_of(f"{SWEEP}[nations-phone]")
 
 

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from resolver.rulesets.diplomacy.legality import (
+from .legality import (
     Geography,
     Position,
     Problem,
     move_target,
     problems,
 )
-from resolver.rulesets.diplomacy.pieces import (
+from .pieces import (
     Convoy,
     Hold,
     Move,

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from resolver.rulesets.diplomacy.adjustments import adjustment_problem
-from resolver.rulesets.diplomacy.pieces import (
+from .adjustments import adjustment_problem
+from .pieces import (
     Build,
     Convoy,
     Disband,
@@ -35,7 +35,7 @@ from resolver.rulesets.diplomacy.pieces import (
     UnitKind,
     Waive,
 )
-from resolver.rulesets.diplomacy.retreats import retreat_problem
+from .retreats import retreat_problem
 
 
 class Geography(Protocol):

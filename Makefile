@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ROOT   ?= .
 
-.PHONY: help install demo test lint format site serve bench lock clean
+.PHONY: help install demo test datc lint format site serve bench lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -42,6 +42,9 @@ test: $(STAMP)  ## ruff, then the whole test suite on every core (installs Chrom
 	$(BIN)/ruff check resolver tests
 	$(BIN)/python -m pytest -q -n auto --dist loadscope
 
+datc: $(STAMP)  ## the 164 cases of the Diplomacy Adjudicator Test Cases, through the real checker and resolver
+	$(BIN)/python -m pytest -q tests/diplomacy/test_datc_engine.py
+
 lint: $(STAMP)  ## ruff only
 	$(BIN)/ruff check resolver tests
 	$(BIN)/ruff format --check resolver tests
@@ -56,11 +59,12 @@ site: $(STAMP)  ## write the site's pages into site/ and build it into public/ (
 serve: site  ## build the site, then serve it on http://127.0.0.1:8000 (ROOT=DIR as for site)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -f $(ROOT)/mkdocs.yml --dev-addr 127.0.0.1:8000
 
-bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; check on hostile files; the site at 50 and 500 turns; a year of usurper; an overlord month at 500 units
+bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; check on hostile files; the site at 50 and 500 turns; a year of usurper; an overlord month at 500 units; a year of Diplomacy's 7 powers
 	$(BIN)/python -m resolver.bench
 	$(BIN)/python -m resolver.bench.site
 	$(BIN)/python -m resolver.bench.usurper
 	$(BIN)/python -m resolver.bench.overlord
+	$(BIN)/python -m resolver.bench.diplomacy
 
 lock: $(STAMP)  ## write requirements/*.txt (the workflows' hash-pinned packages) from requirements/*.in; needs the network
 	$(BIN)/python tools/lock-resolve

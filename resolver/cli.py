@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import itertools
 import json
 import os
 import sys
@@ -193,8 +194,8 @@ def build_parser() -> Parser:
         parents=[root],
         help="create a fresh campaign",
         description="Create a campaign: world, factions, starting state, order templates. "
-        "Refuses to overwrite a campaign unless --force is given. A usurper campaign is sealed by default: "
-        "give it --key-file FILE (or --show-key), or --open for an open one.",
+        "Refuses to overwrite a campaign unless --force is given. A usurper, overlord or diplomacy campaign "
+        "is sealed by default: give it --key-file FILE (or --show-key), or --open for an open one.",
     )
     p.add_argument(
         "--ruleset", default="nations", choices=RULESETS, help="the game to play (default: nations)"
@@ -203,7 +204,9 @@ def build_parser() -> Parser:
         "--seed", type=int, default=1, help="campaign seed: world, names and every roll derive from it"
     )
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--factions", type=int, default=4, metavar="K", help="number of factions (default: 4)")
+    who.add_argument(
+        "--factions", type=int, metavar="K", help="number of factions (default: 4; diplomacy: its 7 powers)"
+    )
     who.add_argument(
         "--players",
         type=Path,
@@ -222,12 +225,14 @@ def build_parser() -> Parser:
     openness.add_argument(
         "--sealed",
         action="store_true",
-        help="a sealed campaign (needs --key-file or --show-key); usurper's campaigns are sealed by default",
+        help="a sealed campaign (needs --key-file or --show-key); usurper's, overlord's and diplomacy's "
+        "campaigns are sealed by default",
     )
     openness.add_argument(
         "--open",
         action="store_true",
-        help="an open campaign, for a ruleset whose campaigns are sealed by default (usurper)",
+        help="an open campaign, for a ruleset whose campaigns are sealed by default (usurper, overlord, "
+        "diplomacy)",
     )
     keys.add_argument(
         "--key-file",
@@ -546,10 +551,12 @@ def build_parser() -> Parser:
         "--turns",
         type=int,
         help="turns to play (default: the ruleset's, 8; usurper's is 12: three months and a count of "
-        "Victory Points)",
+        "Victory Points; diplomacy plays two years, spring 1901 to winter 1902)",
     )
     p.add_argument("--seed", type=int, default=1, help="campaign seed (default: 1)")
-    p.add_argument("--factions", type=int, default=4, metavar="K", help="number of factions (default: 4)")
+    p.add_argument(
+        "--factions", type=int, metavar="K", help="number of factions (default: 4; diplomacy: its 7 powers)"
+    )
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument(
         "--sealed",
@@ -736,7 +743,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.players:
         factions, players = workflow.factions_from_players(args.players)
     else:
-        factions, players = workflow.default_factions(args.factions, args.seed), None
+        factions, players = workflow.ruleset_factions(args.ruleset, args.factions, args.seed), None
     if workflow.Store(args.root).exists() and not args.force:
         workflow.new_campaign(args.root, args.ruleset, args.seed, factions)  # refuses, naming the campaign
     # A ruleset whose game kept its secrets (usurper's hidden lairs) makes a sealed campaign unless the GM
@@ -755,10 +762,14 @@ def cmd_new(args: argparse.Namespace) -> int:
     )  # fmt: skip
     print(f"Created '{game.name}' ({game.ruleset.title}, seed {game.seed}) in {args.root.resolve()}")
     print(f"  {len(game.factions)} factions: {', '.join(f'{f} ({game.name_of(f)})' for f in game.factions)}")
-    print(
-        f"  world: {game.world.kind} grid {game.world.width}×{game.world.height}; turn 1 is "
-        f"{game.calendar.date(1).label}"
+    # A map of provinces is drawn on a canvas whose size says nothing of the game: count its places.
+    world = game.world
+    shape = (
+        f"{len(world)} places"
+        if world.kind == "province"
+        else f"{world.kind} grid {world.width}×{world.height}"
     )
+    print(f"  world: {shape}; turn 1 is {game.calendar.date(1).label}")
     if args.sealed_by_default:
         print(f"  sealed, as every {game.ruleset.title} campaign is unless made with --open")
     if args.sealed:
@@ -950,7 +961,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     print(
         f"Turn {result.turn} resolved; archived in campaign/turns/{result.turn:04d}/. "
         f"Next: turn {result.turn + 1}"
-        f" ({game.calendar.date(result.turn + 1).label})."
+        f" ({game.date_in(result.state, result.turn + 1).label})."
     )
     return 0
 
@@ -1129,12 +1140,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     root = args.root or workflow.demo_root(Path("."), args.ruleset)
-    if args.turns is None:
-        args.turns = get_ruleset(args.ruleset).demo_turns
-    if args.turns < 1:
+    if args.turns is not None and args.turns < 1:
         raise CampaignError("--turns must be at least 1", code=2)
+    ruleset = get_ruleset(args.ruleset)
     workflow.prepare_demo_folder(root)
-    factions = workflow.default_factions(args.factions, args.seed)
+    factions = workflow.ruleset_factions(args.ruleset, args.factions, args.seed)
     key, players = None, None
     if args.sealed:  # the demo's keys follow from its seed: a sealed demo plays the same game each time
         key = workflow.write_demo_key(root / DEMO_KEY, args.seed, "campaign")
@@ -1144,14 +1154,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
         root, args.ruleset, args.seed, factions, name=f"Demo of {args.ruleset}", key=key, sealed=args.sealed,
         players=players, beacon_name="test" if args.sealed else None,
     )  # fmt: skip
-    print(
-        f"Demo: {len(factions)} bot factions play {args.turns} turns of {game.ruleset.title} "
-        f"(seed {args.seed}) "
-        f"in {root}"
-    )
+    length = plural(args.turns, "turn") if args.turns is not None else ruleset.demo_length()
+    print(f"Demo: {len(factions)} bot factions play {length} of {game.ruleset.title} (seed {args.seed}) "
+          f"in {root}")  # fmt: skip
     kinds: dict[str, int] = {}  # the events the turns' lines told, of each kind: the summary counts no other
-    for _ in _bar(range(args.turns), "resolving"):
+    played = 0
+    for _ in _bar(itertools.count(), "resolving", args.turns):
+        told = args.turns is not None
+        if played == args.turns or (not told and ruleset.demo_over(game, Store(root).state(), played)):
+            break
         game, result = workflow.play_bot_turn(root)
+        played += 1
         events = printed_events(root, result)
         lines = turn_lines(game, events) if args.quiet else print_turn(game, result.turn, events, _bar_write)
         for e in (told for line in lines for told in line.told):
@@ -1166,15 +1179,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(visible(f"  {row['name']} ({row['faction']}, {row['status']}): {numbers}"))
     # The most frequent first; ties in the order of their words.
     tallies = sorted(kinds.items(), key=lambda item: (-item[1], game.ruleset.tally(item[0], item[1])))
-    print(
-        f"In {plural(args.turns, 'turn')}: " + ", ".join(game.ruleset.tally(k, n) for k, n in tallies) + "."
-    )
+    print(f"In {plural(played, 'turn')}: " + ", ".join(game.ruleset.tally(k, n) for k, n in tallies) + ".")
     if args.sealed:
         print(f"The sealed campaign is in {root}, its key in {root / DEMO_KEY}; replay it with: "
               f"campaign verify --root {root} --key-file {root / DEMO_KEY}")  # fmt: skip
         keys = root / workflow.DEMO_PLAYER_KEYS
-        print(f"Each faction's player key is in {keys}/; read red's view with: "
-              f"campaign view --root {root} --identity {keys / 'red.txt'}")  # fmt: skip
+        first = factions[0].id  # a faction of this campaign: red, or a power in Diplomacy
+        print(f"Each faction's player key is in {keys}/; read {first}'s view with: "
+              f"campaign view --root {root} --identity {keys / f'{first}.txt'}")  # fmt: skip
     else:
         print(f"The campaign is in {root}; replay it with: campaign verify --root {root}")
     return 0

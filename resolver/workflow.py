@@ -73,6 +73,9 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "campaign"
 
 
+DEFAULT_FACTIONS = 4  # how many factions a campaign has when not told, where the ruleset's sides are free
+
+
 def default_factions(count: int, seed: int, most: int = 200) -> list[FactionSetup]:
     """``count`` factions with generated names; ``most`` is the command line's limit (the benchmark
     goes beyond it)."""
@@ -86,6 +89,49 @@ def default_factions(count: int, seed: int, most: int = 200) -> list[FactionSetu
         fid, color = PALETTE[i] if i < len(PALETTE) else (f"f{i + 1:03d}", PALETTE[i % len(PALETTE)][1])
         setups.append(FactionSetup(fid, names[i], color))
     return setups
+
+
+def ruleset_factions(ruleset_id: str, count: int | None, seed: int) -> list[FactionSetup]:
+    """The factions of a new campaign without a players file: where the ruleset's sides are fixed
+    (``Ruleset.fixed_factions``) all of them, or the first ``count``; else ``count`` (4 unless given) with
+    generated names."""
+    ruleset = get_ruleset(ruleset_id)
+    fixed = ruleset.fixed_factions(ruleset.default_rules())
+    if not fixed:
+        return default_factions(count or DEFAULT_FACTIONS, seed)
+    if count is not None and not 1 <= count <= len(fixed):
+        raise CampaignError(
+            f"a {ruleset.title} campaign has 1 to {len(fixed)} factions, not {count}",
+            f"leave out --factions for all {len(fixed)}",
+            code=2,
+        )
+    return list(fixed[:count] if count else fixed)
+
+
+def _fitted_factions(
+    ruleset: Ruleset, rules: dict[str, Any], factions: list[FactionSetup], players: dict[str, Any] | None
+) -> tuple[list[FactionSetup], dict[str, Any] | None]:
+    """The factions (and the players' entries) of a campaign of a ruleset whose sides are fixed
+    (``Ruleset.fixed_factions``): factions named by other ids (generated ones) become its first sides in
+    order, as many as asked, each keeping its players' entry (logins, keys)."""
+    fixed = ruleset.fixed_factions(rules)
+    known = {setup.id for setup in fixed}
+    if not fixed or all(setup.id in known for setup in factions):
+        return factions, players
+    if len(factions) > len(fixed):
+        raise CampaignError(
+            f"a {ruleset.title} campaign has at most {len(fixed)} factions, not {len(factions)}",
+            f"name at most {len(fixed)}: {', '.join(setup.id for setup in fixed)}",
+            code=2,
+        )
+    sides = list(fixed[: len(factions)])
+    if players is not None:
+        entries = players.get("factions") or {}
+        renamed = {
+            side.id: entries[old.id] for old, side in zip(factions, sides, strict=True) if old.id in entries
+        }
+        players = {**players, "factions": renamed}
+    return sides, players
 
 
 def factions_from_players(path: Path) -> tuple[list[FactionSetup], dict[str, Any]]:
@@ -150,6 +196,7 @@ def new_campaign(
             )
         store.reset()
     rules = ruleset.default_rules()
+    factions, players = _fitted_factions(ruleset, rules, factions, players)
     title = name or f"{ruleset.title} campaign {seed}"
     world = ruleset.generate_world(seed, rules, len(factions))
     # The world and the names are public; a sealed campaign's hidden starting positions come from its key.
@@ -262,17 +309,25 @@ def prepare_demo_folder(root: Path) -> None:
     (root / DEMO_MARKER).write_text("Scratch campaign made by `campaign demo`; safe to delete.\n")
 
 
-def play_bot_turn(root: Path, factions: Iterable[str] | None = None) -> tuple[Game, TurnResult]:
-    """Write bot orders for the given factions (every active one by default), then resolve."""
+def write_bot_orders(root: Path, factions: Iterable[str] | None = None) -> int:
+    """Write bot orders for the given factions (every awaited one by default) into orders/, sealed as a
+    player's campaign would seal them in a sealed campaign; returns how many orders they give."""
     store = Store(root)
     state = store.state()
     game = store.game(state)
-    chosen = faction_records.awaited(state, factions if factions is not None else game.factions)
-    for faction in chosen:
+    count = 0
+    for faction in faction_records.awaited(state, factions if factions is not None else game.factions):
         of = bot_order_file(game, state, faction)
+        count += len(of.orders)
         if store.sealed:  # as a player's campaign seal would: to the campaign and the faction
             raw = sealing.encrypt(of.raw, store.recipients([faction]), sealing.ORDER_FILE_SIZE)
             canonical.write_atomic(store.orders_dir / f"{faction}.yaml{sealing.SUFFIX}", raw)
         else:
             canonical.write_atomic(store.orders_dir / f"{faction}.yaml", of.raw)
+    return count
+
+
+def play_bot_turn(root: Path, factions: Iterable[str] | None = None) -> tuple[Game, TurnResult]:
+    """Write bot orders for the given factions (every awaited one by default), then resolve."""
+    write_bot_orders(root, factions)
     return resolve(root)

@@ -10,6 +10,8 @@ import yaml
 from resolver.cli import main
 from resolver.store.store import TEST_BEACON_VARIABLE
 
+from .scheduling import pytest_xdist_make_scheduler as pytest_xdist_make_scheduler  # how workers share
+
 # The tests' sealed campaigns use the kit's test beacon (its recorded rounds, no network); a real campaign
 # may not. Set for the whole session, module fixtures and subprocesses included.
 os.environ[TEST_BEACON_VARIABLE] = "1"

@@ -17,12 +17,13 @@ from resolver.engine.ruleset import RULESETS
 from resolver.store import absences, schedule
 from resolver.store.store import Store
 
+from .sides import open_options, sides
+
 Run = Callable[..., tuple[int, str, str]]
-SEALED_BY_DEFAULT = ("usurper", "overlord")
 
 
 def new_campaign(run: Run, root: Path, ruleset: str = "nations", **settings: object) -> str:
-    extra = ["--open"] if ruleset in SEALED_BY_DEFAULT else []
+    extra = open_options(ruleset)
     code, _, err = run("new", "--root", root, "--ruleset", ruleset, "--factions", "3", "--seed", "2", *extra)
     assert code == 0, err
     if settings:
@@ -55,32 +56,33 @@ def test_a_player_declares_an_absence_and_the_bot_stands_in_for_it_in_every_rule
 ) -> None:
     root = tmp_path / ruleset
     campaign = new_campaign(run, root, ruleset, absences={"policy": "stand_in"})
-    for faction in ("blue", "green"):
+    red, blue, green = sides(ruleset, 3)  # the campaign's three factions, whatever the ruleset calls them
+    for faction in (blue, green):
         send(root, campaign, 1, faction)
-    send(root, campaign, 1, "red", "absence: {from: 2, to: 3}\n")
+    send(root, campaign, 1, red, "absence: {from: 2, to: 3}\n")
     code, out, err = run("check", "--root", root)
     assert code == 0, out + err
     resolve(run, root)
     # The declaration is public from the turn that carried it: the reminders and the site read it.
-    assert inputs(root, 1)["absences"] == {"red": {"from": 2, "to": 3}}
+    assert inputs(root, 1)["absences"] == {red: {"from": 2, "to": 3}}
     store = Store(root)
-    assert [absences.is_away(store, "red", turn) for turn in (1, 2, 3, 4)] == [False, True, True, False]
-    assert not absences.is_away(store, "blue", 2)
+    assert [absences.is_away(store, red, turn) for turn in (1, 2, 3, 4)] == [False, True, True, False]
+    assert not absences.is_away(store, blue, 2)
 
-    for faction in ("blue", "green"):
+    for faction in (blue, green):
         send(root, campaign, 2, faction)
     resolve(run, root)
     turn_2 = events(root, 2)
     away = [e for e in turn_2 if e["kind"] == "orders_away"]
-    assert [(e["actors"], e["data"]) for e in away] == [(["red"], {"policy": "stand_in"})]
+    assert [(e["actors"], e["data"]) for e in away] == [([red], {"policy": "stand_in"})]
     assert not any(e["kind"] in ("orders_missing", "civil_disorder") for e in turn_2)
-    assert (root / "campaign/turns/0002/bot-orders/red.yaml").is_file()  # the bot played red's turn
+    assert (root / f"campaign/turns/0002/bot-orders/{red}.yaml").is_file()  # the bot played red's turn
     assert inputs(root, 2)["away"] == {
-        "factions": ["red"],
+        "factions": [red],
         "policy": {"policy": "stand_in", "pause_at": 2, "pause_hours": 168},
     }
     assert inputs(root, 2)["missing"] == []
-    assert canonical.read_yaml(root / "campaign/state.yaml")["factions"]["red"].get("missed_turns", 0) == 0
+    assert canonical.read_yaml(root / "campaign/state.yaml")["factions"][red].get("missed_turns", 0) == 0
     code, out, err = run("verify", "--root", root)
     assert code == 0 and "2 of 2 turn(s) replay byte-identically" in out, out + err
 

@@ -41,7 +41,7 @@ from ..rulesets.overlord import model as m
 from ..rulesets.overlord.setup import new_unit
 from ..store.store import Store
 from ..workflow import default_factions, new_campaign
-from .usurper import FLOOR_CHILD, _seconds
+from .process import time_resolve
 
 TARGET = 3.0  # the bound on the month's resolve, as a multiple of its floor
 EVENTS_LIMIT_KB = 2048  # the bound on the month's events file (2 MB)
@@ -224,30 +224,8 @@ def measure(root: Path, factions: int, seed: int = SEED, repeat: int = REPEAT) -
     orders = build_campaign(root, factions, seed)
     store = Store(root)
     units = len(store.state()["units"])
-    kept = root.parent / f"{root.name}-orders"
-    shutil.rmtree(kept, ignore_errors=True)
-    kept.mkdir()
-    read = [
-        store.campaign_dir / name for name in ("campaign.yaml", "players.yaml", "rules.yaml", "world.yaml")
-    ]
-    for path in store.order_paths():
-        read.append(Path(shutil.copy(path, kept / path.name)))
-    resolve = floor = float("inf")
-    try:
-        for attempt in range(repeat):
-            target = root if attempt == repeat - 1 else root.parent / f"{root.name}-copy"
-            if target != root:
-                shutil.rmtree(target, ignore_errors=True)
-                shutil.copytree(root, target)
-            resolve = min(
-                resolve, _seconds([sys.executable, "-m", "resolver.cli", "resolve", "--root", str(target)])
-            )
-            written = target / "campaign" / "state.yaml"
-            floor = min(floor, _seconds([sys.executable, "-c", FLOOR_CHILD, str(written), *map(str, read)]))
-            if target != root:
-                shutil.rmtree(target, ignore_errors=True)
-    finally:
-        shutil.rmtree(kept, ignore_errors=True)
+    resolve, floor = time_resolve(root, repeat)
+    assert floor is not None
     state = store.campaign_dir / "state.yaml"
     events_path = store.turns_dir / "0001" / "events.yaml"
     events = len((canonical.read_yaml(events_path) or {}).get("events", []))

@@ -1,12 +1,8 @@
 """``make bench``, the usurper row: a year of weekly turns (40) for 12 usurpers, each turn resolved as a
 user resolves it.
 
-Bots write every usurper's orders for the week; then two fresh processes are timed, in turn, so that both
-meet the same load on a shared machine:
-
-- ``campaign resolve`` (load, checks, resolution, archive, reports, templates), start-up included;
-- the floor: a bare Python process that loads, with libyaml's safe loader, every file that resolve reads
-  (the settings, the world, the state and the order files) and dumps the state that resolve wrote.
+Bots write every usurper's orders for the week; then ``campaign resolve`` (load, checks, resolution,
+archive, reports, templates) and its floor are timed as fresh processes (``process.time_resolve``).
 
 Each turn's ratio of the two is the figure the issue sets a target on (at most 3×); the table shows the
 turns at several points of the year, so that cost that grows with the campaign shows as it grows.
@@ -18,30 +14,19 @@ from __future__ import annotations
 import argparse
 import compileall
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..core import canonical
-from ..engine.bots import bot_order_file
 from ..store.store import Store
-from ..workflow import default_factions, new_campaign
+from ..workflow import default_factions, new_campaign, write_bot_orders
+from .process import time_resolve
 
 TARGET = 3.0  # the issue's bound on a turn's resolve, as a multiple of its floor
 REPEAT = 3  # runs of each process a week; the fastest counts, as the noise of a shared machine only adds
 ROWS = (1, 2, 4, 8, 12, 20, 30, 40)  # the turns the table shows (and the last, whatever it is)
-
-# The floor's process: safe-load every file named, then dump the last one loaded that is the state.
-FLOOR_CHILD = (
-    "import sys, yaml; L = getattr(yaml, 'CSafeLoader', yaml.SafeLoader); "
-    "D = getattr(yaml, 'CSafeDumper', yaml.SafeDumper); "
-    "loaded = [yaml.load(open(p, 'rb').read(), Loader=L) for p in sys.argv[2:]]; "
-    "yaml.dump(yaml.load(open(sys.argv[1], 'rb').read(), Loader=L), Dumper=D, sort_keys=True, "
-    "allow_unicode=True)"
-)
 
 
 @dataclass
@@ -58,60 +43,14 @@ class Week:
         return self.resolve / self.floor
 
 
-def write_bot_orders(root: Path) -> int:
-    """Every active usurper's bot orders for the coming week, in orders/; returns how many orders."""
-    store = Store(root)
-    state = store.state()
-    game = store.game(state)
-    count = 0
-    for faction in game.factions_in(state):
-        of = bot_order_file(game, state, faction)
-        canonical.write_atomic(store.orders_dir / f"{faction}.yaml", of.raw)
-        count += len(of.orders)
-    return count
-
-
-def _seconds(command: list[str]) -> float:
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command[:4])} failed: {done.stderr[-800:]}")
-    return time.perf_counter() - started
-
-
 def play_year(root: Path, usurpers: int, turns: int, seed: int, progress: bool) -> list[Week]:
     new_campaign(root, "usurper", seed, default_factions(usurpers, seed, most=usurpers), name="Bench")
     weeks = []
     for turn in range(1, turns + 1):
-        store = Store(root)
         orders = write_bot_orders(root)
-        # The order files as the resolve reads them (it files them away), for the floor to read too.
-        kept = root.parent / f"{root.name}-orders"
-        shutil.rmtree(kept, ignore_errors=True)
-        kept.mkdir()
-        read = [
-            store.campaign_dir / name
-            for name in ("campaign.yaml", "players.yaml", "rules.yaml", "world.yaml")
-        ]
-        for path in store.order_paths():
-            read.append(Path(shutil.copy(path, kept / path.name)))
-        # The fastest of a few runs of each, taken in turn so that both meet the same load: the resolve
-        # runs on copies of the campaign first, and last on the campaign itself, which next week builds
-        # on. The floor reads what the resolve read, with the state the resolve wrote standing in for the
-        # one it read (the two differ by a week).
-        resolve = floor = float("inf")
-        for attempt in range(REPEAT):
-            target = root if attempt == REPEAT - 1 else root.parent / f"{root.name}-copy"
-            if target != root:
-                shutil.rmtree(target, ignore_errors=True)
-                shutil.copytree(root, target)
-            resolve = min(
-                resolve, _seconds([sys.executable, "-m", "resolver.cli", "resolve", "--root", str(target)])
-            )
-            written = target / "campaign" / "state.yaml"
-            floor = min(floor, _seconds([sys.executable, "-c", FLOOR_CHILD, str(written), *map(str, read)]))
-            if target != root:
-                shutil.rmtree(target, ignore_errors=True)
+        resolve, floor = time_resolve(root, REPEAT)
+        assert floor is not None
+        store = Store(root)
         state = store.campaign_dir / "state.yaml"
         events = len(
             (canonical.read_yaml(store.turns_dir / f"{turn:04d}" / "events.yaml") or {}).get("events", [])
@@ -159,8 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         weeks = play_year(root, args.usurpers, args.turns, args.seed, progress=sys.stderr.isatty())
     finally:
         shutil.rmtree(root, ignore_errors=True)
-        for scratch in ("orders", "copy"):
-            shutil.rmtree(root.parent / f"{root.name}-{scratch}", ignore_errors=True)
+        shutil.rmtree(root.parent / f"{root.name}-copy", ignore_errors=True)
     print(f"## Usurper: {args.usurpers} usurpers, {args.turns} weekly turns (seed {args.seed})")
     print()
     print("\n".join(table(weeks)))

@@ -62,6 +62,12 @@ class ActionSpec:
     # A key the action does not take but players are likely to write, and the fix to show for it instead of
     # a guess at a close spelling (an order that names nobody given 'by:' is not a misspelt 'buy:').
     unknown_hints: Mapping[str, str] = field(default_factory=dict)
+    # Orders written without 'action:', for games whose players write orders in a notation of their own.
+    # ``text_field``: an order written as plain text ('- A PAR - BUR') is this action, the text in that
+    # field (one action of a ruleset at most). ``key_field``: a mapping without 'action:' that holds this
+    # field is this action ('- {unit: A PAR, move: BUR}' is a move).
+    text_field: str = ""
+    key_field: str = ""
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
@@ -532,6 +538,37 @@ def action_schema(
         "required": ["action", *record["required"]],
         "additionalProperties": False,
     }
+
+
+def implied_action_schemas(
+    spec: ActionSpec, ids_of: IdsOf | None = None, names_of: NamesOf | None = None
+) -> list[dict[str, Any]]:
+    """The forms of an action written without 'action:' (``ActionSpec.text_field`` and ``key_field``): a
+    plain text, and a mapping that holds the key field and no 'action'."""
+    forms: list[dict[str, Any]] = []
+    if spec.text_field:
+        text = spec.field(spec.text_field)
+        forms.append(
+            {
+                "title": f"{spec.name} (as text)",
+                "description": text.help if text else spec.summary,
+                "type": "string",
+                "maxLength": text.max_length if text else 2000,
+            }
+        )
+    if spec.key_field:
+        record = record_schema(spec.fields, ids_of, names_of=names_of)
+        forms.append(
+            {
+                "title": f"{spec.name} (without 'action')",
+                "description": spec.summary,
+                "type": "object",
+                "properties": record["properties"],
+                "required": sorted({spec.key_field, *record["required"]}),
+                "additionalProperties": False,
+            }
+        )
+    return forms
 
 
 def nested_definitions(

@@ -41,6 +41,7 @@ from .fields import (
     NamesOf,
     action_schema,
     choice_hint,
+    implied_action_schemas,
     nested_definitions,
     record_schema,
     suggest,
@@ -138,6 +139,24 @@ class OrderFile:
     # ``name`` is a field of the order, or a path into it for nested fields, e.g. ("backup", "npc").
     def error(self, order: Order | None, name: FieldPath, message: str, hint: str = "") -> None:
         self._add("error", order, name, message, hint)
+
+    def error_in_text(self, order: Order, name: FieldPath, index: int, message: str, hint: str) -> None:
+        """An error at a character of a text field: ``index`` counts from 0 into the text as read, so
+        the column points at the bad word inside it (past the opening quote of a quoted text). A text
+        written over several lines, or with escapes before the word, is located at its start."""
+        line, col = self._pos(order, name)
+        written = self._line(line)
+        start = col - 1
+        if written[start : start + 1] in ('"', "'"):
+            start += 1
+        text = str(order.args.get(name) if isinstance(name, str) else "")
+        if written[start : start + index] == text[:index]:
+            col = start + index + 1
+        self.issues.append(Issue("error", message, hint, self.path, line, col, order.number))
+
+    def _line(self, line: int) -> str:
+        lines = self.raw.decode("utf-8-sig", errors="replace").splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def warn(self, order: Order | None, name: FieldPath, message: str, hint: str) -> None:
         """A warning always says what to do about it: ``hint`` is required."""
@@ -306,6 +325,7 @@ def parse_order_file(
         raw_orders = []
     for i, item in enumerate(raw_orders):
         path_i = ("orders", i)
+        item = _with_action(checker, specs, item, path_i, i + 1)
         if not isinstance(item, dict):
             checker.error(
                 path_i,
@@ -315,13 +335,18 @@ def parse_order_file(
             )
             of.actions_written[i + 1] = "?"
             continue
+        if item is _AMBIGUOUS:
+            of.actions_written[i + 1] = "?"
+            continue
         action = item.get("action")
         of.actions_written[i + 1] = str(action) if isinstance(action, str | int) else "?"
         if not isinstance(action, str):
+            keys = [spec.key_field for spec in specs.values() if spec.key_field]
             checker.error(
                 path_i,
                 f"order {i + 1} has no 'action'",
-                f"add 'action:' with one of: {', '.join(specs)}",
+                f"add 'action:' with one of: {', '.join(specs)}"
+                + (f"; or write one of the fields {', '.join(keys)}" if keys else ""),
                 order=i + 1,
             )
             continue
@@ -345,6 +370,39 @@ def parse_order_file(
     if checker.issues:
         of.orders = [o for o in of.orders if not any(i.order == o.number for i in checker.issues)]
     return of
+
+
+_AMBIGUOUS: dict[str, Any] = {}  # an order without 'action:' whose fields name two actions (reported)
+
+
+def _with_action(
+    checker: FieldChecker,
+    specs: Mapping[str, ActionSpec],
+    item: Any,
+    path: tuple[str | int, ...],
+    number: int,
+) -> Any:
+    """An order written without 'action:', given the action its form implies (``ActionSpec.text_field``,
+    ``key_field``): plain text is the action that reads text, a mapping the action whose key field it
+    holds. Anything else is returned as written, for the checks that follow to report."""
+    if isinstance(item, str):
+        by_text = [spec for spec in specs.values() if spec.text_field]
+        return {"action": by_text[0].name, by_text[0].text_field: item} if by_text else item
+    if not isinstance(item, dict) or "action" in item:
+        return item
+    keyed = [spec for spec in specs.values() if spec.key_field and spec.key_field in item]
+    if len(keyed) == 1:
+        return {"action": keyed[0].name, **item}
+    if len(keyed) > 1:
+        keys = [spec.key_field for spec in keyed]
+        checker.error(
+            path,
+            f"order {number} holds {series([repr(key) for key in keys])}: one order does one thing",
+            f"keep one of {series([repr(key) for key in keys], 'or')}; give the other its own order",
+            order=number,
+        )
+        return _AMBIGUOUS
+    return item
 
 
 def _check_envelope(of: OrderFile, data: dict, checker: FieldChecker, expect: Expectation, path: str) -> None:
@@ -508,6 +566,7 @@ def order_file_schema(
 
     def orders_of(specs: Mapping[str, ActionSpec]) -> dict[str, Any]:
         one_of = [action_schema(s, ids_of, names_of=names_of) for s in specs.values()]
+        one_of += [form for s in specs.values() for form in implied_action_schemas(s, ids_of, names_of)]
         return {"type": "array", "items": {"oneOf": one_of}}
 
     sections = {

@@ -966,6 +966,10 @@ def _has_pieces(game: Game) -> bool:
     return bool(game.ruleset.entity_kinds)
 
 
+def _has_stocks(game: Game) -> bool:
+    return bool(game.ruleset.stock_names(game))
+
+
 ENGINE_ORDERS: tuple[GmOrder, ...] = (
     GmOrder(
         "grant",
@@ -975,6 +979,7 @@ ENGINE_ORDERS: tuple[GmOrder, ...] = (
         _moved_sentence,
         _apply_stock,
         _grant_examples,
+        offered=_has_stocks,  # a ruleset without stocks (Diplomacy) offers no grant or take
     ),
     GmOrder(
         "take",
@@ -984,6 +989,7 @@ ENGINE_ORDERS: tuple[GmOrder, ...] = (
         _moved_sentence,
         _apply_stock,
         _take_examples,
+        offered=_has_stocks,  # a ruleset without stocks (Diplomacy) offers no grant or take
     ),
     GmOrder(
         "give_item",

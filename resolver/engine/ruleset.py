@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..core import canonical, relations
-from ..core.calendar import Calendar
+from ..core.calendar import Calendar, GameDate
 from ..core.fields import ActionSpec, NamesOf
 from ..core.fog import Fog
 from ..core.houserules import PHASE_TABLE, Limits, check_house_rules
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 _LEAVES = (str, int, float, type(None))  # what ``entity_names`` need not look into
 
 # ids of the rulesets that ship with the engine
-RULESETS = ("nations", "factions", "seasons", "usurper", "overlord")
+RULESETS = ("nations", "factions", "seasons", "usurper", "overlord", "diplomacy")
 
 
 RULES_FOLDER = "rules"  # a ruleset of many tables may part its rules data into files, one per chapter
@@ -129,6 +129,9 @@ class Game:
     # in a sealed one a seed derived from the campaign key (sealing.setup_seed), so no player can rebuild
     # them from the public seed.
     setup_seed: int | None = None
+    # The dates the state recorded turn by turn (its ``dates``), for a ruleset whose turns are not a fixed
+    # share of the year: ``calendar`` reads them before counting periods.
+    dates: tuple[Any, ...] = ()
 
     @property
     def hidden_seed(self) -> int:
@@ -136,7 +139,12 @@ class Game:
 
     @cached_property
     def calendar(self) -> Calendar:
-        return Calendar.from_rules(self.rules["calendar"])
+        return Calendar.from_rules(self.rules["calendar"]).with_recorded(self.dates)
+
+    def date_in(self, state: Mapping[str, Any], turn: int) -> GameDate:
+        """The date of ``turn`` as ``state`` records it (a later state than the game's, which knows the
+        date of the turn that follows a resolved one), else by the calendar's count."""
+        return self.calendar.with_recorded(state.get("dates") or self.dates).date(turn)
 
     @cached_property
     def phases(self) -> tuple[Row, ...]:
@@ -222,27 +230,49 @@ def filled_state(
     return state
 
 
-MARK_KINDS = ("march", "battle", "siege", "capture", "raid", "raze", "founded", "change")
+MARK_KINDS = (
+    "march", "battle", "siege", "capture", "raid", "raze", "founded", "change",
+    # A board game's orders (diplomacy): a support or a convoy is an arrow at another move or unit, a hold
+    # a ring round the unit; a dislodged, built or disbanded unit a mark.
+    "support", "convoy", "hold", "dislodged", "build", "disband",
+)  # fmt: skip
+# Kinds drawn as lines over the map rather than as a mark beside a place: their sentence joins what stands
+# at the end of the line, as a march's does.
+DRAWN_KINDS = ("march", "support", "convoy", "hold")
+# What became of an order a mark draws: the map draws a succeeded one solid, a failed one dashed and
+# crossed out, an illegal one dotted grey and crossed out. None: the mark tells no outcome (as before).
+MARK_OUTCOMES = ("succeeded", "failed", "illegal")
 
 
 @dataclass(frozen=True)
 class MapMark:
     """Something that happened in a turn, drawn on the site's map over that turn's pieces.
 
-    ``kind`` is one of ``MARK_KINDS``: a march is an arrow along ``path``; the others are a mark on the
-    last place of ``path`` (a battle, a siege, a capture, a raid, a razing, a new settlement or holding,
-    and "change" for anything else that changed there). ``path`` holds location ids of the world, or ids
-    of the ruleset's ``map_areas``. ``owner`` is the faction whose colour it takes (None: unknown), and
-    ``text`` the sentence a reader sees on it."""
+    ``kind`` is one of ``MARK_KINDS``: a march is an arrow along ``path``; a support or a convoy is an arrow
+    from the first place of ``path`` to the middle of the step from its second place to its third (the move
+    it helps), or to its second place when ``path`` has two (a unit it helps hold); a hold is a ring round
+    the one place of ``path``; the others are a mark on the last place of ``path`` (a battle, a siege, a
+    capture, a raid, a razing, a new settlement or holding, a unit dislodged, built or disbanded, and
+    "change" for anything else that changed there). ``path`` holds location ids of the world, or ids of the
+    ruleset's ``map_areas``. ``owner`` is the faction whose colour it takes (None: unknown), ``text`` the
+    sentence a reader sees on it, and ``outcome`` (one of ``MARK_OUTCOMES``, or None) what became of the
+    order it draws."""
 
     kind: str
     path: tuple[str, ...]
     owner: str | None
     text: str
+    outcome: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in MARK_KINDS or not self.path:
             raise ValueError(f"a map mark needs a kind from {', '.join(MARK_KINDS)} and a place")
+        if self.outcome is not None and self.outcome not in MARK_OUTCOMES:
+            raise ValueError(f"a map mark's outcome is one of {', '.join(MARK_OUTCOMES)} or None")
+        if self.kind in ("support", "convoy") and len(self.path) not in (2, 3):
+            raise ValueError(
+                f"a {self.kind} mark names its unit, the unit it helps and maybe where that goes"
+            )
 
 
 class Ruleset:
@@ -259,10 +289,11 @@ class Ruleset:
     summary: ClassVar[str] = ""
     source: ClassVar[str] = ""  # the game the rules come from
     entity_kinds: ClassVar[Mapping[str, str]] = {}  # GM "place"/"remove": kind -> state collection
-    demo_turns: ClassVar[int] = 8  # how many turns ``campaign demo`` plays unless told
+    demo_turns: ClassVar[int] = 8  # how many turns ``campaign demo`` plays unless told (see demo_over)
     rules_chapters: ClassVar[bool] = False  # the site gives each rules section a page of its own
     can_add_factions: ClassVar[bool] = False  # the GM's add_faction: the ruleset has join_faction
     turn_memory: ClassVar[type[TurnMemory]] = TurnMemory  # what its phases share during a turn
+    marked_place_name: ClassVar[str] = "Marked place"  # the legend's words for map_marked_places
     place_kinds: ClassVar[tuple[str, ...]] = ()  # map piece kinds that are places (a page each on the site)
     # Event kinds the chronicle tells under a heading of their own, not their step's: kind -> heading. For
     # what a step does on the side (a Marshal's attributes rolled as the recruiting rolls are counted).
@@ -630,6 +661,28 @@ class Ruleset:
     ) -> State:
         return self.module("setup").initial_state(world, rules, factions, seed)
 
+    def awaits(self, game: Game, state: State, faction: str) -> bool:
+        """Whether this turn needs orders from ``faction``: a game whose turns give only some players a
+        choice (Diplomacy's retreats and adjustments) says no for the others, who then miss no turn. By
+        default every active faction is awaited."""
+        return True
+
+    def fixed_factions(self, rules: Mapping[str, Any]) -> tuple[FactionSetup, ...]:
+        """The factions every campaign of this ruleset has, for a game whose sides are fixed (Diplomacy's
+        seven powers); ``campaign new`` and ``campaign demo`` make them without a players file. By default
+        none: a campaign has as many factions as asked, with generated names."""
+        return ()
+
+    def demo_length(self) -> str:
+        """How long ``campaign demo`` plays when not told, in words for its first line ("8 turns")."""
+        return plural(self.demo_turns, "turn")
+
+    def demo_over(self, game: Game, state: State, played: int) -> bool:
+        """Whether ``campaign demo``, not told how many turns to play, has played enough: ``played`` turns
+        are resolved and ``state`` is the state after the last. A ruleset whose turns are no fixed share of
+        its year (one turn a phase, empty phases skipped) may stop at a date instead."""
+        return played >= self.demo_turns
+
     def fill_state(self, rules: Mapping[str, Any], partial: State, factions: list[str]) -> State:
         """A whole state from a hand-written part of one (a scenario fixture): each faction and each piece
         gets what the part leaves out (``setup.fill_state``). Without one, a copy with the turn and the
@@ -674,7 +727,9 @@ class Ruleset:
     def map_pieces(self, game: Game, state: State) -> list[dict[str, Any]]:
         """What stands on the map, for the site's maps: one mapping per piece with
         ``kind`` (e.g. settlement, army), ``location`` (a location id), ``owner`` (a faction id or None),
-        ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker)."""
+        ``label`` (short name), ``detail`` (one line for a popup) and ``size`` (a number for the marker); and
+        optionally ``point``, the (x, y) inside its location where it stands when alone there (a fleet on one
+        of a province's two coasts), instead of the location's centre."""
         raise NotImplementedError
 
     def standing_sections(self, rules: Mapping[str, Any]) -> dict[str, StandingSection]:
@@ -691,6 +746,12 @@ class Ruleset:
         """Who holds each location of the world, for a ruleset whose locations are held (provinces): the
         map tints each one in its holder's colour and draws its border. By default none."""
         return {}
+
+    def map_marked_places(self, game: Game) -> frozenset[str]:
+        """Locations whose name the map marks with a small ring above it, for places that matter more than
+        the others and never change (a board game's supply centres); ``marked_place_name`` says what the
+        ring means in the legend. By default none."""
+        return frozenset()
 
     def map_areas(self, game: Game, state: State) -> list[dict[str, Any]]:
         """Places inside the world's locations that the map draws as parts of them: one mapping per area

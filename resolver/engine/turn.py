@@ -102,7 +102,11 @@ def resolve_turn(
     bad = [f.path for f in files.values() if not f.ok]
     if bad:
         raise ValueError(f"resolve_turn needs validated orders; rejected: {bad}")
-    silent = [f for f in faction_records.awaited(state, game.factions) if f not in files]
+    # A faction with nothing to decide this turn (the ruleset's ``awaits``) is not missing without orders.
+    awaited = [
+        f for f in faction_records.awaited(state, game.factions) if game.ruleset.awaits(game, state, f)
+    ]
+    silent = [f for f in awaited if f not in files]
     away_now = [f for f in silent if f in away]
     missing = [f for f in silent if f not in away_now]
     policy = absent or AbsentPolicy()

@@ -32,7 +32,7 @@ from branca.element import Element, Figure, MacroElement
 from jinja2 import Template
 
 from ..core.world import AXIS_MARGIN, Part, World, axis_labels, split_province
-from ..engine.ruleset import MARK_KINDS
+from ..engine.ruleset import DRAWN_KINDS, MARK_KINDS
 from .history import History
 
 
@@ -55,6 +55,10 @@ TERRAIN_COLORS = {
     "river": "#b7d4ee",  # lighter than open water: land that a river runs through
     "ocean": "#9ec5e8",
     "lake": "#aed0ee",
+    # A board game's provinces by kind (diplomacy): seas, provinces on the sea, provinces inland.
+    "sea": "#9ec5e8",
+    "coast": "#ece4bf",
+    "land": "#dccf9f",
     # Inner places (a city inside its hex): darker than any land, so the small disc stands out.
     "city": "#8c5a4a",
     "village": "#a8836a",
@@ -152,7 +156,10 @@ def map_data(history: History) -> dict[str, Any]:
             path = [at for at in map(spot, mark.path) if at is not None]
             if path:
                 owner = faction_index.get(mark.owner, -1)
-                turn_marks.append([MARK_KINDS.index(mark.kind), path, owner, sid(mark.text)])
+                row = [MARK_KINDS.index(mark.kind), path, owner, sid(mark.text)]
+                if mark.outcome is not None:  # only a mark that tells an outcome carries one
+                    row.append(mark.outcome)
+                turn_marks.append(row)
         marks.append(turn_marks)
 
     # Who holds each tile, turn by turn: a faction's index, -1 for nobody; no list at all when the
@@ -188,12 +195,18 @@ def map_data(history: History) -> dict[str, Any]:
                     area_index.get(str(p.get("area") or ""), -1),
                 ]
             )
+            point = p.get("point")
+            if point is not None:  # where in its location the piece stands (a fleet on one of two coasts)
+                rows[-1].append(_latlng((float(point[0]), float(point[1]))))
         pieces.append(rows)
     places = []
     inner = []  # [tile index, its parent's tile index] of each location inside another
+    marked = game.ruleset.map_marked_places(game)
     for loc in world.locations.values():
         if loc.place:
             places.append([loc.place, loc.center[1], loc.center[0], loc.label != loc.place])
+            if loc.id in marked:  # a ring beside its name (only marked places carry the flag)
+                places[-1].append(True)
         elif loc.parent is not None and loc.parent in tile_index:
             # A place inside a hex: its disc is a tile; its name stands beside it, as a settlement's does.
             places.append([loc.label, loc.center[1], loc.center[0], True])
@@ -219,12 +232,15 @@ def map_data(history: History) -> dict[str, Any]:
     if columns:  # the grid's names sit outside it: the first view shows them too
         xmin, ymax = xmin - 2 * AXIS_MARGIN, ymax + 2 * AXIS_MARGIN
     drawn: dict[str, Any] = {"inner": inner} if inner else {}  # only a world with inner places has it
+    if marked:
+        drawn["markedPlaces"] = game.ruleset.marked_place_name
     return {
         **drawn,
         "bounds": [[ymin, xmin], [ymax, xmax]],
         "axes": [[name, *_latlng(at)] for name, at in (*columns, *row_names)],
         "areas": areas,
         "markKinds": list(MARK_KINDS),
+        "drawnKinds": list(DRAWN_KINDS),
         "marks": marks,
         "cell": cell_size(world),
         "world": world.kind,

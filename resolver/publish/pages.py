@@ -159,6 +159,15 @@ def faction_src(faction: str) -> str:
     return f"factions/{faction}/index.md"
 
 
+# The most words one paragraph of the chronicle holds (about six lines on a phone): a faction's many deeds
+# in a row (a Diplomacy power's every order) go on in a new paragraph rather than a wall of text.
+PARAGRAPH_WORDS = 45
+
+
+def _words(sentences: list[str], more: str) -> int:
+    return sum(len(sentence.split()) for sentence in sentences) + len(more.split())
+
+
 @dataclass
 class Nav:
     """The navigation tree, as MkDocs' ``nav`` setting."""
@@ -478,7 +487,8 @@ class SitePages:
             # A group whose events each rolled (a nation's winter tests) shows all their dice in one box.
             rolled = {**first, "rolls": [r for e in events for r in e.get("rolls") or []]}
             alone = bool(rolled["rolls"] or story)
-            if alone or not paragraphs or paragraphs[-1]["lead"] != lead or paragraphs[-1]["alone"]:
+            full = bool(paragraphs) and _words(paragraphs[-1]["sentences"], sentence) > PARAGRAPH_WORDS
+            if alone or full or not paragraphs or paragraphs[-1]["lead"] != lead or paragraphs[-1]["alone"]:
                 paragraphs.append(
                     {
                         "lead": lead,

@@ -573,7 +573,9 @@ class Store:
         ruleset = get_ruleset(config["ruleset"])
         house = self.house_rules() if house_rules is None else house_rules
         players = self.players().get("factions", {})
-        state_factions = (state or self.state())["factions"]
+        current = state or self.state()
+        state_factions = current["factions"]
+        dates = tuple(current.get("dates") or ())
         campaign, name, seed = config["campaign"], config.get("name", config["campaign"]), int(config["seed"])
         key = self.key_for_turn(1) if config.get("sealed") else None  # the first key drew the start
         setup_seed = sealing.setup_seed(key, campaign) if key is not None else None
@@ -590,6 +592,7 @@ class Store:
             and reuse.factions == factions
             # Compared as written, not with ==, which takes 1 for 1.0 and True.
             and reuse.setup_seed == setup_seed
+            and canonical.dump(list(reuse.dates)) == canonical.dump(list(dates))
             and _game_inputs(reuse.campaign, reuse.name, reuse.seed, reuse.house_rules, reuse.faction_names)
             == _game_inputs(campaign, name, seed, house, faction_names)
         ):
@@ -605,6 +608,7 @@ class Store:
             factions=factions,
             faction_names=faction_names,
             setup_seed=setup_seed,
+            dates=dates,
         )
 
     def sealed_order_paths(self) -> list[Path]:

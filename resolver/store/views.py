@@ -159,7 +159,7 @@ def render_reports(
             name=game.name_of(faction),
             turn=result.turn,
             date=game.calendar.date(result.turn).label,
-            next_date=game.calendar.date(result.turn + 1).label,
+            next_date=game.date_in(result.state, result.turn + 1).label,
             events=[described[id(event)] for event in seen[faction]],
             public=public,
             chronicle=f"chronicle/turn-{result.turn}/",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -32,6 +33,13 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A tab that moves on before a file has been sent closes the connection: a reader does that too.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @dataclass
 class Served:
     site: DemoSite
@@ -46,7 +54,7 @@ LOCAL_BASES: list[str] = []  # every server the tests started: the only places a
 def serve(folder: Path) -> Iterator[str]:
     """Serve a folder from 127.0.0.1 on a free port; yields the base URL."""
     handler = functools.partial(_Quiet, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"

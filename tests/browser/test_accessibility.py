@@ -15,8 +15,11 @@ record through one template, without a map (a place, a faction, its press, the o
 and the last. The phone is the harder reader: a narrow column, a touch screen, the navigation in a drawer.
 On the laptop, the first and the last page of every kind: the width moves the navigation, the tables and
 the maps, while the names, roles and colours a page gives its content are the same at any width, and the
-phone's sweep has read them on every page. The tables of every page are measured at both sizes in
-test_tables_fit, whose text varies page by page.
+phone's sweep has read them on every page.
+
+On the same visit the tables are measured (``TABLE_PROBLEMS``): each fits the page whole, neither the page
+nor a table scrolls sideways, no column is lost and no word broken. On the phone on every page, whose text
+decides whether a table fits; on the laptop on the pages of its axe sweep (``table_sweep``).
 """
 
 from __future__ import annotations
@@ -95,6 +98,60 @@ def sweep(pages: list[str], viewport: str) -> list[str]:
     return sorted((set(pages) - set(sampled)) | (set(sampled) & ends), key=in_order)
 
 
+# Tables on a page, as a reader gets them: each fits its column whole (a table too wide for it is shown as
+# cards, one a row), so the page never scrolls sideways and no table scrolls inside its box; no cell's
+# content overflows it, and no word is broken across lines (a break after a hyphen or a slash is normal).
+TABLE_PROBLEMS = """() => {
+  const problems = [];
+  const width = document.documentElement.clientWidth;
+  const page = document.documentElement.scrollWidth;
+  if (page > width + 1) problems.push(`the page scrolls sideways: ${page} px on a screen ${width} px wide`);
+  const tables = [...document.querySelectorAll('.md-content table')];
+  tables.forEach((table, index) => {
+    const name = `table ${index + 1} (${(table.querySelector('th') || table).innerText.trim().slice(0, 30)})`;
+    for (let el = table.parentElement; el && el !== document.body; el = el.parentElement) {
+      const scroller = ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+      if (scroller && el.scrollWidth > el.clientWidth + 1) {
+        problems.push(`${name} scrolls sideways in its box: ${el.scrollWidth} px in ${el.clientWidth} px`);
+        break;
+      }
+    }
+    const box = table.getBoundingClientRect();
+    const [left, right] = [Math.round(box.left), Math.round(box.right)];
+    if (box.width && (left < -1 || right > width + 1))
+      problems.push(`${name} is cut off: it spans ${left} to ${right} px of a page ${width} px wide`);
+    for (const cell of table.querySelectorAll('th, td')) {
+      // A card layout keeps the column names for screen readers only; a closed fold shows nothing.
+      if (!cell.getClientRects().length || (table.hasAttribute('data-ck-stacked') && cell.closest('thead')))
+        continue;
+      const text = cell.innerText.trim().slice(0, 40);
+      if (cell.scrollWidth > cell.clientWidth + 1)
+        problems.push(`${name}: cell "${text}" overflows its column`);
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of node.data.matchAll(/[^\\s\\-\\u2010-\\u2014\\/]+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const boxes = [...range.getClientRects()].filter(r => r.width > 0);
+          const lines = new Set(boxes.map(r => Math.round(r.top)));
+          if (lines.size > 1) problems.push(`${name}: the word "${word[0]}" is broken across lines`);
+        }
+      }
+    }
+  });
+  return problems;
+}"""
+
+
+def table_sweep(pages: list[str], viewport: str) -> list[str]:
+    """The pages whose tables the sweep measures: on the phone, every page, since a table's text decides
+    whether it fits the narrow column; on the laptop, the first and the last of each kind, as the axe
+    sweep: its column is twice the phone's, and the script that shows a table too wide for it as cards is
+    the same on every page."""
+    return sorted(kind_ends(pages) if viewport == "laptop" else pages, key=in_order)
+
+
 def open_page(tab: Any, url: str) -> None:
     """Load a page and every frame in it. A map's frame loads once scrolled near; it is told to load now
     instead, since scrolling would hide the theme's tabs and scrolling back fade them in."""
@@ -143,26 +200,38 @@ def describe(path: str, violation: dict[str, Any]) -> list[str]:
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_axe_finds_no_violation_on_any_page(
+def test_no_page_has_an_accessibility_violation_or_a_table_that_does_not_fit(
     browser: Any, demo_served: Served, axe_source: str, viewport: str
 ) -> None:
+    """One visit a page: axe-core on the pages of the sweep (and their maps), and the tables' fit on the
+    pages of the tables' sweep, which hold them all on the phone."""
     every = site_pages(demo_served.folder)
     pages = sweep(every, viewport)
+    measured = table_sweep(every, viewport)
     assert len(every) > 20 and len(pages) > 20, pages
     folder = ARTIFACTS / f"{demo_served.site.root.name}-{viewport}"
     folder.mkdir(parents=True, exist_ok=True)
     counts: Counter[str] = Counter()  # "rule-id impact": how many elements
     findings: list[str] = []
+    misfits: list[str] = []
+    tables = 0
     photographed: set[str] = set()
     with watched_tab(browser, *VIEWPORTS[viewport], touch=TOUCH[viewport], axe=axe_source) as (tab, _):
-        for path in pages:
-            open_page(tab, demo_served.base + path)
-            for violation in run_axe(tab, axe_source):
-                for node in violation["nodes"]:
-                    counts[f"{violation['id']} {node['impact']}"] += 1
-                findings += describe(path, violation)
+        for path in sorted(set(pages) | set(measured), key=in_order):
+            if path not in pages:  # tables alone: no map to wait for
+                response = tab.goto(demo_served.base + path, wait_until="load")
+                assert response is not None and response.status == 200, path
+            else:
+                open_page(tab, demo_served.base + path)
+                for violation in run_axe(tab, axe_source):
+                    for node in violation["nodes"]:
+                        counts[f"{violation['id']} {node['impact']}"] += 1
+                    findings += describe(path, violation)
+            if path in measured:
+                tables += tab.locator(".md-content table").count()
+                misfits += [f"{path}: {problem}" for problem in tab.evaluate(TABLE_PROBLEMS)]
             kind = page_type(path, every)
-            if kind not in photographed:
+            if path in pages and kind not in photographed:
                 photographed.add(kind)
                 name = re.sub(r"[^A-Za-z0-9]+", "-", kind).strip("-") or "home"
                 # a long page on a busy machine takes more than the default 10 s to photograph whole
@@ -170,7 +239,9 @@ def test_axe_finds_no_violation_on_any_page(
     counted = dict(sorted(counts.items()))
     report = {"pages": len(pages), "of": len(every), "counts": counted, "findings": findings}
     (folder / "axe.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    assert tables > 10  # standings, rules fields, faction facts: the check saw the tables it is about
     assert not findings, f"{len(findings)} violations:\n" + "\n".join(findings[:60])
+    assert not misfits, "\n".join(misfits[:60])
 
 
 @pytest.mark.parametrize("in_every_frame", [True, False], ids=["run-in-every-frame", "sent-per-frame"])

@@ -34,11 +34,11 @@ from resolver.engine.ruleset import RULESETS
 
 from ..git.gitsim import LOGIN_OF, Campaign, PullRequest, cli
 from ..git.test_orders_from_issue import issue_body, outputs, send
+from ..sides import open_options
 from .conftest import serve, watched_tab
 from .test_accessibility import TOUCH, VIEWPORTS, run_axe
 
 REPOSITORY = "https://github.com/example/campaign"
-SEALED_BY_DEFAULT = {"usurper", "overlord"}
 HEADLINE = "Banners over the ford"
 # Text that YAML 1.1, which the engine's reader follows, would read as something else unless quoted.
 RUMOURS = ["no", "0777", "2024-13-45", "1e3", "~", "yes: #1"]
@@ -70,7 +70,7 @@ def form_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     ruleset = request.param
     folder = tmp_path_factory.mktemp(f"form-{ruleset}")
     with quiet_git(folder):
-        options = ("--ruleset", ruleset, *(["--open"] if ruleset in SEALED_BY_DEFAULT else []))
+        options = ("--ruleset", ruleset, *open_options(ruleset))
         world = Campaign.create(folder / "git", settings={"repository": REPOSITORY}, options=options)
         world.sync(world.ci)
         # The site is built from a copy, so the runner's clone stays clean for the issue route.
@@ -96,9 +96,12 @@ def typeable(value: Any) -> bool:
     return plain(value)
 
 
-def variants(order: dict[str, Any]) -> list[dict[str, Any]]:
+def variants(order: dict[str, Any] | str) -> list[dict[str, Any]]:
     """The order as the bot gave it, else without the fields the test cannot type (an outfit's sets
-    handed to named units), when what is left still makes an order."""
+    handed to named units), when what is left still makes an order. An order the bot wrote as a line of
+    the game's notation (Diplomacy's) is typed into the form's kind for such lines, ``order``."""
+    if isinstance(order, str):
+        return [{"action": "order", "order": order}]
     if all(map(typeable, order.values())):
         return [order]
     kept = {k: v for k, v in order.items() if typeable(v)}
@@ -121,12 +124,13 @@ def chosen_order(world: Campaign) -> tuple[str, dict[str, Any] | None]:
     """A player's faction and one of the orders its bot gives this turn, the first the test can type and
     the check accepts alone (None when there is none, as in a seasons campaign's first turn, whose bots
     give no order: the form then sends an article)."""
-    for faction in ("red", "blue", "green"):
+    played = [world.faction_of(LOGIN_OF[side]) for side in ("red", "blue", "green")]
+    for faction in played:
         orders = yaml.safe_load(world.bot_orders(faction)).get("orders") or []
         for order in (v for o in orders for v in variants(o)):
             if stands_alone(world, faction, order):
                 return faction, order
-    return "red", None
+    return played[0], None
 
 
 # The form keeps the fields of every kind of order it has shown, hidden, under the same names: the test
@@ -230,12 +234,14 @@ def follow_issue_route(site: FormSite, faction: str, orders: str, issue: int) ->
     check of that branch as any pull request."""
     world = site.world
     with quiet_git(world.base):
-        done, folder = send(world, issue_body(orders), LOGIN_OF[faction], issue=issue)
+        done, folder = send(world, issue_body(orders), world.login_of(faction), issue=issue)
         assert done.code == 0, done.err
         made = outputs(folder)
         assert made["faction"] == faction
         assert world.git(world.ci, "show", f"{made['commit']}:orders/{faction}.yaml") + "\n" == orders
-        checked = world.check(PullRequest(made["branch"], LOGIN_OF[faction], made["commit"]), base="HEAD")
+        checked = world.check(
+            PullRequest(made["branch"], world.login_of(faction), made["commit"]), base="HEAD"
+        )
     assert checked.code == 0, checked.out + checked.comment
     assert "✅ Orders accepted" in checked.comment
 

@@ -39,6 +39,7 @@ from resolver.engine.ruleset import RULESETS
 from resolver.store import sealing
 from resolver.store.store import Store
 
+from .. import sides
 from ..git.gitsim import LOGIN_OF, PLAYERS, Campaign, cli
 from .conftest import serve, watched_tab
 from .test_accessibility import TOUCH, VIEWPORTS, run_axe
@@ -57,7 +58,7 @@ from .test_orders_form import (
     variants,
 )
 
-FACTION = "red"
+FACTION = "red"  # the README's faction; a campaign seats it as its first side (``site.faction``)
 # What the page says, which the README's "For players who do not use git" quotes (see the last test).
 PAGE_WORDS = {
     "button": "Check and seal the orders",
@@ -84,6 +85,7 @@ class SealedFormSite:
     base: str  # the served site
     public: Path  # the built site
     key_file: Path  # the campaign key
+    faction: str  # red's seat in this ruleset: red, or Diplomacy's Austria
     identities: dict[str, Path] = field(default_factory=dict)  # red's own keys: kind -> private key file
 
 
@@ -122,7 +124,10 @@ def sealed_site(
             identities[kind], line = ssh_key(folder, kind)
             recipients.append(line)
     roster = copy.deepcopy(PLAYERS)
-    roster["factions"][FACTION]["recipients"] = recipients
+    seat = sides.seats(ruleset, roster["factions"])
+    roster["factions"] = {seat[f]: entry for f, entry in roster["factions"].items()}
+    faction = seat[FACTION]
+    roster["factions"][faction]["recipients"] = recipients
     key_file = folder / "campaign-key.txt"
     with quiet_git(folder):
         options = ("--ruleset", ruleset, "--sealed", "--key-file", str(key_file))
@@ -135,13 +140,13 @@ def sealed_site(
         built = cli("site", "--root", site_root)  # no key: as CI's site job
         assert built.code == 0, built.err
         with serve(site_root / "public") as base:
-            yield SealedFormSite(ruleset, world, base, site_root / "public", key_file, identities)
+            yield SealedFormSite(ruleset, world, base, site_root / "public", key_file, faction, identities)
 
 
 def template(site: SealedFormSite) -> str:
     """Red's template for this turn, as `campaign template` writes it from the full state (the GM's way;
     a player's comes from their view)."""
-    done = cli("template", FACTION, "--root", site.world.ci, "--key-file", site.key_file)
+    done = cli("template", site.faction, "--root", site.world.ci, "--key-file", site.key_file)
     assert done.code == 0, done.err
     return done.out
 
@@ -149,7 +154,7 @@ def template(site: SealedFormSite) -> str:
 def check_plain(site: SealedFormSite, text: str) -> tuple[int, str]:
     """`campaign check` on ``text`` as orders/red.yaml in the runner's clone (ignored by git in a sealed
     campaign); with the key, as the resolver will read it."""
-    path = site.world.ci / "orders" / f"{FACTION}.yaml"
+    path = site.world.ci / "orders" / f"{site.faction}.yaml"
     path.write_text(text, encoding="utf-8")
     try:
         done = cli("check", "--root", site.world.ci, "--key-file", site.key_file, path)
@@ -160,7 +165,7 @@ def check_plain(site: SealedFormSite, text: str) -> tuple[int, str]:
 
 def cli_sealed(site: SealedFormSite, text: str) -> bytes:
     """What `campaign seal` makes of ``text``."""
-    path = site.world.ci / "orders" / f"{FACTION}.yaml"
+    path = site.world.ci / "orders" / f"{site.faction}.yaml"
     path.write_text(text, encoding="utf-8")
     sealed = path.with_name(path.name + sealing.SUFFIX)
     try:
@@ -176,7 +181,7 @@ def chosen_order(site: SealedFormSite, heading: dict[str, Any]) -> dict[str, Any
     """One of the orders red's bot gives this turn that the test can type and the check accepts alone
     (None when there is none, as in a seasons campaign's first turn: the form then seals an article)."""
     with campaign_key(site):
-        orders = yaml.safe_load(site.world.bot_orders(FACTION)).get("orders") or []
+        orders = yaml.safe_load(site.world.bot_orders(site.faction)).get("orders") or []
     for order in (v for o in orders for v in variants(o)):
         text = yaml.safe_dump({**heading, "orders": [order]}, sort_keys=False)
         if check_plain(site, text)[0] == 0:
@@ -187,7 +192,7 @@ def chosen_order(site: SealedFormSite, heading: dict[str, Any]) -> dict[str, Any
 def open_sealed_form(tab: Any, site: SealedFormSite) -> list[str]:
     """Open red's page and wait for the form; returns the list the tab's requests are recorded in, from
     then on."""
-    tab.goto(f"{site.base}factions/{FACTION}/", wait_until="load")
+    tab.goto(f"{site.base}factions/{site.faction}/", wait_until="load")
     tab.locator('#ck-send-orders[data-ready="true"]').wait_for()
     requests: list[str] = []
     tab.on("request", lambda r: requests.append(f"{r.method} {r.url} {r.post_data or ''}"))
@@ -250,7 +255,7 @@ def test_the_sealed_form_seals_orders_the_check_accepts(
     }
     assert as_text(yaml.safe_load(written)) == as_text(expected)
     assert written.startswith(
-        f'campaign: "{heading["campaign"]}"\nturn: {heading["turn"]}\nfaction: "{FACTION}"\n'
+        f'campaign: "{heading["campaign"]}"\nturn: {heading["turn"]}\nfaction: "{site.faction}"\n'
     )
     assert check_plain(site, written)[0] == 0, check_plain(site, written)[1]
     # The file opens with the campaign key, and with each of red's own keys, to exactly that text.
@@ -259,7 +264,7 @@ def test_the_sealed_form_seals_orders_the_check_accepts(
     for kind, path in site.identities.items():
         assert sealing.decrypt(sealed, [sealing.load_identity(path)], kind) == written.encode(), kind
     # One length for every sealed order file: the one `campaign seal` gives the same text, and the check's.
-    assert name == f"{FACTION}.yaml.age"
+    assert name == f"{site.faction}.yaml.age"
     assert sealing.is_padded_order_file(sealed)
     assert len(sealed) == len(cli_sealed(site, written))
     header = [stanza.kind for stanza in sealing.read_header(sealed)]
@@ -268,12 +273,14 @@ def test_the_sealed_form_seals_orders_the_check_accepts(
     )
     # GitHub's upload page for the orders folder, its fork page, and the steps, in the README's words.
     assert upload == f"{REPOSITORY}/upload/main/orders" and fork == f"{REPOSITORY}/fork"
-    assert words == PAGE_WORDS
+    assert words == {**PAGE_WORDS, "download": f"Download the sealed file {site.faction}.yaml.age"}
     assert all(phrase in steps for phrase in STEP_WORDS), steps
     # Uploaded on a branch of the player's, as GitHub's upload page commits it: the check, keyless, accepts.
     world = site.world
     with quiet_git(world.base):
-        pr = world.pull_request(LOGIN_OF[FACTION], "upload-orders", {f"orders/{FACTION}.yaml.age": sealed})
+        pr = world.pull_request(
+            LOGIN_OF[FACTION], "upload-orders", {f"orders/{site.faction}.yaml.age": sealed}
+        )
         checked = world.check(pr)
     assert checked.code == 0, checked.out + checked.err + checked.comment
     assert "✅ Orders accepted" in checked.comment
@@ -282,18 +289,18 @@ def test_the_sealed_form_seals_orders_the_check_accepts(
 def test_the_page_publishes_the_recipients_campaign_seal_uses(sealed_site: SealedFormSite) -> None:
     """The recipients on red's page are Store.recipients([red]), as `campaign seal` takes them (the campaign
     key, then red's own keys), and the sealing rules are sealing's own; an open site serves no age."""
-    page = (sealed_site.public / "factions" / FACTION / "index.html").read_text(encoding="utf-8")
+    page = (sealed_site.public / "factions" / sealed_site.faction / "index.html").read_text(encoding="utf-8")
     attributes = dict(
         re.findall(r'data-([a-z-]+)="([^"]*)"', page[page.index('id="ck-send-orders"') :].split(">")[0])
     )
     with campaign_key(sealed_site):
-        wanted = Store(sealed_site.world.ci).recipients([FACTION])
+        wanted = Store(sealed_site.world.ci).recipients([sealed_site.faction])
     assert json.loads(html.unescape(attributes["recipients"])) == wanted
     assert len(wanted) == 1 + len(sealed_site.identities)
     rules = json.loads(html.unescape(attributes["sealing"]))
     assert rules["size"] == sealing.ORDER_FILE_SIZE and rules["magic"] == sealing.PAD_MAGIC.decode()
     assert rules["grease_room"] == sealing.GREASE_ROOM
-    assert attributes["file"] == f"orders/{FACTION}.yaml.age" and attributes["template"] == ""
+    assert attributes["file"] == f"orders/{sealed_site.faction}.yaml.age" and attributes["template"] == ""
     assert (sealed_site.public / "assets/campaign/vendor/form/age.js").is_file()
     # No faction's template is published (it would show positions), and the page links none.
     assert not list((sealed_site.public / "play/templates").glob("*.yaml"))
@@ -311,7 +318,7 @@ def test_the_form_starts_from_a_file_of_the_players(
     heading = yaml.safe_load(template(site))
     order = chosen_order(site, heading)
     kept = {**heading, "turn": heading["turn"] + 3, "orders": [order] if order else [], "rumors": RUMOURS}
-    mine = tmp_path / f"{FACTION}.yaml"
+    mine = tmp_path / f"{site.faction}.yaml"
     mine.write_text(yaml.safe_dump(kept, sort_keys=False), encoding="utf-8")
     theirs = tmp_path / "blue.yaml"
     theirs.write_text(yaml.safe_dump({**heading, "faction": "blue"}, sort_keys=False), encoding="utf-8")

@@ -122,13 +122,17 @@ PUBLIC_TURNS = ("chronicle/turn-N/", "newspaper/turn-N/")
 
 
 def sealed_sweep(public: Path, pages: list[str]) -> list[str]:
-    """The pages the sealed sweep checks: those a sealed campaign words differently, and the first and the
-    last turn of the chronicle and the newspaper. The other pages come from the templates and the rules
-    data an open campaign's pages come from, and test_accessibility reads them there."""
-    chosen = {p for p in pages if p in SEALED_WORDING or p.startswith("factions/")}
+    """The pages the sealed sweep checks: those a sealed campaign words differently (the factions' pages
+    by their first and last), and the first and the last turn of the chronicle and the newspaper. The
+    other pages come from the templates and the rules data an open campaign's pages come from, and
+    test_accessibility reads them there."""
+    ends = kind_ends(pages)
+    # Each faction's page is filled from one record through one template: its first and last stand for
+    # the others, as in the open sweep.
+    chosen = {p for p in pages if p in SEALED_WORDING or (p.startswith("factions/") and p in ends)}
     fog = {p for p in pages if p.endswith("/") and FOG_TABLE in (public / p / "index.html").read_text()}
     assert fog, "no page holds the table of what a sealed campaign keeps secret"
-    turns = {p for p in kind_ends(pages) if page_type(p, pages) in PUBLIC_TURNS}
+    turns = {p for p in ends if page_type(p, pages) in PUBLIC_TURNS}
     assert len(turns) == 4, turns
     return sorted(chosen | fog | turns, key=in_order)
 

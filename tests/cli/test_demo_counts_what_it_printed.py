@@ -22,8 +22,8 @@ from ..conftest import archived_events
 
 @pytest.fixture(scope="module", params=RULESETS)
 def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The default demo of a ruleset (seed 1, as many turns as the ruleset's demo plays: 8, or 12 weeks
-    of usurper): its folder, game, printed turns and summary."""
+    """The default demo of a ruleset (seed 1, as many turns as the ruleset's demo plays: 8, 12 weeks of
+    usurper, two years of Diplomacy): its folder, game, printed turns and summary."""
     root = tmp_path_factory.mktemp(f"demo-{request.param}") / "scratch"
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -36,7 +36,10 @@ def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
             turns[int(heading.group(1))] = []
         elif line.startswith("  - ") and turns:
             turns[max(turns)].append(line.removeprefix("  - "))
-    played = get_ruleset(request.param).demo_turns
+    # As many turns as the ruleset's demo plays: its ``demo_turns``, or to the date it stops at (two years
+    # of Diplomacy, however many phases that takes); every turn archived was printed.
+    played = len(Store(root).archived_turns())
+    assert played >= get_ruleset(request.param).demo_turns
     assert sorted(turns) == list(range(1, played + 1))
     summary = next(line for line in lines if line.startswith(f"In {played} turns: "))
     return {"root": root, "game": Store(root).game(), "turns": turns, "summary": summary, "played": played}

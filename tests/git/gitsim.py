@@ -25,8 +25,11 @@ import yaml
 
 from resolver.cli import main
 from resolver.core import canonical
+from resolver.core.orders import GM
 from resolver.engine.bots import bot_order_file
 from resolver.store.store import Store
+
+from .. import sides
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday; the default deadline is Friday 18:00 UTC
 PLAYERS: dict[str, Any] = {
@@ -185,6 +188,26 @@ class Campaign:
         self.sync(self.ci)
         return Store(self.ci).state()
 
+    def players(self) -> dict[str, Any]:
+        """origin's players file, read without touching any clone's work tree."""
+        self.git(self.ci, "fetch", "--quiet", "origin")
+        return yaml.safe_load(self.git(self.ci, "show", "origin/main:campaign/players.yaml"))
+
+    def factions(self) -> list[str]:
+        """The ids of the factions origin's players file lists players for. A ruleset whose sides are
+        fixed (Diplomacy's powers) seats the roster's red, blue and green as its own."""
+        return sorted(self.players()["factions"])
+
+    def faction_of(self, login: str) -> str:
+        """The faction origin's players file seats ``login`` in."""
+        return sides.seat_of(self.players(), login)
+
+    def login_of(self, faction: str) -> str:
+        """The first login origin's players file lists for ``faction`` (or for the GM)."""
+        players = self.players()
+        entry = players["gm"] if faction == GM else players["factions"][faction]
+        return str(entry["logins"][0]).lower()
+
     def bot_orders(self, faction: str) -> bytes:
         """Legal orders for the current turn, as a careful player would write them."""
         self.sync(self.ci)
@@ -238,7 +261,7 @@ class Campaign:
 
     def submit(self, faction: str, content: bytes | None = None) -> PullRequest:
         """A player opens a pull request with their orders and the GM merges it once it passes."""
-        login = LOGIN_OF[faction]
+        login = self.login_of(faction)
         pr = self.pull_request(
             login, f"{faction}-orders", {f"orders/{faction}.yaml": content or self.bot_orders(faction)}
         )

@@ -14,18 +14,19 @@ import yaml
 from resolver.engine.ruleset import RULESETS
 from resolver.store import sealing
 
-from .gitsim import LOGIN_OF, PLAYERS, Campaign, cli
+from .gitsim import PLAYERS, Campaign, cli
 from .sealedsim import sealed_campaign
 
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_a_sealed_pull_request_is_named_as_the_order_file_it_brings(tmp_path: Path, ruleset: str) -> None:
     ids, world = sealed_campaign(tmp_path, ruleset)
-    alice = world.clone(LOGIN_OF["red"])
+    red = world.faction_of("alice")  # red, or the side the ruleset seats alice in
+    alice = world.clone("alice")
     world.sync(alice)
-    assert cli("view", "--root", alice, "--identity", ids["red"]).code == 0
-    plain = alice / "orders" / "red.yaml"
-    assert cli("template", "red", "--root", alice, "-o", plain).code == 0
+    assert cli("view", "--root", alice, "--identity", ids[red]).code == 0
+    plain = alice / "orders" / f"{red}.yaml"
+    assert cli("template", red, "--root", alice, "-o", plain).code == 0
     header = plain.read_text(encoding="utf-8").split("\ncampaign:")[0]
     assert cli("check", "--root", alice, plain).code == 0
     assert cli("seal", "--root", alice, plain).code == 0
@@ -33,10 +34,10 @@ def test_a_sealed_pull_request_is_named_as_the_order_file_it_brings(tmp_path: Pa
     done = world.check(pr)
     assert done.code == 0, done.comment
     assert "changes no order file" not in done.comment
-    assert "### `orders/red.yaml.age`: sealed" in done.comment
-    assert "Turn **1**" in done.comment and "playing red (House Alder)" in done.comment
+    assert f"### `orders/{red}.yaml.age`: sealed" in done.comment
+    assert "Turn **1**" in done.comment and f"playing {red} (House Alder)" in done.comment
     # The template written in place had said what comes after the check in a sealed campaign.
-    assert "campaign seal orders/red.yaml" in header and "send only orders/red.yaml.age" in header
+    assert f"campaign seal orders/{red}.yaml" in header and f"send only orders/{red}.yaml.age" in header
 
     # The GM merges; the turn resolves with red's sealed orders, so red is not among the missing.
     world.merge(pr)
@@ -46,7 +47,8 @@ def test_a_sealed_pull_request_is_named_as_the_order_file_it_brings(tmp_path: Pa
     assert resolved.code == 0, resolved.err
     world.sync(world.ci)
     inputs = yaml.safe_load((world.ci / "campaign/turns/0001/inputs.yaml").read_text(encoding="utf-8"))
-    assert "red" not in inputs["missing"] and {"blue", "green"} <= set(inputs["missing"])
+    others = {world.faction_of("bob"), world.faction_of("carol")}
+    assert red not in inputs["missing"] and others <= set(inputs["missing"])
 
 
 def test_a_conflicting_branch_gets_the_turn_line_and_its_faction_named_once(world: Campaign) -> None:

@@ -15,10 +15,10 @@ import yaml
 
 from resolver.engine.ruleset import RULESETS
 
+from ..sides import sides
 from .gitsim import cli
 
 REPO = Path(__file__).resolve().parents[2]
-FACTIONS = ("red", "blue")
 
 
 def git(where: Path, *args: str) -> str:
@@ -41,10 +41,11 @@ def commit_all_the_readme_says(clone: Path, message: str) -> None:
     git(clone, "push", "--quiet", "origin", "HEAD:refs/heads/main")
 
 
-def roster(tmp_path: Path) -> tuple[Path, dict[str, Path]]:
-    """A players file in which each faction has an age key, and the key files (outside every clone)."""
+def roster(tmp_path: Path, ruleset: str) -> tuple[Path, dict[str, Path]]:
+    """A players file in which each of two factions (red and blue, or the ruleset's first two sides) has
+    an age key, and the key files (outside every clone) by faction."""
     keys, data = {}, {"gm": {"logins": ["dora"]}, "factions": {}}
-    for faction in FACTIONS:
+    for faction in sides(ruleset, 2):
         identity = pyrage.x25519.Identity.generate()
         keys[faction] = tmp_path / f"{faction}-key.txt"
         keys[faction].write_text(f"{identity}\n", encoding="utf-8")
@@ -68,7 +69,7 @@ def gm_makes_a_sealed_campaign(tmp_path: Path, ruleset: str, how: str) -> tuple[
     (gm / ".gitignore").write_text(".venv/\n__pycache__/\n", encoding="utf-8")
     git(gm, "add", ".gitignore")
     git(gm, "-c", "user.name=GM", "-c", "user.email=gm@example.org", "commit", "--quiet", "-m", "fork")
-    players, keys = roster(tmp_path)
+    players, keys = roster(tmp_path, ruleset)
     key = tmp_path / "campaign-key.txt"
     made = ["new", "--root", gm, "--ruleset", ruleset, "--seed", "3", "--players", players]
     if how == "new --sealed":
@@ -89,20 +90,22 @@ def test_a_players_clone_leaves_plain_orders_and_the_view_out_of_git_add_all(
     tmp_path: Path, ruleset: str, how: str
 ) -> None:
     origin, keys = gm_makes_a_sealed_campaign(tmp_path, ruleset, how)
+    red = sides(ruleset, 1)[0]
     player = tmp_path / "player"
     git(tmp_path, "clone", "--quiet", str(origin), str(player))
-    viewed = cli("view", "--root", player, "--identity", keys["red"])
+    viewed = cli("view", "--root", player, "--identity", keys[red])
     assert viewed.code == 0, viewed.err
     assert "(git ignores it)" in viewed.out
     assert (player / ".view" / "state.yaml").is_file()
-    assert cli("template", "red", "--root", player, "-o", player / "orders" / "red.yaml").code == 0
-    (player / "orders" / "red.yml").write_bytes((player / "orders" / "red.yaml").read_bytes())
-    sealed = cli("seal", "--root", player, player / "orders" / "red.yaml")
+    draft = player / "orders" / f"{red}.yaml"
+    assert cli("template", red, "--root", player, "-o", draft).code == 0
+    (player / "orders" / f"{red}.yml").write_bytes(draft.read_bytes())
+    sealed = cli("seal", "--root", player, draft)
     assert sealed.code == 0, sealed.out + sealed.err
     git(player, "add", "-A")
     staged = git(player, "status", "--porcelain", "--untracked-files=all").splitlines()
     # The one file a player commits is the sealed one; the view and every plain draft stay home.
-    assert staged == ["A  orders/red.yaml.age"]
+    assert staged == [f"A  orders/{red}.yaml.age"]
 
 
 def test_the_view_folder_ignores_itself_whatever_the_clone_ignores(tmp_path: Path) -> None:
@@ -125,7 +128,7 @@ def test_an_open_campaign_made_where_a_sealed_one_was_commits_its_plain_orders(t
     everything the folder holds."""
     origin, _ = gm_makes_a_sealed_campaign(tmp_path, "factions", "new --sealed")
     gm = tmp_path / "gm"
-    players, _ = roster(tmp_path)
+    players, _ = roster(tmp_path, "factions")
     assert cli("new", "--root", gm, "--ruleset", "factions", "--players", players, "--force").code == 0
     git(gm, "add", "-A")
     git(

@@ -15,24 +15,26 @@ from resolver.engine.ruleset import RULESETS
 from resolver.store import sealing
 from resolver.store.store import Store
 
-from .gitsim import LOGIN_OF, Campaign, cli
+from .gitsim import Campaign, cli
 from .sealedsim import sealed_campaign
 
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_the_comment_says_nothing_of_who_else_can_read_a_sealed_file(tmp_path: Path, ruleset: str) -> None:
-    """Red shares its orders with blue (an SSH key) and green (an age key): the file's header shows it to
-    anyone who reads it, but the kit's public comment does not point it out."""
+    """Red (alice's faction) shares its orders with blue (bob's, an SSH key) and green (carol's, an age
+    key): the file's header shows it to anyone who reads it, but the kit's public comment does not point
+    it out."""
     ids, world = sealed_campaign(tmp_path, ruleset)
-    alice = world.clone(LOGIN_OF["red"])
+    red, blue, green = (world.faction_of(login) for login in ("alice", "bob", "carol"))
+    alice = world.clone("alice")
     world.sync(alice)
-    assert cli("view", "--root", alice, "--identity", ids["red"]).code == 0
-    plain = alice / "orders" / "red.yaml"
-    assert cli("template", "red", "--root", alice, "-o", plain).code == 0
-    everyone = Store(alice).recipients(["red", "blue", "green"])
+    assert cli("view", "--root", alice, "--identity", ids[red]).code == 0
+    plain = alice / "orders" / f"{red}.yaml"
+    assert cli("template", red, "--root", alice, "-o", plain).code == 0
+    everyone = Store(alice).recipients([red, blue, green])
     assert any(r.startswith("ssh-") for r in everyone)
     shared = sealing.encrypt(plain.read_bytes(), everyone, sealing.ORDER_FILE_SIZE)
-    pr = world.pull_request("alice", "shared", {"orders/red.yaml.age": shared})
+    pr = world.pull_request("alice", "shared", {f"orders/{red}.yaml.age": shared})
     done = world.check(pr)
     assert done.code == 0, done.comment
     public = done.out + done.comment
@@ -53,11 +55,12 @@ def players_with(world: Campaign, faction: str, recipient: str) -> tuple[bytes, 
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_a_gms_unreadable_recipient_is_refused_with_its_line(tmp_path: Path, ruleset: str) -> None:
     _, world = sealed_campaign(tmp_path, ruleset)
-    raw, line = players_with(world, "green", "age1thisisnotakey")
+    green = world.faction_of("carol")
+    raw, line = players_with(world, green, "age1thisisnotakey")
     done = world.check(world.pull_request("dora", "new-key", {"campaign/players.yaml": raw}))
     assert done.code == 1, done.comment
     assert re.search(rf"::error file=campaign/players.yaml,line={line},col=\d+,", done.out), done.out
-    assert "faction green: recipient 2" in done.comment
+    assert f"faction {green}: recipient 2" in done.comment
     assert "is not an age recipient" in done.comment and "fix: paste the public key itself" in done.comment
 
 

@@ -39,31 +39,34 @@ def assert_refused_as_public(result: object, paths: list[str], first_commit: str
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_plain_orders_and_a_view_in_any_commit_refuse_the_pull_request(tmp_path: Path, ruleset: str) -> None:
     ids, world = sealed_campaign(tmp_path, ruleset)
-    alice = world.clone(LOGIN_OF["red"])
+    red = world.faction_of("alice")  # red, or the side the ruleset seats alice in
+    alice = world.clone("alice")
     world.git(alice, "checkout", "--quiet", "-b", "red-orders")
-    assert cli("view", "--root", alice, "--identity", ids["red"]).code == 0
-    plain = alice / "orders" / "red.yaml"
-    assert cli("template", "red", "--root", alice, "-o", plain).code == 0
+    assert cli("view", "--root", alice, "--identity", ids[red]).code == 0
+    plain = alice / "orders" / f"{red}.yaml"
+    assert cli("template", red, "--root", alice, "-o", plain).code == 0
     plain.write_text(plain.read_text() + f"# {SECRET_ORDER}\n", encoding="utf-8")
     assert cli("seal", "--root", alice, plain).code == 0
     # A clone made before the campaign's ignore rules, or a forced add: everything goes in at once.
-    world.git(alice, "add", "--force", "orders/red.yaml", "orders/red.yaml.age", ".view")
+    world.git(alice, "add", "--force", f"orders/{red}.yaml", f"orders/{red}.yaml.age", ".view")
     first = push(world, alice, "red-orders", "alice", "my orders")
-    leaked = ["orders/red.yaml", ".view/state.yaml"]
+    leaked = [f"orders/{red}.yaml", ".view/state.yaml"]
     assert_refused_as_public(world.check(first), leaked, first.head)
     # The player's next step: a commit that deletes the plain files. The pull request's result is now
     # clean, but its first commit is still on its ref, public: still refused, for the same reason.
-    world.git(alice, "rm", "--quiet", "-r", "--cached", "orders/red.yaml", ".view")
+    world.git(alice, "rm", "--quiet", "-r", "--cached", f"orders/{red}.yaml", ".view")
     second = push(world, alice, "red-orders", "alice", "remove the plain files")
     tree = world.git(alice, "ls-tree", "-r", "--name-only", second.head).splitlines()
-    assert "orders/red.yaml" not in tree and not [name for name in tree if name.startswith(".view/")]
+    assert f"orders/{red}.yaml" not in tree and not [name for name in tree if name.startswith(".view/")]
     assert_refused_as_public(world.check(second), leaked, first.head)
     # What the fix says: a new branch of main with the sealed file alone passes.
-    (alice / "orders" / "red.yaml").unlink()
-    sealed = (alice / "orders" / "red.yaml.age").read_bytes()
-    fresh = world.pull_request("alice", "red-orders-again", {"orders/red.yaml.age": sealed}, "sealed orders")
+    (alice / "orders" / f"{red}.yaml").unlink()
+    sealed = (alice / "orders" / f"{red}.yaml.age").read_bytes()
+    fresh = world.pull_request(
+        "alice", "red-orders-again", {f"orders/{red}.yaml.age": sealed}, "sealed orders"
+    )
     assert world.git(alice, "show", "--name-only", "--format=", fresh.head).splitlines() == [
-        "orders/red.yaml.age"
+        f"orders/{red}.yaml.age"
     ]
     done = world.check(fresh)
     assert done.code == 0, done.comment

@@ -32,7 +32,7 @@ def status(world: Campaign, clone: Path) -> str:
 def played(tmp_path: Path, ruleset: str) -> tuple[Campaign, Path]:
     """A campaign made by `campaign new` and pushed, with one turn resolved by CI; the GM's clone at main."""
     world = Campaign.create(tmp_path, options=("--ruleset", ruleset, "--open"))  # usurper: sealed by default
-    for faction in ("red", "blue", "green"):
+    for faction in world.factions():  # red, blue and green, or the sides the ruleset seats them in
         world.submit(faction)
     assert world.resolve("--if-due", "--commit").code == 0
     gm = world.clone("dora")

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from resolver import workflow
 from resolver.cli import main
 from resolver.core import canonical
+from resolver.core.fog import Fog
 from resolver.core.orders import GM
 from resolver.engine import gm
 from resolver.engine.bots import bot_order_file
@@ -164,3 +165,19 @@ def hidden_lieutenant_builds(base: Path) -> tuple[Path, str, dict[str, Any]]:
     send_sealed(root, owner, raw)
     bots_play(root, [f for f in game.factions if f != owner])
     return root, owner, build
+
+
+# What the engine keeps in every faction's record for itself (absences, the bot's counters): private, but
+# alike in every record, so no secret of the game.
+BOOKKEEPING = frozenset({"missed_turns", "counters"})
+
+
+def hides_holdings(rules: Mapping[str, Any]) -> bool:
+    """Whether a sealed campaign of these rules keeps some of what a faction holds from the others: a
+    private field of its record beyond the engine's bookkeeping, a private field of its pieces, or pieces
+    nobody else sees. Diplomacy keeps none: every power sees the whole board, and its seal keeps the
+    orders until the turn resolves, each power's report, and who wrote the press."""
+    declared = Fog.from_rules(rules)
+    return bool(set(declared.factions.secret_fields()) - BOOKKEEPING) or any(
+        shown.secret_fields() or not shown.seen for shown in declared.pieces.values()
+    )

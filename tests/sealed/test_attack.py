@@ -30,7 +30,6 @@ TURNS = 3
 SEED = 11
 GM_MARKER = "GMSECRET-4f1a"  # every text of the GM's secret orders carries it
 RUMOUR = "Someone has bought every barrel of salt in the harbour"
-RUMOUR_AUTHOR = "green"
 PRIVATE_FOLDERS = ("player-keys", ".view")  # what a player keeps on their own machine, never pushed
 # The GM's key of these campaigns, fixed so that what the set-up draws from it is the same in every run.
 CAMPAIGN_KEY = "AGE-SECRET-KEY-1GQHYK89TXK7D0ERUGXJE9LCCHWKSUCDA5K34K4225LHY0AVW7A6SQ7TL8K"
@@ -43,6 +42,7 @@ class Played:
     key: str  # only to learn the truth the attack must not reach
     printed: str = ""  # everything the resolves printed: the public Actions log
     pushed_orders: dict[int, dict[str, bytes]] = field(default_factory=dict)  # sealed order files per turn
+    rumour_author: str = ""  # the player faction whose orders carry a rumour
 
 
 def run(*args: str | Path) -> str:
@@ -53,7 +53,7 @@ def run(*args: str | Path) -> str:
 
 def gm_orders(store: Store, turn: int) -> bytes:
     """The GM's secret interventions: every GM order the ruleset takes, each with the marker in its words,
-    none marked public, a narration only for red."""
+    none marked public, a narration only for the campaign's first faction."""
     state = store.state()
     game = store.game(state)
     orders = []
@@ -64,7 +64,7 @@ def gm_orders(store: Store, turn: int) -> bytes:
             if word in example:
                 example[word] = f"{GM_MARKER} {example[word]}"
         if example["action"] == "narrate":
-            example["to"] = ["red"]
+            example["to"] = [game.factions[0]]
         if example["action"] == "place":  # a piece of the GM's own: none of its parts keeps another's id
             example["data"] = {
                 key: [{**part, "id": f"{part['id']}-gm"} if "id" in part else part for part in value]
@@ -77,14 +77,20 @@ def gm_orders(store: Store, turn: int) -> bytes:
     return canonical.dump({"campaign": game.campaign, "turn": turn, "faction": "gm", "orders": orders})
 
 
-def seal_turn_orders(store: Store, turn: int) -> dict[str, bytes]:
-    """Every faction's orders as its player would push them, sealed; green also spreads a rumour."""
+def rumour_author(store: Store) -> str:
+    """The faction that spreads the rumour: the third a person plays (one the GM's narration is not for)."""
+    state = store.state()
+    return faction_records.awaited(state, store.game(state).factions)[2]
+
+
+def seal_turn_orders(store: Store, turn: int, author: str) -> dict[str, bytes]:
+    """Every faction's orders as its player would push them, sealed; ``author``'s also spread a rumour."""
     state = store.state()
     game = store.game(state)
     pushed = {}
     for faction in faction_records.awaited(state, game.factions):
         data = canonical.load(bot_order_file(game, state, faction).raw)
-        if faction == RUMOUR_AUTHOR:
+        if faction == author:
             data["rumors"] = [f"{RUMOUR} (turn {turn})"]
         raw = canonical.dump(data)
         pushed[faction] = sealing.encrypt(raw, store.recipients([faction]), sealing.ORDER_FILE_SIZE)
@@ -109,8 +115,9 @@ def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     store = Store(root)
     sealing.use_key_file(root.parent / "gm-key.txt")
     try:
+        game.rumour_author = rumour_author(store)
         for turn in range(1, TURNS + 1):
-            game.pushed_orders[turn] = seal_turn_orders(store, turn)
+            game.pushed_orders[turn] = seal_turn_orders(store, turn, game.rumour_author)
             game.printed += run("resolve", "--root", root, "--key-file", root.parent / "gm-key.txt")
     finally:
         sealing.forget_key()
@@ -210,7 +217,7 @@ def test_no_secret_text_can_be_confirmed_by_a_perfect_guess(played: Played) -> N
 def test_sealed_files_of_one_kind_have_one_length_whatever_they_hold(played: Played) -> None:
     """Lengths are public forever: every faction's view, report, receipt and bot orders of a turn, and
     every order file pushed in a turn, have one length, though one faction holds more than another and
-    green's orders carry a rumour."""
+    one faction's orders carry a rumour."""
     for turn, pushed in played.pushed_orders.items():
         players = {name: len(sealed) for name, sealed in pushed.items() if name != "gm"}
         assert len(set(players.values())) == 1, (turn, players)
@@ -227,10 +234,12 @@ def test_sealed_files_of_one_kind_have_one_length_whatever_they_hold(played: Pla
 def test_a_rumour_names_no_author(played: Played) -> None:
     texts = public_texts(played)
     assert any(RUMOUR in text for text in texts.values()), "rumours are public by design"
+    roster = canonical.read_yaml(played.root / "campaign" / "players.yaml")["factions"]
+    author = {played.rumour_author, roster[played.rumour_author]["name"].lower()}
     for name, text in texts.items():
         for line in text.splitlines():
             if RUMOUR in line:
-                assert RUMOUR_AUTHOR not in line.lower(), (name, line)
+                assert not [word for word in author if word in line.lower()], (name, line)
 
 
 def test_the_gms_secret_interventions_stay_secret(played: Played) -> None:

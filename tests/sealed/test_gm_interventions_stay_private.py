@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from resolver.core import canonical, relations
+from resolver.core.fog import CONCEALED
 from resolver.engine import gm
-from resolver.engine.ruleset import RULESETS
+from resolver.engine.ruleset import RULESETS, Game
 from resolver.store.views import turn_lines
 
 from .sealed_play import (
@@ -47,13 +48,36 @@ PUBLIC_GRANT = "MARKER-announced-grant-e03"  # public: true
 PUBLIC_NEWS = "MARKER-announced-news-51f"  # a narration without 'to'
 
 
-def placing(root: Path, owner: str, piece: str, **data: Any) -> dict[str, Any]:
-    """The GM's order placing a piece of ``owner``'s, shaped as the ruleset's own pieces are."""
+def placing(
+    root: Path, owner: str, piece: str, beside: tuple[dict[str, Any], ...] = (), **data: Any
+) -> dict[str, Any]:
+    """The GM's order placing a piece of ``owner``'s, shaped as the ruleset's own pieces are, where the
+    template would put one once the pieces the GM places ``beside`` it in the same file stand (a ruleset
+    that allows one unit a province, diplomacy, puts the next in another)."""
     game, state = full_state(root)
+    for earlier in beside:  # set down as the GM phase sets it down
+        collection = state.setdefault(game.ruleset.entity_kinds[earlier["kind"]], {})
+        collection[earlier["id"]] = {**earlier["data"], "id": earlier["id"]}
     example = next(o for o in gm.examples(game, state) if o["action"] == "place")
     # Each piece's parts (an army's units) get ids of their own: the check refuses ids another part has.
     shaped = gm.placeable_copy(game, example["data"], piece)
+    shaped.pop(CONCEALED, None)  # whether it is hidden is the caller's to say, never the example's
     return {**example, "id": piece, "data": {**shaped, "owner": owner, **data}}
+
+
+def first_stock(game: Game) -> str | None:
+    """The first stock the GM may grant or take, where the ruleset keeps stocks at all (diplomacy keeps
+    none: a power has only its units and centres, and the GM offers no grant or take there)."""
+    return next(iter(game.ruleset.stock_names(game)), None) if "grant" in gm.actions(game) else None
+
+
+def announced(game: Game, one: str) -> dict[str, Any]:
+    """A gift to ``one`` the GM makes public, with its reason: a grant of stock, or where the ruleset has
+    no stock an item."""
+    stock = first_stock(game)
+    gift = {"action": "give_item", "item": "a banner"} if stock is None else {
+        "action": "grant", "resource": stock, "amount": 2}  # fmt: skip
+    return {**gift, "faction": one, "reason": PUBLIC_GRANT, "public": True}
 
 
 def owned_pieces(root: Path) -> bool:
@@ -66,23 +90,35 @@ def owned_pieces(root: Path) -> bool:
     return example is not None and "owner" in gm.placeable_copy(game, example["data"], "probe")
 
 
+def stock_orders(game: Game, one: str) -> list[dict[str, Any]]:
+    """A secret grant to ``one`` and a take from it, where the ruleset keeps stocks."""
+    stock = first_stock(game)
+    if stock is None:
+        return []
+    return [
+        {"action": "grant", "faction": one, "resource": stock, "amount": 7, "reason": SECRETS["grant"]},
+        {"action": "take", "faction": one, "resource": stock, "amount": 1, "reason": SECRETS["take"]},
+    ]
+
+
+def placed_in_secret_and_in_view(root: Path, one: str) -> list[dict[str, Any]]:
+    """A piece of ``one``'s placed concealed, and one placed in view beside it (elsewhere where the
+    ruleset allows one piece a place)."""
+    hidden = placing(root, one, HIDDEN_PIECE, concealed=True)
+    return [hidden, placing(root, one, SEEN_PIECE, beside=(hidden,))]
+
+
 def secret_orders(root: Path) -> list[dict[str, Any]]:
     """Every kind of GM order the campaign's ruleset takes, each about the first faction, none public
     (but a narration without 'to', which is told to everyone)."""
     game, state = full_state(root)
     one, other = game.factions[0], game.factions[1]
-    stock = next(iter(game.ruleset.stock_names(game)))
     orders: list[dict[str, Any]] = [
-        {"action": "grant", "faction": one, "resource": stock, "amount": 7, "reason": SECRETS["grant"]},
-        {"action": "take", "faction": one, "resource": stock, "amount": 1, "reason": SECRETS["take"]},
+        *stock_orders(game, one),
         {"action": "give_item", "faction": one, "item": SECRETS["give_item"], "reason": SECRETS["grant"]},
         {"action": "take_item", "faction": one, "item": SECRETS["take_item"], "reason": SECRETS["take"]},
         {"action": "modifier", "target": one, "name": SECRETS["modifier"], "value": 3, "turns": 2},
-        *(
-            [placing(root, one, HIDDEN_PIECE, concealed=True), placing(root, one, SEEN_PIECE)]
-            if owned_pieces(root)
-            else []
-        ),
+        *(placed_in_secret_and_in_view(root, one) if owned_pieces(root) else []),
         {"action": "narrate", "headline": SECRETS["narrate"], "to": [one]},
         {"action": "narrate", "headline": PUBLIC_NEWS},
     ]
@@ -145,8 +181,10 @@ def test_the_faction_concerned_hears_of_it_and_no_other(gm_turn: dict[str, Any])
     root, one = gm_turn["root"], gm_turn["one"]
     game, _ = full_state(root)
     mine = report(root, 2, one)
+    told = {o["action"] for o in gm_turn["orders"]}
     for action in ("grant", "take", "give_item", "modifier", "narrate"):
-        assert SECRETS[action] in mine, action
+        if action in told:
+            assert SECRETS[action] in mine, action
     if owned_pieces(root):
         assert HIDDEN_PIECE in mine  # its owner is told where it was placed
     bystander = next(f for f in game.factions[2:] if f != "latecomer")
@@ -170,7 +208,7 @@ def test_verify_catches_a_public_record_that_tells_more_than_the_turn_did(gm_tur
     originals = {path: path.read_bytes() for path in (record, digests)}
     with holding_key(root) as store:
         secret = [e for e in canonical.load(store.read_secret(folder / "events.yaml") or b"")["events"]
-                  if e["kind"] == "gm_grant"]  # fmt: skip
+                  if e["kind"] == "gm_give_item"]  # fmt: skip
     published = canonical.load(originals[record])
     leaked = canonical.dump({**published, "events": [*secret, *published["events"]]})
     bound = canonical.load(originals[digests])
@@ -193,16 +231,14 @@ def test_what_the_gm_makes_public_is_public_but_a_concealed_piece_stays_unnamed(
     to a hidden piece, never which one nor where; the campaign still replays byte for byte."""
     root, one = gm_turn["root"], gm_turn["one"]
     game, _ = full_state(root)
-    stock = next(iter(game.ruleset.stock_names(game)))
-    grant = {"action": "grant", "faction": one, "resource": stock, "amount": 2, "reason": PUBLIC_GRANT,
-             "public": True}  # fmt: skip
+    grant = announced(game, one)
     if not owned_pieces(root):
         # No piece to hide (see owned_pieces): what the GM makes public is public, and the rest replays.
         send_gm_orders(root, [grant])
         printed = resolve(root)
         assert PUBLIC_GRANT in printed and PUBLIC_GRANT in public_text(root, printed)
         told = {e["kind"]: e for e in public_events(root, 3) if e["phase"] == "gm"}
-        assert told["gm_grant"]["data"]["reason"] == PUBLIC_GRANT
+        assert told[f"gm_{grant['action']}"]["data"]["reason"] == PUBLIC_GRANT
         code, out = run("verify", "--root", root, "--key-file", key_file(root))
         assert code == 0 and "turn(s) replay byte-identically" in out, out
         return
@@ -222,7 +258,7 @@ def test_what_the_gm_makes_public_is_public_but_a_concealed_piece_stays_unnamed(
     assert PUBLIC_GRANT in printed and PUBLIC_GRANT in seen
     assert HIDDEN_PIECE not in seen and ALSO_HIDDEN not in seen
     told = {e["kind"]: e for e in public_events(root, 3) if e["phase"] == "gm"}
-    assert told["gm_grant"]["data"]["reason"] == PUBLIC_GRANT
+    assert told[f"gm_{grant['action']}"]["data"]["reason"] == PUBLIC_GRANT
     assert told["gm_place"]["data"] == {"what": hiding["kind"], "concealed": True}
     assert "place" not in told["gm_place"]
     assert told["gm_modifier"]["data"] == {"name": "attack", "value": 1, "until": 3, "concealed": True}

@@ -24,6 +24,7 @@ from resolver.store import sealing
 from resolver.store.store import PUBLIC_EVENTS, PUBLIC_STATE, Store
 
 from .demos import full_states, sealed_site, with_key
+from .sealed_play import hides_holdings
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,7 +148,13 @@ def test_the_standings_show_what_everyone_sees_and_say_the_rest_is_sealed(site: 
     every = game.ruleset.standings(game, state)
     shown = [k for k in public[0] if k not in ("faction", "name", "status")]
     secret = [k for k in every[0] if k not in public[0]]
-    assert shown and secret  # the numbers split into public ones and sealed ones
+    assert shown
+    # Where a faction keeps holdings from the others, the numbers split into public ones and sealed ones.
+    # Where it keeps none (diplomacy: every unit and centre is on the open board), the public numbers are
+    # the whole truth, and what the seal keeps is elsewhere (the orders until the turn resolves, reports).
+    assert bool(secret) == hides_holdings(game.rules), secret
+    if not secret:
+        assert public == every
     for path in ("", "factions"):
         page = site.page(path)
         table = table_after(page, ("Rank", "Faction", "Status"))

@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pyrage
 import pytest
 import yaml
 
+from resolver.core import canonical
+from resolver.engine.bots import bot_order_file
 from resolver.engine.ruleset import RULESETS
 from resolver.store import sealing
 from resolver.store.store import Store
 
+from ..sides import sides
 from .sealed_play import run
 
 
@@ -42,10 +46,12 @@ def players_file(tmp_path: Path, recipients: dict[str, list[str]]) -> Path:
     return path
 
 
-def order_files(root: Path, secret: str) -> list[Path]:
-    """Order files that carry the secret where a player might paste anything: the envelope, an action,
-    a field of an order, press, a rumour; and one whose YAML breaks on the line that holds it."""
-    template = root / "orders" / "templates" / "red.yaml"
+def order_files(root: Path, faction: str, secret: str) -> list[Path]:
+    """Order files of ``faction`` that carry the secret where a player might paste anything: the
+    envelope, an action, a field of an order, one of the bot's orders written as the ruleset writes
+    them (a mapping, or Diplomacy's line of text), press, a rumour; and one whose YAML breaks on the line
+    that holds it."""
+    template = root / "orders" / "templates" / f"{faction}.yaml"
     data = yaml.safe_load(template.read_text(encoding="utf-8"))
     variants = {
         "campaign": {**data, "campaign": secret},
@@ -55,6 +61,8 @@ def order_files(root: Path, secret: str) -> list[Path]:
             **data,
             "orders": [{"action": first_action(root), "to": secret, "plan": secret}],
         },
+        # Under the faction's own file name, so that the check reads the order itself.
+        faction: {**data, "orders": [pasted(first_order(root, faction), secret)]},
         "press": {**data, "press": [{"headline": secret, "body": f"A note: {secret}"}], "rumors": [secret]},
     }
     paths = []
@@ -72,15 +80,30 @@ def first_action(root: Path) -> str:
     return sorted(store.game(store.state()).actions)[0]
 
 
+def first_order(root: Path, faction: str) -> Any:
+    store = Store(root)
+    state = store.state()
+    return canonical.load(bot_order_file(store.game(state), state, faction).raw)["orders"][0]
+
+
+def pasted(order: Any, secret: str) -> Any:
+    """``order`` with the secret where its destination goes: a mapping's ``to``, or a text order's last
+    word (Diplomacy's "A vie - bud" becomes "A vie - AGE-SECRET-KEY-...")."""
+    if isinstance(order, str):
+        return f"{order.rsplit(' ', 1)[0]} {secret}"
+    return {**order, "to": secret}
+
+
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_the_check_quotes_no_pasted_secret_key(tmp_path: Path, ruleset: str) -> None:
     root, secret = tmp_path / "c", new_secret()
-    players = players_file(tmp_path, {"red": [], "blue": []})
+    red, blue = sides(ruleset, 2)
+    players = players_file(tmp_path, {red: [], blue: []})
     assert run("new", "--root", root, "--ruleset", ruleset, "--players", players, "--open")[0] == 0
     # A player's own key file, given to the check by mistake, is a place the secret is pasted too.
     key_file = tmp_path / "red-key.txt"
     key_file.write_text(f"# created: today\n# public key: age1…\n{secret}\n", encoding="utf-8")
-    for path in [*order_files(root, secret), key_file]:
+    for path in [*order_files(root, red, secret), key_file]:
         for extra in ((), ("--format", "json")):
             code, out = run("check", "--root", root, *extra, path)
             assert code == 1, out  # every one of them is wrong somewhere

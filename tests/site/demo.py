@@ -166,7 +166,8 @@ def demo_site(base: Path) -> DemoSite:
 
 
 def bot_demo_site(root: Path, ruleset: str, turns: int | None = None) -> DemoSite:
-    """The site a GM sees after `campaign demo --ruleset RULESET --seed 1 --factions 4`, after ``turns``
+    """The site a GM sees after `campaign demo --ruleset RULESET --seed 1` (four factions, or Diplomacy's
+    seven powers), after ``turns``
     turns (by default five, a year and a season, so a nations chronicle has two years, or as many as the
     ruleset's bots need for their first fight). No player wrote press."""
     default = max(TURNS, FIRST_FIGHT.get(ruleset, TURNS))
@@ -174,7 +175,7 @@ def bot_demo_site(root: Path, ruleset: str, turns: int | None = None) -> DemoSit
     key = f"demo-{ruleset}" if turns == default else f"demo-{ruleset}-{turns}"
     if key not in _BUILT:
         with no_campaign_key():
-            factions = workflow.default_factions(4, 1)
+            factions = workflow.ruleset_factions(ruleset, None, 1)  # as `campaign demo` makes them
             workflow.new_campaign(root, ruleset, 1, factions, name=f"Demo of {ruleset}")
             for _ in range(turns):
                 workflow.play_bot_turn(root)

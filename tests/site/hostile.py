@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from resolver import workflow
+from resolver.engine import gm
 from resolver.publish.site import SiteReport, build_site
 from resolver.rulesets.overlord.setup import new_unit
 from resolver.rulesets.usurper.setup import UNSETTLED
@@ -43,6 +45,7 @@ FORMATTED = "Formatted {% raw %} | *em* __b__ `c` {{ 6*7 }}"
 ARTICLE = " ".join([*(p for p in PROBES if not p.startswith("Rawtext")), FORMATTED])
 HEADLINE = " ".join(PROBES[:4])  # press and GM headlines are limited to 120 characters
 TURNS = 3
+SEED = 5
 
 
 def probes() -> Iterator[str]:
@@ -52,28 +55,44 @@ def probes() -> Iterator[str]:
             yield probe if round_number == 1 else f"{probe} {round_number}"
 
 
-def players() -> dict[str, Any]:
+def sides(ruleset: str) -> list[str]:
+    """The ids of the campaign's four player factions: generated ones (red, blue, green, gold), or where the
+    ruleset's sides are fixed its first four (diplomacy's powers), which then take the hostile names."""
+    return [setup.id for setup in workflow.ruleset_factions(ruleset, 4, SEED)]
+
+
+def first_side(ruleset: str) -> str:
+    """The faction with the longest name, the profile, and the GM's gifts."""
+    return sides(ruleset)[0]
+
+
+def players(ruleset: str) -> dict[str, Any]:
+    first, second, third, fourth = sides(ruleset)
     return {
         "factions": {
             # The bots put faction names in their headlines, which are limited to 120 characters.
-            "red": {
+            first: {
                 "name": " ".join(PROBES[:3]),
                 "color": "#c0392b",
                 "profile": f"{EVERY_PROBE}\n\n{EVERY_PROBE}",
             },
-            "blue": {"name": PROBES[3], "color": "#2e6fbd", "profile": PROBES[1]},
-            "green": {"name": PROBES[4], "color": "#2e8b57"},
-            "gold": {"name": PROBES[5], "color": "#b8860b"},
+            second: {"name": PROBES[3], "color": "#2e6fbd", "profile": PROBES[1]},
+            third: {"name": PROBES[4], "color": "#2e8b57"},
+            fourth: {"name": PROBES[5], "color": "#b8860b"},
         }
     }
 
 
-def _name_player_fields(orders: list[dict[str, Any]], names: Iterator[str], ruleset: str) -> None:
-    """Every free name or text a player's order may carry gets a probe."""
+def _name_player_fields(orders: list[Any], names: Iterator[str], ruleset: str) -> None:
+    """Every free name or text a player's order may carry gets a probe. An order written as a line of the
+    game's notation (diplomacy's 'A PAR - BUR') names only units and provinces, which the reader refuses
+    unless they are the board's: such a player's texts are the press, the rumours and the power's name."""
     if ruleset == "overlord":
         _overlord_lines(orders, names)
         return
     for order in orders:
+        if not isinstance(order, dict):
+            continue
         for field in ("name", "trait"):  # nations: recruit (unit name, trait), build (settlement name)
             if field in order:
                 order[field] = next(names)
@@ -216,19 +235,25 @@ def _usurper_gm(game: Any, state: Any) -> list[dict[str, Any]]:
 
 
 def _gm_orders(game: Any, state: Any) -> list[dict[str, Any]]:
+    first = first_side(game.ruleset.id)
     common = [
         {"action": "narrate", "headline": HEADLINE, "text": f"{EVERY_PROBE}\n\n{EVERY_PROBE}"},
-        {
-            "action": "grant",
-            "faction": "red",
-            "resource": game.ruleset.stock_names(game)[0],
-            "amount": 1,
-            "reason": EVERY_PROBE,
-        },
-        {"action": "give_item", "faction": "red", "item": EVERY_PROBE},
+        {"action": "give_item", "faction": first, "item": EVERY_PROBE, "reason": EVERY_PROBE},
     ]
-    # The seasons' pieces (provinces and armies) carry no name a player or the GM chooses: only the
-    # nations' names, the press, rumours and the GM's common orders are hostile there.
+    if "grant" in gm.actions(game):  # a ruleset that keeps stocks (diplomacy keeps none)
+        common.insert(
+            1,
+            {
+                "action": "grant",
+                "faction": first,
+                "resource": game.ruleset.stock_names(game)[0],
+                "amount": 1,
+                "reason": EVERY_PROBE,
+            },
+        )
+    # The seasons' pieces (provinces and armies) and diplomacy's units carry no name a player or the GM
+    # chooses: only the nations' or powers' names, the press, rumours and the GM's common orders are
+    # hostile there.
     own = {"nations": _nations_gm, "factions": _factions_gm, "usurper": _usurper_gm}.get(
         game.ruleset.id, lambda game, state: []
     )
@@ -241,7 +266,7 @@ def make_hostile_campaign(root: Path, ruleset: str, turns: int = TURNS) -> None:
     def edit(turn: int, faction: str, doc: dict[str, Any]) -> None:
         _name_player_fields(doc.get("orders", []), names, ruleset)
         if ruleset == "overlord" and turn == 1:  # the faction takes the name it has again, by an order
-            name = players()["factions"][faction]["name"]
+            name = players(ruleset)["factions"][faction]["name"]
             doc.setdefault("orders", []).insert(0, {"action": "faction", "orders": [f'NAME "{name}"']})
         doc["press"] = [{"headline": HEADLINE, "body": f"{ARTICLE}\n\n{ARTICLE}"}]
         doc["rumors"] = [EVERY_PROBE]
@@ -249,9 +274,9 @@ def make_hostile_campaign(root: Path, ruleset: str, turns: int = TURNS) -> None:
     play_campaign(
         root,
         ruleset,
-        5,
+        SEED,
         "Hostile names",
-        players(),
+        players(ruleset),
         turns,
         edit,
         lambda turn, game, state: [

@@ -18,6 +18,7 @@ from resolver.publish.history import faction_colors
 from resolver.publish.maps import DATA_ID
 from resolver.store.store import Store
 
+from ..sides import seats
 from .demo import DemoSite, bot_demo_site
 
 
@@ -27,9 +28,13 @@ def same(color: str) -> str:
 
 
 def new_campaign(root: Path, ruleset: str, players: dict[str, dict[str, str]]) -> Store:
+    """A campaign of the players file ``players``, whose factions are named red, blue... as a ruleset
+    that takes any id names them: where the ruleset's sides are fixed, they take its ids in that order,
+    with the names and colours the file gives."""
     root.mkdir(parents=True)
     path = root / "players-in.yaml"
-    path.write_text(yaml.safe_dump({"factions": players}), encoding="utf-8")
+    seat = seats(ruleset, players)
+    path.write_text(yaml.safe_dump({"factions": {seat[f]: e for f, e in players.items()}}), encoding="utf-8")
     factions, chosen = workflow.factions_from_players(path)
     workflow.new_campaign(root, ruleset, 1, factions, name="Colours", players=chosen)
     return Store(root)
@@ -53,6 +58,7 @@ def test_no_two_factions_share_a_colour_and_npcs_keep_their_own(ruleset: str, tm
         "gold": {"name": "Marrowgate", "color": 'red" onload="x'},  # unusable
     }
     store = new_campaign(tmp_path / "clash", ruleset, players)
+    seat = seats(ruleset, players)  # red, blue... as this ruleset calls them
     state = store.state()
     game = store.game(state)
     colors = faction_colors(store, game, state)
@@ -60,9 +66,9 @@ def test_no_two_factions_share_a_colour_and_npcs_keep_their_own(ruleset: str, tm
     assert len({same(c) for c in colors.values()}) == len(colors), colors
     for faction, color in npc_colors.items():
         assert colors[faction] == color, f"the NPC {faction} lost its colour {color} to {colors[faction]}"
-    kept = [f for f in ("red", "blue") if same(colors[f]) == "#c0392b"]
+    kept = [seat[f] for f in ("red", "blue") if same(colors[seat[f]]) == "#c0392b"]
     assert len(kept) == 1, f"of two factions that picked one colour, one keeps it: {colors}"
-    for faction in ("blue", "green", "gold"):
+    for faction in (seat["blue"], seat["green"], seat["gold"]):
         assert re.fullmatch(r"#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?", colors[faction]), colors[faction]
 
 

@@ -18,6 +18,8 @@ from resolver.store.resolution import resolve
 from resolver.store.store import Store
 from resolver.workflow import play_bot_turn
 
+from ..sides import seats
+
 PLAYERS = {"factions": {"red": {"name": "Brightwater"}, "blue": {"name": "Kessmark"}}}
 
 
@@ -25,10 +27,14 @@ PLAYERS = {"factions": {"red": {"name": "Brightwater"}, "blue": {"name": "Kessma
 def test_the_home_page_counts_and_lists_players_only(
     ruleset: str, tmp_path: Path, run: Callable[..., tuple[int, str, str]]
 ) -> None:
+    seat = seats(ruleset, PLAYERS["factions"])  # red and blue, or the ruleset's first two sides
     players = tmp_path / "players.yaml"
-    players.write_text(yaml.safe_dump(PLAYERS), encoding="utf-8")
+    roster = {"factions": {seat[f]: entry for f, entry in PLAYERS["factions"].items()}}
+    players.write_text(yaml.safe_dump(roster), encoding="utf-8")
     root = tmp_path / "camp"
-    code, _, err = run("new", "--ruleset", ruleset, "--root", root, "--seed", "3", "--players", players, "--open")
+    code, _, err = run(
+        "new", "--ruleset", ruleset, "--root", root, "--seed", "3", "--players", players, "--open"
+    )
     assert code == 0, err
     store = Store(root)
     if not npcs(store.state(), store.game(store.state()).factions) and get_ruleset(ruleset).can_add_factions:
@@ -47,11 +53,11 @@ def test_the_home_page_counts_and_lists_players_only(
     # Every ruleset whose campaign can hold an NPC holds one here (factions has neither NPC peoples of
     # its own nor the GM's add_faction: its home page is checked with its players alone).
     assert others or not (get_ruleset(ruleset).can_add_factions or ruleset == "seasons")
-    assert sorted(awaited(state, game.factions)) == ["blue", "red"]
+    assert sorted(awaited(state, game.factions)) == sorted(seat.values())
     assert build_site(root).out is not None
     home = (root / "site/index.md").read_text(encoding="utf-8")
     assert re.search(rf"Orders for turn {state['turn']}</dt><dd>0 of 2 sent", home), home[:2000]
     written = set(re.findall(r"orders/([a-z0-9-]+)\.yaml", home))
-    assert written == {"blue", "red"}, written
+    assert written == set(seat.values()), written
     for npc in others:
         assert f"{game.name_of(npc)}: not sent yet" not in home

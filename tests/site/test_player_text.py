@@ -1,6 +1,6 @@
 """Player names and texts are never template source, HTML or Markdown, on any page or on the map.
 
-Every name and text a player (or the GM) chooses, in both rulesets, carries the probes of
+Every name and text a player (or the GM) chooses, in every ruleset, carries the probes of
 ``hostile.PROBES``. The site must build, and each probe must show on the pages as written.
 """
 
@@ -15,7 +15,7 @@ import pytest
 from resolver.engine.ruleset import RULESETS
 from resolver.store.store import Store
 
-from .hostile import EVERY_PROBE, HEADLINE, PROBE_MARKS, PROBES, HostileSite, hostile_site
+from .hostile import EVERY_PROBE, HEADLINE, PROBE_MARKS, PROBES, HostileSite, first_side, hostile_site
 from .pagecheck import URL_ATTRIBUTES, Page, map_page_data, read_page
 
 
@@ -101,6 +101,9 @@ def test_the_map_carries_every_name_as_data(hostile: HostileSite) -> None:
     if hostile.ruleset == "seasons":  # no piece has a chosen name: the nations' names are in the details
         for name in {f["name"] for f in data["factions"]} - {"The Piorad"}:
             assert any(text.endswith(f" of {name}") for text in data["strings"]), name
+    elif hostile.ruleset == "diplomacy":  # no unit has a name: the powers' show in centres and builds told
+        for name in {f["name"] for f in data["factions"]}:
+            assert any(name in text for text in data["strings"]), name
     elif hostile.ruleset == "overlord":  # the public sees no unit: the map names them in its battles only
         battles = [text for text in data["strings"] if " attacks " in text]
         assert any(probe in text for text in battles for probe in PROBES), battles
@@ -115,9 +118,9 @@ def test_press_rumours_and_tales_show_in_full(hostile: HostileSite) -> None:
     issue = found["newspaper/turn-1/index.html"].text
     assert HEADLINE in issue and EVERY_PROBE in issue  # a signed article and a rumour
     chronicle = found["chronicle/turn-1/index.html"].text
-    assert HEADLINE in chronicle and EVERY_PROBE in chronicle  # the GM's tale, and its grant's reason
-    red = found["factions/red/index.html"].text
-    assert " ".join(PROBES[:3]) in red and EVERY_PROBE in red  # name, profile, and the GM's pieces
+    assert HEADLINE in chronicle and EVERY_PROBE in chronicle  # the GM's tale, and its gifts' reasons
+    first = found[f"factions/{first_side(hostile.ruleset)}/index.html"].text
+    assert " ".join(PROBES[:3]) in first and EVERY_PROBE in first  # name, profile, and the GM's pieces
     assert all(probe in found["map/index.html"].text for probe in PROBES)
 
 
@@ -137,7 +140,7 @@ def test_the_probes_reach_every_kind_of_name(hostile: HostileSite) -> None:
         units = [u["name"] for a in state["armies"].values() for u in a["units"]]
         assert set(PROBES) <= set(units)
         assert any(s["name"] in PROBES for s in state["settlements"].values())
-    elif hostile.ruleset == "seasons":  # players name only their nations
+    elif hostile.ruleset in ("seasons", "diplomacy"):  # players name only their nations, or their powers
         names = {record["name"] for record in state["factions"].values()}
         assert {" ".join(PROBES[:3]), *PROBES[3:]} <= names
     elif hostile.ruleset == "usurper":  # the GM's cities and a landmark; the players' notes

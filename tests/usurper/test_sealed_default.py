@@ -14,8 +14,10 @@ import pytest
 
 from resolver.cli import main
 from resolver.core import canonical
-from resolver.engine.ruleset import get_ruleset
+from resolver.engine.ruleset import RULESETS, get_ruleset
 from resolver.store import sealing
+
+from ..sides import sealed_by_default
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -103,8 +105,14 @@ def test_the_help_says_so() -> None:
     code, out = run("new", "--help")
     assert code == 0
     words = " ".join(out.split())
-    assert "A usurper campaign is sealed by default" in words
-    assert "--open" in words and "an open campaign" in words
+    sealed = [ruleset for ruleset in RULESETS if sealed_by_default(ruleset)]
+    assert "usurper" in sealed
+    told = re.search(r"An? ([a-z ,]+) campaign is sealed by default", words)
+    assert told and set(re.split(r", | or ", told.group(1))) == set(sealed), words
+    offered = re.search(
+        r"an open campaign, for a ruleset whose campaigns are sealed by default \(([^)]*)\)", words
+    )
+    assert offered and set(offered.group(1).split(", ")) == set(sealed), words
 
 
 def test_the_readmes_usurper_demo_plays_twelve_weeks_as_typed(

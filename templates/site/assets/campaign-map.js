@@ -37,7 +37,10 @@
   var HIT = 24; // the smallest side of anything a reader can point at or tap, in CSS pixels
   var GAP = 26; // pieces closer than this on screen are shown as one stack
   // Which mark shows when several events happened in one place: the first kind in this list.
-  var MARK_ORDER = ["battle", "capture", "raze", "raid", "siege", "founded", "change", "march"];
+  var MARK_ORDER = [
+    "battle", "dislodged", "capture", "raze", "raid", "siege", "founded", "build", "disband", "change",
+    "support", "convoy", "hold", "march",
+  ];
   var MARK_NAMES = {
     march: "March",
     battle: "Battle",
@@ -47,6 +50,18 @@
     raze: "Razed",
     founded: "New settlement or holding",
     change: "Other change",
+    support: "Support (an arrow at the move or unit supported)",
+    convoy: "Convoy (an arrow at the move carried)",
+    hold: "Hold (a ring round the unit)",
+    dislodged: "Dislodged",
+    build: "Built",
+    disband: "Disbanded",
+  };
+  // How a drawn order's outcome looks (marks that tell one): solid, dashed, or dotted and grey.
+  var OUTCOME_DASH = { succeeded: null, failed: "8 6", illegal: "2 5" };
+  var OUTCOME_NAMES = {
+    failed: "Dashed and crossed out: the order failed",
+    illegal: "Dotted grey and crossed out: the order broke a rule",
   };
 
   function node(tag, className, text) {
@@ -96,6 +111,12 @@
     else if (kind === "raze") s += '<path d="M12 4 C16 9 17 12 15 16 C14 18 10 18 9 16 C7 13 10 11 11 8 C9 11 7 13 8 16"' + ink + "/>";
     else if (kind === "founded") s += '<path d="M12 5 L12 19 M5 12 L19 12"' + ink + "/>";
     else if (kind === "march") s += '<path d="M5 12 L18 12 M13 7 L18 12 L13 17"' + ink + "/>";
+    else if (kind === "support") s += '<path d="M12 19 L12 6 M7 11 L12 6 L17 11 M7 19 L17 19"' + ink + "/>";
+    else if (kind === "convoy") s += '<path d="M4 14 C8 18 16 18 20 14 M12 5 L12 14 M8 9 L16 9"' + ink + "/>";
+    else if (kind === "hold") s += '<circle cx="12" cy="12" r="6"' + ink + '/><circle cx="12" cy="12" r="2"' + ink + "/>";
+    else if (kind === "dislodged") s += '<path d="M6 18 L12 6 L18 18 Z M12 10 L12 14 M10 16 L14 12"' + ink + "/>";
+    else if (kind === "build") s += '<path d="M12 5 L12 19 M5 12 L19 12 M8 8 L16 8"' + ink + "/>";
+    else if (kind === "disband") s += '<path d="M6 12 L18 12 M7 7 L17 17"' + ink + "/>";
     else s += '<circle cx="12" cy="12" r="4"' + ink + "/>";
     return s + "</svg>";
   }
@@ -134,6 +155,19 @@
     var areas = data.areas || [];
     var axes = data.axes || [];
     var markKinds = data.markKinds || [];
+    var drawnKinds = data.drawnKinds || ["march"];
+    // Kinds drawn as lines over the map (marches, supports, convoys, holds): their sentence joins what
+    // stands where they point, as a march's does.
+    function isDrawn(m) {
+      return drawnKinds.indexOf(markKinds[m[0]]) >= 0;
+    }
+    // The place a mark belongs to: a support's, a convoy's or a hold's unit (the first place of its path),
+    // else the last place (where a march ends).
+    function endOf(m) {
+      var kind = markKinds[m[0]];
+      var path = m[1];
+      return kind === "support" || kind === "convoy" || kind === "hold" ? path[0] : path[path.length - 1];
+    }
     var allMarks = data.marks || [];
 
     function owner(i) {
@@ -239,12 +273,35 @@
             icon.innerHTML = markSvg(kind, "#3b352f", 14);
             item(icon, MARK_NAMES[kind]);
           });
+          var told = {};
+          allMarks.forEach(function (rows) {
+            rows.forEach(function (m) {
+              if (m[4]) told[m[4]] = true;
+            });
+          });
+          ["failed", "illegal"].forEach(function (outcome) {
+            if (!told[outcome]) return;
+            var icon = node("span", "cm-key");
+            icon.innerHTML =
+              '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="14" height="14" aria-hidden="true"' +
+              ' focusable="false"><path d="M2 12 L22 12" stroke="#3b352f" stroke-width="2.5" stroke-dasharray="' +
+              OUTCOME_DASH[outcome].replace(" ", ",") + '"/><path d="M8 7 L16 17 M16 7 L8 17" stroke="#3b352f"' +
+              ' stroke-width="2"/></svg>';
+            item(icon, OUTCOME_NAMES[outcome]);
+          });
           if (held) {
             // The holder layer in words: a province tinted and edged in a faction's colour is that
             // faction's; a plain one is nobody's.
             var tint = node("span", "cm-swatch cm-held");
             item(tint, "Tint and edge: the province's holder");
             item(node("span", "cm-swatch cm-unheld"), "No tint: held by nobody");
+          }
+          if (data.places.some(function (p) { return p[4]; })) {
+            var centre = node("span", "cm-key");
+            centre.innerHTML =
+              '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true"' +
+              ' focusable="false"><circle cx="6" cy="6" r="4" fill="#fffdf6" stroke="#3b352f" stroke-width="2"/></svg>';
+            item(centre, data.markedPlaces || "Marked place");
           }
           var lit = node("span", "cm-swatch cm-lit");
           item(lit, "Changed in the turn shown");
@@ -398,6 +455,24 @@
         offset: p[3] ? [3, 0] : [0, -18],
       });
       placeLayer.addLayer(dot);
+      if (p[4]) {
+        // A marked place (a supply centre): a small ring just above its name, where no piece stands.
+        var ring = L.marker([p[1], p[2]], {
+          icon: L.divIcon({
+            className: "cm-place-ring",
+            html:
+              '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true"' +
+              ' focusable="false"><circle cx="6" cy="6" r="4" fill="#fffdf6" stroke="#3b352f" stroke-width="2"/></svg>',
+            iconSize: [12, 12],
+            iconAnchor: [6, 38],
+          }),
+          interactive: false,
+          keyboard: false,
+          zIndexOffset: -3000,
+        });
+        placeLayer.addLayer(ring);
+        ring.getElement().setAttribute("aria-hidden", "true");
+      }
     });
 
     // Holders: each held province tinted and edged in its holder's colour, for the turn shown. Drawn
@@ -500,7 +575,7 @@
       }
       var at = data.locations[p[0]];
       if (p[6] >= 0) at = areas[p[6]][3][0];
-      if (count === 1) return { at: [at], gap: Infinity };
+      if (count === 1) return { at: [p[7] || at], gap: Infinity }; // a piece alone stands at its own point
       var radius = unit * 0.3;
       var list = [];
       for (var k = 0; k < count; k++) {
@@ -520,7 +595,7 @@
       var html = shapeSvg(shapeOf(kind, p[1]), who ? who.color : NEUTRAL, px);
       if (count > 1) html += '<span class="cm-count">' + count + "</span>";
       var told = (events || []).filter(function (m) {
-        return markKinds[m[0]] !== "march";
+        return !isDrawn(m);
       });
       if (told.length) {
         var doer = owner(told[0][2]);
@@ -653,7 +728,7 @@
       var bySpot = {};
       var spotOrder = [];
       rows.forEach(function (m) {
-        var end = m[1][m[1].length - 1];
+        var end = endOf(m);
         var key = end[3] >= 0 ? "a" + end[3] : "t" + end[2];
         if (!bySpot[key]) {
           bySpot[key] = { end: end, events: [] };
@@ -668,9 +743,7 @@
           into.events = into.events.concat(group.events);
         };
         // Marches only: the arrow points at the place, whose pieces tell where they came from.
-        var marches = group.events.every(function (m) {
-          return markKinds[m[0]] === "march";
-        });
+        var marches = group.events.every(isDrawn);
         if (marches) {
           var home = placed.filter(function (entry) {
             return entry.target.keys[placeKey(group.end[3], data.tiles[group.end[2]][1])];
@@ -786,7 +859,7 @@
             "data-events",
             JSON.stringify(
               t.events.map(function (m) {
-                return [placeName(m[1][m[1].length - 1]), markKinds[m[0]], eventText(m)];
+                return [placeName(endOf(m)), markKinds[m[0]], eventText(m)].concat(m[4] ? [m[4]] : []);
               })
             )
           );
@@ -796,6 +869,7 @@
     }
 
     function standsAt(p) {
+      if (p[7]) return p[7];
       return p[6] >= 0 ? areas[p[6]][3][0] : data.locations[p[0]];
     }
 
@@ -807,7 +881,9 @@
       var outlined = {};
       (allMarks[i] || []).forEach(function (m) {
         var who = owner(m[2]);
-        var color = who ? who.color : NEUTRAL;
+        var kind = markKinds[m[0]];
+        var outcome = m[4];
+        var color = outcome === "illegal" ? NEUTRAL : who ? who.color : NEUTRAL;
         var path = m[1];
         var end = path[path.length - 1];
         var key = end[3] >= 0 ? "a" + end[3] : "t" + end[2];
@@ -818,26 +894,57 @@
             L.polygon(shape, { className: "cm-highlight", fill: false, color: "#f2b705", weight: 3.5, opacity: 0.95, interactive: false, smoothFactor: 0 })
           );
         }
-        if (markKinds[m[0]] !== "march" || path.length < 2) return;
-        var line = path.map(function (at) {
-          return [at[0], at[1]];
-        });
+        // A mark without an outcome is drawn dashed, as marches always were; a told outcome picks its dash.
+        var dash = outcome in OUTCOME_DASH ? OUTCOME_DASH[outcome] : "7 5";
+        var crossed = outcome === "failed" || outcome === "illegal";
+        var at = function (k) {
+          return [path[k][0], path[k][1]];
+        };
+        if (kind === "hold") {
+          var ring = L.circleMarker(at(0), {
+            className: "cm-arrow cm-hold" + (outcome ? " cm-" + outcome : ""),
+            radius: 15, color: color, weight: 3, opacity: 0.95, fill: false, dashArray: dash, interactive: false,
+          });
+          highlightLayer.addLayer(ring);
+          if (crossed) highlightLayer.addLayer(crossAt(at(0), color, 0, 14));
+          return;
+        }
+        var line;
+        if (kind === "support" || kind === "convoy") {
+          // From the unit that helps to the middle of the move it helps, or to the unit it helps hold.
+          if (path.length < 2) return;
+          var aim = path.length > 2 ? [(path[1][0] + path[2][0]) / 2, (path[1][1] + path[2][1]) / 2] : at(1);
+          line = [at(0), aim];
+        } else if (kind === "march") {
+          if (path.length < 2) return;
+          line = path.map(function (p) {
+            return [p[0], p[1]];
+          });
+        } else return;
+        var thin = kind === "support" || kind === "convoy";
         highlightLayer.addLayer(
-          L.polyline(line, { className: "cm-arrow", color: color, weight: 3, opacity: 0.9, dashArray: "7 5", interactive: false })
+          L.polyline(line, {
+            className: "cm-arrow cm-" + kind + (outcome ? " cm-" + outcome : ""),
+            color: color, weight: thin ? 2 : 3, opacity: 0.9, dashArray: dash, interactive: false,
+          })
         );
-        // The arrowhead, half way along the last step, points the way.
         var a = line[line.length - 2], b = line[line.length - 1];
-        var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
         var angle = (Math.atan2(-(b[0] - a[0]), b[1] - a[1]) * 180) / Math.PI;
-        var head = L.marker(mid, {
+        // A march's head half way along its last step points the way; a support's or a convoy's sits at
+        // its tip, on the arrow or unit it points at.
+        var tip = thin ? b : [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+        var px = thin ? 13 : 18;
+        var head = L.marker(tip, {
           icon: L.divIcon({
             className: "cm-arrowhead",
             html:
-              '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="18" height="18"' +
+              '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="' + px + '" height="' + px + '"' +
               ' aria-hidden="true" focusable="false" style="transform: rotate(' + angle.toFixed(1) + 'deg)">' +
-              '<path d="M5 5 L20 12 L5 19 L9 12 Z" fill="' + color + '" stroke="#1d1b19" stroke-width="1.2"/></svg>',
-            iconSize: [18, 18],
-            iconAnchor: [9, 9],
+              (thin
+                ? '<path d="M4 6 L20 12 L4 18" fill="none" stroke="' + color + '" stroke-width="3"/></svg>'
+                : '<path d="M5 5 L20 12 L5 19 L9 12 Z" fill="' + color + '" stroke="#1d1b19" stroke-width="1.2"/></svg>'),
+            iconSize: [px, px],
+            iconAnchor: [px / 2, px / 2],
           }),
           interactive: false,
           keyboard: false,
@@ -845,7 +952,31 @@
         });
         highlightLayer.addLayer(head);
         head.getElement().setAttribute("aria-hidden", "true");
+        if (crossed) {
+          var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+          highlightLayer.addLayer(crossAt(thin ? [(a[0] + 3 * b[0]) / 4, (a[1] + 3 * b[1]) / 4] : mid, color, angle, 16));
+        }
       });
+    }
+
+    // A cross over a failed or illegal order's line, so it reads as failed without colour or dashes.
+    function crossAt(latlng, color, angle, px) {
+      var cross = L.marker(latlng, {
+        icon: L.divIcon({
+          className: "cm-arrowhead cm-cross",
+          html:
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="' + px + '" height="' + px + '"' +
+            ' aria-hidden="true" focusable="false" style="transform: rotate(' + angle.toFixed(1) + 'deg)">' +
+            '<path d="M5 5 L19 19 M19 5 L5 19" stroke="#fffdf6" stroke-width="6" stroke-linecap="round"/>' +
+            '<path d="M5 5 L19 19 M19 5 L5 19" stroke="' + color + '" stroke-width="3" stroke-linecap="round"/></svg>',
+          iconSize: [px, px],
+          iconAnchor: [px / 2, px / 2],
+        }),
+        interactive: false,
+        keyboard: false,
+        zIndexOffset: -1900,
+      });
+      return cross;
     }
 
     // Names never overlap one another: the grid's names first, then settlements, then places; a name

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import subprocess
 import sys
 import textwrap
@@ -38,14 +37,16 @@ def test_make_install_still_installs_the_site_and_dev_tools() -> None:
 
 
 def test_every_data_file_of_the_engine_ships_in_the_package() -> None:
-    """A non-editable `pip install .` copies only the files package-data names: the event sentences,
-    headlines, tallies and rules must all be among them, or a player's install cannot resolve."""
+    """A non-editable `pip install .` (the orders-from-issue workflow's) copies only the files package-data
+    names: the event sentences, headlines, tallies and rules, a ruleset's chapters of rules data too, must
+    all be among them, or a player's install cannot resolve. setuptools globs each pattern in the package,
+    where a ``*`` never crosses a folder."""
     patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["resolver"]
     package = REPO / "resolver"
-    data = [p.relative_to(package).as_posix() for p in package.rglob("*.yaml")]
-    assert "engine/events.yaml" in data and "rulesets/nations/rules.yaml" in data
-    missing = [name for name in data if not any(fnmatch.fnmatch(name, pattern) for pattern in patterns)]
-    assert missing == []
+    data = {p.relative_to(package).as_posix() for kind in ("*.yaml", "*.yml") for p in package.rglob(kind)}
+    assert {"engine/events.yaml", "rulesets/nations/rules.yaml", "rulesets/diplomacy/rules/map.yaml"} <= data
+    shipped = {p.relative_to(package).as_posix() for pattern in patterns for p in package.glob(pattern)}
+    assert sorted(data - shipped) == []
 
 
 # Runs the CLI in a fresh interpreter where the site's packages cannot be imported, as in a player's

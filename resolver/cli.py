@@ -199,7 +199,27 @@ def find_root(start: Path) -> Path:
     )
 
 
-def build_parser() -> Parser:
+class _Unbuilt:
+    """A command's parser that is not built: every call made to build it is taken and dropped."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: self
+
+
+class _OnlyCommand:
+    """The subcommands, building the parser of one command alone: a command line that names its command
+    is parsed by that command's parser only, and building the thirty others was a tenth of starting a
+    check. ``campaign --help``, an unknown command and a mistyped one still get every parser."""
+
+    def __init__(self, sub: Any, command: str) -> None:
+        self.sub, self.command = sub, command
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        return self.sub.add_parser(name, **kwargs) if name == self.command else _Unbuilt()
+
+
+def build_parser(command: str | None = None) -> Parser:
+    """The command line's parser; with ``command``, the parser of that subcommand alone is built."""
     parser = Parser(
         prog="campaign",
         description="Run a play-by-post strategy campaign: check order files, resolve turns "
@@ -210,7 +230,9 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"campaign-kit {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the full traceback of an internal error")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub: Any = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    if command is not None:
+        sub = _OnlyCommand(sub, command)
     root = _root_parent()
 
     p = sub.add_parser(
@@ -1636,8 +1658,17 @@ COMMANDS = {
 }
 
 
+def named_command(argv: Sequence[str]) -> str | None:
+    """The command a command line names, when nothing before it asks for the whole parser (``--help``,
+    ``--version``): its parser alone then parses the line."""
+    for word in argv:
+        if word != "--debug":
+            return word if word in COMMANDS else None
+    return None
+
+
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = build_parser()
+    parser = build_parser(named_command([str(word) for word in (sys.argv[1:] if argv is None else argv)]))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         # Name the unknown word where it was given: after the command, that command's options count.

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import accumulate
 from json.decoder import scanstring
 from operator import lt
 from typing import Any
@@ -527,7 +526,7 @@ def read_list_in_part(text: str, section: str, key: str) -> tuple[dict[str, Any]
     start = text.find(head) + 1 if not text.startswith(head[1:]) else 0
     if start == 0 and not text.startswith(head[1:]):
         raise NotCanonical(f"no list {section!r}")
-    found = re.compile(r"\n(?=[^ -])").search(text, start + len(head) - 4)
+    found = re.compile(r"\n[^ -]").search(text, start + len(head) - 4)
     end = found.start() + 1 if found else len(text)
     rest = read(text[:start] + text[end:]) if start or end < len(text) else {}
     if not isinstance(rest, dict) or section in rest:
@@ -536,17 +535,13 @@ def read_list_in_part(text: str, section: str, key: str) -> tuple[dict[str, Any]
     parts = _ITEM_CUT.split(body)
     if parts[0] != "" or body.count("\n-") != len(parts) - 1:
         raise NotCanonical("an item line the writer does not write")
-    found_keys = list(re.finditer(rf"\n  {re.escape(key)}: ([^\n]*)", body))
-    if len(found_keys) != len(parts) - 1:
-        raise NotCanonical(f"an item without its {key!r}, or with two")
-    starts = [end_ - 3 for end_ in accumulate((len(part) + 3 for part in parts[:-1]), initial=0)][1:]
-    places = [match.start() for match in found_keys]
-    ends = [*starts[1:], len(body)]
-    if not all(map(lt, starts, places)) or not all(map(lt, places, ends)):
+    # A line at column 2 in an item is one of its own keys (the writer nests deeper values further in),
+    # and an item holds a key once: as many such lines as items means one in each, in the items' order.
+    tokens = re.compile(rf"\n  {re.escape(key)}: ([^\n]*)").findall(body)
+    if len(tokens) != len(parts) - 1:
         raise NotCanonical(f"an item without its {key!r}, or with two")
     # Plain words, as the writer writes most keys, are read as themselves without a look at each.
-    values = _values([match.group(1) for match in found_keys])
-    keys = [value if type(value) is str else str(value) for value in values]
+    keys = [value if type(value) is str else str(value) for value in _values(tokens)]
     return rest, dict(zip(keys, parts[1:], strict=True))
 
 

@@ -334,7 +334,7 @@ class ReadEntries(Mapping[str, Any]):
         self._by_key: dict[str, dict[str, Any] | None] = {}
         self._lines: dict[str, int] = {}  # how many lines of each field ``holding`` searched the entries hold
         self._searches: dict[str, int] = {}  # how many times ``holding`` searched the text for each field
-        self._holders: dict[str, dict[str, list[str]]] = {}  # a field's keys by its value as written
+        self._holders: dict[str, dict[str, list[str]] | None] = {}  # a field's keys by its value as written
 
     @classmethod
     def cut(cls, text: str, start: int, end: int, whole: Callable[[], Any], section: str) -> ReadEntries:
@@ -414,32 +414,44 @@ class ReadEntries(Mapping[str, Any]):
         """The keys, in order, of the entries whose own line of ``field`` reads ``written`` (a value as
         the writer writes it, on one line), found by searching the text for that line alone, so that only
         the entries found need be read: what ``column`` answers for one value, without scanning every
-        entry. None when not every entry has its own line of ``field`` (then read the column)."""
+        entry. None when not every entry has its own line of ``field``, once (then read the column)."""
         line = f"\n    {field}: "
         if field not in self._lines:
             self._lines[field] = self.text.count(line, self.start, self._end)
         # A line at column 4 is a field of the entry it is in (the writer nests deeper values further
-        # in), and an entry holds a field once: as many such lines as entries means one in each.
+        # in): as many such lines as entries, none of them twice in one, means one in each.
         if self._lines[field] != len(self._keys) or "\n" in written:
             return None
-        holders = self._holders.get(field)
-        if holders is None and self._searches.get(field, 0) >= SEARCHES_BEFORE_TABLE:
+        if field not in self._holders and self._searches.get(field, 0) >= SEARCHES_BEFORE_TABLE:
             # Each search reads the whole text: after a few, one pass makes the table of every value.
-            # The field's lines, one in each entry and in their order, hold the entries' values in turn.
-            holders = self._holders[field] = {}
-            pattern = re.compile(f"{re.escape(line)}([^\n]*)")
-            for key, token in zip(self._keys, pattern.findall(self.text, self.start, self._end), strict=True):
-                holders.setdefault(token, []).append(key)
-        if holders is not None:
-            return list(holders.get(written, ()))
+            self._holders[field] = self._holders_of(line)
+        if field in self._holders:
+            holders = self._holders[field]
+            return None if holders is None else list(holders.get(written, ()))
         self._searches[field] = self._searches.get(field, 0) + 1
         target = f"{line}{written}\n"
         found: list[str] = []
+        ends = [*self._starts[1:], self._end]
         at = self.text.find(target, self.start, self._end)
         while at >= 0:
-            found.append(self._keys[bisect_right(self._starts, at) - 1])
+            entry = bisect_right(self._starts, at) - 1
+            if self.text.count(line, self._starts[entry], ends[entry]) != 1:
+                return None  # a field twice in one entry: not as the writer writes
+            found.append(self._keys[entry])
             at = self.text.find(target, at + len(target) - 1, self._end)
         return found
+
+    def _holders_of(self, line: str) -> dict[str, list[str]] | None:
+        """Every entry's key by the value of its line ``line`` as written; None unless each entry holds
+        that line once."""
+        matches = list(re.compile(f"{re.escape(line)}([^\n]*)").finditer(self.text, self.start, self._end))
+        entries = [bisect_right(self._starts, match.start()) - 1 for match in matches]
+        if entries != list(range(len(self._keys))):
+            return None
+        holders: dict[str, list[str]] = {}
+        for key, match in zip(self._keys, matches, strict=True):
+            holders.setdefault(match[1], []).append(key)
+        return holders
 
     def column(self, field: str) -> dict[str, Any] | None:
         """Every entry's plain value of ``field``, by key and in order, read from its lines alone; None

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import jinja2
 
+    from ..engine.turn import TurnResult
     from . import beacon
 
 try:
@@ -45,10 +46,8 @@ from ..core.stillness import holding_still
 from ..core.world import World
 from ..engine.gm import actions as gm_actions
 from ..engine.ruleset import Game, get_ruleset
-from ..engine.turn import TurnResult
 from ..engine.validate import check_order_file, refuse_twin_files
 from . import sealing
-from .views import order_template_context, render_reports
 
 ENGINE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 SCHEMA_FILE = "orders.schema.json"
@@ -729,6 +728,8 @@ class Store:
         the schema from there, and once it is the faction's own order file it says so, rather than asking
         to be copied where it already is."""
 
+        from .views import order_template_context  # writing templates and reports: `check` needs none
+
         context = order_template_context(game, state, faction)
         context["sealed"] = self.sealed
         if destination is not None:
@@ -879,6 +880,8 @@ class Store:
             events_raw = canonical.dump(roll_log.logged(events, game.rules))
             self.write_secret(stage / "events.yaml", events_raw)
             state_raw = canonical.dump(result.state)
+            from .views import render_reports
+
             with holding_still(result.state):  # reports read the new state, never change it
                 rendered = {
                     f: text.encode()

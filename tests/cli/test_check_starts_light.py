@@ -22,6 +22,8 @@ NOT_FOR_A_CHECK = (
     "resolver.store.replay",
     "resolver.store.beacon",
     "resolver.store.keys",
+    "resolver.store.views",
+    "resolver.engine.turn",
     "resolver.publish.layout",
     "jinja2",
     "http.client",

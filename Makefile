@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 ROOT   ?= .
 
-.PHONY: help install demo test datc lint format site serve bench lock clean
+.PHONY: help install demo test datc lint format site serve bench lock rules-twins clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -65,6 +65,9 @@ bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; che
 	$(BIN)/python -m resolver.bench.usurper
 	$(BIN)/python -m resolver.bench.overlord
 	$(BIN)/python -m resolver.bench.diplomacy
+
+rules-twins: $(STAMP)  ## write each ruleset's rules.json, the JSON twin of its rules YAML that a first check reads at once
+	$(BIN)/python -c "from resolver.engine.ruleset import write_rules_twins; write_rules_twins()"
 
 lock: $(STAMP)  ## write requirements/*.txt (the workflows' hash-pinned packages) from requirements/*.in; needs the network
 	$(BIN)/python tools/lock-resolve

@@ -59,12 +59,14 @@ site: $(STAMP)  ## write the site's pages into site/ and build it into public/ (
 serve: site  ## build the site, then serve it on http://127.0.0.1:8000 (ROOT=DIR as for site)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -f $(ROOT)/mkdocs.yml --dev-addr 127.0.0.1:8000
 
-bench: $(STAMP)  ## benchmarks: the engine at 100 factions and 5,000 armies; check on hostile files; the site at 50 and 500 turns; a year of usurper; an overlord month at 500 units; a year of Diplomacy's 7 powers
-	$(BIN)/python -m resolver.bench
-	$(BIN)/python -m resolver.bench.site
+bench: $(STAMP)  ## benchmarks and issue 26's targets: the engine at 25, 100 and 400 factions in two layouts; check on hostile files; the site at 50 and 500 turns; the whole CI job; a year of usurper; an overlord month at 500 units; a year of Diplomacy's 7 powers
+	@rm -f $(VENV)/bench-targets.jsonl
+	$(BIN)/python -m resolver.bench --targets $(VENV)/bench-targets.jsonl
+	$(BIN)/python -m resolver.bench.site --targets $(VENV)/bench-targets.jsonl
 	$(BIN)/python -m resolver.bench.usurper
 	$(BIN)/python -m resolver.bench.overlord
 	$(BIN)/python -m resolver.bench.diplomacy
+	@$(BIN)/python -m resolver.bench.targets $(VENV)/bench-targets.jsonl
 
 lock: $(STAMP)  ## write requirements/*.txt (the workflows' hash-pinned packages) from requirements/*.in; needs the network
 	$(BIN)/python tools/lock-resolve

@@ -115,13 +115,25 @@ def scale_armies(
             state["armies"][aid] = army
             owned[f].append(army)
         state["factions"][f]["stock"]["resources"] = 50
+    chosen = {
+        f: sorted(owned[f], key=lambda a: a["id"])[1 : 1 + (min(attacks, per - 1) if f in enemies else 0)]
+        for f in ids  # a lone nation has nobody to attack
+    }
+    # Where the attackers go: onto the tiles of their enemy's armies. Scattered, as the bench always
+    # placed them (an enemy army already sent abroad takes its attackers along); apart, onto the tiles
+    # of the enemy's armies at home, so that every attack is fought on the neighbour's own ground.
+    leaving = {a["id"] for mine in chosen.values() for a in mine}
+    at_home = {f: [a["location"] for a in owned[f] if a["id"] not in leaving] for f in ids}
     attackers: dict[str, set[str]] = {}
     for f in ids:
-        enemy = owned[enemies[f]] if f in enemies else []
-        count = min(attacks, per - 1) if enemy else 0  # a lone nation has nobody to attack
-        mine = sorted(owned[f], key=lambda a: a["id"])[1 : 1 + count]
+        mine = chosen[f]
         for k, army in enumerate(mine):
-            army["location"] = enemy[(k + len(mine)) % len(enemy)]["location"]
+            if layout == "scattered":
+                enemy = owned[enemies[f]]
+                army["location"] = enemy[(k + len(mine)) % len(enemy)]["location"]
+            else:
+                spots = at_home[enemies[f]]
+                army["location"] = spots[(k + len(mine)) % len(spots)]
         attackers[f] = {a["id"] for a in mine}
     return owned, attackers, enemies
 

@@ -69,14 +69,28 @@ def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
     return best, result
 
 
-def build(root: Path, factions: int, armies: int, seed: int, layout: Layout = "scattered") -> tuple[int, int]:
+def build(
+    root: Path,
+    factions: int,
+    armies: int,
+    seed: int,
+    layout: Layout = "scattered",
+    *,
+    start: Path | None = None,
+) -> tuple[int, int]:
     """A nations campaign of ``factions`` factions and about ``armies`` armies laid out as ``layout`` says,
     with every faction's orders written; returns how many armies there are and how many orders. Linear
     in its size: each piece is made once, and lookups go through tables built once (the engine's own
-    helpers scan the state, which made this quadratic)."""
-    game = new_campaign(root, "nations", seed, default_factions(factions, seed, most=factions), name="Bench")
+    helpers scan the state, which made this quadratic). ``start``: a new campaign of the same factions
+    and seed (``new_campaign``), copied rather than made again: both layouts start from the same one,
+    and making it costs more than the rest at 400 factions."""
+    if start is None:
+        new_campaign(root, "nations", seed, default_factions(factions, seed, most=factions), name="Bench")
+    else:
+        shutil.copytree(start, root)
     store = Store(root)
     state = store.state()
+    game = store.game(state)
     owned, attackers, enemies = scale_armies(game, state, armies, seed, attacks=ATTACKS, layout=layout)
     canonical.write_yaml(store.campaign_dir / "state.yaml", state)
     canonical.write_yaml(store.turns_dir / "0000" / "state.yaml", state)
@@ -322,16 +336,27 @@ def measure(campaigns: list[Campaign], rounds: int, small: int) -> None:
                 campaign.floors.append(floors[id(campaign)].seconds())
 
 
-def build_campaign(base: Path, layout: Layout, factions: int, seed: int) -> Campaign:
-    root = base / f"{layout}-{factions}"
-    print(f"Building a nations campaign of {factions} factions, {layout} …", file=sys.stderr)
-    seconds, (armies, orders) = timed(
-        lambda: build(root, factions, factions * ARMIES_PER_FACTION, seed, layout)
-    )
-    store = Store(root)
-    campaign = Campaign(layout, factions, root, orders, armies, setup=seconds)
-    campaign.state_mb = (store.campaign_dir / "state.yaml").stat().st_size / 1e6
-    return campaign
+def build_campaigns(base: Path, layouts: list[Layout], sizes: list[int], seed: int) -> list[Campaign]:
+    """Every layout at every size. Each size's new campaign is made once and copied for each layout; a
+    campaign's setup seconds are its share of making it plus its own armies and orders."""
+    campaigns = []
+    for factions in sizes:
+        print(f"Building the nations campaigns of {factions} factions …", file=sys.stderr)
+        start = base / f"new-{factions}"
+        names = default_factions(factions, seed, most=factions)
+        started = time.perf_counter()
+        new_campaign(start, "nations", seed, names, name="Bench")
+        made = time.perf_counter() - started
+        for layout in layouts:
+            root = base / f"{layout}-{factions}"
+            started = time.perf_counter()
+            count, orders = build(root, factions, factions * ARMIES_PER_FACTION, seed, layout, start=start)
+            seconds = time.perf_counter() - started
+            campaign = Campaign(layout, factions, root, orders, count, setup=made / len(layouts) + seconds)
+            campaign.state_mb = (Store(root).campaign_dir / "state.yaml").stat().st_size / 1e6
+            campaigns.append(campaign)
+        shutil.rmtree(start)
+    return sorted(campaigns, key=lambda c: (LAYOUTS.index(c.layout), c.factions))
 
 
 def measure_checks(campaign: Campaign, cache: Path) -> None:
@@ -473,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     bare_python = process_seconds(BARE_PYTHON, repeat=5)
     base = Path(tempfile.mkdtemp(prefix="campaign-bench-"))
     try:
-        campaigns = [build_campaign(base, layout, n, args.seed) for layout in layouts for n in sizes]
+        campaigns = build_campaigns(base, layouts, sizes, args.seed)
         for campaign in campaigns:
             if campaign.layout == layouts[0] and campaign.factions >= small:
                 print(f"Checking at {campaign.factions} factions …", file=sys.stderr)

@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.canonical import CACHE_VARIABLE
+
 KIT = Path(__file__).resolve().parents[2]  # the folder holding the resolver package and requirements/
 WHEELHOUSE = Path(sys.prefix) / "wheelhouse"
 ENGINE = ("resolve.txt",)
@@ -98,7 +100,8 @@ def commit_campaign(root: Path, env: dict[str, str]) -> None:
 def whole_job(work: Path, resolve_root: Path, site_root: Path, factions: int, turns: int) -> list[Step]:
     """The workflow's steps: install the engine, resolve and commit the campaign at ``resolve_root`` (not
     yet a repository: it becomes one), install the engine and the site tools, build the site of the
-    campaign at ``site_root``. Every step's wall seconds, or the steps skipped with the reason."""
+    campaign at ``site_root`` (whose generated pages the caller has removed, as a fresh checkout has
+    none). Every step's wall seconds, or the steps skipped with the reason."""
     names = [
         "install the engine from resolve.txt (fresh venv)",
         f"campaign resolve --commit, {factions} factions",
@@ -112,7 +115,9 @@ def whole_job(work: Path, resolve_root: Path, site_root: Path, factions: int, tu
     work.mkdir(parents=True, exist_ok=True)
     commit_campaign(resolve_root, env)
     steps = [Step(names[0], install(work / "resolve-venv", ENGINE, env))]
+    # Each job runs on a fresh runner: a fresh checkout and an empty read cache.
     engine = {**env, "PYTHONPATH": str(fresh_engine(work / "resolve-checkout"))}
+    engine[CACHE_VARIABLE] = str(work / "resolve-cache")
     engine.update(
         {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.hooksPath", "GIT_CONFIG_VALUE_0": "/dev/null"}
     )
@@ -122,6 +127,7 @@ def whole_job(work: Path, resolve_root: Path, site_root: Path, factions: int, tu
     )
     steps.append(Step(names[2], install(work / "site-venv", ENGINE_AND_SITE, env)))
     site = {**env, "PYTHONPATH": str(fresh_engine(work / "site-checkout"))}
+    site[CACHE_VARIABLE] = str(work / "site-cache")
     python = str(work / "site-venv" / "bin" / "python")
     steps.append(Step(names[3], _run([python, "-m", "resolver.cli", "site"], site_root, site)))
     return steps

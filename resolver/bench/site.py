@@ -285,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         job_root = base / f"job-{args.job_factions}"
+        shutil.rmtree(root / DOCS_DIR, ignore_errors=True)  # a fresh checkout has no generated pages
         engine.build(job_root, args.job_factions, args.job_factions * engine.ARMIES_PER_FACTION, 1)
         print()
         print("\n".join(job_rows(whole_job(base / "job", job_root, root, args.job_factions, lengths[-1]))))

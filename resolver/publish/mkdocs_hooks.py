@@ -1,5 +1,6 @@
 """MkDocs hook loaded by the generated settings: the search dialog gets a name, maps and the search index
-load on demand, and every page's head links the feed and carries Open Graph tags."""
+load on demand, every page's head links the feed and carries Open Graph tags, and Markdown's inline
+patterns are tried only on text that holds a character they need."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ import re
 from typing import Any
 
 import jinja2
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.inlinepatterns import Pattern
+from markdown.treeprocessors import InlineProcessor
+from markdown.util import AtomicString
 
 # Material's search box is a dialog with no name, which a screen reader can only call "dialog". Its
 # partial gets the one attribute it lacks as the theme's templates are loaded, for every page (404.html
@@ -24,6 +30,76 @@ def name_the_search_dialog(env: Any) -> None:
         return
     named = source.replace(SEARCH_DIALOG, f'{SEARCH_DIALOG} aria-label="Search"', 1)
     env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({SEARCH_PARTIAL: named}), env.loader])
+
+
+# Python-Markdown tries every inline pattern on every piece of text, one regular expression after another,
+# and a generated site of many turns is mostly text that none of them matches. A pattern whose expression
+# cannot match without one of a few characters (a link needs "[", an entity "&") is passed over, as a
+# failed match would be, on text that holds none of them. Patterns are known by their expression, so a
+# pattern an extension replaces or adds is always tried, as before; the HTML comes out the same.
+_NEEDS: dict[str, tuple[str, ...]] = {
+    r"(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)`)": ("`",),  # code spans
+    r"\\(.)": ("\\",),  # backslash escapes
+    r"(?<!\!)\[": ("[",),  # links and references
+    r"\!\[": ("![",),  # images
+    r"<([A-Za-z][A-Za-z0-9+.-]*://[^<>]*)>": ("<",),  # autolinks
+    r"<([^<> !]+@[^@<> ]+)>": ("<",),  # e-mail autolinks
+    r"  \n": ("  \n",),  # hard line breaks
+    r"(&(?:\#[0-9]+|\#x[0-9a-fA-F]+|[a-zA-Z0-9]+);)": ("&",),  # entities
+    r"\*|_": ("*", "_"),  # emphasis and strong
+}
+
+
+def _needs(pattern: Pattern) -> tuple[str, ...] | None:
+    """The strings of which text must hold one for ``pattern`` to match; None: always try it."""
+    expression = pattern.compiled_re.pattern
+    if expression in _NEEDS:
+        return _NEEDS[expression]
+    if (
+        expression.startswith("(<")
+        and expression[2:3] not in "?*{"
+        and type(pattern).__name__ == "HtmlInlineProcessor"
+    ):
+        return ("<",)  # raw inline HTML: every alternative of its expression begins with "<"
+    return None
+
+
+class QuickInlineProcessor(InlineProcessor):
+    """Markdown's inline processor, which passes over a pattern that cannot match the text at hand."""
+
+    def run(self, tree: Any, ancestors: list[str] | None = None) -> Any:
+        # The patterns as a list, once a page: the registry sorts itself on every lookup by index.
+        self._patterns = list(self.inlinePatterns)
+        self._needs = [_needs(pattern) for pattern in self._patterns]
+        return super().run(tree, ancestors)
+
+    def _InlineProcessor__handleInline(self, data: str, patternIndex: int = 0) -> str:
+        # Markdown's own loop (InlineProcessor.__handleInline), with the pass-over added: a pattern
+        # passed over continues as one that did not match, at the next pattern from the text's start.
+        if isinstance(data, AtomicString):
+            return data
+        apply = self._InlineProcessor__applyPattern  # type: ignore[attr-defined]
+        patterns, needs = self._patterns, self._needs
+        start = 0
+        while patternIndex < len(patterns):
+            wanted = needs[patternIndex]
+            if wanted is not None and not any(piece in data for piece in wanted):
+                patternIndex, start = patternIndex + 1, 0
+                continue
+            data, matched, start = apply(patterns[patternIndex], data, patternIndex, start)
+            if not matched:
+                patternIndex += 1
+        return data
+
+
+class QuickInline(Extension):
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.treeprocessors.register(QuickInlineProcessor(md), "inline", 20)
+
+
+def on_config(config: Any) -> Any:
+    config["markdown_extensions"].append(QuickInline())
+    return config
 
 
 def on_env(env: Any, config: Any, files: Any) -> Any:

@@ -1,12 +1,14 @@
 """MkDocs hook loaded by the generated settings: the search dialog gets a name, maps and the search index
 load on demand, every page's head links the feed and carries Open Graph tags, and Markdown's inline
-patterns are tried only on text that holds a character they need."""
+patterns are tried only on text that holds a character they need, and the search index reads plain pages
+without the standard library's general HTML parser."""
 
 from __future__ import annotations
 
 import html
 import posixpath
 import re
+from html.parser import HTMLParser
 from typing import Any
 
 import jinja2
@@ -15,6 +17,7 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import Pattern
 from markdown.treeprocessors import InlineProcessor
 from markdown.util import AtomicString
+from material.plugins.search import plugin as material_search
 
 # Material's search box is a dialog with no name, which a screen reader can only call "dialog". Its
 # partial gets the one attribute it lacks as the theme's templates are loaded, for every page (404.html
@@ -97,8 +100,101 @@ class QuickInline(Extension):
         md.treeprocessors.register(QuickInlineProcessor(md), "inline", 20)
 
 
+# The theme's search plugin cuts every page's HTML into sections with the standard library's HTMLParser, a
+# general parser that costs more than the rest of the index. The HTML of a generated page is plain: tags with
+# quoted attributes, text and comments. Such a page is cut into the same tags and text here, with one regular
+# expression, and handed to the plugin's own handlers in the same order, so its index is the same; any page
+# with anything else in it (a "<" that starts no tag, a script, a declaration) goes to HTMLParser as before.
+_TOKEN = re.compile(
+    r"<(?:(?P<start>[a-zA-Z][^\t\n\r\f />\x00]*)(?P<attrs>(?:\s+[^\s\"'>/=]+(?:=(?:\"[^\"]*\"|'[^']*'))?)*)"
+    r"\s*(?P<close>/?)>|/(?P<end>[a-zA-Z][-.a-zA-Z0-9:_]*)>|!--(?P<comment>(?:(?!--)[^>])(?:(?!--).)*|)-->)",
+    re.DOTALL,
+)
+_ATTRIBUTE = re.compile(r"\s+([^\s\"'>/=]+)(=(?:\"([^\"]*)\"|'([^']*)'))?")
+# Elements whose content HTMLParser reads as raw text (which ones depends on the version of Python): a page
+# with one that is not empty goes to HTMLParser.
+_RAW_TEXT = {
+    "script",
+    "style",
+    "xmp",
+    "iframe",
+    "noembed",
+    "noframes",
+    "noscript",
+    "textarea",
+    "title",
+    "plaintext",
+}
+
+Event = tuple[str, Any, Any]
+
+
+def _plain_events(content: str) -> list[Event] | None:
+    """The calls HTMLParser (with ``convert_charrefs``) makes for ``content``: ("start", tag, attributes),
+    ("end", tag, None) and ("data", text, None); None when the page holds anything beyond plain tags."""
+    events: list[Event] = []
+    position, length = 0, len(content)
+    while position < length:
+        opening = content.find("<", position)
+        if opening < 0:
+            opening = length
+        if opening > position:
+            events.append(("data", html.unescape(content[position:opening]), None))
+        if opening == length:
+            break
+        found = _TOKEN.match(content, opening)
+        if found is None:
+            return None
+        position = found.end()
+        if found["end"] is not None:
+            events.append(("end", found["end"].lower(), None))
+        elif found["start"] is not None:
+            tag = found["start"].lower()
+            if tag in _RAW_TEXT and not content.startswith(f"</{tag}>", position):
+                return None
+            # A name without a value has None, as HTMLParser gives it; a value is unescaped.
+            attributes = [
+                (name.lower(), html.unescape(double or single) if equals else None)
+                for name, equals, double, single in _ATTRIBUTE.findall(found["attrs"])
+            ]
+            events.append(("start", tag, attributes))
+            if found["close"]:
+                events.append(("end", tag, None))
+    return events
+
+
+class QuickSearchParser(getattr(material_search.Parser, "material_parser", material_search.Parser)):  # type: ignore[misc]
+    """The search plugin's parser, which reads a plain page without HTMLParser (see ``_plain_events``)."""
+
+    material_parser = getattr(material_search.Parser, "material_parser", material_search.Parser)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pending: list[str] = []
+
+    def feed(self, data: str) -> None:
+        self.pending.append(data)
+
+    def close(self) -> None:
+        content = "".join(self.pending)
+        self.pending.clear()
+        events = _plain_events(content)
+        if events is None:
+            HTMLParser.feed(self, content)
+            HTMLParser.close(self)
+            return
+        for kind, first, attributes in events:
+            if kind == "data":
+                self.handle_data(first)
+            elif kind == "start":
+                self.handle_starttag(first, attributes)
+            else:
+                self.handle_endtag(first)
+
+
 def on_config(config: Any) -> Any:
     config["markdown_extensions"].append(QuickInline())
+    material_search.Parser = QuickSearchParser  # the plugin makes its parser by this name, a page at a time
     return config
 
 

@@ -29,7 +29,8 @@ MARKDOWN = [
     "Autolinks <https://example.org> and <someone@example.org>, and a < b > c.",
     "A line with a hard break  \nand the next line.",
     '<nav class="ck-turn-links" markdown="span">[← Turn 2](turn-2.md) · *Latest turn*</nav>',
-    "| a | b |\n|---|---|\n| [x](y.md) | **z** |\n\n- item *one*\n- item `two`\n\n!!! note \"Note\"\n\n    Body *here*.",
+    "| a | b |\n|---|---|\n| [x](y.md) | **z** |\n\n- item *one*\n- item `two`\n\n"
+    '!!! note "Note"\n\n    Body *here*.',
     "Text with placeholders' characters: \x02 klzzwxh \x03 and unicode — “quotes” … ✓",
 ]
 
@@ -75,13 +76,15 @@ class Recorder(HTMLParser):
 
 
 PLAIN_HTML = [
-    '<h1 id="turn-3">Turn 3<a class="headerlink" href="#turn-3" title="Permanent link">&para;</a></h1>\n<p>x</p>',
-    '<p>Stermere &amp; Hindach &#123;braces&#125; &lt;not a tag&gt; &unknown; &amp</p>\n<br />\n<hr/>',
+    '<h1 id="turn-3">Turn 3<a class="headerlink" href="#turn-3" title="Permanent link">&para;</a></h1>'
+    "\n<p>x</p>",
+    "<p>Stermere &amp; Hindach &#123;braces&#125; &lt;not a tag&gt; &unknown; &amp</p>\n<br />\n<hr/>",
     '<div class="ck-press" data-search-exclude>\n<p>Hidden</p>\n</div>\n<p>Shown</p>',
-    "<!-- a comment --><P CLASS='Upper' Title=\"a > b\" empty=\"\" bare>text</P>",
+    '<!-- a comment --><P CLASS=\'Upper\' Title="a > b" empty="" bare>text</P>',
     '<iframe class="ck-map" src="../map/world.html#turn=3&amp;controls=legend" loading="lazy"></iframe>',
     "<pre><code>  spaced\n\n  code &lt;b&gt;\n</code></pre>\n<ul>\n<li>one</li>\n<li> </li>\n</ul>",
-    '<h2 id="a">A</h2>\n<details class="ck-words"><summary>S</summary>\n<h3 id="b">B</h3><p>in</p></details><p>after</p>',
+    '<h2 id="a">A</h2>\n<details class="ck-words"><summary>S</summary>\n<h3 id="b">B</h3><p>in</p></details>'
+    "<p>after</p>",
     "text before any tag <em>and</em> after",
     "",
 ]

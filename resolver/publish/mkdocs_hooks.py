@@ -258,5 +258,69 @@ def _attr(value: Any) -> str:
     return html.escape(html.unescape(str(value)), quote=True)
 
 
+# A raw HTML block (a chronicle's map in words, a press article, a table) comes out of Markdown as it went in,
+# but Markdown and MkDocs each parse it first, tag by tag, to find where it ends and which ids it holds. A
+# block that stands alone (blank lines round it, none in it, its own tags balanced, at the top of a page
+# with no fenced code and no Markdown inside HTML) goes to Markdown as an empty element of its kind, which
+# comes out in its place as the block did, and the block is put back once the page is HTML.
+_RAW_BLOCK = re.compile(
+    r"(?:\A|(?<=\n\n))<(details|div|table|ul|ol|nav|pre|dl)(?=[\s>])[^>\n]*>(?:(?!\n\n).)*?</\1>(?=\n\n|\n?\Z)",
+    re.DOTALL,
+)
+_MARKDOWN_INSIDE = re.compile(r"<([a-zA-Z][^\s/>]*)[^>]*\smarkdown(?=[\s=>])[^>]*>")
+_STASH = "data-ck-stash"
+_stashed: dict[int, list[str]] = {}  # by page (its id): the blocks taken out of its Markdown
+
+
+def _stands_alone(markdown_text: str) -> bool:
+    """Whether every block of the page that holds Markdown in HTML ends in its own paragraph, so that a
+    block after a blank line is never inside one (where Markdown would rewrite its HTML), and no fence
+    holds HTML as code."""
+    if "```" in markdown_text or "~~~" in markdown_text or _STASH in markdown_text:
+        return False
+    for found in _MARKDOWN_INSIDE.finditer(markdown_text):
+        paragraph_end = markdown_text.find("\n\n", found.end())
+        paragraph = markdown_text[found.start() : paragraph_end if paragraph_end >= 0 else None]
+        if f"</{found[1]}>" not in paragraph:
+            return False
+    return True
+
+
+def on_page_markdown(markdown_text: str, page: Any, config: Any, files: Any) -> str:
+    if not _stands_alone(markdown_text):
+        return markdown_text
+    blocks: list[str] = []
+
+    def stash(found: re.Match[str]) -> str:
+        block, tag = found[0], found[1]
+        balanced = block.count(f"<{tag}") == block.count(f"</{tag}>")
+        if "markdown" in block or not balanced or _plain_events(block) is None:
+            return block
+        blocks.append(block)
+        return f'<{tag} {_STASH}="{len(blocks) - 1}"></{tag}>'
+
+    stashed = _RAW_BLOCK.sub(stash, markdown_text)
+    if blocks:
+        _stashed[id(page)] = blocks
+    return stashed
+
+
+def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
+    blocks = _stashed.pop(id(page), None)
+    if not blocks:
+        return content
+    for number, block in enumerate(blocks):
+        tag = _RAW_BLOCK.match(block)[1]  # type: ignore[index]
+        content = content.replace(f'<{tag} {_STASH}="{number}"></{tag}>', block, 1)
+        # MkDocs finds the ids a page's raw HTML holds, so that links to them are checked: these too.
+        anchors = getattr(page, "present_anchor_ids", None)
+        if anchors is not None and ("id=" in block or "name=" in block):
+            for kind, tag_name, attributes in _plain_events(block) or []:
+                for name, value in attributes if kind == "start" else []:
+                    if name == "id" or (name == "name" and tag_name == "a"):
+                        anchors.add(value)
+    return content
+
+
 def on_post_page(output: str, page: Any, config: Any) -> str:
     return _head_tags(_on_demand(output), page, config)

@@ -136,3 +136,46 @@ def test_the_hook_hands_the_search_plugin_its_parser_and_markdown_the_fast_path(
         assert isinstance(config["markdown_extensions"][-1], QuickInline)
     finally:
         material_search.Parser = saved
+
+
+PAGES_WITH_RAW_HTML = [
+    '# Turn 3\n\n<details class="ck-words"><summary>The map</summary>\n<ul>\n<li>A &amp; B</li>\n</ul>\n'
+    "</details>\n\n## Next\n\nText *here*.\n",
+    '<div class="ck-press">\n<p>An article</p>\n</div>\n\n<div class="ck-press">\n<p>Another</p>\n</div>',
+    '<nav class="ck-turn-links" markdown="span">[← Turn 2](turn-2.md) · *x*</nav>\n\n'
+    "<pre>raw\n  text</pre>\n",
+    '<div class="ck-standings" markdown>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n'
+    '<div class="inner">\n<p>x</p>\n</div>\n\n</div>\n',
+    "Some code:\n\n```\n<div>\n<p>shown as code</p>\n</div>\n```\n\n<div>\n<p>raw</p>\n</div>\n",
+    "<div>\n<div>\n<p>nested</p>\n</div>\n\n</div>\n\n<div><p>x</p></div> and text after\n",
+    '<table id="standings">\n<tr><td><a name="first">1</a></td></tr>\n</table>\n\n- a list\n- of items\n',
+    "- an item\n\n<ul>\n<li>raw</li>\n</ul>\n\n    <div>indented: code</div>\n",
+    '<div data-ck-stash="0"></div>\n\n<div>\n<p>a page that names the placeholder itself</p>\n</div>\n',
+    "```\nfirst line of code\n\n<div>\n<p>code, not HTML</p>\n</div>\n\n```\n",
+    "<div markdown>\n\nSome *Markdown*.\n\n<div class='x'>\n<p>a<br>b</p>\n</div>\n\n</div>\n",
+]
+
+
+class Page:
+    """What the hooks read of MkDocs' page."""
+
+    def __init__(self) -> None:
+        self.present_anchor_ids: set[str] = set()
+
+
+@pytest.mark.parametrize("text", PAGES_WITH_RAW_HTML)
+def test_raw_html_taken_out_of_markdown_comes_back_where_it_was(text: str) -> None:
+    page = Page()
+    taken = mkdocs_hooks.on_page_markdown(text, page, None, None)
+    html = mkdocs_hooks.on_page_content(render(taken, QuickInline()), page, None, None)
+    assert html == render(text)
+    assert mkdocs_hooks._STASH not in html or mkdocs_hooks._STASH in text
+
+
+def test_the_ids_of_raw_html_taken_out_are_still_known_to_mkdocs() -> None:
+    page = Page()
+    text = PAGES_WITH_RAW_HTML[6]
+    taken = mkdocs_hooks.on_page_markdown(text, page, None, None)
+    assert "<table" in taken and "standings" not in taken  # the table went to Markdown as a placeholder
+    mkdocs_hooks.on_page_content(render(taken), page, None, None)
+    assert page.present_anchor_ids == {"standings", "first"}

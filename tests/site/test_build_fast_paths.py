@@ -3,7 +3,9 @@ without them: the same HTML from Markdown, the same search sections from a page'
 
 from __future__ import annotations
 
+import posixpath
 from html.parser import HTMLParser
+from itertools import product
 from typing import Any
 
 import markdown
@@ -14,6 +16,7 @@ from material.plugins.search import plugin as material_search
 
 from resolver.publish import mkdocs_hooks
 from resolver.publish.mkdocs_hooks import QuickInline, QuickSearchParser, _plain_events
+from resolver.publish.pages import relative_path
 
 # The site's own Markdown extensions (site.settings).
 EXTENSIONS: list[Any] = ["attr_list", "md_in_html", "admonition", "tables", "fenced_code", "toc"]
@@ -179,3 +182,12 @@ def test_the_ids_of_raw_html_taken_out_are_still_known_to_mkdocs() -> None:
     assert "<table" in taken and "standings" not in taken  # the table went to Markdown as a placeholder
     mkdocs_hooks.on_page_content(render(taken), page, None, None)
     assert page.present_anchor_ids == {"standings", "first"}
+
+
+def test_the_pages_links_are_the_relative_paths_relpath_gives() -> None:
+    parts = ["", ".", "..", "chronicle", "turn-3.md", "orders", "index.md"]
+    combos = [combo for n in range(4) for combo in product(parts, repeat=n)]
+    paths = {"/".join(combo) + end for combo in combos for end in ("", "/")}
+    for target in paths - {""}:
+        for start in paths:
+            assert relative_path(target, start) == posixpath.relpath(target, start or "."), (target, start)

@@ -124,7 +124,27 @@ def page_url(src: str) -> str:
 
 
 def rel_url(from_url: str, target: str) -> str:
-    return posixpath.relpath(target, from_url or ".")
+    return relative_path(target, from_url)
+
+
+def relative_path(target: str, start: str) -> str:
+    """``posixpath.relpath(target, start or ".")`` for the site's own paths, relative to its root: the same
+    answer without asking the system for the working folder twice, as relpath does, for each of the tens
+    of thousands of links a long campaign's pages hold. Any other path goes to relpath."""
+    if not target or target.startswith("/") or start.startswith("/") or ".." in target or ".." in start:
+        return posixpath.relpath(target, start or ".")
+    to, base = _path_parts(target), _path_parts(start)
+    common = 0
+    for one, other in zip(to, base, strict=False):
+        if one != other:
+            break
+        common += 1
+    return "/".join([".."] * (len(base) - common) + list(to[common:])) or "."
+
+
+@functools.lru_cache(maxsize=4096)
+def _path_parts(path: str) -> tuple[str, ...]:
+    return tuple(part for part in path.split("/") if part and part != ".")
 
 
 def chronicle_src(turn: int) -> str:
@@ -230,7 +250,7 @@ class SitePages:
             "game": self.game,
             "history": self.history,
             # Paths are made here from ids, never from player text: they are printed as they are.
-            "link": lambda target: Markup(posixpath.relpath(target, here or ".")),
+            "link": lambda target: Markup(relative_path(target, here)),
             "url": lambda target: text.h(rel_url(url, target)),
             "name": self.game.name_of,
             "swatch": self.swatch,

@@ -280,8 +280,13 @@ class Store:
         key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
         if key not in _WORLDS:
             _WORLDS.clear()
-            vouched = self.archived_world_digest() if in_part else None
-            _WORLDS[key] = World.from_items(*canonical.read_yaml_keyed(path, "locations", "id", vouched))
+            vouched = self.archived_world_digest()
+            world = World.from_items(
+                *canonical.read_yaml_keyed(path, "locations", "id", vouched if in_part else None)
+            )
+            if vouched is not None:  # a resolve and a replay record the digest: not serialised again for it
+                world.vouch_digest(vouched, path.read_bytes())
+            _WORLDS[key] = world
         return _WORLDS[key]
 
     def archived_world_digest(self) -> str | None:
@@ -774,7 +779,7 @@ class Store:
     def archive(
         self,
         game: Game,
-        state_before: State,
+        state_before: State | None,
         result: TurnResult,
         entries: dict[str, dict[str, Any]],
         rumors: list[str],
@@ -810,10 +815,17 @@ class Store:
             # The file the state was read from is what the writer made of it when the previous turn's
             # archive commits to it (the writer's output reads back to data it writes out the same);
             # otherwise (a GM's edit) the state is written out again.
+            # ``state_before`` may be None only when those bytes are that file: a big campaign's resolve lets
+            # go of the parsed state before archiving, so that its peak memory holds one state, not two.
             if state_before_raw is not None and self.left_state(result.turn - 1, state_before_raw, previous):
-                before_raw = state_before_raw
-            else:
+                before_raw, edited = state_before_raw, False
+            elif state_before is not None:
                 before_raw = canonical.dump(state_before)
+                edited = not self.left_state(result.turn - 1, before_raw, previous)
+            else:
+                raise ValueError(
+                    "archive needs the state before the turn, or the bytes the previous turn left"
+                )
             archived_orders = {
                 "orders": entries,
                 "rumors": rumors,
@@ -828,7 +840,7 @@ class Store:
             self.write_faction_secrets(
                 stage / "npc-orders", ".yaml", {f: of.raw for f, of in result.npc_orders.items()}
             )
-            if not self.left_state(result.turn - 1, before_raw, previous):
+            if edited:
                 self.write_secret(stage / "state-before.yaml", before_raw)  # the GM edited the state
             inputs = {
                 "format": SEALED_FORMAT if commit.keyed else ARCHIVE_FORMAT,

@@ -1,0 +1,123 @@
+"""What a resolve no longer recomputes or holds (issue 26) still gives what it gave.
+
+- The world's digest is taken from the archive only when campaign/world.yaml is exactly the file the
+  archive records; an edited world is digested from its data, as before.
+- A resolve lets go of the state it began from before archiving: a state the GM edited by hand is still
+  archived as state-before.yaml, and the turn still verifies.
+- The read cache checks a state's JSON a part at a time: what it keeps reads back equal, and data JSON
+  would change (numbers as keys, tuples) is not kept.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from resolver.core import canonical
+from resolver.engine.turn import TurnResult, resolve_turn
+from resolver.store import store as store_module
+from resolver.store.replay import verify
+from resolver.store.store import Store
+from resolver.workflow import default_factions, new_campaign, play_bot_turn
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    new_campaign(tmp_path, "nations", 5, default_factions(3, 5))
+    return tmp_path
+
+
+def fresh_world(root: Path) -> object:
+    store_module._WORLDS.clear()  # the parsed world is shared by path, mtime and size: read it again
+    return Store(root).world()
+
+
+def test_the_world_file_the_archive_records_gives_the_digest_of_its_data(campaign: Path) -> None:
+    world = fresh_world(campaign)
+    recorded = Store(campaign).archived_world_digest()
+    assert "digest" in vars(world)  # taken from the archive, not computed
+    assert world.digest == recorded == canonical.data_digest(world.to_data())
+
+
+def test_an_edited_world_is_digested_from_its_data(campaign: Path) -> None:
+    recorded = Store(campaign).archived_world_digest()
+    path = campaign / "campaign/world.yaml"
+    data = canonical.read_yaml(path)
+    data["locations"][0]["label"] = "Somewhere else"
+    canonical.write_yaml(path, data)
+    world = fresh_world(campaign)
+    assert "digest" not in vars(world)
+    assert world.digest == canonical.data_digest(data) != recorded
+
+
+def test_a_world_laid_out_by_hand_keeps_the_digest_of_its_data(campaign: Path) -> None:
+    path = campaign / "campaign/world.yaml"
+    path.write_bytes(b"# laid out by hand\n" + path.read_bytes())
+    world = fresh_world(campaign)
+    assert "digest" not in vars(world)
+    assert world.digest == Store(campaign).archived_world_digest()  # the same data, so the same digest
+
+
+def test_vouching_needs_the_very_bytes(campaign: Path) -> None:
+    world = fresh_world(campaign)
+    other = canonical.digest(b"another world")
+    assert not world.vouch_digest(other, b"not that world")
+    assert world.digest != other
+
+
+def test_a_hand_edited_state_is_archived_as_before_and_verifies(campaign: Path) -> None:
+    play_bot_turn(campaign)
+    path = campaign / "campaign/state.yaml"
+    state = canonical.read_yaml(path)
+    state["factions"]["red"]["stock"]["resources"] += 7  # the GM's edit between turns
+    path.write_bytes(canonical.dump(state))
+    play_bot_turn(campaign)
+    before = campaign / "campaign/turns/0002/state-before.yaml"
+    assert (
+        canonical.read_yaml(before)["factions"]["red"]["stock"]["resources"]
+        == (state["factions"]["red"]["stock"]["resources"])
+    )
+    assert not (campaign / "campaign/turns/0001/state-before.yaml").exists()
+    checks = verify(campaign)
+    assert checks and all(check.ok for check in checks), [check for check in checks if not check.ok]
+
+
+def test_an_archive_without_the_state_or_its_bytes_is_refused(campaign: Path) -> None:
+    store = Store(campaign)
+    with pytest.raises(ValueError, match="state before the turn"):
+        store.archive(store.game(store.state()), None, _resolved(campaign), {}, [])
+    assert not (campaign / "campaign/turns/0001").exists()
+
+
+def _resolved(root: Path) -> TurnResult:
+    """The first turn resolved with nobody's orders, as a resolve makes it."""
+    store = Store(root)
+    state = store.state()
+    return resolve_turn(store.game(state), state, {})
+
+
+def test_the_read_cache_keeps_a_big_state_that_reads_back_equal(campaign: Path, read_cache: Path) -> None:
+    raw = (campaign / "campaign/state.yaml").read_bytes()
+    state = canonical.load(raw)
+    padded = raw + b" " * canonical.CACHED_SIZE  # big enough to be kept; the key is the bytes' digest
+    canonical.remember(padded, state)
+    kept = read_cache / f"{canonical.digest(padded)}.json"
+    assert json.loads(kept.read_bytes()) == state
+    assert kept.read_bytes() == json.dumps(state, ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"armies": {1: {"id": "a"}}},  # a number as a key, in a collection
+        {"armies": {"a": {"units": {2: "x"}}}},  # deeper than the parts
+        {"armies": {"a": {"units": (1, 2)}}},  # a tuple reads back as a list
+        {3: {}},  # at the top
+    ],
+)
+def test_the_read_cache_keeps_nothing_json_would_change(read_cache: Path, changed: dict) -> None:
+    raw = b"x" * canonical.CACHED_SIZE
+    canonical.remember(raw, changed)
+    assert not list(read_cache.glob("*.json"))

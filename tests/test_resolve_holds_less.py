@@ -11,12 +11,14 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from resolver.core import canonical
 from resolver.engine.turn import TurnResult, resolve_turn
+from resolver.store import beside
 from resolver.store import store as store_module
 from resolver.store.replay import verify
 from resolver.store.store import Store
@@ -121,3 +123,58 @@ def test_the_read_cache_keeps_nothing_json_would_change(read_cache: Path, change
     raw = b"x" * canonical.CACHED_SIZE
     canonical.remember(raw, changed)
     assert not list(read_cache.glob("*.json"))
+
+
+def played(root: Path, turns: int) -> dict[str, bytes]:
+    new_campaign(root, "nations", 5, default_factions(3, 5))
+    for _ in range(turns):
+        play_bot_turn(root)
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted((root / "campaign").rglob("*")) + sorted((root / "orders").rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_the_player_aids_written_beside_the_archive_are_the_ones_written_in_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    beside_files = played(tmp_path / "beside", 2)
+    monkeypatch.setattr(beside, "FORKING", False)
+    in_turn = played(tmp_path / "in-turn", 2)
+    assert any(name.startswith("orders/templates/") for name in in_turn)
+    assert beside_files == in_turn
+
+
+@pytest.mark.skipif(not beside.FORKING, reason="no fork on this system")
+def test_what_the_child_could_not_write_the_resolve_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = played(tmp_path / "expected", 1)
+    parent = os.getpid()
+    own = Store.stage_player_aids
+
+    def failing_in_the_child(self: Store, game: object, state: object) -> None:
+        if os.getpid() != parent:
+            (self.orders_dir / "templates" / store_module.STAGING).mkdir(parents=True, exist_ok=True)
+            (self.orders_dir / "templates" / store_module.STAGING / "red.yaml").write_text("half a template")
+            raise OSError("disk full")
+        own(self, game, state)
+
+    monkeypatch.setattr(Store, "stage_player_aids", failing_in_the_child)
+    assert played(tmp_path / "again", 1) == expected
+
+
+def test_a_failed_resolve_leaves_no_aid_the_child_was_writing(
+    campaign: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object) -> None:
+        raise KeyboardInterrupt  # after the child began the aids
+
+    monkeypatch.setattr(canonical, "remember", broken)
+    store = Store(campaign)
+    state = store.state()
+    with pytest.raises(KeyboardInterrupt):
+        store.archive(store.game(state), state, _resolved(campaign), {}, [])
+    assert not (campaign / "orders/templates" / store_module.STAGING).exists()
+    assert not (campaign / "campaign/turns/0001").exists()

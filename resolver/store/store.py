@@ -12,7 +12,7 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -45,7 +45,7 @@ from ..engine.gm import actions as gm_actions
 from ..engine.ruleset import Game, get_ruleset
 from ..engine.turn import TurnResult
 from ..engine.validate import check_order_file, refuse_twin_files
-from . import beacon, sealing
+from . import beacon, beside, sealing
 from .schedule import Settings, deadline
 from .views import order_template_context, render_reports
 
@@ -807,8 +807,12 @@ class Store:
                 f"turn {result.turn} is already archived in {self.display(final)}",
                 "the campaign state and its archive disagree; restore campaign/ from git",
             )
+        aids_written: Callable[[bool], None] | None = None
         try:
             self.discard_staging()
+            # The player aids of the next turn (see write_player_aids), staged like the rest, are written
+            # beside the archive, on the other core (see ``beside``).
+            aids_written = beside.begin(lambda: self.stage_player_aids(game, result.state))
             stage = self.turns_dir / STAGING / turn_dir_name(result.turn)
             previous = self.turn_digests(result.turn - 1)
             commit = self.commitments(result.turn)
@@ -899,12 +903,10 @@ class Store:
             canonical.remember(state_raw, result.state)  # the next command reads it from the cache
             if self.sealed:
                 canonical.write_atomic(self.staging_dir / "state.yaml", self.public_view(game, result.state))
-            # The player aids of the next turn (see write_player_aids), staged like the rest.
-            self.write_schema(game, result.state, self.orders_dir / "templates" / STAGING)
-            if not self.sealed:
-                with holding_still(result.state):  # templates read the new state, never change it
-                    self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
+            aids_written(True)
         except BaseException:
+            if aids_written is not None:
+                aids_written(False)  # the child writes nothing more into what is thrown away
             with suppress(OSError):  # never hide the first error behind a failed clean-up
                 self.discard_staging()
             raise
@@ -926,6 +928,16 @@ class Store:
         checkpoint("journaled")
         self.switch_in()
         return final
+
+    def stage_player_aids(self, game: Game, state: State) -> None:
+        """The next turn's player aids (see write_player_aids), staged beside the archive. A faction the GM
+        brought in this turn has its template too: the game is read again from the resolved state."""
+        if set(state["factions"]) != set(game.factions):
+            game = self.game(state, game.house_rules)
+        self.write_schema(game, state, self.orders_dir / "templates" / STAGING)
+        if not self.sealed:
+            with holding_still(state):  # templates read the new state, never change it
+                self.write_templates(game, state, self.orders_dir / "templates" / STAGING)
 
     def seal_turn(
         self,

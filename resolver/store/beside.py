@@ -1,0 +1,48 @@
+"""Work done beside a resolve, on the machine's other core.
+
+A resolve's last steps are independent: the archive's files (state, events, reports, digests) and the
+next turn's player aids (the schema and each faction's order template, about a tenth of a resolve) read
+the same resolved state and write different files. On a system that forks, the aids are written by a
+forked child, which sees the parent's memory as it was when it was forked (the resolved state is
+never changed after), while the parent writes the archive. The bytes are those the parent would
+write: the work is the same code on the same data, and any failure of the child (an error, a signal,
+no fork at all) has the parent do the work itself, so that its error, if it has one, is raised as before.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+# Whether work may leave this process; tests turn it off to compare the bytes written either way.
+FORKING = hasattr(os, "fork")
+
+
+def begin(work: Callable[[], None]) -> Callable[[bool], None]:
+    """Start ``work`` in a forked child; returns ``finish``. ``finish(True)`` waits for the child and does
+    the work here unless the child did all of it; ``finish(False)`` only waits (the resolve failed, and
+    the child must write nothing more before the staged files are thrown away). ``work`` must only write
+    files, atomically (``canonical.write_atomic``), that nothing else writes meanwhile."""
+    child: int | None = None
+    if FORKING:
+        try:
+            child = os.fork()
+        except OSError:  # no room for another process: the work is done here instead
+            child = None
+        if child == 0:  # the child: do the work and leave, running none of the parent's clean-ups
+            code = 1
+            try:
+                work()
+                code = 0
+            finally:
+                os._exit(code)
+
+    def finish(do_if_undone: bool) -> None:
+        done = False
+        if child:
+            _, status = os.waitpid(child, 0)
+            done = os.waitstatus_to_exitcode(status) == 0
+        if do_if_undone and not done:
+            work()
+
+    return finish

@@ -178,3 +178,14 @@ def test_a_failed_resolve_leaves_no_aid_the_child_was_writing(
         store.archive(store.game(state), state, _resolved(campaign), {}, [])
     assert not (campaign / "orders/templates" / store_module.STAGING).exists()
     assert not (campaign / "campaign/turns/0001").exists()
+
+
+def test_a_template_edited_since_it_was_compiled_is_compiled_again(campaign: Path, read_cache: Path) -> None:
+    own = campaign / "templates" / "orders.yaml.j2"
+    own.parent.mkdir()
+    for text in ("first {{ faction }}\n", "second {{ faction }}\n"):
+        own.write_text(text)
+        store_module._TEMPLATE_ENVIRONMENTS.clear()  # a new process: only the compiled code is kept
+        rendered = Store(campaign).templates().get_template("orders.yaml.j2").render(faction="red")
+        assert rendered == text.replace("{{ faction }}", "red")
+    assert list((read_cache / "templates").iterdir())  # the compiled code was kept

@@ -1026,16 +1026,23 @@ def ruleset_at(module: str) -> Ruleset:
 
 
 def _sentence_cache_folder() -> Path | None:
-    """Where compiled sentences are kept: a folder of the read cache, made when first needed; None when
-    the cache is off or cannot be written (then every process compiles its sentences)."""
+    """Where compiled sentences are kept (see ``compiled_template_folder``)."""
+    return compiled_template_folder("sentences")
+
+
+def compiled_template_folder(name: str) -> Path | None:
+    """Where compiled Jinja2 code is kept between processes: the read cache's folder ``name``, made when
+    first needed; None when the cache is off or cannot be written (then every process compiles its
+    templates). Jinja2 keys each entry by the template's name and checks it against the template's
+    source, so an edited template is compiled again."""
     folder = canonical.cache_dir()
     if folder is None:
         return None
     try:
-        (folder / "sentences").mkdir(parents=True, exist_ok=True)
+        (folder / name).mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return folder / "sentences"
+    return folder / name
 
 
 def _sentence_environment(**options: Any) -> jinja2.Environment:

@@ -1,12 +1,13 @@
 """Work done beside a resolve, on the machine's other core.
 
-A resolve's last steps are independent: the archive's files (state, events, reports, digests) and the
-next turn's player aids (the schema and each faction's order template, about a tenth of a resolve) read
-the same resolved state and write different files. On a system that forks, the aids are written by a
-forked child, which sees the parent's memory as it was when it was forked (the resolved state is
-never changed after), while the parent writes the archive. The bytes are those the parent would
-write: the work is the same code on the same data, and any failure of the child (an error, a signal,
-no fork at all) has the parent do the work itself, so that its error, if it has one, is raised as before.
+A resolve's last steps are independent of each other: the archive's files (events, reports, digests),
+the next turn's player aids (the schema and each faction's order template) and the new state's entry
+in the read cache read the same resolved state and write different files. On a system that forks, the
+aids and the cache entry are written by forked children, which see the parent's memory as it was when
+they were forked (the resolved state is never changed after), while the parent writes the archive. The
+bytes are those the parent would write: the work is the same code on the same data, and any failure
+of a child (an error, a signal, no fork at all) has the parent do the work itself, so that its error,
+if it has one, is raised as before.
 """
 
 from __future__ import annotations

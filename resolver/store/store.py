@@ -42,7 +42,7 @@ from ..core.phases import State
 from ..core.stillness import holding_still
 from ..core.world import World
 from ..engine.gm import actions as gm_actions
-from ..engine.ruleset import Game, get_ruleset
+from ..engine.ruleset import Game, compiled_template_folder, get_ruleset
 from ..engine.turn import TurnResult
 from ..engine.validate import check_order_file, refuse_twin_files
 from . import beacon, beside, sealing
@@ -676,8 +676,10 @@ class Store:
 
         search = tuple(str(p.resolve()) for p in (self.root / "templates", ENGINE_TEMPLATES) if p.is_dir())
         if search not in _TEMPLATE_ENVIRONMENTS:
+            kept = compiled_template_folder("templates")  # compiled once, not in every process
             _TEMPLATE_ENVIRONMENTS[search] = jinja2.Environment(
                 loader=jinja2.FileSystemLoader(list(search)),
+                bytecode_cache=jinja2.FileSystemBytecodeCache(str(kept)) if kept else None,
                 undefined=jinja2.StrictUndefined,
                 keep_trailing_newline=True,
                 autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
@@ -808,6 +810,7 @@ class Store:
                 "the campaign state and its archive disagree; restore campaign/ from git",
             )
         aids_written: Callable[[bool], None] | None = None
+        cached: Callable[[bool], None] | None = None
         try:
             self.discard_staging()
             # The player aids of the next turn (see write_player_aids), staged like the rest, are written
@@ -877,6 +880,8 @@ class Store:
             events_raw = canonical.dump(roll_log.logged(events, game.rules))
             self.write_secret(stage / "events.yaml", events_raw)
             state_raw = canonical.dump(result.state)
+            # The next command reads the new state from the read cache; kept there beside the reports.
+            cached = beside.begin(lambda: canonical.remember(state_raw, result.state))
             with holding_still(result.state):  # reports read the new state, never change it
                 rendered = {
                     f: text.encode()
@@ -900,13 +905,14 @@ class Store:
                 digests.update(self.seal_turn(game, result, stage, commit, entries))
             canonical.write_yaml(stage / DIGEST_FILE, digests)
             self.write_secret(self.staging_dir / "state.yaml", state_raw)
-            canonical.remember(state_raw, result.state)  # the next command reads it from the cache
             if self.sealed:
                 canonical.write_atomic(self.staging_dir / "state.yaml", self.public_view(game, result.state))
+            cached(True)
             aids_written(True)
         except BaseException:
-            if aids_written is not None:
-                aids_written(False)  # the child writes nothing more into what is thrown away
+            for finish in (cached, aids_written):
+                if finish is not None:
+                    finish(False)  # the children write nothing more into what is thrown away
             with suppress(OSError):  # never hide the first error behind a failed clean-up
                 self.discard_staging()
             raise

@@ -38,12 +38,14 @@ def begin(work: Callable[[], None]) -> Callable[[bool], None]:
             finally:
                 os._exit(code)
 
+    outcome: list[bool] = []  # whether the child did the work, once it has been waited for
+
     def finish(do_if_undone: bool) -> None:
-        done = False
-        if child:
+        """May be called again (a failure after the first call): the child is waited for only once."""
+        if child and not outcome:
             _, status = os.waitpid(child, 0)
-            done = os.waitstatus_to_exitcode(status) == 0
-        if do_if_undone and not done:
+            outcome.append(os.waitstatus_to_exitcode(status) == 0)
+        if do_if_undone and not (outcome and outcome[0]):
             work()
 
     return finish

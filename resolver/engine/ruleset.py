@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..core import canonical, relations
+from ..core import canonical, relations, stillness
 from ..core.calendar import Calendar, GameDate
 from ..core.fields import ActionSpec, NamesOf
 from ..core.fog import Fog
@@ -880,7 +880,12 @@ class Ruleset:
 
         def named(kind: str) -> Mapping[str, tuple[str, ...]]:
             if kind not in found:
-                found[kind] = self.names(kind, game, state)
+                # While the state holds still (every file of a turn checked against it), each kind is
+                # named once for all the files, not once a file: that grew with the square of the map.
+                shared = stillness.table(
+                    state, f"names of {kind} in game {id(game)}", lambda _: self.names(kind, game, state)
+                )
+                found[kind] = shared if shared is not None else self.names(kind, game, state)
             return found[kind]
 
         return named

@@ -153,6 +153,6 @@ class SketchArmyIndex(m.ArmyIndex):
 def army_index(state: dict[str, Any], sketch: dict[str, Any], nation: str) -> m.ArmyIndex:
     """The index of a nation's sketch: over the armies as read in part, or ``ArmyIndex.for_sketch``."""
     armies = sketch["armies"]
-    if isinstance(armies, SketchArmies):
+    if isinstance(armies, SketchArmies) and hasattr(armies.read, "columns"):  # the armies read in part
         return SketchArmyIndex(sketch, armies)
     return m.ArmyIndex.for_sketch(state, sketch, nation)

@@ -189,3 +189,40 @@ def test_a_template_edited_since_it_was_compiled_is_compiled_again(campaign: Pat
         rendered = Store(campaign).templates().get_template("orders.yaml.j2").render(faction="red")
         assert rendered == text.replace("{{ faction }}", "red")
     assert list((read_cache / "templates").iterdir())  # the compiled code was kept
+
+
+def checked(files: list) -> list[tuple]:
+    return [
+        (
+            of.path,
+            [issue.format() for issue in of.issues],
+            dict(of.echo),
+            [(o.action, dict(o.args)) for o in of.orders],
+        )
+        for of in files
+    ]
+
+
+def test_files_checked_together_read_as_each_file_checked_alone(tmp_path: Path) -> None:
+    # Together, the state holds still: the sketches lay their copies over the shared armies and the
+    # names are worked out once; alone, each file makes its own. Both must read every file the same.
+    from resolver.engine.validate import check_order_file
+    from resolver.workflow import write_bot_orders
+
+    new_campaign(tmp_path, "nations", 3, default_factions(6, 3))
+    play_bot_turn(tmp_path)
+    write_bot_orders(tmp_path)
+    store = Store(tmp_path)
+    state = store.state()
+    game = store.game(state)
+    paths = store.order_paths()
+    # One file names another nation by its name, which the checker reads as its id.
+    first = paths[0]
+    other = next(f for f in game.factions if f != first.stem)
+    first.write_text(
+        first.read_text() + f"- action: attack\n  army: nobody\n  target: {game.name_of(other)}\n"
+    )
+    together = store.check(game, state)
+    alone = [check_order_file(game, state, path.read_bytes(), store.display(path)) for path in paths]
+    assert checked(together) == checked(alone)
+    assert any(issue.severity == "error" for issue in together[0].issues)

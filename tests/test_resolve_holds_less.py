@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -226,3 +227,19 @@ def test_files_checked_together_read_as_each_file_checked_alone(tmp_path: Path) 
     alone = [check_order_file(game, state, path.read_bytes(), store.display(path)) for path in paths]
     assert checked(together) == checked(alone)
     assert any(issue.severity == "error" for issue in together[0].issues)
+
+
+@pytest.mark.parametrize("part_lines", [1, 2, 7, 4096])
+@pytest.mark.parametrize("seed", range(40))
+def test_a_file_written_a_part_at_a_time_is_the_file_written_at_once(
+    monkeypatch: pytest.MonkeyPatch, part_lines: int, seed: int
+) -> None:
+    from tests.core.test_canonical_reader import random_data
+
+    monkeypatch.setattr(canonical, "_PART_LINES", part_lines)
+    data = random_data(random.Random(seed))
+    for value in (data, {"state": data, "more": [data, {"x": data}]}, [data, [data]]):
+        lines: list[str] = []
+        if isinstance(value, (dict, list)) and value:
+            canonical._emit(value, "", lines)
+            assert canonical.dump(value) == ("\n".join(lines) + "\n").encode()

@@ -136,43 +136,55 @@ def _inline(value: Any) -> str:
     return _scalar(value)
 
 
-# How many levels of a big file ``dump`` writes a part at a time: the state's collections, then each
-# army, settlement or event on its own.
+# How many levels of a big file ``dump`` goes down to write it a part at a time (the state's
+# collections, then each army, settlement or event), and how many lines a part holds at most.
 _PART_LEVELS = 2
+_PART_LINES = 4096
 
 
 def dump(data: Any) -> bytes:
     if isinstance(data, (dict, list)) and data:
         parts: list[bytes] = []
-        _emit_in_parts(data, "", parts, _PART_LEVELS)
+        lines: list[str] = []
+        _emit_in_parts(data, "", lines, parts, _PART_LEVELS)
+        _encode_part(lines, parts)
         return b"".join(parts)
     return (_inline(data) + "\n").encode("utf-8")
 
 
-def _emit_in_parts(value: dict[Any, Any] | list[Any], indent: str, parts: list[bytes], levels: int) -> None:
-    """``_emit``'s lines, encoded an entry at a time: the lines of a whole state or turn are many small
-    texts, several times the size of the bytes they make, and held all at once they were the peak of a
-    big campaign's resolve. Each entry's lines depend on nothing outside the entry, so the bytes are
-    those of the whole written at once."""
+def _emit_in_parts(
+    value: dict[Any, Any] | list[Any], indent: str, lines: list[str], parts: list[bytes], levels: int
+) -> None:
+    """``_emit``'s lines, encoded a few thousand at a time: the lines of a whole state or turn are many
+    small texts, several times the size of the bytes they make, and held all at once they were the peak
+    of a big campaign's resolve. Each entry's lines depend on nothing outside the entry, so the bytes
+    are those of the whole written at once."""
     if isinstance(value, dict):
         keys = sorted(value, key=_key) if any(type(k) is not str for k in value) else sorted(value)
         for key in keys:
             item = value[key]
             if levels > 1 and type(item) in (dict, list) and item:
-                parts.append(f"{indent}{_scalar(key)}:\n".encode())
-                _emit_in_parts(item, indent + "  " if type(item) is dict else indent, parts, levels - 1)
+                lines.append(f"{indent}{_scalar(key)}:")
+                _emit_in_parts(
+                    item, indent + "  " if type(item) is dict else indent, lines, parts, levels - 1
+                )
             else:
-                _emit_part({key: item}, indent, parts)
+                _emit({key: item}, indent, lines)
+                if len(lines) >= _PART_LINES:
+                    _encode_part(lines, parts)
     else:
         for item in value:
-            _emit_part([item], indent, parts)
+            _emit([item], indent, lines)
+            if len(lines) >= _PART_LINES:
+                _encode_part(lines, parts)
 
 
-def _emit_part(value: dict[Any, Any] | list[Any], indent: str, parts: list[bytes]) -> None:
-    lines: list[str] = []
-    _emit(value, indent, lines)
-    lines.append("")  # each part ends with its line break
-    parts.append("\n".join(lines).encode("utf-8"))
+def _encode_part(lines: list[str], parts: list[bytes]) -> None:
+    """The lines so far as bytes, each ending with its line break; the list is emptied for the next."""
+    if lines:
+        lines.append("")
+        parts.append("\n".join(lines).encode("utf-8"))
+        lines.clear()
 
 
 def load(raw: bytes | str) -> Any:

@@ -822,9 +822,12 @@ class Store:
             # The file the state was read from is what the writer made of it when the previous turn's
             # archive commits to it (the writer's output reads back to data it writes out the same);
             # otherwise (a GM's edit) the state is written out again.
-            # ``state_before`` may be None only when those bytes are that file: a big campaign's resolve lets
-            # go of the parsed state before archiving, so that its peak memory holds one state, not two.
-            if state_before_raw is not None and self.left_state(result.turn - 1, state_before_raw, previous):
+            # ``state_before`` is None only when the caller found those bytes to be that file (see
+            # ``left_state``): a big campaign's resolve lets go of the parsed state before archiving, so
+            # that its peak memory holds one state, not two.
+            if state_before_raw is not None and (
+                state_before is None or self.left_state(result.turn - 1, state_before_raw, previous)
+            ):
                 before_raw, edited = state_before_raw, False
             elif state_before is not None:
                 before_raw = canonical.dump(state_before)
@@ -1050,7 +1053,8 @@ class Store:
                     return link
                 return {"state": canonical.digest(self.open_sealed(sealed)), **link}
             raw = self.read_secret(opening)
-            return {"state": canonical.digest(raw), "self": canonical.digest(raw)} if raw else {}
+            digest = canonical.digest(raw) if raw else ""  # a big state: hashed once for both
+            return {"state": digest, "self": digest} if raw else {}
         path = self.turns_dir / turn_dir_name(turn) / DIGEST_FILE
         if not path.exists():
             return {}

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
+import gc
+import importlib
 import itertools
 import json
 import os
 import sys
-import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import yaml
 
-from . import __version__, workflow
+from . import __version__
 from .core.events import public_record
 from .core.houserules import RULES_FILE
 from .core.issues import CampaignError, Issue
@@ -31,10 +32,31 @@ from .core.text import hide_secrets, visible
 from .core.words import plural
 from .core.yamlsafe import yaml_error_text
 from .engine.ruleset import RULESETS, get_ruleset
-from .store import replay, resolution, sealing
+from .store import sealing
 from .store.store import RESEALED_DIR, Store, environment_error
-from .store.views import TurnLine, turn_lines
-from .workflow import DEMO_KEY
+
+if TYPE_CHECKING:
+    from .store.views import TurnLine
+
+
+class _OnFirstUse:
+    """A module of this package imported when a command first uses it, not when the command line starts:
+    ``campaign check`` needs none of the resolver's, the replay's, the bots' or the beacon's modules, and
+    importing them all made a player's check start several times slower than Python itself."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        module: ModuleType = importlib.import_module(self._name, __package__)
+        return getattr(module, attribute)
+
+
+workflow: Any = _OnFirstUse(".workflow")
+replay: Any = _OnFirstUse(".store.replay")
+resolution: Any = _OnFirstUse(".store.resolution")
+views: Any = _OnFirstUse(".store.views")
+DEMO_KEY = "campaign-key.txt"  # workflow.DEMO_KEY, here so that parsing the command line imports no workflow
 
 EPILOG = """\
 A campaign lives in a repository folder: campaign/ holds the state and the turn archive,
@@ -93,6 +115,8 @@ class Parser(argparse.ArgumentParser):
         word = words[0]
         known = [option for action in self._actions for option in action.option_strings]
         known += list(self.commands())
+        import difflib  # only a mistyped word needs it
+
         close = difflib.get_close_matches(word.partition("=")[0], known, n=1)
         kind = "option" if word.startswith("-") else "argument"
         self.error(f"unknown {kind} '{word}'" + (f" (did you mean {close[0]}?)" if close else ""))
@@ -175,7 +199,27 @@ def find_root(start: Path) -> Path:
     )
 
 
-def build_parser() -> Parser:
+class _Unbuilt:
+    """A command's parser that is not built: every call made to build it is taken and dropped."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: self
+
+
+class _OnlyCommand:
+    """The subcommands, building the parser of one command alone: a command line that names its command
+    is parsed by that command's parser only, and building the thirty others was a tenth of starting a
+    check. ``campaign --help``, an unknown command and a mistyped one still get every parser."""
+
+    def __init__(self, sub: Any, command: str) -> None:
+        self.sub, self.command = sub, command
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        return self.sub.add_parser(name, **kwargs) if name == self.command else _Unbuilt()
+
+
+def build_parser(command: str | None = None) -> Parser:
+    """The command line's parser; with ``command``, the parser of that subcommand alone is built."""
     parser = Parser(
         prog="campaign",
         description="Run a play-by-post strategy campaign: check order files, resolve turns "
@@ -186,7 +230,9 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"campaign-kit {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the full traceback of an internal error")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub: Any = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    if command is not None:
+        sub = _OnlyCommand(sub, command)
     root = _root_parent()
 
     p = sub.add_parser(
@@ -819,17 +865,39 @@ def file_json(of: OrderFile) -> dict[str, Any]:
     }
 
 
+@contextlib.contextmanager
+def cycles_paused() -> Iterator[None]:
+    """Python's cycle collector paused while order files are checked: a big state read for the check is
+    many small objects without cycles, which each collection walks again (about a tenth of a check at
+    400 factions). Cycles left behind are collected once the block ends."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     if args.pr:
         return check_pr(args)
+    with cycles_paused():
+        return check_files(args)
+
+
+def check_files(args: argparse.Namespace) -> int:
     if args.base or args.head or args.author or args.author_id is not None or args.comment:
         raise CampaignError("--base, --head, --author, --author-id and --comment go with --pr", code=2)
     # The house rules first: orders cannot be checked against rules that do not hold together.
-    rules_issues = workflow.house_rule_issues(args.root)
-    others = [path for path in args.files if not workflow.is_house_rule_file(args.root, path)]
+    # Through the store alone: the workflow's modules (resolver, bots, site) are not needed to check.
+    store = Store(args.root)
+    store.require()
+    rules_issues = store.house_rule_issues()
+    others = [path for path in args.files if not store.is_house_rule_file(path)]
     if any(issue.is_error for issue in rules_issues) or (args.files and not others):
         return print_house_rule_check(rules_issues, args.format)
-    files = workflow.check(args.root, others or None)
+    files = store.check_as_read_in_part(others or None)
     if args.format == "json":
         report = {"files": [file_json(f) for f in files], "ok": all(f.ok for f in files)}
         print(hide_secrets(json.dumps(report, indent=2)))
@@ -1012,7 +1080,7 @@ def print_turn(game: Any, turn: int, events: list[dict[str, Any]], out: Any = No
     """The turn's log, one line a deed; returns the lines, whose events the demo's summary counts."""
     write = out or print
     write(f"== Turn {turn}: {game.calendar.date(turn).label} ==")
-    lines = turn_lines(game, events)
+    lines = views.turn_lines(game, events)
     for line in lines:
         write(visible(f"  - {line.text}").replace("\n", "\\n"))
     return lines
@@ -1166,7 +1234,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         game, result = workflow.play_bot_turn(root)
         played += 1
         events = printed_events(root, result)
-        lines = turn_lines(game, events) if args.quiet else print_turn(game, result.turn, events, _bar_write)
+        if args.quiet:
+            lines = views.turn_lines(game, events)
+        else:
+            lines = print_turn(game, result.turn, events, _bar_write)
         for e in (told for line in lines for told in line.told):
             kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
     store = Store(root)
@@ -1587,8 +1658,17 @@ COMMANDS = {
 }
 
 
+def named_command(argv: Sequence[str]) -> str | None:
+    """The command a command line names, when nothing before it asks for the whole parser (``--help``,
+    ``--version``): its parser alone then parses the line."""
+    for word in argv:
+        if word != "--debug":
+            return word if word in COMMANDS else None
+    return None
+
+
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = build_parser()
+    parser = build_parser(named_command([str(word) for word in (sys.argv[1:] if argv is None else argv)]))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         # Name the unknown word where it was given: after the command, that command's options count.
@@ -1638,6 +1718,8 @@ def run_command(args: argparse.Namespace) -> int:
 def internal_error(args: argparse.Namespace, error: Exception) -> int:
     """The last line of defence: no traceback reaches a player."""
     if args.debug or os.environ.get("CAMPAIGN_DEBUG"):
+        import traceback
+
         traceback.print_exc()
     said = yaml_error_text(error) if isinstance(error, yaml.YAMLError) else str(error)
     print(

@@ -259,15 +259,13 @@ def house_rule_issues(root: Path) -> list[Issue]:
 
 
 def is_house_rule_file(root: Path, path: Path) -> bool:
-    return path.resolve() == (Store(root).campaign_dir / "rules.yaml").resolve()
+    return Store(root).is_house_rule_file(path)
 
 
 def check(root: Path, paths: Iterable[Path] | None = None) -> list[OrderFile]:
     store = Store(root)
     store.require()
-    state = store.state_to_check()
-    store.world(in_part=True)  # the game below shares this world
-    return store.check(store.game(state), state, paths)
+    return store.check_as_read_in_part(paths)
 
 
 def demo_root(base: Path, ruleset_id: str) -> Path:

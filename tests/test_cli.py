@@ -207,12 +207,12 @@ def test_hand_edited_state_is_kept_for_replay(campaign: Path, run) -> None:
 
 
 def test_internal_errors_never_show_a_traceback(campaign: Path, run, monkeypatch) -> None:
-    from resolver import workflow
+    from resolver.store.store import Store
 
     def boom(*args, **kwargs):
         raise RuntimeError("kaput")
 
-    monkeypatch.setattr(workflow, "check", boom)
+    monkeypatch.setattr(Store, "check_as_read_in_part", boom)
     code, out, err = run("check", "--root", campaign)
     assert code == 3 and "internal error: RuntimeError: kaput" in err and "Traceback" not in err + out
 

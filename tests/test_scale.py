@@ -224,15 +224,3 @@ def test_the_sites_templates_and_standings_read_as_outside_a_held_still_state(re
         armies = [a for a in state["armies"].values() if a["owner"] == row["faction"]]
         settlements = [s for s in state["settlements"].values() if s["owner"] == row["faction"]]
         assert (row["units"], row["settlements"]) == (sum(len(a["units"]) for a in armies), len(settlements))
-
-
-def test_the_bench_says_when_the_resolve_target_lies_below_what_the_constraints_allow() -> None:
-    """The bench prints the least a resolve must cost beside its core (safe-loading the players' files,
-    writing the canonical state and events), and says whether the 1.5× target can be reached at all."""
-    beyond = bench.SizeRun(100, core=1.0, resolve=5.0, required=0.9, floor=10.0)
-    within = bench.SizeRun(100, core=1.0, resolve=5.0, required=0.3, floor=10.0)
-    rows = {key.strip(): value for key, value in bench.target_rows({100: beyond}, 0.05)}
-    assert "1.90×" in rows["its lower bound: core, safe load, state and events"]
-    assert "out of reach" in rows["its lower bound: core, safe load, state and events"]
-    rows = {key.strip(): value for key, value in bench.target_rows({100: within}, 0.05)}
-    assert "within reach" in rows["its lower bound: core, safe load, state and events"]

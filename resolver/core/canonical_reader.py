@@ -17,8 +17,8 @@ Player files never come here: they go through ``core.yamlsafe`` and all its gate
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import accumulate
 from json.decoder import scanstring
 from operator import lt
 from typing import Any
@@ -225,9 +225,12 @@ def _scalar(token: str, *, quoted: bool = False) -> Any:
 # the reading's index, plain data that ``canonical.load_in_part`` keeps in the read cache under the
 # file's digest: checking another file against the same state neither cuts nor scans it again.
 
-_TOP_LINE = re.compile(r"\n(?=[^ ])")  # the start of each line at column 0
+_TOP_LINE = re.compile(r"\n[^ ]")  # the line break before each line at column 0 (no lookahead: faster)
 _ENTRY_LINE = re.compile(r"\n  (?! )([^\n]*)")  # every line at column 2: each must be an entry's key line
 _INDEX_FORMAT = 1  # the layout of an index; an index of another layout is not used
+# ``ReadEntries.holding`` searches the text for a value's lines this many times per field (each search
+# reads the whole text, as fast as Python reads anything); the next question makes the field's table.
+SEARCHES_BEFORE_TABLE = 4
 
 
 def read_in_part(
@@ -261,6 +264,9 @@ def read_in_part(
     if indexed is not None:
         around = {"format": _INDEX_FORMAT, "section": section, "before": before, "after": after}
         entries.indexed = lambda found: indexed({**around, "entries": found})
+        # Kept at once: a check that scans no column (most look up a few values with ``holding``) would
+        # otherwise leave the next check to cut the text again.
+        entries.indexed(entries.index())
     return {**before, section: entries, **after}
 
 
@@ -326,6 +332,9 @@ class ReadEntries(Mapping[str, Any]):
         self._read: dict[str, Any] = {}
         self._columns: dict[str, list[Any] | None] = dict(columns or {})  # values in the order of the keys
         self._by_key: dict[str, dict[str, Any] | None] = {}
+        self._lines: dict[str, int] = {}  # how many lines of each field ``holding`` searched the entries hold
+        self._searches: dict[str, int] = {}  # how many times ``holding`` searched the text for each field
+        self._holders: dict[str, dict[str, list[str]] | None] = {}  # a field's keys by its value as written
 
     @classmethod
     def cut(cls, text: str, start: int, end: int, whole: Callable[[], Any], section: str) -> ReadEntries:
@@ -396,6 +405,53 @@ class ReadEntries(Mapping[str, Any]):
 
     def __contains__(self, key: object) -> bool:
         return key in self._spans
+
+    def place(self, key: str) -> int:
+        """Where the entry ``key`` begins in the text: entries in order have growing places."""
+        return self._spans[key][0]
+
+    def holding(self, field: str, written: str) -> list[str] | None:
+        """The keys, in order, of the entries whose own line of ``field`` reads ``written`` (a value as
+        the writer writes it, on one line), found by searching the text for that line alone, so that only
+        the entries found need be read: what ``column`` answers for one value, without scanning every
+        entry. None when not every entry has its own line of ``field``, once (then read the column)."""
+        line = f"\n    {field}: "
+        if field not in self._lines:
+            self._lines[field] = self.text.count(line, self.start, self._end)
+        # A line at column 4 is a field of the entry it is in (the writer nests deeper values further
+        # in): as many such lines as entries, none of them twice in one, means one in each.
+        if self._lines[field] != len(self._keys) or "\n" in written:
+            return None
+        if field not in self._holders and self._searches.get(field, 0) >= SEARCHES_BEFORE_TABLE:
+            # Each search reads the whole text: after a few, one pass makes the table of every value.
+            self._holders[field] = self._holders_of(line)
+        if field in self._holders:
+            holders = self._holders[field]
+            return None if holders is None else list(holders.get(written, ()))
+        self._searches[field] = self._searches.get(field, 0) + 1
+        target = f"{line}{written}\n"
+        found: list[str] = []
+        ends = [*self._starts[1:], self._end]
+        at = self.text.find(target, self.start, self._end)
+        while at >= 0:
+            entry = bisect_right(self._starts, at) - 1
+            if self.text.count(line, self._starts[entry], ends[entry]) != 1:
+                return None  # a field twice in one entry: not as the writer writes
+            found.append(self._keys[entry])
+            at = self.text.find(target, at + len(target) - 1, self._end)
+        return found
+
+    def _holders_of(self, line: str) -> dict[str, list[str]] | None:
+        """Every entry's key by the value of its line ``line`` as written; None unless each entry holds
+        that line once."""
+        matches = list(re.compile(f"{re.escape(line)}([^\n]*)").finditer(self.text, self.start, self._end))
+        entries = [bisect_right(self._starts, match.start()) - 1 for match in matches]
+        if entries != list(range(len(self._keys))):
+            return None
+        holders: dict[str, list[str]] = {}
+        for key, match in zip(self._keys, matches, strict=True):
+            holders.setdefault(match[1], []).append(key)
+        return holders
 
     def column(self, field: str) -> dict[str, Any] | None:
         """Every entry's plain value of ``field``, by key and in order, read from its lines alone; None
@@ -482,7 +538,7 @@ def read_list_in_part(text: str, section: str, key: str) -> tuple[dict[str, Any]
     start = text.find(head) + 1 if not text.startswith(head[1:]) else 0
     if start == 0 and not text.startswith(head[1:]):
         raise NotCanonical(f"no list {section!r}")
-    found = re.compile(r"\n(?=[^ -])").search(text, start + len(head) - 4)
+    found = re.compile(r"\n[^ -]").search(text, start + len(head) - 4)
     end = found.start() + 1 if found else len(text)
     rest = read(text[:start] + text[end:]) if start or end < len(text) else {}
     if not isinstance(rest, dict) or section in rest:
@@ -491,17 +547,13 @@ def read_list_in_part(text: str, section: str, key: str) -> tuple[dict[str, Any]
     parts = _ITEM_CUT.split(body)
     if parts[0] != "" or body.count("\n-") != len(parts) - 1:
         raise NotCanonical("an item line the writer does not write")
-    found_keys = list(re.finditer(rf"\n  {re.escape(key)}: ([^\n]*)", body))
-    if len(found_keys) != len(parts) - 1:
+    # A line at column 2 in an item is one of its own keys (the writer nests deeper values further in),
+    # and an item holds a key once: as many such lines as items means one in each, in the items' order.
+    tokens = re.compile(rf"\n  {re.escape(key)}: ([^\n]*)").findall(body)
+    if len(tokens) != len(parts) - 1:
         raise NotCanonical(f"an item without its {key!r}, or with two")
-    starts = [end_ - 3 for end_ in accumulate((len(part) + 3 for part in parts[:-1]), initial=0)][1:]
-    places = [match.start() for match in found_keys]
-    ends = [*starts[1:], len(body)]
-    if not all(map(lt, starts, places)) or not all(map(lt, places, ends)):
-        raise NotCanonical(f"an item without its {key!r}, or with two")
-    tokens = [match.group(1) for match in found_keys]
-    values = {token: _inline(token) for token in set(tokens)}
-    keys = [str(values[token]) for token in tokens]
+    # Plain words, as the writer writes most keys, are read as themselves without a look at each.
+    keys = [value if type(value) is str else str(value) for value in _values(tokens)]
     return rest, dict(zip(keys, parts[1:], strict=True))
 
 

@@ -50,10 +50,34 @@ def rules_data(folder: Path) -> dict[str, Any]:
     house rules beside its numbers), or two mappings with no key in common (``checks``: each chapter
     declares its own); anything else is refused, so that no file silently overrides another. Every
     process reads it, so it comes from the read cache when the files are as they were."""
+    paths, raws = _rules_sources(folder)
+    twin = canonical.twin_data(folder / RULES_TWIN, raws)  # shipped: a first check parses no rules YAML
+    if isinstance(twin, dict):
+        return dict(twin)
+    return dict(canonical.cached_reading(raws, lambda: _merged_rules(paths)))
+
+
+RULES_TWIN = "rules.json"  # the JSON twin of a ruleset's rules data (`make rules-twins` writes it)
+
+
+def _rules_sources(folder: Path) -> tuple[list[Path], list[bytes]]:
+    """The files of a ruleset's rules data, and their names and bytes."""
     part_folder = folder / RULES_FOLDER
     paths = [folder / "rules.yaml", *(sorted(part_folder.glob("*.yaml")) if part_folder.is_dir() else ())]
-    raws = [raw for path in paths for raw in (path.name.encode(), path.read_bytes())]
-    return dict(canonical.cached_reading(raws, lambda: _merged_rules(paths)))
+    return paths, [raw for path in paths for raw in (path.name.encode(), path.read_bytes())]
+
+
+def rules_twin(folder: Path) -> bytes:
+    """The JSON twin of the rules data in ``folder``, as ``make rules-twins`` writes it."""
+    paths, raws = _rules_sources(folder)
+    return canonical.twin_text(raws, _merged_rules(paths))
+
+
+def write_rules_twins() -> None:
+    """Write every shipped ruleset's ``rules.json`` from its rules YAML (``make rules-twins``)."""
+    for ruleset_id in RULESETS:
+        folder = Path(__file__).parent.parent / "rulesets" / ruleset_id
+        (folder / RULES_TWIN).write_bytes(rules_twin(folder))
 
 
 def _merged_rules(paths: list[Path]) -> dict[str, Any]:

@@ -22,6 +22,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import jinja2
 
+    from ..engine.turn import TurnResult
+    from . import beacon
+
 try:
     import fcntl
 except ImportError:  # Windows: a GM's single shell needs no lock
@@ -43,11 +46,8 @@ from ..core.stillness import holding_still
 from ..core.world import World
 from ..engine.gm import actions as gm_actions
 from ..engine.ruleset import Game, compiled_template_folder, get_ruleset
-from ..engine.turn import TurnResult
 from ..engine.validate import check_order_file, refuse_twin_files
-from . import beacon, beside, sealing
-from .schedule import Settings, deadline
-from .views import order_template_context, render_reports
+from . import beside, sealing
 
 ENGINE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 SCHEMA_FILE = "orders.schema.json"
@@ -284,7 +284,7 @@ class Store:
             world = World.from_items(
                 *canonical.read_yaml_keyed(path, "locations", "id", vouched if in_part else None)
             )
-            if vouched is not None:  # a resolve and a replay record the digest: not serialised again for it
+            if vouched is not None and not in_part:  # a resolve and a replay record the digest, a check not
                 world.vouch_digest(vouched, path.read_bytes())
             _WORLDS[key] = world
         return _WORLDS[key]
@@ -493,6 +493,8 @@ class Store:
         """The beacon ``value`` names, if this campaign may use it (None: no beacon)."""
         if value in (None, "none"):
             return None
+        from . import beacon  # http, ssl and email: only a turn that opens or closes needs them
+
         allowed = (self.root / DEMO_MARKER).exists() or os.environ.get(TEST_BEACON_VARIABLE) == "1"
         return beacon.campaign_network(value, allow_test=allowed)
 
@@ -502,6 +504,9 @@ class Store:
         The test beacon has no clock of its own: turn N takes its round N."""
         if net.anyone_can_sign:
             return turn
+        from . import beacon
+        from .schedule import Settings, deadline
+
         settings = Settings.from_config(self.config())
         closes = deadline(settings.schedule, turn, opened_at) + settings.schedule.grace
         return beacon.round_at(net, closes)
@@ -559,7 +564,9 @@ class Store:
         if not digests.get("state"):
             return False
         commit = self.archived_commitments(turn) if turn > 0 else sealing.Commitments()
-        return digests["state"] == commit("*", raw)
+        # An open campaign's commitment is the SHA-256 that canonical.digest gives (and keeps for the
+        # read cache's lookup of the same bytes, which then need not be hashed again).
+        return digests["state"] == (commit("*", raw) if commit.keyed else canonical.digest(raw))
 
     def public_view(self, game: Game, state: State) -> bytes:
         return canonical.dump(game.ruleset.faction_view(game, state, None))
@@ -656,6 +663,16 @@ class Store:
         except ValueError:
             return str(path)
 
+    def check_as_read_in_part(self, paths: Iterable[Path] | None = None) -> list[OrderFile]:
+        """``campaign check``: the order files checked against the state and world read in part (see
+        ``state_to_check`` and ``world``)."""
+        state = self.state_to_check()
+        self.world(in_part=True)  # the game below shares this world
+        return self.check(self.game(state), state, paths)
+
+    def is_house_rule_file(self, path: Path) -> bool:
+        return path.resolve() == (self.campaign_dir / "rules.yaml").resolve()
+
     def check(self, game: Game, state: State, paths: Iterable[Path] | None = None) -> list[OrderFile]:
         files = []
         with holding_still(state):  # every file is checked against the same, unchanged state
@@ -717,6 +734,8 @@ class Store:
         """The faction's order template. Written to ``destination`` (``campaign template -o``) it points to
         the schema from there, and once it is the faction's own order file it says so, rather than asking
         to be copied where it already is."""
+
+        from .views import order_template_context  # writing templates and reports: `check` needs none
 
         context = order_template_context(game, state, faction)
         context["sealed"] = self.sealed
@@ -885,6 +904,8 @@ class Store:
             state_raw = canonical.dump(result.state)
             # The next command reads the new state from the read cache; kept there beside the reports.
             cached = beside.begin(lambda: canonical.remember(state_raw, result.state))
+            from .views import render_reports
+
             with holding_still(result.state):  # reports read the new state, never change it
                 rendered = {
                     f: text.encode()

@@ -94,3 +94,18 @@ def test_refuses_what_is_not_plain_data() -> None:
         canonical.dump({"x": object()})
     with pytest.raises(ValueError):
         canonical.dump({"x": float("nan")})
+
+
+def test_a_digest_asked_twice_of_the_same_bytes_is_the_same_and_never_stale() -> None:
+    """``digest`` answers a second question about the same big bytes from the first; a bytearray, which
+    may change in between, is always hashed again."""
+    import hashlib
+
+    big = bytes(range(256)) * (canonical.CACHED_SIZE // 256 + 1)
+    assert canonical.digest(big) == canonical.digest(big) == hashlib.sha256(big).hexdigest()
+    other = big[:-1] + b"x"
+    assert canonical.digest(other) == hashlib.sha256(other).hexdigest()
+    changing = bytearray(big)
+    before = canonical.digest(changing)
+    changing[0] ^= 1
+    assert canonical.digest(changing) == hashlib.sha256(changing).hexdigest() != before

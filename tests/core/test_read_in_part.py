@@ -283,3 +283,56 @@ def test_a_broken_index_is_not_used(entry: bytes, every_file_is_big: None, read_
     cached.write_bytes(entry)
     got = canonical.load_in_part(raw, "armies")
     assert isinstance(got["armies"], ReadEntries) and got == state
+
+
+def written(value: Any) -> str:
+    return canonical.dump(value).decode("utf-8")[:-1]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_entries_holding_a_value_are_those_its_column_gives(seed: int) -> None:
+    """``holding`` finds the entries of one value by searching for its line, then (after a few searches)
+    from a table of the field: both give what the column gives, or None where the column is None."""
+    raw = canonical.dump(random_state(random.Random(seed)))
+    expected = yaml.load(raw, Loader=_Loader)
+    entries = canonical.load_in_part(raw, "armies")["armies"]
+    if not isinstance(entries, ReadEntries):
+        return
+    for field in ARMY_FIELDS:
+        column = plain_column(expected, field)
+        values = sorted(
+            {army[field] for army in expected["armies"].values() if isinstance(army.get(field), str)}
+        )
+        # Each value asked twice, and more values than searches before the table: both ways are tried.
+        for value in [*values, "nowhere", *values]:
+            found = entries.holding(field, written(value))
+            if column is None:
+                assert found is None
+            else:
+                assert found == [key for key, held in column.items() if held == value]
+
+
+def test_holding_finds_nothing_where_an_entry_holds_a_field_twice() -> None:
+    text = "armies:\n  a:\n    id: a\n  b:\n    id: b\n    owner: red\n    owner: blue\n"
+    entries = canonical_reader.read_in_part(text, "armies", lambda: {})["armies"]
+    assert entries.holding("owner", "red") is None
+    assert entries.holding("id", "b") == ["b"]
+
+
+def test_holding_after_the_table_is_made_gives_what_the_searches_gave(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    armies = {f"k{n}": {"id": f"k{n}", "location": ["A1", "B2", "yes", "C 3"][n % 4]} for n in range(30)}
+    text = canonical.dump({"armies": armies, "turn": 1}).decode()
+    searched = canonical_reader.read_in_part(text, "armies", lambda: {})["armies"]
+    tabled = canonical_reader.read_in_part(text, "armies", lambda: {})["armies"]
+    monkeypatch.setattr(canonical_reader, "SEARCHES_BEFORE_TABLE", 0)
+    for place in ("A1", "B2", "yes", "C 3", "D4"):
+        assert tabled.holding("location", written(place)) == [
+            key
+            for key in sorted(armies)
+            if armies[key]["location"] == place  # the writer sorts keys
+        ]
+    monkeypatch.setattr(canonical_reader, "SEARCHES_BEFORE_TABLE", 100)
+    for place in ("A1", "B2", "yes", "C 3", "D4"):
+        assert searched.holding("location", written(place)) == tabled.holding("location", written(place))

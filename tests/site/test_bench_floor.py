@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from resolver.bench.site import FloorRun, floor_rows, mkdocs_floor
+from resolver.bench.site import FloorRun, floor_rows, floor_target, mkdocs_floor
 from resolver.publish.site import SETTINGS
 
 from .demo import DemoSite
@@ -32,6 +32,13 @@ def test_the_target_is_judged_on_the_best_cpu_seconds_of_the_longest_run() -> No
     short = FloorRun(50, 200, sites=[(9.0, 3.0)], floors=[(1.0, 1.0)])
     long = FloorRun(500, 1600, sites=[(90.0, 30.0), (40.0, 35.0)], floors=[(60.0, 20.0), (10.0, 18.0)])
     lines = floor_rows([short, long])
-    assert lines[-1].startswith("Target (issue 14): the 500-turn site build / its MkDocs floor = 1.67×")
-    assert lines[-1].endswith(": met")
+    assert lines[-2] == "Targets (issue 26):"
+    assert (
+        " ".join(lines[-1].split())
+        == "500-turn site build ÷ MkDocs floor, CPU 1.67× (target ≤ 2×): met (wall 4.00×)"
+    )
+    # At the limit is met; over it is not, and says so.
+    assert floor_target([FloorRun(500, 1, sites=[(1.0, 4.0)], floors=[(1.0, 2.0)])]).met
+    over = floor_target([FloorRun(500, 1, sites=[(1.0, 4.1)], floors=[(1.0, 2.0)])])
+    assert not over.met and ": NOT MET" in over.line()
     assert "1.50×, 1.94×" in lines[3]  # every round's CPU ratio, to show how steady it is

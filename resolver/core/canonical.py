@@ -136,12 +136,55 @@ def _inline(value: Any) -> str:
     return _scalar(value)
 
 
+# How many levels of a big file ``dump`` goes down to write it a part at a time (the state's
+# collections, then each army, settlement or event), and how many lines a part holds at most.
+_PART_LEVELS = 2
+_PART_LINES = 4096
+
+
 def dump(data: Any) -> bytes:
     if isinstance(data, (dict, list)) and data:
+        parts: list[bytes] = []
         lines: list[str] = []
-        _emit(data, "", lines)
-        return ("\n".join(lines) + "\n").encode("utf-8")
+        _emit_in_parts(data, "", lines, parts, _PART_LEVELS)
+        _encode_part(lines, parts)
+        return b"".join(parts)
     return (_inline(data) + "\n").encode("utf-8")
+
+
+def _emit_in_parts(
+    value: dict[Any, Any] | list[Any], indent: str, lines: list[str], parts: list[bytes], levels: int
+) -> None:
+    """``_emit``'s lines, encoded a few thousand at a time: the lines of a whole state or turn are many
+    small texts, several times the size of the bytes they make, and held all at once they were the peak
+    of a big campaign's resolve. Each entry's lines depend on nothing outside the entry, so the bytes
+    are those of the whole written at once."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=_key) if any(type(k) is not str for k in value) else sorted(value)
+        for key in keys:
+            item = value[key]
+            if levels > 1 and type(item) in (dict, list) and item:
+                lines.append(f"{indent}{_scalar(key)}:")
+                _emit_in_parts(
+                    item, indent + "  " if type(item) is dict else indent, lines, parts, levels - 1
+                )
+            else:
+                _emit({key: item}, indent, lines)
+                if len(lines) >= _PART_LINES:
+                    _encode_part(lines, parts)
+    else:
+        for item in value:
+            _emit([item], indent, lines)
+            if len(lines) >= _PART_LINES:
+                _encode_part(lines, parts)
+
+
+def _encode_part(lines: list[str], parts: list[bytes]) -> None:
+    """The lines so far as bytes, each ending with its line break; the list is emptied for the next."""
+    if lines:
+        lines.append("")
+        parts.append("\n".join(lines).encode("utf-8"))
+        lines.clear()
 
 
 def load(raw: bytes | str) -> Any:
@@ -415,12 +458,32 @@ def remember(raw: bytes, data: Any, key: str | None = None) -> None:
     if folder is None or len(raw) < CACHED_SIZE:
         return
     try:
-        text = json.dumps(data, ensure_ascii=False, allow_nan=False)
-        if json.loads(text) != data:
-            return
-        _cache_write(folder, key or digest(raw), text.encode("utf-8"))
+        chunks: list[bytes] = []
+        if _exact_json(data, _PART_LEVELS, chunks):
+            _cache_write(folder, key or digest(raw), b"".join(chunks))
     except (OSError, TypeError, ValueError):
         return
+
+
+def _exact_json(data: Any, levels: int, chunks: list[bytes]) -> bool:
+    """Append the UTF-8 bytes of ``json.dumps(data)`` to ``chunks``, and say whether they read back equal
+    to ``data``; read back a part at a time (the state's collections, then each of their entries) and
+    kept as bytes, so that a big state is held neither twice nor as text beside its bytes."""
+    if levels > 0 and type(data) is dict and data:
+        if any(type(key) is not str for key in data):
+            return False  # JSON would write a number as text: it would not read back as it was
+        chunks.append(b"{")
+        for number, (key, value) in enumerate(data.items()):
+            chunks.append(f"{', ' if number else ''}{json.dumps(key, ensure_ascii=False)}: ".encode())
+            if not _exact_json(value, levels - 1, chunks):
+                return False
+        chunks.append(b"}")
+        return True
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+    if json.loads(text) != data:
+        return False
+    chunks.append(text.encode("utf-8"))
+    return True
 
 
 def _reading_key(raws: Sequence[bytes]) -> str:

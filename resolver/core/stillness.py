@@ -52,3 +52,8 @@ def table(collection: Any, name: str, build: Callable[[Any], Table]) -> Table | 
     if key not in tables:
         tables[key] = build(collection)
     return tables[key]
+
+
+def is_held(collection: Any) -> bool:
+    """Whether ``collection`` is one of the state held still now, whose tables are shared."""
+    return bool(_held) and id(collection) in _held[-1].ids

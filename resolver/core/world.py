@@ -210,6 +210,17 @@ class World:
         changes, so a replay of hundreds of turns serialises it once rather than once a turn."""
         return canonical.data_digest(self.to_data())
 
+    def vouch_digest(self, recorded: str, raw: bytes) -> bool:
+        """Take ``recorded``, the digest a turn archive holds for this world, as the world's digest when
+        ``raw``, the file the world was read from, has exactly that digest: the file is then what the
+        canonical writer made of a world with that digest, and it reads back to the same data (see
+        ``canonical``), so serialising a big world again only to hash it (a tenth of a resolve) is
+        skipped. Returns whether it was taken; a file laid out otherwise keeps the digest of its data."""
+        if canonical.digest(raw) != recorded:
+            return False
+        self.__dict__["digest"] = recorded  # the cached property's slot (the dataclass is frozen)
+        return True
+
     def to_data(self) -> dict[str, Any]:
         """Plain str/int/float/list data; a location without a place has no "place" key."""
         data: dict[str, Any] = {

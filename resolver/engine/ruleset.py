@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..core import canonical, relations
+from ..core import canonical, relations, stillness
 from ..core.calendar import Calendar, GameDate
 from ..core.fields import ActionSpec, NamesOf
 from ..core.fog import Fog
@@ -904,7 +904,12 @@ class Ruleset:
 
         def named(kind: str) -> Mapping[str, tuple[str, ...]]:
             if kind not in found:
-                found[kind] = self.names(kind, game, state)
+                # While the state holds still (every file of a turn checked against it), each kind is
+                # named once for all the files, not once a file: that grew with the square of the map.
+                shared = stillness.table(
+                    state, f"names of {kind} in game {id(game)}", lambda _: self.names(kind, game, state)
+                )
+                found[kind] = shared if shared is not None else self.names(kind, game, state)
             return found[kind]
 
         return named
@@ -1050,16 +1055,23 @@ def ruleset_at(module: str) -> Ruleset:
 
 
 def _sentence_cache_folder() -> Path | None:
-    """Where compiled sentences are kept: a folder of the read cache, made when first needed; None when
-    the cache is off or cannot be written (then every process compiles its sentences)."""
+    """Where compiled sentences are kept (see ``compiled_template_folder``)."""
+    return compiled_template_folder("sentences")
+
+
+def compiled_template_folder(name: str) -> Path | None:
+    """Where compiled Jinja2 code is kept between processes: the read cache's folder ``name``, made when
+    first needed; None when the cache is off or cannot be written (then every process compiles its
+    templates). Jinja2 keys each entry by the template's name and checks it against the template's
+    source, so an edited template is compiled again."""
     folder = canonical.cache_dir()
     if folder is None:
         return None
     try:
-        (folder / "sentences").mkdir(parents=True, exist_ok=True)
+        (folder / name).mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return folder / "sentences"
+    return folder / name
 
 
 def _sentence_environment(**options: Any) -> jinja2.Environment:

@@ -190,9 +190,15 @@ def resolve(
             salt=salt, refused=refused, sealed=store.sealed,
             commitments=order_commitments(commit, as_read), away=away, away_policy=settings.away,
         )  # fmt: skip
+        # The turn is resolved: the state it began from and the checked files (their text, their parsed
+        # data and the position of every value in it) are not read again. The archive takes the state's
+        # bytes when they are the file the previous turn left, and the sealed entries; letting go of the
+        # rest here makes room for the archive's writing, the peak of a big campaign's memory.
+        before = None if store.left_state(int(state["turn"]) - 1, state_raw) else state
+        del state, files, as_read
         store.archive(
             game,
-            state,
+            before,
             result,
             entries,
             rumors,

@@ -12,7 +12,7 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -45,9 +45,9 @@ from ..core.phases import State
 from ..core.stillness import holding_still
 from ..core.world import World
 from ..engine.gm import actions as gm_actions
-from ..engine.ruleset import Game, get_ruleset
+from ..engine.ruleset import Game, compiled_template_folder, get_ruleset
 from ..engine.validate import check_order_file, refuse_twin_files
-from . import sealing
+from . import beside, sealing
 
 ENGINE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 SCHEMA_FILE = "orders.schema.json"
@@ -280,8 +280,13 @@ class Store:
         key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
         if key not in _WORLDS:
             _WORLDS.clear()
-            vouched = self.archived_world_digest() if in_part else None
-            _WORLDS[key] = World.from_items(*canonical.read_yaml_keyed(path, "locations", "id", vouched))
+            vouched = self.archived_world_digest()
+            world = World.from_items(
+                *canonical.read_yaml_keyed(path, "locations", "id", vouched if in_part else None)
+            )
+            if vouched is not None and not in_part:  # a resolve and a replay record the digest, a check not
+                world.vouch_digest(vouched, path.read_bytes())
+            _WORLDS[key] = world
         return _WORLDS[key]
 
     def archived_world_digest(self) -> str | None:
@@ -688,8 +693,10 @@ class Store:
 
         search = tuple(str(p.resolve()) for p in (self.root / "templates", ENGINE_TEMPLATES) if p.is_dir())
         if search not in _TEMPLATE_ENVIRONMENTS:
+            kept = compiled_template_folder("templates")  # compiled once, not in every process
             _TEMPLATE_ENVIRONMENTS[search] = jinja2.Environment(
                 loader=jinja2.FileSystemLoader(list(search)),
+                bytecode_cache=jinja2.FileSystemBytecodeCache(str(kept)) if kept else None,
                 undefined=jinja2.StrictUndefined,
                 keep_trailing_newline=True,
                 autoescape=False,  # Markdown and YAML for players; HTML pages escape in their own templates
@@ -793,7 +800,7 @@ class Store:
     def archive(
         self,
         game: Game,
-        state_before: State,
+        state_before: State | None,
         result: TurnResult,
         entries: dict[str, dict[str, Any]],
         rumors: list[str],
@@ -821,18 +828,33 @@ class Store:
                 f"turn {result.turn} is already archived in {self.display(final)}",
                 "the campaign state and its archive disagree; restore campaign/ from git",
             )
+        aids_written: Callable[[bool], None] | None = None
+        cached: Callable[[bool], None] | None = None
         try:
             self.discard_staging()
+            # The player aids of the next turn (see write_player_aids), staged like the rest, are written
+            # beside the archive, on the other core (see ``beside``).
+            aids_written = beside.begin(lambda: self.stage_player_aids(game, result.state))
             stage = self.turns_dir / STAGING / turn_dir_name(result.turn)
             previous = self.turn_digests(result.turn - 1)
             commit = self.commitments(result.turn)
             # The file the state was read from is what the writer made of it when the previous turn's
             # archive commits to it (the writer's output reads back to data it writes out the same);
             # otherwise (a GM's edit) the state is written out again.
-            if state_before_raw is not None and self.left_state(result.turn - 1, state_before_raw, previous):
-                before_raw = state_before_raw
-            else:
+            # ``state_before`` is None only when the caller found those bytes to be that file (see
+            # ``left_state``): a big campaign's resolve lets go of the parsed state before archiving, so
+            # that its peak memory holds one state, not two.
+            if state_before_raw is not None and (
+                state_before is None or self.left_state(result.turn - 1, state_before_raw, previous)
+            ):
+                before_raw, edited = state_before_raw, False
+            elif state_before is not None:
                 before_raw = canonical.dump(state_before)
+                edited = not self.left_state(result.turn - 1, before_raw, previous)
+            else:
+                raise ValueError(
+                    "archive needs the state before the turn, or the bytes the previous turn left"
+                )
             archived_orders = {
                 "orders": entries,
                 "rumors": rumors,
@@ -847,7 +869,7 @@ class Store:
             self.write_faction_secrets(
                 stage / "npc-orders", ".yaml", {f: of.raw for f, of in result.npc_orders.items()}
             )
-            if not self.left_state(result.turn - 1, before_raw, previous):
+            if edited:
                 self.write_secret(stage / "state-before.yaml", before_raw)  # the GM edited the state
             inputs = {
                 "format": SEALED_FORMAT if commit.keyed else ARCHIVE_FORMAT,
@@ -880,6 +902,8 @@ class Store:
             events_raw = canonical.dump(roll_log.logged(events, game.rules))
             self.write_secret(stage / "events.yaml", events_raw)
             state_raw = canonical.dump(result.state)
+            # The next command reads the new state from the read cache; kept there beside the reports.
+            cached = beside.begin(lambda: canonical.remember(state_raw, result.state))
             from .views import render_reports
 
             with holding_still(result.state):  # reports read the new state, never change it
@@ -905,15 +929,14 @@ class Store:
                 digests.update(self.seal_turn(game, result, stage, commit, entries))
             canonical.write_yaml(stage / DIGEST_FILE, digests)
             self.write_secret(self.staging_dir / "state.yaml", state_raw)
-            canonical.remember(state_raw, result.state)  # the next command reads it from the cache
             if self.sealed:
                 canonical.write_atomic(self.staging_dir / "state.yaml", self.public_view(game, result.state))
-            # The player aids of the next turn (see write_player_aids), staged like the rest.
-            self.write_schema(game, result.state, self.orders_dir / "templates" / STAGING)
-            if not self.sealed:
-                with holding_still(result.state):  # templates read the new state, never change it
-                    self.write_templates(game, result.state, self.orders_dir / "templates" / STAGING)
+            cached(True)
+            aids_written(True)
         except BaseException:
+            for finish in (cached, aids_written):
+                if finish is not None:
+                    finish(False)  # the children write nothing more into what is thrown away
             with suppress(OSError):  # never hide the first error behind a failed clean-up
                 self.discard_staging()
             raise
@@ -935,6 +958,16 @@ class Store:
         checkpoint("journaled")
         self.switch_in()
         return final
+
+    def stage_player_aids(self, game: Game, state: State) -> None:
+        """The next turn's player aids (see write_player_aids), staged beside the archive. A faction the GM
+        brought in this turn has its template too: the game is read again from the resolved state."""
+        if set(state["factions"]) != set(game.factions):
+            game = self.game(state, game.house_rules)
+        self.write_schema(game, state, self.orders_dir / "templates" / STAGING)
+        if not self.sealed:
+            with holding_still(state):  # templates read the new state, never change it
+                self.write_templates(game, state, self.orders_dir / "templates" / STAGING)
 
     def seal_turn(
         self,
@@ -1041,7 +1074,8 @@ class Store:
                     return link
                 return {"state": canonical.digest(self.open_sealed(sealed)), **link}
             raw = self.read_secret(opening)
-            return {"state": canonical.digest(raw), "self": canonical.digest(raw)} if raw else {}
+            digest = canonical.digest(raw) if raw else ""  # a big state: hashed once for both
+            return {"state": digest, "self": digest} if raw else {}
         path = self.turns_dir / turn_dir_name(turn) / DIGEST_FILE
         if not path.exists():
             return {}

@@ -609,15 +609,29 @@ def run_contact(ctx: Context, state: State) -> State:
     ]
     # Tiles shared only during the orders count too, e.g. where one side's army was destroyed.
     meetings += [(location, *sorted((a, b))) for location, a, b in ctx.memory.met]
+    # Each nation's contacts as a set while the meetings are gone through, and those made this turn put
+    # into its sorted list once at the end: searching and sorting the list at every meeting grew with the
+    # square of the nations a scattered nation meets.
+    known: dict[str, set[str]] = {}
+    made: dict[str, list[str]] = {}
+
+    def contacts_of(nation: str) -> set[str]:
+        if nation not in known:
+            known[nation] = set(state["factions"][nation].setdefault("contacts", []))
+        return known[nation]
+
     for location, a, b in meetings:
-        if b in state["factions"][a].setdefault("contacts", []):
+        if b in contacts_of(a):
             continue
         for nation, other in ((a, b), (b, a)):
-            contacts = state["factions"][nation].setdefault("contacts", [])
-            if other not in contacts:
-                contacts.append(other)
-                contacts.sort()
+            if other not in contacts_of(nation):
+                known[nation].add(other)
+                made.setdefault(nation, []).append(other)
         ctx.emit("contact", actors=[a, b], place=location)
+    for nation, others in made.items():
+        contacts = state["factions"][nation]["contacts"]
+        contacts.extend(others)
+        contacts.sort()
     # Who still has an army or a settlement, gathered once: elimination removes neither.
     standing = {a["owner"] for a in state["armies"].values()} | {
         s["owner"] for s in state["settlements"].values()

@@ -199,6 +199,6 @@ class SketchArmyIndex(m.ArmyIndex):
 def army_index(state: dict[str, Any], sketch: dict[str, Any], nation: str) -> m.ArmyIndex:
     """The index of a nation's sketch: over the armies as read in part, or ``ArmyIndex.for_sketch``."""
     armies = sketch["armies"]
-    if isinstance(armies, SketchArmies):
+    if isinstance(armies, SketchArmies) and not isinstance(armies.read, dict):  # the armies read in part
         return SketchArmyIndex(sketch, armies, nation)
     return m.ArmyIndex.for_sketch(state, sketch, nation)

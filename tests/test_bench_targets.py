@@ -52,6 +52,20 @@ def test_the_resolve_is_set_against_its_floor_best_against_best_in_cpu_seconds()
     assert not bench.floor_targets(small)[1].met
 
 
+def test_work_a_resolve_hands_to_a_forked_child_still_counts_against_its_floor() -> None:
+    # 1.2 s in the resolve itself and 0.6 s in its children is 1.8 s of work: 1.8× a floor of 1 s.
+    small = campaign("scattered", 100, [1.2, 1.2, 1.2], 1000)
+    small.resolves = [Resolved(1.2, 0.6, 1.2, 1.3, 1000, 100.0) for _ in range(3)]
+    small.floors = [(1.0, 1.0)] * 3
+    lines, target = bench.floor_targets(small)
+    assert target.value == pytest.approx(1.8) and not target.met
+    assert "1.20 + 0.60" in lines[1]
+    big = campaign("scattered", 400, [4.0] * 3, 4000)
+    big.resolves = [Resolved(4.0, 3.0, 4.0, 4.1, 4000, 100.0) for _ in range(3)]
+    (per_event,) = bench.per_event_targets([small, big], 100, 400)[1]
+    assert per_event.value == pytest.approx((7.0 / 4000) / (1.8 / 1000))
+
+
 def test_peak_memory_is_judged_strictly_below_the_limit_on_the_largest_round() -> None:
     big = campaign("scattered", 400, [1.0, 1.0], 100)
     big.resolves[1] = resolved(1.0, 100, rss_mb=300.0)

@@ -239,6 +239,12 @@ class Resolved:
     events: int
     rss_mb: float  # the process's peak RSS
 
+    @property
+    def work(self) -> float:
+        """CPU seconds of the resolve with its children's: what the turn costs, on whichever core. The
+        targets are judged on it, so that work a resolve hands to a forked child is still counted."""
+        return self.cpu + self.workers
+
 
 @dataclass
 class Campaign:
@@ -265,7 +271,7 @@ class Campaign:
         return min(getattr(r, attr) for r in self.resolves)
 
     def per_event(self, resolved: Resolved) -> float:
-        return resolved.cpu / max(1, resolved.events)
+        return resolved.work / max(1, resolved.events)
 
 
 def resolve_in_child(root: Path) -> Resolved:
@@ -367,14 +373,14 @@ def measure_checks(campaign: Campaign, cache: Path) -> None:
 
 def scaling_rows(campaigns: list[Campaign]) -> list[str]:
     lines = [
-        "| layout | factions | armies | orders | events | state MB | setup s | resolve CPU s "
+        "| layout | factions | armies | orders | events | state MB | setup s | resolve CPU s (with children) "
         "| resolve wall s | process s | peak RSS MB | CPU ms per event | CPU ms per order "
         "| check s (cache empty / filled / bare python) |",
         "|---|" + "---:|" * 13,
     ]
     for c in campaigns:
-        cpu = c.best("cpu")
-        workers = f" (+{c.best('workers'):.2f} workers)" if c.best("workers") > 0.005 else ""
+        cpu = c.best("work")
+        workers = f" (children {c.best('workers'):.2f})" if c.best("workers") > 0.005 else ""
         check = f"{c.check_cold:.2f} / {c.check:.2f} / {c.bare_python:.3f}" if c.check else "–"
         lines.append(
             f"| {c.layout} | {c.factions} | {c.armies} | {c.orders} | {c.events} | {c.state_mb:.1f} | "
@@ -388,14 +394,15 @@ def scaling_rows(campaigns: list[Campaign]) -> list[str]:
 def floor_targets(campaign: Campaign) -> tuple[list[str], Target]:
     """Target 1: the resolve at 100 factions against its own floor, CPU seconds, best of each."""
     rounds = ", ".join(
-        f"{r.cpu / floor[0]:.2f}×" for r, floor in zip(campaign.resolves, campaign.floors, strict=False)
+        f"{r.work / floor[0]:.2f}×" for r, floor in zip(campaign.resolves, campaign.floors, strict=False)
     )
-    cpu = campaign.best("cpu") / min(cpu for cpu, _ in campaign.floors)
+    cpu = campaign.best("work") / min(cpu for cpu, _ in campaign.floors)
     wall = campaign.best("wall") / min(wall for _, wall in campaign.floors)
     lines = [
         f"Resolve at {campaign.factions} factions ({campaign.layout}) against its floor (core + safe load + "
         "canonical state and events), in alternating rounds:",
-        "  resolve CPU s per round: " + ", ".join(f"{r.cpu:.2f}" for r in campaign.resolves),
+        "  resolve CPU s per round (its own + its children's): "
+        + ", ".join(f"{r.cpu:.2f} + {r.workers:.2f}" for r in campaign.resolves),
         "  floor CPU s per round:   " + ", ".join(f"{cpu:.2f}" for cpu, _ in campaign.floors),
         f"  CPU ratio per round: {rounds}; best ÷ best: CPU {cpu:.2f}×, wall {wall:.2f}×",
     ]
@@ -427,7 +434,7 @@ def per_event_targets(
             + ", ".join(f"{r:.2f}×" for r in ratios)
             + f" ({events:.1f}× the events; per order: "
             + ", ".join(
-                f"{(b.cpu / big.orders) / (s.cpu / small.orders):.2f}×"
+                f"{(b.work / big.orders) / (s.work / small.orders):.2f}×"
                 for s, b in zip(small.resolves, big.resolves, strict=False)
             )
             + ")"

@@ -51,10 +51,8 @@ def test_the_resolve_is_set_against_its_floor_best_against_best_in_cpu_seconds()
     small.floors = [(1.0, 1.0)] * 3
     assert not bench.floor_targets(small)[1].met
     small.checks = [0.9, 0.6, 0.7]  # the best check against the best floor, beside the allowance
-    assert (
-        "checking every order file alone: 0.60 s CPU = 0.60× the floor (the whole excess may be 0.50×)"
-        in (bench.floor_targets(small)[0])
-    )
+    (check,) = [line for line in bench.floor_targets(small)[0] if "checking every order file" in line]
+    assert check.endswith("alone: 0.60 s CPU = 0.60× the floor (the whole excess may be 0.50×)")
 
 
 def test_work_a_resolve_hands_to_a_forked_child_still_counts_against_its_floor() -> None:

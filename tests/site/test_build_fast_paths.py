@@ -191,3 +191,34 @@ def test_the_pages_links_are_the_relative_paths_relpath_gives() -> None:
     for target in paths - {""}:
         for start in paths:
             assert relative_path(target, start) == posixpath.relpath(target, start or "."), (target, start)
+
+
+def test_the_kept_compiled_site_templates_follow_an_edited_template(
+    run: Any, tmp_path: Any, read_cache: Any
+) -> None:
+    """The site's templates are compiled once and kept in the read cache. A template edited since (here
+    the GM's own home page, at the same path) is compiled again: its page shows the edit, never the
+    kept code of the text it had before."""
+    from resolver.publish.site import build_site
+    from resolver.store.store import ENGINE_TEMPLATES
+
+    root = tmp_path / "camp"
+    assert run("demo", "--root", root, "--turns", "1", "--quiet")[0] == 0
+    own = root / "templates" / "site" / "home.md.j2"
+    own.parent.mkdir(parents=True)
+    kit_home = (ENGINE_TEMPLATES / "site" / "home.md.j2").read_text()
+    home = root / "site" / "index.md"
+    for marker in ("First words of the GM.", "Second words, after the edit."):
+        own.write_text(kit_home + f"\n{marker}\n")
+        build_site(root, run_mkdocs=False)
+        assert marker in home.read_text()
+    assert "First words of the GM." not in home.read_text()
+    assert any((read_cache / "site-templates").iterdir())  # the compiled templates were kept
+    # With the kit's own template back, the page is the one a build without any kept code writes.
+    own.unlink()
+    build_site(root, run_mkdocs=False)
+    kept = home.read_bytes()
+    for entry in (read_cache / "site-templates").iterdir():
+        entry.unlink()
+    build_site(root, run_mkdocs=False)
+    assert home.read_bytes() == kept

@@ -206,9 +206,7 @@ class QuickSearchParser(getattr(material_search.Parser, "material_parser", mater
         context, skip, data_sections = self.context, self.skip, self.data
         open_tags: dict[str, int] = {}  # tag: how many open elements have it
         skipped_tags = {item if isinstance(item, str) else item.tag for item in skip}
-
-        def skipping() -> bool:
-            return any(tag in open_tags for tag in skipped_tags)
+        skipped_open = 0  # open elements whose tag is skipped: the theme skips while there is one
 
         for kind, tag, attributes in events:
             if kind == "start":
@@ -218,6 +216,8 @@ class QuickSearchParser(getattr(material_search.Parser, "material_parser", mater
                     continue
                 context.append(el)
                 open_tags[tag] = open_tags.get(tag, 0) + 1
+                if tag in skipped_tags:
+                    skipped_open += 1
                 if tag in _HEADINGS:
                     depth = len(context)
                     if "id" in attrs:
@@ -235,12 +235,14 @@ class QuickSearchParser(getattr(material_search.Parser, "material_parser", mater
                 for key, value in attrs.items():
                     if key == "data-search-exclude" or (key == "class" and value == "linenodiv"):
                         skip.add(el)
-                        skipped_tags.add(tag)
+                        if tag not in skipped_tags:  # every open element of its tag is skipped now
+                            skipped_tags.add(tag)
+                            skipped_open += open_tags[tag]
                         excluded = True
                         break
                 if excluded:
                     continue
-                if tag in keep and not skipping():
+                if tag in keep and not skipped_open:
                     section = self.section
                     text = section.title if section.el.tag in open_tags else section.text
                     text.append(f"<{tag}>")
@@ -260,11 +262,13 @@ class QuickSearchParser(getattr(material_search.Parser, "material_parser", mater
                 else:
                     del open_tags[el.tag]
                 if el.tag in skipped_tags:
+                    skipped_open -= 1
                     if el.tag not in ("script", "style", "object"):
                         skip.remove(el)
-                        skipped_tags.discard(el.tag)
+                        skipped_tags.discard(el.tag)  # the other open elements of its tag are not skipped
+                        skipped_open -= open_tags.get(el.tag, 0)
                     continue
-                if tag in keep and not skipping():
+                if tag in keep and not skipped_open:
                     section = self.section
                     text = section.title if section.el.tag in open_tags else section.text
                     index = text.index(f"<{tag}>")
@@ -278,7 +282,7 @@ class QuickSearchParser(getattr(material_search.Parser, "material_parser", mater
                     else:
                         text.append(f"</{tag}>")
             else:
-                if skipping():
+                if skipped_open:
                     continue
                 if "pre" not in open_tags:
                     tag = " " if tag.isspace() else tag.replace("\n", " ")

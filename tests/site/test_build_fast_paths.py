@@ -138,6 +138,7 @@ SECTION_HTML = [
     '<div><h2 id="in">In</h2><p>i</p></div><p>out</p>'
     '<div data-search-exclude><h2 id="h">H</h2></div><p>z</p>',
     "</p><p>stray end first</p></div>",
+    "<div><p>a</p><div data-search-exclude><p>x</p></div><p>b</p></div><p>c</p>",
 ]
 
 

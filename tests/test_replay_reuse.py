@@ -201,3 +201,18 @@ def test_only_verify_renders_the_reports_again_and_notes_changed_templates(
     history = load_history(Store(three_turns))  # the site shows no report: none is rendered again
     assert [record.turn for record in history.turns] == [1, 2, 3] and rendered == []
     assert len(replay.verify(three_turns)) == 4 and len(rendered) == 3  # three turns and the live state
+
+
+def test_the_campaign_settings_are_read_again_once_their_file_changes(campaign: Path) -> None:
+    """The store parses campaign.yaml and players.yaml again only when their bytes change (a long replay
+    asks for them on every turn): an edit is always seen, and a caller's change to what it was given
+    reaches neither the file nor the next caller."""
+    store = Store(campaign)
+    config = store.config()
+    config["name"] = "changed by a caller"
+    store.players()["factions"].clear()
+    assert store.config()["name"] != "changed by a caller" and store.players()["factions"]
+    edit_yaml(campaign / "campaign/campaign.yaml", lambda data: data.update(name="Renamed"))
+    edit_yaml(campaign / "campaign/players.yaml", lambda data: data["factions"].pop("red"))
+    assert store.config()["name"] == "Renamed"
+    assert "red" not in store.players()["factions"] and store.players()["factions"]

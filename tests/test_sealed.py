@@ -292,3 +292,20 @@ def test_a_faction_sees_its_own_pieces_and_nothing_concealed_of_the_others(seale
     assert "stock" not in theirs["factions"]["blue"] and "stock" not in public["factions"]["blue"]
     assert theirs["factions"]["red"] == state["factions"]["red"]
     assert all(a["owner"] == "red" or not a.get("concealed") for a in theirs["assets"].values())
+
+
+def test_a_replay_checks_each_turn_against_the_beacon_round_the_turn_before_committed_to(
+    sealed_demo: Path,
+) -> None:
+    """A long replay takes the beacon round a turn committed to from the turn before's inputs as it just
+    read them, not from the file again: the same round, and a wrong one is still refused."""
+    sealing.use_key_file(sealed_demo / workflow.DEMO_KEY)
+    store = Store(sealed_demo)
+    replayed = list(replay.replay_archive(store, 3))
+    assert [r.problems for r in replayed] == [[], [], []]
+    for earlier in replayed[:2]:
+        assert earlier.next_beacon_round == store.committed_beacon_round(earlier.turn + 1) is not None
+    earlier = replayed[0]
+    earlier.next_beacon_round += 1  # type: ignore[operator]
+    again = replay.replay_turn(store, 2, earlier.result.state, earlier=earlier)  # type: ignore[union-attr]
+    assert any("to which turn 2 was committed when it opened" in p for p in again.problems), again.problems

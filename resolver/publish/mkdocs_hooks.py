@@ -183,6 +183,9 @@ class QuickSearchParser(getattr(material_search.Parser, "material_parser", mater
             HTMLParser.feed(self, content)
             HTMLParser.close(self)
             return
+        if _MIRRORED_HANDLERS:
+            self._split_plain(events)
+            return
         for kind, first, attributes in events:
             if kind == "data":
                 self.handle_data(first)
@@ -190,6 +193,137 @@ class QuickSearchParser(getattr(material_search.Parser, "material_parser", mater
                 self.handle_starttag(first, attributes)
             else:
                 self.handle_endtag(first)
+
+    def _split_plain(self, events: list[tuple[str, str, list[tuple[str, str]]]]) -> None:
+        """The theme's three handlers, step for step, on a fresh parser, but with the tags of the open
+        elements and of the skipped ones kept as counts and sets. The theme's elements are equal when
+        their tags are (``Element.__eq__``/``__hash__``), so each of its ``x in self.context`` and
+        ``self.skip.intersection(self.context)`` (a Python comparison per open element, on every tag and
+        text of a page) is a lookup by tag here. The sections built are the theme's own objects."""
+        element, section_of, void, keep = (
+            material_search.Element, material_search.Section, material_search.void, self.keep
+        )  # fmt: skip
+        context, skip, data_sections = self.context, self.skip, self.data
+        open_tags: dict[str, int] = {}  # tag: how many open elements have it
+        skipped_tags = {item if isinstance(item, str) else item.tag for item in skip}
+        skipped_open = 0  # open elements whose tag is skipped: the theme skips while there is one
+
+        for kind, tag, attributes in events:
+            if kind == "start":
+                attrs = dict(attributes)
+                el = element(tag, attrs)
+                if tag in void:
+                    continue
+                context.append(el)
+                open_tags[tag] = open_tags.get(tag, 0) + 1
+                if tag in skipped_tags:
+                    skipped_open += 1
+                if tag in _HEADINGS:
+                    depth = len(context)
+                    if "id" in attrs:
+                        if tag != "h1" and not data_sections:
+                            self.section = section_of(element("hx"), depth)
+                            data_sections.append(self.section)
+                        self.section = section_of(el, depth)
+                        if data_sections:
+                            self.section.id = attrs["id"]
+                        data_sections.append(self.section)
+                if not self.section:
+                    self.section = section_of(element("hx"))
+                    data_sections.append(self.section)
+                excluded = False
+                for key, value in attrs.items():
+                    if key == "data-search-exclude" or (key == "class" and value == "linenodiv"):
+                        skip.add(el)
+                        if tag not in skipped_tags:  # every open element of its tag is skipped now
+                            skipped_tags.add(tag)
+                            skipped_open += open_tags[tag]
+                        excluded = True
+                        break
+                if excluded:
+                    continue
+                if tag in keep and not skipped_open:
+                    section = self.section
+                    text = section.title if section.el.tag in open_tags else section.text
+                    text.append(f"<{tag}>")
+            elif kind == "end":
+                if not context or context[-1].tag != tag:
+                    continue
+                if self.section.depth > len(context):
+                    for earlier in reversed(data_sections):
+                        if earlier.depth <= len(context):
+                            self.section.depth = float("inf")
+                            self.section = earlier
+                            break
+                el = context.pop()
+                left = open_tags[el.tag] - 1
+                if left:
+                    open_tags[el.tag] = left
+                else:
+                    del open_tags[el.tag]
+                if el.tag in skipped_tags:
+                    skipped_open -= 1
+                    if el.tag not in ("script", "style", "object"):
+                        skip.remove(el)
+                        skipped_tags.discard(el.tag)  # the other open elements of its tag are not skipped
+                        skipped_open -= open_tags.get(el.tag, 0)
+                    continue
+                if tag in keep and not skipped_open:
+                    section = self.section
+                    text = section.title if section.el.tag in open_tags else section.text
+                    index = text.index(f"<{tag}>")
+                    for i in range(index + 1, len(text)):
+                        if not text[i].isspace():
+                            index = len(text)
+                            break
+                    if len(text) > index:
+                        while len(text) > index:
+                            text.pop()
+                    else:
+                        text.append(f"</{tag}>")
+            else:
+                if skipped_open:
+                    continue
+                if "pre" not in open_tags:
+                    tag = " " if tag.isspace() else tag.replace("\n", " ")
+                if not self.section:
+                    self.section = section_of(element("hx"))
+                    data_sections.append(self.section)
+                section = self.section
+                if section.el.tag in open_tags:
+                    if not any(el.tag == "a" and el.attrs.get("class") == "headerlink" for el in context):
+                        section.title.append(html.escape(tag, quote=False))
+                elif tag.isspace():
+                    if not section.text or not section.text[-1].isspace() or "pre" in open_tags:
+                        section.text.append(tag)
+                else:
+                    section.text.append(html.escape(tag, quote=False))
+
+
+_HEADINGS = frozenset(f"h{x}" for x in range(1, 7))
+
+
+def _theme_handlers_digest() -> str:
+    """The digest of the theme's search parser code that ``QuickSearchParser._split_plain`` mirrors."""
+    import hashlib
+    import inspect
+
+    parser = QuickSearchParser.material_parser
+    try:
+        parts = (parser.__init__, parser.handle_starttag, parser.handle_endtag, parser.handle_data)
+        source = "".join(
+            inspect.getsource(part) for part in (*parts, material_search.Element, material_search.Section)
+        )
+    except (OSError, TypeError):
+        return ""
+    return hashlib.sha256(source.encode()).hexdigest()
+
+
+# The handlers are mirrored only while the theme's are these (material 9.8.2); another version of the
+# theme has its own handlers called, as before.
+_MIRRORED_HANDLERS = (
+    _theme_handlers_digest() == "b6cc9de00d4519065b11821eee912356f9f8ff9d3bfbff3eba681ef5949f39e2"
+)
 
 
 def on_config(config: Any) -> Any:

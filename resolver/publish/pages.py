@@ -34,6 +34,7 @@ from ..core.rulesdoc import RulesSection, RulesTable, filled_notes, flatten, wor
 from ..core.stillness import holding_still
 from ..core.yamlsafe import MAX_BYTES
 from ..engine.gm import actions as gm_actions
+from ..engine.ruleset import compiled_template_folder
 from ..engine.steps import turn_table
 from ..engine.validate import check_order_file
 from ..store import schedule, sealing
@@ -218,8 +219,12 @@ class SitePages:
         self.files: dict[str, bytes] = {}
         self.nav = Nav()
         search = [str(p) for p in (store.root / "templates" / "site", SITE_TEMPLATES) if p.is_dir()]
+        # The site's 29 templates are compiled once and kept in the read cache, not in every build
+        # (Jinja2 checks each kept entry against its template's source, so an edited one is compiled again).
+        kept = compiled_template_folder("site-templates")
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(search),
+            bytecode_cache=jinja2.FileSystemBytecodeCache(str(kept)) if kept else None,
             undefined=jinja2.StrictUndefined,
             autoescape=False,
             finalize=text.finalize,

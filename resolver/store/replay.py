@@ -75,6 +75,9 @@ class Replayed:
     # to the next turn's dice salt that this turn's inputs.yaml published.
     chain_digest: str = ""
     next_salt_commitment: str | None = None
+    # The beacon round the next turn committed to as it opened, as this turn's inputs.yaml has it: what
+    # ``Store.committed_beacon_round`` would read from the file again.
+    next_beacon_round: Any = None
 
 
 def state_differences(before: Any, after: Any, path: str = "", limit: int = 8) -> list[str]:
@@ -155,11 +158,14 @@ def replay_turn(
     if earlier is not None and earlier.turn == turn - 1 and earlier.chain_digest:
         previous_digest, committed = earlier.chain_digest, earlier.next_salt_commitment
         committed = store.recommitted_salt(turn) or committed  # a rekey commits the turn's salt again
+        found = earlier.next_beacon_round
+        beacon_round = int(found) if found is not None else None  # as Store.committed_beacon_round reads it
     else:
         previous_digest, committed = store.turn_digests(turn - 1).get("self"), store.salt_commitment(turn)
+        beacon_round = store.committed_beacon_round(turn)
     if inputs.get("previous_turn_digest") != previous_digest:
         problems.append(f"turn {turn - 1}'s archive differs from the one turn {turn} was resolved after")
-    problems += salt_mismatch(committed, turn, inputs, where, store.committed_beacon_round(turn))
+    problems += salt_mismatch(committed, turn, inputs, where, beacon_round)
     if inputs.get("turn") != turn:
         problems.append(f"{where}/inputs.yaml names turn {inputs.get('turn')}")
     if inputs.get("engine") != __version__:
@@ -264,6 +270,7 @@ def replay_turn(
     return Replayed(
         turn, state, result, problems, notes, files, game, result_raw,
         chain_digest=canonical.digest(digest_raw), next_salt_commitment=inputs.get("next_salt_commitment"),
+        next_beacon_round=inputs.get("next_beacon_round"),
     )  # fmt: skip
 
 

@@ -14,7 +14,7 @@ import shutil
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -213,6 +213,11 @@ def turn_dir_name(turn: int) -> str:
 @dataclass
 class Store:
     root: Path
+    # The small settings files as last read (path: the bytes and their data), so that a long replay,
+    # which asks for them on every turn, parses each only when its bytes change.
+    _settings_read: dict[Path, tuple[bytes, Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def campaign_dir(self) -> Path:
@@ -241,11 +246,21 @@ class Store:
 
     def config(self) -> dict[str, Any]:
         self.require()
-        return canonical.read_yaml(self.campaign_dir / "campaign.yaml")
+        return self._settings(self.campaign_dir / "campaign.yaml")
 
     def players(self) -> dict[str, Any]:
         path = self.campaign_dir / "players.yaml"
-        return canonical.read_yaml(path) if path.exists() else {"factions": {}, "gm": {"logins": []}}
+        return self._settings(path) if path.exists() else {"factions": {}, "gm": {"logins": []}}
+
+    def _settings(self, path: Path) -> Any:
+        """``canonical.read_yaml(path)``, parsed again only when the file's bytes changed since the last
+        read; each caller gets its own copy to change."""
+        raw = path.read_bytes()
+        kept = self._settings_read.get(path)
+        if kept is None or kept[0] != raw:
+            kept = (raw, canonical.load_cached(raw))
+            self._settings_read[path] = kept
+        return canonical.plain_copy(kept[1])
 
     def house_rules(self) -> dict[str, Any]:
         """The campaign's house rules, once they check clean: a command that would play by rules with an

@@ -122,8 +122,29 @@ def sections(parser_class: type[HTMLParser], page: str) -> list[tuple[str, str |
     return [(str(s.el), s.id, s.title, s.text) for s in parser.data]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("page", PLAIN_HTML + NOT_PLAIN_HTML)
+# Pages for the theme's handlers' corners: skipped elements nested in their own kind, headings inside
+# other elements and without an id, permalinks, whitespace in and out of <pre>, empty kept elements.
+SECTION_HTML = [
+    "<div data-search-exclude><div><p>hidden</p></div><p>still hidden?</p></div><div><p>shown</p></div>",
+    "<div data-search-exclude><p>a</p></div>\n<div data-search-exclude><p>b</p></div><p>c</p>",
+    '<table class="x"><tr><td class="linenodiv"><pre>1\n2</pre></td>'
+    "<td><pre>code\n  more</pre></td></tr></table>",
+    '<object data="x"><p>inside an object</p></object><p>after</p>',
+    '<h2>no id</h2><p>a</p><h2 id="x">X <code>c</code> <sup>1</sup></h2>\n\n<p> </p><p>b\nc</p>',
+    '<article><h1 id="t">T</h1><section><h2 id="s">S<a class="headerlink" href="#s">&para;</a></h2>'
+    "<ul><li><p>one</p></li><li></li></ul></section><p>outer</p></article><p>last</p>",
+    "<p>  </p>\n\n<p>x</p>   <pre>\n\n  keep   spaces\n</pre>  \n <em>e</em>",
+    '<h3 id="deep">Deep first</h3><p>text</p><h1 id="top">Top</h1><p>more</p>',
+    '<div><h2 id="in">In</h2><p>i</p></div><p>out</p>'
+    '<div data-search-exclude><h2 id="h">H</h2></div><p>z</p>',
+    "</p><p>stray end first</p></div>",
+    "<div><p>a</p><div data-search-exclude><p>x</p></div><p>b</p></div><p>c</p>",
+]
+
+
+@pytest.mark.parametrize("page", PLAIN_HTML + NOT_PLAIN_HTML + SECTION_HTML)
 def test_the_search_sections_are_the_themes_own(page: str) -> None:
+    assert mkdocs_hooks._MIRRORED_HANDLERS  # this theme's handlers are the ones the fast path mirrors
     found = sections(QuickSearchParser, page)
     assert found == sections(QuickSearchParser.material_parser, page)
     if page:
@@ -191,3 +212,34 @@ def test_the_pages_links_are_the_relative_paths_relpath_gives() -> None:
     for target in paths - {""}:
         for start in paths:
             assert relative_path(target, start) == posixpath.relpath(target, start or "."), (target, start)
+
+
+def test_the_kept_compiled_site_templates_follow_an_edited_template(
+    run: Any, tmp_path: Any, read_cache: Any
+) -> None:
+    """The site's templates are compiled once and kept in the read cache. A template edited since (here
+    the GM's own home page, at the same path) is compiled again: its page shows the edit, never the
+    kept code of the text it had before."""
+    from resolver.publish.site import build_site
+    from resolver.store.store import ENGINE_TEMPLATES
+
+    root = tmp_path / "camp"
+    assert run("demo", "--root", root, "--turns", "1", "--quiet")[0] == 0
+    own = root / "templates" / "site" / "home.md.j2"
+    own.parent.mkdir(parents=True)
+    kit_home = (ENGINE_TEMPLATES / "site" / "home.md.j2").read_text()
+    home = root / "site" / "index.md"
+    for marker in ("First words of the GM.", "Second words, after the edit."):
+        own.write_text(kit_home + f"\n{marker}\n")
+        build_site(root, run_mkdocs=False)
+        assert marker in home.read_text()
+    assert "First words of the GM." not in home.read_text()
+    assert any((read_cache / "site-templates").iterdir())  # the compiled templates were kept
+    # With the kit's own template back, the page is the one a build without any kept code writes.
+    own.unlink()
+    build_site(root, run_mkdocs=False)
+    kept = home.read_bytes()
+    for entry in (read_cache / "site-templates").iterdir():
+        entry.unlink()
+    build_site(root, run_mkdocs=False)
+    assert home.read_bytes() == kept

@@ -63,8 +63,9 @@ bench: $(STAMP)  ## benchmarks and issue 26's targets: the engine at 25, 100 and
 	@rm -f $(VENV)/bench-targets.jsonl
 	$(BIN)/python -m resolver.bench --targets $(VENV)/bench-targets.jsonl
 	@# Then two lanes, one a core: the site's rows, and the rulesets' (which set no target of issue 26).
-	@# Each bench judges its ratios in alternating rounds, the site's on CPU seconds, so a job on the
-	@# other core sways them little; the rulesets' output follows the site's.
+	@# One after the other they took 610 s, over the 10 minutes. Each bench judges its ratios in
+	@# alternating rounds, the site's on CPU seconds; the machine's host sways those seconds as much as the
+	@# other lane does (the engine's rows, which run alone, swing as far); the rulesets' output follows.
 	{ $(BIN)/python -m resolver.bench.usurper && $(BIN)/python -m resolver.bench.overlord && \
 	  $(BIN)/python -m resolver.bench.diplomacy; } >$(VENV)/bench-rulesets.txt 2>&1 & lane=$$!; \
 	  $(BIN)/python -m resolver.bench.site --targets $(VENV)/bench-targets.jsonl; site=$$?; \

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import importlib
 import itertools
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import yaml
 
 from . import __version__
+from .core.collector import cycles_paused
 from .core.events import public_record
 from .core.houserules import RULES_FILE
 from .core.issues import CampaignError, Issue
@@ -863,20 +863,6 @@ def file_json(of: OrderFile) -> dict[str, Any]:
         "errors": [i.to_data() for i in of.errors],
         "warnings": [i.to_data() for i in of.warnings],
     }
-
-
-@contextlib.contextmanager
-def cycles_paused() -> Iterator[None]:
-    """Python's cycle collector paused while order files are checked: a big state read for the check is
-    many small objects without cycles, which each collection walks again (about a tenth of a check at
-    400 factions). Cycles left behind are collected once the block ends."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -42,11 +42,12 @@ from typing import Any
 import yaml
 
 from ..core import canonical
+from ..core.collector import cycles_paused
 from ..engine.turn import resolve_turn
 from ..rulesets.nations.workload import LAYOUTS, Layout, scale_armies, scale_orders
-from ..store.resolution import cycles_uncollected
 from ..store.store import Store
 from ..workflow import default_factions, new_campaign
+from .process import GIT_SCRATCH
 from .targets import Target, block, record, within
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -111,15 +112,7 @@ def bench_pr_check(stray_files: int = 1500) -> tuple[float, str]:
         root = Path(tmp)
         players = {"gm": {"logins": ["gm"]}, "factions": {"red": {"logins": ["alice"]}}}
         new_campaign(root, "nations", 1, default_factions(2, 1), name="Bench PR", players=players)
-        env = {
-            "GIT_CONFIG_GLOBAL": "/dev/null",
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_AUTHOR_NAME": "bench",
-            "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-            "GIT_COMMITTER_NAME": "bench",
-            "GIT_COMMITTER_EMAIL": "bench@example.invalid",
-            "PATH": "/usr/bin:/bin",
-        }
+        env = {**GIT_SCRATCH, "PATH": "/usr/bin:/bin"}
 
         def git(*args: str) -> None:
             subprocess.run(["git", "-C", tmp, *args], env=env, check=True, capture_output=True)
@@ -304,7 +297,7 @@ class Floor:
     process: the pure core (``resolve_turn`` on the checked files), safe-loading every order file with
     libyaml (the constraint keeps the safe loader for players' files), and writing the new state and the
     turn's events in the canonical format (the archive holds both, byte-identical). It pauses the cycle
-    collector, as the resolve does (``cycles_uncollected``), so like is compared with like. A lower
+    collector, as the resolve does (``cycles_paused``), so like is compared with like. A lower
     bound: it leaves out the orders' validation, the reports, templates, digests and file writes."""
 
     def __init__(self, root: Path) -> None:
@@ -320,14 +313,14 @@ class Floor:
     def check_seconds(self) -> float:
         """CPU seconds of checking every order file as the resolve does (its located safe load, the
         orders' fields and the rules' plans), which the floor leaves out."""
-        with cycles_uncollected():
+        with cycles_paused():
             cpu = time.process_time()
             self.store.check(self.game, self.state)
             return time.process_time() - cpu
 
     def seconds(self) -> tuple[float, float]:
         """CPU and wall seconds of one run of the floor."""
-        with cycles_uncollected():
+        with cycles_paused():
             cpu, wall = time.process_time(), time.perf_counter()
             for raw in self.raws:
                 yaml.load(raw, Loader=_Loader)

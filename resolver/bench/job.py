@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.canonical import CACHE_VARIABLE
+from .process import GIT_SCRATCH
 
 KIT = Path(__file__).resolve().parents[2]  # the folder holding the resolver package and requirements/
 WHEELHOUSE = Path(sys.prefix) / "wheelhouse"
@@ -41,18 +42,7 @@ def _environment() -> dict[str, str]:
     configuration of this machine's user."""
     drop = ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH", "VIRTUAL_ENV")
     env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith(("PIP_", "GIT_"))}
-    env.update(
-        {
-            "GIT_CONFIG_GLOBAL": "/dev/null",
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_AUTHOR_NAME": "bench",
-            "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-            "GIT_COMMITTER_NAME": "bench",
-            "GIT_COMMITTER_EMAIL": "bench@example.invalid",
-            "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-            "PIP_NO_CACHE_DIR": "1",
-        }
-    )
+    env.update({**GIT_SCRATCH, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_CACHE_DIR": "1"})
     return env
 
 

@@ -28,6 +28,16 @@ FLOOR_CHILD = (
 )
 SETTINGS = ("campaign.yaml", "players.yaml", "rules.yaml", "world.yaml")
 
+# Git as the bench's scratch repositories run it: none of this machine's configuration, a fixed author.
+GIT_SCRATCH = {
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+}
+
 
 def seconds(command: list[str], env: Mapping[str, str] | None = None) -> float:
     """The wall time of one process, which must succeed."""

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..core import canonical
 from ..core import factions as faction_records
+from ..core.collector import cycles_paused
 from ..core.issues import CampaignError
 from ..core.orders import GM, OrderFile
 from ..core.phases import State
@@ -154,7 +153,7 @@ def resolve(
     order file has reached (``refuse_a_turn_without_orders``)."""
     store = Store(root)
     store.require()
-    with store.lock(), cycles_uncollected():
+    with store.lock(), cycles_paused():
         note = store.recover()
         if note.startswith("Turn "):
             raise FinishedInterrupted(note)
@@ -214,21 +213,6 @@ def order_commitments(commit: sealing.Commitments, files: Mapping[str, OrderFile
     if not commit.keyed:
         return None
     return {faction: commit(faction, of.raw) for faction, of in files.items()}
-
-
-@contextmanager
-def cycles_uncollected() -> Iterator[None]:
-    """Pause Python's cycle collector for one resolution. A big campaign's state is millions of small
-    objects; each full collection walks them all, about a third of a resolve at 400 factions. The
-    state is plain data without cycles, and whatever cycles the resolution leaves are collected when
-    the block ends."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def dice_salt(

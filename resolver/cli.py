@@ -56,7 +56,7 @@ workflow: Any = _OnFirstUse(".workflow")
 replay: Any = _OnFirstUse(".store.replay")
 resolution: Any = _OnFirstUse(".store.resolution")
 views: Any = _OnFirstUse(".store.views")
-DEMO_KEY = "campaign-key.txt"  # workflow.DEMO_KEY, here so that parsing the command line imports no workflow
+DEMO_KEY = sealing.DEMO_KEY  # not workflow.DEMO_KEY: parsing the command line imports no workflow
 
 EPILOG = """\
 A campaign lives in a repository folder: campaign/ holds the state and the turn archive,

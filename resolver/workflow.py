@@ -47,7 +47,7 @@ PALETTE = (
     ("olive", "#7d8b2e"),
     ("navy", "#1f3a68"),
 )
-DEMO_KEY = "campaign-key.txt"  # a sealed demo's key: in the demo folder, outside campaign/
+DEMO_KEY = sealing.DEMO_KEY
 DEMO_PLAYER_KEYS = "player-keys"  # a sealed demo's players' keys, one file per faction, beside it
 HOUSE_RULES_HEADER = """\
 # House rules of this campaign.

@@ -39,6 +39,7 @@ SUFFIX = ".age"
 KEY_VARIABLE = "CAMPAIGN_AGE_KEY"  # the campaign's identity, as CI's environment holds it
 PUBLISHED_KEY = "campaign-key.txt"  # campaign/campaign-key.txt: the key, once the GM has published it
 VIEW_DIR = ".view"  # a player's decrypted view of the campaign, never committed
+DEMO_KEY = "campaign-key.txt"  # a sealed demo's key: in the demo folder, outside campaign/
 # What git must never take in a sealed campaign, said in files that are committed with the campaign, so
 # that every clone ignores them: plain order drafts (orders/.gitignore; templates live in
 # orders/templates/ and sealed files end in .age, so both stay tracked) and the decrypted view, whose
